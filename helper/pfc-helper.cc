@@ -1,0 +1,144 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "pfc-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/queue-size.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcHelper");
+
+PfcHelper::PfcHelper()
+{
+    m_queueFactory.SetTypeId("ns3::DropTailQueue<Packet>");
+    m_queueFactory.Set("MaxSize", QueueSizeValue(QueueSize("10000p")));
+    m_schedulerFactory.SetTypeId("ns3::PfcStrictPriorityScheduler");
+    m_deviceFactory.SetTypeId("ns3::PfcNetDevice");
+    m_channelFactory.SetTypeId("ns3::PfcChannel");
+}
+
+void
+PfcHelper::SetDeviceAttribute(std::string name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+}
+
+void
+PfcHelper::SetChannelAttribute(std::string name, const AttributeValue& value)
+{
+    m_channelFactory.Set(name, value);
+}
+
+Ptr<PfcNetDevice>
+PfcHelper::CreateDevice(Ptr<Node> node)
+{
+    NS_ABORT_MSG_IF(!node, "PfcHelper::CreateDevice given a null node");
+    Ptr<PfcNetDevice> dev = m_deviceFactory.Create<PfcNetDevice>();
+    dev->SetAddress(Mac48Address::Allocate());
+    for (uint8_t p = 0; p < PfcNetDevice::NUM_PRIORITIES; ++p)
+    {
+        dev->SetQueue(p, m_queueFactory.Create<Queue<Packet>>());
+    }
+    dev->SetTxScheduler(m_schedulerFactory.Create<PfcTxScheduler>());
+    node->AddDevice(dev);
+    return dev;
+}
+
+NetDeviceContainer
+PfcHelper::Install(Ptr<Node> a, Ptr<Node> b)
+{
+    Ptr<PfcNetDevice> da = CreateDevice(a);
+    Ptr<PfcNetDevice> db = CreateDevice(b);
+    Ptr<PfcChannel> channel = m_channelFactory.Create<PfcChannel>();
+    da->Attach(channel);
+    db->Attach(channel);
+    NetDeviceContainer c;
+    c.Add(da);
+    c.Add(db);
+    return c;
+}
+
+NetDeviceContainer
+PfcHelper::Install(NodeContainer c)
+{
+    NS_ABORT_MSG_IF(c.GetN() != 2,
+                    "PfcHelper::Install(NodeContainer) needs exactly 2 nodes, got " << c.GetN());
+    return Install(c.Get(0), c.Get(1));
+}
+
+void
+PfcHelper::EnablePcapInternal(std::string prefix,
+                              Ptr<NetDevice> nd,
+                              bool promiscuous,
+                              bool explicitFilename)
+{
+    Ptr<PfcNetDevice> device = nd->GetObject<PfcNetDevice>();
+    if (!device)
+    {
+        NS_LOG_INFO("PfcHelper::EnablePcapInternal: device " << nd << " is not a PfcNetDevice");
+        return;
+    }
+    PcapHelper pcapHelper;
+    std::string filename =
+        explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
+    Ptr<PcapFileWrapper> file =
+        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
+    pcapHelper.HookDefaultSink<PfcNetDevice>(device,
+                                             promiscuous ? "PromiscSniffer" : "Sniffer",
+                                             file);
+}
+
+void
+PfcHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
+                               std::string prefix,
+                               Ptr<NetDevice> nd,
+                               bool explicitFilename)
+{
+    Ptr<PfcNetDevice> device = nd->GetObject<PfcNetDevice>();
+    if (!device)
+    {
+        NS_LOG_INFO("PfcHelper::EnableAsciiInternal: device " << nd << " is not a PfcNetDevice");
+        return;
+    }
+    Packet::EnablePrinting();
+    AsciiTraceHelper asciiTraceHelper;
+    if (!stream)
+    {
+        std::string filename =
+            explicitFilename ? prefix : asciiTraceHelper.GetFilenameFromDevice(prefix, device);
+        stream = asciiTraceHelper.CreateFileStream(filename);
+    }
+    std::ostringstream base;
+    base << "/NodeList/" << device->GetNode()->GetId() << "/DeviceList/" << device->GetIfIndex()
+         << "/$ns3::PfcNetDevice";
+    device->TraceConnect("MacRx",
+                         base.str() + "/MacRx",
+                         MakeBoundCallback(&AsciiTraceHelper::DefaultReceiveSinkWithContext,
+                                           stream));
+    for (uint8_t p = 0; p < PfcNetDevice::NUM_PRIORITIES; ++p)
+    {
+        std::ostringstream q;
+        q << base.str() << "/TxQueue/" << unsigned(p);
+        Ptr<Queue<Packet>> queue = device->GetQueue(p);
+        queue->TraceConnect(
+            "Enqueue",
+            q.str() + "/Enqueue",
+            MakeBoundCallback(&AsciiTraceHelper::DefaultEnqueueSinkWithContext, stream));
+        queue->TraceConnect(
+            "Dequeue",
+            q.str() + "/Dequeue",
+            MakeBoundCallback(&AsciiTraceHelper::DefaultDequeueSinkWithContext, stream));
+        queue->TraceConnect(
+            "Drop",
+            q.str() + "/Drop",
+            MakeBoundCallback(&AsciiTraceHelper::DefaultDropSinkWithContext, stream));
+    }
+}
+
+} // namespace ns3

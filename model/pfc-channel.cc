@@ -1,0 +1,112 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "pfc-channel.h"
+
+#include "pfc-net-device.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcChannel");
+NS_OBJECT_ENSURE_REGISTERED(PfcChannel);
+
+TypeId
+PfcChannel::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::PfcChannel")
+                            .SetParent<Channel>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<PfcChannel>()
+                            .AddAttribute("Delay",
+                                          "One-way propagation delay of the cable (>= 0).",
+                                          TimeValue(NanoSeconds(0)),
+                                          MakeTimeAccessor(&PfcChannel::SetDelay,
+                                                           &PfcChannel::GetDelay),
+                                          MakeTimeChecker());
+    return tid;
+}
+
+PfcChannel::PfcChannel()
+    : m_delay(0),
+      m_nDevices(0),
+      m_linkUp(true)
+{
+}
+
+void
+PfcChannel::SetDelay(Time delay)
+{
+    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(),
+                    "PfcChannel Delay " << delay << " is invalid; it must be >= 0");
+    m_delay = delay;
+}
+
+Time
+PfcChannel::GetDelay() const
+{
+    return m_delay;
+}
+
+void
+PfcChannel::Attach(Ptr<PfcNetDevice> device)
+{
+    NS_ABORT_MSG_IF(m_nDevices >= 2, "PfcChannel already has two ports; cannot attach a third");
+    NS_ABORT_MSG_IF(!device, "PfcChannel::Attach given a null device");
+    m_dev[m_nDevices++] = device;
+}
+
+bool
+PfcChannel::TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time frameTime)
+{
+    NS_ABORT_MSG_IF(m_nDevices != 2, "PfcChannel used with " << m_nDevices << " port(s); need 2");
+    if (!m_linkUp)
+    {
+        return false;
+    }
+    Ptr<PfcNetDevice> dst = (src == m_dev[0]) ? m_dev[1] : m_dev[0];
+    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
+                                   frameTime + m_delay,
+                                   &PfcNetDevice::Receive,
+                                   dst,
+                                   frame);
+    return true;
+}
+
+void
+PfcChannel::SetLinkUp(bool up)
+{
+    m_linkUp = up;
+}
+
+bool
+PfcChannel::IsLinkUp() const
+{
+    return m_linkUp;
+}
+
+std::size_t
+PfcChannel::GetNDevices() const
+{
+    return m_nDevices;
+}
+
+Ptr<NetDevice>
+PfcChannel::GetDevice(std::size_t i) const
+{
+    return GetPfcDevice(i);
+}
+
+Ptr<PfcNetDevice>
+PfcChannel::GetPfcDevice(std::size_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_nDevices, "PfcChannel has no device " << i);
+    return m_dev[i];
+}
+
+} // namespace ns3

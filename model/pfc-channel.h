@@ -1,0 +1,85 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PFC_CHANNEL_H
+#define PFC_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+class PfcNetDevice;
+
+/**
+ * \ingroup ai-fabric
+ * \brief Full-duplex point-to-point Ethernet cable between two PfcNetDevice ports.
+ *
+ * Each direction is independent. A frame handed to TransmitStart() arrives at the peer's
+ * PfcNetDevice::Receive() after its serialization time plus the propagation Delay. The cable
+ * can be cut (SetLinkUp(false)) to model a failed link: frames sent while it is down are lost
+ * and the sending device counts them as "link down" drops.
+ */
+class PfcChannel : public Channel
+{
+  public:
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    PfcChannel();
+
+    /**
+     * \brief Attach a port; a channel takes exactly two.
+     * \param device the port; aborts if two are already attached
+     */
+    void Attach(Ptr<PfcNetDevice> device);
+
+    /**
+     * \brief Put a frame on the wire from \p src towards the other end.
+     * \param frame the complete Ethernet frame (header, payload, FCS); ownership passes to the peer
+     * \param src the sending port (one of the two attached)
+     * \param frameTime time from first to last bit of preamble + frame at the sender's rate
+     * \return false if the link is down (the frame is lost), true otherwise
+     */
+    bool TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time frameTime);
+
+    /**
+     * \brief Cut or restore the cable (both directions). Frames already propagating arrive.
+     * \param up true = working link
+     */
+    void SetLinkUp(bool up);
+    /// \return true if the cable is working
+    bool IsLinkUp() const;
+
+    /// \return the one-way propagation delay
+    Time GetDelay() const;
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+    /**
+     * \param i 0 or 1
+     * \return the attached PfcNetDevice
+     */
+    Ptr<PfcNetDevice> GetPfcDevice(std::size_t i) const;
+
+  private:
+    /**
+     * \brief Validate and set the propagation delay.
+     * \param delay >= 0; aborts on a negative value
+     */
+    void SetDelay(Time delay);
+
+    Time m_delay;                  //!< one-way propagation delay
+    Ptr<PfcNetDevice> m_dev[2];    //!< the two ends
+    std::size_t m_nDevices;        //!< attached ends, 0..2
+    bool m_linkUp;                 //!< cable state
+};
+
+} // namespace ns3
+
+#endif /* PFC_CHANNEL_H */

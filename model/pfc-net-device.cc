@@ -1,0 +1,1067 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "pfc-net-device.h"
+
+#include "pfc-channel.h"
+#include "pfc-dot1q-header.h"
+#include "pfc-strict-priority-scheduler.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/drop-tail-queue.h"
+#include "ns3/enum.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ethernet-trailer.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
+
+namespace
+{
+constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
+} // namespace
+
+const char*
+PfcDropReasonName(PfcDropReason reason)
+{
+    switch (reason)
+    {
+    case PfcDropReason::QUEUE_FULL:
+        return "queue full";
+    case PfcDropReason::OVERSIZE:
+        return "oversize";
+    case PfcDropReason::LINK_DOWN:
+        return "link down";
+    case PfcDropReason::RX_ERROR:
+        return "rx error";
+    case PfcDropReason::WRONG_DESTINATION:
+        return "wrong destination";
+    case PfcDropReason::UNKNOWN_MAC_CONTROL:
+        return "unknown MAC control";
+    case PfcDropReason::MALFORMED:
+        return "malformed";
+    case PfcDropReason::NO_RECEIVER:
+        return "no receiver";
+    default:
+        return "unknown";
+    }
+}
+
+TypeId
+PfcNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfcNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<PfcNetDevice>()
+            .AddAttribute("Mtu",
+                          "Largest L3 payload in bytes (68..9216).",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&PfcNetDevice::SetMtuAttribute,
+                                               &PfcNetDevice::GetMtu),
+                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute("Address",
+                          "The MAC address of this port.",
+                          Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
+                          MakeMac48AddressAccessor(&PfcNetDevice::m_address),
+                          MakeMac48AddressChecker())
+            .AddAttribute("DataRate",
+                          "Line rate in bits/s (> 0), e.g. 400Gbps.",
+                          DataRateValue(DataRate("400Gbps")),
+                          MakeDataRateAccessor(&PfcNetDevice::SetDataRate,
+                                               &PfcNetDevice::GetDataRate),
+                          MakeDataRateChecker())
+            .AddAttribute("Tagging",
+                          "How the priority travels: Dscp (untagged, priority from IPv4 DSCP) "
+                          "or Pcp (802.1Q tag, priority in PCP).",
+                          EnumValue(DSCP),
+                          MakeEnumAccessor(&PfcNetDevice::m_tagging),
+                          MakeEnumChecker(DSCP, "Dscp", PCP, "Pcp"))
+            .AddAttribute("VlanId",
+                          "VLAN identifier of 802.1Q tags in Pcp mode (0..4095).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PfcNetDevice::m_vid),
+                          MakeUintegerChecker<uint16_t>(0, 4095))
+            .AddAttribute("DefaultPriority",
+                          "Priority (0..7) of untagged non-IPv4 frames.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PfcNetDevice::m_defaultPriority),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("DscpPriorityMap",
+                          "Overrides of the DSCP->priority map as \"dscp:priority,...\" "
+                          "(dscp 0..63, priority 0..7); unlisted DSCPs map to DSCP >> 3.",
+                          StringValue(""),
+                          MakeStringAccessor(&PfcNetDevice::SetDscpMapString,
+                                             &PfcNetDevice::GetDscpMapString),
+                          MakeStringChecker())
+            .AddAttribute("TxScheduler",
+                          "Transmission selection among priorities.",
+                          PointerValue(),
+                          MakePointerAccessor(&PfcNetDevice::SetTxScheduler,
+                                              &PfcNetDevice::GetTxScheduler),
+                          MakePointerChecker<PfcTxScheduler>())
+            .AddAttribute("PfcEnableMask",
+                          "Bit i set = PFC enabled on priority i: pauses received for it are "
+                          "honoured and SetXoff may pause it. 0 disables PFC.",
+                          UintegerValue(0xff),
+                          MakeUintegerAccessor(&PfcNetDevice::SetPfcEnableMask,
+                                               &PfcNetDevice::GetPfcEnableMask),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("PauseQuanta",
+                          "Pause time in quanta of 512 bit times sent in XOFF frames "
+                          "(1..65535).",
+                          UintegerValue(0xffff),
+                          MakeUintegerAccessor(&PfcNetDevice::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("PauseRefreshInterval",
+                          "How often an XOFF is re-sent while it holds; 0 = half the pause "
+                          "time of PauseQuanta at DataRate.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&PfcNetDevice::m_refreshInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PfcWatchdogTimeout",
+                          "A priority paused continuously for longer than this is declared a "
+                          "PFC storm (traced, counted); 0 disables the watchdog.",
+                          TimeValue(MilliSeconds(200)),
+                          MakeTimeAccessor(&PfcNetDevice::m_watchdogTimeout),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("PfcWatchdogRestore",
+                          "After a storm, pauses on that priority are ignored for this long.",
+                          TimeValue(MilliSeconds(200)),
+                          MakeTimeAccessor(&PfcNetDevice::m_watchdogRestore),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ReceiveErrorModel",
+                          "Optional error model deciding which received frames are corrupted.",
+                          PointerValue(),
+                          MakePointerAccessor(&PfcNetDevice::m_receiveErrorModel),
+                          MakePointerChecker<ErrorModel>())
+            .AddTraceSource("MacTx",
+                            "An L3 packet was accepted for transmission.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_macTxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("MacRx",
+                            "An L3 packet was received and passed up.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_macRxTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxBegin",
+                            "A frame starts serializing.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_phyTxBeginTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyTxEnd",
+                            "A frame and its inter-frame gap finished.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_phyTxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PhyRxEnd",
+                            "A frame was fully received.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_phyRxEndTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("Sniffer",
+                            "Frames sent or received by this port (non-promiscuous capture).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_snifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PromiscSniffer",
+                            "Every frame on this port, including PFC (promiscuous capture).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_promiscSnifferTrace),
+                            "ns3::Packet::TracedCallback")
+            .AddTraceSource("PfcPauseTx",
+                            "A PFC frame left with a time for this priority (0 = XON).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcPauseTxTrace),
+                            "ns3::PfcNetDevice::PfcTracedCallback")
+            .AddTraceSource("PfcPauseRx",
+                            "A PFC frame arrived with a time for this priority (0 = XON).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcPauseRxTrace),
+                            "ns3::PfcNetDevice::PfcTracedCallback")
+            .AddTraceSource("PfcStorm",
+                            "The PFC watchdog declared a storm on this priority.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcStormTrace),
+                            "ns3::TracedValueCallback::Uint8")
+            .AddTraceSource("Drop",
+                            "A frame or packet was dropped, with the reason.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_dropTrace),
+                            "ns3::PfcNetDevice::DropTracedCallback");
+    return tid;
+}
+
+PfcNetDevice::PfcNetDevice()
+    : m_ifIndex(0),
+      m_mtu(9000),
+      m_bps(DataRate("400Gbps")),
+      m_tagging(DSCP),
+      m_vid(0),
+      m_defaultPriority(0),
+      m_txBusy(false),
+      m_pfcEnableMask(0xff),
+      m_pauseQuanta(0xffff),
+      m_refreshInterval(0),
+      m_pausedMask(0),
+      m_xoffMask(0),
+      m_watchdogTimeout(MilliSeconds(200)),
+      m_watchdogRestore(MilliSeconds(200)),
+      m_linkUp(false)
+{
+    for (uint8_t d = 0; d < 64; ++d)
+    {
+        m_dscpToPriority[d] = d >> 3;
+    }
+    m_queues.resize(NUM_PRIORITIES);
+    for (auto& q : m_queues)
+    {
+        q = CreateObject<DropTailQueue<Packet>>();
+    }
+    m_scheduler = CreateObject<PfcStrictPriorityScheduler>();
+}
+
+PfcNetDevice::~PfcNetDevice() = default;
+
+void
+PfcNetDevice::DoDispose()
+{
+    for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
+    {
+        m_resumeEvent[p].Cancel();
+        m_refreshEvent[p].Cancel();
+    }
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_queues.clear();
+    m_scheduler = nullptr;
+    m_controlQueue.clear();
+    m_currentFrame = nullptr;
+    m_receiveErrorModel = nullptr;
+    m_rxCallback = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t,
+                                    const Address&>();
+    m_promiscCallback.Nullify();
+    m_pfcRxCallback.Nullify();
+    m_dequeueCallback.Nullify();
+    NetDevice::DoDispose();
+}
+
+void
+PfcNetDevice::DoInitialize()
+{
+    NS_ABORT_MSG_IF(m_address == Mac48Address("ff:ff:ff:ff:ff:ff"),
+                    "PfcNetDevice on node " << (m_node ? int(m_node->GetId()) : -1)
+                                            << " has no MAC address; set Address (PfcHelper "
+                                               "allocates one)");
+    NetDevice::DoInitialize();
+}
+
+void
+PfcNetDevice::CheckPriority(uint8_t priority, const char* what)
+{
+    NS_ABORT_MSG_IF(priority >= NUM_PRIORITIES,
+                    what << ": priority " << unsigned(priority)
+                         << " is invalid; valid priorities are 0..7");
+}
+
+void
+PfcNetDevice::SetMtuAttribute(uint16_t mtu)
+{
+    NS_ABORT_MSG_IF(mtu < 68 || mtu > 9216,
+                    "PfcNetDevice Mtu " << mtu << " is invalid; valid range is 68..9216 bytes");
+    m_mtu = mtu;
+}
+
+void
+PfcNetDevice::SetDataRate(DataRate rate)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0,
+                    "PfcNetDevice DataRate " << rate << " is invalid; it must be > 0 bit/s");
+    m_bps = rate;
+}
+
+DataRate
+PfcNetDevice::GetDataRate() const
+{
+    return m_bps;
+}
+
+void
+PfcNetDevice::SetPfcEnableMask(uint8_t mask)
+{
+    m_pfcEnableMask = mask;
+    for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
+    {
+        if (!((mask >> p) & 1u) && ((m_pausedMask >> p) & 1u))
+        {
+            m_resumeEvent[p].Cancel();
+            Resume(p);
+        }
+    }
+}
+
+uint8_t
+PfcNetDevice::GetPfcEnableMask() const
+{
+    return m_pfcEnableMask;
+}
+
+void
+PfcNetDevice::SetDscpPriority(uint8_t dscp, uint8_t priority)
+{
+    NS_ABORT_MSG_IF(dscp > 63, "DSCP " << unsigned(dscp) << " is invalid; valid DSCPs are 0..63");
+    CheckPriority(priority, "SetDscpPriority");
+    m_dscpToPriority[dscp] = priority;
+}
+
+uint8_t
+PfcNetDevice::GetDscpPriority(uint8_t dscp) const
+{
+    NS_ABORT_MSG_IF(dscp > 63, "DSCP " << unsigned(dscp) << " is invalid; valid DSCPs are 0..63");
+    return m_dscpToPriority[dscp];
+}
+
+void
+PfcNetDevice::SetDscpMapString(std::string map)
+{
+    std::istringstream iss(map);
+    std::string item;
+    while (std::getline(iss, item, ','))
+    {
+        if (item.empty())
+        {
+            continue;
+        }
+        auto colon = item.find(':');
+        int dscp = -1;
+        int prio = -1;
+        try
+        {
+            NS_ABORT_MSG_IF(colon == std::string::npos, "");
+            std::size_t u1 = 0;
+            std::size_t u2 = 0;
+            dscp = std::stoi(item.substr(0, colon), &u1);
+            prio = std::stoi(item.substr(colon + 1), &u2);
+            if (u1 != colon || u2 != item.size() - colon - 1)
+            {
+                dscp = -1;
+            }
+        }
+        catch (const std::exception&)
+        {
+            dscp = -1;
+        }
+        NS_ABORT_MSG_IF(dscp < 0 || dscp > 63 || prio < 0 || prio > 7,
+                        "DscpPriorityMap entry \"" << item
+                                                   << "\" is invalid; expected dscp:priority "
+                                                      "with dscp 0..63 and priority 0..7");
+        m_dscpToPriority[dscp] = static_cast<uint8_t>(prio);
+    }
+}
+
+std::string
+PfcNetDevice::GetDscpMapString() const
+{
+    std::ostringstream oss;
+    bool first = true;
+    for (uint8_t d = 0; d < 64; ++d)
+    {
+        if (m_dscpToPriority[d] != (d >> 3))
+        {
+            oss << (first ? "" : ",") << unsigned(d) << ":" << unsigned(m_dscpToPriority[d]);
+            first = false;
+        }
+    }
+    return oss.str();
+}
+
+void
+PfcNetDevice::Attach(Ptr<PfcChannel> channel)
+{
+    NS_ABORT_MSG_IF(!channel, "PfcNetDevice::Attach given a null channel");
+    m_channel = channel;
+    m_channel->Attach(this);
+    m_linkUp = true;
+    m_linkChangeCallbacks();
+}
+
+void
+PfcNetDevice::SetQueue(uint8_t priority, Ptr<Queue<Packet>> queue)
+{
+    CheckPriority(priority, "PfcNetDevice::SetQueue");
+    NS_ABORT_MSG_IF(!queue, "PfcNetDevice::SetQueue given a null queue for priority "
+                                << unsigned(priority));
+    m_queues[priority] = queue;
+}
+
+Ptr<Queue<Packet>>
+PfcNetDevice::GetQueue(uint8_t priority) const
+{
+    CheckPriority(priority, "PfcNetDevice::GetQueue");
+    return m_queues[priority];
+}
+
+void
+PfcNetDevice::SetTxScheduler(Ptr<PfcTxScheduler> scheduler)
+{
+    if (!scheduler)
+    {
+        return; // attribute default (null pointer): keep the strict-priority default
+    }
+    m_scheduler = scheduler;
+}
+
+Ptr<PfcTxScheduler>
+PfcNetDevice::GetTxScheduler() const
+{
+    return m_scheduler;
+}
+
+uint8_t
+PfcNetDevice::Classify(Ptr<const Packet> packet, uint16_t protocol) const
+{
+    if (protocol == IPV4_ETHERTYPE && packet->GetSize() >= 2)
+    {
+        uint8_t first2[2];
+        packet->CopyData(first2, 2);
+        return m_dscpToPriority[first2[1] >> 2];
+    }
+    return m_defaultPriority;
+}
+
+void
+PfcNetDevice::AddFraming(Ptr<Packet> packet,
+                         Mac48Address src,
+                         Mac48Address dst,
+                         uint16_t protocol,
+                         uint8_t priority) const
+{
+    uint32_t header = ETH_HEADER_BYTES;
+    EthernetHeader eth(false);
+    eth.SetSource(src);
+    eth.SetDestination(dst);
+    if (m_tagging == PCP)
+    {
+        header += DOT1Q_BYTES;
+    }
+    uint32_t minPayload = MIN_FRAME_BYTES - header - FCS_BYTES;
+    if (packet->GetSize() < minPayload)
+    {
+        packet->AddPaddingAtEnd(minPayload - packet->GetSize());
+    }
+    if (m_tagging == PCP)
+    {
+        packet->AddHeader(PfcDot1qHeader(priority, m_vid, protocol));
+        eth.SetLengthType(PfcDot1qHeader::TPID);
+    }
+    else
+    {
+        eth.SetLengthType(protocol);
+    }
+    packet->AddHeader(eth);
+    EthernetTrailer fcs;
+    fcs.CalcFcs(packet); // real CRC-32 when EthernetTrailer FCS calculation is enabled
+    packet->AddTrailer(fcs);
+}
+
+bool
+PfcNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    return SendWithPriority(packet, dest, protocolNumber, Classify(packet, protocolNumber));
+}
+
+bool
+PfcNetDevice::SendFrom(Ptr<Packet> packet,
+                       const Address& source,
+                       const Address& dest,
+                       uint16_t protocolNumber)
+{
+    return Send(packet, dest, protocolNumber);
+}
+
+bool
+PfcNetDevice::SendWithPriority(Ptr<Packet> packet,
+                               const Address& dest,
+                               uint16_t protocol,
+                               uint8_t priority)
+{
+    CheckPriority(priority, "PfcNetDevice::SendWithPriority");
+    if (packet->GetSize() > m_mtu)
+    {
+        Drop(packet, PfcDropReason::OVERSIZE);
+        return false;
+    }
+    m_macTxTrace(packet);
+    AddFraming(packet, m_address, Mac48Address::ConvertFrom(dest), protocol, priority);
+    if (!m_queues[priority]->Enqueue(packet))
+    {
+        Drop(packet, PfcDropReason::QUEUE_FULL);
+        return false;
+    }
+    if (!m_txBusy)
+    {
+        TryTransmit();
+    }
+    return true;
+}
+
+void
+PfcNetDevice::TryTransmit()
+{
+    if (m_txBusy || !m_channel)
+    {
+        return;
+    }
+    if (!m_controlQueue.empty())
+    {
+        Ptr<Packet> frame = m_controlQueue.front();
+        m_controlQueue.pop_front();
+        StartTransmission(frame);
+        return;
+    }
+    uint8_t eligible = 0;
+    for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
+    {
+        if (!m_queues[p]->IsEmpty())
+        {
+            eligible |= static_cast<uint8_t>(1u << p);
+        }
+    }
+    eligible &= ~m_pausedMask;
+    if (!eligible)
+    {
+        return;
+    }
+    int p = m_scheduler->Select(eligible, m_queues);
+    if (p == PfcTxScheduler::NONE)
+    {
+        return;
+    }
+    NS_ABORT_MSG_IF(p < 0 || p >= NUM_PRIORITIES || !((eligible >> p) & 1u),
+                    "TxScheduler " << m_scheduler->GetInstanceTypeId().GetName()
+                                   << " selected priority " << p
+                                   << " which is not eligible (mask 0x" << std::hex
+                                   << unsigned(eligible) << std::dec << ")");
+    Ptr<Packet> frame = m_queues[p]->Dequeue();
+    m_counters.txFrames[p]++;
+    m_counters.txBytes[p] += frame->GetSize();
+    StartTransmission(frame); // marks the transmitter busy before the owner reacts
+    if (!m_dequeueCallback.IsNull())
+    {
+        m_dequeueCallback(this, static_cast<uint8_t>(p), frame);
+    }
+}
+
+void
+PfcNetDevice::StartTransmission(Ptr<Packet> frame)
+{
+    m_txBusy = true;
+    m_currentFrame = frame;
+    m_phyTxBeginTrace(frame);
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+    uint32_t bytes = frame->GetSize();
+    Time frameTime = m_bps.CalculateBytesTxTime(PREAMBLE_BYTES + bytes);
+    Time slotTime = m_bps.CalculateBytesTxTime(PREAMBLE_BYTES + bytes + IFG_BYTES);
+    if (!m_channel->TransmitStart(frame, this, frameTime))
+    {
+        Drop(frame, PfcDropReason::LINK_DOWN);
+    }
+    Simulator::Schedule(slotTime, &PfcNetDevice::TransmitComplete, this);
+}
+
+void
+PfcNetDevice::TransmitComplete()
+{
+    m_txBusy = false;
+    m_phyTxEndTrace(m_currentFrame);
+    m_currentFrame = nullptr;
+    TryTransmit();
+}
+
+void
+PfcNetDevice::Receive(Ptr<Packet> frame)
+{
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
+    {
+        Drop(frame, PfcDropReason::RX_ERROR);
+        return;
+    }
+    m_phyRxEndTrace(frame);
+    m_snifferTrace(frame);
+    m_promiscSnifferTrace(frame);
+
+    uint32_t frameBytes = frame->GetSize();
+    if (frameBytes < ETH_HEADER_BYTES + FCS_BYTES)
+    {
+        Drop(frame, PfcDropReason::MALFORMED);
+        return;
+    }
+    Ptr<Packet> packet = frame;
+    EthernetTrailer fcs;
+    packet->RemoveTrailer(fcs);
+    EthernetHeader eth(false);
+    packet->RemoveHeader(eth);
+    uint16_t type = eth.GetLengthType();
+    Mac48Address dst = eth.GetDestination();
+    Mac48Address src = eth.GetSource();
+
+    if (type == PfcHeader::MAC_CONTROL_ETHERTYPE)
+    {
+        if (packet->GetSize() < PfcHeader::SIZE)
+        {
+            Drop(packet, PfcDropReason::MALFORMED);
+            return;
+        }
+        PfcHeader pfc;
+        packet->PeekHeader(pfc);
+        if (pfc.GetOpcode() != PfcHeader::PFC_OPCODE)
+        {
+            Drop(packet, PfcDropReason::UNKNOWN_MAC_CONTROL);
+            return;
+        }
+        ProcessPfc(pfc);
+        return;
+    }
+
+    bool tagged = false;
+    uint8_t priority = m_defaultPriority;
+    if (type == PfcDot1qHeader::TPID)
+    {
+        if (packet->GetSize() < DOT1Q_BYTES)
+        {
+            Drop(packet, PfcDropReason::MALFORMED);
+            return;
+        }
+        PfcDot1qHeader tag;
+        packet->RemoveHeader(tag);
+        type = tag.GetInnerType();
+        priority = tag.GetPcp();
+        tagged = true;
+    }
+    if (type == IPV4_ETHERTYPE)
+    {
+        if (packet->GetSize() < 20)
+        {
+            Drop(packet, PfcDropReason::MALFORMED);
+            return;
+        }
+        uint8_t ip[4];
+        packet->CopyData(ip, 4);
+        uint16_t totalLength = static_cast<uint16_t>((ip[2] << 8) | ip[3]);
+        if (totalLength < 20 || totalLength > packet->GetSize())
+        {
+            Drop(packet, PfcDropReason::MALFORMED);
+            return;
+        }
+        if (totalLength < packet->GetSize())
+        {
+            packet->RemoveAtEnd(packet->GetSize() - totalLength); // Ethernet padding
+        }
+        if (!tagged)
+        {
+            priority = m_dscpToPriority[ip[1] >> 2];
+        }
+    }
+
+    NetDevice::PacketType ptype;
+    if (dst == m_address)
+    {
+        ptype = NetDevice::PACKET_HOST;
+    }
+    else if (dst.IsBroadcast())
+    {
+        ptype = NetDevice::PACKET_BROADCAST;
+    }
+    else if (dst.IsGroup())
+    {
+        ptype = NetDevice::PACKET_MULTICAST;
+    }
+    else
+    {
+        ptype = NetDevice::PACKET_OTHERHOST;
+    }
+
+    if (!m_promiscCallback.IsNull())
+    {
+        m_promiscCallback(this, packet, type, src, dst, ptype);
+    }
+    if (ptype == NetDevice::PACKET_OTHERHOST)
+    {
+        if (m_promiscCallback.IsNull())
+        {
+            Drop(packet, PfcDropReason::WRONG_DESTINATION);
+        }
+        return;
+    }
+    m_counters.rxFrames[priority]++;
+    m_counters.rxBytes[priority] += frameBytes;
+    m_macRxTrace(packet);
+    if (!m_pfcRxCallback.IsNull())
+    {
+        m_pfcRxCallback(this, packet, type, src, priority);
+    }
+    else if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, packet, type, src);
+    }
+    else if (m_promiscCallback.IsNull())
+    {
+        Drop(packet, PfcDropReason::NO_RECEIVER);
+    }
+}
+
+Time
+PfcNetDevice::QuantaToTime(uint16_t quanta) const
+{
+    // 512 bit times = 64 byte times.
+    return m_bps.CalculateBytesTxTime(static_cast<uint32_t>(quanta) * 64);
+}
+
+void
+PfcNetDevice::ProcessPfc(const PfcHeader& pfc)
+{
+    Time now = Simulator::Now();
+    for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
+    {
+        if (!pfc.IsPriorityEnabled(p))
+        {
+            continue;
+        }
+        uint16_t quanta = pfc.GetPauseQuanta(p);
+        m_pfcPauseRxTrace(p, quanta);
+        if (quanta == 0)
+        {
+            m_counters.xonRx[p]++;
+        }
+        else
+        {
+            m_counters.pauseRx[p]++;
+        }
+        if (!((m_pfcEnableMask >> p) & 1u) || now < m_stormUntil[p])
+        {
+            m_counters.pauseIgnored[p]++;
+            continue;
+        }
+        if (quanta == 0)
+        {
+            m_resumeEvent[p].Cancel();
+            Resume(p);
+            continue;
+        }
+        bool wasPaused = (m_pausedMask >> p) & 1u;
+        if (!wasPaused)
+        {
+            m_pauseStart[p] = now;
+            m_pausedMask |= static_cast<uint8_t>(1u << p);
+        }
+        else if (!m_watchdogTimeout.IsZero() && now - m_pauseStart[p] >= m_watchdogTimeout)
+        {
+            NS_LOG_WARN("PFC storm on node " << m_node->GetId() << " port " << m_ifIndex
+                                             << " priority " << unsigned(p) << ": paused for "
+                                             << (now - m_pauseStart[p]).As(Time::MS));
+            m_counters.stormsDetected[p]++;
+            m_pfcStormTrace(p);
+            m_stormUntil[p] = now + m_watchdogRestore;
+            m_resumeEvent[p].Cancel();
+            Resume(p);
+            continue;
+        }
+        m_pausedUntil[p] = now + QuantaToTime(quanta);
+        m_resumeEvent[p].Cancel();
+        m_resumeEvent[p] = Simulator::Schedule(m_pausedUntil[p] - now,
+                                               &PfcNetDevice::Resume,
+                                               this,
+                                               p);
+    }
+}
+
+void
+PfcNetDevice::Resume(uint8_t priority)
+{
+    if (!((m_pausedMask >> priority) & 1u))
+    {
+        return;
+    }
+    m_pausedMask &= static_cast<uint8_t>(~(1u << priority));
+    m_counters.pausedTime[priority] += Simulator::Now() - m_pauseStart[priority];
+    m_pausedUntil[priority] = Simulator::Now();
+    TryTransmit();
+}
+
+bool
+PfcNetDevice::IsPaused(uint8_t priority) const
+{
+    CheckPriority(priority, "PfcNetDevice::IsPaused");
+    return (m_pausedMask >> priority) & 1u;
+}
+
+Time
+PfcNetDevice::GetPausedUntil(uint8_t priority) const
+{
+    CheckPriority(priority, "PfcNetDevice::GetPausedUntil");
+    return IsPaused(priority) ? m_pausedUntil[priority] : Simulator::Now();
+}
+
+void
+PfcNetDevice::SendPfcFrame(const PfcHeader& header)
+{
+    Ptr<Packet> frame = Create<Packet>(MIN_FRAME_BYTES - ETH_HEADER_BYTES - FCS_BYTES -
+                                       PfcHeader::SIZE); // zero padding to 64 bytes
+    frame->AddHeader(header);
+    EthernetHeader eth(false);
+    eth.SetSource(m_address);
+    eth.SetDestination(PfcHeader::GetPfcDestination());
+    eth.SetLengthType(PfcHeader::MAC_CONTROL_ETHERTYPE);
+    frame->AddHeader(eth);
+    EthernetTrailer fcs;
+    fcs.CalcFcs(frame);
+    frame->AddTrailer(fcs);
+    for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
+    {
+        if (header.IsPriorityEnabled(p))
+        {
+            uint16_t quanta = header.GetPauseQuanta(p);
+            (quanta ? m_counters.pauseTx[p] : m_counters.xonTx[p])++;
+            m_pfcPauseTxTrace(p, quanta);
+        }
+    }
+    m_controlQueue.push_back(frame);
+    TryTransmit();
+}
+
+void
+PfcNetDevice::SetXoff(uint8_t priority, bool xoff)
+{
+    CheckPriority(priority, "PfcNetDevice::SetXoff");
+    NS_ABORT_MSG_IF(!((m_pfcEnableMask >> priority) & 1u),
+                    "PfcNetDevice::SetXoff on priority "
+                        << unsigned(priority) << " but PFC is not enabled for it (PfcEnableMask 0x"
+                        << std::hex << unsigned(m_pfcEnableMask) << std::dec << ")");
+    bool current = (m_xoffMask >> priority) & 1u;
+    if (current == xoff)
+    {
+        return;
+    }
+    PfcHeader pfc;
+    if (xoff)
+    {
+        m_xoffMask |= static_cast<uint8_t>(1u << priority);
+        pfc.SetPauseQuanta(priority, m_pauseQuanta);
+        SendPfcFrame(pfc);
+        Time refresh = m_refreshInterval.IsZero() ? QuantaToTime(m_pauseQuanta) / 2
+                                                  : m_refreshInterval;
+        m_refreshEvent[priority] =
+            Simulator::Schedule(refresh, &PfcNetDevice::RefreshXoff, this, priority);
+    }
+    else
+    {
+        m_xoffMask &= static_cast<uint8_t>(~(1u << priority));
+        m_refreshEvent[priority].Cancel();
+        pfc.SetPauseQuanta(priority, 0);
+        SendPfcFrame(pfc);
+    }
+}
+
+void
+PfcNetDevice::RefreshXoff(uint8_t priority)
+{
+    if (!((m_xoffMask >> priority) & 1u))
+    {
+        return;
+    }
+    PfcHeader pfc;
+    pfc.SetPauseQuanta(priority, m_pauseQuanta);
+    SendPfcFrame(pfc);
+    Time refresh =
+        m_refreshInterval.IsZero() ? QuantaToTime(m_pauseQuanta) / 2 : m_refreshInterval;
+    m_refreshEvent[priority] =
+        Simulator::Schedule(refresh, &PfcNetDevice::RefreshXoff, this, priority);
+}
+
+bool
+PfcNetDevice::IsXoff(uint8_t priority) const
+{
+    CheckPriority(priority, "PfcNetDevice::IsXoff");
+    return (m_xoffMask >> priority) & 1u;
+}
+
+void
+PfcNetDevice::Drop(Ptr<const Packet> packet, PfcDropReason reason)
+{
+    NS_LOG_LOGIC("drop (" << PfcDropReasonName(reason) << ") " << packet);
+    m_counters.drops[static_cast<std::size_t>(reason)]++;
+    m_dropTrace(packet, reason);
+}
+
+const PfcPortCounters&
+PfcNetDevice::GetCounters() const
+{
+    return m_counters;
+}
+
+bool
+PfcNetDevice::IsTransmitting() const
+{
+    return m_txBusy;
+}
+
+void
+PfcNetDevice::SetPfcReceiveCallback(PfcReceiveCallback cb)
+{
+    m_pfcRxCallback = cb;
+}
+
+void
+PfcNetDevice::SetDequeueCallback(DequeueCallback cb)
+{
+    m_dequeueCallback = cb;
+}
+
+Ptr<PfcChannel>
+PfcNetDevice::GetPfcChannel() const
+{
+    return m_channel;
+}
+
+void
+PfcNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+PfcNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+PfcNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+PfcNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+PfcNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+PfcNetDevice::SetMtu(const uint16_t mtu)
+{
+    if (mtu < 68 || mtu > 9216)
+    {
+        return false;
+    }
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+PfcNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+PfcNetDevice::IsLinkUp() const
+{
+    return m_linkUp;
+}
+
+void
+PfcNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+    m_linkChangeCallbacks.ConnectWithoutContext(callback);
+}
+
+bool
+PfcNetDevice::IsBroadcast() const
+{
+    return true;
+}
+
+Address
+PfcNetDevice::GetBroadcast() const
+{
+    return Mac48Address("ff:ff:ff:ff:ff:ff");
+}
+
+bool
+PfcNetDevice::IsMulticast() const
+{
+    return true;
+}
+
+Address
+PfcNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+PfcNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+PfcNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+PfcNetDevice::IsBridge() const
+{
+    return false;
+}
+
+Ptr<Node>
+PfcNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+PfcNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+PfcNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+PfcNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+PfcNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+    m_promiscCallback = cb;
+}
+
+bool
+PfcNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

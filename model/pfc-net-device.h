@@ -1,0 +1,407 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: PFC-capable full-duplex point-to-point Ethernet port.
+ */
+#ifndef PFC_NET_DEVICE_H
+#define PFC_NET_DEVICE_H
+
+#include "pfc-header.h"
+#include "pfc-tx-scheduler.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/error-model.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/queue.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class PfcChannel;
+
+/**
+ * \ingroup ai-fabric
+ * \brief Why a PfcNetDevice dropped a frame (the "Drop" trace source and per-reason counters).
+ */
+enum class PfcDropReason : uint8_t
+{
+    QUEUE_FULL = 0,      //!< the priority's transmit queue refused the frame
+    OVERSIZE,            //!< payload larger than the device MTU
+    LINK_DOWN,           //!< the cable was cut when the frame was sent
+    RX_ERROR,            //!< the receive error model corrupted the frame
+    WRONG_DESTINATION,   //!< unicast to another MAC address and no promiscuous receiver
+    UNKNOWN_MAC_CONTROL, //!< MAC Control frame with an opcode other than PFC (0x0101)
+    MALFORMED,           //!< frame too short to hold the headers its EtherType announces
+    NO_RECEIVER,         //!< no upper layer registered to receive the frame
+    COUNT                //!< number of reasons (not a reason)
+};
+
+/**
+ * \brief Human-readable name of a drop reason ("queue full", "link down", ...).
+ * \param reason the reason
+ * \return a static string
+ */
+const char* PfcDropReasonName(PfcDropReason reason);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Per-priority counters of one PfcNetDevice, readable after a run.
+ */
+struct PfcPortCounters
+{
+    std::array<uint64_t, 8> txFrames{};   //!< data frames transmitted per priority
+    std::array<uint64_t, 8> txBytes{};    //!< frame bytes (header..FCS) transmitted per priority
+    std::array<uint64_t, 8> rxFrames{};   //!< data frames received and delivered per priority
+    std::array<uint64_t, 8> rxBytes{};    //!< frame bytes received and delivered per priority
+    std::array<uint64_t, 8> pauseTx{};    //!< PFC frames sent with a non-zero time for priority
+    std::array<uint64_t, 8> xonTx{};      //!< PFC frames sent with time 0 (XON) for priority
+    std::array<uint64_t, 8> pauseRx{};    //!< PFC non-zero times received for priority
+    std::array<uint64_t, 8> xonRx{};      //!< PFC XONs received for priority
+    std::array<uint64_t, 8> pauseIgnored{}; //!< PFC times received for a PFC-disabled priority
+    std::array<Time, 8> pausedTime{};     //!< total time each priority was paused by the peer
+    std::array<uint64_t, 8> stormsDetected{}; //!< PFC watchdog storm declarations per priority
+    std::array<uint64_t, static_cast<std::size_t>(PfcDropReason::COUNT)> drops{}; //!< by reason
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief A full-duplex point-to-point Ethernet port with eight priority queues and IEEE 802.1Qbb
+ *        Priority-based Flow Control, for NICs and switch ports.
+ *
+ * Transmit path: Send() classifies the packet to a priority (IPv4 DSCP through a 64-entry
+ * DSCP->priority map, default priority = DSCP >> 3, so DSCP 26 -> 3 and DSCP 48 -> 6), frames
+ * it (EthernetHeader, an optional 802.1Q tag whose PCP carries the priority, zero padding to the
+ * 64-byte minimum, EthernetTrailer FCS) and enqueues it on that priority's ns-3 Queue. When the
+ * transmitter is free, PFC frames go first, then the TxScheduler picks among priorities that
+ * are backlogged and not paused. A frame occupies the wire for (8 B preamble/SFD + frame +
+ * 12 B inter-frame gap) x 8 / DataRate; it reaches the peer after (preamble + frame) time plus
+ * the channel delay (IEEE 802.3 clause 4.4).
+ *
+ * PFC: a received PFC frame pauses each listed, PFC-enabled priority for quanta x 512 bit times
+ * at this port's DataRate, replacing any remaining pause; a time of 0 resumes at once. A frame
+ * already serializing completes. The owner (switch MMU or NIC) asks the port to send XOFF/XON
+ * with SetXoff(); while XOFF holds, the port refreshes the pause before it expires.
+ * A PFC watchdog (PfcWatchdogTimeout) declares a storm when a priority stays paused by
+ * refreshed pauses longer than the timeout; it is traced and counted, and pauses on that
+ * priority are then ignored for PfcWatchdogRestore (the SONiC/vendor "forward" action).
+ *
+ * Receive path: frames are stripped of their Ethernet framing and passed up with their
+ * priority through the PFC receive callback (SetPfcReceiveCallback) if one is set, else the
+ * standard NetDevice receive callback. Frames that cannot be understood are counted and traced
+ * through "Drop" with a PfcDropReason; nothing aborts on received data.
+ */
+class PfcNetDevice : public NetDevice
+{
+  public:
+    /// Number of priorities (IEEE 802.1Q).
+    static constexpr uint8_t NUM_PRIORITIES = 8;
+    /// Preamble + start-of-frame delimiter, bytes.
+    static constexpr uint32_t PREAMBLE_BYTES = 8;
+    /// Minimum inter-frame gap, bytes.
+    static constexpr uint32_t IFG_BYTES = 12;
+    /// Untagged Ethernet header, bytes.
+    static constexpr uint32_t ETH_HEADER_BYTES = 14;
+    /// 802.1Q tag, bytes.
+    static constexpr uint32_t DOT1Q_BYTES = 4;
+    /// Frame check sequence, bytes.
+    static constexpr uint32_t FCS_BYTES = 4;
+    /// Minimum frame (header through FCS), bytes.
+    static constexpr uint32_t MIN_FRAME_BYTES = 64;
+
+    /// How the priority travels on the wire.
+    enum Tagging
+    {
+        DSCP, //!< untagged frames; priority from the IPv4 DSCP (L3 "DSCP-based PFC")
+        PCP   //!< 802.1Q-tagged frames; priority in the PCP field
+    };
+
+    /**
+     * \brief Callback that receives a frame's payload with its priority.
+     * Arguments: receiving device, payload (framing removed), EtherType, source MAC,
+     * priority 0..7.
+     */
+    typedef Callback<void, Ptr<PfcNetDevice>, Ptr<Packet>, uint16_t, Mac48Address, uint8_t>
+        PfcReceiveCallback;
+    /**
+     * \brief Callback fired when a data frame leaves a priority queue to be serialized.
+     * Arguments: the device, the priority, the frame (with framing). Switch MMUs release
+     * egress buffer accounting here; NICs refill their queue from it.
+     */
+    typedef Callback<void, Ptr<PfcNetDevice>, uint8_t, Ptr<const Packet>> DequeueCallback;
+
+    /// Signature of the PfcPauseTx / PfcPauseRx traces: priority, quanta (0 = XON).
+    typedef void (*PfcTracedCallback)(uint8_t priority, uint16_t quanta);
+    /// Signature of the Drop trace: the frame or packet, the reason.
+    typedef void (*DropTracedCallback)(Ptr<const Packet> packet, PfcDropReason reason);
+
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    PfcNetDevice();
+    ~PfcNetDevice() override;
+
+    /**
+     * \brief Attach the device to a cable.
+     * \param channel the cable; aborts if it already has two ports
+     */
+    void Attach(Ptr<PfcChannel> channel);
+
+    /**
+     * \brief Install the transmit queue of one priority (normally done by PfcHelper).
+     * \param priority 0..7 (aborts otherwise)
+     * \param queue the queue; its MaxSize limits the backlog of that priority
+     */
+    void SetQueue(uint8_t priority, Ptr<Queue<Packet>> queue);
+    /**
+     * \param priority 0..7 (aborts otherwise)
+     * \return the transmit queue of that priority
+     */
+    Ptr<Queue<Packet>> GetQueue(uint8_t priority) const;
+
+    /**
+     * \brief Install the transmit scheduler (also settable through the TxScheduler attribute).
+     * \param scheduler the scheduler; aborts on null
+     */
+    void SetTxScheduler(Ptr<PfcTxScheduler> scheduler);
+    /// \return the transmit scheduler
+    Ptr<PfcTxScheduler> GetTxScheduler() const;
+
+    /**
+     * \brief Set the line rate (also the DataRate attribute).
+     * \param rate bits/s, > 0 (aborts on 0)
+     */
+    void SetDataRate(DataRate rate);
+    /// \return the line rate
+    DataRate GetDataRate() const;
+
+    /**
+     * \brief Map a DSCP to a priority.
+     * \param dscp 0..63 (aborts otherwise)
+     * \param priority 0..7 (aborts otherwise)
+     */
+    void SetDscpPriority(uint8_t dscp, uint8_t priority);
+    /**
+     * \param dscp 0..63 (aborts otherwise)
+     * \return the priority that DSCP maps to
+     */
+    uint8_t GetDscpPriority(uint8_t dscp) const;
+
+    /**
+     * \brief Priority a packet would be sent on by Send().
+     * \param packet an L3 packet (for IPv4, starting with the IPv4 header)
+     * \param protocol its EtherType
+     * \return the priority, 0..7
+     */
+    uint8_t Classify(Ptr<const Packet> packet, uint16_t protocol) const;
+
+    /**
+     * \brief Send a packet on an explicit priority (switches use the ingress classification).
+     * \param packet the L3 packet; framing is added here
+     * \param dest destination MAC
+     * \param protocol EtherType of the payload
+     * \param priority 0..7 (aborts otherwise)
+     * \return false if the packet was dropped (oversize, queue full), traced with the reason
+     */
+    bool SendWithPriority(Ptr<Packet> packet,
+                          const Address& dest,
+                          uint16_t protocol,
+                          uint8_t priority);
+
+    /**
+     * \brief Owner-level PFC state of one priority towards the peer.
+     *
+     * SetXoff(p, true) sends a PFC frame pausing p for PauseQuanta and keeps refreshing it every
+     * PauseRefreshInterval (default: half the pause time) while XOFF holds; SetXoff(p, false)
+     * sends an XON (time 0) and stops refreshing. Repeating the current state sends nothing.
+     * \param priority 0..7, and PFC-enabled in PfcEnableMask (aborts otherwise)
+     * \param xoff true = pause the peer, false = resume it
+     */
+    void SetXoff(uint8_t priority, bool xoff);
+    /**
+     * \param priority 0..7
+     * \return true if this port currently holds the peer in XOFF on that priority
+     */
+    bool IsXoff(uint8_t priority) const;
+
+    /**
+     * \brief Send one PFC frame now (ahead of all data), e.g. for tests or custom owners.
+     * \param header the PFC body; every priority it enables is counted and traced
+     */
+    void SendPfcFrame(const PfcHeader& header);
+
+    /**
+     * \param priority 0..7
+     * \return true if the peer currently pauses this port's transmission on that priority
+     */
+    bool IsPaused(uint8_t priority) const;
+    /**
+     * \param priority 0..7
+     * \return the time at which the current pause of that priority ends (now if not paused)
+     */
+    Time GetPausedUntil(uint8_t priority) const;
+
+    /**
+     * \brief Duration of a pause of \p quanta at this port's rate: quanta x 512 / DataRate.
+     * \param quanta 0..65535
+     * \return the duration
+     */
+    Time QuantaToTime(uint16_t quanta) const;
+
+    /// \return the counters of this port
+    const PfcPortCounters& GetCounters() const;
+    /// \return true if the transmitter is serializing a frame (or in its inter-frame gap)
+    bool IsTransmitting() const;
+
+    /**
+     * \brief Receive a frame from the channel (called by PfcChannel).
+     * \param frame the complete frame; this device takes ownership
+     */
+    void Receive(Ptr<Packet> frame);
+
+    /**
+     * \brief Set the receive callback carrying priorities (used by switches and NICs).
+     * \param cb the callback; when set it replaces the standard receive callback
+     */
+    void SetPfcReceiveCallback(PfcReceiveCallback cb);
+    /**
+     * \brief Set the callback fired when a data frame is dequeued for transmission.
+     * \param cb the callback
+     */
+    void SetDequeueCallback(DequeueCallback cb);
+
+    /// \return the attached channel as a PfcChannel
+    Ptr<PfcChannel> GetPfcChannel() const;
+
+    // NetDevice API
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+    void DoInitialize() override;
+
+  private:
+    /// Add Ethernet framing (and 802.1Q tag, padding, FCS) to an L3 packet.
+    void AddFraming(Ptr<Packet> packet,
+                    Mac48Address src,
+                    Mac48Address dst,
+                    uint16_t protocol,
+                    uint8_t priority) const;
+    /// Start the next frame if the transmitter is idle and something is eligible.
+    void TryTransmit();
+    /// Serialize one frame onto the channel.
+    void StartTransmission(Ptr<Packet> frame);
+    /// End of frame + inter-frame gap: the transmitter is free again.
+    void TransmitComplete();
+    /// Act on a received PFC body.
+    void ProcessPfc(const PfcHeader& pfc);
+    /// Pause timer of a priority expired, or XON received.
+    void Resume(uint8_t priority);
+    /// Re-send the XOFF of a priority while it holds.
+    void RefreshXoff(uint8_t priority);
+    /// Count and trace a drop.
+    void Drop(Ptr<const Packet> packet, PfcDropReason reason);
+    /// Abort unless priority < 8.
+    static void CheckPriority(uint8_t priority, const char* what);
+    /// Set the DSCP->priority map from "dscp:prio,..." (attribute).
+    void SetDscpMapString(std::string map);
+    /// \return the map entries that differ from DSCP >> 3, as "dscp:prio,..."
+    std::string GetDscpMapString() const;
+    /// Set the PfcEnableMask attribute.
+    void SetPfcEnableMask(uint8_t mask);
+    /// \return the PfcEnableMask attribute
+    uint8_t GetPfcEnableMask() const;
+    /// Validate and set the MTU (attribute).
+    void SetMtuAttribute(uint16_t mtu);
+
+    Ptr<Node> m_node;                               //!< owning node
+    Ptr<PfcChannel> m_channel;                      //!< attached cable
+    uint32_t m_ifIndex;                             //!< interface index
+    Mac48Address m_address;                         //!< this port's MAC
+    uint16_t m_mtu;                                 //!< max L3 payload, bytes
+    DataRate m_bps;                                 //!< line rate
+    Tagging m_tagging;                              //!< DSCP or PCP priority carriage
+    uint16_t m_vid;                                 //!< VLAN id in PCP mode
+    uint8_t m_defaultPriority;                      //!< priority of non-IPv4 untagged frames
+    std::array<uint8_t, 64> m_dscpToPriority;       //!< DSCP -> priority
+    std::vector<Ptr<Queue<Packet>>> m_queues;       //!< one queue per priority
+    Ptr<PfcTxScheduler> m_scheduler;                //!< picks the next priority
+    std::deque<Ptr<Packet>> m_controlQueue;         //!< PFC frames waiting to go
+    bool m_txBusy;                                  //!< transmitter state
+    Ptr<Packet> m_currentFrame;                     //!< frame being serialized
+    Ptr<ErrorModel> m_receiveErrorModel;            //!< optional receive loss model
+
+    uint8_t m_pfcEnableMask;                        //!< PFC-enabled priorities
+    uint16_t m_pauseQuanta;                         //!< quanta sent in XOFF frames
+    Time m_refreshInterval;                         //!< XOFF refresh period (0 = auto)
+    uint8_t m_pausedMask;                           //!< priorities paused by the peer
+    std::array<Time, 8> m_pausedUntil;              //!< end of each pause
+    std::array<Time, 8> m_pauseStart;               //!< start of each continuous pause
+    std::array<EventId, 8> m_resumeEvent;           //!< pause expiry per priority
+    uint8_t m_xoffMask;                             //!< priorities we hold the peer in XOFF
+    std::array<EventId, 8> m_refreshEvent;          //!< XOFF refresh per priority
+    Time m_watchdogTimeout;                         //!< storm detection time (0 = off)
+    Time m_watchdogRestore;                         //!< how long a stormed priority ignores PFC
+    std::array<Time, 8> m_stormUntil;               //!< ignore pauses until this time
+
+    PfcPortCounters m_counters;                     //!< counters
+    bool m_linkUp;                                  //!< carrier state
+    TracedCallback<> m_linkChangeCallbacks;         //!< link change listeners
+    NetDevice::ReceiveCallback m_rxCallback;        //!< standard receive callback
+    NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous receive callback
+    PfcReceiveCallback m_pfcRxCallback;             //!< receive callback with priority
+    DequeueCallback m_dequeueCallback;              //!< dequeue notification
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;        //!< L3 packet accepted for sending
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;        //!< L3 packet passed up
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;   //!< frame starts serializing
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;     //!< frame + IFG done
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;     //!< frame fully received
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;      //!< frames to/from this port
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< all frames on this port
+    TracedCallback<uint8_t, uint16_t> m_pfcPauseTxTrace;   //!< PFC time sent, per priority
+    TracedCallback<uint8_t, uint16_t> m_pfcPauseRxTrace;   //!< PFC time received, per priority
+    TracedCallback<uint8_t> m_pfcStormTrace;               //!< watchdog storm, per priority
+    TracedCallback<Ptr<const Packet>, PfcDropReason> m_dropTrace; //!< drops with reason
+};
+
+} // namespace ns3
+
+#endif /* PFC_NET_DEVICE_H */

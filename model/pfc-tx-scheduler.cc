@@ -1,0 +1,27 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "pfc-tx-scheduler.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(PfcTxScheduler);
+
+TypeId
+PfcTxScheduler::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfcTxScheduler").SetParent<Object>().SetGroupName("AiFabric");
+    return tid;
+}
+
+PfcTxScheduler::~PfcTxScheduler() = default;
+
+int
+PfcTxScheduler::HighestPriority(uint8_t mask)
+{
+    return 31 - __builtin_clz(static_cast<unsigned>(mask));
+}
+
+} // namespace ns3

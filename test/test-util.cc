@@ -1,0 +1,80 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "test-util.h"
+
+#include "ns3/ipv4-header.h"
+
+#include <array>
+#include <cstdio>
+#include <sys/wait.h>
+
+#ifndef AI_FABRIC_TSHARK
+#define AI_FABRIC_TSHARK "tshark"
+#endif
+
+namespace ns3
+{
+namespace test
+{
+
+void
+SimTest::SetUp()
+{
+    Config::Reset();
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(1);
+}
+
+void
+SimTest::TearDown()
+{
+    Simulator::Destroy();
+    Config::Reset();
+}
+
+std::string
+RunCommand(const std::string& command, int* status)
+{
+    std::string out;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe)
+    {
+        *status = -1;
+        return out;
+    }
+    std::array<char, 4096> buf;
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+    {
+        out.append(buf.data(), n);
+    }
+    int rc = pclose(pipe);
+    *status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+    return out;
+}
+
+std::string
+TsharkPath()
+{
+    return AI_FABRIC_TSHARK;
+}
+
+Ptr<Packet>
+MakeIpv4Packet(uint32_t payloadBytes, uint8_t dscp)
+{
+    Ptr<Packet> p = Create<Packet>(payloadBytes);
+    Ipv4Header ip;
+    ip.SetSource(Ipv4Address("10.0.0.1"));
+    ip.SetDestination(Ipv4Address("10.0.0.2"));
+    ip.SetProtocol(17);
+    ip.SetPayloadSize(payloadBytes);
+    ip.SetTtl(64);
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(dscp));
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+    return p;
+}
+
+} // namespace test
+} // namespace ns3
