@@ -18,6 +18,7 @@
 #include "ns3/core-module.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/network-module.h"
+#include "ns3/udp-header.h"
 
 #include <fstream>
 #include <iostream>
@@ -68,7 +69,11 @@ class BackloggedSource
 
     void SendOne(uint8_t dscp)
     {
-        Ptr<Packet> p = Create<Packet>(m_payload);
+        Ptr<Packet> p = Create<Packet>(m_payload - 8);
+        UdpHeader udp;
+        udp.SetSourcePort(49152 + dscp);
+        udp.SetDestinationPort(9); // discard
+        p->AddHeader(udp);
         Ipv4Header ip;
         ip.SetSource(Ipv4Address("10.0.0.1"));
         ip.SetDestination(Ipv4Address("10.0.0.2"));
@@ -158,13 +163,14 @@ main(int argc, char* argv[])
     cmd.AddValue("duration", "Simulated time", duration);
     cmd.AddValue("xoff-start", "When the receiver asserts XOFF on priority 3", xoffStart);
     cmd.AddValue("xoff-end", "When the receiver sends XON on priority 3", xoffEnd);
-    cmd.AddValue("payload", "IPv4 payload bytes per frame", payload);
+    cmd.AddValue("payload", "IPv4 payload bytes per frame (UDP header + data, >= 8)", payload);
     cmd.AddValue("csv", "Output CSV of received bytes per priority (empty = none)", csvPath);
     cmd.AddValue("pcap", "Write pfc-link-<node>-<dev>.pcap (promiscuous, includes PFC)", pcap);
     cmd.Parse(argc, argv);
 
     NS_ABORT_MSG_IF(xoffEnd < xoffStart,
                     "--xoff-end " << xoffEnd << " is before --xoff-start " << xoffStart);
+    NS_ABORT_MSG_IF(payload < 8, "--payload " << payload << " is below the 8-byte UDP header");
     NS_ABORT_MSG_IF(payload + 20 > 9000, "--payload " << payload << " exceeds the 9000 B MTU");
 
     NodeContainer nodes(2);
@@ -202,8 +208,8 @@ main(int argc, char* argv[])
     std::cout << "pfc-link: " << rate << ", " << duration.As(Time::US) << " simulated\n";
     for (uint8_t p : {uint8_t(0), uint8_t(3)})
     {
-        std::cout << "  priority " << unsigned(p) << ": received " << monitor.Bytes(p)
-                  << " B, " << monitor.Bytes(p) * 8.0 / duration.GetSeconds() / 1e9
+        std::cout << "  priority " << unsigned(p) << ": received " << monitor.Bytes(p) << " B, "
+                  << monitor.Bytes(p) * 8.0 / duration.GetSeconds() / 1e9
                   << " Gb/s average, paused " << tc.pausedTime[p].As(Time::US) << "\n";
     }
     std::cout << "  PFC frames sent by receiver: XOFF " << rc.pauseTx[3] << ", XON " << rc.xonTx[3]

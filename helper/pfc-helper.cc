@@ -4,6 +4,7 @@
 #include "pfc-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pfc-channel.h"
@@ -87,8 +88,12 @@ PfcHelper::EnablePcapInternal(std::string prefix,
     PcapHelper pcapHelper;
     std::string filename =
         explicitFilename ? prefix : pcapHelper.GetFilenameFromDevice(prefix, device);
-    Ptr<PcapFileWrapper> file =
-        pcapHelper.CreateFile(filename, std::ios::out, PcapHelper::DLT_EN10MB);
+    // Nanosecond timestamps: at 400 Gb/s frames are 83 ns apart, below pcap's default 1 us.
+    Ptr<PcapFileWrapper> file = CreateObject<PcapFileWrapper>();
+    file->SetAttribute("NanosecMode", BooleanValue(true));
+    file->Open(filename, std::ios::out);
+    NS_ABORT_MSG_IF(file->Fail(), "PfcHelper: cannot open pcap file \"" << filename << "\"");
+    file->Init(PcapHelper::DLT_EN10MB, PcapFile::SNAPLEN_DEFAULT, PcapFile::ZONE_DEFAULT);
     pcapHelper.HookDefaultSink<PfcNetDevice>(device,
                                              promiscuous ? "PromiscSniffer" : "Sniffer",
                                              file);
@@ -117,10 +122,10 @@ PfcHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
     std::ostringstream base;
     base << "/NodeList/" << device->GetNode()->GetId() << "/DeviceList/" << device->GetIfIndex()
          << "/$ns3::PfcNetDevice";
-    device->TraceConnect("MacRx",
-                         base.str() + "/MacRx",
-                         MakeBoundCallback(&AsciiTraceHelper::DefaultReceiveSinkWithContext,
-                                           stream));
+    device->TraceConnect(
+        "MacRx",
+        base.str() + "/MacRx",
+        MakeBoundCallback(&AsciiTraceHelper::DefaultReceiveSinkWithContext, stream));
     for (uint8_t p = 0; p < PfcNetDevice::NUM_PRIORITIES; ++p)
     {
         std::ostringstream q;

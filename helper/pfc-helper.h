@@ -24,8 +24,9 @@ class PfcChannel;
  * Each Install() creates two ports (one per node), their eight priority queues (from the queue
  * factory, default DropTailQueue<Packet> of 10000 packets), a transmit scheduler (default
  * strict priority), a fresh MAC address per port, and the cable. Pcap traces are DLT_EN10MB
- * (Ethernet), so Wireshark/tshark decode every frame including PFC (MAC Control, opcode 0x0101);
- * use promiscuous captures ("PromiscSniffer") to include PFC frames.
+ * (Ethernet) with nanosecond timestamps, so Wireshark/tshark decode every frame including PFC
+ * (MAC Control, opcode 0x0101); both promiscuous and non-promiscuous captures include the PFC
+ * frames a port sends and receives.
  */
 class PfcHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
 {

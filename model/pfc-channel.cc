@@ -19,16 +19,16 @@ NS_OBJECT_ENSURE_REGISTERED(PfcChannel);
 TypeId
 PfcChannel::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::PfcChannel")
-                            .SetParent<Channel>()
-                            .SetGroupName("AiFabric")
-                            .AddConstructor<PfcChannel>()
-                            .AddAttribute("Delay",
-                                          "One-way propagation delay of the cable (>= 0).",
-                                          TimeValue(NanoSeconds(0)),
-                                          MakeTimeAccessor(&PfcChannel::SetDelay,
-                                                           &PfcChannel::GetDelay),
-                                          MakeTimeChecker());
+    static TypeId tid =
+        TypeId("ns3::PfcChannel")
+            .SetParent<Channel>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<PfcChannel>()
+            .AddAttribute("Delay",
+                          "One-way propagation delay of the cable (>= 0).",
+                          TimeValue(NanoSeconds(0)),
+                          MakeTimeAccessor(&PfcChannel::SetDelay, &PfcChannel::GetDelay),
+                          MakeTimeChecker());
     return tid;
 }
 

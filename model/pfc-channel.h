@@ -74,10 +74,10 @@ class PfcChannel : public Channel
      */
     void SetDelay(Time delay);
 
-    Time m_delay;                  //!< one-way propagation delay
-    Ptr<PfcNetDevice> m_dev[2];    //!< the two ends
-    std::size_t m_nDevices;        //!< attached ends, 0..2
-    bool m_linkUp;                 //!< cable state
+    Time m_delay;               //!< one-way propagation delay
+    Ptr<PfcNetDevice> m_dev[2]; //!< the two ends
+    std::size_t m_nDevices;     //!< attached ends, 0..2
+    bool m_linkUp;              //!< cable state
 };
 
 } // namespace ns3

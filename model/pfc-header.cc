@@ -84,7 +84,8 @@ static void
 CheckPriority(uint8_t priority)
 {
     NS_ABORT_MSG_IF(priority >= PfcHeader::NUM_PRIORITIES,
-                    "PFC priority " << unsigned(priority) << " is invalid; valid priorities are 0..7");
+                    "PFC priority " << unsigned(priority)
+                                    << " is invalid; valid priorities are 0..7");
 }
 
 void

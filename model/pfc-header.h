@@ -103,8 +103,8 @@ class PfcHeader : public Header
     void SetOpcode(uint16_t opcode);
 
   private:
-    uint16_t m_opcode;                                //!< MAC Control opcode
-    uint16_t m_enableVector;                          //!< priority-enable vector
+    uint16_t m_opcode;                               //!< MAC Control opcode
+    uint16_t m_enableVector;                         //!< priority-enable vector
     std::array<uint16_t, NUM_PRIORITIES> m_quanta{}; //!< pause time per priority, quanta
 };
 

@@ -67,23 +67,23 @@ PfcNetDevice::GetTypeId()
             .SetParent<NetDevice>()
             .SetGroupName("AiFabric")
             .AddConstructor<PfcNetDevice>()
-            .AddAttribute("Mtu",
-                          "Largest L3 payload in bytes (68..9216).",
-                          UintegerValue(9000),
-                          MakeUintegerAccessor(&PfcNetDevice::SetMtuAttribute,
-                                               &PfcNetDevice::GetMtu),
-                          MakeUintegerChecker<uint16_t>())
+            .AddAttribute(
+                "Mtu",
+                "Largest L3 payload in bytes (68..9216).",
+                UintegerValue(9000),
+                MakeUintegerAccessor(&PfcNetDevice::SetMtuAttribute, &PfcNetDevice::GetMtu),
+                MakeUintegerChecker<uint16_t>())
             .AddAttribute("Address",
                           "The MAC address of this port.",
                           Mac48AddressValue(Mac48Address("ff:ff:ff:ff:ff:ff")),
                           MakeMac48AddressAccessor(&PfcNetDevice::m_address),
                           MakeMac48AddressChecker())
-            .AddAttribute("DataRate",
-                          "Line rate in bits/s (> 0), e.g. 400Gbps.",
-                          DataRateValue(DataRate("400Gbps")),
-                          MakeDataRateAccessor(&PfcNetDevice::SetDataRate,
-                                               &PfcNetDevice::GetDataRate),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "DataRate",
+                "Line rate in bits/s (> 0), e.g. 400Gbps.",
+                DataRateValue(DataRate("400Gbps")),
+                MakeDataRateAccessor(&PfcNetDevice::SetDataRate, &PfcNetDevice::GetDataRate),
+                MakeDataRateChecker())
             .AddAttribute("Tagging",
                           "How the priority travels: Dscp (untagged, priority from IPv4 DSCP) "
                           "or Pcp (802.1Q tag, priority in PCP).",
@@ -107,12 +107,12 @@ PfcNetDevice::GetTypeId()
                           MakeStringAccessor(&PfcNetDevice::SetDscpMapString,
                                              &PfcNetDevice::GetDscpMapString),
                           MakeStringChecker())
-            .AddAttribute("TxScheduler",
-                          "Transmission selection among priorities.",
-                          PointerValue(),
-                          MakePointerAccessor(&PfcNetDevice::SetTxScheduler,
-                                              &PfcNetDevice::GetTxScheduler),
-                          MakePointerChecker<PfcTxScheduler>())
+            .AddAttribute(
+                "TxScheduler",
+                "Transmission selection among priorities.",
+                PointerValue(),
+                MakePointerAccessor(&PfcNetDevice::SetTxScheduler, &PfcNetDevice::GetTxScheduler),
+                MakePointerChecker<PfcTxScheduler>())
             .AddAttribute("PfcEnableMask",
                           "Bit i set = PFC enabled on priority i: pauses received for it are "
                           "honoured and SetXoff may pause it. 0 disables PFC.",
@@ -241,8 +241,8 @@ PfcNetDevice::DoDispose()
     m_controlQueue.clear();
     m_currentFrame = nullptr;
     m_receiveErrorModel = nullptr;
-    m_rxCallback = MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t,
-                                    const Address&>();
+    m_rxCallback =
+        MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
     m_promiscCallback.Nullify();
     m_pfcRxCallback.Nullify();
     m_dequeueCallback.Nullify();
@@ -340,7 +340,10 @@ PfcNetDevice::SetDscpMapString(std::string map)
         int prio = -1;
         try
         {
-            NS_ABORT_MSG_IF(colon == std::string::npos, "");
+            if (colon == std::string::npos)
+            {
+                throw std::invalid_argument("no colon");
+            }
             std::size_t u1 = 0;
             std::size_t u2 = 0;
             dscp = std::stoi(item.substr(0, colon), &u1);
@@ -392,8 +395,9 @@ void
 PfcNetDevice::SetQueue(uint8_t priority, Ptr<Queue<Packet>> queue)
 {
     CheckPriority(priority, "PfcNetDevice::SetQueue");
-    NS_ABORT_MSG_IF(!queue, "PfcNetDevice::SetQueue given a null queue for priority "
-                                << unsigned(priority));
+    NS_ABORT_MSG_IF(!queue,
+                    "PfcNetDevice::SetQueue given a null queue for priority "
+                        << unsigned(priority));
     m_queues[priority] = queue;
 }
 
@@ -541,10 +545,10 @@ PfcNetDevice::TryTransmit()
         return;
     }
     NS_ABORT_MSG_IF(p < 0 || p >= NUM_PRIORITIES || !((eligible >> p) & 1u),
-                    "TxScheduler " << m_scheduler->GetInstanceTypeId().GetName()
-                                   << " selected priority " << p
-                                   << " which is not eligible (mask 0x" << std::hex
-                                   << unsigned(eligible) << std::dec << ")");
+                    "TxScheduler "
+                        << m_scheduler->GetInstanceTypeId().GetName() << " selected priority " << p
+                        << " which is not eligible (mask 0x" << std::hex << unsigned(eligible)
+                        << std::dec << ")");
     Ptr<Packet> frame = m_queues[p]->Dequeue();
     m_counters.txFrames[p]++;
     m_counters.txBytes[p] += frame->GetSize();
@@ -772,10 +776,8 @@ PfcNetDevice::ProcessPfc(const PfcHeader& pfc)
         }
         m_pausedUntil[p] = now + QuantaToTime(quanta);
         m_resumeEvent[p].Cancel();
-        m_resumeEvent[p] = Simulator::Schedule(m_pausedUntil[p] - now,
-                                               &PfcNetDevice::Resume,
-                                               this,
-                                               p);
+        m_resumeEvent[p] =
+            Simulator::Schedule(m_pausedUntil[p] - now, &PfcNetDevice::Resume, this, p);
     }
 }
 
@@ -852,8 +854,8 @@ PfcNetDevice::SetXoff(uint8_t priority, bool xoff)
         m_xoffMask |= static_cast<uint8_t>(1u << priority);
         pfc.SetPauseQuanta(priority, m_pauseQuanta);
         SendPfcFrame(pfc);
-        Time refresh = m_refreshInterval.IsZero() ? QuantaToTime(m_pauseQuanta) / 2
-                                                  : m_refreshInterval;
+        Time refresh =
+            m_refreshInterval.IsZero() ? QuantaToTime(m_pauseQuanta) / 2 : m_refreshInterval;
         m_refreshEvent[priority] =
             Simulator::Schedule(refresh, &PfcNetDevice::RefreshXoff, this, priority);
     }
@@ -876,8 +878,7 @@ PfcNetDevice::RefreshXoff(uint8_t priority)
     PfcHeader pfc;
     pfc.SetPauseQuanta(priority, m_pauseQuanta);
     SendPfcFrame(pfc);
-    Time refresh =
-        m_refreshInterval.IsZero() ? QuantaToTime(m_pauseQuanta) / 2 : m_refreshInterval;
+    Time refresh = m_refreshInterval.IsZero() ? QuantaToTime(m_pauseQuanta) / 2 : m_refreshInterval;
     m_refreshEvent[priority] =
         Simulator::Schedule(refresh, &PfcNetDevice::RefreshXoff, this, priority);
 }

@@ -59,16 +59,16 @@ const char* PfcDropReasonName(PfcDropReason reason);
  */
 struct PfcPortCounters
 {
-    std::array<uint64_t, 8> txFrames{};   //!< data frames transmitted per priority
-    std::array<uint64_t, 8> txBytes{};    //!< frame bytes (header..FCS) transmitted per priority
-    std::array<uint64_t, 8> rxFrames{};   //!< data frames received and delivered per priority
-    std::array<uint64_t, 8> rxBytes{};    //!< frame bytes received and delivered per priority
-    std::array<uint64_t, 8> pauseTx{};    //!< PFC frames sent with a non-zero time for priority
-    std::array<uint64_t, 8> xonTx{};      //!< PFC frames sent with time 0 (XON) for priority
-    std::array<uint64_t, 8> pauseRx{};    //!< PFC non-zero times received for priority
-    std::array<uint64_t, 8> xonRx{};      //!< PFC XONs received for priority
+    std::array<uint64_t, 8> txFrames{};     //!< data frames transmitted per priority
+    std::array<uint64_t, 8> txBytes{};      //!< frame bytes (header..FCS) transmitted per priority
+    std::array<uint64_t, 8> rxFrames{};     //!< data frames received and delivered per priority
+    std::array<uint64_t, 8> rxBytes{};      //!< frame bytes received and delivered per priority
+    std::array<uint64_t, 8> pauseTx{};      //!< PFC frames sent with a non-zero time for priority
+    std::array<uint64_t, 8> xonTx{};        //!< PFC frames sent with time 0 (XON) for priority
+    std::array<uint64_t, 8> pauseRx{};      //!< PFC non-zero times received for priority
+    std::array<uint64_t, 8> xonRx{};        //!< PFC XONs received for priority
     std::array<uint64_t, 8> pauseIgnored{}; //!< PFC times received for a PFC-disabled priority
-    std::array<Time, 8> pausedTime{};     //!< total time each priority was paused by the peer
+    std::array<Time, 8> pausedTime{};       //!< total time each priority was paused by the peer
     std::array<uint64_t, 8> stormsDetected{}; //!< PFC watchdog storm declarations per priority
     std::array<uint64_t, static_cast<std::size_t>(PfcDropReason::COUNT)> drops{}; //!< by reason
 };
@@ -351,54 +351,54 @@ class PfcNetDevice : public NetDevice
     /// Validate and set the MTU (attribute).
     void SetMtuAttribute(uint16_t mtu);
 
-    Ptr<Node> m_node;                               //!< owning node
-    Ptr<PfcChannel> m_channel;                      //!< attached cable
-    uint32_t m_ifIndex;                             //!< interface index
-    Mac48Address m_address;                         //!< this port's MAC
-    uint16_t m_mtu;                                 //!< max L3 payload, bytes
-    DataRate m_bps;                                 //!< line rate
-    Tagging m_tagging;                              //!< DSCP or PCP priority carriage
-    uint16_t m_vid;                                 //!< VLAN id in PCP mode
-    uint8_t m_defaultPriority;                      //!< priority of non-IPv4 untagged frames
-    std::array<uint8_t, 64> m_dscpToPriority;       //!< DSCP -> priority
-    std::vector<Ptr<Queue<Packet>>> m_queues;       //!< one queue per priority
-    Ptr<PfcTxScheduler> m_scheduler;                //!< picks the next priority
-    std::deque<Ptr<Packet>> m_controlQueue;         //!< PFC frames waiting to go
-    bool m_txBusy;                                  //!< transmitter state
-    Ptr<Packet> m_currentFrame;                     //!< frame being serialized
-    Ptr<ErrorModel> m_receiveErrorModel;            //!< optional receive loss model
+    Ptr<Node> m_node;                         //!< owning node
+    Ptr<PfcChannel> m_channel;                //!< attached cable
+    uint32_t m_ifIndex;                       //!< interface index
+    Mac48Address m_address;                   //!< this port's MAC
+    uint16_t m_mtu;                           //!< max L3 payload, bytes
+    DataRate m_bps;                           //!< line rate
+    Tagging m_tagging;                        //!< DSCP or PCP priority carriage
+    uint16_t m_vid;                           //!< VLAN id in PCP mode
+    uint8_t m_defaultPriority;                //!< priority of non-IPv4 untagged frames
+    std::array<uint8_t, 64> m_dscpToPriority; //!< DSCP -> priority
+    std::vector<Ptr<Queue<Packet>>> m_queues; //!< one queue per priority
+    Ptr<PfcTxScheduler> m_scheduler;          //!< picks the next priority
+    std::deque<Ptr<Packet>> m_controlQueue;   //!< PFC frames waiting to go
+    bool m_txBusy;                            //!< transmitter state
+    Ptr<Packet> m_currentFrame;               //!< frame being serialized
+    Ptr<ErrorModel> m_receiveErrorModel;      //!< optional receive loss model
 
-    uint8_t m_pfcEnableMask;                        //!< PFC-enabled priorities
-    uint16_t m_pauseQuanta;                         //!< quanta sent in XOFF frames
-    Time m_refreshInterval;                         //!< XOFF refresh period (0 = auto)
-    uint8_t m_pausedMask;                           //!< priorities paused by the peer
-    std::array<Time, 8> m_pausedUntil;              //!< end of each pause
-    std::array<Time, 8> m_pauseStart;               //!< start of each continuous pause
-    std::array<EventId, 8> m_resumeEvent;           //!< pause expiry per priority
-    uint8_t m_xoffMask;                             //!< priorities we hold the peer in XOFF
-    std::array<EventId, 8> m_refreshEvent;          //!< XOFF refresh per priority
-    Time m_watchdogTimeout;                         //!< storm detection time (0 = off)
-    Time m_watchdogRestore;                         //!< how long a stormed priority ignores PFC
-    std::array<Time, 8> m_stormUntil;               //!< ignore pauses until this time
+    uint8_t m_pfcEnableMask;               //!< PFC-enabled priorities
+    uint16_t m_pauseQuanta;                //!< quanta sent in XOFF frames
+    Time m_refreshInterval;                //!< XOFF refresh period (0 = auto)
+    uint8_t m_pausedMask;                  //!< priorities paused by the peer
+    std::array<Time, 8> m_pausedUntil;     //!< end of each pause
+    std::array<Time, 8> m_pauseStart;      //!< start of each continuous pause
+    std::array<EventId, 8> m_resumeEvent;  //!< pause expiry per priority
+    uint8_t m_xoffMask;                    //!< priorities we hold the peer in XOFF
+    std::array<EventId, 8> m_refreshEvent; //!< XOFF refresh per priority
+    Time m_watchdogTimeout;                //!< storm detection time (0 = off)
+    Time m_watchdogRestore;                //!< how long a stormed priority ignores PFC
+    std::array<Time, 8> m_stormUntil;      //!< ignore pauses until this time
 
-    PfcPortCounters m_counters;                     //!< counters
-    bool m_linkUp;                                  //!< carrier state
-    TracedCallback<> m_linkChangeCallbacks;         //!< link change listeners
-    NetDevice::ReceiveCallback m_rxCallback;        //!< standard receive callback
+    PfcPortCounters m_counters;                          //!< counters
+    bool m_linkUp;                                       //!< carrier state
+    TracedCallback<> m_linkChangeCallbacks;              //!< link change listeners
+    NetDevice::ReceiveCallback m_rxCallback;             //!< standard receive callback
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous receive callback
-    PfcReceiveCallback m_pfcRxCallback;             //!< receive callback with priority
-    DequeueCallback m_dequeueCallback;              //!< dequeue notification
+    PfcReceiveCallback m_pfcRxCallback;                  //!< receive callback with priority
+    DequeueCallback m_dequeueCallback;                   //!< dequeue notification
 
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;        //!< L3 packet accepted for sending
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;        //!< L3 packet passed up
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;   //!< frame starts serializing
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;     //!< frame + IFG done
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;     //!< frame fully received
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;      //!< frames to/from this port
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< L3 packet accepted for sending
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< L3 packet passed up
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;     //!< frame starts serializing
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;       //!< frame + IFG done
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;       //!< frame fully received
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< frames to/from this port
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< all frames on this port
-    TracedCallback<uint8_t, uint16_t> m_pfcPauseTxTrace;   //!< PFC time sent, per priority
-    TracedCallback<uint8_t, uint16_t> m_pfcPauseRxTrace;   //!< PFC time received, per priority
-    TracedCallback<uint8_t> m_pfcStormTrace;               //!< watchdog storm, per priority
+    TracedCallback<uint8_t, uint16_t> m_pfcPauseTxTrace;     //!< PFC time sent, per priority
+    TracedCallback<uint8_t, uint16_t> m_pfcPauseRxTrace;     //!< PFC time received, per priority
+    TracedCallback<uint8_t> m_pfcStormTrace;                 //!< watchdog storm, per priority
     TracedCallback<Ptr<const Packet>, PfcDropReason> m_dropTrace; //!< drops with reason
 };
 

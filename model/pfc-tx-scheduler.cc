@@ -11,8 +11,7 @@ NS_OBJECT_ENSURE_REGISTERED(PfcTxScheduler);
 TypeId
 PfcTxScheduler::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::PfcTxScheduler").SetParent<Object>().SetGroupName("AiFabric");
+    static TypeId tid = TypeId("ns3::PfcTxScheduler").SetParent<Object>().SetGroupName("AiFabric");
     return tid;
 }
 

@@ -1,0 +1,432 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * PfcNetDevice/PfcChannel behaviour: wire timing, line-rate throughput, PFC pause/resume
+ * semantics, XOFF refresh, watchdog, classification, and drops with reasons.
+ */
+#include "test-util.h"
+
+#include "ns3/ai-fabric-module.h"
+
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint16_t IPV4 = 0x0800;
+
+/// A 400 Gb/s, 1 us link between two nodes, with a log of what crosses it.
+class LinkTest : public test::SimTest
+{
+  protected:
+    struct TxEvent
+    {
+        Time t;
+        uint8_t priority;
+    };
+
+    void Build(std::string rate = "400Gbps", Time delay = MicroSeconds(1))
+    {
+        nodes.Create(2);
+        helper.SetDeviceAttribute("DataRate", StringValue(rate));
+        helper.SetChannelAttribute("Delay", TimeValue(delay));
+        NetDeviceContainer devs = helper.Install(nodes);
+        tx = DynamicCast<PfcNetDevice>(devs.Get(0));
+        rx = DynamicCast<PfcNetDevice>(devs.Get(1));
+        tx->SetDequeueCallback(MakeCallback(&LinkTest::OnDequeue, this));
+        rx->SetPfcReceiveCallback(MakeCallback(&LinkTest::OnReceive, this));
+    }
+
+    void OnDequeue(Ptr<PfcNetDevice>, uint8_t priority, Ptr<const Packet>)
+    {
+        txLog.push_back({Simulator::Now(), priority});
+        if (refill[priority] > 0)
+        {
+            refill[priority]--;
+            tx->Send(test::MakeIpv4Packet(payload - 20, dscpOf[priority]), rx->GetAddress(), IPV4);
+        }
+    }
+
+    void OnReceive(Ptr<PfcNetDevice>, Ptr<Packet> p, uint16_t proto, Mac48Address, uint8_t prio)
+    {
+        rxLog.push_back({Simulator::Now(), prio});
+        rxBytes += p->GetSize();
+        EXPECT_EQ(proto, IPV4);
+    }
+
+    /// Keep priority of \p dscp backlogged for \p count more frames (2 queued at a time).
+    void Backlog(uint8_t dscp, uint32_t count)
+    {
+        uint8_t prio = tx->GetDscpPriority(dscp);
+        dscpOf[prio] = dscp;
+        refill[prio] = count > 2 ? count - 2 : 0;
+        for (uint32_t i = 0; i < std::min<uint32_t>(count, 2); ++i)
+        {
+            tx->Send(test::MakeIpv4Packet(payload - 20, dscp), rx->GetAddress(), IPV4);
+        }
+    }
+
+    /// Times at which frames of a priority started serializing at the sender.
+    std::vector<Time> TxTimes(uint8_t prio) const
+    {
+        std::vector<Time> out;
+        for (const auto& e : txLog)
+        {
+            if (e.priority == prio)
+            {
+                out.push_back(e.t);
+            }
+        }
+        return out;
+    }
+
+    NodeContainer nodes;
+    PfcHelper helper;
+    Ptr<PfcNetDevice> tx;
+    Ptr<PfcNetDevice> rx;
+    std::vector<TxEvent> txLog;
+    std::vector<TxEvent> rxLog;
+    uint64_t rxBytes{0};
+    uint32_t payload{4096}; // IPv4 packet size (L3 payload of the Ethernet frame)
+    uint32_t refill[8]{};
+    uint8_t dscpOf[8]{};
+};
+
+// 4096 B payload: frame = 14 + 4096 + 4 = 4114 B, wire = 4114 + 8 preamble + 12 IFG = 4134 B.
+TEST_F(LinkTest, SerializationTimeIncludesPreambleIfgAndFcs)
+{
+    Build();
+    Backlog(26, 3);
+    Simulator::Run();
+    ASSERT_EQ(txLog.size(), 3u);
+    const Time wire = PicoSeconds(4134ull * 8 * 1000 / 400); // 82.68 ns
+    EXPECT_EQ(txLog[1].t - txLog[0].t, wire);
+    EXPECT_EQ(txLog[2].t - txLog[1].t, wire);
+    // Last bit of the first frame arrives after preamble + frame, plus the 1 us cable.
+    ASSERT_EQ(rxLog.size(), 3u);
+    EXPECT_EQ(rxLog[0].t, PicoSeconds((8 + 4114) * 8 * 1000 / 400) + MicroSeconds(1));
+    EXPECT_EQ(tx->GetCounters().txBytes[3], 3u * 4114);
+    EXPECT_EQ(rx->GetCounters().rxFrames[3], 3u);
+}
+
+TEST_F(LinkTest, SaturatedLinkDeliversLineRateTimesPayloadFraction)
+{
+    Build("100Gbps", NanoSeconds(500));
+    Backlog(26, 20000);
+    uint64_t bytesAt1 = 0;
+    Simulator::Schedule(MicroSeconds(100), [&]() { bytesAt1 = rxBytes; });
+    Simulator::Stop(MicroSeconds(1100));
+    Simulator::Run();
+    double goodput = (rxBytes - bytesAt1) * 8.0 / 1e-3; // bits/s over exactly 1 ms
+    double expected = 100e9 * 4096.0 / (4096 + 14 + 4 + 8 + 12);
+    EXPECT_NEAR(goodput / expected, 1.0, 0.001) << goodput << " vs " << expected;
+}
+
+TEST_F(LinkTest, PauseStopsExactlyThePausedPriorityForQuantaTimes512BitTimes)
+{
+    Build();
+    Backlog(26, 200); // priority 3
+    const uint16_t quanta = 1000;
+    const Time pause = PicoSeconds(quanta * 512ull * 1000 / 400); // 1.28 us at 400 Gb/s
+    EXPECT_EQ(tx->QuantaToTime(quanta), pause);
+    Time pfcArrival;
+    tx->TraceConnectWithoutContext("PfcPauseRx", MakeCallback(+[](Time* t, uint8_t p, uint16_t q) {
+                                                     *t = Simulator::Now();
+                                                 }).Bind(&pfcArrival));
+    Simulator::Schedule(NanoSeconds(2000), [&]() {
+        PfcHeader h;
+        h.SetPauseQuanta(3, quanta);
+        rx->SendPfcFrame(h);
+    });
+    Simulator::Run();
+    ASSERT_GT(pfcArrival, Time(0));
+    auto times = TxTimes(3);
+    // The gap: the last frame started before the PFC arrived, the next exactly at expiry.
+    Time lastBefore;
+    Time firstAfter;
+    for (Time t : times)
+    {
+        if (t <= pfcArrival)
+        {
+            lastBefore = t;
+        }
+        else if (firstAfter.IsZero())
+        {
+            firstAfter = t;
+        }
+    }
+    EXPECT_EQ(firstAfter, pfcArrival + pause);
+    EXPECT_LT(pfcArrival - lastBefore, PicoSeconds(82680)); // it was in flight and completed
+    EXPECT_EQ(tx->GetCounters().pauseRx[3], 1u);
+    EXPECT_EQ(tx->GetCounters().pausedTime[3], pause);
+    EXPECT_EQ(rx->GetCounters().pauseTx[3], 1u);
+    EXPECT_EQ(rxLog.size(), 200u); // nothing lost, the in-flight frame completed
+}
+
+TEST_F(LinkTest, OtherPrioritiesKeepSendingDuringPause)
+{
+    Build();
+    Backlog(26, 100); // priority 3
+    Backlog(0, 100);  // priority 0
+    Time pfcArrival;
+    tx->TraceConnectWithoutContext("PfcPauseRx", MakeCallback(+[](Time* t, uint8_t p, uint16_t q) {
+                                                     *t = Simulator::Now();
+                                                 }).Bind(&pfcArrival));
+    Simulator::Schedule(NanoSeconds(1500), [&]() {
+        PfcHeader h;
+        h.SetPauseQuanta(3, 2000); // 2.56 us
+        rx->SendPfcFrame(h);
+    });
+    Simulator::Run();
+    Time pauseEnd = pfcArrival + tx->QuantaToTime(2000);
+    uint32_t p0During = 0;
+    uint32_t p3During = 0;
+    for (const auto& e : txLog)
+    {
+        if (e.t > pfcArrival && e.t < pauseEnd)
+        {
+            (e.priority == 0 ? p0During : p3During)++;
+        }
+    }
+    EXPECT_EQ(p3During, 0u);
+    // 2.56 us / 82.68 ns per frame = 30.96 frames of priority 0 fit in the pause.
+    EXPECT_GE(p0During, 30u);
+    EXPECT_LE(p0During, 31u);
+}
+
+TEST_F(LinkTest, XonResumesEarly)
+{
+    Build();
+    Backlog(26, 100);
+    std::vector<Time> pfcRx;
+    tx->TraceConnectWithoutContext("PfcPauseRx",
+                                   MakeCallback(+[](std::vector<Time>* v, uint8_t p, uint16_t q) {
+                                       v->push_back(Simulator::Now());
+                                   }).Bind(&pfcRx));
+    Simulator::Schedule(NanoSeconds(1500), [&]() {
+        PfcHeader h;
+        h.SetPauseQuanta(3, 0xffff); // 83.9 us
+        rx->SendPfcFrame(h);
+    });
+    Simulator::Schedule(NanoSeconds(5000), [&]() {
+        PfcHeader h;
+        h.SetPauseQuanta(3, 0); // XON
+        rx->SendPfcFrame(h);
+    });
+    Simulator::Run();
+    ASSERT_EQ(pfcRx.size(), 2u);
+    Time firstAfterXon;
+    for (Time t : TxTimes(3))
+    {
+        if (t > pfcRx[0])
+        {
+            firstAfterXon = t;
+            break;
+        }
+    }
+    EXPECT_EQ(firstAfterXon, pfcRx[1]);
+    EXPECT_EQ(tx->GetCounters().xonRx[3], 1u);
+    EXPECT_EQ(tx->GetCounters().pausedTime[3], pfcRx[1] - pfcRx[0]);
+}
+
+TEST_F(LinkTest, XoffIsRefreshedUntilXon)
+{
+    Build();
+    Backlog(26, 2000);
+    const Time pause = tx->QuantaToTime(0xffff); // 83.886 us
+    Simulator::Schedule(MicroSeconds(2), &PfcNetDevice::SetXoff, rx, 3, true);
+    const Time xonAt = MicroSeconds(2) + pause * 4 - MicroSeconds(1);
+    Simulator::Schedule(xonAt, &PfcNetDevice::SetXoff, rx, 3, false);
+    Simulator::Stop(MicroSeconds(400));
+    Simulator::Run();
+    // Paused continuously from XOFF arrival to XON arrival despite 4 pause lengths passing.
+    Time xoffArrival = MicroSeconds(3) + PicoSeconds(72 * 8 * 1000 / 400);
+    uint32_t during = 0;
+    for (Time t : TxTimes(3))
+    {
+        if (t > xoffArrival && t < xonAt)
+        {
+            ++during;
+        }
+    }
+    EXPECT_EQ(during, 0u);
+    const auto& c = rx->GetCounters();
+    EXPECT_EQ(c.pauseTx[3], 8u); // initial + 7 refreshes (every pause/2) before the XON
+    EXPECT_EQ(c.xonTx[3], 1u);
+    EXPECT_FALSE(rx->IsXoff(3));
+    EXPECT_FALSE(tx->IsPaused(3));
+    EXPECT_GT(TxTimes(3).back(), xonAt); // resumed after XON
+    rx->SetXoff(3, false);               // idempotent: no second XON
+    EXPECT_EQ(c.xonTx[3], 1u);
+}
+
+TEST_F(LinkTest, PauseOnPfcDisabledPriorityIsIgnored)
+{
+    Build();
+    tx->SetAttribute("PfcEnableMask", UintegerValue(0xf7)); // PFC off on priority 3
+    Backlog(26, 100);
+    Simulator::Schedule(NanoSeconds(1500), [&]() {
+        PfcHeader h;
+        h.SetPauseQuanta(3, 0xffff);
+        rx->SendPfcFrame(h);
+    });
+    Simulator::Run();
+    EXPECT_EQ(tx->GetCounters().pauseIgnored[3], 1u);
+    EXPECT_EQ(tx->GetCounters().pausedTime[3], Time(0));
+    // Back-to-back: 100 frames in 100 wire times (+ one PFC frame's slot is on the rx side).
+    auto times = TxTimes(3);
+    EXPECT_EQ(times.back() - times.front(), PicoSeconds(99ull * 82680));
+}
+
+TEST_F(LinkTest, WatchdogDeclaresStormAndReleasesThePriority)
+{
+    Build();
+    tx->SetAttribute("PfcWatchdogTimeout", TimeValue(MicroSeconds(100)));
+    tx->SetAttribute("PfcWatchdogRestore", TimeValue(MicroSeconds(500)));
+    Backlog(26, 100000);
+    uint32_t storms = 0;
+    tx->TraceConnectWithoutContext("PfcStorm", MakeCallback(+[](uint32_t* n, uint8_t p) {
+                                                   EXPECT_EQ(p, 3);
+                                                   ++*n;
+                                               }).Bind(&storms));
+    Simulator::Schedule(MicroSeconds(2), &PfcNetDevice::SetXoff, rx, 3, true); // never released
+    Simulator::Stop(MicroSeconds(400));
+    Simulator::Run();
+    EXPECT_EQ(storms, 1u);
+    EXPECT_EQ(tx->GetCounters().stormsDetected[3], 1u);
+    EXPECT_GT(tx->GetCounters().pauseIgnored[3], 0u);
+    // Traffic flows again after the storm was declared (refresh at ~128 us > 100 us).
+    EXPECT_GT(TxTimes(3).back(), MicroSeconds(300));
+}
+
+TEST_F(LinkTest, DscpMapAndPcpTagging)
+{
+    Build();
+    EXPECT_EQ(tx->GetDscpPriority(26), 3);
+    EXPECT_EQ(tx->GetDscpPriority(48), 6);
+    EXPECT_EQ(tx->Classify(test::MakeIpv4Packet(100, 26), IPV4), 3);
+    EXPECT_EQ(tx->Classify(Create<Packet>(100), 0x88b5), 0); // non-IP: DefaultPriority
+    tx->SetAttribute("DscpPriorityMap", StringValue("26:5,10:2"));
+    EXPECT_EQ(tx->GetDscpPriority(26), 5);
+    EXPECT_EQ(tx->GetDscpPriority(10), 2);
+    StringValue s;
+    tx->GetAttribute("DscpPriorityMap", s);
+    EXPECT_EQ(s.Get(), "10:2,26:5");
+
+    // DSCP mode: the receiver classifies with its own map (26 -> 3).
+    tx->Send(test::MakeIpv4Packet(100, 26), rx->GetAddress(), IPV4);
+    Simulator::Run();
+    ASSERT_EQ(rxLog.size(), 1u);
+    EXPECT_EQ(rxLog[0].priority, 3);
+    EXPECT_EQ(txLog[0].priority, 5);
+
+    // PCP mode: the priority travels in the 802.1Q tag (5), whatever the receiver's map says.
+    tx->SetAttribute("Tagging", EnumValue(PfcNetDevice::PCP));
+    tx->Send(test::MakeIpv4Packet(100, 26), rx->GetAddress(), IPV4);
+    Simulator::Run();
+    ASSERT_EQ(rxLog.size(), 2u);
+    EXPECT_EQ(rxLog[1].priority, 5);
+    EXPECT_EQ(tx->GetCounters().txBytes[5], 2u * (14 + 120 + 4) + 4); // second one tagged
+}
+
+TEST_F(LinkTest, SmallPacketsArePaddedAndTrimmed)
+{
+    Build();
+    uint32_t got = 0;
+    rx->SetPfcReceiveCallback(
+        MakeCallback(
+            +[](uint32_t* g, Ptr<PfcNetDevice>, Ptr<Packet> p, uint16_t, Mac48Address, uint8_t) {
+                *g = p->GetSize();
+            })
+            .Bind(&got));
+    tx->Send(test::MakeIpv4Packet(8, 0), rx->GetAddress(), IPV4); // 28 B IPv4 packet
+    Simulator::Run();
+    EXPECT_EQ(tx->GetCounters().txBytes[0], 64u); // padded to the minimum frame
+    EXPECT_EQ(got, 28u);                          // padding removed using the IPv4 length
+}
+
+TEST_F(LinkTest, DropsAreCountedWithReasons)
+{
+    Build();
+    std::vector<PfcDropReason> reasons;
+    auto sink =
+        MakeCallback(+[](std::vector<PfcDropReason>* v, Ptr<const Packet>, PfcDropReason r) {
+            v->push_back(r);
+        }).Bind(&reasons);
+    tx->TraceConnectWithoutContext("Drop", sink);
+    rx->TraceConnectWithoutContext("Drop", sink);
+
+    // Oversize.
+    EXPECT_FALSE(tx->Send(test::MakeIpv4Packet(9000, 0), rx->GetAddress(), IPV4));
+    // Unknown MAC Control opcode (0x0001 = 802.3x PAUSE is not PFC).
+    PfcHeader bad;
+    bad.SetOpcode(0x0001);
+    bad.SetPauseQuanta(3, 10);
+    tx->SendPfcFrame(bad);
+    // Unicast to someone else.
+    tx->Send(test::MakeIpv4Packet(100, 0), Mac48Address("02:00:00:00:00:99"), IPV4);
+    Simulator::Run();
+    // Corrupted on receive.
+    Ptr<RateErrorModel> em = CreateObject<RateErrorModel>();
+    em->SetAttribute("ErrorRate", DoubleValue(1.0));
+    em->SetAttribute("ErrorUnit", EnumValue(RateErrorModel::ERROR_UNIT_PACKET));
+    rx->SetAttribute("ReceiveErrorModel", PointerValue(em));
+    tx->Send(test::MakeIpv4Packet(100, 0), rx->GetAddress(), IPV4);
+    Simulator::Run();
+    em->SetAttribute("ErrorRate", DoubleValue(0.0));
+    // Cable cut.
+    tx->GetPfcChannel()->SetLinkUp(false);
+    tx->Send(test::MakeIpv4Packet(100, 0), rx->GetAddress(), IPV4);
+    Simulator::Run();
+
+    std::vector<PfcDropReason> expected = {PfcDropReason::OVERSIZE,
+                                           PfcDropReason::UNKNOWN_MAC_CONTROL,
+                                           PfcDropReason::WRONG_DESTINATION,
+                                           PfcDropReason::RX_ERROR,
+                                           PfcDropReason::LINK_DOWN};
+    EXPECT_EQ(reasons, expected);
+    EXPECT_EQ(tx->GetCounters().drops[size_t(PfcDropReason::OVERSIZE)], 1u);
+    EXPECT_EQ(rx->GetCounters().drops[size_t(PfcDropReason::UNKNOWN_MAC_CONTROL)], 1u);
+    EXPECT_EQ(rx->GetCounters().pauseRx[3], 0u); // the bad opcode paused nothing
+    EXPECT_EQ(rxLog.size(), 0u);
+    EXPECT_STREQ(PfcDropReasonName(PfcDropReason::LINK_DOWN), "link down");
+}
+
+TEST_F(LinkTest, QueueFullIsADropNotACrash)
+{
+    helper.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
+    Build();
+    int accepted = 0;
+    for (int i = 0; i < 5; ++i)
+    {
+        accepted += tx->Send(test::MakeIpv4Packet(1000, 26), rx->GetAddress(), IPV4);
+    }
+    EXPECT_EQ(accepted, 3); // one serializing, two queued
+    EXPECT_EQ(tx->GetCounters().drops[size_t(PfcDropReason::QUEUE_FULL)], 2u);
+    Simulator::Run();
+    EXPECT_EQ(rxLog.size(), 3u);
+}
+
+using PfcBadInputDeathTest = LinkTest;
+
+TEST_F(PfcBadInputDeathTest, InvalidAttributesFailEarlyNamingTheValue)
+{
+    Build();
+    EXPECT_DEATH(tx->SetAttribute("DataRate", DataRateValue(DataRate(0))),
+                 "DataRate 0bps is invalid");
+    EXPECT_DEATH(tx->SetAttribute("DscpPriorityMap", StringValue("64:3")), "\"64:3\" is invalid");
+    EXPECT_DEATH(tx->SetAttribute("DscpPriorityMap", StringValue("26:9")), "\"26:9\" is invalid");
+    EXPECT_DEATH(tx->SetAttribute("DscpPriorityMap", StringValue("26")), "\"26\" is invalid");
+    EXPECT_DEATH(tx->SetDscpPriority(64, 1), "DSCP 64 is invalid");
+    EXPECT_DEATH(tx->SetDscpPriority(1, 8), "priority 8 is invalid");
+    EXPECT_DEATH(tx->SetAttribute("Mtu", UintegerValue(10000)), "Mtu 10000 is invalid");
+    EXPECT_DEATH(tx->GetPfcChannel()->SetAttribute("Delay", TimeValue(NanoSeconds(-1))), "Delay -");
+    EXPECT_DEATH(tx->SendWithPriority(Create<Packet>(100), rx->GetAddress(), IPV4, 9),
+                 "priority 9 is invalid");
+    tx->SetAttribute("PfcEnableMask", UintegerValue(0x08));
+    EXPECT_DEATH(tx->SetXoff(2, true), "PFC is not enabled for it");
+}
+
+} // namespace

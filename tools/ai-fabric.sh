@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# ai-fabric driver: install what is missing, build, then run the main example or the test suite.
+#
+#   tools/ai-fabric.sh main [example args...]   install + build + run the main example
+#   tools/ai-fabric.sh test [ctest args...]     install + build + run every test (ctest)
+#   tools/ai-fabric.sh build                    install + build only
+#
+# Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default nproc).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build_dir="${BUILD_DIR:-$here/build}"
+build_type="${BUILD_TYPE:-Release}"
+jobs="${JOBS:-$(nproc)}"
+
+# Debian bookworm packages the build, tests and plot scripts need.
+packages=(cmake g++ make pkg-config libns3-dev ns3 libgsl-dev libxml2-dev python3-dev
+          libgtest-dev tshark python3 python3-matplotlib python3-pandas)
+
+install_missing() {
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "ai-fabric: installing ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {
+    cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" >/dev/null
+    cmake --build "$build_dir" -j "$jobs"
+}
+
+cmd="${1:-main}"
+shift || true
+case "$cmd" in
+    main)
+        install_missing
+        build
+        mkdir -p "$here/out"
+        cd "$here/out"
+        "$build_dir/examples/pfc-link" --csv=pfc-link.csv "$@"
+        echo "ai-fabric: outputs in $here/out"
+        ;;
+    test)
+        install_missing
+        build
+        cd "$build_dir"
+        ctest --output-on-failure -j "$jobs" "$@"
+        ;;
+    build)
+        install_missing
+        build
+        ;;
+    *)
+        echo "usage: $0 main|test|build [args...]" >&2
+        exit 2
+        ;;
+esac
