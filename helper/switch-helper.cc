@@ -1,0 +1,88 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "switch-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/pointer.h"
+
+namespace ns3
+{
+
+SwitchHelper::SwitchHelper()
+{
+    m_switchFactory.SetTypeId("ns3::FabricSwitch");
+    m_mmuFactory.SetTypeId("ns3::SharedBufferMmu");
+    m_ecnFactory.SetTypeId("ns3::WredEcnMarker");
+    m_lbFactory.SetTypeId("ns3::EcmpLoadBalancer");
+}
+
+void
+SwitchHelper::SetSwitchAttribute(std::string name, const AttributeValue& value)
+{
+    m_switchFactory.Set(name, value);
+}
+
+void
+SwitchHelper::SetMmuAttribute(std::string name, const AttributeValue& value)
+{
+    m_mmuFactory.Set(name, value);
+}
+
+void
+SwitchHelper::SetEcnAttribute(std::string name, const AttributeValue& value)
+{
+    m_ecnFactory.Set(name, value);
+}
+
+Ptr<FabricSwitch>
+SwitchHelper::Install(Ptr<Node> node)
+{
+    NS_ABORT_MSG_IF(!node, "SwitchHelper::Install given a null node");
+    NetDeviceContainer ports;
+    for (uint32_t i = 0; i < node->GetNDevices(); ++i)
+    {
+        if (DynamicCast<PfcNetDevice>(node->GetDevice(i)))
+        {
+            ports.Add(node->GetDevice(i));
+        }
+    }
+    return Install(node, ports);
+}
+
+Ptr<FabricSwitch>
+SwitchHelper::Install(Ptr<Node> node, NetDeviceContainer ports)
+{
+    NS_ABORT_MSG_IF(!node, "SwitchHelper::Install given a null node");
+    NS_ABORT_MSG_IF(ports.GetN() == 0,
+                    "SwitchHelper::Install: node " << node->GetId()
+                                                   << " has no PfcNetDevice ports; create its "
+                                                      "links with PfcHelper first");
+    NS_ABORT_MSG_IF(node->GetObject<FabricSwitch>(),
+                    "SwitchHelper::Install: node " << node->GetId() << " already has a switch");
+    Ptr<FabricSwitch> sw = m_switchFactory.Create<FabricSwitch>();
+    sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SharedBufferMmu>()));
+    sw->SetAttribute("EcnMarker", PointerValue(m_ecnFactory.Create<WredEcnMarker>()));
+    Ptr<SwitchLoadBalancer> lb = m_lbFactory.Create<SwitchLoadBalancer>();
+    if (lb->GetSeed() == 0)
+    {
+        // Knuth multiplicative hash of the node id: distinct, well-spread per switch.
+        lb->SetSeed(static_cast<uint32_t>((node->GetId() + 1) * 2654435761u));
+    }
+    sw->SetAttribute("LoadBalancer", PointerValue(lb));
+    for (uint32_t i = 0; i < ports.GetN(); ++i)
+    {
+        Ptr<PfcNetDevice> dev = DynamicCast<PfcNetDevice>(ports.Get(i));
+        NS_ABORT_MSG_IF(!dev, "SwitchHelper::Install: device " << i << " is not a PfcNetDevice");
+        NS_ABORT_MSG_IF(dev->GetNode() != node,
+                        "SwitchHelper::Install: port " << i << " belongs to node "
+                                                       << dev->GetNode()->GetId() << ", not "
+                                                       << node->GetId());
+        sw->AddPort(dev);
+    }
+    node->AggregateObject(sw);
+    sw->Configure();
+    return sw;
+}
+
+} // namespace ns3

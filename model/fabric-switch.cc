@@ -1,0 +1,501 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-switch.h"
+
+#include "ecmp-load-balancer.h"
+#include "pfc-channel.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+
+#include <cstring>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricSwitch");
+NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
+
+namespace
+{
+constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
+/// Ethernet header + FCS, charged to the buffer with each packet.
+constexpr uint32_t FRAME_OVERHEAD = PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::FCS_BYTES;
+} // namespace
+
+/**
+ * \ingroup ai-fabric
+ * \brief Raw IPv4 header bytes, used to put back a header the switch rewrote in place
+ *        (TTL, ECN, checksum) without building an Ipv4Header object.
+ */
+class SwitchIpv4HeaderBytes : public Header
+{
+  public:
+    /// \return the TypeId
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::SwitchIpv4HeaderBytes")
+                                .SetParent<Header>()
+                                .SetGroupName("AiFabric")
+                                .AddConstructor<SwitchIpv4HeaderBytes>();
+        return tid;
+    }
+
+    SwitchIpv4HeaderBytes() = default;
+
+    /**
+     * \param bytes header bytes
+     * \param size 20..60
+     */
+    SwitchIpv4HeaderBytes(const uint8_t* bytes, uint32_t size)
+        : m_size(size)
+    {
+        std::memcpy(m_bytes, bytes, size);
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << "IPv4 header (" << m_size << " B, rewritten by switch)";
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return m_size;
+    }
+
+    void Serialize(Buffer::Iterator start) const override
+    {
+        start.Write(m_bytes, m_size);
+    }
+
+    uint32_t Deserialize(Buffer::Iterator start) override
+    {
+        m_size = 20;
+        start.Read(m_bytes, m_size);
+        return m_size;
+    }
+
+  private:
+    uint8_t m_bytes[60]{}; //!< header bytes
+    uint32_t m_size{20};   //!< header length
+};
+
+NS_OBJECT_ENSURE_REGISTERED(SwitchIpv4HeaderBytes);
+
+const char*
+SwitchDropReasonName(SwitchDropReason reason)
+{
+    switch (reason)
+    {
+    case SwitchDropReason::NO_ROUTE:
+        return "no route";
+    case SwitchDropReason::HEADROOM_OVERFLOW:
+        return "headroom overflow";
+    case SwitchDropReason::EGRESS_THRESHOLD:
+        return "egress threshold";
+    case SwitchDropReason::BUFFER_FULL:
+        return "buffer full";
+    case SwitchDropReason::TTL_EXPIRED:
+        return "ttl expired";
+    case SwitchDropReason::NOT_IPV4:
+        return "not ipv4";
+    case SwitchDropReason::MALFORMED:
+        return "malformed";
+    case SwitchDropReason::EGRESS_REFUSED:
+        return "egress refused";
+    default:
+        return "unknown";
+    }
+}
+
+TypeId
+FabricSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FabricSwitch")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<FabricSwitch>()
+            .AddAttribute("ProcessingDelay",
+                          "Time from a packet's arrival to its enqueue on the egress port "
+                          "(>= 0; store-and-forward, excludes serialization).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&FabricSwitch::m_processingDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("DecrementTtl",
+                          "Decrement the IPv4 TTL at each hop (drop at 0) like an L3 switch.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FabricSwitch::m_decrementTtl),
+                          MakeBooleanChecker())
+            .AddAttribute("Mmu",
+                          "The shared-buffer MMU.",
+                          PointerValue(),
+                          MakePointerAccessor(&FabricSwitch::m_mmu),
+                          MakePointerChecker<SharedBufferMmu>())
+            .AddAttribute("EcnMarker",
+                          "The egress WRED ECN marker.",
+                          PointerValue(),
+                          MakePointerAccessor(&FabricSwitch::m_ecn),
+                          MakePointerChecker<WredEcnMarker>())
+            .AddAttribute("LoadBalancer",
+                          "The egress port choice among equal-cost ports.",
+                          PointerValue(),
+                          MakePointerAccessor(&FabricSwitch::m_lb),
+                          MakePointerChecker<SwitchLoadBalancer>())
+            .AddTraceSource("Drop",
+                            "A packet was dropped: packet, ingress port, reason.",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
+                            "ns3::FabricSwitch::DropTracedCallback")
+            .AddTraceSource("EcnMark",
+                            "A packet was marked CE: egress port, priority, queue bytes.",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_ecnMarkTrace),
+                            "ns3::FabricSwitch::EcnMarkTracedCallback")
+            .AddTraceSource("PfcXoff",
+                            "The MMU sent XOFF (true) or XON (false) for an ingress (port, "
+                            "priority).",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_xoffTrace),
+                            "ns3::FabricSwitch::XoffTracedCallback");
+    return tid;
+}
+
+FabricSwitch::FabricSwitch()
+    : m_processingDelay(0),
+      m_decrementTtl(true),
+      m_configured(false)
+{
+    m_table = CreateObject<SwitchForwardingTable>();
+}
+
+FabricSwitch::~FabricSwitch() = default;
+
+void
+FabricSwitch::DoDispose()
+{
+    for (auto& port : m_ports)
+    {
+        port->SetPfcReceiveCallback(PfcNetDevice::PfcReceiveCallback());
+        port->SetDequeueCallback(PfcNetDevice::DequeueCallback());
+    }
+    m_ports.clear();
+    m_pending.clear();
+    m_mmu = nullptr;
+    m_ecn = nullptr;
+    m_lb = nullptr;
+    m_table = nullptr;
+    Object::DoDispose();
+}
+
+uint32_t
+FabricSwitch::AddPort(Ptr<PfcNetDevice> port)
+{
+    NS_ABORT_MSG_IF(m_configured, "FabricSwitch::AddPort after Configure()");
+    NS_ABORT_MSG_IF(!port, "FabricSwitch::AddPort given a null device");
+    m_ports.push_back(port);
+    return static_cast<uint32_t>(m_ports.size() - 1);
+}
+
+void
+FabricSwitch::Configure()
+{
+    NS_ABORT_MSG_IF(m_configured, "FabricSwitch::Configure called twice");
+    NS_ABORT_MSG_IF(m_ports.empty(), "FabricSwitch::Configure: the switch has no ports");
+    if (!m_mmu)
+    {
+        m_mmu = CreateObject<SharedBufferMmu>();
+    }
+    if (!m_ecn)
+    {
+        m_ecn = CreateObject<WredEcnMarker>();
+    }
+    if (!m_lb)
+    {
+        m_lb = CreateObject<EcmpLoadBalancer>();
+    }
+    uint32_t n = GetNPorts();
+    std::vector<DataRate> rates;
+    std::vector<Time> delays;
+    uint32_t maxFrame = 0;
+    m_peerMac.resize(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<PfcNetDevice> port = m_ports[i];
+        Ptr<PfcChannel> ch = port->GetPfcChannel();
+        NS_ABORT_MSG_IF(!ch || ch->GetNDevices() != 2,
+                        "FabricSwitch on node " << port->GetNode()->GetId() << ": port " << i
+                                                << " is not connected to a peer");
+        Ptr<PfcNetDevice> peer =
+            ch->GetPfcDevice(0) == port ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
+        m_peerMac[i] = Mac48Address::ConvertFrom(peer->GetAddress());
+        rates.push_back(port->GetDataRate());
+        delays.push_back(ch->GetDelay());
+        maxFrame = std::max<uint32_t>(maxFrame,
+                                      port->GetMtu() + FRAME_OVERHEAD + PfcNetDevice::DOT1Q_BYTES);
+        for (uint8_t p = 0; p < 8; ++p)
+        {
+            UintegerValue mask;
+            port->GetAttribute("PfcEnableMask", mask);
+            NS_ABORT_MSG_IF(m_mmu->IsLossless(p) && !((mask.Get() >> p) & 1u),
+                            "FabricSwitch on node "
+                                << port->GetNode()->GetId() << ": priority " << unsigned(p)
+                                << " is lossless in the MMU but port " << i
+                                << " has PFC disabled for it (PfcEnableMask 0x" << std::hex
+                                << mask.Get() << std::dec << ")");
+        }
+        port->SetPfcReceiveCallback(MakeCallback(&FabricSwitch::Receive, this).Bind(i));
+        port->SetDequeueCallback(MakeCallback(&FabricSwitch::OnDequeue, this).Bind(i));
+    }
+    m_mmu->Configure(rates, delays, maxFrame);
+    m_mmu->SetXoffCallback(MakeCallback(&FabricSwitch::OnXoff, this));
+    m_ecn->ConfigurePorts(rates);
+    m_lb->SetEgressBytesCallback(
+        MakeCallback(&SharedBufferMmu::GetEgressPortBytes, PeekPointer(m_mmu)));
+    m_table->SetNPorts(n);
+    m_pending.resize(n * 8ull);
+    m_counters.ecnMarks.assign(n, 0);
+    m_counters.xoffSent.assign(n, {});
+    m_counters.xonSent.assign(n, {});
+    m_configured = true;
+}
+
+void
+FabricSwitch::Receive(uint32_t inPort,
+                      Ptr<PfcNetDevice> dev,
+                      Ptr<Packet> packet,
+                      uint16_t protocol,
+                      Mac48Address from,
+                      uint8_t priority)
+{
+    if (protocol != IPV4_ETHERTYPE)
+    {
+        Drop(packet, inPort, SwitchDropReason::NOT_IPV4);
+        return;
+    }
+    SwitchFlowKey key;
+    if (!SwitchFlowKey::Parse(packet, key))
+    {
+        Drop(packet, inPort, SwitchDropReason::MALFORMED);
+        return;
+    }
+    key.priority = priority;
+    key.ingressPort = inPort;
+    if (m_decrementTtl && key.ttl <= 1)
+    {
+        Drop(packet, inPort, SwitchDropReason::TTL_EXPIRED);
+        return;
+    }
+    const uint32_t* ports = nullptr;
+    uint32_t n = 0;
+    if (!m_table->Lookup(key.dstIp, ports, n))
+    {
+        Drop(packet, inPort, SwitchDropReason::NO_ROUTE);
+        return;
+    }
+    Time now = Simulator::Now();
+    uint32_t outPort = n == 1 ? ports[0] : m_lb->Select(key, ports, n, now);
+    uint32_t bytes = packet->GetSize() + FRAME_OVERHEAD;
+    switch (m_mmu->Admit(inPort, priority, outPort, bytes))
+    {
+    case SharedBufferMmu::ACCEPT:
+        break;
+    case SharedBufferMmu::DROP_HEADROOM:
+        Drop(packet, inPort, SwitchDropReason::HEADROOM_OVERFLOW);
+        return;
+    case SharedBufferMmu::DROP_EGRESS_LOSSY:
+        Drop(packet, inPort, SwitchDropReason::EGRESS_THRESHOLD);
+        return;
+    case SharedBufferMmu::DROP_BUFFER_LOSSY:
+        Drop(packet, inPort, SwitchDropReason::BUFFER_FULL);
+        return;
+    }
+    if (m_processingDelay.IsZero())
+    {
+        Egress(outPort, packet, key, bytes);
+    }
+    else
+    {
+        Simulator::Schedule(m_processingDelay,
+                            &FabricSwitch::Egress,
+                            this,
+                            outPort,
+                            packet,
+                            key,
+                            bytes);
+    }
+}
+
+void
+FabricSwitch::Egress(uint32_t outPort, Ptr<Packet> packet, SwitchFlowKey key, uint32_t bytes)
+{
+    uint8_t prio = key.priority;
+    uint64_t queued = m_mmu->GetEgressBytes(outPort, prio);
+    bool mark = m_ecn->ShouldMark(outPort, prio, key.ecn, queued);
+    if (mark)
+    {
+        m_counters.ecnMarks[outPort]++;
+        m_ecnMarkTrace(outPort, prio, queued);
+    }
+    if (m_decrementTtl || mark)
+    {
+        RewriteIpv4(packet, m_decrementTtl, mark);
+    }
+    std::deque<Pending>& fifo = m_pending[outPort * 8ull + prio];
+    fifo.push_back(Pending{key.ingressPort, bytes});
+    if (!m_ports[outPort]->SendWithPriority(packet, m_peerMac[outPort], IPV4_ETHERTYPE, prio))
+    {
+        fifo.pop_back();
+        m_mmu->Release(key.ingressPort, prio, outPort, bytes);
+        Drop(packet, key.ingressPort, SwitchDropReason::EGRESS_REFUSED);
+        return;
+    }
+    m_counters.forwarded++;
+}
+
+void
+FabricSwitch::OnDequeue(uint32_t outPort,
+                        Ptr<PfcNetDevice> dev,
+                        uint8_t priority,
+                        Ptr<const Packet>)
+{
+    std::deque<Pending>& fifo = m_pending[outPort * 8ull + priority];
+    NS_ABORT_MSG_IF(fifo.empty(),
+                    "FabricSwitch: port " << outPort << " priority " << unsigned(priority)
+                                          << " dequeued a frame the switch did not queue");
+    Pending p = fifo.front();
+    fifo.pop_front();
+    m_mmu->Release(p.inPort, priority, outPort, p.bytes);
+}
+
+void
+FabricSwitch::OnXoff(uint32_t port, uint8_t priority, bool xoff)
+{
+    (xoff ? m_counters.xoffSent : m_counters.xonSent)[port][priority]++;
+    m_xoffTrace(port, priority, xoff);
+    m_ports[port]->SetXoff(priority, xoff);
+}
+
+void
+FabricSwitch::RewriteIpv4(Ptr<Packet> packet, bool decrementTtl, bool markCe) const
+{
+    uint8_t h[60];
+    packet->CopyData(h, 20);
+    uint32_t ihl = (h[0] & 0x0f) * 4u;
+    if (ihl > 20)
+    {
+        packet->CopyData(h, ihl);
+    }
+    if (decrementTtl)
+    {
+        h[8]--;
+    }
+    if (markCe)
+    {
+        h[1] |= 0x03;
+    }
+    if (h[10] != 0 || h[11] != 0)
+    {
+        h[10] = 0;
+        h[11] = 0;
+        uint32_t sum = 0;
+        for (uint32_t i = 0; i < ihl; i += 2)
+        {
+            sum += (uint32_t(h[i]) << 8) | h[i + 1];
+        }
+        while (sum >> 16)
+        {
+            sum = (sum & 0xffff) + (sum >> 16);
+        }
+        uint16_t checksum = static_cast<uint16_t>(~sum);
+        h[10] = static_cast<uint8_t>(checksum >> 8);
+        h[11] = static_cast<uint8_t>(checksum & 0xff);
+    }
+    packet->RemoveAtStart(ihl);
+    packet->AddHeader(SwitchIpv4HeaderBytes(h, ihl));
+}
+
+void
+FabricSwitch::Drop(Ptr<const Packet> packet, uint32_t inPort, SwitchDropReason reason)
+{
+    NS_LOG_LOGIC("drop (" << SwitchDropReasonName(reason) << ") from port " << inPort);
+    m_counters.drops[size_t(reason)]++;
+    m_dropTrace(packet, inPort, reason);
+}
+
+uint32_t
+FabricSwitch::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<PfcNetDevice>
+FabricSwitch::GetPort(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_ports.size(),
+                    "FabricSwitch: port " << i << " out of range (0.."
+                                          << int64_t(m_ports.size()) - 1 << ")");
+    return m_ports[i];
+}
+
+int32_t
+FabricSwitch::GetPortIndex(Ptr<const NetDevice> device) const
+{
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
+    {
+        if (PeekPointer(m_ports[i]) == PeekPointer(device))
+        {
+            return static_cast<int32_t>(i);
+        }
+    }
+    return -1;
+}
+
+Ptr<SwitchForwardingTable>
+FabricSwitch::GetForwardingTable() const
+{
+    return m_table;
+}
+
+Ptr<SharedBufferMmu>
+FabricSwitch::GetMmu() const
+{
+    return m_mmu;
+}
+
+Ptr<WredEcnMarker>
+FabricSwitch::GetEcnMarker() const
+{
+    return m_ecn;
+}
+
+Ptr<SwitchLoadBalancer>
+FabricSwitch::GetLoadBalancer() const
+{
+    return m_lb;
+}
+
+const SwitchCounters&
+FabricSwitch::GetCounters() const
+{
+    return m_counters;
+}
+
+int64_t
+FabricSwitch::AssignStreams(int64_t stream)
+{
+    NS_ABORT_MSG_IF(!m_configured, "FabricSwitch::AssignStreams before Configure()");
+    int64_t used = m_ecn->AssignStreams(stream);
+    used += m_lb->AssignStreams(stream + used);
+    return used;
+}
+
+} // namespace ns3

@@ -1,0 +1,189 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: a data-center switch aggregated on a plain ns-3 Node.
+ */
+#ifndef FABRIC_SWITCH_H
+#define FABRIC_SWITCH_H
+
+#include "pfc-net-device.h"
+#include "shared-buffer-mmu.h"
+#include "switch-flow-key.h"
+#include "switch-forwarding-table.h"
+#include "switch-load-balancer.h"
+#include "wred-ecn-marker.h"
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief Why a FabricSwitch dropped a packet.
+ */
+enum class SwitchDropReason : uint8_t
+{
+    NO_ROUTE = 0,      //!< "no route": the forwarding table has no entry for the destination
+    HEADROOM_OVERFLOW, //!< "headroom overflow": lossless packet beyond XOFF headroom
+    EGRESS_THRESHOLD,  //!< "egress threshold": lossy packet over the egress dynamic limit
+    BUFFER_FULL,       //!< "buffer full": lossy packet found no ingress buffer
+    TTL_EXPIRED,       //!< "ttl expired": IPv4 TTL reached 0
+    NOT_IPV4,          //!< "not ipv4": an EtherType the switch does not forward
+    MALFORMED,         //!< "malformed": too short or not IPv4 version 4
+    EGRESS_REFUSED,    //!< "egress refused": the egress port refused the frame (MTU, queue)
+    COUNT              //!< number of reasons (not a reason)
+};
+
+/**
+ * \param reason a reason
+ * \return its name as used in traces and CSV ("no route", "headroom overflow", ...)
+ */
+const char* SwitchDropReasonName(SwitchDropReason reason);
+
+/**
+ * \ingroup ai-fabric
+ * \brief Counters of a FabricSwitch, readable after a run.
+ */
+struct SwitchCounters
+{
+    uint64_t forwarded{0};                         //!< packets sent to an egress port
+    std::vector<uint64_t> ecnMarks;                //!< CE marks per egress port
+    std::vector<std::array<uint64_t, 8>> xoffSent; //!< XOFF decisions per (port, prio)
+    std::vector<std::array<uint64_t, 8>> xonSent;  //!< XON decisions per (port, prio)
+    std::array<uint64_t, size_t(SwitchDropReason::COUNT)> drops{}; //!< drops per reason
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief A shared-buffer data-center switch: IPv4 forwarding by destination over equal-cost
+ *        port sets, a SharedBufferMmu with PFC, WRED ECN marking and a pluggable load balancer.
+ *
+ * The switch is an Object aggregated to an ordinary Node whose PfcNetDevices are its ports
+ * (the BridgeNetDevice precedent; no Node subclass). Per packet: the ingress port classifies
+ * the priority (DSCP or PCP); the switch reads the IPv4/UDP/BTH fields it needs straight from
+ * the packet bytes (no header objects), looks up the destination's equal-cost ports, lets the
+ * load balancer choose one, asks the MMU to admit and charge the bytes (which may trigger PFC
+ * XOFF to the ingress peer), then after ProcessingDelay decides ECN marking on the egress
+ * queue occupancy, decrements the TTL (rewriting only the IPv4 header bytes and checksum) and
+ * queues the packet on the egress port at the same priority. The MMU bytes are released when
+ * the frame leaves the egress queue.
+ */
+class FabricSwitch : public Object
+{
+  public:
+    /// Drop trace: packet, ingress port, reason.
+    typedef void (*DropTracedCallback)(Ptr<const Packet>, uint32_t, SwitchDropReason);
+    /// ECN mark trace: egress port, priority, egress queue bytes.
+    typedef void (*EcnMarkTracedCallback)(uint32_t, uint8_t, uint64_t);
+    /// XOFF/XON trace: ingress port, priority, true = XOFF.
+    typedef void (*XoffTracedCallback)(uint32_t, uint8_t, bool);
+
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    FabricSwitch();
+    ~FabricSwitch() override;
+
+    /**
+     * \brief Add a port. All ports must be added before Configure().
+     * \param port a PfcNetDevice on the switch's node, attached to a cable
+     * \return the port index
+     */
+    uint32_t AddPort(Ptr<PfcNetDevice> port);
+
+    /**
+     * \brief Size the MMU and ECN tables from the ports, connect callbacks. Called by
+     *        SwitchHelper after the ports are added. Aborts on inconsistent configuration
+     *        (a port with PFC disabled on a lossless priority, a port without a cable).
+     */
+    void Configure();
+
+    /// \return number of ports
+    uint32_t GetNPorts() const;
+    /**
+     * \param i port index (< GetNPorts(); aborts otherwise)
+     * \return the port
+     */
+    Ptr<PfcNetDevice> GetPort(uint32_t i) const;
+    /**
+     * \param device a device of this switch
+     * \return its port index, or -1 if it is not a port
+     */
+    int32_t GetPortIndex(Ptr<const NetDevice> device) const;
+
+    /// \return the forwarding table
+    Ptr<SwitchForwardingTable> GetForwardingTable() const;
+    /// \return the MMU
+    Ptr<SharedBufferMmu> GetMmu() const;
+    /// \return the ECN marker
+    Ptr<WredEcnMarker> GetEcnMarker() const;
+    /// \return the load balancer
+    Ptr<SwitchLoadBalancer> GetLoadBalancer() const;
+    /// \return the counters
+    const SwitchCounters& GetCounters() const;
+
+    /**
+     * \brief Assign fixed random streams to the marker and load balancer.
+     * \param stream first stream index
+     * \return number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A packet admitted to an egress queue and not yet transmitted.
+    struct Pending
+    {
+        uint32_t inPort; //!< ingress port
+        uint32_t bytes;  //!< bytes admitted to the MMU
+    };
+
+    /// Ingress: a port delivered a packet.
+    void Receive(uint32_t inPort,
+                 Ptr<PfcNetDevice> dev,
+                 Ptr<Packet> packet,
+                 uint16_t protocol,
+                 Mac48Address from,
+                 uint8_t priority);
+    /// Egress: mark, rewrite and queue on the chosen port.
+    void Egress(uint32_t outPort, Ptr<Packet> packet, SwitchFlowKey key, uint32_t bytes);
+    /// The egress port dequeued a frame: release its MMU bytes.
+    void OnDequeue(uint32_t outPort, Ptr<PfcNetDevice> dev, uint8_t priority, Ptr<const Packet>);
+    /// MMU decided XOFF/XON for (ingress port, priority).
+    void OnXoff(uint32_t port, uint8_t priority, bool xoff);
+    /// Count and trace a drop.
+    void Drop(Ptr<const Packet> packet, uint32_t inPort, SwitchDropReason reason);
+    /// Rewrite the IPv4 header bytes: TTL - 1 and optionally CE; fixes the checksum.
+    void RewriteIpv4(Ptr<Packet> packet, bool decrementTtl, bool markCe) const;
+
+    Time m_processingDelay;                     //!< attribute ProcessingDelay
+    bool m_decrementTtl;                        //!< attribute DecrementTtl
+    Ptr<SharedBufferMmu> m_mmu;                 //!< buffer accounting
+    Ptr<WredEcnMarker> m_ecn;                   //!< ECN marking
+    Ptr<SwitchLoadBalancer> m_lb;               //!< egress choice
+    Ptr<SwitchForwardingTable> m_table;         //!< routes
+    std::vector<Ptr<PfcNetDevice>> m_ports;     //!< ports
+    std::vector<Mac48Address> m_peerMac;        //!< MAC at the far end of each port
+    std::vector<std::deque<Pending>> m_pending; //!< per (port, priority), FIFO
+    bool m_configured;                          //!< Configure() done
+    SwitchCounters m_counters;                  //!< counters
+
+    TracedCallback<Ptr<const Packet>, uint32_t, SwitchDropReason> m_dropTrace; //!< drops
+    TracedCallback<uint32_t, uint8_t, uint64_t> m_ecnMarkTrace;                //!< CE marks
+    TracedCallback<uint32_t, uint8_t, bool> m_xoffTrace;                       //!< XOFF/XON
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_SWITCH_H */

@@ -1,0 +1,448 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "shared-buffer-mmu.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SharedBufferMmu");
+NS_OBJECT_ENSURE_REGISTERED(SharedBufferMmu);
+
+TypeId
+SharedBufferMmu::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::SharedBufferMmu")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<SharedBufferMmu>()
+            .AddAttribute("BufferSize",
+                          "Total packet buffer of the switch, bytes (e.g. 64 MB for a "
+                          "51.2 Tb/s Tomahawk 5 class chip; default 32 MiB).",
+                          UintegerValue(32ull << 20),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_bufferSize),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("ReservedBytes",
+                          "Guaranteed (min) bytes per (ingress port, priority).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_reservedBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("HeadroomBytes",
+                          "Headroom per (ingress port, lossless priority), bytes; 0 = compute "
+                          "per port from rate, cable delay, frame size and PfcResponseTime.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_headroomBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("PfcResponseTime",
+                          "Time the upstream port needs to act on a PFC frame, added to the "
+                          "computed headroom (rate x time).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&SharedBufferMmu::m_pfcResponseTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("ThresholdMode",
+                          "Ingress XOFF threshold: Static (XoffStaticBytes) or Dynamic "
+                          "(Alpha x free shared bytes).",
+                          EnumValue(DYNAMIC),
+                          MakeEnumAccessor(&SharedBufferMmu::m_mode),
+                          MakeEnumChecker(STATIC, "Static", DYNAMIC, "Dynamic"))
+            .AddAttribute("Alpha",
+                          "Dynamic threshold factor (> 0): a (port, priority) may use "
+                          "Alpha x (shared pool - shared used). Broadcom/SONiC use powers of "
+                          "two from 1/128 to 8.",
+                          DoubleValue(0.125),
+                          MakeDoubleAccessor(&SharedBufferMmu::m_alpha),
+                          MakeDoubleChecker<double>(1e-9))
+            .AddAttribute("XoffStaticBytes",
+                          "Static XOFF threshold: shared bytes a (port, priority) may use.",
+                          UintegerValue(256 * 1024),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_xoffStatic),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("XonOffset",
+                          "XON when shared use falls to threshold - XonOffset, bytes.",
+                          UintegerValue(2 * 1024),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_xonOffset),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EgressAlpha",
+                          "Dynamic egress threshold factor for lossy priorities (> 0).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&SharedBufferMmu::m_egressAlpha),
+                          MakeDoubleChecker<double>(1e-9))
+            .AddAttribute("LosslessPriorities",
+                          "Bit i set = priority i is lossless (PFC, headroom, never dropped "
+                          "by thresholds). Default 0x08: priority 3, RoCE data.",
+                          UintegerValue(0x08),
+                          MakeUintegerAccessor(&SharedBufferMmu::SetLosslessPriorities,
+                                               &SharedBufferMmu::GetLosslessPriorities),
+                          MakeUintegerChecker<uint8_t>());
+    return tid;
+}
+
+SharedBufferMmu::SharedBufferMmu()
+    : m_bufferSize(32ull << 20),
+      m_reservedBytes(0),
+      m_headroomBytes(0),
+      m_pfcResponseTime(0),
+      m_mode(DYNAMIC),
+      m_alpha(0.125),
+      m_xoffStatic(256 * 1024),
+      m_xonOffset(2 * 1024),
+      m_egressAlpha(1.0),
+      m_lossless(0x08),
+      m_nPorts(0),
+      m_sharedPool(0),
+      m_sharedUsed(0),
+      m_bytesHeld(0),
+      m_peakBytesHeld(0)
+{
+}
+
+SharedBufferMmu::~SharedBufferMmu() = default;
+
+void
+SharedBufferMmu::SetLosslessPriorities(uint8_t mask)
+{
+    NS_ABORT_MSG_IF(m_nPorts > 0 && mask != m_lossless,
+                    "SharedBufferMmu LosslessPriorities cannot change after Configure()");
+    m_lossless = mask;
+}
+
+uint8_t
+SharedBufferMmu::GetLosslessPriorities() const
+{
+    return m_lossless;
+}
+
+uint64_t
+SharedBufferMmu::RequiredHeadroom(DataRate rate, Time cableDelay, uint32_t maxFrameBytes) const
+{
+    double bytesPerSecond = rate.GetBitRate() / 8.0;
+    double inFlight = 2.0 * cableDelay.GetSeconds() * bytesPerSecond;
+    double response = m_pfcResponseTime.GetSeconds() * bytesPerSecond;
+    uint64_t frames = 2ull * (maxFrameBytes + 20) + 84;
+    return static_cast<uint64_t>(inFlight + response + 0.999999) + frames;
+}
+
+void
+SharedBufferMmu::Configure(const std::vector<DataRate>& rates,
+                           const std::vector<Time>& cableDelays,
+                           uint32_t maxFrameBytes)
+{
+    NS_ABORT_MSG_IF(rates.size() != cableDelays.size(),
+                    "SharedBufferMmu::Configure: " << rates.size() << " rates but "
+                                                   << cableDelays.size() << " delays");
+    NS_ABORT_MSG_IF(rates.empty(), "SharedBufferMmu::Configure: a switch needs at least 1 port");
+    m_nPorts = static_cast<uint32_t>(rates.size());
+    m_headroom.assign(m_nPorts, 0);
+    uint32_t nLossless = __builtin_popcount(m_lossless);
+    uint64_t totalHeadroom = 0;
+    for (uint32_t i = 0; i < m_nPorts; ++i)
+    {
+        m_headroom[i] = m_headroomBytes ? m_headroomBytes
+                                        : RequiredHeadroom(rates[i], cableDelays[i], maxFrameBytes);
+        totalHeadroom += m_headroom[i] * nLossless;
+    }
+    uint64_t totalReserved = m_reservedBytes * 8ull * m_nPorts;
+    NS_ABORT_MSG_IF(totalReserved + totalHeadroom > m_bufferSize,
+                    "SharedBufferMmu: BufferSize " << m_bufferSize << " B is smaller than the "
+                                                   << totalReserved << " B reserved + "
+                                                   << totalHeadroom << " B headroom it must hold ("
+                                                   << m_nPorts << " ports, " << nLossless
+                                                   << " lossless priorities); raise BufferSize or "
+                                                      "lower ReservedBytes/HeadroomBytes");
+    m_sharedPool = m_bufferSize - totalReserved - totalHeadroom;
+    m_ingress.assign(m_nPorts * 8ull, IngressPg{});
+    m_egress.assign(m_nPorts * 8ull, 0);
+    m_egressPort.assign(m_nPorts, 0);
+    m_sharedUsed = 0;
+    m_bytesHeld = 0;
+    m_peakBytesHeld = 0;
+    NS_LOG_INFO("MMU: " << m_nPorts << " ports, shared pool " << m_sharedPool << " B, headroom "
+                        << totalHeadroom << " B, reserved " << totalReserved << " B");
+}
+
+std::size_t
+SharedBufferMmu::Pg(uint32_t port, uint8_t priority) const
+{
+    NS_ABORT_MSG_IF(port >= m_nPorts,
+                    "SharedBufferMmu: port " << port << " out of range (0.."
+                                             << int64_t(m_nPorts) - 1 << ")");
+    NS_ABORT_MSG_IF(priority > 7,
+                    "SharedBufferMmu: priority " << unsigned(priority) << " invalid (0..7)");
+    return port * 8ull + priority;
+}
+
+uint64_t
+SharedBufferMmu::Threshold(const IngressPg& pg) const
+{
+    if (m_mode == STATIC)
+    {
+        return m_xoffStatic;
+    }
+    uint64_t freeShared = m_sharedPool - m_sharedUsed;
+    return static_cast<uint64_t>(m_alpha * static_cast<double>(freeShared));
+}
+
+bool
+SharedBufferMmu::IsLossless(uint8_t priority) const
+{
+    return (m_lossless >> priority) & 1u;
+}
+
+SharedBufferMmu::Verdict
+SharedBufferMmu::Admit(uint32_t inPort, uint8_t priority, uint32_t outPort, uint32_t bytes)
+{
+    std::size_t in = Pg(inPort, priority);
+    std::size_t out = Pg(outPort, priority);
+    IngressPg& pg = m_ingress[in];
+    bool lossless = IsLossless(priority);
+    uint64_t freeShared = m_sharedPool - m_sharedUsed;
+    if (!lossless &&
+        m_egress[out] + bytes > static_cast<uint64_t>(m_egressAlpha * double(freeShared)))
+    {
+        return DROP_EGRESS_LOSSY;
+    }
+    uint64_t toReserved = 0;
+    uint64_t toShared = 0;
+    uint64_t toHeadroom = 0;
+    uint64_t rest = bytes;
+    if (pg.reserved < m_reservedBytes && pg.shared == 0 && pg.headroom == 0)
+    {
+        toReserved = std::min<uint64_t>(rest, m_reservedBytes - pg.reserved);
+        rest -= toReserved;
+    }
+    bool spilled = false;
+    if (rest > 0)
+    {
+        if (pg.headroom == 0 && pg.shared + rest <= Threshold(pg) && rest <= freeShared)
+        {
+            toShared = rest;
+        }
+        else if (!lossless)
+        {
+            return DROP_BUFFER_LOSSY;
+        }
+        else if (pg.headroom + rest <= m_headroom[inPort])
+        {
+            toHeadroom = rest;
+            spilled = true;
+        }
+        else
+        {
+            return DROP_HEADROOM;
+        }
+    }
+    pg.reserved += toReserved;
+    pg.shared += toShared;
+    pg.headroom += toHeadroom;
+    m_sharedUsed += toShared;
+    m_bytesHeld += bytes;
+    m_peakBytesHeld = std::max(m_peakBytesHeld, m_bytesHeld);
+    m_egress[out] += bytes;
+    m_egressPort[outPort] += bytes;
+    if (lossless && !pg.xoff && (spilled || pg.shared >= Threshold(pg)))
+    {
+        pg.xoff = true;
+        if (!m_xoffCallback.IsNull())
+        {
+            m_xoffCallback(inPort, priority, true);
+        }
+    }
+    return ACCEPT;
+}
+
+void
+SharedBufferMmu::Release(uint32_t inPort, uint8_t priority, uint32_t outPort, uint32_t bytes)
+{
+    std::size_t in = Pg(inPort, priority);
+    std::size_t out = Pg(outPort, priority);
+    IngressPg& pg = m_ingress[in];
+    NS_ABORT_MSG_IF(pg.reserved + pg.shared + pg.headroom < bytes || m_egress[out] < bytes,
+                    "SharedBufferMmu: release of " << bytes << " B on ingress " << inPort
+                                                   << " priority " << unsigned(priority)
+                                                   << " exceeds what was admitted");
+    // Headroom empties first, then shared, then reserved.
+    uint64_t rest = bytes;
+    uint64_t fromHeadroom = std::min<uint64_t>(rest, pg.headroom);
+    pg.headroom -= fromHeadroom;
+    rest -= fromHeadroom;
+    uint64_t fromShared = std::min<uint64_t>(rest, pg.shared);
+    pg.shared -= fromShared;
+    m_sharedUsed -= fromShared;
+    rest -= fromShared;
+    pg.reserved -= rest;
+    m_bytesHeld -= bytes;
+    m_egress[out] -= bytes;
+    m_egressPort[outPort] -= bytes;
+    if (pg.xoff)
+    {
+        MaybeXon(inPort, priority, pg);
+    }
+}
+
+void
+SharedBufferMmu::MaybeXon(uint32_t port, uint8_t priority, IngressPg& pg)
+{
+    uint64_t threshold = Threshold(pg);
+    uint64_t xonLevel = threshold > m_xonOffset ? threshold - m_xonOffset : 0;
+    if (pg.headroom == 0 && pg.shared <= xonLevel)
+    {
+        pg.xoff = false;
+        if (!m_xoffCallback.IsNull())
+        {
+            m_xoffCallback(port, priority, false);
+        }
+    }
+}
+
+void
+SharedBufferMmu::SetXoffCallback(XoffCallback cb)
+{
+    m_xoffCallback = cb;
+}
+
+uint32_t
+SharedBufferMmu::GetNPorts() const
+{
+    return m_nPorts;
+}
+
+uint64_t
+SharedBufferMmu::GetSharedPoolSize() const
+{
+    return m_sharedPool;
+}
+
+uint64_t
+SharedBufferMmu::GetSharedUsed() const
+{
+    return m_sharedUsed;
+}
+
+uint64_t
+SharedBufferMmu::GetBytesHeld() const
+{
+    return m_bytesHeld;
+}
+
+uint64_t
+SharedBufferMmu::GetPeakBytesHeld() const
+{
+    return m_peakBytesHeld;
+}
+
+uint64_t
+SharedBufferMmu::GetHeadroomSize(uint32_t port) const
+{
+    Pg(port, 0);
+    return m_headroom[port];
+}
+
+uint64_t
+SharedBufferMmu::GetReservedUsed(uint32_t port, uint8_t priority) const
+{
+    return m_ingress[Pg(port, priority)].reserved;
+}
+
+uint64_t
+SharedBufferMmu::GetIngressSharedUsed(uint32_t port, uint8_t priority) const
+{
+    return m_ingress[Pg(port, priority)].shared;
+}
+
+uint64_t
+SharedBufferMmu::GetHeadroomUsed(uint32_t port, uint8_t priority) const
+{
+    return m_ingress[Pg(port, priority)].headroom;
+}
+
+uint64_t
+SharedBufferMmu::GetXoffThreshold(uint32_t port, uint8_t priority) const
+{
+    return Threshold(m_ingress[Pg(port, priority)]);
+}
+
+bool
+SharedBufferMmu::IsXoff(uint32_t port, uint8_t priority) const
+{
+    return m_ingress[Pg(port, priority)].xoff;
+}
+
+bool
+SharedBufferMmu::CheckInvariants(std::string* why) const
+{
+    std::ostringstream err;
+    uint64_t ingressSum = 0;
+    uint64_t sharedSum = 0;
+    for (uint32_t port = 0; port < m_nPorts && err.str().empty(); ++port)
+    {
+        for (uint8_t p = 0; p < 8; ++p)
+        {
+            const IngressPg& pg = m_ingress[port * 8ull + p];
+            ingressSum += pg.reserved + pg.shared + pg.headroom;
+            sharedSum += pg.shared;
+            if (pg.reserved > m_reservedBytes)
+            {
+                err << "reserved use " << pg.reserved << " > " << m_reservedBytes << " at port "
+                    << port << " priority " << unsigned(p);
+            }
+            else if (pg.headroom > (IsLossless(p) ? m_headroom[port] : 0))
+            {
+                err << "headroom use " << pg.headroom << " over size at port " << port
+                    << " priority " << unsigned(p);
+            }
+        }
+    }
+    uint64_t egressSum = 0;
+    for (uint32_t port = 0; port < m_nPorts; ++port)
+    {
+        uint64_t portSum = 0;
+        for (uint8_t p = 0; p < 8; ++p)
+        {
+            portSum += m_egress[port * 8ull + p];
+        }
+        if (portSum != m_egressPort[port] && err.str().empty())
+        {
+            err << "egress port " << port << " total " << m_egressPort[port]
+                << " != sum of its queues " << portSum;
+        }
+        egressSum += portSum;
+    }
+    if (err.str().empty())
+    {
+        if (ingressSum != m_bytesHeld)
+        {
+            err << "reserved + shared + headroom = " << ingressSum << " != bytes held "
+                << m_bytesHeld;
+        }
+        else if (egressSum != m_bytesHeld)
+        {
+            err << "egress occupancy " << egressSum << " != bytes held " << m_bytesHeld;
+        }
+        else if (sharedSum != m_sharedUsed)
+        {
+            err << "shared use per (port, priority) sums to " << sharedSum
+                << " != " << m_sharedUsed;
+        }
+        else if (m_sharedUsed > m_sharedPool)
+        {
+            err << "shared use " << m_sharedUsed << " > pool " << m_sharedPool;
+        }
+    }
+    if (why)
+    {
+        *why = err.str();
+    }
+    return err.str().empty();
+}
+
+} // namespace ns3

@@ -1,0 +1,48 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "switch-flow-key.h"
+
+namespace ns3
+{
+
+bool
+SwitchFlowKey::Parse(Ptr<const Packet> packet, SwitchFlowKey& key)
+{
+    uint8_t b[PARSE_BYTES + 40]; // room for IPv4 options (IHL up to 15 words)
+    uint32_t n = packet->CopyData(b, sizeof(b));
+    if (n < 20 || (b[0] >> 4) != 4)
+    {
+        return false;
+    }
+    uint32_t ihl = (b[0] & 0x0f) * 4u;
+    if (ihl < 20 || n < ihl)
+    {
+        return false;
+    }
+    key.dscp = b[1] >> 2;
+    key.ecn = b[1] & 0x03;
+    key.ttl = b[8];
+    key.protocol = b[9];
+    key.srcIp = (uint32_t(b[12]) << 24) | (uint32_t(b[13]) << 16) | (uint32_t(b[14]) << 8) | b[15];
+    key.dstIp = (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19];
+    key.srcPort = 0;
+    key.dstPort = 0;
+    key.destQp = 0;
+    key.hasBth = false;
+    if (key.protocol == 17 && n >= ihl + 8)
+    {
+        const uint8_t* u = b + ihl;
+        key.srcPort = static_cast<uint16_t>((u[0] << 8) | u[1]);
+        key.dstPort = static_cast<uint16_t>((u[2] << 8) | u[3]);
+        if (key.dstPort == ROCEV2_UDP_PORT && n >= ihl + 8 + 12)
+        {
+            const uint8_t* bth = u + 8;
+            key.destQp = (uint32_t(bth[5]) << 16) | (uint32_t(bth[6]) << 8) | bth[7];
+            key.hasBth = true;
+        }
+    }
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,578 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * FabricSwitch end to end: lossless incast under PFC, lossy drops, headroom sizing, dynamic
+ * thresholds, ECN marking, ECMP path stickiness, TTL/checksum rewrite, and bad input.
+ */
+#include "test-util.h"
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/udp-header.h"
+
+#include <map>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint16_t IPV4 = 0x0800;
+
+Ipv4Address
+HostIp(uint32_t i)
+{
+    return Ipv4Address(0x0a000001 + i); // 10.0.0.1 + i
+}
+
+/// A host port that keeps sending UDP packets to one destination, honouring PFC.
+class Sender
+{
+  public:
+    Sender(Ptr<PfcNetDevice> dev, Ipv4Address src, Ipv4Address dst, uint32_t count)
+        : m_dev(dev),
+          m_src(src),
+          m_dst(dst),
+          m_left(count)
+    {
+        m_dev->SetDequeueCallback(MakeCallback(&Sender::OnDequeue, this));
+    }
+
+    void Start()
+    {
+        for (int i = 0; i < 2 && m_left > 0; ++i)
+        {
+            SendOne();
+        }
+    }
+
+    uint64_t sentBytes{0};
+    uint16_t sport{49152};
+    uint8_t dscp{26};
+    uint8_t ecn{2}; // ECT(0)
+    uint8_t ttl{64};
+    uint32_t payload{4096}; // IPv4 total length
+
+  private:
+    void OnDequeue(Ptr<PfcNetDevice>, uint8_t, Ptr<const Packet>)
+    {
+        if (m_left > 0)
+        {
+            SendOne();
+        }
+    }
+
+    void SendOne()
+    {
+        Ptr<Packet> p = Create<Packet>(payload - 28);
+        UdpHeader udp;
+        udp.SetSourcePort(sport);
+        udp.SetDestinationPort(4791);
+        p->AddHeader(udp);
+        Ipv4Header ip;
+        ip.SetSource(m_src);
+        ip.SetDestination(m_dst);
+        ip.SetProtocol(17);
+        ip.SetTtl(ttl);
+        ip.SetPayloadSize(payload - 20);
+        ip.SetDscp(static_cast<Ipv4Header::DscpType>(dscp));
+        ip.SetEcn(static_cast<Ipv4Header::EcnType>(ecn));
+        ip.EnableChecksum();
+        p->AddHeader(ip);
+        sentBytes += p->GetSize();
+        m_left--;
+        Mac48Address peer =
+            Mac48Address::ConvertFrom(m_dev->GetPfcChannel()->GetPfcDevice(0) == m_dev
+                                          ? m_dev->GetPfcChannel()->GetPfcDevice(1)->GetAddress()
+                                          : m_dev->GetPfcChannel()->GetPfcDevice(0)->GetAddress());
+        EXPECT_TRUE(m_dev->Send(p, peer, IPV4));
+    }
+
+    Ptr<PfcNetDevice> m_dev;
+    Ipv4Address m_src;
+    Ipv4Address m_dst;
+    uint32_t m_left;
+};
+
+/// What a host received.
+struct Sink
+{
+    uint64_t bytes{0};
+    uint64_t packets{0};
+    uint64_t ce{0};
+    uint64_t badChecksum{0};
+    std::set<uint16_t> sports;
+    std::map<uint16_t, uint64_t> ceBySport;
+    std::map<uint8_t, uint64_t> ttls;
+    Time first;
+    Time last;
+
+    void Receive(Ptr<PfcNetDevice>, Ptr<Packet> p, uint16_t, Mac48Address, uint8_t)
+    {
+        Ipv4Header ip;
+        ip.EnableChecksum(); // verify the checksum when deserializing
+        p->PeekHeader(ip);
+        badChecksum += !ip.IsChecksumOk();
+        ce += ip.GetEcn() == Ipv4Header::ECN_CE;
+        ttls[ip.GetTtl()]++;
+        Ptr<Packet> c = p->Copy();
+        c->RemoveHeader(ip);
+        UdpHeader udp;
+        c->PeekHeader(udp);
+        sports.insert(udp.GetSourcePort());
+        ceBySport[udp.GetSourcePort()] += ip.GetEcn() == Ipv4Header::ECN_CE;
+        if (packets == 0)
+        {
+            first = Simulator::Now();
+        }
+        last = Simulator::Now();
+        bytes += p->GetSize();
+        packets++;
+    }
+};
+
+/// N hosts on one switch (host i on switch port i), 400 Gb/s, 1 us cables by default.
+class StarTest : public test::SimTest
+{
+  protected:
+    void Build(uint32_t nHosts,
+               std::string rate = "400Gbps",
+               Time delay = MicroSeconds(1),
+               std::string lastHostRate = "")
+    {
+        hosts.Create(nHosts);
+        sw.Create(1);
+        for (uint32_t i = 0; i < nHosts; ++i)
+        {
+            PfcHelper pfc;
+            pfc.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("100000p")));
+            pfc.SetDeviceAttribute(
+                "DataRate",
+                StringValue(i == nHosts - 1 && !lastHostRate.empty() ? lastHostRate : rate));
+            pfc.SetChannelAttribute("Delay", TimeValue(delay));
+            NetDeviceContainer d = pfc.Install(hosts.Get(i), sw.Get(0));
+            hostDev.push_back(DynamicCast<PfcNetDevice>(d.Get(0)));
+        }
+        fabric = switchHelper.Install(sw.Get(0));
+        for (uint32_t i = 0; i < nHosts; ++i)
+        {
+            fabric->GetForwardingTable()->SetRoute(HostIp(i), {i});
+        }
+        sinks.resize(nHosts);
+        for (uint32_t i = 0; i < nHosts; ++i)
+        {
+            hostDev[i]->SetPfcReceiveCallback(MakeCallback(&Sink::Receive, &sinks[i]));
+        }
+        fabric->TraceConnectWithoutContext("Drop", MakeCallback(&StarTest::OnDrop, this));
+    }
+
+    void OnDrop(Ptr<const Packet> p, uint32_t, SwitchDropReason r)
+    {
+        droppedBytes += p->GetSize();
+        drops[r]++;
+    }
+
+    /// Senders 0..n-2 each send \p count packets to the last host; sender 0 may be Not-ECT.
+    void Incast(uint32_t count, bool firstNotEct = false)
+    {
+        uint32_t n = hosts.GetN();
+        for (uint32_t i = 0; i + 1 < n; ++i)
+        {
+            senders.push_back(
+                std::make_unique<Sender>(hostDev[i], HostIp(i), HostIp(n - 1), count));
+            senders.back()->sport = 49152 + i;
+            senders.back()->ecn = (firstNotEct && i == 0) ? 0 : 2;
+            senders.back()->Start();
+        }
+    }
+
+    uint64_t SentBytes() const
+    {
+        uint64_t s = 0;
+        for (const auto& x : senders)
+        {
+            s += x->sentBytes;
+        }
+        return s;
+    }
+
+    uint64_t TotalDrops() const
+    {
+        uint64_t d = 0;
+        for (std::size_t r = 0; r < fabric->GetCounters().drops.size(); ++r)
+        {
+            uint64_t v = fabric->GetCounters().drops[r];
+            if (v)
+            {
+                std::cerr << "  switch drops (" << SwitchDropReasonName(SwitchDropReason(r))
+                          << "): " << v << "\n";
+            }
+            d += v;
+        }
+        return d;
+    }
+
+    NodeContainer hosts;
+    NodeContainer sw;
+    SwitchHelper switchHelper;
+    Ptr<FabricSwitch> fabric;
+    std::vector<Ptr<PfcNetDevice>> hostDev;
+    std::vector<Sink> sinks;
+    std::vector<std::unique_ptr<Sender>> senders;
+    std::map<SwitchDropReason, uint64_t> drops;
+    uint64_t droppedBytes{0};
+};
+
+TEST_F(StarTest, LosslessIncastUnderPfcKeepsEgressAtLineRate)
+{
+    Build(9);
+    Incast(2000); // 8 x 2000 x 4 KiB = 65.5 MB, twice the 32 MiB buffer
+    std::string why;
+    Simulator::Schedule(MicroSeconds(500), [&]() {
+        EXPECT_TRUE(fabric->GetMmu()->CheckInvariants(&why)) << why;
+        EXPECT_GT(fabric->GetMmu()->GetBytesHeld(), 0u);
+    });
+    Simulator::Run();
+    const Sink& rx = sinks[8];
+    EXPECT_EQ(TotalDrops(), 0u);
+    EXPECT_EQ(rx.bytes, SentBytes()); // conservation, nothing in flight at the end
+    EXPECT_EQ(rx.packets, 8u * 2000);
+    uint64_t xoffs = 0;
+    uint64_t pausesAtSenders = 0;
+    for (uint32_t i = 0; i < 8; ++i)
+    {
+        xoffs += fabric->GetCounters().xoffSent[i][3];
+        pausesAtSenders += hostDev[i]->GetCounters().pauseRx[3];
+        EXPECT_GT(fabric->GetCounters().xoffSent[i][3], 0u) << "ingress " << i;
+    }
+    EXPECT_GT(pausesAtSenders, 0u);
+    EXPECT_EQ(fabric->GetPort(8)->GetCounters().pauseRx[3], 0u);
+    // The egress never idles: IP bytes at line rate x 4096 / (4096 + 38).
+    double gbps = (rx.bytes - 4096) * 8.0 / (rx.last - rx.first).GetSeconds() / 1e9;
+    EXPECT_NEAR(gbps / (400.0 * 4096 / 4134), 1.0, 0.01) << gbps;
+    EXPECT_TRUE(fabric->GetMmu()->CheckInvariants(&why)) << why;
+    EXPECT_EQ(fabric->GetMmu()->GetBytesHeld(), 0u);
+    EXPECT_EQ(rx.badChecksum, 0u);
+    EXPECT_EQ(rx.ttls.at(63), rx.packets); // one hop decremented the TTL, checksum fixed
+}
+
+TEST_F(StarTest, LossyIncastWithSmallBufferDropsAndConserves)
+{
+    switchHelper.SetMmuAttribute("LosslessPriorities", UintegerValue(0));
+    switchHelper.SetMmuAttribute("BufferSize", UintegerValue(1 << 20));
+    Build(9);
+    Incast(500);
+    Simulator::Run();
+    EXPECT_GT(TotalDrops(), 0u);
+    EXPECT_GT(drops[SwitchDropReason::EGRESS_THRESHOLD], 0u);
+    EXPECT_EQ(drops[SwitchDropReason::HEADROOM_OVERFLOW], 0u);
+    EXPECT_EQ(sinks[8].bytes + droppedBytes, SentBytes());
+    for (uint32_t i = 0; i < 8; ++i)
+    {
+        EXPECT_EQ(hostDev[i]->GetCounters().pauseRx[3], 0u); // no PFC on a lossy class
+    }
+    EXPECT_LE(fabric->GetMmu()->GetPeakBytesHeld(), 1u << 20);
+}
+
+/// 2:1 incast over 5 us cables into a 100 Gb/s egress (slow drain, so the bytes in flight
+/// after XOFF really land in headroom) with a static XOFF threshold; headroom auto-sized or
+/// halved.
+class HeadroomTest : public StarTest
+{
+  protected:
+    void Run(double headroomFraction)
+    {
+        switchHelper.SetMmuAttribute("ThresholdMode", EnumValue(SharedBufferMmu::STATIC));
+        switchHelper.SetMmuAttribute("XoffStaticBytes", UintegerValue(64 * 1024));
+        if (headroomFraction != 1.0)
+        {
+            auto probe = CreateObject<SharedBufferMmu>();
+            uint64_t required =
+                probe->RequiredHeadroom(DataRate("400Gbps"), MicroSeconds(5), 9000 + 22);
+            switchHelper.SetMmuAttribute("HeadroomBytes",
+                                         UintegerValue(uint64_t(required * headroomFraction)));
+        }
+        Build(3, "400Gbps", MicroSeconds(5), "100Gbps");
+        Incast(3000);
+        Simulator::Run();
+    }
+};
+
+TEST_F(HeadroomTest, AtTheComputedRequirementNoOverflow)
+{
+    Run(1.0);
+    uint64_t required =
+        fabric->GetMmu()->RequiredHeadroom(DataRate("400Gbps"), MicroSeconds(5), 9022);
+    EXPECT_EQ(fabric->GetMmu()->GetHeadroomSize(0), required);
+    // 2 x 5 us x 50 B/ns = 500 kB in flight + two max frames + a PFC frame.
+    EXPECT_EQ(required, 500000u + 2 * (9022 + 20) + 84);
+    EXPECT_EQ(TotalDrops(), 0u);
+    EXPECT_GT(fabric->GetCounters().xoffSent[0][3], 0u);
+    EXPECT_EQ(sinks[2].bytes, SentBytes());
+}
+
+TEST_F(HeadroomTest, BelowTheRequirementOverflows)
+{
+    Run(0.5);
+    EXPECT_GT(drops[SwitchDropReason::HEADROOM_OVERFLOW], 0u);
+    EXPECT_EQ(sinks[2].bytes + droppedBytes, SentBytes());
+}
+
+TEST_F(StarTest, DynamicThresholdXoffAtAlphaTimesFreeSharedWithinOnePacket)
+{
+    const double alpha = 0.5;
+    switchHelper.SetMmuAttribute("Alpha", DoubleValue(alpha));
+    switchHelper.SetMmuAttribute("BufferSize", UintegerValue(4 << 20));
+    Build(2, "400Gbps", MicroSeconds(1), "100Gbps");   // 400G in, 100G out
+    std::vector<std::pair<uint64_t, uint64_t>> atXoff; // (shared use, threshold)
+    fabric->TraceConnectWithoutContext(
+        "PfcXoff",
+        MakeCallback(+[](std::vector<std::pair<uint64_t, uint64_t>>* v,
+                         Ptr<FabricSwitch> s,
+                         uint32_t port,
+                         uint8_t prio,
+                         bool xoff) {
+            if (xoff)
+            {
+                v->emplace_back(s->GetMmu()->GetIngressSharedUsed(port, prio),
+                                s->GetMmu()->GetXoffThreshold(port, prio));
+            }
+        }).Bind(&atXoff, fabric));
+    Incast(3000);
+    Simulator::Run();
+    ASSERT_FALSE(atXoff.empty());
+    const uint64_t packet = 4096 + 18;
+    uint64_t pool = fabric->GetMmu()->GetSharedPoolSize();
+    // Only this ingress uses shared: XOFF where s = alpha (pool - s), s = alpha pool/(1+alpha).
+    double analytic = alpha * pool / (1 + alpha);
+    EXPECT_NEAR(double(atXoff[0].first), analytic, double(packet));
+    for (auto [shared, threshold] : atXoff)
+    {
+        EXPECT_LE(shared, threshold + packet);
+        EXPECT_GT(shared + packet, threshold);
+    }
+    EXPECT_EQ(TotalDrops(), 0u);
+    EXPECT_EQ(sinks[1].bytes, SentBytes());
+}
+
+TEST_F(StarTest, EcnMarksOnlyEctPacketsOnADeepQueue)
+{
+    switchHelper.SetEcnAttribute("Kmin", QueueSizeValue(QueueSize("20KB")));
+    switchHelper.SetEcnAttribute("Kmax", QueueSizeValue(QueueSize("200KB")));
+    switchHelper.SetEcnAttribute("ScaleWithRate", BooleanValue(false));
+    Build(5);
+    Incast(300, /*firstNotEct=*/true);
+    Simulator::Run();
+    EXPECT_EQ(sinks[4].ceBySport[49152], 0u); // Not-ECT: never marked
+    EXPECT_GT(sinks[4].ceBySport[49153], 0u);
+    EXPECT_GT(fabric->GetCounters().ecnMarks[4], 0u);
+    EXPECT_EQ(sinks[4].ce, fabric->GetCounters().ecnMarks[4]);
+    EXPECT_EQ(sinks[4].badChecksum, 0u);
+    EXPECT_EQ(TotalDrops(), 0u);
+}
+
+TEST_F(StarTest, NoRouteIsDroppedAndCounted)
+{
+    Build(2);
+    Sender s(hostDev[0], HostIp(0), Ipv4Address("10.9.9.9"), 3);
+    s.Start();
+    Simulator::Run();
+    EXPECT_EQ(fabric->GetCounters().drops[size_t(SwitchDropReason::NO_ROUTE)], 3u);
+    EXPECT_STREQ(SwitchDropReasonName(SwitchDropReason::NO_ROUTE), "no route");
+    EXPECT_STREQ(SwitchDropReasonName(SwitchDropReason::HEADROOM_OVERFLOW), "headroom overflow");
+    std::string why;
+    EXPECT_TRUE(fabric->GetMmu()->CheckInvariants(&why)) << why;
+}
+
+TEST_F(StarTest, TtlExpiresAtOne)
+{
+    Build(2);
+    Sender s(hostDev[0], HostIp(0), HostIp(1), 2);
+    s.ttl = 1;
+    s.Start();
+    Simulator::Run();
+    EXPECT_EQ(fabric->GetCounters().drops[size_t(SwitchDropReason::TTL_EXPIRED)], 2u);
+    EXPECT_EQ(sinks[1].packets, 0u);
+}
+
+/// Send one UDP packet from a host port without a Sender (no dequeue callback).
+void
+SendUdp(Ptr<PfcNetDevice> dev, Ipv4Address src, Ipv4Address dst, uint16_t sport, uint32_t size)
+{
+    Ptr<Packet> p = Create<Packet>(size - 28);
+    UdpHeader udp;
+    udp.SetSourcePort(sport);
+    udp.SetDestinationPort(4791);
+    p->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(src);
+    ip.SetDestination(dst);
+    ip.SetProtocol(17);
+    ip.SetTtl(64);
+    ip.SetPayloadSize(size - 20);
+    p->AddHeader(ip);
+    Ptr<PfcChannel> ch = dev->GetPfcChannel();
+    Ptr<PfcNetDevice> peer = ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
+    EXPECT_TRUE(dev->Send(p, peer->GetAddress(), IPV4));
+}
+
+/// One sender, four equal-cost ports towards one destination, each to a counting next hop.
+TEST_F(StarTest, EcmpKeepsEachFlowOnOnePathAndSpreadsFlows)
+{
+    Build(5); // host 0 sends; hosts 1..4 stand for four next hops
+    Ipv4Address remote("10.1.0.1");
+    fabric->GetForwardingTable()->SetRoute(remote, {1, 2, 3, 4});
+    for (int round = 0; round < 5; ++round)
+    {
+        for (uint16_t f = 0; f < 64; ++f)
+        {
+            SendUdp(hostDev[0], HostIp(0), remote, 1000 + f, 200);
+        }
+    }
+    Simulator::Run();
+    std::set<uint16_t> seen;
+    uint64_t packets = 0;
+    for (uint32_t hop = 1; hop <= 4; ++hop)
+    {
+        for (uint16_t sp : sinks[hop].sports)
+        {
+            EXPECT_TRUE(seen.insert(sp).second) << "flow " << sp << " took two paths";
+        }
+        EXPECT_GE(sinks[hop].sports.size(), 6u) << "hop " << hop; // 64 flows: ~16 each
+        packets += sinks[hop].packets;
+    }
+    EXPECT_EQ(seen.size(), 64u);
+    EXPECT_EQ(packets, 5u * 64);
+}
+
+TEST(SharedBufferMmu, AccountingInvariantUnderRandomStress)
+{
+    auto mmu = CreateObject<SharedBufferMmu>();
+    mmu->SetAttribute("BufferSize", UintegerValue(4 << 20));
+    mmu->SetAttribute("ReservedBytes", UintegerValue(8192));
+    mmu->SetAttribute("LosslessPriorities", UintegerValue(0x09)); // 0 and 3
+    const uint32_t nPorts = 8;
+    mmu->Configure(std::vector<DataRate>(nPorts, DataRate("400Gbps")),
+                   std::vector<Time>(nPorts, MicroSeconds(1)),
+                   9022);
+    std::map<std::pair<uint32_t, uint8_t>, bool> xoff;
+    mmu->SetXoffCallback(MakeCallback(+[](std::map<std::pair<uint32_t, uint8_t>, bool>* m,
+                                          uint32_t port,
+                                          uint8_t p,
+                                          bool x) {
+                             bool before = (*m)[std::make_pair(port, p)];
+                             EXPECT_NE(before, x) << "repeated transition";
+                             (*m)[std::make_pair(port, p)] = x;
+                         }).Bind(&xoff));
+
+    struct Held
+    {
+        uint32_t in;
+        uint8_t prio;
+        uint32_t out;
+        uint32_t bytes;
+    };
+
+    std::vector<Held> held;
+    auto rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(7);
+    uint32_t accepted = 0;
+    uint32_t rejected = 0;
+    const uint8_t prios[] = {0, 1, 3, 5};
+    for (int step = 0; step < 200000; ++step)
+    {
+        bool admit = held.empty() || rng->GetValue() < 0.55;
+        if (admit)
+        {
+            uint32_t in = rng->GetInteger(0, nPorts - 1);
+            uint32_t out = rng->GetInteger(0, nPorts - 1);
+            uint8_t prio = prios[rng->GetInteger(0, 3)];
+            uint32_t bytes = rng->GetInteger(64, 9022);
+            if (mmu->Admit(in, prio, out, bytes) == SharedBufferMmu::ACCEPT)
+            {
+                held.push_back({in, prio, out, bytes});
+                ++accepted;
+            }
+            else
+            {
+                ++rejected;
+            }
+        }
+        else
+        {
+            std::size_t i = rng->GetInteger(0, held.size() - 1);
+            mmu->Release(held[i].in, held[i].prio, held[i].out, held[i].bytes);
+            held[i] = held.back();
+            held.pop_back();
+        }
+        std::string why;
+        ASSERT_TRUE(mmu->CheckInvariants(&why)) << "step " << step << ": " << why;
+    }
+    EXPECT_GT(accepted, 50000u);
+    EXPECT_GT(rejected, 0u);    // lossy classes did hit their limits
+    EXPECT_FALSE(xoff.empty()); // lossless classes did go XOFF (and every entry is a transition)
+    for (auto& h : held)
+    {
+        mmu->Release(h.in, h.prio, h.out, h.bytes);
+    }
+    EXPECT_EQ(mmu->GetBytesHeld(), 0u);
+    EXPECT_EQ(mmu->GetSharedUsed(), 0u);
+    for (uint32_t port = 0; port < nPorts; ++port)
+    {
+        for (uint8_t p : prios)
+        {
+            EXPECT_FALSE(mmu->IsXoff(port, p)) << port << "/" << int(p) << " stuck in XOFF";
+        }
+    }
+}
+
+using SwitchBadInputDeathTest = StarTest;
+
+TEST_F(SwitchBadInputDeathTest, BufferSmallerThanReservedPlusHeadroom)
+{
+    switchHelper.SetMmuAttribute("BufferSize", UintegerValue(100000));
+    EXPECT_DEATH(Build(4), "BufferSize 100000 B is smaller than");
+}
+
+TEST_F(SwitchBadInputDeathTest, LosslessPriorityWithoutPfcOnAPort)
+{
+    hosts.Create(1);
+    sw.Create(1);
+    PfcHelper pfc;
+    pfc.SetDeviceAttribute("PfcEnableMask", UintegerValue(0x01));
+    pfc.Install(hosts.Get(0), sw.Get(0));
+    EXPECT_DEATH(switchHelper.Install(sw.Get(0)), "priority 3 is lossless in the MMU but port 0");
+}
+
+TEST_F(SwitchBadInputDeathTest, RoutesNamingBadPortsOrMissing)
+{
+    Build(2);
+    auto table = fabric->GetForwardingTable();
+    EXPECT_DEATH(table->SetRoute(HostIp(5), {7}), "names port 7 but the switch has ports 0..1");
+    EXPECT_DEATH(table->SetRoute(HostIp(5), {1, 1}), "lists port 1 twice");
+    EXPECT_DEATH(table->CheckComplete({HostIp(0), HostIp(1), Ipv4Address("10.0.0.9")}),
+                 "no route to destination 10.0.0.9");
+    EXPECT_DEATH(switchHelper.Install(hosts.Get(0), NetDeviceContainer()), "has no PfcNetDevice");
+}
+
+TEST(SwitchForwardingTable, DenseLookupAndDedup)
+{
+    auto t = CreateObject<SwitchForwardingTable>();
+    t->SetNPorts(8);
+    for (uint32_t i = 0; i < 1000; ++i)
+    {
+        t->SetRoute(Ipv4Address(0x0a000000 + 1000 - i),
+                    i % 2 ? std::vector<uint32_t>{4, 5, 6, 7} : std::vector<uint32_t>{i % 4});
+    }
+    EXPECT_EQ(t->GetNRoutes(), 1000u);
+    EXPECT_EQ(t->GetRoute(Ipv4Address(0x0a000000 + 1000)), (std::vector<uint32_t>{0}));
+    EXPECT_EQ(t->GetRoute(Ipv4Address(0x0a000000 + 999)), (std::vector<uint32_t>{4, 5, 6, 7}));
+    EXPECT_TRUE(t->GetRoute(Ipv4Address(0x0a000000)).empty());
+    t->AddRoute(Ipv4Address(0x0a000000 + 1000), 3);
+    EXPECT_EQ(t->GetRoute(Ipv4Address(0x0a000000 + 1000)), (std::vector<uint32_t>{0, 3}));
+    // 1000 entries x 8 B + a few distinct sets.
+    EXPECT_LT(t->GetMemoryBytes(), 1000u * 8 + 1024);
+}
+
+} // namespace
