@@ -43,7 +43,7 @@ case "$cmd" in
         build
         mkdir -p "$here/out"
         cd "$here/out"
-        "$build_dir/examples/pfc-link" --csv=pfc-link.csv "$@"
+        "$build_dir/examples/switch-incast" "$@"
         echo "ai-fabric: outputs in $here/out"
         ;;
     test)
