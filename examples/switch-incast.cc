@@ -43,8 +43,8 @@ struct FlowClock
     {
         uint8_t ip[16];
         p->CopyData(ip, 16);
-        uint32_t src = (uint32_t(ip[12]) << 24) | (uint32_t(ip[13]) << 16) |
-                       (uint32_t(ip[14]) << 8) | ip[15];
+        uint32_t src =
+            (uint32_t(ip[12]) << 24) | (uint32_t(ip[13]) << 16) | (uint32_t(ip[14]) << 8) | ip[15];
         last[src] = Simulator::Now();
     }
 };
@@ -140,8 +140,8 @@ main(int argc, char* argv[])
         fctMin = std::min(fctMin, fct);
         fctMax = std::max(fctMax, fct);
         flowsCsv << i << "," << hostIp(i) << "," << flows[i]->GetSentBytes() << ","
-                 << flows[i]->GetStartTime().GetMicroSeconds() << ","
-                 << fct.GetSeconds() * 1e6 << "\n";
+                 << flows[i]->GetStartTime().GetMicroSeconds() << "," << fct.GetSeconds() * 1e6
+                 << "\n";
     }
 
     const SwitchCounters& c = sw->GetCounters();

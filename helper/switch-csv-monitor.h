@@ -63,14 +63,14 @@ class SwitchCsvMonitor
     /// Take one sample of every switch.
     void Sample();
 
-    std::ofstream m_out;                     //!< CSV output
-    Time m_interval;                         //!< sampling interval
-    Time m_until;                            //!< stop time
-    uint8_t m_priorities;                    //!< rows for these priorities
+    std::ofstream m_out;                       //!< CSV output
+    Time m_interval;                           //!< sampling interval
+    Time m_until;                              //!< stop time
+    uint8_t m_priorities;                      //!< rows for these priorities
     std::vector<Ptr<FabricSwitch>> m_switches; //!< monitored switches
     std::vector<std::vector<uint64_t>> m_last; //!< last row signature per switch
-    EventId m_event;                         //!< next sample
-    uint64_t m_rows;                         //!< rows written
+    EventId m_event;                           //!< next sample
+    uint64_t m_rows;                           //!< rows written
 };
 
 } // namespace ns3

@@ -72,21 +72,21 @@ class PfcBulkSender : public Object
     /// Begin sending.
     void DoStart();
 
-    Ptr<PfcNetDevice> m_port;   //!< sending port
-    Address m_peerMac;          //!< next hop MAC
-    Ipv4Address m_src;          //!< source address
-    Ipv4Address m_dst;          //!< destination address
-    uint32_t m_packetSize;      //!< attribute PacketSize (IPv4 total length)
-    uint64_t m_maxPackets;      //!< attribute MaxPackets
-    uint8_t m_dscp;             //!< attribute Dscp
-    uint8_t m_ecn;              //!< attribute Ecn
-    uint16_t m_srcPort;         //!< attribute SourcePort
-    uint16_t m_dstPort;         //!< attribute DestinationPort
-    uint32_t m_depth;           //!< attribute Depth
-    uint8_t m_priority;         //!< port priority of the packets
-    uint64_t m_sentPackets;     //!< packets sent
-    uint64_t m_sentBytes;       //!< bytes sent
-    Time m_startTime;           //!< first send
+    Ptr<PfcNetDevice> m_port;                    //!< sending port
+    Address m_peerMac;                           //!< next hop MAC
+    Ipv4Address m_src;                           //!< source address
+    Ipv4Address m_dst;                           //!< destination address
+    uint32_t m_packetSize;                       //!< attribute PacketSize (IPv4 total length)
+    uint64_t m_maxPackets;                       //!< attribute MaxPackets
+    uint8_t m_dscp;                              //!< attribute Dscp
+    uint8_t m_ecn;                               //!< attribute Ecn
+    uint16_t m_srcPort;                          //!< attribute SourcePort
+    uint16_t m_dstPort;                          //!< attribute DestinationPort
+    uint32_t m_depth;                            //!< attribute Depth
+    uint8_t m_priority;                          //!< port priority of the packets
+    uint64_t m_sentPackets;                      //!< packets sent
+    uint64_t m_sentBytes;                        //!< bytes sent
+    Time m_startTime;                            //!< first send
     TracedCallback<Ptr<const Packet>> m_txTrace; //!< packet handed to the port
 };
 
@@ -126,11 +126,11 @@ class PfcPacketSink : public Object
     /// A packet arrived.
     void OnReceive(Ptr<PfcNetDevice>, Ptr<Packet> p, uint16_t protocol, Mac48Address, uint8_t);
 
-    uint64_t m_bytes;    //!< bytes
-    uint64_t m_packets;  //!< packets
-    uint64_t m_ce;       //!< CE-marked packets
-    Time m_first;        //!< first arrival
-    Time m_last;         //!< last arrival
+    uint64_t m_bytes;                            //!< bytes
+    uint64_t m_packets;                          //!< packets
+    uint64_t m_ce;                               //!< CE-marked packets
+    Time m_first;                                //!< first arrival
+    Time m_last;                                 //!< last arrival
     TracedCallback<Ptr<const Packet>> m_rxTrace; //!< packet received
 };
 

@@ -1,0 +1,90 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-nic-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/node.h"
+
+namespace ns3
+{
+
+RoceNicHelper::RoceNicHelper()
+    : m_randomPsn(true)
+{
+    m_nicFactory.SetTypeId("ns3::RoceNic");
+    m_psnRng = CreateObject<UniformRandomVariable>();
+}
+
+void
+RoceNicHelper::SetNicAttribute(std::string name, const AttributeValue& value)
+{
+    m_nicFactory.Set(name, value);
+}
+
+void
+RoceNicHelper::SetRandomStartPsn(bool random)
+{
+    m_randomPsn = random;
+}
+
+Ptr<RoceNic>
+RoceNicHelper::Install(Ptr<Node> node, Ptr<PfcNetDevice> port, Ipv4Address address)
+{
+    NS_ABORT_MSG_IF(!node, "RoceNicHelper::Install given a null node");
+    NS_ABORT_MSG_IF(node->GetObject<RoceNic>(),
+                    "RoceNicHelper::Install: node " << node->GetId() << " already has a RoceNic");
+    NS_ABORT_MSG_IF(!port || port->GetNode() != node,
+                    "RoceNicHelper::Install: the port does not belong to node " << node->GetId());
+    Ptr<RoceNic> nic = m_nicFactory.Create<RoceNic>();
+    nic->AddPort(port, address);
+    node->AggregateObject(nic);
+    return nic;
+}
+
+std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>>
+RoceNicHelper::Connect(Ptr<RoceNic> a,
+                       Ptr<RoceNic> b,
+                       uint32_t nQps,
+                       uint32_t portA,
+                       uint32_t portB)
+{
+    NS_ABORT_MSG_IF(!a || !b, "RoceNicHelper::Connect: a NIC is null (unknown NIC)");
+    NS_ABORT_MSG_IF(a->GetNPorts() == 0 || b->GetNPorts() == 0,
+                    "RoceNicHelper::Connect: a NIC has no ports (install it with "
+                    "RoceNicHelper::Install first)");
+    NS_ABORT_MSG_IF(nQps == 0, "RoceNicHelper::Connect: nQps must be >= 1");
+    std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>> pairs;
+    for (uint32_t i = 0; i < nQps; ++i)
+    {
+        Ptr<RoceQueuePair> qa = a->CreateQp(portA);
+        Ptr<RoceQueuePair> qb = b->CreateQp(portB);
+        uint32_t psnA = m_randomPsn ? m_psnRng->GetInteger(0, 0xffffff) : 0;
+        uint32_t psnB = m_randomPsn ? m_psnRng->GetInteger(0, 0xffffff) : 0;
+        // Entropy: the RoCE convention of a UDP source port in 49152..65535 per QP.
+        auto entropy = [](uint32_t qpn, uint32_t other) {
+            return static_cast<uint16_t>(49152 + ((qpn * 2654435761u) ^ other) % 16384);
+        };
+        qa->Connect(b->GetAddress(portB),
+                    qb->GetQpn(),
+                    psnA,
+                    psnB,
+                    entropy(qa->GetQpn(), qb->GetQpn()));
+        qb->Connect(a->GetAddress(portA),
+                    qa->GetQpn(),
+                    psnB,
+                    psnA,
+                    entropy(qb->GetQpn(), qa->GetQpn()));
+        pairs.emplace_back(qa, qb);
+    }
+    return pairs;
+}
+
+int64_t
+RoceNicHelper::AssignStreams(int64_t stream)
+{
+    m_psnRng->SetStream(stream);
+    return 1;
+}
+
+} // namespace ns3

@@ -1,0 +1,234 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: RoCEv2 RDMA NIC.
+ */
+#ifndef ROCE_NIC_H
+#define ROCE_NIC_H
+
+#include "pfc-net-device.h"
+#include "roce-congestion-ops.h"
+#include "roce-queue-pair.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+#include <queue>
+#include <tuple>
+#include <vector>
+
+namespace ns3
+{
+
+/// Why a RoceNic dropped a received packet.
+enum class RoceNicDropReason : uint8_t
+{
+    UNKNOWN_QP = 0, //!< "unknown qp": BTH DestQP names no QP of this NIC
+    NOT_ROCE,       //!< "not roce": not IPv4/UDP to port 4791
+    MALFORMED,      //!< "malformed": too short for its headers
+    WRONG_ADDRESS,  //!< "wrong address": IPv4 destination is not this port
+    COUNT           //!< number of reasons (not a reason)
+};
+
+/**
+ * \param reason a reason
+ * \return its name ("unknown qp", ...)
+ */
+const char* RoceNicDropReasonName(RoceNicDropReason reason);
+
+/**
+ * \ingroup ai-fabric
+ * \brief A RoCEv2 RDMA NIC (one per GPU): reliable-connected queue pairs over one or more
+ *        PfcNetDevice ports, real RoCEv2 packets (Ethernet / IPv4 / UDP 4791 / BTH / ... /
+ *        ICRC) without ns-3's IP stack, and a per-priority egress arbiter.
+ *
+ * Aggregated to a Node by RoceNicHelper. Each port has one IPv4 address; everything a port
+ * sends goes to the port's peer (its leaf switch or a directly attached NIC).
+ *
+ * Egress: per (port, priority) the NIC keeps at most TxQueueDepth data frames in the port's
+ * queue and refills it whenever the port dequeues one, choosing the QP round robin among those
+ * that have data, are within their window and whose pacing time has come (O(1) per packet:
+ * a FIFO of ready QPs plus a min-heap of paced QPs woken by a single timer). ACK/NAK/CNP
+ * packets bypass the arbiter on their own (high) priority.
+ *
+ * NIC-originated PFC (optional): with RxDrainRate > 0 received payload enters a host buffer
+ * that drains at that rate (PCIe / host memory backpressure); above RxXoffBytes the port
+ * pauses the data priority of its peer, below RxXonBytes it resumes.
+ */
+class RoceNic : public Object
+{
+  public:
+    /// Drop trace signature: packet, reason.
+    typedef void (*DropTracedCallback)(Ptr<const Packet>, RoceNicDropReason);
+    /// Completion trace signature.
+    typedef void (*CompletionTracedCallback)(const RoceWorkCompletion&);
+
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    RoceNic();
+    ~RoceNic() override;
+
+    /**
+     * \brief Add a port.
+     * \param port a PfcNetDevice of the NIC's node, attached to a cable
+     * \param address its IPv4 address
+     * \return the port index
+     */
+    uint32_t AddPort(Ptr<PfcNetDevice> port, Ipv4Address address);
+    /// \return number of ports
+    uint32_t GetNPorts() const;
+    /**
+     * \param i port index (< GetNPorts(); aborts otherwise)
+     * \return the port
+     */
+    Ptr<PfcNetDevice> GetPort(uint32_t i) const;
+    /**
+     * \param i port index (< GetNPorts(); aborts otherwise)
+     * \return the port's IPv4 address
+     */
+    Ipv4Address GetAddress(uint32_t i) const;
+
+    /**
+     * \brief Create a queue pair on a port (connect it with RoceNicHelper::Connect).
+     * \param port local port index (< GetNPorts(); aborts otherwise)
+     * \return the QP, in INIT state, with a fresh congestion-control instance
+     */
+    Ptr<RoceQueuePair> CreateQp(uint32_t port = 0);
+    /**
+     * \param qpn a QP number
+     * \return the QP, or null if this NIC has none with that number
+     */
+    Ptr<RoceQueuePair> GetQp(uint32_t qpn) const;
+    /// \return number of QPs created
+    uint32_t GetNQps() const;
+
+    /// \return the path MTU (payload bytes per packet: 256, 512, 1024, 2048 or 4096)
+    uint32_t GetMtu() const;
+    /// \return packets between coalesced ACKs
+    uint32_t GetAckInterval() const;
+    /// \return the local ACK timeout, 4.096 us x 2^LocalAckTimeout
+    Time GetLocalAckTimeout() const;
+    /// \return the retry count
+    uint32_t GetRetryCount() const;
+    /// \return the minimum time between CNPs of one QP
+    Time GetCnpInterval() const;
+    /// \return the DSCP of data packets
+    uint8_t GetDataDscp() const;
+    /// \return the DSCP of ACK/NAK packets
+    uint8_t GetAckDscp() const;
+    /// \return the DSCP of CNPs
+    uint8_t GetCnpDscp() const;
+    /// \return packets dropped on receive, per reason
+    const std::array<uint64_t, size_t(RoceNicDropReason::COUNT)>& GetDrops() const;
+
+    /**
+     * \brief Assign fixed random streams (none used yet).
+     * \param stream first stream
+     * \return 0
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    // ---- used by RoceQueuePair -------------------------------------------------------------
+    /**
+     * \brief A QP may have data to send: schedule it on its port's arbiter.
+     * \param qp the QP
+     */
+    void Activate(RoceQueuePair* qp);
+    /**
+     * \brief Send a control packet (ACK/NAK/CNP) now, bypassing the arbiter.
+     * \param port local port index
+     * \param packet IPv4 packet
+     * \param priority port priority
+     */
+    void SendControl(uint32_t port, Ptr<Packet> packet, uint8_t priority);
+    /**
+     * \brief Account received payload for NIC-originated PFC.
+     * \param port local port index
+     * \param priority priority of the data
+     * \param bytes payload bytes
+     */
+    void AccountRx(uint32_t port, uint8_t priority, uint64_t bytes);
+    /// Completion/receive trace hook: a work completion happened.
+    TracedCallback<const RoceWorkCompletion&> m_completionTrace;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Egress state of one (port, priority).
+    struct Arbiter
+    {
+        std::deque<RoceQueuePair*> ready; //!< QPs that may send now
+        /// Paced QPs: (time, sequence, qp), earliest first.
+        std::priority_queue<std::tuple<Time, uint64_t, RoceQueuePair*>,
+                            std::vector<std::tuple<Time, uint64_t, RoceQueuePair*>>,
+                            std::greater<>>
+            paced;
+        uint32_t dataInDevice{0};  //!< data frames in the port queue
+        std::deque<bool> inDevice; //!< per queued frame: true = data (FIFO)
+        EventId wake;              //!< next paced QP due
+    };
+
+    /// Per-port state.
+    struct Port
+    {
+        Ptr<PfcNetDevice> dev;      //!< the device
+        Ipv4Address address;        //!< its address
+        Mac48Address peerMac;       //!< next hop
+        std::array<Arbiter, 8> arb; //!< per priority
+        double rxBacklog{0};        //!< host-buffer bytes (NIC PFC)
+        Time rxBacklogAt;           //!< time of rxBacklog
+        EventId xonCheck;           //!< NIC PFC XON check
+    };
+
+    /// Fill the port queue of (port, priority) from its arbiter.
+    void Kick(uint32_t port, uint8_t priority);
+    /// The port dequeued a frame.
+    void OnDequeue(uint32_t port, Ptr<PfcNetDevice> dev, uint8_t priority, Ptr<const Packet>);
+    /// A packet arrived on a port.
+    void Receive(uint32_t port,
+                 Ptr<PfcNetDevice> dev,
+                 Ptr<Packet> packet,
+                 uint16_t protocol,
+                 Mac48Address from,
+                 uint8_t priority);
+    /// Count and trace a drop.
+    void Drop(Ptr<const Packet> packet, RoceNicDropReason reason);
+    /// Drain the host buffer model up to now; maybe XON.
+    void DrainRx(uint32_t port, uint8_t priority);
+    /// Validate and set the MTU attribute.
+    void SetMtu(uint32_t mtu);
+
+    uint32_t m_mtu;                        //!< path MTU
+    uint32_t m_ackInterval;                //!< ACK coalescing
+    uint32_t m_localAckTimeout;            //!< exponent 0..31
+    uint32_t m_retryCount;                 //!< 0..7
+    Time m_cnpInterval;                    //!< min time between CNPs per QP
+    uint8_t m_dataDscp;                    //!< DSCP of data
+    uint8_t m_ackDscp;                     //!< DSCP of ACK/NAK
+    uint8_t m_cnpDscp;                     //!< DSCP of CNP
+    uint32_t m_txQueueDepth;               //!< data frames kept in a port queue
+    DataRate m_rxDrainRate;                //!< NIC PFC host drain (0 = off)
+    uint64_t m_rxXoff;                     //!< NIC PFC XOFF level, bytes
+    uint64_t m_rxXon;                      //!< NIC PFC XON level, bytes
+    uint32_t m_firstQpn;                   //!< QPN of m_qps[0]
+    TypeId m_ccTypeId;                     //!< congestion control type
+    Ptr<RoceCongestionOps> m_ccPrototype;  //!< prototype (created lazily)
+    std::vector<Port> m_ports;             //!< ports
+    std::vector<Ptr<RoceQueuePair>> m_qps; //!< QPs by QPN - m_firstQpn
+    uint64_t m_arbSeq;                     //!< tie-break for the paced heap
+    std::array<uint64_t, size_t(RoceNicDropReason::COUNT)> m_drops{}; //!< drops
+    TracedCallback<Ptr<const Packet>, RoceNicDropReason> m_dropTrace; //!< drops
+};
+
+} // namespace ns3
+
+#endif /* ROCE_NIC_H */

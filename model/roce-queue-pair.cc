@@ -1,0 +1,973 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-queue-pair.h"
+
+#include "roce-aeth-header.h"
+#include "roce-bth-header.h"
+#include "roce-cnp-header.h"
+#include "roce-icrc-trailer.h"
+#include "roce-immdt-header.h"
+#include "roce-nic.h"
+#include "roce-reth-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/udp-header.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceQueuePair");
+NS_OBJECT_ENSURE_REGISTERED(RoceQueuePair);
+
+namespace
+{
+using Bth = RoceBthHeader;
+/// Ethernet header + FCS + preamble + IFG: what a packet costs on the wire beyond IPv4.
+constexpr uint32_t WIRE_OVERHEAD = 14 + 4 + 8 + 12;
+/// Largest message (RETH DMA length is 32 bits).
+constexpr uint64_t MAX_MESSAGE = 0x80000000ull;
+} // namespace
+
+const char*
+RoceWrOpcodeName(RoceWrOpcode op)
+{
+    switch (op)
+    {
+    case RoceWrOpcode::WRITE:
+        return "WRITE";
+    case RoceWrOpcode::WRITE_WITH_IMM:
+        return "WRITE_WITH_IMM";
+    case RoceWrOpcode::SEND:
+        return "SEND";
+    case RoceWrOpcode::SEND_WITH_IMM:
+        return "SEND_WITH_IMM";
+    case RoceWrOpcode::READ:
+        return "READ";
+    }
+    return "unknown";
+}
+
+const char*
+RoceWcStatusName(RoceWcStatus status)
+{
+    switch (status)
+    {
+    case RoceWcStatus::SUCCESS:
+        return "SUCCESS";
+    case RoceWcStatus::RETRY_EXCEEDED:
+        return "RETRY_EXCEEDED";
+    case RoceWcStatus::FLUSH_ERROR:
+        return "FLUSH_ERROR";
+    }
+    return "unknown";
+}
+
+TypeId
+RoceQueuePair::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RoceQueuePair")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddTraceSource("SendPsn",
+                            "Next PSN to send (drops back on go-back-N).",
+                            MakeTraceSourceAccessor(&RoceQueuePair::m_sndNxt),
+                            "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource("AckedPsn",
+                            "Oldest unacknowledged PSN.",
+                            MakeTraceSourceAccessor(&RoceQueuePair::m_sndUna),
+                            "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource("ExpectedPsn",
+                            "Responder's expected PSN (ePSN).",
+                            MakeTraceSourceAccessor(&RoceQueuePair::m_ePsn),
+                            "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource("Retransmit",
+                            "Go-back-N: first PSN resent and the cause (nak, timeout, read-gap).",
+                            MakeTraceSourceAccessor(&RoceQueuePair::m_retransmitTrace),
+                            "ns3::RoceQueuePair::RetransmitTracedCallback")
+            .AddTraceSource("Completion",
+                            "A work request completed (any status).",
+                            MakeTraceSourceAccessor(&RoceQueuePair::m_completionTrace),
+                            "ns3::RoceNic::CompletionTracedCallback");
+    return tid;
+}
+
+RoceQueuePair::RoceQueuePair()
+    : m_nic(nullptr),
+      m_qpn(0),
+      m_port(0),
+      m_remoteQpn(0),
+      m_udpSrcPort(49152),
+      m_dscp(26),
+      m_priority(3),
+      m_state(INIT),
+      m_nextWrId(1),
+      m_sendWr(0),
+      m_sendOffset(0),
+      m_sndNxt(0),
+      m_sndUna(0),
+      m_nextAssignPsn(0),
+      m_highSent(0),
+      m_retries(0),
+      m_readGapSignalled(false),
+      m_ePsn(0),
+      m_msn(0),
+      m_unacked(0),
+      m_nakSent(false),
+      m_rxMsgBytes(0),
+      m_cnpEver(false)
+{
+}
+
+RoceQueuePair::~RoceQueuePair() = default;
+
+void
+RoceQueuePair::DoDispose()
+{
+    m_timer.Cancel();
+    m_wrs.clear();
+    m_readJobs.clear();
+    m_cc = nullptr;
+    m_nic = nullptr;
+    m_rxCallback.Nullify();
+    Object::DoDispose();
+}
+
+void
+RoceQueuePair::Bind(RoceNic* nic, uint32_t qpn, uint32_t port, Ptr<RoceCongestionOps> cc)
+{
+    m_nic = nic;
+    m_qpn = qpn;
+    m_port = port;
+    m_cc = cc;
+    m_dscp = nic->GetDataDscp();
+    m_priority = nic->GetPort(port)->GetDscpPriority(m_dscp);
+}
+
+void
+RoceQueuePair::Connect(Ipv4Address remoteIp,
+                       uint32_t remoteQpn,
+                       uint32_t sendPsn,
+                       uint32_t expectedPsn,
+                       uint16_t udpSourcePort)
+{
+    NS_ABORT_MSG_IF(!m_nic, "RoceQueuePair::Connect: QP not created by a RoceNic");
+    NS_ABORT_MSG_IF(m_state != INIT,
+                    "RoceQueuePair::Connect: QP " << m_qpn << " already connected");
+    NS_ABORT_MSG_IF(remoteQpn > Bth::MAX_24BIT || sendPsn > Bth::MAX_24BIT ||
+                        expectedPsn > Bth::MAX_24BIT,
+                    "RoceQueuePair::Connect: remote QPN " << remoteQpn << ", send PSN " << sendPsn
+                                                          << " and expected PSN " << expectedPsn
+                                                          << " must be < 2^24");
+    m_remoteIp = remoteIp;
+    m_remoteQpn = remoteQpn;
+    m_sndNxt = sendPsn;
+    m_sndUna = sendPsn;
+    m_nextAssignPsn = sendPsn;
+    m_highSent = sendPsn;
+    m_ePsn = expectedPsn;
+    m_udpSrcPort = udpSourcePort;
+    m_state = RTS;
+}
+
+uint32_t
+RoceQueuePair::PacketsFor(uint64_t bytes) const
+{
+    uint32_t mtu = m_nic->GetMtu();
+    return bytes == 0 ? 1 : static_cast<uint32_t>((bytes + mtu - 1) / mtu);
+}
+
+uint64_t
+RoceQueuePair::Post(RoceWrOpcode op,
+                    uint64_t bytes,
+                    uint64_t va,
+                    uint32_t rkey,
+                    uint32_t imm,
+                    CompletionCallback cb)
+{
+    NS_ABORT_MSG_IF(m_state == INIT,
+                    "RoceQueuePair " << m_qpn << ": post of " << RoceWrOpcodeName(op)
+                                     << " to a QP that is not connected (use "
+                                        "RoceNicHelper::Connect)");
+    NS_ABORT_MSG_IF(bytes == 0 && (op == RoceWrOpcode::WRITE || op == RoceWrOpcode::READ),
+                    "RoceQueuePair " << m_qpn << ": " << RoceWrOpcodeName(op)
+                                     << " of 0 bytes is invalid; length must be >= 1");
+    NS_ABORT_MSG_IF(bytes > MAX_MESSAGE,
+                    "RoceQueuePair " << m_qpn << ": message of " << bytes
+                                     << " bytes exceeds the 2^31-byte RC maximum");
+    WorkRequest wr{};
+    wr.wrId = m_nextWrId++;
+    wr.opcode = op;
+    wr.bytes = bytes;
+    wr.remoteAddress = va;
+    wr.rkey = rkey;
+    wr.imm = imm;
+    wr.cb = cb;
+    wr.postTime = Simulator::Now();
+    if (m_state == ERROR)
+    {
+        NS_LOG_WARN("QP " << m_qpn << " is in the error state: work request flushed");
+        RoceWorkCompletion wc;
+        wc.wrId = wr.wrId;
+        wc.qpn = m_qpn;
+        wc.opcode = op;
+        wc.status = RoceWcStatus::FLUSH_ERROR;
+        wc.bytes = bytes;
+        wc.postTime = wc.startTime = wc.endTime = Simulator::Now();
+        Simulator::ScheduleNow([this, wc, cb]() {
+            m_counters.completions++;
+            m_completionTrace(wc);
+            if (!cb.IsNull())
+            {
+                cb(wc);
+            }
+        });
+        return wr.wrId;
+    }
+    m_wrs.push_back(wr);
+    Activate();
+    return wr.wrId;
+}
+
+uint64_t
+RoceQueuePair::PostWrite(uint64_t bytes,
+                         uint64_t remoteAddress,
+                         uint32_t rkey,
+                         CompletionCallback cb)
+{
+    return Post(RoceWrOpcode::WRITE, bytes, remoteAddress, rkey, 0, cb);
+}
+
+uint64_t
+RoceQueuePair::PostWriteWithImm(uint64_t bytes,
+                                uint32_t imm,
+                                uint64_t remoteAddress,
+                                uint32_t rkey,
+                                CompletionCallback cb)
+{
+    return Post(RoceWrOpcode::WRITE_WITH_IMM, bytes, remoteAddress, rkey, imm, cb);
+}
+
+uint64_t
+RoceQueuePair::PostSend(uint64_t bytes, CompletionCallback cb)
+{
+    return Post(RoceWrOpcode::SEND, bytes, 0, 0, 0, cb);
+}
+
+uint64_t
+RoceQueuePair::PostRead(uint64_t bytes,
+                        uint64_t remoteAddress,
+                        uint32_t rkey,
+                        CompletionCallback cb)
+{
+    return Post(RoceWrOpcode::READ, bytes, remoteAddress, rkey, 0, cb);
+}
+
+void
+RoceQueuePair::SetReceiveCallback(ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+RoceQueuePair::Activate()
+{
+    if (m_nic && m_state == RTS)
+    {
+        m_nic->Activate(this);
+    }
+}
+
+bool
+RoceQueuePair::HasPacketToSend() const
+{
+    if (m_state != RTS)
+    {
+        return false;
+    }
+    if (!m_readJobs.empty())
+    {
+        return true;
+    }
+    if (m_sendWr >= m_wrs.size())
+    {
+        return false;
+    }
+    uint64_t window = m_cc->GetWindow();
+    if (window > 0)
+    {
+        uint64_t inflight =
+            uint64_t(std::max(0, Bth::PsnDiff(m_sndNxt, m_sndUna))) * m_nic->GetMtu();
+        if (inflight >= window)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+Time
+RoceQueuePair::GetNextSendTime() const
+{
+    return m_nextSendTime;
+}
+
+void
+RoceQueuePair::Encapsulate(Ptr<Packet> p, uint8_t dscp, bool ect) const
+{
+    UdpHeader udp;
+    udp.SetSourcePort(m_udpSrcPort);
+    udp.SetDestinationPort(Bth::UDP_DST_PORT);
+    p->AddHeader(udp); // checksum 0: UdpHeader computes one only when enabled
+    Ipv4Header ip;
+    ip.SetSource(m_nic->GetAddress(m_port));
+    ip.SetDestination(m_remoteIp);
+    ip.SetProtocol(17);
+    ip.SetTtl(64);
+    ip.SetPayloadSize(p->GetSize());
+    ip.SetDscp(static_cast<Ipv4Header::DscpType>(dscp));
+    ip.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
+    ip.SetDontFragment();
+    ip.EnableChecksum();
+    p->AddHeader(ip);
+}
+
+Ptr<Packet>
+RoceQueuePair::BuildNextPacket()
+{
+    NS_ABORT_MSG_IF(!HasPacketToSend(), "RoceQueuePair::BuildNextPacket with nothing to send");
+    Time now = Simulator::Now();
+    uint32_t mtu = m_nic->GetMtu();
+    Ptr<Packet> p;
+    uint32_t payload = 0;
+    uint32_t psn = 0;
+    Bth bth;
+    bth.SetDestQp(m_remoteQpn);
+
+    if (!m_readJobs.empty())
+    {
+        // Responder: the next READ response packet.
+        ReadResponseJob& job = m_readJobs.front();
+        uint32_t k = job.next++;
+        uint64_t left = job.bytes - uint64_t(k) * mtu;
+        payload = static_cast<uint32_t>(std::min<uint64_t>(left, mtu));
+        uint8_t pad = (4 - payload % 4) % 4;
+        psn = Bth::PsnAdd(job.firstPsn, k);
+        uint8_t op = job.npkts == 1       ? Bth::READ_RESPONSE_ONLY
+                     : k == 0             ? Bth::READ_RESPONSE_FIRST
+                     : k + 1 == job.npkts ? Bth::READ_RESPONSE_LAST
+                                          : Bth::READ_RESPONSE_MIDDLE;
+        p = Create<Packet>(payload + pad);
+        p->AddTrailer(RoceIcrcTrailer());
+        if (Bth::HasAeth(op))
+        {
+            RoceAethHeader aeth;
+            aeth.SetAck(0x1f);
+            aeth.SetMsn(job.msn);
+            p->AddHeader(aeth);
+        }
+        bth.SetOpcode(op);
+        bth.SetPadCnt(pad);
+        bth.SetPsn(psn);
+        p->AddHeader(bth);
+        if (job.next == job.npkts)
+        {
+            m_readJobs.pop_front();
+        }
+    }
+    else
+    {
+        WorkRequest& wr = m_wrs[m_sendWr];
+        if (!wr.assigned)
+        {
+            wr.firstPsn = m_nextAssignPsn;
+            wr.npkts = PacketsFor(wr.bytes);
+            wr.assigned = true;
+            m_nextAssignPsn = Bth::PsnAdd(m_nextAssignPsn, wr.npkts);
+        }
+        if (!wr.started)
+        {
+            wr.started = true;
+            wr.startTime = now;
+        }
+        uint32_t k = m_sendOffset;
+        psn = Bth::PsnAdd(wr.firstPsn, k);
+        uint32_t covers = wr.opcode == RoceWrOpcode::READ ? wr.npkts - k : 1;
+        if (Bth::PsnLess(psn, m_highSent))
+        {
+            m_counters.retransmittedPackets++;
+        }
+        else
+        {
+            m_sendTimes.emplace_back(psn, now);
+            m_highSent = Bth::PsnAdd(psn, covers);
+        }
+        if (wr.opcode == RoceWrOpcode::READ)
+        {
+            // A READ request for the rest of the data from response k on.
+            RoceRethHeader reth;
+            reth.SetVirtualAddress(wr.remoteAddress + uint64_t(k) * mtu);
+            reth.SetRKey(wr.rkey);
+            reth.SetDmaLength(static_cast<uint32_t>(wr.bytes - uint64_t(k) * mtu));
+            p = Create<Packet>();
+            p->AddTrailer(RoceIcrcTrailer());
+            p->AddHeader(reth);
+            bth.SetOpcode(Bth::READ_REQUEST);
+            bth.SetPsn(psn);
+            bth.SetAckReq(true);
+            p->AddHeader(bth);
+            m_sndNxt = Bth::PsnAdd(wr.firstPsn, wr.npkts);
+            m_sendWr++;
+            m_sendOffset = 0;
+        }
+        else
+        {
+            uint64_t left = wr.bytes - uint64_t(k) * mtu;
+            payload = static_cast<uint32_t>(std::min<uint64_t>(left, mtu));
+            uint8_t pad = (4 - payload % 4) % 4;
+            bool first = k == 0;
+            bool last = k + 1 == wr.npkts;
+            bool imm = wr.opcode == RoceWrOpcode::WRITE_WITH_IMM ||
+                       wr.opcode == RoceWrOpcode::SEND_WITH_IMM;
+            bool write =
+                wr.opcode == RoceWrOpcode::WRITE || wr.opcode == RoceWrOpcode::WRITE_WITH_IMM;
+            uint8_t op;
+            if (write)
+            {
+                op = (first && last) ? (imm ? Bth::WRITE_ONLY_WITH_IMM : Bth::WRITE_ONLY)
+                     : first         ? Bth::WRITE_FIRST
+                     : last          ? (imm ? Bth::WRITE_LAST_WITH_IMM : Bth::WRITE_LAST)
+                                     : Bth::WRITE_MIDDLE;
+            }
+            else
+            {
+                op = (first && last) ? (imm ? Bth::SEND_ONLY_WITH_IMM : Bth::SEND_ONLY)
+                     : first         ? Bth::SEND_FIRST
+                     : last          ? (imm ? Bth::SEND_LAST_WITH_IMM : Bth::SEND_LAST)
+                                     : Bth::SEND_MIDDLE;
+            }
+            p = Create<Packet>(payload + pad);
+            p->AddTrailer(RoceIcrcTrailer());
+            if (Bth::HasImmDt(op))
+            {
+                RoceImmDtHeader immdt;
+                immdt.SetImmediate(wr.imm);
+                p->AddHeader(immdt);
+            }
+            if (Bth::HasReth(op))
+            {
+                RoceRethHeader reth;
+                reth.SetVirtualAddress(wr.remoteAddress);
+                reth.SetRKey(wr.rkey);
+                reth.SetDmaLength(static_cast<uint32_t>(wr.bytes));
+                p->AddHeader(reth);
+            }
+            bth.SetOpcode(op);
+            bth.SetPadCnt(pad);
+            bth.SetPsn(psn);
+            bth.SetAckReq(last);
+            p->AddHeader(bth);
+            m_sndNxt = Bth::PsnAdd(psn, 1);
+            if (++m_sendOffset == wr.npkts)
+            {
+                m_sendWr++;
+                m_sendOffset = 0;
+            }
+        }
+        if (!m_timer.IsRunning())
+        {
+            RestartTimer();
+        }
+    }
+    Encapsulate(p, m_dscp, true);
+    m_counters.txDataPackets++;
+    m_counters.txDataBytes += payload;
+    m_cc->OnBytesSent(payload);
+    Time start = std::max(now, m_nextSendTime);
+    m_nextSendTime = start + m_cc->GetRate().CalculateBytesTxTime(p->GetSize() + WIRE_OVERHEAD);
+    return p;
+}
+
+void
+RoceQueuePair::Receive(Ptr<Packet> packet,
+                       uint8_t opcode,
+                       uint32_t psn,
+                       bool ackReq,
+                       uint8_t padCount,
+                       bool ce)
+{
+    if (m_state != RTS)
+    {
+        return;
+    }
+    if (opcode == Bth::CNP)
+    {
+        m_counters.cnpsRx++;
+        m_cc->OnCnp();
+        return;
+    }
+    bool data = Bth::IsRequest(opcode) || Bth::IsReadResponse(opcode);
+    if (ce && data)
+    {
+        // Notification point (DCQCN): at most one CNP per QP per CnpInterval.
+        m_counters.ceRx++;
+        Time now = Simulator::Now();
+        if (!m_cnpEver || now - m_lastCnp >= m_nic->GetCnpInterval())
+        {
+            m_cnpEver = true;
+            m_lastCnp = now;
+            SendCnp();
+        }
+    }
+    if (opcode == Bth::ACKNOWLEDGE || Bth::IsReadResponse(opcode))
+    {
+        ReceiveResponse(packet, opcode, psn, padCount);
+    }
+    else if (Bth::IsRequest(opcode))
+    {
+        ReceiveRequest(packet, opcode, psn, ackReq, padCount);
+    }
+}
+
+void
+RoceQueuePair::ReceiveRequest(Ptr<Packet> packet,
+                              uint8_t opcode,
+                              uint32_t psn,
+                              bool ackReq,
+                              uint8_t padCount)
+{
+    int32_t d = Bth::PsnDiff(psn, m_ePsn);
+    if (d > 0)
+    {
+        // Sequence error: one NAK per gap, the packet is dropped.
+        m_counters.outOfOrderRx++;
+        if (!m_nakSent)
+        {
+            m_nakSent = true;
+            SendAck(true, m_ePsn);
+        }
+        return;
+    }
+    RoceRethHeader reth;
+    if (Bth::HasReth(opcode))
+    {
+        packet->RemoveHeader(reth);
+    }
+    if (opcode == Bth::READ_REQUEST)
+    {
+        uint32_t n = PacketsFor(reth.GetDmaLength());
+        if (d < 0)
+        {
+            // Duplicate READ (the requester lost responses): answer it again from its PSN.
+            m_counters.duplicatesRx++;
+            while (!m_readJobs.empty() && !Bth::PsnLess(m_readJobs.back().firstPsn, psn))
+            {
+                m_readJobs.pop_back();
+            }
+            m_readJobs.push_back(ReadResponseJob{psn, n, 0, reth.GetDmaLength(), m_msn});
+            Activate();
+            return;
+        }
+        m_nakSent = false;
+        m_msn = (m_msn + 1) & Bth::MAX_24BIT;
+        m_ePsn = Bth::PsnAdd(psn, n);
+        m_readJobs.push_back(ReadResponseJob{psn, n, 0, reth.GetDmaLength(), m_msn});
+        Activate();
+        return;
+    }
+    if (d < 0)
+    {
+        m_counters.duplicatesRx++;
+        if (ackReq || ++m_unacked >= m_nic->GetAckInterval())
+        {
+            m_unacked = 0;
+            SendAck(false, Bth::PsnAdd(m_ePsn, Bth::PSN_MODULUS - 1));
+        }
+        return;
+    }
+    m_nakSent = false;
+    RoceImmDtHeader immdt;
+    if (Bth::HasImmDt(opcode))
+    {
+        packet->RemoveHeader(immdt);
+    }
+    uint32_t payload = packet->GetSize() - RoceIcrcTrailer::SIZE - padCount;
+    m_ePsn = Bth::PsnAdd(psn, 1);
+    m_rxMsgBytes += payload;
+    m_counters.rxDataPackets++;
+    m_counters.rxDataBytes += payload;
+    m_nic->AccountRx(m_port, m_priority, payload);
+    bool last = Bth::IsLast(opcode) || Bth::IsOnly(opcode);
+    if (last)
+    {
+        m_msn = (m_msn + 1) & Bth::MAX_24BIT;
+        bool send = opcode <= Bth::SEND_ONLY_WITH_IMM;
+        if (send || Bth::HasImmDt(opcode))
+        {
+            RoceReceiveCompletion rc;
+            rc.qpn = m_qpn;
+            rc.opcode =
+                send ? (Bth::HasImmDt(opcode) ? RoceWrOpcode::SEND_WITH_IMM : RoceWrOpcode::SEND)
+                     : RoceWrOpcode::WRITE_WITH_IMM;
+            rc.bytes = m_rxMsgBytes;
+            rc.hasImm = Bth::HasImmDt(opcode);
+            rc.imm = immdt.GetImmediate();
+            if (!m_rxCallback.IsNull())
+            {
+                m_rxCallback(rc);
+            }
+        }
+        m_rxMsgBytes = 0;
+    }
+    if (ackReq || last || ++m_unacked >= m_nic->GetAckInterval())
+    {
+        m_unacked = 0;
+        SendAck(false, psn);
+    }
+}
+
+void
+RoceQueuePair::ReceiveResponse(Ptr<Packet> packet, uint8_t opcode, uint32_t psn, uint8_t padCount)
+{
+    if (opcode == Bth::ACKNOWLEDGE)
+    {
+        RoceAethHeader aeth;
+        packet->RemoveHeader(aeth);
+        if (aeth.IsNak())
+        {
+            m_counters.naksRx++;
+            if (aeth.GetNakCode() == RoceAethHeader::NAK_PSN_SEQUENCE_ERROR)
+            {
+                Acknowledge(Bth::PsnAdd(psn, Bth::PSN_MODULUS - 1));
+                m_cc->OnNak();
+                GoBackN(psn, "nak");
+            }
+            return;
+        }
+        m_counters.acksRx++;
+        Acknowledge(psn);
+        return;
+    }
+    // READ response: belongs to the oldest READ still waiting for data.
+    WorkRequest* read = nullptr;
+    for (auto& wr : m_wrs)
+    {
+        if (wr.opcode == RoceWrOpcode::READ && wr.assigned && wr.readReceived < wr.npkts)
+        {
+            read = &wr;
+            break;
+        }
+    }
+    if (!read)
+    {
+        m_counters.duplicatesRx++;
+        return;
+    }
+    uint32_t expected = Bth::PsnAdd(read->firstPsn, read->readReceived);
+    int32_t d = Bth::PsnDiff(psn, expected);
+    if (d < 0 || d >= int32_t(read->npkts - read->readReceived))
+    {
+        m_counters.duplicatesRx++;
+        return;
+    }
+    if (d > 0)
+    {
+        m_counters.outOfOrderRx++;
+        if (!m_readGapSignalled)
+        {
+            m_readGapSignalled = true;
+            GoBackN(expected, "read-gap");
+        }
+        return;
+    }
+    if (Bth::HasAeth(opcode))
+    {
+        RoceAethHeader aeth;
+        packet->RemoveHeader(aeth);
+    }
+    uint32_t payload = packet->GetSize() - RoceIcrcTrailer::SIZE - padCount;
+    m_readGapSignalled = false;
+    read->readReceived++;
+    m_counters.rxDataPackets++;
+    m_counters.rxDataBytes += payload;
+    m_nic->AccountRx(m_port, m_priority, payload);
+    Acknowledge(psn);
+}
+
+void
+RoceQueuePair::Acknowledge(uint32_t psn)
+{
+    // Never past a READ whose responses have not all arrived.
+    for (const auto& wr : m_wrs)
+    {
+        if (!wr.assigned)
+        {
+            break;
+        }
+        if (wr.opcode == RoceWrOpcode::READ && wr.readReceived < wr.npkts)
+        {
+            uint32_t limit = Bth::PsnAdd(wr.firstPsn, wr.readReceived); // first missing
+            if (!Bth::PsnLess(psn, limit))
+            {
+                psn = Bth::PsnAdd(limit, Bth::PSN_MODULUS - 1);
+            }
+            break;
+        }
+    }
+    uint32_t newUna = Bth::PsnAdd(psn, 1);
+    int32_t advance = Bth::PsnDiff(newUna, m_sndUna);
+    if (advance <= 0 || Bth::PsnDiff(newUna, m_sndNxt) > 0)
+    {
+        CompleteHead();
+        return;
+    }
+    m_sndUna = newUna;
+    Time rtt;
+    while (!m_sendTimes.empty() && Bth::PsnLess(m_sendTimes.front().first, newUna))
+    {
+        rtt = Simulator::Now() - m_sendTimes.front().second;
+        m_sendTimes.pop_front();
+    }
+    m_retries = 0;
+    m_cc->OnAck(uint64_t(advance) * m_nic->GetMtu(), rtt);
+    CompleteHead();
+    RestartTimer();
+    Activate();
+}
+
+void
+RoceQueuePair::CompleteHead()
+{
+    while (!m_wrs.empty())
+    {
+        WorkRequest& wr = m_wrs.front();
+        if (!wr.assigned || m_sendWr == 0)
+        {
+            return; // not (fully) sent yet
+        }
+        bool done = wr.opcode == RoceWrOpcode::READ
+                        ? wr.readReceived == wr.npkts
+                        : Bth::PsnLess(Bth::PsnAdd(wr.firstPsn, wr.npkts - 1), m_sndUna);
+        if (!done)
+        {
+            return;
+        }
+        RoceWorkCompletion wc;
+        wc.wrId = wr.wrId;
+        wc.qpn = m_qpn;
+        wc.opcode = wr.opcode;
+        wc.status = RoceWcStatus::SUCCESS;
+        wc.bytes = wr.bytes;
+        wc.postTime = wr.postTime;
+        wc.startTime = wr.startTime;
+        wc.endTime = Simulator::Now();
+        CompletionCallback cb = wr.cb;
+        m_wrs.pop_front();
+        m_sendWr--;
+        m_counters.completions++;
+        m_completionTrace(wc);
+        m_nic->m_completionTrace(wc);
+        if (!cb.IsNull())
+        {
+            cb(wc);
+        }
+    }
+}
+
+void
+RoceQueuePair::GoBackN(uint32_t psn, const std::string& cause)
+{
+    if (Bth::PsnDiff(psn, m_sndUna) < 0 || Bth::PsnDiff(psn, m_sndNxt) >= 0)
+    {
+        return; // nothing outstanding at that PSN
+    }
+    for (std::size_t i = 0; i < m_wrs.size(); ++i)
+    {
+        const WorkRequest& wr = m_wrs[i];
+        if (!wr.assigned)
+        {
+            break;
+        }
+        int32_t off = Bth::PsnDiff(psn, wr.firstPsn);
+        if (off >= 0 && off < int32_t(wr.npkts))
+        {
+            m_sendWr = i;
+            m_sendOffset = static_cast<uint32_t>(off);
+            m_sndNxt = psn;
+            m_retransmitTrace(psn, cause);
+            NS_LOG_LOGIC("QP " << m_qpn << " go-back-N to PSN " << psn << " (" << cause << ")");
+            Activate();
+            return;
+        }
+    }
+}
+
+void
+RoceQueuePair::RestartTimer()
+{
+    m_timer.Cancel();
+    if (m_state == RTS && Bth::PsnDiff(m_sndNxt, m_sndUna) > 0)
+    {
+        m_timer = Simulator::Schedule(m_nic->GetLocalAckTimeout(), &RoceQueuePair::OnTimeout, this);
+    }
+}
+
+void
+RoceQueuePair::OnTimeout()
+{
+    m_counters.timeouts++;
+    if (++m_retries > m_nic->GetRetryCount())
+    {
+        EnterError();
+        return;
+    }
+    m_cc->OnTimeout();
+    GoBackN(m_sndUna, "timeout");
+    RestartTimer();
+}
+
+void
+RoceQueuePair::EnterError()
+{
+    NS_LOG_WARN("QP " << m_qpn << " retry count exhausted after " << m_counters.timeouts
+                      << " timeouts: entering the error state");
+    m_state = ERROR;
+    m_timer.Cancel();
+    m_readJobs.clear();
+    bool first = true;
+    std::deque<WorkRequest> wrs;
+    wrs.swap(m_wrs);
+    m_sendWr = 0;
+    m_sendOffset = 0;
+    for (const auto& wr : wrs)
+    {
+        RoceWorkCompletion wc;
+        wc.wrId = wr.wrId;
+        wc.qpn = m_qpn;
+        wc.opcode = wr.opcode;
+        wc.status = first ? RoceWcStatus::RETRY_EXCEEDED : RoceWcStatus::FLUSH_ERROR;
+        wc.bytes = wr.bytes;
+        wc.postTime = wr.postTime;
+        wc.startTime = wr.startTime;
+        wc.endTime = Simulator::Now();
+        first = false;
+        m_counters.completions++;
+        m_completionTrace(wc);
+        m_nic->m_completionTrace(wc);
+        if (!wr.cb.IsNull())
+        {
+            wr.cb(wc);
+        }
+    }
+}
+
+void
+RoceQueuePair::SendAck(bool nak, uint32_t psn)
+{
+    Ptr<Packet> p = Create<Packet>();
+    p->AddTrailer(RoceIcrcTrailer());
+    RoceAethHeader aeth;
+    if (nak)
+    {
+        aeth.SetNak(RoceAethHeader::NAK_PSN_SEQUENCE_ERROR);
+        m_counters.naksTx++;
+    }
+    else
+    {
+        aeth.SetAck(0x1f); // credit field 0x1F: end-to-end credits not used
+        m_counters.acksTx++;
+    }
+    aeth.SetMsn(m_msn);
+    p->AddHeader(aeth);
+    Bth bth;
+    bth.SetOpcode(Bth::ACKNOWLEDGE);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetPsn(psn);
+    p->AddHeader(bth);
+    uint8_t dscp = m_nic->GetAckDscp();
+    Encapsulate(p, dscp, false);
+    m_nic->SendControl(m_port, p, m_nic->GetPort(m_port)->GetDscpPriority(dscp));
+}
+
+void
+RoceQueuePair::SendCnp()
+{
+    Ptr<Packet> p = Create<Packet>();
+    p->AddTrailer(RoceIcrcTrailer());
+    p->AddHeader(RoceCnpHeader());
+    Bth bth;
+    bth.SetOpcode(Bth::CNP);
+    bth.SetDestQp(m_remoteQpn);
+    bth.SetBecn(true); // RoCEv2 CNP: BECN set (Annex A17.9)
+    p->AddHeader(bth);
+    uint8_t dscp = m_nic->GetCnpDscp();
+    Encapsulate(p, dscp, false);
+    m_counters.cnpsTx++;
+    m_nic->SendControl(m_port, p, m_nic->GetPort(m_port)->GetDscpPriority(dscp));
+}
+
+uint32_t
+RoceQueuePair::GetQpn() const
+{
+    return m_qpn;
+}
+
+uint32_t
+RoceQueuePair::GetRemoteQpn() const
+{
+    return m_remoteQpn;
+}
+
+Ipv4Address
+RoceQueuePair::GetRemoteAddress() const
+{
+    return m_remoteIp;
+}
+
+RoceQueuePair::State
+RoceQueuePair::GetState() const
+{
+    return m_state;
+}
+
+const RoceQpCounters&
+RoceQueuePair::GetCounters() const
+{
+    return m_counters;
+}
+
+Ptr<RoceCongestionOps>
+RoceQueuePair::GetCongestionOps() const
+{
+    return m_cc;
+}
+
+uint32_t
+RoceQueuePair::GetOutstandingWorkRequests() const
+{
+    return static_cast<uint32_t>(m_wrs.size());
+}
+
+uint16_t
+RoceQueuePair::GetUdpSourcePort() const
+{
+    return m_udpSrcPort;
+}
+
+uint32_t
+RoceQueuePair::GetPortIndex() const
+{
+    return m_port;
+}
+
+uint8_t
+RoceQueuePair::GetPriority() const
+{
+    return m_priority;
+}
+
+} // namespace ns3
