@@ -66,6 +66,27 @@ RoceWcStatusName(RoceWcStatus status)
     return "unknown";
 }
 
+const char*
+RoceControlEventName(RoceControlEvent e)
+{
+    switch (e)
+    {
+    case RoceControlEvent::ACK_TX:
+        return "ACK_TX";
+    case RoceControlEvent::ACK_RX:
+        return "ACK_RX";
+    case RoceControlEvent::NAK_TX:
+        return "NAK_TX";
+    case RoceControlEvent::NAK_RX:
+        return "NAK_RX";
+    case RoceControlEvent::CNP_TX:
+        return "CNP_TX";
+    case RoceControlEvent::CNP_RX:
+        return "CNP_RX";
+    }
+    return "unknown";
+}
+
 TypeId
 RoceQueuePair::GetTypeId()
 {
@@ -89,6 +110,10 @@ RoceQueuePair::GetTypeId()
                             "Go-back-N: first PSN resent and the cause (nak, timeout, read-gap).",
                             MakeTraceSourceAccessor(&RoceQueuePair::m_retransmitTrace),
                             "ns3::RoceQueuePair::RetransmitTracedCallback")
+            .AddTraceSource("Control",
+                            "ACK/NAK/CNP sent or received: event, PSN.",
+                            MakeTraceSourceAccessor(&RoceQueuePair::m_controlTrace),
+                            "ns3::RoceQueuePair::ControlTracedCallback")
             .AddTraceSource("Completion",
                             "A work request completed (any status).",
                             MakeTraceSourceAccessor(&RoceQueuePair::m_completionTrace),
@@ -507,6 +532,7 @@ RoceQueuePair::Receive(Ptr<Packet> packet,
     if (opcode == Bth::CNP)
     {
         m_counters.cnpsRx++;
+        m_controlTrace(RoceControlEvent::CNP_RX, psn);
         m_cc->OnCnp();
         return;
     }
@@ -640,6 +666,7 @@ RoceQueuePair::ReceiveResponse(Ptr<Packet> packet, uint8_t opcode, uint32_t psn,
         if (aeth.IsNak())
         {
             m_counters.naksRx++;
+            m_controlTrace(RoceControlEvent::NAK_RX, psn);
             if (aeth.GetNakCode() == RoceAethHeader::NAK_PSN_SEQUENCE_ERROR)
             {
                 Acknowledge(Bth::PsnAdd(psn, Bth::PSN_MODULUS - 1));
@@ -649,6 +676,7 @@ RoceQueuePair::ReceiveResponse(Ptr<Packet> packet, uint8_t opcode, uint32_t psn,
             return;
         }
         m_counters.acksRx++;
+        m_controlTrace(RoceControlEvent::ACK_RX, psn);
         Acknowledge(psn);
         return;
     }
@@ -875,11 +903,13 @@ RoceQueuePair::SendAck(bool nak, uint32_t psn)
     {
         aeth.SetNak(RoceAethHeader::NAK_PSN_SEQUENCE_ERROR);
         m_counters.naksTx++;
+        m_controlTrace(RoceControlEvent::NAK_TX, psn);
     }
     else
     {
         aeth.SetAck(0x1f); // credit field 0x1F: end-to-end credits not used
         m_counters.acksTx++;
+        m_controlTrace(RoceControlEvent::ACK_TX, psn);
     }
     aeth.SetMsn(m_msn);
     p->AddHeader(aeth);
@@ -907,6 +937,7 @@ RoceQueuePair::SendCnp()
     uint8_t dscp = m_nic->GetCnpDscp();
     Encapsulate(p, dscp, false);
     m_counters.cnpsTx++;
+    m_controlTrace(RoceControlEvent::CNP_TX, 0);
     m_nic->SendControl(m_port, p, m_nic->GetPort(m_port)->GetDscpPriority(dscp));
 }
 

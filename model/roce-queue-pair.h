@@ -77,6 +77,23 @@ struct RoceReceiveCompletion
     uint32_t imm{0};                         //!< immediate data
 };
 
+/// ACK/NAK/CNP events of a QP (the "Control" trace).
+enum class RoceControlEvent : uint8_t
+{
+    ACK_TX = 0, //!< ACK sent (responder)
+    ACK_RX,     //!< ACK received (requester)
+    NAK_TX,     //!< NAK sent (responder, PSN sequence error)
+    NAK_RX,     //!< NAK received (requester)
+    CNP_TX,     //!< CNP sent (notification point)
+    CNP_RX,     //!< CNP received (reaction point)
+};
+
+/**
+ * \param e an event
+ * \return its name ("ACK_TX", ...)
+ */
+const char* RoceControlEventName(RoceControlEvent e);
+
 /// Per-QP counters.
 struct RoceQpCounters
 {
@@ -128,6 +145,8 @@ class RoceQueuePair : public Object
     typedef Callback<void, const RoceWorkCompletion&> CompletionCallback;
     /// Responder receive callback.
     typedef Callback<void, const RoceReceiveCompletion&> ReceiveCallback;
+    /// Control trace: event, PSN carried (ACK/NAK PSN; 0 for CNPs).
+    typedef void (*ControlTracedCallback)(RoceControlEvent event, uint32_t psn);
     /// Retransmission trace: first PSN resent, cause ("nak", "timeout", "read-gap").
     typedef void (*RetransmitTracedCallback)(uint32_t psn, const std::string& cause);
 
@@ -378,6 +397,7 @@ class RoceQueuePair : public Object
 
     RoceQpCounters m_counters;                                      //!< counters
     TracedCallback<uint32_t, const std::string&> m_retransmitTrace; //!< go-back-N
+    TracedCallback<RoceControlEvent, uint32_t> m_controlTrace;      //!< ACK/NAK/CNP events
     TracedCallback<const RoceWorkCompletion&> m_completionTrace;    //!< completions
 };
 

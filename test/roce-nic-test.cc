@@ -10,6 +10,8 @@
 #include "ns3/ai-fabric-module.h"
 
 #include <cmath>
+#include <cstdio>
+#include <sstream>
 
 using namespace ns3;
 
@@ -336,6 +338,77 @@ TEST_F(RoceTest, UnknownQpIsDroppedAndCounted)
     Simulator::Run();
     EXPECT_EQ(nics[1]->GetDrops()[size_t(RoceNicDropReason::UNKNOWN_QP)], 1u);
     EXPECT_STREQ(RoceNicDropReasonName(RoceNicDropReason::UNKNOWN_QP), "unknown qp");
+}
+
+TEST_F(RoceTest, PcapOfWriteAndReadDecodesAsRoceV2)
+{
+    const std::string file = "roce-nic-test.pcap";
+    std::remove(file.c_str());
+    uint32_t qpnA = 0;
+    uint32_t qpnB = 0;
+    uint32_t psnA = 0;
+    {
+        Build();
+        auto qps = nicHelper.Connect(nics[0], nics[1]);
+        qpnA = qps[0].first->GetQpn();
+        qpnB = qps[0].second->GetQpn();
+        PfcHelper pcap;
+        pcap.EnablePcap(file, ports[1], true, true);
+        std::vector<uint32_t> first;
+        qps[0].first->TraceConnectWithoutContext(
+            "SendPsn",
+            MakeCallback(+[](uint32_t* f, uint32_t old, uint32_t) {
+                if (*f == 0xffffffff)
+                {
+                    *f = old;
+                }
+            }).Bind(&psnA));
+        psnA = 0xffffffff;
+        qps[0].first->PostWrite(3 * 4096, 0x1000, 5, Collect());
+        qps[0].first->PostRead(2 * 4096, 0x8000, 5, Collect());
+        Simulator::Run();
+        ASSERT_EQ(completions.size(), 2u);
+        qps.clear();
+        nics.clear();
+        ports.clear();
+        fabric = nullptr;
+    }
+    Simulator::Destroy();
+    int status = 0;
+    std::string out = test::RunCommand(test::TsharkPath() + " -r " + file +
+                                           " -d udp.port==4791,infiniband -T fields -E "
+                                           "separator=, -e infiniband.bth.opcode -e "
+                                           "infiniband.bth.destqp -e infiniband.bth.psn "
+                                           "2>/dev/null",
+                                       &status);
+    ASSERT_EQ(status, 0);
+    auto hex = [](uint32_t v) {
+        char b[16];
+        std::snprintf(b, sizeof(b), "0x%06x", v);
+        return std::string(b);
+    };
+    // On the responder's port: WRITE First/Middle/Last (AckReq on Last) -> ACK back,
+    // READ Request -> READ Response First/Last.
+    std::vector<std::string> expected = {
+        "6," + hex(qpnB) + "," + std::to_string(psnA),
+        "7," + hex(qpnB) + "," + std::to_string((psnA + 1) & 0xffffff),
+        "8," + hex(qpnB) + "," + std::to_string((psnA + 2) & 0xffffff),
+        "17," + hex(qpnA) + "," + std::to_string((psnA + 2) & 0xffffff),
+        "12," + hex(qpnB) + "," + std::to_string((psnA + 3) & 0xffffff),
+        "13," + hex(qpnA) + "," + std::to_string((psnA + 3) & 0xffffff),
+        "15," + hex(qpnA) + "," + std::to_string((psnA + 4) & 0xffffff),
+    };
+    std::vector<std::string> lines;
+    std::istringstream iss(out);
+    for (std::string l; std::getline(iss, l);)
+    {
+        lines.push_back(l);
+    }
+    EXPECT_EQ(lines, expected) << out;
+    std::string malformed =
+        test::RunCommand(test::TsharkPath() + " -r " + file + " -Y _ws.malformed 2>/dev/null",
+                         &status);
+    EXPECT_EQ(malformed, "");
 }
 
 using RoceBadInputDeathTest = RoceTest;
