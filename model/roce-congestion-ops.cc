@@ -40,6 +40,7 @@ RoceCongestionOps::~RoceCongestionOps() = default;
 void
 RoceCongestionOps::DoDispose()
 {
+    m_rateChanged.Nullify();
     Object::DoDispose();
 }
 
@@ -102,7 +103,17 @@ RoceCongestionOps::SetRate(DataRate rate)
     if (bps != DataRate(m_rate).GetBitRate())
     {
         m_rate = DataRate(bps);
+        if (!m_rateChanged.IsNull())
+        {
+            m_rateChanged();
+        }
     }
+}
+
+void
+RoceCongestionOps::SetRateChangeCallback(Callback<void> cb)
+{
+    m_rateChanged = cb;
 }
 
 void

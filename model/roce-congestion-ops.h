@@ -79,6 +79,11 @@ class RoceCongestionOps : public Object
     uint64_t GetWindow() const;
     /// \return the line rate given to Init()
     DataRate GetLineRate() const;
+    /**
+     * \brief Set the callback the QP uses to learn of rate changes (to re-pace at once).
+     * \param cb called after every change of GetRate()
+     */
+    void SetRateChangeCallback(Callback<void> cb);
 
   protected:
     void DoDispose() override;
@@ -97,6 +102,7 @@ class RoceCongestionOps : public Object
     DataRate m_lineRate;            //!< port rate
     TracedValue<DataRate> m_rate;   //!< pacing rate
     TracedValue<uint64_t> m_window; //!< in-flight window, bytes
+    Callback<void> m_rateChanged;   //!< QP notification of rate changes
 };
 
 /**

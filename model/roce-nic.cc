@@ -360,8 +360,14 @@ RoceNic::Kick(uint32_t portIndex, uint8_t priority)
     {
         while (!arb.paced.empty() && std::get<0>(arb.paced.top()) <= now)
         {
-            arb.ready.push_back(std::get<2>(arb.paced.top()));
+            RoceQueuePair* due = std::get<2>(arb.paced.top());
+            bool current = std::get<3>(arb.paced.top()) == due->m_arbEpoch && due->m_inPaced;
             arb.paced.pop();
+            if (current)
+            {
+                due->m_inPaced = false;
+                arb.ready.push_back(due);
+            }
         }
         if (arb.ready.empty())
         {
@@ -387,7 +393,7 @@ RoceNic::Kick(uint32_t portIndex, uint8_t priority)
         Time t = qp->GetNextSendTime();
         if (t > now)
         {
-            arb.paced.emplace(t, m_arbSeq++, qp);
+            PushPaced(arb, qp, t);
             continue;
         }
         Ptr<Packet> p = qp->BuildNextPacket();
@@ -402,7 +408,7 @@ RoceNic::Kick(uint32_t portIndex, uint8_t priority)
             }
             else
             {
-                arb.paced.emplace(next, m_arbSeq++, qp);
+                PushPaced(arb, qp, next);
             }
         }
         else
@@ -416,6 +422,22 @@ RoceNic::Kick(uint32_t portIndex, uint8_t priority)
             arb.dataInDevice--;
         }
     }
+}
+
+void
+RoceNic::PushPaced(Arbiter& arb, RoceQueuePair* qp, Time t)
+{
+    qp->m_inPaced = true;
+    arb.paced.emplace(t, m_arbSeq++, qp, ++qp->m_arbEpoch);
+}
+
+void
+RoceNic::Reschedule(RoceQueuePair* qp)
+{
+    uint32_t port = qp->GetPortIndex();
+    uint8_t prio = qp->GetPriority();
+    PushPaced(m_ports[port].arb[prio], qp, qp->GetNextSendTime());
+    Kick(port, prio);
 }
 
 void

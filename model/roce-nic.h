@@ -143,6 +143,11 @@ class RoceNic : public Object
      */
     void Activate(RoceQueuePair* qp);
     /**
+     * \brief A paced QP's next send time moved (its rate changed): requeue it.
+     * \param qp the QP (must be in the pacing heap)
+     */
+    void Reschedule(RoceQueuePair* qp);
+    /**
      * \brief Send a control packet (ACK/NAK/CNP) now, bypassing the arbiter.
      * \param port local port index
      * \param packet IPv4 packet
@@ -167,9 +172,10 @@ class RoceNic : public Object
     struct Arbiter
     {
         std::deque<RoceQueuePair*> ready; //!< QPs that may send now
-        /// Paced QPs: (time, sequence, qp), earliest first.
-        std::priority_queue<std::tuple<Time, uint64_t, RoceQueuePair*>,
-                            std::vector<std::tuple<Time, uint64_t, RoceQueuePair*>>,
+        /// Paced QPs: (time, sequence, qp, epoch), earliest first; entries whose epoch is not
+        /// the QP's current one are stale and skipped.
+        std::priority_queue<std::tuple<Time, uint64_t, RoceQueuePair*, uint64_t>,
+                            std::vector<std::tuple<Time, uint64_t, RoceQueuePair*, uint64_t>>,
                             std::greater<>>
             paced;
         uint32_t dataInDevice{0};  //!< data frames in the port queue
@@ -189,6 +195,8 @@ class RoceNic : public Object
         EventId xonCheck;           //!< NIC PFC XON check
     };
 
+    /// Put a QP in the pacing heap of its arbiter.
+    void PushPaced(Arbiter& arb, RoceQueuePair* qp, Time t);
     /// Fill the port queue of (port, priority) from its arbiter.
     void Kick(uint32_t port, uint8_t priority);
     /// The port dequeued a frame.

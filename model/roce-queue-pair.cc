@@ -169,6 +169,7 @@ RoceQueuePair::Bind(RoceNic* nic, uint32_t qpn, uint32_t port, Ptr<RoceCongestio
     m_qpn = qpn;
     m_port = port;
     m_cc = cc;
+    m_cc->SetRateChangeCallback(MakeCallback(&RoceQueuePair::OnRateChange, this));
     m_dscp = nic->GetDataDscp();
     m_priority = nic->GetPort(port)->GetDscpPriority(m_dscp);
 }
@@ -338,7 +339,18 @@ RoceQueuePair::HasPacketToSend() const
 Time
 RoceQueuePair::GetNextSendTime() const
 {
-    return m_nextSendTime;
+    // Evaluated with the current rate, so a rate increase takes effect at once.
+    return m_lastWire ? m_lastSendStart + m_cc->GetRate().CalculateBytesTxTime(m_lastWire)
+                      : Time(0);
+}
+
+void
+RoceQueuePair::OnRateChange()
+{
+    if (m_nic && m_inArbiter && m_inPaced)
+    {
+        m_nic->Reschedule(this);
+    }
 }
 
 void
@@ -512,8 +524,8 @@ RoceQueuePair::BuildNextPacket()
     m_counters.txDataPackets++;
     m_counters.txDataBytes += payload;
     m_cc->OnBytesSent(payload);
-    Time start = std::max(now, m_nextSendTime);
-    m_nextSendTime = start + m_cc->GetRate().CalculateBytesTxTime(p->GetSize() + WIRE_OVERHEAD);
+    m_lastSendStart = now;
+    m_lastWire = p->GetSize() + WIRE_OVERHEAD;
     return p;
 }
 

@@ -287,6 +287,10 @@ class RoceQueuePair : public Object
                  bool ce);
     /// Scheduled flag used by the NIC's arbiter.
     bool m_inArbiter{false};
+    /// The QP waits in the arbiter's pacing heap.
+    bool m_inPaced{false};
+    /// Generation of the QP's pacing-heap entry (older entries are stale).
+    uint64_t m_arbEpoch{0};
 
   protected:
     void DoDispose() override;
@@ -357,6 +361,8 @@ class RoceQueuePair : public Object
     void EnterError();
     /// Tell the NIC this QP may have packets to send.
     void Activate();
+    /// The congestion control changed the rate: re-pace now.
+    void OnRateChange();
 
     RoceNic* m_nic;               //!< owning NIC
     uint32_t m_qpn;               //!< local QPN
@@ -381,7 +387,8 @@ class RoceQueuePair : public Object
     uint32_t m_highSent;                               //!< one past the highest PSN ever sent
     uint32_t m_retries;                                //!< consecutive timeouts
     EventId m_timer;                                   //!< local ACK timer
-    Time m_nextSendTime;                               //!< pacing
+    Time m_lastSendStart; //!< pacing: when the last packet left
+    uint32_t m_lastWire{0}; //!< pacing: its wire bytes
     std::deque<std::pair<uint32_t, Time>> m_sendTimes; //!< first-send time of outstanding PSNs
     bool m_readGapSignalled;                           //!< a READ gap already triggered go-back-N
 

@@ -1,0 +1,403 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "dcqcn-congestion-ops.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("DcqcnCongestionOps");
+NS_OBJECT_ENSURE_REGISTERED(DcqcnCongestionOps);
+
+TypeId
+DcqcnCongestionOps::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::DcqcnCongestionOps")
+            .SetParent<RoceCongestionOps>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<DcqcnCongestionOps>()
+            .AddAttribute("G",
+                          "Alpha gain g in (0, 1]: alpha <- (1 - g) alpha + g on a CNP "
+                          "(firmware DCE_TCP_G, taken as 1/256).",
+                          DoubleValue(1.0 / 256),
+                          MakeDoubleAccessor(&DcqcnCongestionOps::m_g),
+                          MakeDoubleChecker<double>(1e-9, 1.0))
+            .AddAttribute("AlphaUpdatePeriod",
+                          "K: alpha decays by (1 - g) once per period without CNP "
+                          "(firmware DCE_TCP_RTT 1 us; paper 55 us).",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&DcqcnCongestionOps::m_alphaPeriod),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("InitialAlpha",
+                          "Alpha of a new QP, [0, 1] (firmware INITIAL_ALPHA 1023/1024).",
+                          DoubleValue(1023.0 / 1024),
+                          MakeDoubleAccessor(&DcqcnCongestionOps::m_initialAlpha),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("RateOnFirstCnp",
+                          "Rate set on the first CNP of the QP; 0 = decrease from the current "
+                          "rate as usual (firmware RATE_TO_SET_ON_FIRST_CNP 0).",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&DcqcnCongestionOps::m_rateOnFirstCnp),
+                          MakeDataRateChecker())
+            .AddAttribute("RateReduceMonitorPeriod",
+                          "At most one rate decrease per period (firmware "
+                          "RATE_REDUCE_MONITOR_PERIOD 4 us; paper: every CNP, 0).",
+                          TimeValue(MicroSeconds(4)),
+                          MakeTimeAccessor(&DcqcnCongestionOps::m_reduceMonitorPeriod),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("MinDecreaseFactor",
+                          "A decrease keeps at least this fraction of Rc, [0, 1] (firmware "
+                          "RPG_MIN_DEC_FAC 50%).",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&DcqcnCongestionOps::m_minDecreaseFactor),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("Gd",
+                          "Decrease divisor: Rc <- Rc (1 - alpha / Gd), >= 1 (paper 2; firmware "
+                          "RPG_GD 11 with alpha in 1/1024 units is also 2).",
+                          DoubleValue(2.0),
+                          MakeDoubleAccessor(&DcqcnCongestionOps::m_gd),
+                          MakeDoubleChecker<double>(1.0))
+            .AddAttribute("MinRate",
+                          "Rate floor (firmware RPG_MIN_RATE 1 Mb/s).",
+                          DataRateValue(DataRate("1Mbps")),
+                          MakeDataRateAccessor(&DcqcnCongestionOps::m_minRate),
+                          MakeDataRateChecker())
+            .AddAttribute("RateIncreaseTimer",
+                          "T: period of timer-driven increase events (firmware RPG_TIME_RESET "
+                          "300 us; paper 55 us).",
+                          TimeValue(MicroSeconds(300)),
+                          MakeTimeAccessor(&DcqcnCongestionOps::m_increaseTimer),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ByteCounter",
+                          "B: bytes sent per byte-counter increase event (firmware "
+                          "RPG_BYTE_RESET 32767, taken as bytes; paper 10 MB). >= 1.",
+                          UintegerValue(32767),
+                          MakeUintegerAccessor(&DcqcnCongestionOps::m_byteCounter),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("FastRecoveryThreshold",
+                          "F: stages of fast recovery before additive increase (firmware "
+                          "RPG_THRESHOLD 1; paper 5).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&DcqcnCongestionOps::m_f),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RateAi",
+                          "Additive increase step R_AI (firmware RPG_AI_RATE 5 Mb/s; paper "
+                          "40 Mb/s).",
+                          DataRateValue(DataRate("5Mbps")),
+                          MakeDataRateAccessor(&DcqcnCongestionOps::m_rateAi),
+                          MakeDataRateChecker())
+            .AddAttribute("RateHai",
+                          "Hyper increase step R_HAI (firmware RPG_HAI_RATE 50 Mb/s).",
+                          DataRateValue(DataRate("50Mbps")),
+                          MakeDataRateAccessor(&DcqcnCongestionOps::m_rateHai),
+                          MakeDataRateChecker())
+            .AddAttribute("ClampTargetRate",
+                          "Every decrease sets Rt <- Rc (the paper's behaviour; firmware "
+                          "CLAMP_TGT_RATE default off).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&DcqcnCongestionOps::m_clampTargetRate),
+                          MakeBooleanChecker())
+            .AddAttribute("ClampTargetRateAfterTimeInc",
+                          "Without ClampTargetRate: Rt <- Rc on a decrease only if a rate "
+                          "increase happened since the previous decrease (firmware "
+                          "CLAMP_TGT_RATE_AFTER_TIME_INC default on).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&DcqcnCongestionOps::m_clampAfterTimeInc),
+                          MakeBooleanChecker())
+            .AddTraceSource("TargetRate",
+                            "Target rate Rt.",
+                            MakeTraceSourceAccessor(&DcqcnCongestionOps::m_targetRate),
+                            "ns3::TracedValueCallback::DataRate")
+            .AddTraceSource("Alpha",
+                            "Alpha after each CNP update.",
+                            MakeTraceSourceAccessor(&DcqcnCongestionOps::m_alphaTrace),
+                            "ns3::TracedValueCallback::Double")
+            .AddTraceSource("TimerStage",
+                            "Timer stage counter T.",
+                            MakeTraceSourceAccessor(&DcqcnCongestionOps::m_timerStage),
+                            "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource("ByteStage",
+                            "Byte stage counter BC.",
+                            MakeTraceSourceAccessor(&DcqcnCongestionOps::m_byteStage),
+                            "ns3::TracedValueCallback::Uint32");
+    return tid;
+}
+
+DcqcnCongestionOps::DcqcnCongestionOps()
+    : m_g(1.0 / 256),
+      m_alphaPeriod(MicroSeconds(1)),
+      m_initialAlpha(1023.0 / 1024),
+      m_rateOnFirstCnp(0),
+      m_reduceMonitorPeriod(MicroSeconds(4)),
+      m_minDecreaseFactor(0.5),
+      m_gd(2.0),
+      m_minRate(DataRate("1Mbps")),
+      m_increaseTimer(MicroSeconds(300)),
+      m_byteCounter(32767),
+      m_f(1),
+      m_rateAi(DataRate("5Mbps")),
+      m_rateHai(DataRate("50Mbps")),
+      m_clampTargetRate(false),
+      m_clampAfterTimeInc(true),
+      m_alpha(1023.0 / 1024),
+      m_alphaTrace(1023.0 / 1024),
+      m_targetRate(DataRate(0)),
+      m_timerStage(0),
+      m_byteStage(0),
+      m_bytesSinceStage(0),
+      m_decreasedEver(false),
+      m_cnpEver(false),
+      m_increasedSinceDecrease(false)
+{
+}
+
+DcqcnCongestionOps::~DcqcnCongestionOps() = default;
+
+void
+DcqcnCongestionOps::DoDispose()
+{
+    m_timer.Cancel();
+    RoceCongestionOps::DoDispose();
+}
+
+void
+DcqcnCongestionOps::SetPresetDefaults(const std::string& preset)
+{
+    auto set = [](const std::string& name, const AttributeValue& v) {
+        Config::SetDefault("ns3::DcqcnCongestionOps::" + name, v);
+    };
+    if (preset == "paper")
+    {
+        set("G", DoubleValue(1.0 / 256));
+        set("AlphaUpdatePeriod", TimeValue(MicroSeconds(55)));
+        set("InitialAlpha", DoubleValue(1.0));
+        set("RateOnFirstCnp", DataRateValue(DataRate(0)));
+        set("RateReduceMonitorPeriod", TimeValue(Time(0)));
+        set("MinDecreaseFactor", DoubleValue(0.0));
+        set("Gd", DoubleValue(2.0));
+        set("MinRate", DataRateValue(DataRate("1Mbps")));
+        set("RateIncreaseTimer", TimeValue(MicroSeconds(55)));
+        set("ByteCounter", UintegerValue(10ull * 1000 * 1000));
+        set("FastRecoveryThreshold", UintegerValue(5));
+        set("RateAi", DataRateValue(DataRate("40Mbps")));
+        set("RateHai", DataRateValue(DataRate("400Mbps")));
+        set("ClampTargetRate", BooleanValue(true));
+        set("ClampTargetRateAfterTimeInc", BooleanValue(true));
+        Config::SetDefault("ns3::RoceNic::CnpInterval", TimeValue(MicroSeconds(50)));
+    }
+    else if (preset == "firmware")
+    {
+        set("G", DoubleValue(1.0 / 256));
+        set("AlphaUpdatePeriod", TimeValue(MicroSeconds(1)));
+        set("InitialAlpha", DoubleValue(1023.0 / 1024));
+        set("RateOnFirstCnp", DataRateValue(DataRate(0)));
+        set("RateReduceMonitorPeriod", TimeValue(MicroSeconds(4)));
+        set("MinDecreaseFactor", DoubleValue(0.5));
+        set("Gd", DoubleValue(2.0));
+        set("MinRate", DataRateValue(DataRate("1Mbps")));
+        set("RateIncreaseTimer", TimeValue(MicroSeconds(300)));
+        set("ByteCounter", UintegerValue(32767));
+        set("FastRecoveryThreshold", UintegerValue(1));
+        set("RateAi", DataRateValue(DataRate("5Mbps")));
+        set("RateHai", DataRateValue(DataRate("50Mbps")));
+        set("ClampTargetRate", BooleanValue(false));
+        set("ClampTargetRateAfterTimeInc", BooleanValue(true));
+        Config::SetDefault("ns3::RoceNic::CnpInterval", TimeValue(MicroSeconds(4)));
+    }
+    else
+    {
+        NS_ABORT_MSG("DCQCN preset \"" << preset << "\" is unknown; use \"paper\" or \"firmware\"");
+    }
+}
+
+std::string
+DcqcnCongestionOps::GetName() const
+{
+    return "DCQCN";
+}
+
+Ptr<RoceCongestionOps>
+DcqcnCongestionOps::Fork() const
+{
+    return CopyObject<DcqcnCongestionOps>(this);
+}
+
+void
+DcqcnCongestionOps::Validate() const
+{
+    NS_ABORT_MSG_IF(m_minRate.GetBitRate() == 0,
+                    "DCQCN MinRate " << m_minRate << " is invalid; it must be > 0");
+    NS_ABORT_MSG_IF(m_minRate > GetLineRate(),
+                    "DCQCN MinRate " << m_minRate << " exceeds the line rate " << GetLineRate());
+    NS_ABORT_MSG_IF(m_rateOnFirstCnp > GetLineRate(),
+                    "DCQCN RateOnFirstCnp " << m_rateOnFirstCnp << " exceeds the line rate "
+                                            << GetLineRate());
+}
+
+void
+DcqcnCongestionOps::Init(DataRate lineRate)
+{
+    RoceCongestionOps::Init(lineRate);
+    Validate();
+    m_alpha = m_initialAlpha;
+    m_alphaTrace = m_initialAlpha;
+    m_alphaRef = Simulator::Now();
+    m_targetRate = lineRate;
+    m_timerStage = 0;
+    m_byteStage = 0;
+    m_bytesSinceStage = 0;
+    m_decreasedEver = false;
+    m_cnpEver = false;
+    m_increasedSinceDecrease = false;
+    m_timer.Cancel();
+}
+
+double
+DcqcnCongestionOps::GetAlpha() const
+{
+    if (!m_cnpEver)
+    {
+        return m_alpha;
+    }
+    double periods = std::floor((Simulator::Now() - m_alphaRef).GetSeconds() /
+                                m_alphaPeriod.GetSeconds());
+    return m_alpha * std::pow(1.0 - m_g, periods);
+}
+
+DataRate
+DcqcnCongestionOps::GetTargetRate() const
+{
+    return m_targetRate;
+}
+
+uint32_t
+DcqcnCongestionOps::GetTimerStage() const
+{
+    return m_timerStage;
+}
+
+uint32_t
+DcqcnCongestionOps::GetByteStage() const
+{
+    return m_byteStage;
+}
+
+double
+DcqcnCongestionOps::CurrentBps() const
+{
+    return static_cast<double>(GetRate().GetBitRate());
+}
+
+void
+DcqcnCongestionOps::OnCnp()
+{
+    Time now = Simulator::Now();
+    // Alpha: decay for the quiet periods, then the CNP update.
+    m_alpha = GetAlpha() * (1.0 - m_g) + m_g;
+    m_alphaRef = now;
+    m_alphaTrace = m_alpha;
+    bool first = !m_cnpEver;
+    m_cnpEver = true;
+
+    if (!m_decreasedEver || now - m_lastDecrease >= m_reduceMonitorPeriod)
+    {
+        double rc = CurrentBps();
+        if (m_clampTargetRate || (m_clampAfterTimeInc && m_increasedSinceDecrease) ||
+            !m_decreasedEver)
+        {
+            m_targetRate = GetRate();
+        }
+        double next;
+        if (first && m_rateOnFirstCnp.GetBitRate() > 0)
+        {
+            next = std::min(rc, double(m_rateOnFirstCnp.GetBitRate()));
+        }
+        else
+        {
+            double factor = std::max(1.0 - m_alpha / m_gd, m_minDecreaseFactor);
+            next = rc * factor;
+        }
+        next = std::max(next, double(m_minRate.GetBitRate()));
+        SetRate(DataRate(static_cast<uint64_t>(next)));
+        m_lastDecrease = now;
+        m_decreasedEver = true;
+        m_increasedSinceDecrease = false;
+    }
+    m_timerStage = 0;
+    m_byteStage = 0;
+    m_bytesSinceStage = 0;
+    ArmIncreaseTimer();
+}
+
+void
+DcqcnCongestionOps::ArmIncreaseTimer()
+{
+    m_timer.Cancel();
+    if (GetRate() < GetLineRate())
+    {
+        m_timer = Simulator::Schedule(m_increaseTimer, &DcqcnCongestionOps::OnIncreaseTimer, this);
+    }
+}
+
+void
+DcqcnCongestionOps::OnIncreaseTimer()
+{
+    m_timerStage = m_timerStage + 1;
+    Increase();
+    ArmIncreaseTimer();
+}
+
+void
+DcqcnCongestionOps::OnBytesSent(uint32_t bytes)
+{
+    if (!m_decreasedEver || GetRate() >= GetLineRate())
+    {
+        return;
+    }
+    m_bytesSinceStage += bytes;
+    while (m_bytesSinceStage >= m_byteCounter && GetRate() < GetLineRate())
+    {
+        m_bytesSinceStage -= m_byteCounter;
+        m_byteStage = m_byteStage + 1;
+        Increase();
+    }
+}
+
+void
+DcqcnCongestionOps::Increase()
+{
+    uint32_t t = m_timerStage;
+    uint32_t bc = m_byteStage;
+    double rt = double(DataRate(m_targetRate).GetBitRate());
+    if (std::max(t, bc) < m_f)
+    {
+        // fast recovery: Rt unchanged
+    }
+    else if (std::min(t, bc) > m_f)
+    {
+        rt += double(std::min(t, bc) - m_f) * double(m_rateHai.GetBitRate());
+    }
+    else
+    {
+        rt += double(m_rateAi.GetBitRate());
+    }
+    rt = std::min(rt, double(GetLineRate().GetBitRate()));
+    m_targetRate = DataRate(static_cast<uint64_t>(rt));
+    double rc = (rt + CurrentBps()) / 2;
+    SetRate(DataRate(static_cast<uint64_t>(std::ceil(rc))));
+    m_increasedSinceDecrease = true;
+}
+
+} // namespace ns3
