@@ -132,10 +132,9 @@ main(int argc, char* argv[])
     }
     Ptr<FabricSwitch> sw = SwitchHelper().Install(swNode);
     RoceNicHelper nicHelper;
-    nicHelper.SetNicAttribute(
-        "CongestionControl",
-        TypeIdValue(cc == "dcqcn" ? DcqcnCongestionOps::GetTypeId()
-                                  : RoceNoneCongestionOps::GetTypeId()));
+    nicHelper.SetNicAttribute("CongestionControl",
+                              TypeIdValue(cc == "dcqcn" ? DcqcnCongestionOps::GetTypeId()
+                                                        : RoceNoneCongestionOps::GetTypeId()));
     std::vector<Ptr<RoceNic>> nics;
     for (uint32_t i = 0; i <= flows; ++i)
     {
@@ -203,14 +202,14 @@ main(int argc, char* argv[])
     Simulator::Run();
 
     double line = DataRate(rate).GetBitRate() * 4096.0 / 4178 / 1e9;
-    std::cout << std::fixed << std::setprecision(1) << "dcqcn-fairness: " << flows
-              << " flows, " << rate << ", cc=" << cc << (cc == "dcqcn" ? " (" + preset + ")" : "")
+    std::cout << std::fixed << std::setprecision(1) << "dcqcn-fairness: " << flows << " flows, "
+              << rate << ", cc=" << cc << (cc == "dcqcn" ? " (" + preset + ")" : "")
               << "; goodput per flow in the second half of each phase (Gb/s)\n";
     for (uint32_t ph = 0; ph < phases; ++ph)
     {
         uint32_t active = ph < flows ? ph + 1 : 2 * flows - 1 - ph;
-        std::cout << "  phase " << ph << " (" << active << " active, fair share "
-                  << line / active << "):";
+        std::cout << "  phase " << ph << " (" << active << " active, fair share " << line / active
+                  << "):";
         for (uint32_t i = 0; i < flows; ++i)
         {
             std::cout << " " << (phaseSamples[ph] ? phaseSum[ph][i] / phaseSamples[ph] : 0.0);

@@ -82,8 +82,9 @@ DcqcnCongestionOps::GetTypeId()
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ByteCounter",
                           "B: bytes sent per byte-counter increase event (firmware "
-                          "RPG_BYTE_RESET 32767, taken as bytes; paper 10 MB). >= 1.",
-                          UintegerValue(32767),
+                          "RPG_BYTE_RESET 32767, taken in 64-byte units = 2 MiB; paper 10 MB). "
+                          ">= 1.",
+                          UintegerValue(32767ull * 64),
                           MakeUintegerAccessor(&DcqcnCongestionOps::m_byteCounter),
                           MakeUintegerChecker<uint64_t>(1))
             .AddAttribute("FastRecoveryThreshold",
@@ -110,9 +111,9 @@ DcqcnCongestionOps::GetTypeId()
                           MakeBooleanAccessor(&DcqcnCongestionOps::m_clampTargetRate),
                           MakeBooleanChecker())
             .AddAttribute("ClampTargetRateAfterTimeInc",
-                          "Without ClampTargetRate: Rt <- Rc on a decrease only if a rate "
-                          "increase happened since the previous decrease (firmware "
-                          "CLAMP_TGT_RATE_AFTER_TIME_INC default on).",
+                          "Without ClampTargetRate: Rt <- Rc on a decrease only if a "
+                          "timer-driven rate increase happened since the previous decrease "
+                          "(firmware CLAMP_TGT_RATE_AFTER_TIME_INC default on).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&DcqcnCongestionOps::m_clampAfterTimeInc),
                           MakeBooleanChecker())
@@ -145,7 +146,7 @@ DcqcnCongestionOps::DcqcnCongestionOps()
       m_gd(2.0),
       m_minRate(DataRate("1Mbps")),
       m_increaseTimer(MicroSeconds(300)),
-      m_byteCounter(32767),
+      m_byteCounter(32767ull * 64),
       m_f(1),
       m_rateAi(DataRate("5Mbps")),
       m_rateHai(DataRate("50Mbps")),
@@ -208,7 +209,7 @@ DcqcnCongestionOps::SetPresetDefaults(const std::string& preset)
         set("Gd", DoubleValue(2.0));
         set("MinRate", DataRateValue(DataRate("1Mbps")));
         set("RateIncreaseTimer", TimeValue(MicroSeconds(300)));
-        set("ByteCounter", UintegerValue(32767));
+        set("ByteCounter", UintegerValue(32767ull * 64));
         set("FastRecoveryThreshold", UintegerValue(1));
         set("RateAi", DataRateValue(DataRate("5Mbps")));
         set("RateHai", DataRateValue(DataRate("50Mbps")));
@@ -271,8 +272,8 @@ DcqcnCongestionOps::GetAlpha() const
     {
         return m_alpha;
     }
-    double periods = std::floor((Simulator::Now() - m_alphaRef).GetSeconds() /
-                                m_alphaPeriod.GetSeconds());
+    double periods =
+        std::floor((Simulator::Now() - m_alphaRef).GetSeconds() / m_alphaPeriod.GetSeconds());
     return m_alpha * std::pow(1.0 - m_g, periods);
 }
 
@@ -355,6 +356,7 @@ void
 DcqcnCongestionOps::OnIncreaseTimer()
 {
     m_timerStage = m_timerStage + 1;
+    m_increasedSinceDecrease = true; // a *timer* increase (CLAMP_TGT_RATE_AFTER_TIME_INC)
     Increase();
     ArmIncreaseTimer();
 }
@@ -397,7 +399,6 @@ DcqcnCongestionOps::Increase()
     m_targetRate = DataRate(static_cast<uint64_t>(rt));
     double rc = (rt + CurrentBps()) / 2;
     SetRate(DataRate(static_cast<uint64_t>(std::ceil(rc))));
-    m_increasedSinceDecrease = true;
 }
 
 } // namespace ns3

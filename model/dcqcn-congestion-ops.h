@@ -39,16 +39,17 @@ namespace ns3
  *   rate; at line rate the timer stops.
  *
  * Clamp options: with ClampTargetRate (the paper) every decrease sets Rt <- Rc. Without it,
- * Rt <- Rc only if a rate increase happened since the previous decrease when
- * ClampTargetRateAfterTimeInc is set, and never otherwise, so back-to-back CNPs keep the
- * higher target.
+ * Rt <- Rc only if a timer-driven increase happened since the previous decrease when
+ * ClampTargetRateAfterTimeInc is set (firmware CLAMP_TGT_RATE_AFTER_TIME_INC), and never
+ * otherwise (except on the first decrease), so back-to-back CNPs keep the higher target.
  *
  * Defaults are the ConnectX firmware values; SetPresetDefaults("paper") or ("firmware")
  * sets every attribute default through Config::SetDefault. Firmware units that are not
  * plain SI are converted as follows (assumptions, documented in the module doc):
  * RPG_GD = 11 with alpha in 1/1024 units means Gd = 2048 / 1024 = 2; RPG_BYTE_RESET = 32767
- * is taken in bytes; DCE_TCP_G is taken as G = 1/256; RPG_TIME_RESET and
- * RATE_REDUCE_MONITOR_PERIOD are in microseconds.
+ * is taken in 64-byte units (2 MiB; in bytes the byte counter would restore the rate every
+ * 32 KB and DCQCN would leave the queue to PFC); DCE_TCP_G is taken as G = 1/256; RPG_TIME_RESET
+ * and RATE_REDUCE_MONITOR_PERIOD are in microseconds.
  */
 class DcqcnCongestionOps : public RoceCongestionOps
 {
@@ -102,35 +103,35 @@ class DcqcnCongestionOps : public RoceCongestionOps
     void Validate() const;
 
     // attributes
-    double m_g;                       //!< alpha gain G, (0, 1]
-    Time m_alphaPeriod;               //!< alpha update period K
-    double m_initialAlpha;            //!< alpha at start, [0, 1]
-    DataRate m_rateOnFirstCnp;        //!< Rc after the first CNP (0 = decrease normally)
-    Time m_reduceMonitorPeriod;       //!< minimum time between decreases
-    double m_minDecreaseFactor;       //!< Rc never drops below this fraction per decrease
-    double m_gd;                      //!< decrease divisor: Rc x (1 - alpha / Gd)
-    DataRate m_minRate;               //!< rate floor
-    Time m_increaseTimer;             //!< T
-    uint64_t m_byteCounter;           //!< B, bytes
-    uint32_t m_f;                     //!< fast recovery threshold F
-    DataRate m_rateAi;                //!< additive increase step
-    DataRate m_rateHai;               //!< hyper increase step
-    bool m_clampTargetRate;           //!< Rt <- Rc on every decrease
-    bool m_clampAfterTimeInc;         //!< Rt <- Rc only after an increase
+    double m_g;                 //!< alpha gain G, (0, 1]
+    Time m_alphaPeriod;         //!< alpha update period K
+    double m_initialAlpha;      //!< alpha at start, [0, 1]
+    DataRate m_rateOnFirstCnp;  //!< Rc after the first CNP (0 = decrease normally)
+    Time m_reduceMonitorPeriod; //!< minimum time between decreases
+    double m_minDecreaseFactor; //!< Rc never drops below this fraction per decrease
+    double m_gd;                //!< decrease divisor: Rc x (1 - alpha / Gd)
+    DataRate m_minRate;         //!< rate floor
+    Time m_increaseTimer;       //!< T
+    uint64_t m_byteCounter;     //!< B, bytes
+    uint32_t m_f;               //!< fast recovery threshold F
+    DataRate m_rateAi;          //!< additive increase step
+    DataRate m_rateHai;         //!< hyper increase step
+    bool m_clampTargetRate;     //!< Rt <- Rc on every decrease
+    bool m_clampAfterTimeInc;   //!< Rt <- Rc only after an increase
 
     // state
-    double m_alpha;                   //!< alpha at m_alphaRef
-    Time m_alphaRef;                  //!< time of the last alpha update
-    TracedValue<double> m_alphaTrace; //!< alpha at each CNP
+    double m_alpha;                     //!< alpha at m_alphaRef
+    Time m_alphaRef;                    //!< time of the last alpha update
+    TracedValue<double> m_alphaTrace;   //!< alpha at each CNP
     TracedValue<DataRate> m_targetRate; //!< Rt
     TracedValue<uint32_t> m_timerStage; //!< T
     TracedValue<uint32_t> m_byteStage;  //!< BC
-    uint64_t m_bytesSinceStage;       //!< byte counter
-    Time m_lastDecrease;              //!< time of the last decrease
-    bool m_decreasedEver;             //!< a decrease happened
-    bool m_cnpEver;                   //!< a CNP arrived
-    bool m_increasedSinceDecrease;    //!< an increase happened since the last decrease
-    EventId m_timer;                  //!< increase timer
+    uint64_t m_bytesSinceStage;         //!< byte counter
+    Time m_lastDecrease;                //!< time of the last decrease
+    bool m_decreasedEver;               //!< a decrease happened
+    bool m_cnpEver;                     //!< a CNP arrived
+    bool m_increasedSinceDecrease;      //!< a timer increase happened since the last decrease
+    EventId m_timer;                    //!< increase timer
 };
 
 } // namespace ns3

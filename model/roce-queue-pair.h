@@ -387,8 +387,8 @@ class RoceQueuePair : public Object
     uint32_t m_highSent;                               //!< one past the highest PSN ever sent
     uint32_t m_retries;                                //!< consecutive timeouts
     EventId m_timer;                                   //!< local ACK timer
-    Time m_lastSendStart; //!< pacing: when the last packet left
-    uint32_t m_lastWire{0}; //!< pacing: its wire bytes
+    Time m_lastSendStart;                              //!< pacing: when the last packet left
+    uint32_t m_lastWire{0};                            //!< pacing: its wire bytes
     std::deque<std::pair<uint32_t, Time>> m_sendTimes; //!< first-send time of outstanding PSNs
     bool m_readGapSignalled;                           //!< a READ gap already triggered go-back-N
 

@@ -1,0 +1,167 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * dcqcn-incast: N:1 RDMA WRITE incast through one switch, with DCQCN or with CC off.
+ *
+ *   sender 0 ──┐
+ *      ...     ├── switch ── receiver        (all links --rate, 1 us, PFC on priority 3)
+ *   sender N-1─┘
+ *
+ * Every sender WRITEs --bytes to the receiver at the same time. With --cc=none only PFC
+ * holds the switch buffer; with --cc=dcqcn the ECN marks turn into CNPs and the senders slow
+ * down, so the switch should need far fewer pause frames. Prints and writes
+ *   <prefix>-summary.csv  cc,senders,pfc_pauses,max_queue_bytes,ecn_marks,cnps,drops,
+ *                         fct_min_us,fct_mean_us,fct_max_us
+ *   <prefix>-queue.csv    time_us,queue_bytes,pfc_pauses
+ * Run both: ./dcqcn-incast --cc=none --prefix=incast-none; ./dcqcn-incast --cc=dcqcn
+ * --prefix=incast-dcqcn; then tools/plots/plot_dcqcn_incast.py incast-none incast-dcqcn.
+ */
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+
+#include <algorithm>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+using namespace ns3;
+
+int
+main(int argc, char* argv[])
+{
+    Time::SetResolution(Time::PS);
+
+    uint32_t senders = 16;
+    uint64_t bytes = 8 << 20;
+    std::string rate = "400Gbps";
+    std::string cc = "dcqcn";
+    std::string preset = "firmware";
+    std::string prefix = "dcqcn-incast";
+    Time sample = MicroSeconds(5);
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("senders", "Number of senders (1..256)", senders);
+    cmd.AddValue("bytes", "WRITE size per sender, bytes", bytes);
+    cmd.AddValue("rate", "Rate of every link", rate);
+    cmd.AddValue("cc", "Congestion control: dcqcn or none", cc);
+    cmd.AddValue("preset", "DCQCN preset: firmware or paper", preset);
+    cmd.AddValue("prefix", "Output file prefix", prefix);
+    cmd.AddValue("sample", "Queue sampling interval", sample);
+    cmd.Parse(argc, argv);
+    NS_ABORT_MSG_IF(senders < 1 || senders > 256,
+                    "--senders " << senders << " is invalid (1..256)");
+    NS_ABORT_MSG_IF(bytes == 0, "--bytes must be >= 1");
+    NS_ABORT_MSG_IF(cc != "dcqcn" && cc != "none", "--cc=" << cc << " is invalid: dcqcn or none");
+    if (cc == "dcqcn")
+    {
+        DcqcnCongestionOps::SetPresetDefaults(preset);
+        cmd.Parse(argc, argv); // explicit --ns3::... values override the preset
+    }
+
+    NodeContainer hosts(senders + 1);
+    Ptr<Node> swNode = CreateObject<Node>();
+    PfcHelper pfc;
+    pfc.SetDeviceAttribute("DataRate", StringValue(rate));
+    pfc.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    std::vector<Ptr<PfcNetDevice>> ports;
+    for (uint32_t i = 0; i <= senders; ++i)
+    {
+        ports.push_back(DynamicCast<PfcNetDevice>(pfc.Install(hosts.Get(i), swNode).Get(0)));
+    }
+    Ptr<FabricSwitch> sw = SwitchHelper().Install(swNode);
+    RoceNicHelper nicHelper;
+    nicHelper.SetNicAttribute("CongestionControl",
+                              TypeIdValue(cc == "dcqcn" ? DcqcnCongestionOps::GetTypeId()
+                                                        : RoceNoneCongestionOps::GetTypeId()));
+    std::vector<Ptr<RoceNic>> nics;
+    for (uint32_t i = 0; i <= senders; ++i)
+    {
+        Ipv4Address ip(0x0a000001 + i);
+        sw->GetForwardingTable()->SetRoute(ip, {i});
+        nics.push_back(nicHelper.Install(hosts.Get(i), ports[i], ip));
+    }
+    nicHelper.AssignStreams(1);
+    sw->AssignStreams(2);
+
+    std::vector<Time> fct;
+    std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>> qps;
+    for (uint32_t i = 0; i < senders; ++i)
+    {
+        auto qp = nicHelper.Connect(nics[i], nics[senders])[0];
+        qps.push_back(qp);
+        qp.first->PostWrite(bytes,
+                            0,
+                            1,
+                            MakeCallback(+[](std::vector<Time>* v, const RoceWorkCompletion& wc) {
+                                NS_ABORT_MSG_IF(wc.status != RoceWcStatus::SUCCESS,
+                                                "WRITE failed: " << RoceWcStatusName(wc.status));
+                                v->push_back(wc.endTime - wc.postTime);
+                            }).Bind(&fct));
+    }
+
+    std::ofstream queue(prefix + "-queue.csv");
+    NS_ABORT_MSG_IF(!queue, "cannot write " << prefix << "-queue.csv");
+    queue << "time_us,queue_bytes,pfc_pauses\n";
+    uint64_t maxQueue = 0;
+    auto pausesNow = [&]() {
+        uint64_t p = 0;
+        for (uint32_t i = 0; i < senders; ++i)
+        {
+            p += sw->GetPort(i)->GetCounters().pauseTx[3];
+        }
+        return p;
+    };
+    std::function<void()> sampler = [&]() {
+        uint64_t q = sw->GetMmu()->GetEgressBytes(senders, 3);
+        maxQueue = std::max(maxQueue, q);
+        queue << Simulator::Now().GetSeconds() * 1e6 << "," << q << "," << pausesNow() << "\n";
+        if (fct.size() < senders)
+        {
+            Simulator::Schedule(sample, sampler);
+        }
+    };
+    Simulator::Schedule(sample, sampler);
+    Simulator::Run();
+
+    uint64_t cnps = 0;
+    for (auto& [a, b] : qps)
+    {
+        cnps += b->GetCounters().cnpsTx;
+    }
+    uint64_t drops = 0;
+    for (auto d : sw->GetCounters().drops)
+    {
+        drops += d;
+    }
+    double fmin = 1e300;
+    double fmax = 0;
+    double fsum = 0;
+    for (Time t : fct)
+    {
+        double us = t.GetSeconds() * 1e6;
+        fmin = std::min(fmin, us);
+        fmax = std::max(fmax, us);
+        fsum += us;
+    }
+    std::ofstream summary(prefix + "-summary.csv");
+    NS_ABORT_MSG_IF(!summary, "cannot write " << prefix << "-summary.csv");
+    summary << "cc,senders,pfc_pauses,max_queue_bytes,ecn_marks,cnps,drops,fct_min_us,fct_mean_us,"
+               "fct_max_us\n"
+            << cc << "," << senders << "," << pausesNow() << "," << maxQueue << ","
+            << sw->GetCounters().ecnMarks[senders] << "," << cnps << "," << drops << "," << fmin
+            << "," << fsum / senders << "," << fmax << "\n";
+    double ideal = double(senders) * bytes * 8 / DataRate(rate).GetBitRate() * 4178 / 4096 * 1e6;
+    std::cout << std::fixed << std::setprecision(1) << "dcqcn-incast: " << senders << ":1, "
+              << bytes << " B each at " << rate << ", cc=" << cc
+              << (cc == "dcqcn" ? " (" + preset + ")" : "") << "\n"
+              << "  PFC pause frames " << pausesNow() << ", max egress queue " << maxQueue / 1e3
+              << " KB, ECN marks " << sw->GetCounters().ecnMarks[senders] << ", CNPs " << cnps
+              << ", drops " << drops << "\n"
+              << "  FCT min/mean/max " << fmin << " / " << fsum / senders << " / " << fmax
+              << " us (all bytes through one port at line rate: " << ideal << " us)\n"
+              << "  wrote " << prefix << "-summary.csv, " << prefix << "-queue.csv\n";
+    Simulator::Destroy();
+    return 0;
+}
