@@ -160,7 +160,9 @@ DcqcnCongestionOps::DcqcnCongestionOps()
       m_bytesSinceStage(0),
       m_decreasedEver(false),
       m_cnpEver(false),
-      m_increasedSinceDecrease(false)
+      m_increasedSinceDecrease(false),
+      m_idle(false),
+      m_sentSinceTimer(false)
 {
 }
 
@@ -169,7 +171,10 @@ DcqcnCongestionOps::~DcqcnCongestionOps() = default;
 void
 DcqcnCongestionOps::DoDispose()
 {
-    m_timer.Cancel();
+    if (m_timer.IsRunning())
+    {
+        Simulator::Remove(m_timer);
+    }
     RoceCongestionOps::DoDispose();
 }
 
@@ -262,7 +267,10 @@ DcqcnCongestionOps::Init(DataRate lineRate)
     m_decreasedEver = false;
     m_cnpEver = false;
     m_increasedSinceDecrease = false;
-    m_timer.Cancel();
+    if (m_timer.IsRunning())
+    {
+        Simulator::Remove(m_timer);
+    }
 }
 
 double
@@ -339,31 +347,89 @@ DcqcnCongestionOps::OnCnp()
     m_timerStage = 0;
     m_byteStage = 0;
     m_bytesSinceStage = 0;
+    m_idle = false;
+    m_sentSinceTimer = true;
     ArmIncreaseTimer();
 }
 
 void
 DcqcnCongestionOps::ArmIncreaseTimer()
 {
-    m_timer.Cancel();
+    // Restarting only moves the deadline: CNPs arrive every few microseconds and must not
+    // each leave a cancelled event behind.
     if (GetRate() < GetLineRate())
     {
-        m_timer = Simulator::Schedule(m_increaseTimer, &DcqcnCongestionOps::OnIncreaseTimer, this);
+        m_timerDeadline = Simulator::Now() + m_increaseTimer;
+        if (!m_timer.IsRunning())
+        {
+            m_timer = Simulator::Schedule(m_increaseTimer, &DcqcnCongestionOps::OnIncreaseTimer, this);
+        }
+    }
+    else if (m_timer.IsRunning())
+    {
+        Simulator::Remove(m_timer);
     }
 }
 
 void
 DcqcnCongestionOps::OnIncreaseTimer()
 {
+    Time now = Simulator::Now();
+    if (now < m_timerDeadline)
+    {
+        m_timer = Simulator::Schedule(m_timerDeadline - now,
+                                      &DcqcnCongestionOps::OnIncreaseTimer,
+                                      this);
+        return;
+    }
+    TimerStage();
+    if (!m_sentSinceTimer && GetRate() < GetLineRate())
+    {
+        // The QP sent nothing for a whole period: stop ticking while it is idle. The stages
+        // it misses are replayed in order when it sends again (CatchUp), so the rate is the
+        // same as with a free-running timer, without events on idle QPs.
+        m_idle = true;
+        m_timerDeadline = now + m_increaseTimer;
+        return;
+    }
+    m_sentSinceTimer = false;
+    ArmIncreaseTimer();
+}
+
+void
+DcqcnCongestionOps::TimerStage()
+{
     m_timerStage = m_timerStage + 1;
     m_increasedSinceDecrease = true; // a *timer* increase (CLAMP_TGT_RATE_AFTER_TIME_INC)
     Increase();
-    ArmIncreaseTimer();
+}
+
+void
+DcqcnCongestionOps::CatchUp()
+{
+    Time now = Simulator::Now();
+    while (m_timerDeadline <= now && GetRate() < GetLineRate())
+    {
+        TimerStage();
+        m_timerDeadline += m_increaseTimer;
+    }
+    m_idle = false;
+    if (GetRate() < GetLineRate())
+    {
+        m_timer = Simulator::Schedule(m_timerDeadline - now,
+                                      &DcqcnCongestionOps::OnIncreaseTimer,
+                                      this);
+    }
 }
 
 void
 DcqcnCongestionOps::OnBytesSent(uint32_t bytes)
 {
+    m_sentSinceTimer = true;
+    if (m_idle)
+    {
+        CatchUp();
+    }
     if (!m_decreasedEver || GetRate() >= GetLineRate())
     {
         return;

@@ -33,7 +33,9 @@ namespace ns3
  *   events while nothing happens (GetAlpha() returns the decayed value).
  * - Rate increase events come from a timer (every RateIncreaseTimer, stage counter T) and a
  *   byte counter (every ByteCounter bytes sent, stage counter BC), both only while Rc is
- *   below the line rate. At each event: fast recovery if max(T, BC) < F; hyper increase
+ *   below the line rate. A QP that sends nothing for a whole timer period stops its timer;
+ *   the stages it missed are replayed in order when it next sends, so the rate evolves as
+ *   with a free-running timer but idle QPs cost no events. At each event: fast recovery if max(T, BC) < F; hyper increase
  *   Rt <- Rt + i x RateHai with i = min(T, BC) - F if min(T, BC) > F; additive increase
  *   Rt <- Rt + RateAi otherwise; then Rc <- (Rt + Rc) / 2. Rt and Rc never exceed the line
  *   rate; at line rate the timer stops.
@@ -95,6 +97,10 @@ class DcqcnCongestionOps : public RoceCongestionOps
     void Increase();
     /// The increase timer fired.
     void OnIncreaseTimer();
+    /// One timer stage: T++ and an increase event.
+    void TimerStage();
+    /// Replay the timer stages missed while idle, then restart the timer.
+    void CatchUp();
     /// (Re)start the increase timer if the rate is below line rate.
     void ArmIncreaseTimer();
     /// Rc as a double in bits/s.
@@ -131,7 +137,10 @@ class DcqcnCongestionOps : public RoceCongestionOps
     bool m_decreasedEver;               //!< a decrease happened
     bool m_cnpEver;                     //!< a CNP arrived
     bool m_increasedSinceDecrease;      //!< a timer increase happened since the last decrease
-    EventId m_timer;                    //!< increase timer
+    EventId m_timer;                    //!< increase timer event
+    Time m_timerDeadline;               //!< when the increase timer is due
+    bool m_idle;                        //!< timer stopped because the QP sent nothing
+    bool m_sentSinceTimer;              //!< bytes were sent since the last timer stage
 };
 
 } // namespace ns3

@@ -849,11 +849,34 @@ RoceQueuePair::GoBackN(uint32_t psn, const std::string& cause)
 void
 RoceQueuePair::RestartTimer()
 {
-    m_timer.Cancel();
+    // One timer event at a time: restarting only moves the deadline (no event churn on every
+    // ACK); disarming removes the event so an idle QP leaves nothing in the scheduler.
     if (m_state == RTS && Bth::PsnDiff(m_sndNxt, m_sndUna) > 0)
     {
-        m_timer = Simulator::Schedule(m_nic->GetLocalAckTimeout(), &RoceQueuePair::OnTimeout, this);
+        m_timerDeadline = Simulator::Now() + m_nic->GetLocalAckTimeout();
+        if (!m_timer.IsRunning())
+        {
+            m_timer = Simulator::Schedule(m_timerDeadline - Simulator::Now(),
+                                          &RoceQueuePair::OnTimer,
+                                          this);
+        }
     }
+    else if (m_timer.IsRunning())
+    {
+        Simulator::Remove(m_timer);
+    }
+}
+
+void
+RoceQueuePair::OnTimer()
+{
+    Time now = Simulator::Now();
+    if (now < m_timerDeadline)
+    {
+        m_timer = Simulator::Schedule(m_timerDeadline - now, &RoceQueuePair::OnTimer, this);
+        return;
+    }
+    OnTimeout();
 }
 
 void
@@ -876,7 +899,10 @@ RoceQueuePair::EnterError()
     NS_LOG_WARN("QP " << m_qpn << " retry count exhausted after " << m_counters.timeouts
                       << " timeouts: entering the error state");
     m_state = ERROR;
-    m_timer.Cancel();
+    if (m_timer.IsRunning())
+    {
+        Simulator::Remove(m_timer);
+    }
     m_readJobs.clear();
     bool first = true;
     std::deque<WorkRequest> wrs;

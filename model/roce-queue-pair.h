@@ -355,6 +355,8 @@ class RoceQueuePair : public Object
     void CompleteHead();
     /// (Re)arm or cancel the local ACK timer.
     void RestartTimer();
+    /// The timer event fired: time out, or wait on if the deadline moved.
+    void OnTimer();
     /// Local ACK timer expired.
     void OnTimeout();
     /// Retries exhausted: enter the error state and flush.
@@ -386,6 +388,7 @@ class RoceQueuePair : public Object
     uint32_t m_nextAssignPsn;                          //!< PSN for the next unassigned WR
     uint32_t m_highSent;                               //!< one past the highest PSN ever sent
     uint32_t m_retries;                                //!< consecutive timeouts
+    Time m_timerDeadline;                  //!< when the local ACK timer expires
     EventId m_timer;                                   //!< local ACK timer
     Time m_lastSendStart;                              //!< pacing: when the last packet left
     uint32_t m_lastWire{0};                            //!< pacing: its wire bytes

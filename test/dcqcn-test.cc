@@ -30,6 +30,16 @@ class DcqcnUnitTest : public test::SimTest
     {
         return double(r.GetBitRate());
     }
+
+    /// Keep the QP active (a DCQCN timer only ticks while its QP sends): 1 KB every 10 us,
+    /// far below the byte counter, from \p fromUs to \p toUs.
+    void KeepSending(Ptr<DcqcnCongestionOps> cc, double fromUs, double toUs)
+    {
+        for (double t = fromUs; t <= toUs; t += 10)
+        {
+            At(t + 0.05, [cc]() { cc->OnBytesSent(1000); });
+        }
+    }
 };
 
 TEST_F(DcqcnUnitTest, FirmwarePresetByHand)
@@ -74,8 +84,9 @@ TEST_F(DcqcnUnitTest, FirmwarePresetByHand)
         EXPECT_NEAR(Bps(cc->GetRate()), rc4, 2.0);
         EXPECT_EQ(Bps(cc->GetTargetRate()), L); // Rt + R_AI capped at line rate
     });
+    KeepSending(cc, 16, 390);
     At(400, [&]() {
-        cc->OnBytesSent(32767 * 64);
+        cc->OnBytesSent(32767 * 64 - 38 * 1000); // the keep-alive bytes count too
         EXPECT_EQ(cc->GetByteStage(), 1u);
         EXPECT_NEAR(Bps(cc->GetRate()), rc5, 2.0);
     });
@@ -134,7 +145,7 @@ TEST_F(DcqcnUnitTest, PaperPresetByHand)
     double rt6 = rt + ai;
     double rc6 = (rt6 + rc) / 2;
     At(410, [&, rc6, rt6]() {
-        cc->OnBytesSent(10000000);
+        cc->OnBytesSent(10000000 - 29 * 1000); // keep-alive bytes at 128..408 us count too
         EXPECT_EQ(cc->GetByteStage(), 1u);
         EXPECT_NEAR(Bps(cc->GetRate()), rc6, 4.0);
         EXPECT_NEAR(Bps(cc->GetTargetRate()), rt6, 4.0);
@@ -151,8 +162,9 @@ TEST_F(DcqcnUnitTest, PaperPresetByHand)
         rc8 = (rt8 + rc8) / 2;
     }
     At(458, [&, rc7]() { EXPECT_NEAR(Bps(cc->GetRate()), rc7, 4.0); });
+    KeepSending(cc, 128, 455);
     At(460, [&, rc8, rt8]() {
-        cc->OnBytesSent(50000000);
+        cc->OnBytesSent(50000000 - 4 * 1000); // keep-alive bytes at 418..448 us
         EXPECT_EQ(cc->GetByteStage(), 6u);
         EXPECT_NEAR(Bps(cc->GetTargetRate()), rt8, 8.0);
         EXPECT_NEAR(Bps(cc->GetRate()), rc8, 8.0);

@@ -44,13 +44,14 @@ case "$cmd" in
         mkdir -p "$here/out"
         cd "$here/out"
         "$build_dir/examples/switch-incast" "$@"
-        echo "ai-fabric: outputs in $here/out"
+        /usr/bin/python3 "$here/tools/plots/plot_switch_incast.py" switch-incast --out "$here/out"
+        echo "ai-fabric: outputs (CSV, PDF/PNG figures) in $here/out"
         ;;
     test)
         install_missing
         build
-        cd "$build_dir"
-        ctest --output-on-failure -j "$jobs" "$@"
+        (cd "$build_dir" && ctest --output-on-failure -j "$jobs" "$@")
+        bash "$here/tools/plots/selftest.sh" "$build_dir"
         ;;
     build)
         install_missing

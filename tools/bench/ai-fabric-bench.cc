@@ -1,0 +1,260 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric-bench: fixed scenarios that measure the simulator's own speed.
+ *
+ * For each scenario it prints one line (and optionally appends a CSV row):
+ *   simulated time, wall time, events executed, packet-hops (frames put on any link),
+ *   packet-hops per wall second, peak resident memory, and the scenario's own result.
+ *
+ *   ai-fabric-bench --scenario=p2p        one 1 GiB WRITE, two NICs through one switch, 400G
+ *   ai-fabric-bench --scenario=incast     64:1 WRITE incast through a two-tier Clos, DCQCN+PFC
+ *
+ * Run all with tools/bench/run-benchmarks.sh. Timing belongs here, not in the tests.
+ */
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+
+#include <chrono>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sys/resource.h>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Frames transmitted on every PfcNetDevice of the simulation (data, ACK, CNP; not PFC).
+uint64_t
+PacketHops()
+{
+    uint64_t hops = 0;
+    for (auto it = NodeList::Begin(); it != NodeList::End(); ++it)
+    {
+        for (uint32_t d = 0; d < (*it)->GetNDevices(); ++d)
+        {
+            if (auto dev = DynamicCast<PfcNetDevice>((*it)->GetDevice(d)))
+            {
+                for (auto f : dev->GetCounters().txFrames)
+                {
+                    hops += f;
+                }
+            }
+        }
+    }
+    return hops;
+}
+
+/// Peak resident set size of this process, bytes.
+uint64_t
+PeakRss()
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return uint64_t(ru.ru_maxrss) * 1024;
+}
+
+/// Two NICs through one switch; one WRITE of \p bytes. Returns the result line.
+std::string
+ScenarioP2p(uint64_t bytes)
+{
+    NodeContainer hosts(2);
+    Ptr<Node> swNode = CreateObject<Node>();
+    PfcHelper pfc;
+    pfc.SetDeviceAttribute("DataRate", StringValue("400Gbps"));
+    pfc.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    NetDeviceContainer d0 = pfc.Install(hosts.Get(0), swNode);
+    NetDeviceContainer d1 = pfc.Install(hosts.Get(1), swNode);
+    Ptr<FabricSwitch> sw = SwitchHelper().Install(swNode);
+    Ipv4Address ip0("10.0.0.1");
+    Ipv4Address ip1("10.0.0.2");
+    sw->GetForwardingTable()->SetRoute(ip0, {0});
+    sw->GetForwardingTable()->SetRoute(ip1, {1});
+    RoceNicHelper nicHelper;
+    Ptr<RoceNic> a = nicHelper.Install(hosts.Get(0), DynamicCast<PfcNetDevice>(d0.Get(0)), ip0);
+    Ptr<RoceNic> b = nicHelper.Install(hosts.Get(1), DynamicCast<PfcNetDevice>(d1.Get(0)), ip1);
+    auto qp = nicHelper.Connect(a, b)[0];
+    RoceWorkCompletion done;
+    qp.first->PostWrite(bytes,
+                        0,
+                        1,
+                        MakeCallback(+[](RoceWorkCompletion* d, const RoceWorkCompletion& wc) {
+                            *d = wc;
+                        }).Bind(&done));
+    Simulator::Run();
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(2) << "WRITE " << bytes << " B "
+       << RoceWcStatusName(done.status) << ", goodput "
+       << bytes * 8.0 / (done.endTime - done.startTime).GetSeconds() / 1e9 << " Gb/s";
+    return os.str();
+}
+
+/// 64 senders on 8 leaves, 8 spines, receiver on another leaf; DCQCN + PFC at 400G.
+std::string
+ScenarioIncast(uint32_t senders, uint64_t bytes)
+{
+    const uint32_t perLeaf = 8;
+    const uint32_t leaves = (senders + perLeaf - 1) / perLeaf + 1; // + the receiver's leaf
+    const uint32_t spines = 8;
+    NodeContainer hosts(senders + 1);
+    NodeContainer leafNodes(leaves);
+    NodeContainer spineNodes(spines);
+    PfcHelper pfc;
+    pfc.SetDeviceAttribute("DataRate", StringValue("400Gbps"));
+    pfc.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    std::vector<Ptr<PfcNetDevice>> hostPort;
+    std::vector<uint32_t> hostLeaf;
+    for (uint32_t h = 0; h <= senders; ++h)
+    {
+        uint32_t leaf = h < senders ? h / perLeaf : leaves - 1;
+        hostLeaf.push_back(leaf);
+        hostPort.push_back(
+            DynamicCast<PfcNetDevice>(pfc.Install(hosts.Get(h), leafNodes.Get(leaf)).Get(0)));
+    }
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        for (uint32_t s = 0; s < spines; ++s)
+        {
+            pfc.Install(leafNodes.Get(l), spineNodes.Get(s));
+        }
+    }
+    SwitchHelper sh;
+    std::vector<Ptr<FabricSwitch>> leafSw;
+    std::vector<Ptr<FabricSwitch>> spineSw;
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        leafSw.push_back(sh.Install(leafNodes.Get(l)));
+    }
+    for (uint32_t s = 0; s < spines; ++s)
+    {
+        spineSw.push_back(sh.Install(spineNodes.Get(s)));
+    }
+    // Leaf ports: hosts first (in creation order), then one uplink per spine.
+    std::vector<uint32_t> hostsOnLeaf(leaves, 0);
+    std::vector<uint32_t> downPort(senders + 1);
+    for (uint32_t h = 0; h <= senders; ++h)
+    {
+        downPort[h] = hostsOnLeaf[hostLeaf[h]]++;
+    }
+    RoceNicHelper nicHelper;
+    nicHelper.SetNicAttribute("CongestionControl", TypeIdValue(DcqcnCongestionOps::GetTypeId()));
+    std::vector<Ptr<RoceNic>> nics;
+    for (uint32_t h = 0; h <= senders; ++h)
+    {
+        Ipv4Address ip(0x0a000001 + h);
+        nics.push_back(nicHelper.Install(hosts.Get(h), hostPort[h], ip));
+        for (uint32_t l = 0; l < leaves; ++l)
+        {
+            if (l == hostLeaf[h])
+            {
+                leafSw[l]->GetForwardingTable()->SetRoute(ip, {downPort[h]});
+            }
+            else
+            {
+                std::vector<uint32_t> up;
+                for (uint32_t s = 0; s < spines; ++s)
+                {
+                    up.push_back(hostsOnLeaf[l] + s);
+                }
+                leafSw[l]->GetForwardingTable()->SetRoute(ip, up);
+            }
+        }
+        for (uint32_t s = 0; s < spines; ++s)
+        {
+            spineSw[s]->GetForwardingTable()->SetRoute(ip, {hostLeaf[h]});
+        }
+    }
+    nicHelper.AssignStreams(1);
+    uint32_t doneCount = 0;
+    Time last;
+    for (uint32_t h = 0; h < senders; ++h)
+    {
+        auto qp = nicHelper.Connect(nics[h], nics[senders])[0];
+        qp.first->PostWrite(bytes,
+                            0,
+                            1,
+                            MakeCallback(+[](uint32_t* n, Time* t, const RoceWorkCompletion& wc) {
+                                ++*n;
+                                *t = std::max(*t, wc.endTime);
+                            }).Bind(&doneCount, &last));
+    }
+    Simulator::Run();
+    uint64_t pauses = 0;
+    for (auto& l : leafSw)
+    {
+        for (uint32_t p = 0; p < l->GetNPorts(); ++p)
+        {
+            pauses += l->GetPort(p)->GetCounters().pauseTx[3];
+        }
+    }
+    std::ostringstream os;
+    os << doneCount << "/" << senders << " WRITEs of " << bytes << " B done, last at "
+       << last.GetSeconds() * 1e6 << " us, " << pauses << " PFC pauses from leaves";
+    return os.str();
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Time::SetResolution(Time::PS);
+    std::string scenario = "p2p";
+    std::string csv;
+    uint64_t bytes = 0;
+    std::string scheduler = "ns3::MapScheduler";
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("scenario", "p2p | incast", scenario);
+    cmd.AddValue("bytes", "Override the scenario's message size (0 = default)", bytes);
+    cmd.AddValue("scheduler", "ns-3 event scheduler type", scheduler);
+    cmd.AddValue("csv", "Append a result row to this CSV file", csv);
+    cmd.Parse(argc, argv);
+
+    ObjectFactory sched;
+    sched.SetTypeId(scheduler);
+    Simulator::SetScheduler(sched);
+
+    auto t0 = std::chrono::steady_clock::now();
+    std::string result;
+    if (scenario == "p2p")
+    {
+        result = ScenarioP2p(bytes ? bytes : (1ull << 30));
+    }
+    else if (scenario == "incast")
+    {
+        result = ScenarioIncast(64, bytes ? bytes : (4ull << 20));
+    }
+    else
+    {
+        NS_ABORT_MSG("--scenario=" << scenario << " is unknown; use p2p or incast");
+    }
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    uint64_t events = Simulator::GetEventCount();
+    uint64_t hops = PacketHops();
+    double simSeconds = Simulator::Now().GetSeconds();
+    uint64_t rss = PeakRss();
+    std::cout << std::fixed << std::setprecision(3) << scenario << ": sim " << simSeconds * 1e3
+              << " ms, wall " << wall << " s, events " << events << " ("
+              << events / wall / 1e6 << " M/s), packet-hops " << hops << " ("
+              << hops / wall / 1e6 << " M/s), peak RSS " << rss / 1048576.0 << " MiB | "
+              << result << "\n";
+    if (!csv.empty())
+    {
+        bool fresh = !std::ifstream(csv).good();
+        std::ofstream out(csv, std::ios::app);
+        NS_ABORT_MSG_IF(!out, "cannot write --csv file " << csv);
+        if (fresh)
+        {
+            out << "scenario,sim_s,wall_s,events,packet_hops,hops_per_s,peak_rss_bytes,result\n";
+        }
+        out << scenario << "," << simSeconds << "," << wall << "," << events << "," << hops << ","
+            << hops / wall << "," << rss << ",\"" << result << "\"\n";
+    }
+    Simulator::Destroy();
+    return 0;
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Smoke test of the plot scripts: runs the built examples into a temporary directory, plots
+# their outputs, checks that every figure was written (PDF and PNG) and that bad input fails
+# with a message naming the file and the column.
+#
+#   tools/plots/selftest.sh BUILD_DIR        e.g. tools/plots/selftest.sh build
+#
+# Needs the examples built in BUILD_DIR/examples and Debian's python3-matplotlib and
+# python3-pandas (PYTHON=/path/to/python3 to choose the interpreter). Ends with
+# "N passed, N failed" and exits non-zero if anything failed.
+set -euo pipefail
+
+if [ $# -ne 1 ] || [ ! -d "$1/examples" ]; then
+    echo "usage: $0 BUILD_DIR   (BUILD_DIR/examples must hold the built examples)" >&2
+    exit 2
+fi
+examples="$(cd "$1/examples" && pwd)"
+plots="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+# An interpreter that has matplotlib and pandas: $PYTHON, else Debian's, else python3.
+python=""
+for p in ${PYTHON:-} /usr/bin/python3 python3; do
+    if command -v "$p" >/dev/null 2>&1 && "$p" -c "import matplotlib, pandas" 2>/dev/null; then
+        python="$p"
+        break
+    fi
+done
+if [ -z "$python" ]; then
+    echo "selftest: no python3 with matplotlib and pandas (apt-get install python3-matplotlib" \
+         "python3-pandas, or set PYTHON)" >&2
+    exit 1
+fi
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); echo "PASS $1"; }
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL $1"
+    [ -f "$tmp/log" ] && sed 's/^/    /' "$tmp/log"
+    return 0
+}
+
+# run NAME CMD...: CMD must succeed.
+run() {
+    local name="$1"
+    shift
+    if "$@" >"$tmp/log" 2>&1; then pass "$name"; else fail "$name (exit $?)"; fi
+}
+
+# figures NAME DIR STEM...: DIR/STEM.pdf and DIR/STEM.png exist and are a PDF and a PNG.
+figures() {
+    local name="$1" dir="$2" missing=""
+    shift 2
+    for stem in "$@"; do
+        [ "$(head -c 4 "$dir/$stem.pdf" 2>/dev/null)" = "%PDF" ] || missing+=" $stem.pdf"
+        [ "$(head -c 4 "$dir/$stem.png" 2>/dev/null | tail -c 3)" = "PNG" ] ||
+            missing+=" $stem.png"
+    done
+    if [ -z "$missing" ]; then
+        pass "$name"
+    else
+        echo "missing or bad:$missing" >"$tmp/log"
+        fail "$name"
+    fi
+}
+
+# rejects NAME TEXT... -- CMD...: CMD must fail (exit 1) and print every TEXT on stderr.
+rejects() {
+    local name="$1" texts=() rc=0
+    shift
+    while [ "$1" != "--" ]; do texts+=("$1"); shift; done
+    shift
+    "$@" >"$tmp/log" 2>&1 || rc=$?
+    if [ "$rc" -ne 1 ]; then echo "expected exit 1, got $rc" >>"$tmp/log"; fail "$name"; return; fi
+    for t in "${texts[@]}"; do
+        if ! grep -qF -- "$t" "$tmp/log"; then
+            echo "no '$t' in the message" >>"$tmp/log"
+            fail "$name"
+            return
+        fi
+    done
+    pass "$name"
+}
+
+# --- switch-incast: lossless vs lossy overlay
+run "switch-incast lossless" "$examples/switch-incast" --packets=500 --prefix=lossless
+run "switch-incast lossy" "$examples/switch-incast" --packets=500 --lossless=false --prefix=lossy
+run "plot_switch_incast" "$python" "$plots/plot_switch_incast.py" lossless lossy \
+    --labels "lossless (PFC)" lossy --name incast --out figs
+figures "plot_switch_incast figures" figs incast-fct incast-queue incast-pfc
+run "plot_switch_incast --fct cdf, one run" "$python" "$plots/plot_switch_incast.py" \
+    lossless-flows.csv --fct cdf --out figs
+figures "plot_switch_incast cdf figures" figs lossless-fct lossless-queue lossless-pfc
+
+# --- dcqcn-fairness
+run "dcqcn-fairness" "$examples/dcqcn-fairness" --flows=3 --rate=100Gbps --join=500us \
+    --prefix=fair
+run "plot_dcqcn_fairness" "$python" "$plots/plot_dcqcn_fairness.py" fair --kmin 400KB \
+    --kmax 1600000 --out figs
+figures "plot_dcqcn_fairness figures" figs fair-goodput fair-rate fair-queue
+
+# --- dcqcn-incast (cc=none vs dcqcn), when the example is built
+if [ -x "$examples/dcqcn-incast" ]; then
+    run "dcqcn-incast cc=none" "$examples/dcqcn-incast" --senders=4 --bytes=1000000 --cc=none \
+        --prefix=incast-none
+    run "dcqcn-incast cc=dcqcn" "$examples/dcqcn-incast" --senders=4 --bytes=1000000 \
+        --cc=dcqcn --prefix=incast-dcqcn
+    run "plot_dcqcn_incast" "$python" "$plots/plot_dcqcn_incast.py" incast-none incast-dcqcn \
+        --name cc --out figs
+    figures "plot_dcqcn_incast figures" figs cc-summary cc-fct cc-queue
+else
+    echo "SKIP dcqcn-incast: $examples/dcqcn-incast not built"
+fi
+
+# --- bad input: exit 1, message names the file and the column
+rejects "missing input file" "nothere-flows.csv" -- \
+    "$python" "$plots/plot_switch_incast.py" nothere --out figs
+cut -d, -f1-4 fair-rates.csv >cut-rates.csv
+cp fair-queue.csv cut-queue.csv
+rejects "missing column" "cut-rates.csv" "'alpha'" -- \
+    "$python" "$plots/plot_dcqcn_fairness.py" cut --out figs
+sed '3s/^[^,]*,/x,/' lossless-flows.csv >nan-flows.csv
+cp lossless-switch.csv nan-switch.csv
+rejects "malformed value" "nan-flows.csv" "line 3" "'sender'" -- \
+    "$python" "$plots/plot_switch_incast.py" nan --out figs
+printf 'cc,senders\nnone,4\n' >short-summary.csv
+rejects "missing summary columns" "short-summary.csv" "'pfc_pauses'" -- \
+    "$python" "$plots/plot_dcqcn_incast.py" short --no-queue --out figs
+
+echo "plots selftest: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
