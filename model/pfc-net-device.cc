@@ -4,6 +4,7 @@
 #include "pfc-net-device.h"
 
 #include "pfc-channel.h"
+#include "fabric-time.h"
 #include "pfc-dot1q-header.h"
 #include "pfc-strict-priority-scheduler.h"
 
@@ -203,6 +204,7 @@ PfcNetDevice::PfcNetDevice()
       m_vid(0),
       m_defaultPriority(0),
       m_txBusy(false),
+      m_backlogMask(0),
       m_pfcEnableMask(0xff),
       m_pauseQuanta(0xffff),
       m_refreshInterval(0),
@@ -398,7 +400,14 @@ PfcNetDevice::SetQueue(uint8_t priority, Ptr<Queue<Packet>> queue)
     NS_ABORT_MSG_IF(!queue,
                     "PfcNetDevice::SetQueue given a null queue for priority "
                         << unsigned(priority));
+    NS_ABORT_MSG_IF(m_queues[priority] && !m_queues[priority]->IsEmpty(),
+                    "PfcNetDevice::SetQueue: priority " << unsigned(priority)
+                                                        << " still holds frames");
     m_queues[priority] = queue;
+    if (!queue->IsEmpty())
+    {
+        m_backlogMask |= static_cast<uint8_t>(1u << priority);
+    }
 }
 
 Ptr<Queue<Packet>>
@@ -505,6 +514,7 @@ PfcNetDevice::SendWithPriority(Ptr<Packet> packet,
         Drop(packet, PfcDropReason::QUEUE_FULL);
         return false;
     }
+    m_backlogMask |= static_cast<uint8_t>(1u << priority);
     if (!m_txBusy)
     {
         TryTransmit();
@@ -526,15 +536,7 @@ PfcNetDevice::TryTransmit()
         StartTransmission(frame);
         return;
     }
-    uint8_t eligible = 0;
-    for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
-    {
-        if (!m_queues[p]->IsEmpty())
-        {
-            eligible |= static_cast<uint8_t>(1u << p);
-        }
-    }
-    eligible &= ~m_pausedMask;
+    uint8_t eligible = m_backlogMask & ~m_pausedMask;
     if (!eligible)
     {
         return;
@@ -550,6 +552,10 @@ PfcNetDevice::TryTransmit()
                         << " which is not eligible (mask 0x" << std::hex << unsigned(eligible)
                         << std::dec << ")");
     Ptr<Packet> frame = m_queues[p]->Dequeue();
+    if (m_queues[p]->IsEmpty())
+    {
+        m_backlogMask &= static_cast<uint8_t>(~(1u << p));
+    }
     m_counters.txFrames[p]++;
     m_counters.txBytes[p] += frame->GetSize();
     StartTransmission(frame); // marks the transmitter busy before the owner reacts
@@ -568,8 +574,8 @@ PfcNetDevice::StartTransmission(Ptr<Packet> frame)
     m_snifferTrace(frame);
     m_promiscSnifferTrace(frame);
     uint32_t bytes = frame->GetSize();
-    Time frameTime = m_bps.CalculateBytesTxTime(PREAMBLE_BYTES + bytes);
-    Time slotTime = m_bps.CalculateBytesTxTime(PREAMBLE_BYTES + bytes + IFG_BYTES);
+    Time frameTime = BytesTxTime(PREAMBLE_BYTES + bytes, m_bps);
+    Time slotTime = BytesTxTime(PREAMBLE_BYTES + bytes + IFG_BYTES, m_bps);
     if (!m_channel->TransmitStart(frame, this, frameTime))
     {
         Drop(frame, PfcDropReason::LINK_DOWN);
@@ -722,7 +728,7 @@ Time
 PfcNetDevice::QuantaToTime(uint16_t quanta) const
 {
     // 512 bit times = 64 byte times.
-    return m_bps.CalculateBytesTxTime(static_cast<uint32_t>(quanta) * 64);
+    return BytesTxTime(static_cast<uint64_t>(quanta) * 64, m_bps);
 }
 
 void

@@ -365,6 +365,7 @@ class PfcNetDevice : public NetDevice
     Ptr<PfcTxScheduler> m_scheduler;          //!< picks the next priority
     std::deque<Ptr<Packet>> m_controlQueue;   //!< PFC frames waiting to go
     bool m_txBusy;                            //!< transmitter state
+    uint8_t m_backlogMask; //!< priorities whose queue holds frames (the device is the only writer)
     Ptr<Packet> m_currentFrame;               //!< frame being serialized
     Ptr<ErrorModel> m_receiveErrorModel;      //!< optional receive loss model
 

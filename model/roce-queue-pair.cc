@@ -3,6 +3,7 @@
  */
 #include "roce-queue-pair.h"
 
+#include "fabric-time.h"
 #include "roce-aeth-header.h"
 #include "roce-bth-header.h"
 #include "roce-cnp-header.h"
@@ -340,7 +341,7 @@ Time
 RoceQueuePair::GetNextSendTime() const
 {
     // Evaluated with the current rate, so a rate increase takes effect at once.
-    return m_lastWire ? m_lastSendStart + m_cc->GetRate().CalculateBytesTxTime(m_lastWire)
+    return m_lastWire ? m_lastSendStart + BytesTxTime(m_lastWire, m_cc->GetRate())
                       : Time(0);
 }
 

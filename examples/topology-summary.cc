@@ -1,0 +1,143 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * topology-summary: build an AI cluster fabric with one of the topology helpers and print its
+ * summary (switches, links per tier, bisection bandwidth, oversubscription), the wall time of
+ * each build phase and the peak resident memory; optionally export the links as CSV and the
+ * graph as GraphViz dot.
+ *
+ *   ./topology-summary                                  # one DGX H100 SuperPOD SU, 256 GPUs
+ *   ./topology-summary --sus=4                          # 4 SUs: 32 leaves, 16 spines
+ *   ./topology-summary --servers=1024 --spine-ports=256 # 8,192 GPUs (32 SUs, 32 spines)
+ *   ./topology-summary --topology=rail-only --csv=links.csv
+ *   ./topology-summary --topology=clos --tiers=3 --servers=256 --dot=clos.dot
+ *
+ * Every attribute of the helpers can also be set directly, e.g.
+ * --ns3::RailOptimizedTopologyHelper::LeafSpineDataRate=800Gbps.
+ */
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+
+#include <chrono>
+#include <iomanip>
+#include <iostream>
+#include <sys/resource.h>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Peak resident set size of this process, MiB (getrusage; Linux reports KiB).
+double
+PeakRssMiB()
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024.0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Time::SetResolution(Time::PS);
+
+    std::string topology = "rail-optimized";
+    uint32_t servers = 0;
+    uint32_t gpusPerServer = 8;
+    uint32_t nicPorts = 1;
+    uint32_t sus = 1;
+    uint32_t spines = 0;
+    uint32_t spinePorts = 64;
+    uint32_t leafPorts = 64;
+    double oversubscription = 1.0;
+    uint32_t tiers = 2;
+    std::string csv;
+    std::string dot;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("topology", "rail-optimized | rail-only | clos", topology);
+    cmd.AddValue("servers", "Servers (0 = sus x 32)", servers);
+    cmd.AddValue("gpus-per-server", "GPUs per server", gpusPerServer);
+    cmd.AddValue("nic-ports", "Scale-out NIC ports per GPU (2 = dual-port, two planes)", nicPorts);
+    cmd.AddValue("sus", "Scalable units of 32 servers (used when --servers=0)", sus);
+    cmd.AddValue("spines", "Spine switches (0 = automatic)", spines);
+    cmd.AddValue("spine-ports", "Ports per spine switch", spinePorts);
+    cmd.AddValue("leaf-ports", "Ports per leaf / ToR switch", leafPorts);
+    cmd.AddValue("oversubscription",
+                 "Leaf (ToR) downlink / uplink bandwidth, >= 1",
+                 oversubscription);
+    cmd.AddValue("tiers", "Clos only: 2 or 3", tiers);
+    cmd.AddValue("csv", "Write the link list to this CSV file", csv);
+    cmd.AddValue("dot", "Write the graph to this GraphViz file", dot);
+    cmd.Parse(argc, argv);
+    if (servers == 0)
+    {
+        servers = sus * 32;
+    }
+
+    Ptr<FabricTopologyHelper> fabric;
+    if (topology == "rail-optimized")
+    {
+        fabric = CreateObject<RailOptimizedTopologyHelper>();
+        fabric->SetAttribute("Spines", UintegerValue(spines));
+        fabric->SetAttribute("SpinePorts", UintegerValue(spinePorts));
+        fabric->SetAttribute("LeafPorts", UintegerValue(leafPorts));
+        fabric->SetAttribute("Oversubscription", DoubleValue(oversubscription));
+    }
+    else if (topology == "rail-only")
+    {
+        fabric = CreateObject<RailOnlyTopologyHelper>();
+        fabric->SetAttribute("LeafPorts", UintegerValue(leafPorts));
+    }
+    else if (topology == "clos")
+    {
+        fabric = CreateObject<ClosTopologyHelper>();
+        fabric->SetAttribute("Tiers", UintegerValue(tiers));
+        fabric->SetAttribute("Spines", UintegerValue(tiers == 2 ? spines : 0));
+        fabric->SetAttribute("SpinePorts", UintegerValue(spinePorts));
+        fabric->SetAttribute("TorPorts", UintegerValue(leafPorts));
+        fabric->SetAttribute("Oversubscription", DoubleValue(oversubscription));
+    }
+    else
+    {
+        NS_ABORT_MSG("--topology=" << topology
+                                   << " is unknown; use rail-optimized, rail-only or "
+                                      "clos");
+    }
+    fabric->SetAttribute("Servers", UintegerValue(servers));
+    fabric->SetAttribute("GpusPerServer", UintegerValue(gpusPerServer));
+    fabric->SetAttribute("NicPortsPerGpu", UintegerValue(nicPorts));
+
+    double rssBefore = PeakRssMiB();
+    auto start = std::chrono::steady_clock::now();
+    fabric->Install();
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    double rssAfter = PeakRssMiB();
+
+    std::cout << *fabric;
+    const FabricBuildStats& st = fabric->GetBuildStats();
+    std::cout << std::fixed << std::setprecision(3) << "  build: " << wall << " s wall (nodes "
+              << st.nodesSeconds << ", links " << st.linksSeconds << ", switches "
+              << st.switchesSeconds << ", NICs " << st.nicsSeconds << ", routes "
+              << st.routesSeconds << ")\n"
+              << std::setprecision(1) << "  memory: peak RSS " << rssAfter << " MiB ("
+              << rssAfter - rssBefore << " MiB for the fabric); forwarding tables "
+              << st.forwardingTableBytes / 1048576.0 << " MiB for " << st.routes << " routes\n";
+    if (!csv.empty())
+    {
+        fabric->WriteLinksCsv(csv);
+        std::cout << "  wrote " << csv << "\n";
+    }
+    if (!dot.empty())
+    {
+        fabric->WriteDot(dot);
+        std::cout << "  wrote " << dot << "\n";
+    }
+    Simulator::Destroy();
+    return 0;
+}

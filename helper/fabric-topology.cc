@@ -1,0 +1,1172 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-topology.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/node-list.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/uinteger.h"
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricTopologyHelper");
+
+NS_OBJECT_ENSURE_REGISTERED(FabricTopologyHelper);
+
+namespace
+{
+
+/// Seconds elapsed since \p start (wall clock).
+double
+Since(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// A rate in bits/s as "400 Gb/s", "3.6 Tb/s", "51.2 Tb/s".
+std::string
+FormatRate(double bps)
+{
+    std::ostringstream os;
+    os << std::setprecision(6);
+    if (bps >= 1e12)
+    {
+        os << bps / 1e12 << " Tb/s";
+    }
+    else if (bps >= 1e9)
+    {
+        os << bps / 1e9 << " Gb/s";
+    }
+    else if (bps >= 1e6)
+    {
+        os << bps / 1e6 << " Mb/s";
+    }
+    else
+    {
+        os << bps << " b/s";
+    }
+    return os.str();
+}
+
+/// A delay as "150 ns", "1 us".
+std::string
+FormatDelay(Time t)
+{
+    std::ostringstream os;
+    os << std::setprecision(4);
+    double ns = t.ToDouble(Time::NS);
+    if (ns >= 1000)
+    {
+        os << ns / 1000 << " us";
+    }
+    else
+    {
+        os << ns << " ns";
+    }
+    return os.str();
+}
+
+} // namespace
+
+const char*
+FabricNodeTypeName(FabricNodeType type)
+{
+    switch (type)
+    {
+    case FabricNodeType::GPU:
+        return "gpu";
+    case FabricNodeType::NVSWITCH:
+        return "nvswitch";
+    case FabricNodeType::LEAF:
+        return "leaf";
+    case FabricNodeType::SPINE:
+        return "spine";
+    case FabricNodeType::CORE:
+        return "core";
+    default:
+        return "unknown";
+    }
+}
+
+const char*
+FabricLinkTierName(FabricLinkTier tier)
+{
+    switch (tier)
+    {
+    case FabricLinkTier::NVLINK:
+        return "gpu-nvswitch";
+    case FabricLinkTier::GPU_LEAF:
+        return "gpu-leaf";
+    case FabricLinkTier::LEAF_SPINE:
+        return "leaf-spine";
+    case FabricLinkTier::SPINE_CORE:
+        return "spine-core";
+    default:
+        return "unknown";
+    }
+}
+
+TypeId
+FabricTopologyHelper::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FabricTopologyHelper")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddAttribute("Servers",
+                          "Number of servers (>= 1). Default 32: one DGX H100 SuperPOD "
+                          "scalable unit.",
+                          UintegerValue(32),
+                          MakeUintegerAccessor(&FabricTopologyHelper::m_servers),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("GpusPerServer",
+                          "GPUs per server (>= 1); GPU i of a server uses rail i. Default 8 "
+                          "(DGX H100).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&FabricTopologyHelper::m_gpusPerServer),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("NicPortsPerGpu",
+                          "Scale-out NIC ports per GPU (>= 1): 1 = one single-port NIC per "
+                          "GPU (DGX H100 ConnectX-7); 2 = dual-port NIC cabled to two leaves "
+                          "(planes). The NVLink port comes after them.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&FabricTopologyHelper::m_portsPerGpu),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("GpuLinkDataRate",
+                          "Rate of each GPU NIC port to leaf cable (> 0). Default 400 Gb/s "
+                          "(ConnectX-7, DGX H100).",
+                          DataRateValue(DataRate("400Gbps")),
+                          MakeDataRateAccessor(&FabricTopologyHelper::m_gpuLinkRate),
+                          MakeDataRateChecker())
+            .AddAttribute("GpuLinkDelay",
+                          "Propagation delay of each GPU to leaf cable (>= 0). Default 1 us, "
+                          "the usual data-center simulation setting (HPCC, Li et al. 2019); "
+                          "a 5-50 m cable is 25-250 ns plus PHY/FEC latency.",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&FabricTopologyHelper::m_gpuLinkDelay),
+                          MakeTimeChecker())
+            .AddAttribute("NvLinkDataRate",
+                          "Rate of each GPU to NVSwitch link, per direction (> 0). Default "
+                          "3.6 Tb/s = 450 GB/s per GPU (NVLink 4, DGX H100).",
+                          DataRateValue(DataRate("3600Gbps")),
+                          MakeDataRateAccessor(&FabricTopologyHelper::m_nvLinkRate),
+                          MakeDataRateChecker())
+            .AddAttribute("NvLinkDelay",
+                          "One-way latency of each GPU to NVSwitch hop (>= 0). Default 150 ns: "
+                          "an assumption (no published per-hop figure); a GPU to GPU transfer "
+                          "crosses two hops plus the NVSwitch ProcessingDelay.",
+                          TimeValue(NanoSeconds(150)),
+                          MakeTimeAccessor(&FabricTopologyHelper::m_nvLinkDelay),
+                          MakeTimeChecker())
+            .AddAttribute("ScaleOutNetwork",
+                          "Base of the scale-out NIC port addresses: port p of rank r is "
+                          "base + 1 + r x NicPortsPerGpu + p (default 10.0.0.0, a /9).",
+                          Ipv4AddressValue(Ipv4Address("10.0.0.0")),
+                          MakeIpv4AddressAccessor(&FabricTopologyHelper::m_scaleOutNet),
+                          MakeIpv4AddressChecker())
+            .AddAttribute("NvLinkNetwork",
+                          "Base of the NVLink port addresses: rank r is base + 1 + r "
+                          "(default 10.128.0.0, a /9). Must not overlap the scale-out range.",
+                          Ipv4AddressValue(Ipv4Address("10.128.0.0")),
+                          MakeIpv4AddressAccessor(&FabricTopologyHelper::m_nvLinkNet),
+                          MakeIpv4AddressChecker());
+    return tid;
+}
+
+FabricTopologyHelper::FabricTopologyHelper()
+    : m_servers(32),
+      m_gpusPerServer(8),
+      m_portsPerGpu(1),
+      m_gpuLinkRate("400Gbps"),
+      m_gpuLinkDelay(MicroSeconds(1)),
+      m_nvLinkRate("3600Gbps"),
+      m_nvLinkDelay(NanoSeconds(150)),
+      m_scaleOutNet("10.0.0.0"),
+      m_nvLinkNet("10.128.0.0"),
+      m_tierLinks{},
+      m_nLeaves(0),
+      m_nSpines(0),
+      m_nCores(0),
+      m_leafOversubscription(0),
+      m_firstNodeId(0),
+      m_installed(false)
+{
+}
+
+FabricTopologyHelper::~FabricTopologyHelper() = default;
+
+void
+FabricTopologyHelper::DoDispose()
+{
+    m_nics.clear();
+    m_gpus = NodeContainer();
+    m_nvSwitches = NodeContainer();
+    m_switches = NodeContainer();
+    Object::DoDispose();
+}
+
+PfcHelper&
+FabricTopologyHelper::GetPortHelper()
+{
+    return m_portHelper;
+}
+
+SwitchHelper&
+FabricTopologyHelper::GetSwitchHelper()
+{
+    return m_switchHelper;
+}
+
+SwitchHelper&
+FabricTopologyHelper::GetNvSwitchHelper()
+{
+    return m_nvSwitchHelper;
+}
+
+RoceNicHelper&
+FabricTopologyHelper::GetNicHelper()
+{
+    return m_nicHelper;
+}
+
+// ---- planning API --------------------------------------------------------------------------
+
+void
+FabricTopologyHelper::SetSwitchCounts(uint32_t nLeaves, uint32_t nSpines, uint32_t nCores)
+{
+    NS_ABORT_MSG_IF(nLeaves == 0, GetInstanceTypeId().GetName() << ": the plan has no leaf");
+    m_nLeaves = nLeaves;
+    m_nSpines = nSpines;
+    m_nCores = nCores;
+}
+
+void
+FabricTopologyHelper::SetTier(FabricLinkTier tier,
+                              DataRate rate,
+                              Time delay,
+                              const std::string& attribute)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0,
+                    GetInstanceTypeId().GetName()
+                        << ": " << attribute << "=0bps is invalid; a link needs a rate > 0");
+    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(),
+                    GetInstanceTypeId().GetName()
+                        << ": the " << FabricLinkTierName(tier) << " delay " << delay
+                        << " is invalid; it must be >= 0");
+    m_tierRate[size_t(tier)] = rate;
+    m_tierDelay[size_t(tier)] = delay;
+}
+
+void
+FabricTopologyHelper::AddFabricLink(uint32_t a, uint32_t b, FabricLinkTier tier)
+{
+    uint32_t n = m_nLeaves + m_nSpines + m_nCores;
+    NS_ABORT_MSG_IF(a >= n || b >= n || a == b,
+                    GetInstanceTypeId().GetName() << ": planned link " << a << "-" << b
+                                                  << " names a switch outside 0.." << n - 1);
+    m_planned.push_back(PlannedLink{a, b, tier});
+}
+
+void
+FabricTopologyHelper::SetLeafCapacity(double down, double up)
+{
+    m_leafOversubscription = up > 0 ? down / up : 0.0;
+}
+
+uint32_t
+FabricTopologyHelper::UplinksFor(uint32_t down,
+                                 DataRate downRate,
+                                 DataRate upRate,
+                                 double oversubscription)
+{
+    if (down == 0)
+    {
+        return 0;
+    }
+    double up = double(down) * double(downRate.GetBitRate()) /
+                (oversubscription * double(upRate.GetBitRate()));
+    // Tolerate rounding of exact ratios (e.g. 32 x 400G / (1 x 400G) = 32.000000001).
+    auto n = static_cast<uint64_t>(std::ceil(up - 1e-9));
+    return static_cast<uint32_t>(std::max<uint64_t>(1, std::min<uint64_t>(n, UINT32_MAX)));
+}
+
+uint32_t
+FabricTopologyHelper::PlanUpperTier(uint32_t requested,
+                                    const std::string& countAttr,
+                                    uint32_t uplinks,
+                                    uint32_t nLower,
+                                    const std::string& lowerName,
+                                    uint32_t upperPorts,
+                                    const std::string& portsAttr) const
+{
+    std::string name = GetInstanceTypeId().GetName();
+    NS_ABORT_MSG_IF(uplinks == 0, name << ": no uplinks to spread over " << countAttr);
+    // Smallest divisor of the uplinks whose switches have enough ports.
+    uint32_t fit = 0;
+    for (uint32_t d = 1; d <= uplinks && fit == 0; ++d)
+    {
+        if (uplinks % d == 0 && uint64_t(nLower) * (uplinks / d) <= upperPorts)
+        {
+            fit = d;
+        }
+    }
+    if (requested == 0)
+    {
+        NS_ABORT_MSG_IF(fit == 0,
+                        name << ": no " << countAttr << " count fits: " << nLower << " "
+                             << lowerName << " x " << uplinks << " uplinks must reach every "
+                             << "upper switch, so each needs at least " << nLower << " ports, but "
+                             << portsAttr << "=" << upperPorts << "; raise " << portsAttr
+                             << " to >= " << nLower << " or use at most " << upperPorts << " "
+                             << lowerName);
+        return fit;
+    }
+    NS_ABORT_MSG_IF(uplinks % requested != 0,
+                    name << ": " << countAttr << "=" << requested
+                         << " cannot take the uplinks evenly: each of the " << nLower << " "
+                         << lowerName << " has " << uplinks << " uplinks, so " << countAttr
+                         << " must divide " << uplinks << " (" << Divisors(uplinks) << ")");
+    uint64_t need = uint64_t(nLower) * (uplinks / requested);
+    if (need > upperPorts)
+    {
+        std::ostringstream hint;
+        if (fit != 0)
+        {
+            hint << "use " << countAttr << "=" << fit << " or ";
+        }
+        hint << "raise " << portsAttr << " to >= " << need;
+        NS_ABORT_MSG(name << ": too few ports: " << countAttr << "=" << requested << " would need "
+                          << need << " ports each (" << nLower << " " << lowerName << " x "
+                          << uplinks / requested << " cables) but " << portsAttr << "="
+                          << upperPorts << "; " << hint.str());
+    }
+    return requested;
+}
+
+std::string
+FabricTopologyHelper::Divisors(uint32_t n)
+{
+    std::ostringstream os;
+    bool first = true;
+    for (uint32_t d = 1; d <= n; ++d)
+    {
+        if (n % d == 0)
+        {
+            os << (first ? "" : ", ") << d;
+            first = false;
+        }
+    }
+    return os.str();
+}
+
+std::string
+FabricTopologyHelper::SwitchName(uint32_t index) const
+{
+    std::ostringstream os;
+    if (index < m_nLeaves)
+    {
+        os << "leaf" << index;
+    }
+    else if (index < m_nLeaves + m_nSpines)
+    {
+        os << "spine" << index - m_nLeaves;
+    }
+    else
+    {
+        os << "core" << index - m_nLeaves - m_nSpines;
+    }
+    return os.str();
+}
+
+// ---- validation ----------------------------------------------------------------------------
+
+void
+FabricTopologyHelper::CheckInstalled(const char* what) const
+{
+    NS_ABORT_MSG_IF(!m_installed,
+                    GetInstanceTypeId().GetName()
+                        << "::" << what << " called before Install(); build the fabric first");
+}
+
+void
+FabricTopologyHelper::CheckRank(uint32_t rank, const char* what) const
+{
+    NS_ABORT_MSG_IF(rank >= GetNRanks(),
+                    GetInstanceTypeId().GetName()
+                        << "::" << what << ": rank " << rank << " does not exist (ranks 0.."
+                        << int64_t(GetNRanks()) - 1 << ")");
+}
+
+void
+FabricTopologyHelper::CheckCommon() const
+{
+    std::string name = GetInstanceTypeId().GetName();
+    NS_ABORT_MSG_IF(m_servers == 0,
+                    name << ": Servers=0 is invalid; a fabric needs at least 1 server");
+    NS_ABORT_MSG_IF(m_gpusPerServer == 0,
+                    name << ": GpusPerServer=0 is invalid; a server needs at least 1 GPU "
+                            "(DGX H100: 8)");
+    NS_ABORT_MSG_IF(m_portsPerGpu == 0,
+                    name << ": NicPortsPerGpu=0 is invalid; every GPU needs at least 1 "
+                            "scale-out NIC port (1 = single-port, 2 = dual-port)");
+    NS_ABORT_MSG_IF(m_gpuLinkRate.GetBitRate() == 0,
+                    name << ": GpuLinkDataRate=0bps is invalid; it must be > 0 (e.g. 400Gbps)");
+    NS_ABORT_MSG_IF(m_nvLinkRate.GetBitRate() == 0,
+                    name << ": NvLinkDataRate=0bps is invalid; it must be > 0 (e.g. 3600Gbps)");
+    NS_ABORT_MSG_IF(m_gpuLinkDelay.IsStrictlyNegative(),
+                    name << ": GpuLinkDelay=" << m_gpuLinkDelay << " is invalid; it must be >= 0");
+    NS_ABORT_MSG_IF(m_nvLinkDelay.IsStrictlyNegative(),
+                    name << ": NvLinkDelay=" << m_nvLinkDelay << " is invalid; it must be >= 0");
+    uint64_t ranks = uint64_t(m_servers) * m_gpusPerServer;
+    uint64_t ports = ranks * m_portsPerGpu;
+    NS_ABORT_MSG_IF(ports > SwitchForwardingTable::MAX_SPAN,
+                    name << ": Servers=" << m_servers << " x GpusPerServer=" << m_gpusPerServer
+                         << " x NicPortsPerGpu=" << m_portsPerGpu << " = " << ports
+                         << " NIC ports exceed the " << SwitchForwardingTable::MAX_SPAN
+                         << " addresses a forwarding table can span");
+    uint64_t so0 = uint64_t(m_scaleOutNet.Get()) + 1;
+    uint64_t so1 = so0 + ports; // one past the last
+    uint64_t nv0 = uint64_t(m_nvLinkNet.Get()) + 1;
+    uint64_t nv1 = nv0 + ranks;
+    NS_ABORT_MSG_IF(so1 > (1ull << 32) || nv1 > (1ull << 32),
+                    name << ": the address ranges run past 255.255.255.255; lower "
+                            "ScaleOutNetwork/NvLinkNetwork");
+    NS_ABORT_MSG_IF(so0 < nv1 && nv0 < so1,
+                    name << ": ScaleOutNetwork=" << m_scaleOutNet << " (" << ports
+                         << " addresses) overlaps NvLinkNetwork=" << m_nvLinkNet << " (" << ranks
+                         << " addresses); choose disjoint ranges, e.g. 10.0.0.0 and 10.128.0.0");
+}
+
+// ---- build ---------------------------------------------------------------------------------
+
+void
+FabricTopologyHelper::MakeLink(FabricLinkTier tier, uint32_t globalA, uint32_t globalB)
+{
+    NetDeviceContainer d =
+        m_tierHelper[size_t(tier)].Install(GlobalNode(globalA), GlobalNode(globalB));
+    m_links.push_back(Link{globalA, globalB, d.Get(0)->GetIfIndex(), d.Get(1)->GetIfIndex(), tier});
+    m_tierLinks[size_t(tier)]++;
+}
+
+void
+FabricTopologyHelper::Install()
+{
+    NS_ABORT_MSG_IF(m_installed,
+                    GetInstanceTypeId().GetName()
+                        << "::Install called twice; create a new helper for another fabric");
+    auto start = std::chrono::steady_clock::now();
+    CheckCommon();
+    m_tierRate.fill(DataRate(0));
+    m_tierDelay.fill(Time(0));
+    m_tierLinks.fill(0);
+    m_tierRate[size_t(FabricLinkTier::NVLINK)] = m_nvLinkRate;
+    m_tierDelay[size_t(FabricLinkTier::NVLINK)] = m_nvLinkDelay;
+    m_tierRate[size_t(FabricLinkTier::GPU_LEAF)] = m_gpuLinkRate;
+    m_tierDelay[size_t(FabricLinkTier::GPU_LEAF)] = m_gpuLinkDelay;
+    m_planned.clear();
+    m_nLeaves = 0;
+    m_leafOversubscription = 0;
+    DoPlan();
+    NS_ABORT_MSG_IF(m_nLeaves == 0,
+                    GetInstanceTypeId().GetName() << ": DoPlan did not call SetSwitchCounts");
+
+    const uint32_t nRanks = GetNRanks();
+    const uint32_t k = m_portsPerGpu;
+    m_attachLeaf.resize(uint64_t(nRanks) * k);
+    m_attachPort.assign(uint64_t(nRanks) * k, 0);
+    for (uint32_t r = 0; r < nRanks; ++r)
+    {
+        for (uint32_t p = 0; p < k; ++p)
+        {
+            uint32_t leaf = DoGetLeafIndex(r / m_gpusPerServer, r % m_gpusPerServer, p);
+            NS_ABORT_MSG_IF(leaf >= m_nLeaves,
+                            GetInstanceTypeId().GetName()
+                                << ": rank " << r << " port " << p << " planned on leaf " << leaf
+                                << " of " << m_nLeaves);
+            m_attachLeaf[uint64_t(r) * k + p] = leaf;
+        }
+    }
+
+    // Nodes: GPUs, NVSwitches, then leaves, spines, cores, with consecutive ids.
+    auto t = std::chrono::steady_clock::now();
+    const uint32_t nSwitches = m_nLeaves + m_nSpines + m_nCores;
+    m_gpus.Create(nRanks);
+    m_nvSwitches.Create(m_servers);
+    m_switches.Create(nSwitches);
+    m_firstNodeId = m_gpus.Get(0)->GetId();
+    NS_ABORT_MSG_IF(m_switches.Get(nSwitches - 1)->GetId() !=
+                        m_firstNodeId + nRanks + m_servers + nSwitches - 1,
+                    GetInstanceTypeId().GetName()
+                        << ": node ids are not consecutive (nodes created concurrently?)");
+    m_stats.nodesSeconds = Since(t);
+
+    // Cables: per rank its scale-out ports then its NVLink port (so device index = NIC port
+    // index, leaf ports follow server order and NVSwitch port = local index), then the
+    // switch-to-switch cables in plan order.
+    t = std::chrono::steady_clock::now();
+    for (size_t i = 0; i < m_tierHelper.size(); ++i)
+    {
+        m_tierHelper[i] = m_portHelper;
+        m_tierHelper[i].SetDeviceAttribute("DataRate", DataRateValue(m_tierRate[i]));
+        m_tierHelper[i].SetChannelAttribute("Delay", TimeValue(m_tierDelay[i]));
+    }
+    const uint32_t swBase = nRanks + m_servers;
+    m_links.reserve(uint64_t(nRanks) * (k + 1) + m_planned.size());
+    for (uint32_t r = 0; r < nRanks; ++r)
+    {
+        for (uint32_t p = 0; p < k; ++p)
+        {
+            MakeLink(FabricLinkTier::GPU_LEAF, r, swBase + m_attachLeaf[uint64_t(r) * k + p]);
+            m_attachPort[uint64_t(r) * k + p] = m_links.back().portB;
+        }
+        MakeLink(FabricLinkTier::NVLINK, r, nRanks + r / m_gpusPerServer);
+    }
+    for (const auto& l : m_planned)
+    {
+        MakeLink(l.tier, swBase + l.a, swBase + l.b);
+    }
+    m_planned.clear();
+    m_planned.shrink_to_fit();
+    m_stats.linksSeconds = Since(t);
+
+    t = std::chrono::steady_clock::now();
+    for (uint32_t s = 0; s < m_servers; ++s)
+    {
+        m_nvSwitchHelper.Install(m_nvSwitches.Get(s));
+    }
+    for (uint32_t i = 0; i < nSwitches; ++i)
+    {
+        m_switchHelper.Install(m_switches.Get(i));
+    }
+    m_stats.switchesSeconds = Since(t);
+
+    t = std::chrono::steady_clock::now();
+    m_nics.resize(nRanks);
+    for (uint32_t r = 0; r < nRanks; ++r)
+    {
+        Ptr<Node> gpu = m_gpus.Get(r);
+        Ptr<RoceNic> nic = m_nicHelper.Install(gpu,
+                                               DynamicCast<PfcNetDevice>(gpu->GetDevice(0)),
+                                               GetAddress(r, 0));
+        for (uint32_t p = 1; p <= k; ++p)
+        {
+            nic->AddPort(DynamicCast<PfcNetDevice>(gpu->GetDevice(p)), GetAddress(r, p));
+        }
+        m_nics[r] = nic;
+    }
+    m_stats.nicsSeconds = Since(t);
+
+    t = std::chrono::steady_clock::now();
+    m_installed = true;
+    ComputeRoutes();
+    m_stats.routesSeconds = Since(t);
+    m_stats.totalSeconds = Since(start);
+}
+
+void
+FabricTopologyHelper::ComputeRoutes()
+{
+    const uint32_t nRanks = GetNRanks();
+    const uint32_t k = m_portsPerGpu;
+    const uint32_t nSw = m_switches.GetN();
+    const uint32_t swBase = nRanks + m_servers;
+    const uint64_t nDst = uint64_t(nRanks) * k;
+
+    // Switch graph in compressed-sparse-row form: per switch, (port, neighbour switch).
+    std::vector<uint32_t> offset(nSw + 1, 0);
+    for (const auto& l : m_links)
+    {
+        if (l.tier == FabricLinkTier::LEAF_SPINE || l.tier == FabricLinkTier::SPINE_CORE)
+        {
+            offset[l.a - swBase + 1]++;
+            offset[l.b - swBase + 1]++;
+        }
+    }
+    for (uint32_t s = 0; s < nSw; ++s)
+    {
+        offset[s + 1] += offset[s];
+    }
+    std::vector<std::pair<uint32_t, uint32_t>> adj(offset[nSw]);
+    {
+        std::vector<uint32_t> fill(offset.begin(), offset.end() - 1);
+        for (const auto& l : m_links)
+        {
+            if (l.tier == FabricLinkTier::LEAF_SPINE || l.tier == FabricLinkTier::SPINE_CORE)
+            {
+                uint32_t a = l.a - swBase;
+                uint32_t b = l.b - swBase;
+                adj[fill[a]++] = {l.portA, b};
+                adj[fill[b]++] = {l.portB, a};
+            }
+        }
+    }
+
+    // One BFS per leaf: dist[leaf x nSw + s] = switch hops from s to the leaf.
+    constexpr uint16_t INF = std::numeric_limits<uint16_t>::max();
+    std::vector<uint16_t> dist(uint64_t(m_nLeaves) * nSw, INF);
+    std::vector<uint32_t> queue;
+    queue.reserve(nSw);
+    for (uint32_t leaf = 0; leaf < m_nLeaves; ++leaf)
+    {
+        uint16_t* d = dist.data() + uint64_t(leaf) * nSw;
+        queue.clear();
+        queue.push_back(leaf);
+        d[leaf] = 0;
+        for (size_t head = 0; head < queue.size(); ++head)
+        {
+            uint32_t s = queue[head];
+            for (uint32_t e = offset[s]; e < offset[s + 1]; ++e)
+            {
+                uint32_t nb = adj[e].second;
+                if (d[nb] == INF)
+                {
+                    d[nb] = d[s] + 1;
+                    queue.push_back(nb);
+                }
+            }
+        }
+    }
+    std::vector<bool> hasHosts(m_nLeaves, false);
+    for (uint32_t leaf : m_attachLeaf)
+    {
+        hasHosts[leaf] = true;
+    }
+    if (DoRequiresFullReach())
+    {
+        for (uint32_t a = 0; a < m_nLeaves; ++a)
+        {
+            for (uint32_t b = 0; hasHosts[a] && b < m_nLeaves; ++b)
+            {
+                NS_ABORT_MSG_IF(hasHosts[b] && dist[uint64_t(b) * nSw + a] == INF,
+                                GetInstanceTypeId().GetName()
+                                    << ": " << SwitchName(a) << " cannot reach " << SwitchName(b)
+                                    << " (the planned fabric is disconnected)");
+            }
+        }
+    }
+
+    // Per switch: the equal-cost set toward each leaf, then one route per destination in
+    // address order (the dense table grows at its end).
+    std::vector<std::vector<uint32_t>> toward(m_nLeaves);
+    std::vector<uint32_t> one(1);
+    m_stats.routes = 0;
+    m_stats.forwardingTableBytes = 0;
+    for (uint32_t s = 0; s < nSw; ++s)
+    {
+        for (uint32_t leaf = 0; leaf < m_nLeaves; ++leaf)
+        {
+            const uint16_t* d = dist.data() + uint64_t(leaf) * nSw;
+            toward[leaf].clear();
+            if (!hasHosts[leaf] || d[s] == INF || d[s] == 0)
+            {
+                continue;
+            }
+            for (uint32_t e = offset[s]; e < offset[s + 1]; ++e)
+            {
+                if (d[adj[e].second] + 1 == d[s])
+                {
+                    toward[leaf].push_back(adj[e].first);
+                }
+            }
+        }
+        Ptr<SwitchForwardingTable> table =
+            m_switches.Get(s)->GetObject<FabricSwitch>()->GetForwardingTable();
+        for (uint64_t dst = 0; dst < nDst; ++dst)
+        {
+            uint32_t leaf = m_attachLeaf[dst];
+            Ipv4Address addr(m_scaleOutNet.Get() + 1 + static_cast<uint32_t>(dst));
+            if (leaf == s)
+            {
+                one[0] = m_attachPort[dst];
+                table->SetRoute(addr, one);
+            }
+            else if (!toward[leaf].empty())
+            {
+                table->SetRoute(addr, toward[leaf]);
+            }
+            else
+            {
+                continue;
+            }
+            m_stats.routes++;
+        }
+        table->Freeze();
+        m_stats.forwardingTableBytes += table->GetMemoryBytes();
+    }
+
+    // NVSwitches: the NVLink addresses of their own GPUs (NVSwitch port = local index).
+    for (uint32_t server = 0; server < m_servers; ++server)
+    {
+        Ptr<SwitchForwardingTable> table =
+            m_nvSwitches.Get(server)->GetObject<FabricSwitch>()->GetForwardingTable();
+        for (uint32_t local = 0; local < m_gpusPerServer; ++local)
+        {
+            one[0] = local;
+            table->SetRoute(GetAddress(server * m_gpusPerServer + local, k), one);
+            m_stats.routes++;
+        }
+        table->Freeze();
+        m_stats.forwardingTableBytes += table->GetMemoryBytes();
+    }
+}
+
+bool
+FabricTopologyHelper::IsInstalled() const
+{
+    return m_installed;
+}
+
+void
+FabricTopologyHelper::DoCheckConnect(uint32_t rankA, uint32_t rankB) const
+{
+}
+
+bool
+FabricTopologyHelper::DoRequiresFullReach() const
+{
+    return true;
+}
+
+// ---- accessors -----------------------------------------------------------------------------
+
+uint32_t
+FabricTopologyHelper::GetNServers() const
+{
+    return m_servers;
+}
+
+uint32_t
+FabricTopologyHelper::GetGpusPerServer() const
+{
+    return m_gpusPerServer;
+}
+
+uint32_t
+FabricTopologyHelper::GetNRanks() const
+{
+    return m_servers * m_gpusPerServer;
+}
+
+uint32_t
+FabricTopologyHelper::GetNicPortsPerGpu() const
+{
+    return m_portsPerGpu;
+}
+
+uint32_t
+FabricTopologyHelper::GetNvLinkPort() const
+{
+    return m_portsPerGpu;
+}
+
+uint32_t
+FabricTopologyHelper::GetRankOf(uint32_t server, uint32_t local) const
+{
+    NS_ABORT_MSG_IF(server >= m_servers,
+                    GetInstanceTypeId().GetName()
+                        << ": server " << server << " does not exist (servers 0.."
+                        << int64_t(m_servers) - 1 << ")");
+    NS_ABORT_MSG_IF(local >= m_gpusPerServer,
+                    GetInstanceTypeId().GetName()
+                        << ": local GPU " << local << " does not exist (GPUs per server 0.."
+                        << int64_t(m_gpusPerServer) - 1 << ")");
+    return server * m_gpusPerServer + local;
+}
+
+uint32_t
+FabricTopologyHelper::GetServerOf(uint32_t rank) const
+{
+    CheckRank(rank, "GetServerOf");
+    return rank / m_gpusPerServer;
+}
+
+uint32_t
+FabricTopologyHelper::GetLocalOf(uint32_t rank) const
+{
+    CheckRank(rank, "GetLocalOf");
+    return rank % m_gpusPerServer;
+}
+
+Ptr<Node>
+FabricTopologyHelper::GetGpu(uint32_t server, uint32_t local) const
+{
+    uint32_t rank = GetRankOf(server, local);
+    CheckInstalled("GetGpu");
+    return m_gpus.Get(rank);
+}
+
+Ptr<Node>
+FabricTopologyHelper::GetRank(uint32_t rank) const
+{
+    CheckRank(rank, "GetRank");
+    CheckInstalled("GetRank");
+    return m_gpus.Get(rank);
+}
+
+NodeContainer
+FabricTopologyHelper::GetGpus() const
+{
+    CheckInstalled("GetGpus");
+    return m_gpus;
+}
+
+Ptr<RoceNic>
+FabricTopologyHelper::GetNic(uint32_t rank) const
+{
+    CheckRank(rank, "GetNic");
+    CheckInstalled("GetNic");
+    return m_nics[rank];
+}
+
+Ipv4Address
+FabricTopologyHelper::GetAddress(uint32_t rank, uint32_t port) const
+{
+    CheckRank(rank, "GetAddress");
+    NS_ABORT_MSG_IF(port > m_portsPerGpu,
+                    GetInstanceTypeId().GetName()
+                        << "::GetAddress: port " << port << " does not exist (ports 0.."
+                        << m_portsPerGpu << ": " << m_portsPerGpu
+                        << " scale-out then the NVLink port)");
+    if (port == m_portsPerGpu)
+    {
+        return Ipv4Address(m_nvLinkNet.Get() + 1 + rank);
+    }
+    return Ipv4Address(m_scaleOutNet.Get() + 1 + rank * m_portsPerGpu + port);
+}
+
+Ptr<Node>
+FabricTopologyHelper::GetNvSwitch(uint32_t server) const
+{
+    NS_ABORT_MSG_IF(server >= m_servers,
+                    GetInstanceTypeId().GetName()
+                        << "::GetNvSwitch: server " << server << " does not exist (servers 0.."
+                        << int64_t(m_servers) - 1 << ")");
+    CheckInstalled("GetNvSwitch");
+    return m_nvSwitches.Get(server);
+}
+
+uint32_t
+FabricTopologyHelper::GetNNvSwitches() const
+{
+    return m_installed ? m_nvSwitches.GetN() : 0;
+}
+
+Ptr<Node>
+FabricTopologyHelper::GetLeaf(uint32_t i) const
+{
+    CheckInstalled("GetLeaf");
+    NS_ABORT_MSG_IF(i >= m_nLeaves,
+                    GetInstanceTypeId().GetName()
+                        << "::GetLeaf: leaf " << i << " does not exist (leaves 0.."
+                        << int64_t(m_nLeaves) - 1 << ")");
+    return m_switches.Get(i);
+}
+
+uint32_t
+FabricTopologyHelper::GetNLeaves() const
+{
+    return m_nLeaves;
+}
+
+Ptr<Node>
+FabricTopologyHelper::GetSpine(uint32_t i) const
+{
+    CheckInstalled("GetSpine");
+    NS_ABORT_MSG_IF(i >= m_nSpines,
+                    GetInstanceTypeId().GetName()
+                        << "::GetSpine: spine " << i << " does not exist (the fabric has "
+                        << m_nSpines << " spines)");
+    return m_switches.Get(m_nLeaves + i);
+}
+
+uint32_t
+FabricTopologyHelper::GetNSpines() const
+{
+    return m_nSpines;
+}
+
+Ptr<Node>
+FabricTopologyHelper::GetCore(uint32_t i) const
+{
+    CheckInstalled("GetCore");
+    NS_ABORT_MSG_IF(i >= m_nCores,
+                    GetInstanceTypeId().GetName()
+                        << "::GetCore: core " << i << " does not exist (the fabric has " << m_nCores
+                        << " cores)");
+    return m_switches.Get(m_nLeaves + m_nSpines + i);
+}
+
+uint32_t
+FabricTopologyHelper::GetNCores() const
+{
+    return m_nCores;
+}
+
+Ptr<Node>
+FabricTopologyHelper::GetLeafOf(uint32_t rank, uint32_t port) const
+{
+    CheckRank(rank, "GetLeafOf");
+    CheckInstalled("GetLeafOf");
+    NS_ABORT_MSG_IF(port >= m_portsPerGpu,
+                    GetInstanceTypeId().GetName()
+                        << "::GetLeafOf: port " << port << " is not a scale-out port (0.."
+                        << m_portsPerGpu - 1 << ")");
+    return m_switches.Get(m_attachLeaf[uint64_t(rank) * m_portsPerGpu + port]);
+}
+
+FabricNodeType
+FabricTopologyHelper::GetNodeType(Ptr<const Node> node) const
+{
+    CheckInstalled("GetNodeType");
+    uint32_t total = GetNRanks() + m_servers + m_switches.GetN();
+    NS_ABORT_MSG_IF(!node || node->GetId() < m_firstNodeId ||
+                        node->GetId() >= m_firstNodeId + total,
+                    GetInstanceTypeId().GetName()
+                        << "::GetNodeType: node " << (node ? int64_t(node->GetId()) : -1)
+                        << " is not part of this fabric");
+    return GlobalType(node->GetId() - m_firstNodeId);
+}
+
+Ptr<Node>
+FabricTopologyHelper::GlobalNode(uint32_t index) const
+{
+    uint32_t nRanks = GetNRanks();
+    if (index < nRanks)
+    {
+        return m_gpus.Get(index);
+    }
+    if (index < nRanks + m_servers)
+    {
+        return m_nvSwitches.Get(index - nRanks);
+    }
+    return m_switches.Get(index - nRanks - m_servers);
+}
+
+FabricNodeType
+FabricTopologyHelper::GlobalType(uint32_t index) const
+{
+    uint32_t nRanks = GetNRanks();
+    if (index < nRanks)
+    {
+        return FabricNodeType::GPU;
+    }
+    if (index < nRanks + m_servers)
+    {
+        return FabricNodeType::NVSWITCH;
+    }
+    uint32_t s = index - nRanks - m_servers;
+    if (s < m_nLeaves)
+    {
+        return FabricNodeType::LEAF;
+    }
+    return s < m_nLeaves + m_nSpines ? FabricNodeType::SPINE : FabricNodeType::CORE;
+}
+
+std::string
+FabricTopologyHelper::GlobalName(uint32_t index) const
+{
+    uint32_t nRanks = GetNRanks();
+    std::ostringstream os;
+    if (index < nRanks)
+    {
+        os << "gpu" << index;
+    }
+    else if (index < nRanks + m_servers)
+    {
+        os << "nvswitch" << index - nRanks;
+    }
+    else
+    {
+        os << SwitchName(index - nRanks - m_servers);
+    }
+    return os.str();
+}
+
+// ---- connections ---------------------------------------------------------------------------
+
+std::vector<FabricTopologyHelper::QpPair>
+FabricTopologyHelper::Connect(uint32_t rankA, uint32_t rankB, uint32_t nQps)
+{
+    CheckInstalled("Connect");
+    CheckRank(rankA, "Connect");
+    CheckRank(rankB, "Connect");
+    NS_ABORT_MSG_IF(rankA == rankB,
+                    GetInstanceTypeId().GetName() << "::Connect: rankA == rankB == " << rankA
+                                                  << "; a QP connects two different GPUs");
+    NS_ABORT_MSG_IF(nQps == 0,
+                    GetInstanceTypeId().GetName() << "::Connect: nQps=0 is invalid; need >= 1");
+    if (rankA / m_gpusPerServer == rankB / m_gpusPerServer)
+    {
+        uint32_t nv = GetNvLinkPort();
+        return m_nicHelper.Connect(m_nics[rankA], m_nics[rankB], nQps, nv, nv);
+    }
+    DoCheckConnect(rankA, rankB);
+    std::vector<QpPair> pairs;
+    pairs.reserve(nQps);
+    for (uint32_t j = 0; j < nQps; ++j)
+    {
+        uint32_t plane = j % m_portsPerGpu;
+        auto p = m_nicHelper.Connect(m_nics[rankA], m_nics[rankB], 1, plane, plane);
+        pairs.push_back(p[0]);
+    }
+    return pairs;
+}
+
+// ---- summary and export --------------------------------------------------------------------
+
+uint64_t
+FabricTopologyHelper::GetNLinks(FabricLinkTier tier) const
+{
+    NS_ABORT_MSG_IF(tier >= FabricLinkTier::COUNT,
+                    GetInstanceTypeId().GetName() << "::GetNLinks: invalid tier");
+    return m_tierLinks[size_t(tier)];
+}
+
+DataRate
+FabricTopologyHelper::GetLinkRate(FabricLinkTier tier) const
+{
+    NS_ABORT_MSG_IF(tier >= FabricLinkTier::COUNT,
+                    GetInstanceTypeId().GetName() << "::GetLinkRate: invalid tier");
+    return m_tierLinks[size_t(tier)] > 0 ? m_tierRate[size_t(tier)] : DataRate(0);
+}
+
+uint64_t
+FabricTopologyHelper::GetBisectionBandwidth() const
+{
+    uint64_t best = std::numeric_limits<uint64_t>::max();
+    for (auto tier :
+         {FabricLinkTier::GPU_LEAF, FabricLinkTier::LEAF_SPINE, FabricLinkTier::SPINE_CORE})
+    {
+        uint64_t n = m_tierLinks[size_t(tier)];
+        if (n > 0)
+        {
+            best = std::min<uint64_t>(best, n * m_tierRate[size_t(tier)].GetBitRate() / 2);
+        }
+    }
+    return best == std::numeric_limits<uint64_t>::max() ? 0 : best;
+}
+
+double
+FabricTopologyHelper::GetOversubscription() const
+{
+    return m_leafOversubscription;
+}
+
+void
+FabricTopologyHelper::Print(std::ostream& os) const
+{
+    os << GetKindName() << " fabric: " << GetNRanks() << " GPUs = " << m_servers << " servers x "
+       << m_gpusPerServer << " GPUs, " << m_portsPerGpu << " NIC port(s) per GPU"
+       << (m_installed ? "" : " (not installed)") << "\n";
+    DoPrintShape(os);
+    os << "  switches: " << (m_installed ? m_servers : 0) << " NVSwitch, " << m_nLeaves << " leaf, "
+       << m_nSpines << " spine";
+    if (m_nCores > 0)
+    {
+        os << ", " << m_nCores << " core";
+    }
+    os << " (" << m_nLeaves + m_nSpines + m_nCores << " scale-out)\n";
+    os << "  links:";
+    bool first = true;
+    for (size_t i = 0; i < size_t(FabricLinkTier::COUNT); ++i)
+    {
+        if (m_tierLinks[i] == 0)
+        {
+            continue;
+        }
+        os << (first ? " " : ", ") << m_tierLinks[i] << " " << FabricLinkTierName(FabricLinkTier(i))
+           << " @ " << FormatRate(m_tierRate[i].GetBitRate()) << " " << FormatDelay(m_tierDelay[i]);
+        first = false;
+    }
+    os << (first ? " none\n" : "\n");
+    uint64_t bisection = GetBisectionBandwidth();
+    os << "  bisection bandwidth: " << FormatRate(double(bisection)) << " (" << bisection
+       << " bit/s)\n";
+    double o = GetOversubscription();
+    os << "  oversubscription: ";
+    if (o > 0)
+    {
+        os << std::setprecision(4) << o << ":1 (leaf down/up bandwidth, all slots filled)\n";
+    }
+    else
+    {
+        os << "n/a (no leaf uplinks)\n";
+    }
+}
+
+std::ostream&
+operator<<(std::ostream& os, const FabricTopologyHelper& topology)
+{
+    topology.Print(os);
+    return os;
+}
+
+void
+FabricTopologyHelper::WriteLinksCsv(const std::string& path) const
+{
+    CheckInstalled("WriteLinksCsv");
+    std::ofstream out(path);
+    NS_ABORT_MSG_IF(!out,
+                    GetInstanceTypeId().GetName()
+                        << "::WriteLinksCsv: cannot open \"" << path << "\" for writing");
+    out << "node_a,type_a,port_a,node_b,type_b,port_b,rate_bps,delay_ns\n";
+    for (const auto& l : m_links)
+    {
+        out << GlobalName(l.a) << "," << FabricNodeTypeName(GlobalType(l.a)) << "," << l.portA
+            << "," << GlobalName(l.b) << "," << FabricNodeTypeName(GlobalType(l.b)) << ","
+            << l.portB << "," << m_tierRate[size_t(l.tier)].GetBitRate() << ","
+            << m_tierDelay[size_t(l.tier)].ToDouble(Time::NS) << "\n";
+    }
+    NS_ABORT_MSG_IF(!out,
+                    GetInstanceTypeId().GetName()
+                        << "::WriteLinksCsv: write to \"" << path << "\" failed");
+}
+
+void
+FabricTopologyHelper::WriteDot(const std::string& path) const
+{
+    CheckInstalled("WriteDot");
+    std::ofstream out(path);
+    NS_ABORT_MSG_IF(!out,
+                    GetInstanceTypeId().GetName()
+                        << "::WriteDot: cannot open \"" << path << "\" for writing");
+    static const char* shapes[] = {"box", "hexagon", "ellipse", "ellipse", "ellipse"};
+    static const char* colors[] = {"palegreen", "khaki", "lightblue", "lightsalmon", "plum"};
+    out << "graph fabric {\n  graph [overlap=false];\n  node [style=filled];\n";
+    uint32_t total = GetNRanks() + m_servers + m_switches.GetN();
+    for (uint32_t i = 0; i < total; ++i)
+    {
+        auto type = size_t(GlobalType(i));
+        out << "  \"" << GlobalName(i) << "\" [shape=" << shapes[type]
+            << ", fillcolor=" << colors[type] << "];\n";
+    }
+    for (const auto& l : m_links)
+    {
+        out << "  \"" << GlobalName(l.a) << "\" -- \"" << GlobalName(l.b) << "\" [label=\""
+            << FormatRate(m_tierRate[size_t(l.tier)].GetBitRate()) << "\", taillabel=\"" << l.portA
+            << "\", headlabel=\"" << l.portB << "\"];\n";
+    }
+    out << "}\n";
+    NS_ABORT_MSG_IF(!out,
+                    GetInstanceTypeId().GetName()
+                        << "::WriteDot: write to \"" << path << "\" failed");
+}
+
+const FabricBuildStats&
+FabricTopologyHelper::GetBuildStats() const
+{
+    return m_stats;
+}
+
+} // namespace ns3
