@@ -3,8 +3,8 @@
  */
 #include "pfc-net-device.h"
 
-#include "pfc-channel.h"
 #include "fabric-time.h"
+#include "pfc-channel.h"
 #include "pfc-dot1q-header.h"
 #include "pfc-strict-priority-scheduler.h"
 
@@ -450,12 +450,13 @@ PfcNetDevice::AddFraming(Ptr<Packet> packet,
                          Mac48Address src,
                          Mac48Address dst,
                          uint16_t protocol,
-                         uint8_t priority) const
+                         uint8_t priority)
 {
+    // m_txEth / m_fcs are reused for every frame: header objects are ObjectBase-derived and
+    // constructing/destroying two per frame was a visible share of the data path.
     uint32_t header = ETH_HEADER_BYTES;
-    EthernetHeader eth(false);
-    eth.SetSource(src);
-    eth.SetDestination(dst);
+    m_txEth.SetSource(src);
+    m_txEth.SetDestination(dst);
     if (m_tagging == PCP)
     {
         header += DOT1Q_BYTES;
@@ -468,16 +469,15 @@ PfcNetDevice::AddFraming(Ptr<Packet> packet,
     if (m_tagging == PCP)
     {
         packet->AddHeader(PfcDot1qHeader(priority, m_vid, protocol));
-        eth.SetLengthType(PfcDot1qHeader::TPID);
+        m_txEth.SetLengthType(PfcDot1qHeader::TPID);
     }
     else
     {
-        eth.SetLengthType(protocol);
+        m_txEth.SetLengthType(protocol);
     }
-    packet->AddHeader(eth);
-    EthernetTrailer fcs;
-    fcs.CalcFcs(packet); // real CRC-32 when EthernetTrailer FCS calculation is enabled
-    packet->AddTrailer(fcs);
+    packet->AddHeader(m_txEth);
+    m_fcs.CalcFcs(packet); // real CRC-32 when EthernetTrailer FCS calculation is enabled
+    packet->AddTrailer(m_fcs);
 }
 
 bool
@@ -611,13 +611,11 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
         return;
     }
     Ptr<Packet> packet = frame;
-    EthernetTrailer fcs;
-    packet->RemoveTrailer(fcs);
-    EthernetHeader eth(false);
-    packet->RemoveHeader(eth);
-    uint16_t type = eth.GetLengthType();
-    Mac48Address dst = eth.GetDestination();
-    Mac48Address src = eth.GetSource();
+    packet->RemoveTrailer(m_fcs);
+    packet->RemoveHeader(m_rxEth);
+    uint16_t type = m_rxEth.GetLengthType();
+    Mac48Address dst = m_rxEth.GetDestination();
+    Mac48Address src = m_rxEth.GetSource();
 
     if (type == PfcHeader::MAC_CONTROL_ETHERTYPE)
     {

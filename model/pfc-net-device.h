@@ -11,6 +11,8 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/error-model.h"
+#include "ns3/ethernet-header.h"
+#include "ns3/ethernet-trailer.h"
 #include "ns3/event-id.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
@@ -323,7 +325,7 @@ class PfcNetDevice : public NetDevice
                     Mac48Address src,
                     Mac48Address dst,
                     uint16_t protocol,
-                    uint8_t priority) const;
+                    uint8_t priority);
     /// Start the next frame if the transmitter is idle and something is eligible.
     void TryTransmit();
     /// Serialize one frame onto the channel.
@@ -365,9 +367,12 @@ class PfcNetDevice : public NetDevice
     Ptr<PfcTxScheduler> m_scheduler;          //!< picks the next priority
     std::deque<Ptr<Packet>> m_controlQueue;   //!< PFC frames waiting to go
     bool m_txBusy;                            //!< transmitter state
+    EthernetHeader m_txEth;                   //!< reused transmit header
+    EthernetHeader m_rxEth;                   //!< reused receive header
+    EthernetTrailer m_fcs;                    //!< reused FCS trailer
     uint8_t m_backlogMask; //!< priorities whose queue holds frames (the device is the only writer)
-    Ptr<Packet> m_currentFrame;               //!< frame being serialized
-    Ptr<ErrorModel> m_receiveErrorModel;      //!< optional receive loss model
+    Ptr<Packet> m_currentFrame;          //!< frame being serialized
+    Ptr<ErrorModel> m_receiveErrorModel; //!< optional receive loss model
 
     uint8_t m_pfcEnableMask;               //!< PFC-enabled priorities
     uint16_t m_pauseQuanta;                //!< quanta sent in XOFF frames

@@ -340,9 +340,14 @@ RoceQueuePair::HasPacketToSend() const
 Time
 RoceQueuePair::GetNextSendTime() const
 {
-    // Evaluated with the current rate, so a rate increase takes effect at once.
-    return m_lastWire ? m_lastSendStart + BytesTxTime(m_lastWire, m_cc->GetRate())
-                      : Time(0);
+    // Evaluated with the current rate, so a rate increase takes effect at once. At line rate
+    // the port itself paces the QP: no timer is needed.
+    DataRate rate = m_cc->GetRate();
+    if (m_lastWire == 0 || rate >= m_cc->GetLineRate())
+    {
+        return Time(0);
+    }
+    return m_lastSendStart + BytesTxTime(m_lastWire, rate);
 }
 
 void
