@@ -1,0 +1,112 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The nccl-tests log parser on a real measured log, round trips, and malformed input.
+ */
+#include "test-util.h"
+
+#include "ns3/ai-fabric-module.h"
+
+#include <fstream>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+std::string
+RealLog()
+{
+    // The CI layout: the repository with ../shared beside it; tests run in build/test.
+    for (std::string p : {"../../../shared/data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt",
+                          "../../shared/data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt",
+                          "/work/shared/data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt"})
+    {
+        if (std::ifstream(p).good())
+        {
+            return p;
+        }
+    }
+    return "";
+}
+
+TEST(NcclTestsFormat, ParsesTheRealH100Log)
+{
+    std::string path = RealLog();
+    ASSERT_FALSE(path.empty()) << "shared/data/nccl-tests log not found beside the repository";
+    auto rows = NcclTestsFormat::ParseFileOrAbort(path);
+    ASSERT_EQ(rows.size(), 32u); // 8 B .. 16 GiB, factor 2
+    EXPECT_EQ(rows.front().sizeBytes, 8u);
+    EXPECT_EQ(rows.front().count, 2u);
+    EXPECT_EQ(rows.front().type, "float");
+    EXPECT_EQ(rows.front().redop, "sum");
+    EXPECT_EQ(rows.front().root, -1);
+    EXPECT_DOUBLE_EQ(rows.front().outOfPlace.timeUs, 83.42);
+    const auto& big = rows.back();
+    EXPECT_EQ(big.sizeBytes, 17179869184u);
+    EXPECT_DOUBLE_EQ(big.outOfPlace.timeUs, 90986);
+    EXPECT_DOUBLE_EQ(big.outOfPlace.algbwGBs, 188.82);
+    EXPECT_DOUBLE_EQ(big.outOfPlace.busbwGBs, 365.84);
+    EXPECT_DOUBLE_EQ(big.inPlace.busbwGBs, 365.46);
+    EXPECT_EQ(big.inPlace.wrong, 0);
+    for (const auto& r : rows)
+    {
+        // busbw = algbw x 2(n-1)/n with n = 32, within the printed rounding (both columns
+        // are rounded to 0.01: 0.005 x 1.94 + 0.005).
+        EXPECT_NEAR(r.outOfPlace.busbwGBs,
+                    r.outOfPlace.algbwGBs * NcclTestsFormat::BusBwFactor("allreduce", 32),
+                    0.015);
+    }
+}
+
+TEST(NcclTestsFormat, WriteThenParseRoundTrips)
+{
+    auto rows = NcclTestsFormat::ParseFileOrAbort(RealLog());
+    std::stringstream ss;
+    NcclTestsFormat::Write(ss, rows);
+    std::vector<NcclTestsRow> back;
+    std::string error;
+    ASSERT_TRUE(NcclTestsFormat::Parse(ss, "written", back, &error)) << error;
+    ASSERT_EQ(back.size(), rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i)
+    {
+        EXPECT_EQ(back[i].sizeBytes, rows[i].sizeBytes);
+        EXPECT_EQ(back[i].count, rows[i].count);
+        EXPECT_EQ(back[i].type, rows[i].type);
+        EXPECT_DOUBLE_EQ(back[i].outOfPlace.timeUs, rows[i].outOfPlace.timeUs) << i;
+        EXPECT_DOUBLE_EQ(back[i].outOfPlace.busbwGBs, rows[i].outOfPlace.busbwGBs);
+        EXPECT_DOUBLE_EQ(back[i].inPlace.algbwGBs, rows[i].inPlace.algbwGBs);
+        EXPECT_EQ(back[i].inPlace.wrong, rows[i].inPlace.wrong);
+    }
+}
+
+TEST(NcclTestsFormat, RejectsMalformedInputWithALineNumber)
+{
+    auto parse = [](const std::string& text) {
+        std::istringstream in(text);
+        std::vector<NcclTestsRow> rows;
+        std::string error;
+        bool ok = NcclTestsFormat::Parse(in, "log", rows, &error);
+        return ok ? std::string("OK") : error;
+    };
+    std::string good = "# header\n"
+                       "  1024  256  float  sum  -1  39.79  0.03  0.05  0  37.10  0.03  0.05  0\n";
+    EXPECT_EQ(parse(good), "OK");
+    EXPECT_EQ(parse("# only comments\n#\n"), "log:2: no data rows: not an nccl-tests log");
+    EXPECT_EQ(parse(good + "garbage line\n"),
+              "log:3: expected a data row of 13 fields (size count type redop root, then time "
+              "algbw busbw #wrong out-of-place and in-place), got 2 fields");
+    EXPECT_EQ(parse(good + " 2048 512 float sum -1 abc 0.05 0.10 0 40.03 0.05 0.10 0\n"),
+              "log:3: out-of-place time \"abc\" is not a non-negative number");
+    EXPECT_EQ(parse(" -8 2 float sum -1 1 0 0 0 1 0 0 0\n"),
+              "log:1: size \"-8\" is not a byte count");
+    EXPECT_EQ(parse(" 8 2 float sum -1 1 0 0 0 1 0 0 x\n"),
+              "log:1: in-place #wrong \"x\" is neither a count nor N/A");
+    EXPECT_EQ(parse(" 8 2 float sum -1 1 0 0 N/A 1 0 0 N/A\nNCCL version 2.26\n"), "OK");
+    EXPECT_DEATH(NcclTestsFormat::ParseFileOrAbort("/nonexistent/log.txt"),
+                 "cannot read nccl-tests log \"/nonexistent/log.txt\"");
+    EXPECT_DEATH(NcclTestsFormat::BusBwFactor("scan", 8), "collective \"scan\" is unknown");
+}
+
+} // namespace
