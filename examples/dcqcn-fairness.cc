@@ -120,35 +120,21 @@ main(int argc, char* argv[])
         cmd.Parse(argc, argv); // explicit --ns3::... values override the preset
     }
 
-    NodeContainer hosts(flows + 1);
-    Ptr<Node> swNode = CreateObject<Node>();
-    PfcHelper pfc;
-    pfc.SetDeviceAttribute("DataRate", StringValue(rate));
-    pfc.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-    std::vector<Ptr<PfcNetDevice>> ports;
-    for (uint32_t i = 0; i <= flows; ++i)
-    {
-        ports.push_back(DynamicCast<PfcNetDevice>(pfc.Install(hosts.Get(i), swNode).Get(0)));
-    }
-    Ptr<FabricSwitch> sw = SwitchHelper().Install(swNode);
-    RoceNicHelper nicHelper;
-    nicHelper.SetNicAttribute("CongestionControl",
-                              TypeIdValue(cc == "dcqcn" ? DcqcnCongestionOps::GetTypeId()
+    StarTopologyHelper star;
+    star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue(rate));
+    star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    star.GetNicHelper().SetNicAttribute("CongestionControl",
+                                        TypeIdValue(cc == "dcqcn"
+                                                        ? DcqcnCongestionOps::GetTypeId()
                                                         : RoceNoneCongestionOps::GetTypeId()));
-    std::vector<Ptr<RoceNic>> nics;
-    for (uint32_t i = 0; i <= flows; ++i)
-    {
-        Ipv4Address ip(0x0a000001 + i);
-        sw->GetForwardingTable()->SetRoute(ip, {i});
-        nics.push_back(nicHelper.Install(hosts.Get(i), ports[i], ip));
-    }
-    nicHelper.AssignStreams(1);
-    sw->AssignStreams(2);
+    star.Install(flows + 1);
+    star.AssignStreams(1);
+    Ptr<FabricSwitch> sw = star.GetSwitch();
 
     std::vector<std::unique_ptr<LongFlow>> longFlows;
     for (uint32_t i = 0; i < flows; ++i)
     {
-        auto qp = nicHelper.Connect(nics[i], nics[flows])[0];
+        auto qp = star.Connect(i, flows)[0];
         longFlows.push_back(std::make_unique<LongFlow>(qp.first, qp.second, message));
         Simulator::Schedule(join * i, &LongFlow::Start, longFlows.back().get());
         Simulator::Schedule(join * (2 * flows - 1 - i), &LongFlow::Stop, longFlows.back().get());

@@ -47,38 +47,25 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
     NS_ABORT_MSG_IF(qps == 0, "--qps must be >= 1");
 
-    NodeContainer hosts(2);
-    Ptr<Node> swNode = CreateObject<Node>();
-    PfcHelper pfc;
-    pfc.SetDeviceAttribute("DataRate", StringValue(rate));
-    pfc.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-    NetDeviceContainer d0 = pfc.Install(hosts.Get(0), swNode);
-    NetDeviceContainer d1 = pfc.Install(hosts.Get(1), swNode);
-    Ptr<FabricSwitch> sw = SwitchHelper().Install(swNode);
-    Ipv4Address ip0("10.0.0.1");
-    Ipv4Address ip1("10.0.0.2");
-    sw->GetForwardingTable()->SetRoute(ip0, {0});
-    sw->GetForwardingTable()->SetRoute(ip1, {1});
-
-    RoceNicHelper nicHelper;
-    nicHelper.SetNicAttribute("Mtu", UintegerValue(mtu));
-    nicHelper.SetNicAttribute("CongestionControl", TypeIdValue(TypeId::LookupByName(cc)));
-    Ptr<RoceNic> nic0 = nicHelper.Install(hosts.Get(0), DynamicCast<PfcNetDevice>(d0.Get(0)), ip0);
-    Ptr<RoceNic> nic1 = nicHelper.Install(hosts.Get(1), DynamicCast<PfcNetDevice>(d1.Get(0)), ip1);
-    nicHelper.AssignStreams(1);
-    sw->AssignStreams(2);
-    auto pairs = nicHelper.Connect(nic0, nic1, qps);
+    StarTopologyHelper star;
+    star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue(rate));
+    star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    star.GetNicHelper().SetNicAttribute("Mtu", UintegerValue(mtu));
+    star.GetNicHelper().SetNicAttribute("CongestionControl", TypeIdValue(TypeId::LookupByName(cc)));
+    star.Install(2);
+    star.AssignStreams(1);
+    auto pairs = star.Connect(0, 1, qps);
     if (loss >= 0)
     {
         auto em = CreateObject<ReceiveListErrorModel>();
         em->SetList({static_cast<uint32_t>(loss)});
         // READ data flows to host 0, WRITE data to host 1.
-        (read ? d0 : d1).Get(0)->SetAttribute("ReceiveErrorModel", PointerValue(em));
+        star.GetHostPort(read ? 0 : 1)->SetAttribute("ReceiveErrorModel", PointerValue(em));
     }
     if (pcap)
     {
-        pfc.EnablePcap("roce-write", d0.Get(0), true);
-        pfc.EnablePcap("roce-write", d1.Get(0), true);
+        star.GetPortHelper().EnablePcap("roce-write", star.GetHostPort(0), true);
+        star.GetPortHelper().EnablePcap("roce-write", star.GetHostPort(1), true);
     }
 
     std::vector<RoceWorkCompletion> done;

@@ -62,22 +62,12 @@ PeakRss()
 std::string
 ScenarioP2p(uint64_t bytes)
 {
-    NodeContainer hosts(2);
-    Ptr<Node> swNode = CreateObject<Node>();
-    PfcHelper pfc;
-    pfc.SetDeviceAttribute("DataRate", StringValue("400Gbps"));
-    pfc.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-    NetDeviceContainer d0 = pfc.Install(hosts.Get(0), swNode);
-    NetDeviceContainer d1 = pfc.Install(hosts.Get(1), swNode);
-    Ptr<FabricSwitch> sw = SwitchHelper().Install(swNode);
-    Ipv4Address ip0("10.0.0.1");
-    Ipv4Address ip1("10.0.0.2");
-    sw->GetForwardingTable()->SetRoute(ip0, {0});
-    sw->GetForwardingTable()->SetRoute(ip1, {1});
-    RoceNicHelper nicHelper;
-    Ptr<RoceNic> a = nicHelper.Install(hosts.Get(0), DynamicCast<PfcNetDevice>(d0.Get(0)), ip0);
-    Ptr<RoceNic> b = nicHelper.Install(hosts.Get(1), DynamicCast<PfcNetDevice>(d1.Get(0)), ip1);
-    auto qp = nicHelper.Connect(a, b)[0];
+    StarTopologyHelper star;
+    star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue("400Gbps"));
+    star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    star.Install(2);
+    star.AssignStreams(1);
+    auto qp = star.Connect(0, 1)[0];
     RoceWorkCompletion done;
     qp.first->PostWrite(bytes,
                         0,
@@ -239,10 +229,9 @@ main(int argc, char* argv[])
     double simSeconds = Simulator::Now().GetSeconds();
     uint64_t rss = PeakRss();
     std::cout << std::fixed << std::setprecision(3) << scenario << ": sim " << simSeconds * 1e3
-              << " ms, wall " << wall << " s, events " << events << " ("
-              << events / wall / 1e6 << " M/s), packet-hops " << hops << " ("
-              << hops / wall / 1e6 << " M/s), peak RSS " << rss / 1048576.0 << " MiB | "
-              << result << "\n";
+              << " ms, wall " << wall << " s, events " << events << " (" << events / wall / 1e6
+              << " M/s), packet-hops " << hops << " (" << hops / wall / 1e6 << " M/s), peak RSS "
+              << rss / 1048576.0 << " MiB | " << result << "\n";
     if (!csv.empty())
     {
         bool fresh = !std::ifstream(csv).good();

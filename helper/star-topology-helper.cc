@@ -1,0 +1,111 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "star-topology-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/node.h"
+
+namespace ns3
+{
+
+StarTopologyHelper::StarTopologyHelper() = default;
+
+PfcHelper&
+StarTopologyHelper::GetPortHelper()
+{
+    return m_ports;
+}
+
+SwitchHelper&
+StarTopologyHelper::GetSwitchHelper()
+{
+    return m_switchHelper;
+}
+
+RoceNicHelper&
+StarTopologyHelper::GetNicHelper()
+{
+    return m_nicHelper;
+}
+
+void
+StarTopologyHelper::Install(uint32_t hosts)
+{
+    NS_ABORT_MSG_IF(m_switch, "StarTopologyHelper::Install called twice");
+    NS_ABORT_MSG_IF(hosts < 1 || hosts > 65536,
+                    "StarTopologyHelper: " << hosts << " hosts is invalid; valid 1..65536");
+    m_hosts.Create(hosts);
+    Ptr<Node> swNode = CreateObject<Node>();
+    for (uint32_t i = 0; i < hosts; ++i)
+    {
+        NetDeviceContainer d = m_ports.Install(m_hosts.Get(i), swNode);
+        m_hostPorts.push_back(DynamicCast<PfcNetDevice>(d.Get(0)));
+    }
+    m_switch = m_switchHelper.Install(swNode);
+    for (uint32_t i = 0; i < hosts; ++i)
+    {
+        m_switch->GetForwardingTable()->SetRoute(GetAddress(i), {i});
+        m_nics.push_back(m_nicHelper.Install(m_hosts.Get(i), m_hostPorts[i], GetAddress(i)));
+    }
+    m_switch->GetForwardingTable()->Freeze();
+}
+
+uint32_t
+StarTopologyHelper::GetNHosts() const
+{
+    return static_cast<uint32_t>(m_nics.size());
+}
+
+void
+StarTopologyHelper::Check(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_nics.size(),
+                    "StarTopologyHelper: host " << i << " does not exist (" << m_nics.size()
+                                                << " hosts; call Install first)");
+}
+
+Ptr<RoceNic>
+StarTopologyHelper::GetNic(uint32_t i) const
+{
+    Check(i);
+    return m_nics[i];
+}
+
+Ptr<PfcNetDevice>
+StarTopologyHelper::GetHostPort(uint32_t i) const
+{
+    Check(i);
+    return m_hostPorts[i];
+}
+
+Ipv4Address
+StarTopologyHelper::GetAddress(uint32_t i) const
+{
+    return Ipv4Address(0x0a000001 + i);
+}
+
+Ptr<FabricSwitch>
+StarTopologyHelper::GetSwitch() const
+{
+    return m_switch;
+}
+
+std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>>
+StarTopologyHelper::Connect(uint32_t a, uint32_t b, uint32_t nQps)
+{
+    Check(a);
+    Check(b);
+    return m_nicHelper.Connect(m_nics[a], m_nics[b], nQps);
+}
+
+int64_t
+StarTopologyHelper::AssignStreams(int64_t stream)
+{
+    NS_ABORT_MSG_IF(!m_switch, "StarTopologyHelper::AssignStreams before Install");
+    int64_t used = m_nicHelper.AssignStreams(stream);
+    used += m_switch->AssignStreams(stream + used);
+    return used;
+}
+
+} // namespace ns3
