@@ -275,6 +275,33 @@ RoceNic::GetNQps() const
     return static_cast<uint32_t>(m_qps.size());
 }
 
+RoceQpCounters
+RoceNic::GetTotalQpCounters() const
+{
+    RoceQpCounters t;
+    for (const auto& qp : m_qps)
+    {
+        const RoceQpCounters& c = qp->GetCounters();
+        t.txDataPackets += c.txDataPackets;
+        t.txDataBytes += c.txDataBytes;
+        t.retransmittedPackets += c.retransmittedPackets;
+        t.rxDataPackets += c.rxDataPackets;
+        t.rxDataBytes += c.rxDataBytes;
+        t.acksTx += c.acksTx;
+        t.acksRx += c.acksRx;
+        t.naksTx += c.naksTx;
+        t.naksRx += c.naksRx;
+        t.cnpsTx += c.cnpsTx;
+        t.cnpsRx += c.cnpsRx;
+        t.ceRx += c.ceRx;
+        t.duplicatesRx += c.duplicatesRx;
+        t.outOfOrderRx += c.outOfOrderRx;
+        t.timeouts += c.timeouts;
+        t.completions += c.completions;
+    }
+    return t;
+}
+
 uint32_t
 RoceNic::GetMtu() const
 {

@@ -109,6 +109,11 @@ class RoceNic : public Object
     Ptr<RoceQueuePair> GetQp(uint32_t qpn) const;
     /// \return number of QPs created
     uint32_t GetNQps() const;
+    /**
+     * \brief Sum of the counters of every QP of this NIC (ACK/NAK/CNP, retransmissions, ...).
+     * \return the totals
+     */
+    RoceQpCounters GetTotalQpCounters() const;
 
     /// \return the path MTU (payload bytes per packet: 256, 512, 1024, 2048 or 4096)
     uint32_t GetMtu() const;

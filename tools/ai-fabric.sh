@@ -43,8 +43,11 @@ case "$cmd" in
         build
         mkdir -p "$here/out"
         cd "$here/out"
-        "$build_dir/examples/switch-incast" "$@"
-        /usr/bin/python3 "$here/tools/plots/plot_switch_incast.py" switch-incast --out "$here/out"
+        measured="$here/../shared/data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt"
+        extra=()
+        [ -f "$measured" ] && extra+=("--measured=$measured")
+        "$build_dir/examples/rail-allreduce" "${extra[@]}" "$@"
+        /usr/bin/python3 "$here/tools/plots/plot_rail_allreduce.py" rail-allreduce --out "$here/out"
         echo "ai-fabric: outputs (CSV, PDF/PNG figures) in $here/out"
         ;;
     test)

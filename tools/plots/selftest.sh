@@ -105,6 +105,16 @@ run "plot_dcqcn_fairness" "$python" "$plots/plot_dcqcn_fairness.py" fair --kmin 
     --kmax 1600000 --out figs
 figures "plot_dcqcn_fairness figures" figs fair-goodput fair-rate fair-queue
 
+# --- rail-allreduce (the main job), when the example is built
+if [ -x "$examples/rail-allreduce" ]; then
+    run "rail-allreduce" "$examples/rail-allreduce" --servers=2 --gpus-per-server=2 \
+        --min-bytes=1048576 --max-bytes=4194304 --factor=4 --prefix=ra
+    run "plot_rail_allreduce" "$python" "$plots/plot_rail_allreduce.py" ra --out figs
+    figures "plot_rail_allreduce figures" figs ra-busbw ra-time ra-fabric
+else
+    echo "SKIP rail-allreduce: $examples/rail-allreduce not built"
+fi
+
 # --- dcqcn-incast (cc=none vs dcqcn), when the example is built
 if [ -x "$examples/dcqcn-incast" ]; then
     run "dcqcn-incast cc=none" "$examples/dcqcn-incast" --senders=4 --bytes=1000000 --cc=none \

@@ -1,0 +1,250 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * collective-ring: an NCCL-style collective over RoCEv2 NICs on one switch, reported like
+ * nccl-tests.
+ *
+ *   rank 0 (RoceNic) ──┐
+ *   rank 1 (RoceNic) ──┤ 400G
+ *        ...           ├── switch
+ *   rank n-1 ──────────┘
+ *
+ * Runs --iters collectives of --size bytes (--op allreduce, allgather, reducescatter,
+ * broadcast, alltoall; --algo ring, tree, hierarchical for AllReduce) over --ranks ranks with
+ * --channels channels and --qps QPs per connection, and prints an nccl-tests line (size, count,
+ * type, redop, root, time, algbw, busbw, #wrong) with the average time, plus the alpha-beta
+ * estimate of REFERENCE "Collectives" for ring and pairwise algorithms without chunk
+ * pipelining. --servers=m groups the ranks into m servers (locations for rail-aware rings,
+ * hierarchical AllReduce and PXN; the fabric is still one switch). Writes a CSV of every
+ * collective (--csv).
+ */
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+
+#include <cctype>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Parse "64MiB", "1G", "4096" into bytes (K/M/G binary multiples, optional "iB"/"B").
+uint64_t
+ParseBytes(const std::string& text)
+{
+    size_t pos = 0;
+    uint64_t value = std::stoull(text, &pos);
+    std::string unit = text.substr(pos);
+    if (!unit.empty())
+    {
+        char u = static_cast<char>(std::toupper(static_cast<unsigned char>(unit[0])));
+        uint64_t mult = u == 'K' ? 1ull << 10 : u == 'M' ? 1ull << 20 : u == 'G' ? 1ull << 30 : 0;
+        NS_ABORT_MSG_IF(mult == 0 && u != 'B',
+                        "--size " << text << ": unknown unit; use B, K(iB), M(iB), G(iB)");
+        value *= mult ? mult : 1;
+    }
+    return value;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Time::SetResolution(Time::PS);
+
+    uint32_t ranks = 8;
+    std::string size = "64MiB";
+    std::string opName = "allreduce";
+    std::string algo = "ring";
+    uint32_t channels = 2;
+    uint32_t qps = 1;
+    uint32_t iters = 5;
+    uint32_t servers = 0;
+    uint64_t chunk = 2 * 1024 * 1024;
+    std::string rate = "400Gbps";
+    Time delay = MicroSeconds(1);
+    bool pxn = false;
+    std::string csv = "collective-ring.csv";
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("ranks", "Number of ranks (GPUs), each with one 400G NIC", ranks);
+    cmd.AddValue("size", "Collective size (nccl-tests convention), e.g. 4096, 1MiB, 1G", size);
+    cmd.AddValue("op", "allreduce, allgather, reducescatter, broadcast, alltoall", opName);
+    cmd.AddValue("algo", "AllReduce algorithm: ring, tree, hierarchical", algo);
+    cmd.AddValue("channels", "Channels (rings in parallel)", channels);
+    cmd.AddValue("qps", "QPs per connection", qps);
+    cmd.AddValue("iters", "Collectives to run back to back (time is their average)", iters);
+    cmd.AddValue("servers", "Group the ranks into this many servers (0 = no locations)", servers);
+    cmd.AddValue("chunk", "Pipelining chunk in bytes (0 = store-and-forward steps)", chunk);
+    cmd.AddValue("rate", "Link rate", rate);
+    cmd.AddValue("delay", "Cable delay", delay);
+    cmd.AddValue("pxn", "Relay cross-rail sends through NVLink (needs --servers)", pxn);
+    cmd.AddValue("csv", "Per-collective CSV output", csv);
+    cmd.Parse(argc, argv);
+    NS_ABORT_MSG_IF(ranks == 0, "--ranks must be >= 1");
+    NS_ABORT_MSG_IF(iters == 0, "--iters must be >= 1");
+    NS_ABORT_MSG_IF(servers > 0 && ranks % servers != 0,
+                    "--servers " << servers << " must divide --ranks " << ranks);
+    CollectiveOp op = CollectiveOpFromName(opName);
+    uint64_t bytes = ParseBytes(size);
+
+    // One switch, one 400G cable per rank.
+    NodeContainer hosts(ranks);
+    Ptr<Node> swNode = CreateObject<Node>();
+    PfcHelper pfc;
+    pfc.SetDeviceAttribute("DataRate", StringValue(rate));
+    pfc.SetChannelAttribute("Delay", TimeValue(delay));
+    std::vector<Ptr<PfcNetDevice>> ports;
+    for (uint32_t i = 0; i < ranks; ++i)
+    {
+        ports.push_back(DynamicCast<PfcNetDevice>(pfc.Install(hosts.Get(i), swNode).Get(0)));
+    }
+    Ptr<FabricSwitch> sw = SwitchHelper().Install(swNode);
+    RoceNicHelper nicHelper;
+    std::vector<Ptr<RoceNic>> nics;
+    for (uint32_t i = 0; i < ranks; ++i)
+    {
+        Ipv4Address ip(0x0a000001 + i);
+        sw->GetForwardingTable()->SetRoute(ip, {i});
+        nics.push_back(nicHelper.Install(hosts.Get(i), ports[i], ip));
+    }
+    sw->AssignStreams(1);
+
+    CollectiveHelper coll;
+    coll.SetNics(nics);
+    if (servers > 0)
+    {
+        std::vector<CollectiveRankLocation> locs(ranks);
+        uint32_t g = ranks / servers;
+        for (uint32_t i = 0; i < ranks; ++i)
+        {
+            locs[i].server = i / g;
+            locs[i].local = i % g;
+        }
+        coll.SetRankLocations(locs);
+    }
+    coll.SetCommunicatorAttribute("Channels", UintegerValue(channels));
+    coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(chunk));
+    coll.SetCommunicatorAttribute("Pxn", BooleanValue(pxn));
+    coll.SetCommunicatorAttribute("AllReduceAlgorithm",
+                                  StringValue(algo == "tree"           ? "Tree"
+                                              : algo == "hierarchical" ? "Hierarchical"
+                                                                       : "Ring"));
+    coll.SetTransportAttribute("QpsPerConnection", UintegerValue(qps));
+    coll.AssignStreams(10);
+    Ptr<CollectiveCommunicator> world = coll.CreateWorldCommunicator("world");
+    for (uint32_t i = 0; i < iters; ++i)
+    {
+        world->Enqueue(op, bytes, 0);
+    }
+    Simulator::Run();
+
+    const auto& records = world->GetRecords();
+    Time total;
+    uint32_t ok = 0;
+    for (const auto& r : records)
+    {
+        if (r.completed)
+        {
+            total += r.GetDuration();
+            ok++;
+        }
+    }
+    std::string algorithm = world->GetAlgorithm(op)->GetName();
+    std::cout << "collective-ring: " << CollectiveOpName(op) << " over " << ranks << " ranks ("
+              << algorithm << ", " << channels << " channel(s), " << qps
+              << " QP(s)/connection, chunk " << chunk << " B), " << rate << " links, "
+              << delay.As(Time::US) << " cables\n";
+    if (ok == 0)
+    {
+        std::cout << "  FAILED: " << (records.empty() ? "no result" : records.back().reason)
+                  << "\n";
+        Simulator::Destroy();
+        return 1;
+    }
+    double us = total.GetSeconds() * 1e6 / ok;
+    double algbw = double(bytes) / (us * 1e-6) / 1e9;
+    double busbw = algbw * CollectiveBusBwFactor(op, ranks);
+    uint32_t elem = world->GetElementSize();
+    const char* redop =
+        (op == CollectiveOp::ALL_REDUCE || op == CollectiveOp::REDUCE_SCATTER) ? "sum" : "none";
+    int root = op == CollectiveOp::BROADCAST ? 0 : -1;
+    // nccl-tests prints count per rank for AllGather/ReduceScatter (size / n elements).
+    uint64_t count = bytes / elem;
+    if (op == CollectiveOp::ALL_GATHER || op == CollectiveOp::REDUCE_SCATTER ||
+        op == CollectiveOp::ALL_TO_ALL)
+    {
+        count /= ranks;
+    }
+    std::printf("#%11s %13s %9s %7s %7s %10s %8s %8s %6s\n",
+                "size",
+                "count",
+                "type",
+                "redop",
+                "root",
+                "time",
+                "algbw",
+                "busbw",
+                "#wrong");
+    std::printf("#%11s %13s %9s %7s %7s %10s %8s %8s %6s\n",
+                "(B)",
+                "(elements)",
+                "",
+                "",
+                "",
+                "(us)",
+                "(GB/s)",
+                "(GB/s)",
+                "");
+    std::printf(" %11llu %13llu %9s %7s %7d %10.1f %8.2f %8.2f %6d\n",
+                static_cast<unsigned long long>(bytes),
+                static_cast<unsigned long long>(count),
+                "float",
+                redop,
+                root,
+                us,
+                algbw,
+                busbw,
+                0);
+
+    // Alpha-beta estimate for ring / pairwise without chunk pipelining.
+    Ptr<CollectiveApplication> app = world->GetApplication(0);
+    double lineBytesPerSec = DataRate(rate).GetBitRate() / 8.0;
+    uint32_t mtu = nics[0]->GetMtu();
+    double beta = lineBytesPerSec * mtu / (mtu + 82.0); // RoCEv2 goodput, bytes/s
+    double alpha = app->GetStepLatency(CollectiveHopType::NETWORK).GetSeconds() +
+                   2 * delay.GetSeconds() + (mtu + 82.0) / lineBytesPerSec;
+    double n = ranks;
+    double steps = 0;
+    double perRank = 0;
+    if (algorithm == "ring" && op != CollectiveOp::BROADCAST)
+    {
+        steps = op == CollectiveOp::ALL_REDUCE ? 2 * (n - 1) : n - 1;
+        perRank = steps / n * double(bytes);
+    }
+    else if (algorithm == "pairwise")
+    {
+        steps = n - 1;
+        perRank = (n - 1) / n * double(bytes);
+    }
+    if (steps > 0)
+    {
+        double t = app->GetBaseLatency().GetSeconds() + steps * alpha + perRank / beta;
+        std::cout << std::fixed << std::setprecision(1) << "# alpha-beta: " << t * 1e6
+                  << " us = base " << app->GetBaseLatency().GetSeconds() * 1e6 << " + " << steps
+                  << " x alpha " << alpha * 1e6 << " us + " << perRank << " B / beta "
+                  << std::setprecision(2) << beta / 1e9 << " GB/s"
+                  << (chunk > 0 ? " (chunk pipelining on: expect less for large sizes)" : "")
+                  << "\n";
+    }
+    coll.WriteCsv(csv);
+    std::cout << "# wrote " << csv << " (" << records.size() << " collectives)\n";
+    Simulator::Destroy();
+    return 0;
+}

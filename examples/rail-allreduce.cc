@@ -1,0 +1,548 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * rail-allreduce: the main job. An nccl-tests-style sweep of a collective on a rail-optimized
+ * RoCEv2 cluster (DGX H100-like servers, DCQCN + PFC on priority 3), with the fabric's view.
+ *
+ * Default: "life of a training job": 4 servers x 8 GPUs = 32 ranks, one leaf per rail,
+ * spines, 400 Gb/s NICs, NVLink 450 GB/s per direction, ECN thresholds scaled to 400 Gb/s,
+ * ring AllReduce from 1 MiB to 1 GiB in x4 steps, one warm-up iteration excluded.
+ *
+ * Outputs (prefix --prefix, default rail-allreduce):
+ *   stdout and <prefix>-nccl.txt   the nccl-tests table (size count type redop root time
+ *                                  algbw busbw #wrong, out-of-place then in-place)
+ *   <prefix>-results.csv           op,bytes,ranks,time_us,algbw_GBps,busbw_GBps,
+ *                                  measured_busbw_GBps (from --measured, empty otherwise)
+ *   <prefix>-fabric.csv            per size and element (rail leaf, spine, NVSwitch tier):
+ *                                  utilization, max queue, PFC pauses, ECN marks, drops
+ *   <prefix>-nic.csv               per size: CNPs, retransmissions, timeouts, NAKs
+ * --measured=FILE reads a real all_reduce_perf log (nccl-tests text format) and puts its
+ * busbw next to the simulated one. tools/plots/plot_rail_allreduce.py draws the figures.
+ */
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/core-module.h"
+#include "ns3/network-module.h"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Command-line configuration.
+struct SweepConfig
+{
+    uint32_t servers{4};
+    uint32_t gpusPerServer{8};
+    uint32_t spines{0};
+    double oversubscription{1.0};
+    std::string topology{"rail-optimized"};
+    std::string cc{"dcqcn"};
+    std::string op{"allreduce"};
+    std::string algo{"ring"};
+    uint32_t channels{0};
+    uint32_t qpsPerConnection{1};
+    uint32_t mtu{4096};
+    uint32_t seed{1};
+    uint64_t minBytes{1 << 20};
+    uint64_t maxBytes{1ull << 30};
+    uint32_t factor{4};
+    uint32_t warmupIters{1};
+    uint32_t iters{1};
+    std::string measured;
+    std::string prefix{"rail-allreduce"};
+    bool pcap{false};
+};
+
+/// One tier of switches whose counters are reported together.
+struct Element
+{
+    std::string name;                        //!< e.g. "rail0", "spine3", "nvswitch"
+    std::vector<Ptr<FabricSwitch>> switches; //!< its switches
+    uint64_t txBytes{0};                     //!< snapshot
+    uint64_t pauses{0};                      //!< snapshot
+    uint64_t marks{0};                       //!< snapshot
+    uint64_t drops{0};                       //!< snapshot
+    uint64_t maxQueue{0};                    //!< max egress queue (bytes) since the snapshot
+    double capacityBps{0};                   //!< sum of port rates
+};
+
+/// Collects the fabric's view between two snapshots.
+class FabricView
+{
+  public:
+    FabricView(Ptr<FabricTopologyHelper> topo, Time sample)
+        : m_topo(topo),
+          m_sample(sample)
+    {
+        auto sw = [](Ptr<Node> n) { return n->GetObject<FabricSwitch>(); };
+        auto rail = DynamicCast<RailOptimizedTopologyHelper>(topo);
+        if (rail)
+        {
+            uint32_t perRail = topo->GetNLeaves() / topo->GetGpusPerServer();
+            for (uint32_t r = 0; r < topo->GetGpusPerServer(); ++r)
+            {
+                Element e;
+                e.name = "rail" + std::to_string(r);
+                for (uint32_t i = 0; i < perRail; ++i)
+                {
+                    e.switches.push_back(sw(rail->GetLeaf(r, i)));
+                }
+                m_elements.push_back(e);
+            }
+        }
+        else
+        {
+            Element e;
+            e.name = "leaf";
+            for (uint32_t i = 0; i < topo->GetNLeaves(); ++i)
+            {
+                e.switches.push_back(sw(topo->GetLeaf(i)));
+            }
+            m_elements.push_back(e);
+        }
+        for (uint32_t i = 0; i < topo->GetNSpines(); ++i)
+        {
+            Element e;
+            e.name = "spine" + std::to_string(i);
+            e.switches.push_back(sw(topo->GetSpine(i)));
+            m_elements.push_back(e);
+        }
+        Element nv;
+        nv.name = "nvswitch";
+        for (uint32_t s = 0; s < topo->GetNNvSwitches(); ++s)
+        {
+            nv.switches.push_back(sw(topo->GetNvSwitch(s)));
+        }
+        m_elements.push_back(nv);
+        for (auto& e : m_elements)
+        {
+            for (auto& s : e.switches)
+            {
+                for (uint32_t p = 0; p < s->GetNPorts(); ++p)
+                {
+                    e.capacityBps += double(s->GetPort(p)->GetDataRate().GetBitRate());
+                }
+            }
+        }
+    }
+
+    /// Start of a measured interval.
+    void Snapshot()
+    {
+        m_start = Simulator::Now();
+        for (auto& e : m_elements)
+        {
+            Totals(e, e.txBytes, e.pauses, e.marks, e.drops);
+            e.maxQueue = 0;
+        }
+        m_nic = NicTotals();
+        m_event.Cancel();
+        m_event = Simulator::Schedule(m_sample, &FabricView::Sample, this);
+    }
+
+    /// End of a measured interval: append rows for \p bytes.
+    void Report(uint64_t bytes, std::ostream& fabric, std::ostream& nic)
+    {
+        m_event.Cancel();
+        double seconds = (Simulator::Now() - m_start).GetSeconds();
+        for (auto& e : m_elements)
+        {
+            uint64_t tx;
+            uint64_t pauses;
+            uint64_t marks;
+            uint64_t drops;
+            Totals(e, tx, pauses, marks, drops);
+            double util = seconds > 0 ? (tx - e.txBytes) * 8.0 / (e.capacityBps * seconds) : 0;
+            fabric << bytes << "," << e.name << "," << util << "," << e.maxQueue << ","
+                   << pauses - e.pauses << "," << marks - e.marks << "," << drops - e.drops << "\n";
+        }
+        RoceQpCounters now = NicTotals();
+        nic << bytes << "," << now.cnpsTx - m_nic.cnpsTx << ","
+            << now.retransmittedPackets - m_nic.retransmittedPackets << ","
+            << now.timeouts - m_nic.timeouts << "," << now.naksRx - m_nic.naksRx << "\n";
+    }
+
+  private:
+    void Totals(const Element& e,
+                uint64_t& tx,
+                uint64_t& pauses,
+                uint64_t& marks,
+                uint64_t& drops) const
+    {
+        tx = pauses = marks = drops = 0;
+        for (const auto& s : e.switches)
+        {
+            for (uint32_t p = 0; p < s->GetNPorts(); ++p)
+            {
+                const PfcPortCounters& c = s->GetPort(p)->GetCounters();
+                for (uint8_t q = 0; q < 8; ++q)
+                {
+                    tx += c.txBytes[q];
+                    pauses += c.pauseTx[q];
+                }
+                marks += s->GetCounters().ecnMarks[p];
+            }
+            for (auto d : s->GetCounters().drops)
+            {
+                drops += d;
+            }
+        }
+    }
+
+    RoceQpCounters NicTotals() const
+    {
+        RoceQpCounters t;
+        for (uint32_t r = 0; r < m_topo->GetNRanks(); ++r)
+        {
+            RoceQpCounters c = m_topo->GetNic(r)->GetTotalQpCounters();
+            t.cnpsTx += c.cnpsTx;
+            t.retransmittedPackets += c.retransmittedPackets;
+            t.timeouts += c.timeouts;
+            t.naksRx += c.naksRx;
+        }
+        return t;
+    }
+
+    void Sample()
+    {
+        for (auto& e : m_elements)
+        {
+            for (const auto& s : e.switches)
+            {
+                for (uint32_t p = 0; p < s->GetNPorts(); ++p)
+                {
+                    e.maxQueue = std::max(e.maxQueue, s->GetMmu()->GetEgressPortBytes(p));
+                }
+            }
+        }
+        m_event = Simulator::Schedule(m_sample, &FabricView::Sample, this);
+    }
+
+    Ptr<FabricTopologyHelper> m_topo;
+    Time m_sample;
+    std::vector<Element> m_elements;
+    Time m_start;
+    RoceQpCounters m_nic;
+    EventId m_event;
+};
+
+CollectiveOp
+ParseOp(const std::string& op)
+{
+    static const std::map<std::string, CollectiveOp> ops = {
+        {"allreduce", CollectiveOp::ALL_REDUCE},
+        {"allgather", CollectiveOp::ALL_GATHER},
+        {"reducescatter", CollectiveOp::REDUCE_SCATTER},
+        {"alltoall", CollectiveOp::ALL_TO_ALL}};
+    auto it = ops.find(op);
+    NS_ABORT_MSG_IF(it == ops.end(),
+                    "--op=" << op
+                            << " is invalid; use allreduce, allgather, reducescatter or "
+                               "alltoall");
+    return it->second;
+}
+
+Ptr<FabricTopologyHelper>
+BuildFabric(const SweepConfig& cfg)
+{
+    Ptr<FabricTopologyHelper> topo;
+    if (cfg.topology == "rail-optimized")
+    {
+        topo = CreateObject<RailOptimizedTopologyHelper>();
+        topo->SetAttribute("Spines", UintegerValue(cfg.spines));
+        topo->SetAttribute("Oversubscription", DoubleValue(cfg.oversubscription));
+    }
+    else if (cfg.topology == "rail-only")
+    {
+        topo = CreateObject<RailOnlyTopologyHelper>();
+    }
+    else if (cfg.topology == "clos")
+    {
+        topo = CreateObject<ClosTopologyHelper>();
+        topo->SetAttribute("Oversubscription", DoubleValue(cfg.oversubscription));
+        if (cfg.spines)
+        {
+            topo->SetAttribute("Spines", UintegerValue(cfg.spines));
+        }
+    }
+    else
+    {
+        NS_ABORT_MSG("--topology=" << cfg.topology
+                                   << " is invalid; use rail-optimized, rail-only or clos");
+    }
+    topo->SetAttribute("Servers", UintegerValue(cfg.servers));
+    topo->SetAttribute("GpusPerServer", UintegerValue(cfg.gpusPerServer));
+    NS_ABORT_MSG_IF(cfg.cc != "dcqcn" && cfg.cc != "none",
+                    "--cc=" << cfg.cc << " is invalid; use dcqcn or none");
+    topo->GetNicHelper().SetNicAttribute("Mtu", UintegerValue(cfg.mtu));
+    topo->GetNicHelper().SetNicAttribute("CongestionControl",
+                                         TypeIdValue(cfg.cc == "dcqcn"
+                                                         ? DcqcnCongestionOps::GetTypeId()
+                                                         : RoceNoneCongestionOps::GetTypeId()));
+    topo->Install();
+    return topo;
+}
+
+/// Runs the sweep: for each size, warm-ups then measured iterations, one after the other.
+class Sweep
+{
+  public:
+    Sweep(const SweepConfig& cfg, Ptr<CollectiveCommunicator> comm, FabricView& view)
+        : m_cfg(cfg),
+          m_comm(comm),
+          m_view(view),
+          m_op(ParseOp(cfg.op))
+    {
+        for (uint64_t s = cfg.minBytes; s <= cfg.maxBytes; s *= cfg.factor)
+        {
+            m_sizes.push_back(s);
+            if (cfg.factor == 1)
+            {
+                break;
+            }
+        }
+        m_fabric.open(cfg.prefix + "-fabric.csv");
+        m_nic.open(cfg.prefix + "-nic.csv");
+        NS_ABORT_MSG_IF(!m_fabric || !m_nic, "cannot write outputs with prefix " << cfg.prefix);
+        m_fabric << "bytes,element,utilization,max_queue_bytes,pfc_pauses,ecn_marks,drops\n";
+        m_nic << "bytes,cnps,retransmitted_packets,timeouts,naks\n";
+    }
+
+    void Start()
+    {
+        Next();
+    }
+
+    /// Per size: mean time of the measured iterations.
+    const std::vector<std::pair<uint64_t, Time>>& Results() const
+    {
+        return m_results;
+    }
+
+    bool Failed() const
+    {
+        return m_failed;
+    }
+
+  private:
+    void Next()
+    {
+        if (m_index >= m_sizes.size())
+        {
+            return;
+        }
+        uint64_t bytes = m_sizes[m_index];
+        bool measured = m_iter >= m_cfg.warmupIters;
+        if (measured && m_iter == m_cfg.warmupIters)
+        {
+            m_view.Snapshot();
+            m_sum = Time(0);
+        }
+        m_comm->Enqueue(m_op, bytes, 0, MakeCallback(&Sweep::Done, this));
+    }
+
+    void Done(const CollectiveRecord& rec)
+    {
+        if (rec.failed)
+        {
+            std::cerr << "collective failed at rank " << rec.failedRank << " step "
+                      << rec.failedStep << ": " << rec.reason << "\n";
+            m_failed = true;
+            return;
+        }
+        if (m_iter >= m_cfg.warmupIters)
+        {
+            m_sum += rec.GetDuration();
+        }
+        if (++m_iter == m_cfg.warmupIters + m_cfg.iters)
+        {
+            uint64_t bytes = m_sizes[m_index];
+            m_view.Report(bytes, m_fabric, m_nic);
+            m_results.emplace_back(bytes, m_sum / int64_t(m_cfg.iters));
+            std::clog << "  " << bytes << " B done at " << Simulator::Now().As(Time::MS) << "\n";
+            m_iter = 0;
+            ++m_index;
+        }
+        Next();
+    }
+
+    const SweepConfig& m_cfg;
+    Ptr<CollectiveCommunicator> m_comm;
+    FabricView& m_view;
+    CollectiveOp m_op;
+    std::vector<uint64_t> m_sizes;
+    std::size_t m_index{0};
+    uint32_t m_iter{0};
+    Time m_sum;
+    std::vector<std::pair<uint64_t, Time>> m_results;
+    std::ofstream m_fabric;
+    std::ofstream m_nic;
+    bool m_failed{false};
+};
+
+void
+WriteResults(const SweepConfig& cfg,
+             uint32_t ranks,
+             const std::vector<std::pair<uint64_t, Time>>& res)
+{
+    std::map<uint64_t, double> measured;
+    if (!cfg.measured.empty())
+    {
+        for (const auto& row : NcclTestsFormat::ParseFileOrAbort(cfg.measured))
+        {
+            measured[row.sizeBytes] = row.outOfPlace.busbwGBs;
+        }
+    }
+    double factor = NcclTestsFormat::BusBwFactor(cfg.op, ranks);
+    std::vector<NcclTestsRow> rows;
+    std::ofstream csv(cfg.prefix + "-results.csv");
+    NS_ABORT_MSG_IF(!csv, "cannot write " << cfg.prefix << "-results.csv");
+    csv << "op,bytes,ranks,time_us,algbw_GBps,busbw_GBps,measured_busbw_GBps\n";
+    for (const auto& [bytes, t] : res)
+    {
+        NcclTestsRow row;
+        row.sizeBytes = bytes;
+        row.count = bytes / 4;
+        row.type = "float";
+        row.redop = cfg.op == "allreduce" || cfg.op == "reducescatter" ? "sum" : "none";
+        row.root = -1;
+        row.outOfPlace.timeUs = t.GetSeconds() * 1e6;
+        row.outOfPlace.algbwGBs = bytes / t.GetSeconds() / 1e9;
+        row.outOfPlace.busbwGBs = row.outOfPlace.algbwGBs * factor;
+        row.outOfPlace.wrong = -1;    // no data is moved, nothing to validate
+        row.inPlace = row.outOfPlace; // same traffic on the wire in the model
+        rows.push_back(row);
+        csv << cfg.op << "," << bytes << "," << ranks << "," << row.outOfPlace.timeUs << ","
+            << row.outOfPlace.algbwGBs << "," << row.outOfPlace.busbwGBs << ",";
+        if (measured.count(bytes))
+        {
+            csv << measured[bytes];
+        }
+        csv << "\n";
+    }
+    std::ofstream txt(cfg.prefix + "-nccl.txt");
+    for (std::ostream* os :
+         {static_cast<std::ostream*>(&std::cout), static_cast<std::ostream*>(&txt)})
+    {
+        *os << "# ai-fabric simulation: " << cfg.op << " (" << cfg.algo << "), " << ranks
+            << " ranks = " << cfg.servers << " servers x " << cfg.gpusPerServer << " GPUs, "
+            << cfg.topology << ", cc=" << cfg.cc << ", channels " << cfg.channels << "\n";
+        NcclTestsFormat::Write(*os, rows);
+    }
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Time::SetResolution(Time::PS);
+    SweepConfig cfg;
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("servers", "Servers (nodes)", cfg.servers);
+    cmd.AddValue("gpus-per-server", "GPUs (and rails) per server", cfg.gpusPerServer);
+    cmd.AddValue("spines", "Spine switches (0 = the SuperPOD default)", cfg.spines);
+    cmd.AddValue("oversubscription",
+                 "Leaf downlink/uplink bandwidth ratio (>= 1)",
+                 cfg.oversubscription);
+    cmd.AddValue("topology", "rail-optimized | rail-only | clos", cfg.topology);
+    cmd.AddValue("cc", "Congestion control: dcqcn | none", cfg.cc);
+    cmd.AddValue("op", "allreduce | allgather | reducescatter | alltoall", cfg.op);
+    cmd.AddValue("algo", "AllReduce algorithm: ring | tree | hierarchical", cfg.algo);
+    cmd.AddValue("channels",
+                 "NCCL channels (rings in parallel); 0 = GPUs per server, one ring per rail",
+                 cfg.channels);
+    cmd.AddValue("qps-per-connection", "QPs per connection", cfg.qpsPerConnection);
+    cmd.AddValue("mtu", "RoCE path MTU (256..4096)", cfg.mtu);
+    cmd.AddValue("seed", "Random seed", cfg.seed);
+    cmd.AddValue("min-bytes", "Smallest size (nccl-tests -b)", cfg.minBytes);
+    cmd.AddValue("max-bytes", "Largest size (nccl-tests -e)", cfg.maxBytes);
+    cmd.AddValue("factor", "Size multiplier between steps (nccl-tests -f)", cfg.factor);
+    cmd.AddValue("warmup-iters",
+                 "Warm-up iterations per size, excluded (nccl-tests -w)",
+                 cfg.warmupIters);
+    cmd.AddValue("iters", "Measured iterations per size (nccl-tests -n)", cfg.iters);
+    cmd.AddValue("measured", "A real nccl-tests log to compare busbw with", cfg.measured);
+    cmd.AddValue("prefix", "Output file prefix", cfg.prefix);
+    cmd.AddValue("pcap", "Capture rank 0's NIC port (use with small sizes)", cfg.pcap);
+    cmd.Parse(argc, argv);
+    NS_ABORT_MSG_IF(cfg.minBytes == 0 || cfg.maxBytes < cfg.minBytes,
+                    "--min-bytes " << cfg.minBytes << " / --max-bytes " << cfg.maxBytes
+                                   << " are invalid; need 0 < min <= max");
+    NS_ABORT_MSG_IF(cfg.factor < 1, "--factor must be >= 1");
+    NS_ABORT_MSG_IF(cfg.iters < 1, "--iters must be >= 1");
+    NS_ABORT_MSG_IF(cfg.algo != "ring" && cfg.algo != "tree" && cfg.algo != "hierarchical",
+                    "--algo=" << cfg.algo << " is invalid; use ring, tree or hierarchical");
+    RngSeedManager::SetSeed(cfg.seed);
+    if (cfg.channels == 0)
+    {
+        cfg.channels = cfg.gpusPerServer;
+    }
+    if (cfg.cc == "dcqcn")
+    {
+        DcqcnCongestionOps::SetPresetDefaults("firmware");
+        cmd.Parse(argc, argv); // explicit --ns3::... values win over the preset
+    }
+    if (!cfg.measured.empty())
+    {
+        NcclTestsFormat::ParseFileOrAbort(cfg.measured); // reject a bad file before running
+    }
+
+    auto wall0 = std::chrono::steady_clock::now();
+    Ptr<FabricTopologyHelper> topo = BuildFabric(cfg);
+    topo->Print(std::clog);
+    if (cfg.pcap)
+    {
+        topo->GetPortHelper().EnablePcap(cfg.prefix, topo->GetNic(0)->GetPort(0), true);
+    }
+
+    CollectiveHelper coll;
+    std::vector<Ptr<RoceNic>> nics;
+    std::vector<CollectiveRankLocation> where;
+    for (uint32_t r = 0; r < topo->GetNRanks(); ++r)
+    {
+        nics.push_back(topo->GetNic(r));
+        CollectiveRankLocation loc;
+        loc.server = topo->GetServerOf(r);
+        loc.local = topo->GetLocalOf(r);
+        where.push_back(loc);
+    }
+    coll.SetNics(nics);
+    coll.SetRankLocations(where);
+    coll.SetNvLinkWithinServer(true);
+    coll.SetConnector(
+        MakeCallback(+[](FabricTopologyHelper* t, uint32_t a, uint32_t b, uint32_t n) {
+            return t->Connect(a, b, n);
+        }).Bind(PeekPointer(topo)));
+    coll.SetCommunicatorAttribute("Channels", UintegerValue(cfg.channels));
+    coll.SetCommunicatorAttribute("Pxn", BooleanValue(cfg.topology == "rail-only"));
+    coll.SetCommunicatorAttribute("AllReduceAlgorithm",
+                                  StringValue(cfg.algo == "ring"   ? "Ring"
+                                              : cfg.algo == "tree" ? "Tree"
+                                                                   : "Hierarchical"));
+    coll.SetTransportAttribute("QpsPerConnection", UintegerValue(cfg.qpsPerConnection));
+    coll.AssignStreams(cfg.seed * 100);
+    Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
+
+    FabricView view(topo, MicroSeconds(20));
+    Sweep sweep(cfg, comm, view);
+    sweep.Start();
+    Simulator::Run();
+    NS_ABORT_MSG_IF(sweep.Failed(), "the sweep stopped on a failed collective");
+
+    WriteResults(cfg, topo->GetNRanks(), sweep.Results());
+    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+    std::clog << "rail-allreduce: simulated " << Simulator::Now().As(Time::MS) << " in " << wall
+              << " s wall; wrote " << cfg.prefix << "-nccl.txt, -results.csv, -fabric.csv, "
+              << "-nic.csv\n";
+    Simulator::Destroy();
+    return 0;
+}

@@ -1,0 +1,541 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "collective-application.h"
+
+#include "collective-communicator.h"
+#include "collective-transport.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CollectiveApplication");
+NS_OBJECT_ENSURE_REGISTERED(CollectiveApplication);
+
+TypeId
+CollectiveApplication::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::CollectiveApplication")
+            .SetParent<Application>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<CollectiveApplication>()
+            .AddAttribute("StepSize",
+                          "Largest piece a connection moves at once, bytes (NCCL Simple "
+                          "protocol step: buffer 4 MiB / NCCL_STEPS 8 = 512 KiB; 1..2^31).",
+                          UintegerValue(512 * 1024),
+                          MakeUintegerAccessor(&CollectiveApplication::m_stepSize),
+                          MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 31))
+            .AddAttribute("Slots",
+                          "Pieces in flight per connection (NCCL_STEPS = 8; >= 1).",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&CollectiveApplication::m_slots),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("BaseLatency",
+                          "Software latency before a rank's first send of a collective (NCCL "
+                          "tuning model base latency, Ring/Simple: 8.4 us; >= 0).",
+                          TimeValue(NanoSeconds(8400)),
+                          MakeTimeAccessor(&CollectiveApplication::m_baseLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("NvLinkStepLatency",
+                          "Software latency of each step over NVLink (NCCL tuning model, "
+                          "NVLink Ring/Simple: 3.4 us; >= 0).",
+                          TimeValue(NanoSeconds(3400)),
+                          MakeTimeAccessor(&CollectiveApplication::m_nvLinkLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("NetworkStepLatency",
+                          "Software latency of each step through the network (NCCL tuning "
+                          "model, NET Ring/Simple: 14 us; >= 0).",
+                          TimeValue(MicroSeconds(14)),
+                          MakeTimeAccessor(&CollectiveApplication::m_networkLatency),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource(
+                "StepComplete",
+                "A send of this rank was fully delivered: collective number, step, peer "
+                "(global rank), bytes.",
+                MakeTraceSourceAccessor(&CollectiveApplication::m_stepTrace),
+                "ns3::CollectiveApplication::StepTracedCallback")
+            .AddTraceSource("ReceiveComplete",
+                            "A receive of this rank arrived completely: collective number, "
+                            "step, peer (global rank), bytes.",
+                            MakeTraceSourceAccessor(&CollectiveApplication::m_recvTrace),
+                            "ns3::CollectiveApplication::StepTracedCallback");
+    return tid;
+}
+
+CollectiveApplication::CollectiveApplication()
+    : m_commRank(COLLECTIVE_NONE),
+      m_globalRank(COLLECTIVE_NONE),
+      m_stepSize(512 * 1024),
+      m_slots(8),
+      m_baseLatency(NanoSeconds(8400)),
+      m_nvLinkLatency(NanoSeconds(3400)),
+      m_networkLatency(MicroSeconds(14)),
+      m_current(COLLECTIVE_NONE),
+      m_finished(0),
+      m_aborted(false),
+      m_bytesSent(0),
+      m_bytesReceived(0),
+      m_sendsCompleted(0),
+      m_recvsCompleted(0),
+      m_piecesPosted(0)
+{
+}
+
+CollectiveApplication::~CollectiveApplication() = default;
+
+void
+CollectiveApplication::DoDispose()
+{
+    m_runs.clear();
+    m_queue.clear();
+    if (m_comm)
+    {
+        // The simulation is over: release the communicator's pending callbacks (they may hold
+        // jobs that hold the communicator).
+        Ptr<CollectiveCommunicator> comm = m_comm;
+        m_comm = nullptr;
+        comm->Dispose();
+    }
+    Application::DoDispose();
+}
+
+void
+CollectiveApplication::StartApplication()
+{
+}
+
+void
+CollectiveApplication::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    m_aborted = true;
+    for (auto& [seq, run] : m_runs)
+    {
+        run.failed = true;
+    }
+}
+
+void
+CollectiveApplication::Setup(Ptr<CollectiveCommunicator> comm,
+                             uint32_t commRank,
+                             uint32_t globalRank)
+{
+    NS_ABORT_MSG_IF(!comm, "CollectiveApplication::Setup: null communicator");
+    m_comm = comm;
+    m_commRank = commRank;
+    m_globalRank = globalRank;
+}
+
+Ptr<CollectiveCommunicator>
+CollectiveApplication::GetCommunicator() const
+{
+    return m_comm;
+}
+
+uint32_t
+CollectiveApplication::GetCommRank() const
+{
+    return m_commRank;
+}
+
+uint32_t
+CollectiveApplication::GetGlobalRank() const
+{
+    return m_globalRank;
+}
+
+uint64_t
+CollectiveApplication::GetStepSize() const
+{
+    return m_stepSize;
+}
+
+uint32_t
+CollectiveApplication::GetSlots() const
+{
+    return m_slots;
+}
+
+Time
+CollectiveApplication::GetBaseLatency() const
+{
+    return m_baseLatency;
+}
+
+Time
+CollectiveApplication::GetStepLatency(CollectiveHopType type) const
+{
+    return type == CollectiveHopType::NVLINK ? m_nvLinkLatency : m_networkLatency;
+}
+
+bool
+CollectiveApplication::IsBusy() const
+{
+    return m_current != COLLECTIVE_NONE;
+}
+
+uint64_t
+CollectiveApplication::GetBytesSent() const
+{
+    return m_bytesSent;
+}
+
+uint64_t
+CollectiveApplication::GetBytesReceived() const
+{
+    return m_bytesReceived;
+}
+
+uint64_t
+CollectiveApplication::GetSendsCompleted() const
+{
+    return m_sendsCompleted;
+}
+
+uint64_t
+CollectiveApplication::GetReceivesCompleted() const
+{
+    return m_recvsCompleted;
+}
+
+uint64_t
+CollectiveApplication::GetPiecesPosted() const
+{
+    return m_piecesPosted;
+}
+
+void
+CollectiveApplication::Enqueue(uint32_t seq)
+{
+    NS_ABORT_MSG_IF(!m_comm, "CollectiveApplication::Enqueue before Setup");
+    if (m_aborted)
+    {
+        return;
+    }
+    m_queue.push_back(seq);
+    StartNext();
+}
+
+void
+CollectiveApplication::Abort()
+{
+    NS_LOG_FUNCTION(this << m_commRank);
+    m_aborted = true;
+    m_queue.clear();
+    for (auto& [seq, run] : m_runs)
+    {
+        run.failed = true;
+    }
+}
+
+CollectiveApplication::Run*
+CollectiveApplication::FindRun(uint32_t seq)
+{
+    auto it = m_runs.find(seq);
+    return it == m_runs.end() ? nullptr : &it->second;
+}
+
+CollectiveApplication::Run&
+CollectiveApplication::GetRun(uint32_t seq)
+{
+    auto it = m_runs.find(seq);
+    if (it != m_runs.end())
+    {
+        return it->second;
+    }
+    Run& run = m_runs[seq];
+    run.schedule = m_comm->GetSchedule(seq);
+    run.program = &run.schedule->GetProgram(m_commRank);
+    const auto& p = *run.program;
+    run.depsLeft.resize(p.sends.size());
+    run.piecesLeft.resize(p.sends.size());
+    for (size_t i = 0; i < p.sends.size(); ++i)
+    {
+        const auto& s = p.sends[i];
+        run.depsLeft[i] = s.depEnd - s.depBegin;
+        run.piecesLeft[i] =
+            s.bytes == 0 ? 1 : static_cast<uint32_t>((s.bytes + m_stepSize - 1) / m_stepSize);
+    }
+    run.recvLeft.resize(p.recvs.size());
+    for (size_t i = 0; i < p.recvs.size(); ++i)
+    {
+        run.recvLeft[i] = p.recvs[i].bytes;
+    }
+    run.recvDone.assign(p.recvs.size(), false);
+    run.conns.resize(p.nConns);
+    run.sendsLeft = static_cast<uint32_t>(p.sends.size());
+    run.recvsLeft = static_cast<uint32_t>(p.recvs.size());
+    run.failed = m_aborted;
+    return run;
+}
+
+void
+CollectiveApplication::StartNext()
+{
+    if (m_aborted || m_current != COLLECTIVE_NONE || m_queue.empty())
+    {
+        return;
+    }
+    uint32_t seq = m_queue.front();
+    m_queue.pop_front();
+    m_current = seq;
+    GetRun(seq);
+    NS_LOG_DEBUG("rank " << m_commRank << " starts collective " << seq);
+    m_comm->NotifyRankStarted(seq, m_commRank);
+    if (m_baseLatency.IsZero())
+    {
+        BeginRun(seq);
+    }
+    else
+    {
+        Simulator::Schedule(m_baseLatency, &CollectiveApplication::BeginRun, this, seq);
+    }
+}
+
+void
+CollectiveApplication::BeginRun(uint32_t seq)
+{
+    Run* run = FindRun(seq);
+    if (!run || run->failed)
+    {
+        return;
+    }
+    run->started = true;
+    for (uint32_t i = 0; i < run->depsLeft.size(); ++i)
+    {
+        if (run->depsLeft[i] == 0)
+        {
+            MakeReady(seq, i);
+        }
+    }
+    MaybeFinish(seq);
+}
+
+void
+CollectiveApplication::MakeReady(uint32_t seq, uint32_t send)
+{
+    Run& run = m_runs[seq];
+    const auto& s = run.program->sends[send];
+    Time latency = GetStepLatency(
+        m_comm->GetTransport()->GetHopType(m_globalRank, m_comm->GetGlobalRank(s.peer)));
+    if (latency.IsZero())
+    {
+        SendReady(seq, send);
+    }
+    else
+    {
+        Simulator::Schedule(latency, &CollectiveApplication::SendReady, this, seq, send);
+    }
+}
+
+void
+CollectiveApplication::SendReady(uint32_t seq, uint32_t send)
+{
+    Run* run = FindRun(seq);
+    if (!run || run->failed)
+    {
+        return;
+    }
+    uint32_t conn = run->program->sends[send].conn;
+    run->conns[conn].ready.push_back(send);
+    Pump(seq, *run, conn);
+}
+
+void
+CollectiveApplication::Pump(uint32_t seq, Run& run, uint32_t connIndex)
+{
+    Connection& c = run.conns[connIndex];
+    Ptr<CollectiveTransport> transport = m_comm->GetTransport();
+    while (c.inflight < m_slots && !run.failed)
+    {
+        if (c.current == COLLECTIVE_NONE)
+        {
+            if (c.ready.empty())
+            {
+                return;
+            }
+            c.current = c.ready.front();
+            c.ready.pop_front();
+            c.posted = 0;
+        }
+        uint32_t send = c.current;
+        const auto& s = run.program->sends[send];
+        uint64_t piece = std::min(m_stepSize, s.bytes - c.posted);
+        c.posted += piece;
+        c.inflight++;
+        if (c.posted >= s.bytes)
+        {
+            c.current = COLLECTIVE_NONE;
+        }
+        m_piecesPosted++;
+        Ptr<CollectiveApplication> peer = m_comm->GetApplication(s.peer);
+        transport->Send(m_globalRank,
+                        peer->GetGlobalRank(),
+                        s.channel,
+                        piece,
+                        MakeCallback(&CollectiveApplication::PieceArrived, this, seq, send, piece),
+                        MakeCallback(&CollectiveApplication::PieceSent, this, seq, send),
+                        MakeCallback(&CollectiveApplication::PieceFailed, this, seq, send));
+    }
+}
+
+void
+CollectiveApplication::PieceArrived(uint32_t seq, uint32_t send, uint64_t bytes)
+{
+    Run* run = FindRun(seq);
+    if (!run || run->failed)
+    {
+        return;
+    }
+    const auto& s = run->program->sends[send];
+    // The receiver first: its dependent sends become ready.
+    m_comm->GetApplication(s.peer)->PieceDelivered(seq, s.peerRecv, bytes);
+    run = FindRun(seq);
+    if (!run || run->failed)
+    {
+        return;
+    }
+    if (--run->piecesLeft[send] == 0)
+    {
+        run->sendsLeft--;
+        m_sendsCompleted++;
+        m_bytesSent += s.bytes;
+        m_stepTrace(seq, s.step, m_comm->GetGlobalRank(s.peer), s.bytes);
+        MaybeFinish(seq);
+    }
+}
+
+void
+CollectiveApplication::PieceSent(uint32_t seq, uint32_t send)
+{
+    Run* run = FindRun(seq);
+    if (!run || run->failed)
+    {
+        return; // finished (the data arrived before this acknowledgement) or failed
+    }
+    uint32_t conn = run->program->sends[send].conn;
+    run->conns[conn].inflight--;
+    Pump(seq, *run, conn);
+}
+
+void
+CollectiveApplication::PieceFailed(uint32_t seq, uint32_t send, const std::string& reason)
+{
+    Run* run = FindRun(seq);
+    if (!run || run->failed)
+    {
+        return;
+    }
+    run->failed = true;
+    const auto& s = run->program->sends[send];
+    NS_LOG_WARN("rank " << m_commRank << " collective " << seq << " step " << s.step << " to rank "
+                        << s.peer << " failed: " << reason);
+    m_comm->NotifyFailure(seq, m_commRank, s.step, s.peer, reason);
+}
+
+void
+CollectiveApplication::PieceDelivered(uint32_t seq, uint32_t recv, uint64_t bytes)
+{
+    if (m_aborted)
+    {
+        return;
+    }
+    NS_ABORT_MSG_IF(seq < m_finished,
+                    "rank " << m_commRank << " of communicator " << m_comm->GetName()
+                            << " received data for collective " << seq
+                            << ", which it has already finished");
+    Run& run = GetRun(seq);
+    if (run.failed)
+    {
+        return;
+    }
+    const auto& p = *run.program;
+    NS_ABORT_MSG_IF(recv >= p.recvs.size(), "rank " << m_commRank << " has no receive " << recv);
+    const auto& r = p.recvs[recv];
+    NS_ABORT_MSG_IF(bytes > run.recvLeft[recv] || run.recvDone[recv],
+                    "rank " << m_commRank << " of communicator " << m_comm->GetName()
+                            << " received more than the " << r.bytes
+                            << " bytes prescribed for step " << r.step << " from rank " << r.peer);
+    run.recvLeft[recv] -= bytes;
+    if (run.recvLeft[recv] > 0)
+    {
+        return;
+    }
+    run.recvDone[recv] = true;
+    run.recvsLeft--;
+    m_recvsCompleted++;
+    m_bytesReceived += r.bytes;
+    m_recvTrace(seq, r.step, m_comm->GetGlobalRank(r.peer), r.bytes);
+    for (uint32_t k = r.dependentBegin; k < r.dependentEnd; ++k)
+    {
+        uint32_t send = p.dependents[k];
+        if (--run.depsLeft[send] == 0 && run.started)
+        {
+            MakeReady(seq, send);
+        }
+    }
+    MaybeFinish(seq);
+}
+
+void
+CollectiveApplication::MaybeFinish(uint32_t seq)
+{
+    Run* run = FindRun(seq);
+    if (!run || run->failed || !run->started || run->sendsLeft > 0 || run->recvsLeft > 0)
+    {
+        return;
+    }
+    NS_LOG_DEBUG("rank " << m_commRank << " finished collective " << seq);
+    m_runs.erase(seq);
+    m_current = COLLECTIVE_NONE;
+    m_finished = seq + 1;
+    m_comm->NotifyRankComplete(seq, m_commRank);
+    StartNext();
+}
+
+bool
+CollectiveApplication::GetFirstPendingStep(uint32_t seq, uint32_t* step, uint32_t* peer) const
+{
+    auto it = m_runs.find(seq);
+    if (it == m_runs.end())
+    {
+        return false;
+    }
+    const Run& run = it->second;
+    const auto& p = *run.program;
+    for (size_t i = 0; i < p.recvs.size(); ++i)
+    {
+        if (!run.recvDone[i])
+        {
+            *step = p.recvs[i].step;
+            *peer = p.recvs[i].peer;
+            return true;
+        }
+    }
+    for (size_t i = 0; i < p.sends.size(); ++i)
+    {
+        if (run.piecesLeft[i] > 0)
+        {
+            *step = p.sends[i].step;
+            *peer = p.sends[i].peer;
+            return true;
+        }
+    }
+    if (!run.started && (!p.sends.empty() || !p.recvs.empty()))
+    {
+        *step = 0;
+        *peer = COLLECTIVE_NONE;
+        return true;
+    }
+    return false;
+}
+
+} // namespace ns3

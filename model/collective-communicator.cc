@@ -1,0 +1,602 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "collective-communicator.h"
+
+#include "double-binary-tree-algorithm.h"
+#include "hierarchical-allreduce-algorithm.h"
+#include "pairwise-alltoall-algorithm.h"
+#include "ring-algorithm.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CollectiveCommunicator");
+NS_OBJECT_ENSURE_REGISTERED(CollectiveCommunicator);
+
+TypeId
+CollectiveCommunicator::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::CollectiveCommunicator")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<CollectiveCommunicator>()
+            .AddAttribute("Channels",
+                          "Channels: rings (or tree pairs) run in parallel, each with its own "
+                          "connections and QPs (NCCL_MIN_NCHANNELS/NCCL_MAX_NCHANNELS; "
+                          "1..65535).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&CollectiveCommunicator::m_channels),
+                          MakeUintegerChecker<uint32_t>(1, 65535))
+            .AddAttribute("ChunkSize",
+                          "Pipelining chunk, bytes: a step's segment is cut into chunks of at "
+                          "most this size that pipeline across steps (NCCL Simple: 2 MiB); 0 = "
+                          "every step is store-and-forward (the alpha-beta model).",
+                          UintegerValue(2 * 1024 * 1024),
+                          MakeUintegerAccessor(&CollectiveCommunicator::m_chunkSize),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("ElementSize",
+                          "Bytes per element (the padding unit; 4 = float, nccl-tests "
+                          "default; 1..1024).",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&CollectiveCommunicator::m_elementSize),
+                          MakeUintegerChecker<uint32_t>(1, 1024))
+            .AddAttribute("Pxn",
+                          "Relay sends between different servers and rails through NVLink to "
+                          "the source server's rank on the destination's rail (NCCL PXN).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&CollectiveCommunicator::m_pxn),
+                          MakeBooleanChecker())
+            .AddAttribute("RailAwareRings",
+                          "Build rings whose inter-server hops stay on one rail when rank "
+                          "locations are known (NCCL_CROSS_NIC=0); false = communicator "
+                          "order.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&CollectiveCommunicator::m_railAware),
+                          MakeBooleanChecker())
+            .AddAttribute("AllReduceAlgorithm",
+                          "AllReduce algorithm: Ring, Tree (double binary tree) or "
+                          "Hierarchical (NVLink reduce-scatter, per-rail AllReduce, NVLink "
+                          "all-gather).",
+                          EnumValue(ALLREDUCE_RING),
+                          MakeEnumAccessor(&CollectiveCommunicator::m_allReduce),
+                          MakeEnumChecker(ALLREDUCE_RING,
+                                          "Ring",
+                                          ALLREDUCE_TREE,
+                                          "Tree",
+                                          ALLREDUCE_HIERARCHICAL,
+                                          "Hierarchical"))
+            .AddAttribute("Timeout",
+                          "Watchdog: a collective not finished this long after it started is "
+                          "failed with reason \"timeout\" (catches deadlocks; 0 = off).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&CollectiveCommunicator::m_timeout),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("StopOnFailure",
+                          "Call Simulator::Stop() when a collective fails.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&CollectiveCommunicator::m_stopOnFailure),
+                          MakeBooleanChecker())
+            .AddAttribute("ScheduleCacheSize",
+                          "Schedules kept for reuse by later collectives of the same kind and "
+                          "size (0 = none).",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&CollectiveCommunicator::m_cacheSize),
+                          MakeUintegerChecker<uint32_t>())
+            .AddTraceSource("CollectiveComplete",
+                            "A collective completed on every rank.",
+                            MakeTraceSourceAccessor(&CollectiveCommunicator::m_completeTrace),
+                            "ns3::CollectiveCommunicator::RecordTracedCallback")
+            .AddTraceSource("CollectiveFailed",
+                            "A collective failed (record with rank, step, peer, reason).",
+                            MakeTraceSourceAccessor(&CollectiveCommunicator::m_failedTrace),
+                            "ns3::CollectiveCommunicator::RecordTracedCallback");
+    return tid;
+}
+
+CollectiveCommunicator::CollectiveCommunicator()
+    : m_nextSeq(0),
+      m_failed(false),
+      m_channels(2),
+      m_chunkSize(2 * 1024 * 1024),
+      m_elementSize(4),
+      m_pxn(false),
+      m_railAware(true),
+      m_allReduce(ALLREDUCE_RING),
+      m_timeout(0),
+      m_stopOnFailure(true),
+      m_cacheSize(16)
+{
+}
+
+CollectiveCommunicator::~CollectiveCommunicator() = default;
+
+void
+CollectiveCommunicator::DoDispose()
+{
+    for (auto& [seq, a] : m_active)
+    {
+        a.timeout.Cancel();
+    }
+    m_active.clear();
+    m_apps.clear();
+    m_transport = nullptr;
+    m_cache.clear();
+    m_cacheOrder.clear();
+    for (auto& a : m_algorithms)
+    {
+        a = nullptr;
+    }
+    for (auto& a : m_allReduceDefaults)
+    {
+        a = nullptr;
+    }
+    m_ringDefault = nullptr;
+    m_alltoallDefault = nullptr;
+    Object::DoDispose();
+}
+
+void
+CollectiveCommunicator::Setup(const std::string& name,
+                              Ptr<CollectiveTransport> transport,
+                              const std::vector<uint32_t>& globalRanks,
+                              const std::vector<Ptr<Node>>& nodes,
+                              const std::vector<CollectiveRankLocation>& locations,
+                              const ObjectFactory& appFactory)
+{
+    NS_ABORT_MSG_IF(!m_apps.empty(), "communicator " << name << " is already set up");
+    NS_ABORT_MSG_IF(!transport, "communicator " << name << ": null transport");
+    NS_ABORT_MSG_IF(globalRanks.empty(),
+                    "communicator " << name << ": a communicator of 0 ranks is invalid (>= 1)");
+    NS_ABORT_MSG_IF(nodes.size() != globalRanks.size(),
+                    "communicator " << name << ": " << nodes.size() << " nodes for "
+                                    << globalRanks.size() << " ranks");
+    NS_ABORT_MSG_IF(!locations.empty() && locations.size() != globalRanks.size(),
+                    "communicator " << name << ": " << locations.size() << " locations for "
+                                    << globalRanks.size() << " ranks");
+    std::set<uint32_t> seen;
+    for (uint32_t r : globalRanks)
+    {
+        NS_ABORT_MSG_IF(r >= transport->GetNRanks(),
+                        "communicator " << name << ": rank " << r
+                                        << " is not a rank of the fabric (ranks 0.."
+                                        << transport->GetNRanks() - 1 << ")");
+        NS_ABORT_MSG_IF(!seen.insert(r).second,
+                        "communicator " << name << ": rank " << r << " appears twice");
+    }
+    m_name = name;
+    m_transport = transport;
+    m_globalRanks = globalRanks;
+    m_layout = locations.empty() ? Create<CollectiveLayout>(uint32_t(globalRanks.size()))
+                                 : Create<CollectiveLayout>(locations);
+    for (uint32_t i = 0; i < globalRanks.size(); ++i)
+    {
+        NS_ABORT_MSG_IF(!nodes[i], "communicator " << name << ": null node for rank " << i);
+        Ptr<CollectiveApplication> app = appFactory.Create<CollectiveApplication>();
+        nodes[i]->AddApplication(app);
+        app->Setup(this, i, globalRanks[i]);
+        m_apps.push_back(app);
+    }
+}
+
+std::string
+CollectiveCommunicator::GetName() const
+{
+    return m_name;
+}
+
+uint32_t
+CollectiveCommunicator::GetSize() const
+{
+    return static_cast<uint32_t>(m_globalRanks.size());
+}
+
+uint32_t
+CollectiveCommunicator::GetGlobalRank(uint32_t commRank) const
+{
+    NS_ABORT_MSG_IF(commRank >= m_globalRanks.size(),
+                    "communicator " << m_name << ": rank " << commRank
+                                    << " is not in the communicator (ranks 0.."
+                                    << m_globalRanks.size() - 1 << ")");
+    return m_globalRanks[commRank];
+}
+
+const std::vector<uint32_t>&
+CollectiveCommunicator::GetGlobalRanks() const
+{
+    return m_globalRanks;
+}
+
+Ptr<CollectiveApplication>
+CollectiveCommunicator::GetApplication(uint32_t commRank) const
+{
+    NS_ABORT_MSG_IF(commRank >= m_apps.size(),
+                    "communicator " << m_name << ": rank " << commRank
+                                    << " is not in the communicator (ranks 0.."
+                                    << (m_apps.empty() ? 0 : m_apps.size() - 1) << ")");
+    return m_apps[commRank];
+}
+
+Ptr<CollectiveTransport>
+CollectiveCommunicator::GetTransport() const
+{
+    return m_transport;
+}
+
+Ptr<const CollectiveLayout>
+CollectiveCommunicator::GetLayout() const
+{
+    return m_layout;
+}
+
+uint32_t
+CollectiveCommunicator::GetChannels() const
+{
+    return m_channels;
+}
+
+uint32_t
+CollectiveCommunicator::GetElementSize() const
+{
+    return m_elementSize;
+}
+
+void
+CollectiveCommunicator::SetAlgorithm(CollectiveOp op, Ptr<CollectiveAlgorithm> algorithm)
+{
+    NS_ABORT_MSG_IF(op >= CollectiveOp::COUNT, "communicator " << m_name << ": unknown op");
+    NS_ABORT_MSG_IF(algorithm && !algorithm->Supports(op),
+                    "communicator " << m_name << ": algorithm \"" << algorithm->GetName()
+                                    << "\" does not implement " << CollectiveOpName(op));
+    m_algorithms[size_t(op)] = algorithm;
+}
+
+Ptr<CollectiveAlgorithm>
+CollectiveCommunicator::GetAlgorithm(CollectiveOp op) const
+{
+    NS_ABORT_MSG_IF(op >= CollectiveOp::COUNT, "communicator " << m_name << ": unknown op");
+    if (m_algorithms[size_t(op)])
+    {
+        return m_algorithms[size_t(op)];
+    }
+    if (op == CollectiveOp::ALL_TO_ALL)
+    {
+        if (!m_alltoallDefault)
+        {
+            m_alltoallDefault = CreateObject<PairwiseAlltoAllAlgorithm>();
+        }
+        return m_alltoallDefault;
+    }
+    if (op == CollectiveOp::ALL_REDUCE && m_allReduce != ALLREDUCE_RING)
+    {
+        auto& a = m_allReduceDefaults[m_allReduce];
+        if (!a)
+        {
+            if (m_allReduce == ALLREDUCE_TREE)
+            {
+                a = CreateObject<DoubleBinaryTreeAlgorithm>();
+            }
+            else
+            {
+                a = CreateObject<HierarchicalAllReduceAlgorithm>();
+            }
+        }
+        return a;
+    }
+    if (!m_ringDefault)
+    {
+        m_ringDefault = CreateObject<RingAlgorithm>();
+    }
+    return m_ringDefault;
+}
+
+void
+CollectiveCommunicator::Validate(CollectiveOp op, uint64_t bytes, uint32_t root) const
+{
+    NS_ABORT_MSG_IF(m_apps.empty(), "communicator " << m_name << " is not set up");
+    NS_ABORT_MSG_IF(op >= CollectiveOp::COUNT,
+                    "communicator " << m_name << ": unknown operation " << int(op));
+    NS_ABORT_MSG_IF(bytes == 0,
+                    "communicator " << m_name << ": " << CollectiveOpName(op)
+                                    << " of 0 B is invalid; the size must be >= one element ("
+                                    << m_elementSize << " B)");
+    NS_ABORT_MSG_IF(bytes % m_elementSize != 0,
+                    "communicator " << m_name << ": " << CollectiveOpName(op) << " size " << bytes
+                                    << " B is not a multiple of the element size " << m_elementSize
+                                    << " B (ElementSize)");
+    NS_ABORT_MSG_IF(op == CollectiveOp::BROADCAST && root >= GetSize(),
+                    "communicator " << m_name << ": Broadcast root " << root
+                                    << " is not in the communicator (ranks 0.." << GetSize() - 1
+                                    << ")");
+}
+
+Ptr<const CollectiveSchedule>
+CollectiveCommunicator::BuildSchedule(CollectiveOp op,
+                                      uint64_t bytes,
+                                      uint32_t root,
+                                      uint64_t* paddedBytes)
+{
+    Validate(op, bytes, root);
+    if (op != CollectiveOp::BROADCAST)
+    {
+        root = 0;
+    }
+    Ptr<CollectiveAlgorithm> algorithm = GetAlgorithm(op);
+    CacheKey key{int(op),
+                 bytes,
+                 root,
+                 m_channels,
+                 m_chunkSize,
+                 m_elementSize,
+                 m_pxn,
+                 m_railAware,
+                 PeekPointer(algorithm)};
+    auto it = m_cache.find(key);
+    if (it != m_cache.end())
+    {
+        if (paddedBytes)
+        {
+            *paddedBytes = it->second.second;
+        }
+        return it->second.first;
+    }
+    CollectiveRequest request;
+    request.op = op;
+    request.bytes = bytes;
+    request.root = root;
+    request.channels = m_channels;
+    request.chunkSize = m_chunkSize;
+    request.elementSize = m_elementSize;
+    request.pxn = m_pxn;
+    request.railAwareRings = m_railAware;
+    request.layout = m_layout;
+    uint64_t padded = bytes;
+    Ptr<const CollectiveSchedule> schedule = algorithm->Build(request, &padded);
+    if (m_cacheSize > 0)
+    {
+        if (m_cache.size() >= m_cacheSize)
+        {
+            m_cache.erase(m_cacheOrder.front());
+            m_cacheOrder.pop_front();
+        }
+        m_cache.emplace(key, CacheEntry(schedule, padded));
+        m_cacheOrder.push_back(key);
+    }
+    if (paddedBytes)
+    {
+        *paddedBytes = padded;
+    }
+    return schedule;
+}
+
+uint32_t
+CollectiveCommunicator::Enqueue(CollectiveOp op, uint64_t bytes, uint32_t root, DoneCallback done)
+{
+    Validate(op, bytes, root);
+    uint32_t seq = m_nextSeq++;
+    CollectiveRecord rec;
+    rec.communicator = m_name;
+    rec.seq = seq;
+    rec.op = op;
+    rec.algorithm = GetAlgorithm(op)->GetName();
+    rec.bytes = bytes;
+    rec.nRanks = GetSize();
+    rec.channels = m_channels;
+    rec.root = op == CollectiveOp::BROADCAST ? root : 0;
+    rec.enqueued = Simulator::Now();
+    if (m_failed)
+    {
+        rec.failed = true;
+        rec.start = rec.end = rec.enqueued;
+        rec.reason = "aborted: an earlier collective of the communicator failed";
+        m_records.push_back(rec);
+        m_failedTrace(rec);
+        if (!done.IsNull())
+        {
+            done(rec);
+        }
+        return seq;
+    }
+    Active& a = m_active[seq];
+    a.schedule = BuildSchedule(op, bytes, root, &rec.paddedBytes);
+    a.record = rec;
+    a.callback = done;
+    NS_LOG_INFO(m_name << ": enqueued " << CollectiveOpName(op) << " #" << seq << " of " << bytes
+                       << " B (" << rec.algorithm << ", " << a.schedule->GetNTransfers()
+                       << " transfers)");
+    for (auto& app : m_apps)
+    {
+        app->Enqueue(seq);
+    }
+    return seq;
+}
+
+Ptr<const CollectiveSchedule>
+CollectiveCommunicator::GetSchedule(uint32_t seq) const
+{
+    auto it = m_active.find(seq);
+    NS_ABORT_MSG_IF(it == m_active.end(),
+                    "communicator " << m_name << ": collective " << seq
+                                    << " is not queued or running");
+    return it->second.schedule;
+}
+
+const std::vector<CollectiveRecord>&
+CollectiveCommunicator::GetRecords() const
+{
+    return m_records;
+}
+
+uint32_t
+CollectiveCommunicator::GetNEnqueued() const
+{
+    return m_nextSeq;
+}
+
+uint32_t
+CollectiveCommunicator::GetNActive() const
+{
+    return static_cast<uint32_t>(m_active.size());
+}
+
+bool
+CollectiveCommunicator::HasFailed() const
+{
+    return m_failed;
+}
+
+void
+CollectiveCommunicator::NotifyRankStarted(uint32_t seq, uint32_t commRank)
+{
+    auto it = m_active.find(seq);
+    if (it == m_active.end())
+    {
+        return;
+    }
+    Active& a = it->second;
+    if (a.started++ == 0)
+    {
+        a.record.start = Simulator::Now();
+        if (m_timeout.IsStrictlyPositive())
+        {
+            a.timeout =
+                Simulator::Schedule(m_timeout, &CollectiveCommunicator::OnTimeout, this, seq);
+        }
+    }
+}
+
+void
+CollectiveCommunicator::NotifyRankComplete(uint32_t seq, uint32_t commRank)
+{
+    auto it = m_active.find(seq);
+    if (it == m_active.end())
+    {
+        return;
+    }
+    if (++it->second.done == GetSize())
+    {
+        Finish(seq);
+    }
+}
+
+void
+CollectiveCommunicator::Finish(uint32_t seq)
+{
+    auto it = m_active.find(seq);
+    Active a = std::move(it->second);
+    m_active.erase(it);
+    a.timeout.Cancel();
+    CollectiveRecord& rec = a.record;
+    rec.end = Simulator::Now();
+    rec.completed = true;
+    double seconds = rec.GetDuration().GetSeconds();
+    if (seconds > 0)
+    {
+        rec.algBw = double(rec.bytes) / seconds / 1e9;
+        rec.busBw = rec.algBw * CollectiveBusBwFactor(rec.op, rec.nRanks);
+    }
+    NS_LOG_INFO(m_name << ": " << CollectiveOpName(rec.op) << " #" << seq << " done in "
+                       << rec.GetDuration().GetSeconds() * 1e6 << " us, busbw " << rec.busBw
+                       << " GB/s");
+    m_records.push_back(rec);
+    m_completeTrace(rec);
+    if (!a.callback.IsNull())
+    {
+        a.callback(rec);
+    }
+}
+
+void
+CollectiveCommunicator::OnTimeout(uint32_t seq)
+{
+    for (uint32_t r = 0; r < GetSize(); ++r)
+    {
+        uint32_t step = COLLECTIVE_NONE;
+        uint32_t peer = COLLECTIVE_NONE;
+        if (m_apps[r]->GetFirstPendingStep(seq, &step, &peer))
+        {
+            std::ostringstream why;
+            why << "timeout: not finished " << m_timeout.As(Time::US) << " after it started";
+            NotifyFailure(seq, r, step, peer, why.str());
+            return;
+        }
+    }
+    NotifyFailure(seq,
+                  COLLECTIVE_NONE,
+                  COLLECTIVE_NONE,
+                  COLLECTIVE_NONE,
+                  "timeout: some ranks have not started it");
+}
+
+void
+CollectiveCommunicator::NotifyFailure(uint32_t seq,
+                                      uint32_t commRank,
+                                      uint32_t step,
+                                      uint32_t peer,
+                                      const std::string& reason)
+{
+    if (m_failed)
+    {
+        return;
+    }
+    m_failed = true;
+    for (auto& app : m_apps)
+    {
+        app->Abort();
+    }
+    std::vector<std::pair<CollectiveRecord, DoneCallback>> finished;
+    for (auto& [s, a] : m_active)
+    {
+        a.timeout.Cancel();
+        CollectiveRecord rec = a.record;
+        rec.failed = true;
+        rec.end = Simulator::Now();
+        if (a.started == 0)
+        {
+            rec.start = rec.end;
+        }
+        if (s == seq)
+        {
+            rec.failedRank =
+                commRank == COLLECTIVE_NONE ? COLLECTIVE_NONE : GetGlobalRank(commRank);
+            rec.failedStep = step;
+            rec.failedPeer = peer == COLLECTIVE_NONE ? COLLECTIVE_NONE : GetGlobalRank(peer);
+            rec.reason = reason;
+            NS_LOG_WARN(m_name << ": " << CollectiveOpName(rec.op) << " #" << seq
+                               << " failed at rank " << rec.failedRank << " step " << step << ": "
+                               << reason);
+        }
+        else
+        {
+            rec.reason = "aborted: collective " + std::to_string(seq) + " failed";
+        }
+        finished.emplace_back(rec, a.callback);
+    }
+    m_active.clear();
+    for (auto& [rec, cb] : finished)
+    {
+        m_records.push_back(rec);
+        m_failedTrace(rec);
+        if (!cb.IsNull())
+        {
+            cb(rec);
+        }
+    }
+    if (m_stopOnFailure)
+    {
+        Simulator::Stop();
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,181 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "collective-schedule.h"
+
+#include "ns3/abort.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+CollectiveSchedule::CollectiveSchedule(uint32_t nRanks)
+    : m_nRanks(nRanks),
+      m_programs(nRanks),
+      m_connIndex(nRanks),
+      m_nTransfers(0),
+      m_totalBytes(0),
+      m_nSteps(0),
+      m_finalized(false)
+{
+    NS_ABORT_MSG_IF(nRanks == 0, "CollectiveSchedule: 0 ranks is invalid (>= 1)");
+}
+
+uint32_t
+CollectiveSchedule::AddTransfer(uint32_t src,
+                                uint32_t dst,
+                                uint32_t channel,
+                                uint64_t bytes,
+                                uint32_t step,
+                                std::initializer_list<uint32_t> deps)
+{
+    std::vector<uint32_t> d;
+    d.reserve(deps.size());
+    for (uint32_t x : deps)
+    {
+        if (x != COLLECTIVE_NONE)
+        {
+            d.push_back(x);
+        }
+    }
+    return AddTransfer(src, dst, channel, bytes, step, d);
+}
+
+uint32_t
+CollectiveSchedule::AddTransfer(uint32_t src,
+                                uint32_t dst,
+                                uint32_t channel,
+                                uint64_t bytes,
+                                uint32_t step,
+                                const std::vector<uint32_t>& deps)
+{
+    NS_ABORT_MSG_IF(m_finalized, "CollectiveSchedule::AddTransfer after Finalize()");
+    NS_ABORT_MSG_IF(src >= m_nRanks || dst >= m_nRanks,
+                    "CollectiveSchedule::AddTransfer: rank " << (src >= m_nRanks ? src : dst)
+                                                             << " is not in the communicator "
+                                                                "(ranks 0.."
+                                                             << m_nRanks - 1 << ")");
+    NS_ABORT_MSG_IF(src == dst,
+                    "CollectiveSchedule::AddTransfer: rank " << src << " cannot send to itself");
+    Program& sp = m_programs[src];
+    Program& dp = m_programs[dst];
+    Send s;
+    s.peer = dst;
+    s.channel = channel;
+    s.bytes = bytes;
+    s.peerRecv = static_cast<uint32_t>(dp.recvs.size());
+    s.step = step;
+    uint64_t key = (uint64_t(dst) << 32) | channel;
+    auto it = m_connIndex[src].find(key);
+    if (it == m_connIndex[src].end())
+    {
+        it = m_connIndex[src].emplace(key, sp.nConns++).first;
+    }
+    s.conn = it->second;
+    s.depBegin = static_cast<uint32_t>(sp.deps.size());
+    for (uint32_t d : deps)
+    {
+        NS_ABORT_MSG_IF(d >= sp.recvs.size(),
+                        "CollectiveSchedule::AddTransfer: dependency "
+                            << d << " of rank " << src << " is not one of its " << sp.recvs.size()
+                            << " receives");
+        sp.deps.push_back(d);
+    }
+    s.depEnd = static_cast<uint32_t>(sp.deps.size());
+    sp.sends.push_back(s);
+    sp.bytesSent += bytes;
+    Recv r;
+    r.peer = src;
+    r.channel = channel;
+    r.bytes = bytes;
+    r.step = step;
+    r.dependentBegin = 0;
+    r.dependentEnd = 0;
+    dp.recvs.push_back(r);
+    dp.bytesReceived += bytes;
+    m_nTransfers++;
+    m_totalBytes += bytes;
+    m_nSteps = std::max(m_nSteps, step + 1);
+    return s.peerRecv;
+}
+
+void
+CollectiveSchedule::Finalize()
+{
+    if (m_finalized)
+    {
+        return;
+    }
+    for (Program& p : m_programs)
+    {
+        // Counting sort of (recv -> dependent sends).
+        std::vector<uint32_t> count(p.recvs.size() + 1, 0);
+        for (uint32_t d : p.deps)
+        {
+            count[d + 1]++;
+        }
+        for (size_t i = 1; i < count.size(); ++i)
+        {
+            count[i] += count[i - 1];
+        }
+        for (size_t i = 0; i < p.recvs.size(); ++i)
+        {
+            p.recvs[i].dependentBegin = count[i];
+            p.recvs[i].dependentEnd = count[i + 1];
+        }
+        p.dependents.assign(p.deps.size(), 0);
+        std::vector<uint32_t> fill(count.begin(), count.end() - 1);
+        for (uint32_t s = 0; s < p.sends.size(); ++s)
+        {
+            for (uint32_t k = p.sends[s].depBegin; k < p.sends[s].depEnd; ++k)
+            {
+                p.dependents[fill[p.deps[k]]++] = s;
+            }
+        }
+    }
+    m_connIndex.clear();
+    m_connIndex.shrink_to_fit();
+    m_finalized = true;
+}
+
+bool
+CollectiveSchedule::IsFinalized() const
+{
+    return m_finalized;
+}
+
+uint32_t
+CollectiveSchedule::GetNRanks() const
+{
+    return m_nRanks;
+}
+
+const CollectiveSchedule::Program&
+CollectiveSchedule::GetProgram(uint32_t rank) const
+{
+    NS_ABORT_MSG_IF(rank >= m_nRanks,
+                    "CollectiveSchedule: rank " << rank << " is not in the communicator (ranks 0.."
+                                                << m_nRanks - 1 << ")");
+    return m_programs[rank];
+}
+
+uint64_t
+CollectiveSchedule::GetNTransfers() const
+{
+    return m_nTransfers;
+}
+
+uint64_t
+CollectiveSchedule::GetTotalBytes() const
+{
+    return m_totalBytes;
+}
+
+uint32_t
+CollectiveSchedule::GetNSteps() const
+{
+    return m_nSteps;
+}
+
+} // namespace ns3

@@ -1,0 +1,368 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-collective-transport.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceCollectiveTransport");
+NS_OBJECT_ENSURE_REGISTERED(RoceCollectiveTransport);
+
+namespace
+{
+constexpr uint32_t MAX_RANKS = 1u << 24;    //!< ranks packed in 24 bits of a connection key
+constexpr uint32_t MAX_CHANNELS = 1u << 16; //!< channels packed in 16 bits
+
+uint64_t
+ConnectionKey(uint32_t src, uint32_t dst, uint32_t channel)
+{
+    return (uint64_t(src) << 40) | (uint64_t(dst) << 16) | channel;
+}
+} // namespace
+
+TypeId
+RoceCollectiveTransport::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RoceCollectiveTransport")
+            .SetParent<CollectiveTransport>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<RoceCollectiveTransport>()
+            .AddAttribute("QpsPerConnection",
+                          "Queue pairs per connection; each message is split over them in "
+                          "path-MTU units (NCCL_IB_QPS_PER_CONNECTION, default 1; 1..1024).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RoceCollectiveTransport::m_qpsPerConnection),
+                          MakeUintegerChecker<uint32_t>(1, 1024));
+    return tid;
+}
+
+RoceCollectiveTransport::RoceCollectiveTransport()
+    : m_qpsPerConnection(1),
+      m_messages(0),
+      m_bytesSent(0),
+      m_bytesDelivered(0)
+{
+}
+
+RoceCollectiveTransport::~RoceCollectiveTransport() = default;
+
+void
+RoceCollectiveTransport::DoDispose()
+{
+    for (auto& c : m_conns)
+    {
+        for (auto& qp : c.qps)
+        {
+            qp.second->SetReceiveCallback(RoceQueuePair::ReceiveCallback());
+        }
+    }
+    m_conns.clear();
+    m_connIndex.clear();
+    m_nics.clear();
+    m_connector.Nullify();
+    CollectiveTransport::DoDispose();
+}
+
+void
+RoceCollectiveTransport::SetNics(const std::vector<Ptr<RoceNic>>& nics)
+{
+    NS_ABORT_MSG_IF(!m_conns.empty(),
+                    "RoceCollectiveTransport::SetNics: connections are already open");
+    m_nics.clear();
+    for (const auto& nic : nics)
+    {
+        AddRank(nic);
+    }
+}
+
+uint32_t
+RoceCollectiveTransport::AddRank(Ptr<RoceNic> nic)
+{
+    NS_ABORT_MSG_IF(!nic,
+                    "RoceCollectiveTransport: the NIC of rank " << m_nics.size() << " is null");
+    NS_ABORT_MSG_IF(m_nics.size() >= MAX_RANKS,
+                    "RoceCollectiveTransport: more than " << MAX_RANKS << " ranks");
+    m_nics.push_back(nic);
+    return static_cast<uint32_t>(m_nics.size() - 1);
+}
+
+Ptr<RoceNic>
+RoceCollectiveTransport::GetNic(uint32_t rank) const
+{
+    NS_ABORT_MSG_IF(rank >= m_nics.size(),
+                    "RoceCollectiveTransport: rank "
+                        << rank << " does not exist (the transport has " << m_nics.size()
+                        << " ranks)");
+    return m_nics[rank];
+}
+
+void
+RoceCollectiveTransport::SetConnector(Connector connector)
+{
+    m_connector = connector;
+}
+
+RoceNicHelper&
+RoceCollectiveTransport::GetNicHelper()
+{
+    return m_nicHelper;
+}
+
+int64_t
+RoceCollectiveTransport::AssignStreams(int64_t stream)
+{
+    return m_nicHelper.AssignStreams(stream);
+}
+
+uint32_t
+RoceCollectiveTransport::GetNRanks() const
+{
+    return static_cast<uint32_t>(m_nics.size());
+}
+
+std::vector<RoceCollectiveTransport::QpPair>
+RoceCollectiveTransport::DefaultConnect(uint32_t src, uint32_t dst, uint32_t nQps)
+{
+    return m_nicHelper.Connect(m_nics[src], m_nics[dst], nQps, 0, 0);
+}
+
+void
+RoceCollectiveTransport::Connect(uint32_t src, uint32_t dst, uint32_t channel)
+{
+    GetConnection(src, dst, channel);
+}
+
+uint32_t
+RoceCollectiveTransport::GetConnection(uint32_t src, uint32_t dst, uint32_t channel)
+{
+    NS_ABORT_MSG_IF(src >= m_nics.size() || dst >= m_nics.size(),
+                    "RoceCollectiveTransport: rank " << (src >= m_nics.size() ? src : dst)
+                                                     << " does not exist (the transport has "
+                                                     << m_nics.size() << " ranks)");
+    NS_ABORT_MSG_IF(src == dst,
+                    "RoceCollectiveTransport: rank " << src << " cannot send to itself");
+    NS_ABORT_MSG_IF(channel >= MAX_CHANNELS,
+                    "RoceCollectiveTransport: channel " << channel << " is invalid (0.."
+                                                        << MAX_CHANNELS - 1 << ")");
+    uint64_t key = ConnectionKey(src, dst, channel);
+    auto it = m_connIndex.find(key);
+    if (it != m_connIndex.end())
+    {
+        return it->second;
+    }
+    std::vector<QpPair> qps = m_connector.IsNull() ? DefaultConnect(src, dst, m_qpsPerConnection)
+                                                   : m_connector(src, dst, m_qpsPerConnection);
+    NS_ABORT_MSG_IF(qps.size() != m_qpsPerConnection,
+                    "RoceCollectiveTransport: the connector returned "
+                        << qps.size() << " QP pairs for " << src << "->" << dst << ", expected "
+                        << m_qpsPerConnection);
+    uint32_t index = static_cast<uint32_t>(m_conns.size());
+    for (const auto& qp : qps)
+    {
+        NS_ABORT_MSG_IF(!qp.first || !qp.second,
+                        "RoceCollectiveTransport: the connector returned a null QP for "
+                            << src << "->" << dst);
+        NS_ABORT_MSG_IF(qp.first->GetState() == RoceQueuePair::INIT ||
+                            qp.second->GetState() == RoceQueuePair::INIT,
+                        "RoceCollectiveTransport: the connector returned a QP that is not "
+                        "connected for "
+                            << src << "->" << dst);
+        qp.second->SetReceiveCallback(
+            MakeCallback(&RoceCollectiveTransport::OnReceive, this, index));
+    }
+    Connection c;
+    c.src = src;
+    c.dst = dst;
+    c.channel = channel;
+    c.qps = std::move(qps);
+    m_conns.push_back(std::move(c));
+    m_connIndex.emplace(key, index);
+    NS_LOG_DEBUG("opened connection " << index << ": " << src << "->" << dst << " channel "
+                                      << channel << " with " << m_qpsPerConnection << " QP(s)");
+    return index;
+}
+
+std::vector<RoceCollectiveTransport::QpPair>
+RoceCollectiveTransport::GetQps(uint32_t src, uint32_t dst, uint32_t channel) const
+{
+    auto it = m_connIndex.find(ConnectionKey(src, dst, channel));
+    return it == m_connIndex.end() ? std::vector<QpPair>() : m_conns[it->second].qps;
+}
+
+uint32_t
+RoceCollectiveTransport::GetNConnections() const
+{
+    return static_cast<uint32_t>(m_conns.size());
+}
+
+uint64_t
+RoceCollectiveTransport::GetMessagesSent() const
+{
+    return m_messages;
+}
+
+uint64_t
+RoceCollectiveTransport::GetBytesSent() const
+{
+    return m_bytesSent;
+}
+
+uint64_t
+RoceCollectiveTransport::GetBytesDelivered() const
+{
+    return m_bytesDelivered;
+}
+
+void
+RoceCollectiveTransport::Send(uint32_t src,
+                              uint32_t dst,
+                              uint32_t channel,
+                              uint64_t bytes,
+                              DeliveredCallback onDelivered,
+                              SentCallback onSent,
+                              FailedCallback onFailed)
+{
+    uint32_t index = GetConnection(src, dst, channel);
+    Connection& c = m_conns[index];
+    uint32_t mtu = m_nics[src]->GetMtu();
+    uint64_t packets = bytes == 0 ? 1 : (bytes + mtu - 1) / mtu;
+    uint32_t nQps = static_cast<uint32_t>(c.qps.size());
+    uint32_t parts = static_cast<uint32_t>(std::min<uint64_t>(nQps, packets));
+    // Whole MTUs per part, the remainder on the last part.
+    uint64_t perPart = (packets + parts - 1) / parts * mtu;
+    parts = bytes == 0 ? 1 : static_cast<uint32_t>((bytes + perPart - 1) / perPart);
+
+    uint32_t seq = c.nextSeq++;
+    Message m;
+    m.bytes = bytes;
+    m.partsToArrive = parts;
+    m.partsToComplete = parts;
+    m.onDelivered = onDelivered;
+    m.onSent = onSent;
+    m.onFailed = onFailed;
+    c.pending.push_back(std::move(m));
+    m_messages++;
+    m_bytesSent += bytes;
+
+    uint64_t offset = 0;
+    for (uint32_t p = 0; p < parts; ++p)
+    {
+        uint64_t len = std::min(perPart, bytes - offset);
+        const QpPair& qp = c.qps[c.nextQp];
+        c.nextQp = (c.nextQp + 1) % nQps;
+        // The remote address is not modelled (RETH carries the offset for readability).
+        qp.first->PostWriteWithImm(
+            len,
+            seq,
+            offset,
+            0,
+            MakeCallback(&RoceCollectiveTransport::OnComplete, this, index, seq));
+        offset += len;
+    }
+}
+
+RoceCollectiveTransport::Message*
+RoceCollectiveTransport::Find(Connection& c, uint32_t seq)
+{
+    uint32_t i = seq - c.baseSeq; // modulo 2^32, like the immediate
+    return i < c.pending.size() ? &c.pending[i] : nullptr;
+}
+
+void
+RoceCollectiveTransport::Retire(Connection& c)
+{
+    while (!c.pending.empty())
+    {
+        const Message& m = c.pending.front();
+        bool done = m.failed || (m.partsToArrive == 0 && m.partsToComplete == 0);
+        if (!done)
+        {
+            break;
+        }
+        c.pending.pop_front();
+        c.baseSeq++;
+    }
+}
+
+void
+RoceCollectiveTransport::OnReceive(uint32_t conn, const RoceReceiveCompletion& rc)
+{
+    Connection& c = m_conns[conn];
+    NS_ABORT_MSG_IF(!rc.hasImm,
+                    "RoceCollectiveTransport: connection " << c.src << "->" << c.dst
+                                                           << " received a message without "
+                                                              "immediate data");
+    Message* m = Find(c, rc.imm);
+    if (!m || m->failed || m->partsToArrive == 0)
+    {
+        return; // a message already given up on
+    }
+    if (--m->partsToArrive == 0)
+    {
+        m_bytesDelivered += m->bytes;
+        DeliveredCallback cb = m->onDelivered;
+        m->onDelivered.Nullify();
+        Retire(c);
+        if (!cb.IsNull())
+        {
+            cb();
+        }
+    }
+}
+
+void
+RoceCollectiveTransport::OnComplete(uint32_t conn, uint32_t seq, const RoceWorkCompletion& wc)
+{
+    Connection& c = m_conns[conn];
+    Message* m = Find(c, seq);
+    if (!m || m->failed)
+    {
+        return;
+    }
+    if (wc.status != RoceWcStatus::SUCCESS)
+    {
+        m->failed = true;
+        std::ostringstream why;
+        why << "QP " << wc.qpn << " " << RoceWcStatusName(wc.status) << " (rank " << c.src
+            << " -> rank " << c.dst << ", channel " << c.channel << ")";
+        FailedCallback cb = m->onFailed;
+        m->onFailed.Nullify();
+        m->onSent.Nullify();
+        m->onDelivered.Nullify();
+        bool first = !c.failed;
+        c.failed = true;
+        uint32_t src = c.src;
+        uint32_t dst = c.dst;
+        uint32_t channel = c.channel;
+        Retire(c);
+        if (first)
+        {
+            NotifyFailure(src, dst, channel, why.str());
+        }
+        if (!cb.IsNull())
+        {
+            cb(why.str());
+        }
+        return;
+    }
+    if (--m->partsToComplete == 0)
+    {
+        SentCallback cb = m->onSent;
+        m->onSent.Nullify();
+        Retire(c);
+        if (!cb.IsNull())
+        {
+            cb();
+        }
+    }
+}
+
+} // namespace ns3
