@@ -9,6 +9,8 @@
  *
  *   ai-fabric-bench --scenario=p2p        one 1 GiB WRITE, two NICs through one switch, 400G
  *   ai-fabric-bench --scenario=incast     64:1 WRITE incast through a two-tier Clos, DCQCN+PFC
+ *   ai-fabric-bench --scenario=allreduce-su  one SuperPOD SU (32 x 8 GPUs) ring AllReduce 256 MiB
+ *   ai-fabric-bench --scenario=fabric-8k  build an 8,192-GPU fabric + ring-neighbour QPs
  *
  * Run all with tools/bench/run-benchmarks.sh. Timing belongs here, not in the tests.
  */
@@ -187,6 +189,68 @@ ScenarioIncast(uint32_t senders, uint64_t bytes)
     return os.str();
 }
 
+/// One DGX SuperPOD SU (32 servers x 8 GPUs, rail-optimized) ring AllReduce of \p bytes.
+std::string
+ScenarioAllReduceSu(uint64_t bytes)
+{
+    Ptr<RailOptimizedTopologyHelper> topo = CreateObject<RailOptimizedTopologyHelper>();
+    topo->GetNicHelper().SetNicAttribute("CongestionControl",
+                                         TypeIdValue(DcqcnCongestionOps::GetTypeId()));
+    topo->Install();
+    CollectiveHelper coll;
+    std::vector<Ptr<RoceNic>> nics;
+    std::vector<CollectiveRankLocation> where;
+    for (uint32_t r = 0; r < topo->GetNRanks(); ++r)
+    {
+        nics.push_back(topo->GetNic(r));
+        CollectiveRankLocation loc;
+        loc.server = topo->GetServerOf(r);
+        loc.local = topo->GetLocalOf(r);
+        where.push_back(loc);
+    }
+    coll.SetNics(nics);
+    coll.SetRankLocations(where);
+    coll.SetNvLinkWithinServer(true);
+    coll.SetConnector(
+        MakeCallback(+[](FabricTopologyHelper* t, uint32_t a, uint32_t b, uint32_t n) {
+            return t->Connect(a, b, n);
+        }).Bind(PeekPointer(topo)));
+    coll.SetCommunicatorAttribute("Channels", UintegerValue(topo->GetGpusPerServer()));
+    Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
+    CollectiveRecord rec;
+    comm->Enqueue(CollectiveOp::ALL_REDUCE,
+                  bytes,
+                  0,
+                  MakeCallback(+[](CollectiveRecord* r, const CollectiveRecord& done) {
+                      *r = done;
+                  }).Bind(&rec));
+    Simulator::Run();
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(2) << "AllReduce " << bytes << " B on "
+       << topo->GetNRanks() << " ranks " << (rec.completed ? "completed" : "FAILED") << " in "
+       << rec.GetDuration().GetSeconds() * 1e6 << " us, busbw " << rec.busBw << " GB/s";
+    return os.str();
+}
+
+/// Build-only: an 8,192-GPU rail-optimized fabric plus one QP to each ring neighbour.
+std::string
+ScenarioFabric8k()
+{
+    Ptr<RailOptimizedTopologyHelper> topo = CreateObject<RailOptimizedTopologyHelper>();
+    topo->SetAttribute("Servers", UintegerValue(1024));
+    topo->SetAttribute("SpinePorts", UintegerValue(256));
+    topo->Install();
+    uint32_t n = topo->GetNRanks();
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        topo->Connect(r, (r + 1) % n);
+    }
+    std::ostringstream os;
+    os << n << " GPUs, " << topo->GetNLeaves() << " leaves, " << topo->GetNSpines() << " spines, "
+       << n << " ring QP pairs; fabric built in " << topo->GetBuildStats().totalSeconds << " s";
+    return os.str();
+}
+
 } // namespace
 
 int
@@ -199,7 +263,7 @@ main(int argc, char* argv[])
     std::string scheduler = "ns3::MapScheduler";
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("scenario", "p2p | incast", scenario);
+    cmd.AddValue("scenario", "p2p | incast | allreduce-su | fabric-8k", scenario);
     cmd.AddValue("bytes", "Override the scenario's message size (0 = default)", bytes);
     cmd.AddValue("scheduler", "ns-3 event scheduler type", scheduler);
     cmd.AddValue("csv", "Append a result row to this CSV file", csv);
@@ -219,9 +283,18 @@ main(int argc, char* argv[])
     {
         result = ScenarioIncast(64, bytes ? bytes : (4ull << 20));
     }
+    else if (scenario == "allreduce-su")
+    {
+        result = ScenarioAllReduceSu(bytes ? bytes : (256ull << 20));
+    }
+    else if (scenario == "fabric-8k")
+    {
+        result = ScenarioFabric8k();
+    }
     else
     {
-        NS_ABORT_MSG("--scenario=" << scenario << " is unknown; use p2p or incast");
+        NS_ABORT_MSG("--scenario=" << scenario
+                                   << " is unknown; use p2p, incast, allreduce-su or fabric-8k");
     }
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     uint64_t events = Simulator::GetEventCount();

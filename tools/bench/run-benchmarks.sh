@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Runs every ai-fabric benchmark scenario once and collects the results in one CSV.
+#   tools/bench/run-benchmarks.sh [BUILD_DIR] [OUT_CSV]
+set -euo pipefail
+build="${1:-build}"
+out="${2:-bench-results.csv}"
+bench="$build/tools/ai-fabric-bench"
+[ -x "$bench" ] || { echo "run-benchmarks: $bench not built (cmake --build $build)" >&2; exit 2; }
+rm -f "$out"
+for s in p2p incast allreduce-su fabric-8k; do
+    "$bench" --scenario="$s" --csv="$out"
+done
+echo "run-benchmarks: results in $out"
