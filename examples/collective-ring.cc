@@ -9,14 +9,15 @@
  *        ...           ├── switch
  *   rank n-1 ──────────┘
  *
- * Runs --iters collectives of --size bytes (--op allreduce, allgather, reducescatter,
+ * Runs 2 x --iters collectives of --size bytes (--op allreduce, allgather, reducescatter,
  * broadcast, alltoall; --algo ring, tree, hierarchical for AllReduce) over --ranks ranks with
- * --channels channels and --qps QPs per connection, and prints an nccl-tests line (size, count,
- * type, redop, root, time, algbw, busbw, #wrong) with the average time, plus the alpha-beta
- * estimate of REFERENCE "Collectives" for ring and pairwise algorithms without chunk
- * pipelining. --servers=m groups the ranks into m servers (locations for rail-aware rings,
- * hierarchical AllReduce and PXN; the fabric is still one switch). Writes a CSV of every
- * collective (--csv).
+ * --channels channels and --qps QPs per connection, and prints an nccl-tests row (size, count,
+ * type, redop, root, then time, algbw, busbw, #wrong for the first --iters runs as
+ * "out-of-place" and the next --iters as "in-place"; #wrong is N/A since no data is
+ * computed) through NcclTestsFormat, plus the alpha-beta estimate of REFERENCE "Collectives"
+ * for ring and pairwise algorithms. --servers=m groups the ranks into m servers (locations for
+ * rail-aware rings, hierarchical AllReduce and PXN; the fabric is still one switch). Writes a CSV
+ * of every collective (--csv).
  */
 
 #include "ns3/ai-fabric-module.h"
@@ -24,7 +25,6 @@
 #include "ns3/network-module.h"
 
 #include <cctype>
-#include <cstdio>
 #include <iomanip>
 #include <iostream>
 
@@ -79,7 +79,7 @@ main(int argc, char* argv[])
     cmd.AddValue("algo", "AllReduce algorithm: ring, tree, hierarchical", algo);
     cmd.AddValue("channels", "Channels (rings in parallel)", channels);
     cmd.AddValue("qps", "QPs per connection", qps);
-    cmd.AddValue("iters", "Collectives to run back to back (time is their average)", iters);
+    cmd.AddValue("iters", "Runs per nccl-tests column group (time is their average)", iters);
     cmd.AddValue("servers", "Group the ranks into this many servers (0 = no locations)", servers);
     cmd.AddValue("chunk", "Pipelining chunk in bytes (0 = store-and-forward steps)", chunk);
     cmd.AddValue("rate", "Link rate", rate);
@@ -139,79 +139,57 @@ main(int argc, char* argv[])
     coll.SetTransportAttribute("QpsPerConnection", UintegerValue(qps));
     coll.AssignStreams(10);
     Ptr<CollectiveCommunicator> world = coll.CreateWorldCommunicator("world");
-    for (uint32_t i = 0; i < iters; ++i)
+    for (uint32_t i = 0; i < 2 * iters; ++i)
     {
         world->Enqueue(op, bytes, 0);
     }
     Simulator::Run();
 
+    // nccl-tests style: the first half of the runs is reported as out-of-place, the second as
+    // in-place (the model moves the same bytes either way).
     const auto& records = world->GetRecords();
-    Time total;
-    uint32_t ok = 0;
-    for (const auto& r : records)
-    {
-        if (r.completed)
-        {
-            total += r.GetDuration();
-            ok++;
-        }
-    }
     std::string algorithm = world->GetAlgorithm(op)->GetName();
     std::cout << "collective-ring: " << CollectiveOpName(op) << " over " << ranks << " ranks ("
               << algorithm << ", " << channels << " channel(s), " << qps
               << " QP(s)/connection, chunk " << chunk << " B), " << rate << " links, "
               << delay.As(Time::US) << " cables\n";
-    if (ok == 0)
+    NcclTestsResult half[2];
+    for (uint32_t h = 0; h < 2; ++h)
     {
-        std::cout << "  FAILED: " << (records.empty() ? "no result" : records.back().reason)
-                  << "\n";
-        Simulator::Destroy();
-        return 1;
+        Time total;
+        for (uint32_t i = h * iters; i < (h + 1) * iters; ++i)
+        {
+            if (i >= records.size() || !records[i].completed)
+            {
+                std::cout << "  FAILED: "
+                          << (i < records.size() ? records[i].reason : "collective missing")
+                          << "\n";
+                Simulator::Destroy();
+                return 1;
+            }
+            total += records[i].GetDuration();
+        }
+        half[h].timeUs = total.GetSeconds() * 1e6 / iters;
+        half[h].algbwGBs = double(bytes) / (half[h].timeUs * 1e-6) / 1e9;
+        half[h].busbwGBs = half[h].algbwGBs * CollectiveBusBwFactor(op, ranks);
+        half[h].wrong = -1; // no data is computed: N/A, as nccl-tests without -c
     }
-    double us = total.GetSeconds() * 1e6 / ok;
-    double algbw = double(bytes) / (us * 1e-6) / 1e9;
-    double busbw = algbw * CollectiveBusBwFactor(op, ranks);
-    uint32_t elem = world->GetElementSize();
-    const char* redop =
-        (op == CollectiveOp::ALL_REDUCE || op == CollectiveOp::REDUCE_SCATTER) ? "sum" : "none";
-    int root = op == CollectiveOp::BROADCAST ? 0 : -1;
-    // nccl-tests prints count per rank for AllGather/ReduceScatter (size / n elements).
-    uint64_t count = bytes / elem;
+    NcclTestsRow row;
+    row.sizeBytes = bytes;
+    // nccl-tests prints the per-rank count for AllGather, ReduceScatter and AlltoAll.
+    row.count = bytes / world->GetElementSize();
     if (op == CollectiveOp::ALL_GATHER || op == CollectiveOp::REDUCE_SCATTER ||
         op == CollectiveOp::ALL_TO_ALL)
     {
-        count /= ranks;
+        row.count /= ranks;
     }
-    std::printf("#%11s %13s %9s %7s %7s %10s %8s %8s %6s\n",
-                "size",
-                "count",
-                "type",
-                "redop",
-                "root",
-                "time",
-                "algbw",
-                "busbw",
-                "#wrong");
-    std::printf("#%11s %13s %9s %7s %7s %10s %8s %8s %6s\n",
-                "(B)",
-                "(elements)",
-                "",
-                "",
-                "",
-                "(us)",
-                "(GB/s)",
-                "(GB/s)",
-                "");
-    std::printf(" %11llu %13llu %9s %7s %7d %10.1f %8.2f %8.2f %6d\n",
-                static_cast<unsigned long long>(bytes),
-                static_cast<unsigned long long>(count),
-                "float",
-                redop,
-                root,
-                us,
-                algbw,
-                busbw,
-                0);
+    row.type = "float";
+    row.redop =
+        (op == CollectiveOp::ALL_REDUCE || op == CollectiveOp::REDUCE_SCATTER) ? "sum" : "none";
+    row.root = op == CollectiveOp::BROADCAST ? 0 : -1;
+    row.outOfPlace = half[0];
+    row.inPlace = half[1];
+    NcclTestsFormat::Write(std::cout, {row});
 
     // Alpha-beta estimate for ring / pairwise without chunk pipelining.
     Ptr<CollectiveApplication> app = world->GetApplication(0);
@@ -240,8 +218,12 @@ main(int argc, char* argv[])
                   << " us = base " << app->GetBaseLatency().GetSeconds() * 1e6 << " + " << steps
                   << " x alpha " << alpha * 1e6 << " us + " << perRank << " B / beta "
                   << std::setprecision(2) << beta / 1e9 << " GB/s"
-                  << (chunk > 0 ? " (chunk pipelining on: expect less for large sizes)" : "")
                   << "\n";
+        if (channels > 1 || (chunk > 0 && bytes / (ranks * channels) > chunk))
+        {
+            std::cout << "#   (several channels desynchronize and chunks pipeline across steps: "
+                         "the simulation may beat this store-and-forward estimate)\n";
+        }
     }
     coll.WriteCsv(csv);
     std::cout << "# wrote " << csv << " (" << records.size() << " collectives)\n";

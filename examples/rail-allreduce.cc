@@ -505,23 +505,7 @@ main(int argc, char* argv[])
     }
 
     CollectiveHelper coll;
-    std::vector<Ptr<RoceNic>> nics;
-    std::vector<CollectiveRankLocation> where;
-    for (uint32_t r = 0; r < topo->GetNRanks(); ++r)
-    {
-        nics.push_back(topo->GetNic(r));
-        CollectiveRankLocation loc;
-        loc.server = topo->GetServerOf(r);
-        loc.local = topo->GetLocalOf(r);
-        where.push_back(loc);
-    }
-    coll.SetNics(nics);
-    coll.SetRankLocations(where);
-    coll.SetNvLinkWithinServer(true);
-    coll.SetConnector(
-        MakeCallback(+[](FabricTopologyHelper* t, uint32_t a, uint32_t b, uint32_t n) {
-            return t->Connect(a, b, n);
-        }).Bind(PeekPointer(topo)));
+    coll.SetTopology(topo);
     coll.SetCommunicatorAttribute("Channels", UintegerValue(cfg.channels));
     coll.SetCommunicatorAttribute("Pxn", BooleanValue(cfg.topology == "rail-only"));
     coll.SetCommunicatorAttribute("AllReduceAlgorithm",

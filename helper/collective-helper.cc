@@ -76,6 +76,30 @@ CollectiveHelper::GetNic(uint32_t rank) const
 }
 
 void
+CollectiveHelper::SetTopology(Ptr<FabricTopologyHelper> topology)
+{
+    NS_ABORT_MSG_IF(!topology || !topology->IsInstalled(),
+                    "CollectiveHelper::SetTopology: the topology is null or not installed "
+                    "(call Install() first)");
+    std::vector<Ptr<RoceNic>> nics;
+    std::vector<CollectiveRankLocation> where;
+    for (uint32_t r = 0; r < topology->GetNRanks(); ++r)
+    {
+        nics.push_back(topology->GetNic(r));
+        CollectiveRankLocation loc;
+        loc.server = topology->GetServerOf(r);
+        loc.local = topology->GetLocalOf(r);
+        where.push_back(loc);
+    }
+    SetNics(nics);
+    SetRankLocations(where);
+    SetNvLinkWithinServer(true);
+    SetConnector(MakeCallback(+[](Ptr<FabricTopologyHelper> t, uint32_t a, uint32_t b, uint32_t n) {
+                     return t->Connect(a, b, n);
+                 }).Bind(topology));
+}
+
+void
 CollectiveHelper::SetConnector(RoceCollectiveTransport::Connector connector)
 {
     m_connector = connector;

@@ -9,6 +9,7 @@
 #include "ns3/collective-communicator.h"
 #include "ns3/collective-job.h"
 #include "ns3/collective-types.h"
+#include "ns3/fabric-topology.h"
 #include "ns3/object-factory.h"
 #include "ns3/roce-collective-transport.h"
 #include "ns3/roce-nic.h"
@@ -64,6 +65,13 @@ class CollectiveHelper
      * \return its NIC
      */
     Ptr<RoceNic> GetNic(uint32_t rank) const;
+    /**
+     * \brief Use every GPU of an installed topology as the global ranks (rank order), with
+     *        their server/rail locations, NVLink hop types within a server and the topology's
+     *        Connect() (NVLink or NIC ports) as the connector.
+     * \param topology an installed FabricTopologyHelper (aborts if null or not installed)
+     */
+    void SetTopology(Ptr<FabricTopologyHelper> topology);
     /**
      * \brief Set the connector of new communicators' transports.
      * \param connector (src, dst, nQps) -> QP pairs (null: RoceNicHelper::Connect, port 0)

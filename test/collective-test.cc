@@ -179,15 +179,28 @@ struct AlphaBetaCase
     uint64_t bytes;  //!< size
 };
 
+/// \return "AllReduce_8ranks_1MiB" style name of a case
 std::string
-CaseName(const ::testing::TestParamInfo<AlphaBetaCase>& info)
+Describe(const AlphaBetaCase& c)
 {
-    uint64_t b = info.param.bytes;
+    uint64_t b = c.bytes;
     std::string size = b >= GiB   ? std::to_string(b / GiB) + "GiB"
                        : b >= MiB ? std::to_string(b / MiB) + "MiB"
                                   : std::to_string(b / KiB) + "KiB";
-    return std::string(CollectiveOpName(info.param.op)) + "_" + std::to_string(info.param.ranks) +
-           "ranks_" + size;
+    return std::string(CollectiveOpName(c.op)) + "_" + std::to_string(c.ranks) + "ranks_" + size;
+}
+
+/// gtest printer (readable ctest names).
+void
+PrintTo(const AlphaBetaCase& c, std::ostream* os)
+{
+    *os << Describe(c);
+}
+
+std::string
+CaseName(const ::testing::TestParamInfo<AlphaBetaCase>& info)
+{
+    return Describe(info.param);
 }
 
 class CollectiveAlphaBetaTest : public CollectiveTest,
@@ -501,6 +514,28 @@ TEST_F(CollectiveTest, TracesAndCsvReportEveryStepAndCollective)
         rows++;
     }
     EXPECT_EQ(rows, 3u);
+}
+
+TEST_F(CollectiveTest, BusBwFactorsAreThoseOfNcclTests)
+{
+    const std::pair<CollectiveOp, const char*> ops[] = {
+        {CollectiveOp::ALL_REDUCE, "allreduce"},
+        {CollectiveOp::ALL_GATHER, "allgather"},
+        {CollectiveOp::REDUCE_SCATTER, "reducescatter"},
+        {CollectiveOp::ALL_TO_ALL, "alltoall"},
+        {CollectiveOp::BROADCAST, "broadcast"},
+    };
+    for (uint32_t n : {1u, 2u, 8u, 256u})
+    {
+        for (const auto& [op, name] : ops)
+        {
+            EXPECT_DOUBLE_EQ(CollectiveBusBwFactor(op, n), NcclTestsFormat::BusBwFactor(name, n))
+                << name << " n=" << n;
+            EXPECT_EQ(CollectiveOpFromName(name), op);
+            EXPECT_EQ(CollectiveOpFromName(CollectiveOpName(op)), op);
+        }
+    }
+    EXPECT_DOUBLE_EQ(CollectiveBusBwFactor(CollectiveOp::ALL_REDUCE, 8), 2.0 * 7 / 8);
 }
 
 TEST_F(CollectiveTest, TreeBeatsRingForSmallMessagesOnManyRanks)

@@ -22,16 +22,6 @@ class PcapTest : public test::SimTest
 {
 };
 
-std::string
-Tshark(const std::string& file, const std::string& args)
-{
-    int status = 0;
-    std::string cmd = test::TsharkPath() + " -r " + file + " " + args + " 2>/dev/null";
-    std::string out = test::RunCommand(cmd, &status);
-    EXPECT_EQ(status, 0) << "tshark failed (is it installed?): " << cmd;
-    return out;
-}
-
 TEST_F(PcapTest, TsharkDecodesDataAndPfcFrames)
 {
     const std::string file = "pfc-pcap-test.pcap";
@@ -65,7 +55,7 @@ TEST_F(PcapTest, TsharkDecodesDataAndPfcFrames)
     }
     Simulator::Destroy(); // the last references to the devices go: the pcap file is closed
 
-    std::string all = Tshark(file, "-T fields -e frame.protocols");
+    std::string all = test::Tshark(file, "-T fields -e frame.protocols");
     std::istringstream lines(all);
     std::string line;
     int udp = 0;
@@ -77,11 +67,11 @@ TEST_F(PcapTest, TsharkDecodesDataAndPfcFrames)
     }
     EXPECT_EQ(udp, 5) << all;
     EXPECT_EQ(macc, 2) << all;
-    EXPECT_EQ(Tshark(file, "-Y _ws.malformed"), "");
-    EXPECT_EQ(Tshark(file, "-Y _ws.expert.severity==error"), "");
-    std::string pfc = Tshark(file,
-                             "-Y macc.opcode==0x0101 -T fields -e macc.cbfc.enbv "
-                             "-e macc.cbfc.pause_time.c3 -E separator=,");
+    EXPECT_EQ(test::Tshark(file, "-Y _ws.malformed"), "");
+    EXPECT_EQ(test::Tshark(file, "-Y _ws.expert.severity==error"), "");
+    std::string pfc = test::Tshark(file,
+                                   "-Y macc.opcode==0x0101 -T fields -e macc.cbfc.enbv "
+                                   "-e macc.cbfc.pause_time.c3 -E separator=,");
     EXPECT_EQ(pfc, "0x0008,65535\n0x0008,0\n");
 }
 

@@ -579,16 +579,6 @@ class RocePcapTest : public test::SimTest
 {
 };
 
-std::string
-Tshark(const std::string& file, const std::string& args)
-{
-    int status = 0;
-    std::string cmd = test::TsharkPath() + " -r " + file + " " + args + " 2>/dev/null";
-    std::string out = test::RunCommand(cmd, &status);
-    EXPECT_EQ(status, 0) << "tshark failed (is it installed?): " << cmd;
-    return out;
-}
-
 /// One RoCEv2 packet: BTH fields, extension headers added by the caller.
 Ptr<Packet>
 RocePacket(Ptr<Packet> body, uint8_t op, uint32_t qpn, uint32_t psn, bool ackReq, bool icrc)
@@ -675,7 +665,7 @@ TEST_F(RocePcapTest, TsharkDecodesRoceV2)
     Simulator::Destroy(); // closes the pcap file
 
     const std::string decode = "-d udp.port==4791,infiniband";
-    std::string protocols = Tshark(file, decode + " -T fields -e frame.protocols");
+    std::string protocols = test::Tshark(file, decode + " -T fields -e frame.protocols");
     std::istringstream lines(protocols);
     std::string line;
     int ib = 0;
@@ -684,12 +674,13 @@ TEST_F(RocePcapTest, TsharkDecodesRoceV2)
         ib += line.find("eth:ethertype:ip:udp:infiniband") != std::string::npos;
     }
     EXPECT_EQ(ib, 6) << protocols;
-    EXPECT_EQ(Tshark(file, decode + " -Y _ws.malformed"), "");
-    EXPECT_EQ(Tshark(file, decode + " -Y _ws.expert.severity==error"), "");
+    EXPECT_EQ(test::Tshark(file, decode + " -Y _ws.malformed"), "");
+    EXPECT_EQ(test::Tshark(file, decode + " -Y _ws.expert.severity==error"), "");
 
-    std::string bth = Tshark(file,
-                             decode + " -T fields -e infiniband.bth.opcode -e infiniband.bth.destqp"
-                                      " -e infiniband.bth.psn -e infiniband.bth.a -E separator=,");
+    std::string bth =
+        test::Tshark(file,
+                     decode + " -T fields -e infiniband.bth.opcode -e infiniband.bth.destqp"
+                              " -e infiniband.bth.psn -e infiniband.bth.a -E separator=,");
     EXPECT_EQ(bth,
               "6,0x123456,16777215,0\n"
               "9,0x123456,0,1\n"
@@ -697,18 +688,19 @@ TEST_F(RocePcapTest, TsharkDecodesRoceV2)
               "17,0x000abc,16,0\n"
               "12,0x00beef,8388608,1\n"
               "129,0x123456,0,0\n");
-    std::string reth = Tshark(file,
-                              decode + " -Y infiniband.reth -T fields -e infiniband.reth.va"
-                                       " -e infiniband.reth.r_key -e infiniband.reth.dmalen"
-                                       " -E separator=,");
+    std::string reth = test::Tshark(file,
+                                    decode + " -Y infiniband.reth -T fields -e infiniband.reth.va"
+                                             " -e infiniband.reth.r_key -e infiniband.reth.dmalen"
+                                             " -E separator=,");
     EXPECT_EQ(reth, "0x00007f0000001000,0x0000abcd,2048\n0x0000000000002000,0x00000077,65536\n");
-    std::string aeth = Tshark(file,
-                              decode + " -Y infiniband.aeth -T fields"
-                                       " -e infiniband.aeth.syndrome -e infiniband.aeth.msn"
-                                       " -E separator=,");
+    std::string aeth = test::Tshark(file,
+                                    decode + " -Y infiniband.aeth -T fields"
+                                             " -e infiniband.aeth.syndrome -e infiniband.aeth.msn"
+                                             " -E separator=,");
     EXPECT_EQ(aeth, "31,5\n96,16777215\n");
     // ImmDt is a byte field; tshark lists it for the header and for the value.
-    std::string imm = Tshark(file, decode + " -Y infiniband.immdt -T fields -e infiniband.immdt");
+    std::string imm =
+        test::Tshark(file, decode + " -Y infiniband.immdt -T fields -e infiniband.immdt");
     EXPECT_NE(imm.find("11223344"), std::string::npos) << imm;
     EXPECT_EQ(imm.find('\n'), imm.size() - 1) << "one packet with ImmDt: " << imm;
 
@@ -736,15 +728,15 @@ TEST_F(RocePcapTest, TsharkDecodesRoceV2)
             cnpBody += buf;
         }
     }
-    std::string icrc = Tshark(file,
-                              decode + " -Y \"infiniband.bth.opcode != 0x81\" -T fields"
-                                       " -e infiniband.invariant.crc");
+    std::string icrc = test::Tshark(file,
+                                    decode + " -Y \"infiniband.bth.opcode != 0x81\" -T fields"
+                                             " -e infiniband.invariant.crc");
     EXPECT_EQ(icrc, crcs.str());
     // Wireshark 4.0 does not know opcode 0x81: it shows the CNP's 16 reserved bytes and the
     // ICRC as unknown (vendor) data, without marking the packet malformed.
-    std::string cnp =
-        Tshark(file,
-               decode + " -Y \"infiniband.bth.opcode == 0x81\" -T fields -e infiniband.vendor");
+    std::string cnp = test::Tshark(
+        file,
+        decode + " -Y \"infiniband.bth.opcode == 0x81\" -T fields -e infiniband.vendor");
     // (Like ImmDt, the field is listed for the header item and for the value.)
     EXPECT_NE(cnp.find(cnpBody + "\n"), std::string::npos) << cnp;
     EXPECT_EQ(cnp.find('\n'), cnp.size() - 1) << "one CNP: " << cnp;

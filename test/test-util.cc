@@ -60,6 +60,16 @@ TsharkPath()
     return AI_FABRIC_TSHARK;
 }
 
+std::string
+Tshark(const std::string& file, const std::string& args)
+{
+    int status = 0;
+    std::string cmd = test::TsharkPath() + " -r " + file + " " + args + " 2>/dev/null";
+    std::string out = test::RunCommand(cmd, &status);
+    EXPECT_EQ(status, 0) << "tshark failed (is it installed?): " << cmd;
+    return out;
+}
+
 Ptr<Packet>
 MakeIpv4Packet(uint32_t payloadBytes, uint8_t dscp)
 {

@@ -39,6 +39,14 @@ std::string RunCommand(const std::string& command, int* status);
 std::string TsharkPath();
 
 /**
+ * \brief Run tshark on a capture file; the test fails if tshark exits non-zero.
+ * \param file the pcap file
+ * \param args further tshark arguments (filters, fields)
+ * \return tshark's standard output
+ */
+std::string Tshark(const std::string& file, const std::string& args);
+
+/**
  * \brief Build an IPv4 packet (header + zero payload) with the given DSCP, for link tests.
  * \param payloadBytes bytes after the 20-byte IPv4 header
  * \param dscp 0..63

@@ -198,23 +198,7 @@ ScenarioAllReduceSu(uint64_t bytes)
                                          TypeIdValue(DcqcnCongestionOps::GetTypeId()));
     topo->Install();
     CollectiveHelper coll;
-    std::vector<Ptr<RoceNic>> nics;
-    std::vector<CollectiveRankLocation> where;
-    for (uint32_t r = 0; r < topo->GetNRanks(); ++r)
-    {
-        nics.push_back(topo->GetNic(r));
-        CollectiveRankLocation loc;
-        loc.server = topo->GetServerOf(r);
-        loc.local = topo->GetLocalOf(r);
-        where.push_back(loc);
-    }
-    coll.SetNics(nics);
-    coll.SetRankLocations(where);
-    coll.SetNvLinkWithinServer(true);
-    coll.SetConnector(
-        MakeCallback(+[](FabricTopologyHelper* t, uint32_t a, uint32_t b, uint32_t n) {
-            return t->Connect(a, b, n);
-        }).Bind(PeekPointer(topo)));
+    coll.SetTopology(topo);
     coll.SetCommunicatorAttribute("Channels", UintegerValue(topo->GetGpusPerServer()));
     Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
     CollectiveRecord rec;
