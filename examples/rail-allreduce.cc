@@ -6,7 +6,8 @@
  *
  * Default: "life of a training job": 4 servers x 8 GPUs = 32 ranks, one leaf per rail,
  * spines, 400 Gb/s NICs, NVLink 450 GB/s per direction, ECN thresholds scaled to 400 Gb/s,
- * ring AllReduce from 1 MiB to 1 GiB in x4 steps, one warm-up iteration excluded.
+ * ring AllReduce from 1 MiB to 1 GiB in x4 steps, one warm-up iteration excluded (run once at
+ * the first size; --warmup-every-size repeats it at every size as nccl-tests does).
  *
  * Outputs (prefix --prefix, default rail-allreduce):
  *   stdout and <prefix>-nccl.txt   the nccl-tests table (size count type redop root time
@@ -55,6 +56,7 @@ struct SweepConfig
     uint64_t maxBytes{1ull << 30};
     uint32_t factor{4};
     uint32_t warmupIters{1};
+    bool warmupEverySize{false};
     uint32_t iters{1};
     std::string measured;
     std::string prefix{"rail-allreduce"};
@@ -333,6 +335,12 @@ class Sweep
     }
 
   private:
+    /// Warm-up iterations of the current size.
+    uint32_t Warmups() const
+    {
+        return (m_index == 0 || m_cfg.warmupEverySize) ? m_cfg.warmupIters : 0;
+    }
+
     void Next()
     {
         if (m_index >= m_sizes.size())
@@ -340,8 +348,8 @@ class Sweep
             return;
         }
         uint64_t bytes = m_sizes[m_index];
-        bool measured = m_iter >= m_cfg.warmupIters;
-        if (measured && m_iter == m_cfg.warmupIters)
+        bool measured = m_iter >= Warmups();
+        if (measured && m_iter == Warmups())
         {
             m_view.Snapshot();
             m_sum = Time(0);
@@ -358,11 +366,11 @@ class Sweep
             m_failed = true;
             return;
         }
-        if (m_iter >= m_cfg.warmupIters)
+        if (m_iter >= Warmups())
         {
             m_sum += rec.GetDuration();
         }
-        if (++m_iter == m_cfg.warmupIters + m_cfg.iters)
+        if (++m_iter == Warmups() + m_cfg.iters)
         {
             uint64_t bytes = m_sizes[m_index];
             m_view.Report(bytes, m_fabric, m_nic);
