@@ -362,7 +362,8 @@ DcqcnCongestionOps::ArmIncreaseTimer()
         m_timerDeadline = Simulator::Now() + m_increaseTimer;
         if (!m_timer.IsRunning())
         {
-            m_timer = Simulator::Schedule(m_increaseTimer, &DcqcnCongestionOps::OnIncreaseTimer, this);
+            m_timer =
+                Simulator::Schedule(m_increaseTimer, &DcqcnCongestionOps::OnIncreaseTimer, this);
         }
     }
     else if (m_timer.IsRunning())
@@ -377,9 +378,8 @@ DcqcnCongestionOps::OnIncreaseTimer()
     Time now = Simulator::Now();
     if (now < m_timerDeadline)
     {
-        m_timer = Simulator::Schedule(m_timerDeadline - now,
-                                      &DcqcnCongestionOps::OnIncreaseTimer,
-                                      this);
+        m_timer =
+            Simulator::Schedule(m_timerDeadline - now, &DcqcnCongestionOps::OnIncreaseTimer, this);
         return;
     }
     TimerStage();
@@ -416,9 +416,8 @@ DcqcnCongestionOps::CatchUp()
     m_idle = false;
     if (GetRate() < GetLineRate())
     {
-        m_timer = Simulator::Schedule(m_timerDeadline - now,
-                                      &DcqcnCongestionOps::OnIncreaseTimer,
-                                      this);
+        m_timer =
+            Simulator::Schedule(m_timerDeadline - now, &DcqcnCongestionOps::OnIncreaseTimer, this);
     }
 }
 

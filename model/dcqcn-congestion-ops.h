@@ -35,10 +35,10 @@ namespace ns3
  *   byte counter (every ByteCounter bytes sent, stage counter BC), both only while Rc is
  *   below the line rate. A QP that sends nothing for a whole timer period stops its timer;
  *   the stages it missed are replayed in order when it next sends, so the rate evolves as
- *   with a free-running timer but idle QPs cost no events. At each event: fast recovery if max(T, BC) < F; hyper increase
- *   Rt <- Rt + i x RateHai with i = min(T, BC) - F if min(T, BC) > F; additive increase
- *   Rt <- Rt + RateAi otherwise; then Rc <- (Rt + Rc) / 2. Rt and Rc never exceed the line
- *   rate; at line rate the timer stops.
+ *   with a free-running timer but idle QPs cost no events. At each event: fast recovery if max(T,
+ * BC) < F; hyper increase Rt <- Rt + i x RateHai with i = min(T, BC) - F if min(T, BC) > F;
+ * additive increase Rt <- Rt + RateAi otherwise; then Rc <- (Rt + Rc) / 2. Rt and Rc never exceed
+ * the line rate; at line rate the timer stops.
  *
  * Clamp options: with ClampTargetRate (the paper) every decrease sets Rt <- Rc. Without it,
  * Rt <- Rc only if a timer-driven increase happened since the previous decrease when

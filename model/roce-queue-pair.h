@@ -388,7 +388,7 @@ class RoceQueuePair : public Object
     uint32_t m_nextAssignPsn;                          //!< PSN for the next unassigned WR
     uint32_t m_highSent;                               //!< one past the highest PSN ever sent
     uint32_t m_retries;                                //!< consecutive timeouts
-    Time m_timerDeadline;                  //!< when the local ACK timer expires
+    Time m_timerDeadline;                              //!< when the local ACK timer expires
     EventId m_timer;                                   //!< local ACK timer
     Time m_lastSendStart;                              //!< pacing: when the last packet left
     uint32_t m_lastWire{0};                            //!< pacing: its wire bytes
