@@ -253,6 +253,11 @@ main(int argc, char* argv[])
     cmd.AddValue("csv", "Append a result row to this CSV file", csv);
     cmd.Parse(argc, argv);
 
+    // ns-3.37's HeapScheduler::Remove restores the heap only downwards, so after a removal
+    // events can run out of order; the model removes disarmed timers (Simulator::Remove).
+    NS_ABORT_MSG_IF(scheduler == "ns3::HeapScheduler",
+                    "--scheduler=ns3::HeapScheduler is not supported: its Remove() breaks event "
+                    "order in ns-3.37; use ns3::MapScheduler (default) or ns3::CalendarScheduler");
     ObjectFactory sched;
     sched.SetTypeId(scheduler);
     Simulator::SetScheduler(sched);
