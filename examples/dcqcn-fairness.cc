@@ -123,10 +123,7 @@ main(int argc, char* argv[])
     StarTopologyHelper star;
     star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue(rate));
     star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-    star.GetNicHelper().SetNicAttribute("CongestionControl",
-                                        TypeIdValue(cc == "dcqcn"
-                                                        ? DcqcnCongestionOps::GetTypeId()
-                                                        : RoceNoneCongestionOps::GetTypeId()));
+    star.GetNicHelper().SetCongestionControl(cc);
     star.Install(flows + 1);
     star.AssignStreams(1);
     Ptr<FabricSwitch> sw = star.GetSwitch();

@@ -282,13 +282,8 @@ BuildFabric(const SweepConfig& cfg)
     }
     topo->SetAttribute("Servers", UintegerValue(cfg.servers));
     topo->SetAttribute("GpusPerServer", UintegerValue(cfg.gpusPerServer));
-    NS_ABORT_MSG_IF(cfg.cc != "dcqcn" && cfg.cc != "none",
-                    "--cc=" << cfg.cc << " is invalid; use dcqcn or none");
     topo->GetNicHelper().SetNicAttribute("Mtu", UintegerValue(cfg.mtu));
-    topo->GetNicHelper().SetNicAttribute("CongestionControl",
-                                         TypeIdValue(cfg.cc == "dcqcn"
-                                                         ? DcqcnCongestionOps::GetTypeId()
-                                                         : RoceNoneCongestionOps::GetTypeId()));
+    topo->GetNicHelper().SetCongestionControl(cfg.cc);
     topo->Install();
     return topo;
 }

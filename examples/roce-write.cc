@@ -33,7 +33,7 @@ main(int argc, char* argv[])
     bool read = false;
     int64_t loss = -1;
     bool pcap = false;
-    std::string cc = "ns3::RoceNoneCongestionOps";
+    std::string cc = "none";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("bytes", "Message size per QP, bytes", bytes);
@@ -42,7 +42,7 @@ main(int argc, char* argv[])
     cmd.AddValue("rate", "Link rate", rate);
     cmd.AddValue("read", "Post RDMA READs instead of WRITEs", read);
     cmd.AddValue("loss", "Drop this data frame (0-based) at the receiver; -1 = none", loss);
-    cmd.AddValue("cc", "Congestion control TypeId", cc);
+    cmd.AddValue("cc", "Congestion control: none, dcqcn or a RoceCongestionOps TypeId name", cc);
     cmd.AddValue("pcap", "Write roce-write-<node>-<dev>.pcap", pcap);
     cmd.Parse(argc, argv);
     NS_ABORT_MSG_IF(qps == 0, "--qps must be >= 1");
@@ -51,7 +51,7 @@ main(int argc, char* argv[])
     star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue(rate));
     star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
     star.GetNicHelper().SetNicAttribute("Mtu", UintegerValue(mtu));
-    star.GetNicHelper().SetNicAttribute("CongestionControl", TypeIdValue(TypeId::LookupByName(cc)));
+    star.GetNicHelper().SetCongestionControl(cc);
     star.Install(2);
     star.AssignStreams(1);
     auto pairs = star.Connect(0, 1, qps);

@@ -4,6 +4,7 @@
 #include "roce-nic-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/dcqcn-congestion-ops.h"
 #include "ns3/node.h"
 
 namespace ns3
@@ -20,6 +21,29 @@ void
 RoceNicHelper::SetNicAttribute(std::string name, const AttributeValue& value)
 {
     m_nicFactory.Set(name, value);
+}
+
+void
+RoceNicHelper::SetCongestionControl(const std::string& cc)
+{
+    TypeId tid;
+    if (cc == "none")
+    {
+        tid = RoceNoneCongestionOps::GetTypeId();
+    }
+    else if (cc == "dcqcn")
+    {
+        tid = DcqcnCongestionOps::GetTypeId();
+    }
+    else
+    {
+        NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(cc, &tid) ||
+                            !tid.IsChildOf(RoceCongestionOps::GetTypeId()),
+                        "congestion control \"" << cc
+                                                << "\" is unknown; use none, dcqcn or the "
+                                                   "TypeId name of a RoceCongestionOps");
+    }
+    m_nicFactory.Set("CongestionControl", TypeIdValue(tid));
 }
 
 void

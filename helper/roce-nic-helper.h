@@ -37,6 +37,12 @@ class RoceNicHelper
      */
     void SetNicAttribute(std::string name, const AttributeValue& value);
     /**
+     * \brief Choose the congestion control of new NICs (their "CongestionControl" attribute).
+     * \param cc "none" (RoceNoneCongestionOps), "dcqcn" (DcqcnCongestionOps) or the TypeId
+     *        name of any RoceCongestionOps subclass; aborts naming the value otherwise
+     */
+    void SetCongestionControl(const std::string& cc);
+    /**
      * \brief Choose random (true, default) or zero start PSNs.
      * \param random whether to randomize
      */

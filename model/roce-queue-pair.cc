@@ -28,7 +28,8 @@ namespace
 {
 using Bth = RoceBthHeader;
 /// Ethernet header + FCS + preamble + IFG: what a packet costs on the wire beyond IPv4.
-constexpr uint32_t WIRE_OVERHEAD = 14 + 4 + 8 + 12;
+constexpr uint32_t WIRE_OVERHEAD = PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::FCS_BYTES +
+                                   PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
 /// Largest message (RETH DMA length is 32 bits).
 constexpr uint64_t MAX_MESSAGE = 0x80000000ull;
 } // namespace

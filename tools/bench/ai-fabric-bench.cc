@@ -133,7 +133,7 @@ ScenarioIncast(uint32_t senders, uint64_t bytes)
         downPort[h] = hostsOnLeaf[hostLeaf[h]]++;
     }
     RoceNicHelper nicHelper;
-    nicHelper.SetNicAttribute("CongestionControl", TypeIdValue(DcqcnCongestionOps::GetTypeId()));
+    nicHelper.SetCongestionControl("dcqcn");
     std::vector<Ptr<RoceNic>> nics;
     for (uint32_t h = 0; h <= senders; ++h)
     {
@@ -194,8 +194,7 @@ std::string
 ScenarioAllReduceSu(uint64_t bytes)
 {
     Ptr<RailOptimizedTopologyHelper> topo = CreateObject<RailOptimizedTopologyHelper>();
-    topo->GetNicHelper().SetNicAttribute("CongestionControl",
-                                         TypeIdValue(DcqcnCongestionOps::GetTypeId()));
+    topo->GetNicHelper().SetCongestionControl("dcqcn");
     topo->Install();
     CollectiveHelper coll;
     coll.SetTopology(topo);
