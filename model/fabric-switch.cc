@@ -4,6 +4,7 @@
 #include "fabric-switch.h"
 
 #include "ecmp-load-balancer.h"
+#include "fabric-wire-header.h"
 #include "pfc-channel.h"
 
 #include "ns3/abort.h"
@@ -28,70 +29,6 @@ constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
 /// Ethernet header + FCS, charged to the buffer with each packet.
 constexpr uint32_t FRAME_OVERHEAD = PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::FCS_BYTES;
 } // namespace
-
-/**
- * \ingroup ai-fabric
- * \brief Raw IPv4 header bytes, used to put back a header the switch rewrote in place
- *        (TTL, ECN, checksum) without building an Ipv4Header object.
- */
-class SwitchIpv4HeaderBytes : public Header
-{
-  public:
-    /// \return the TypeId
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::SwitchIpv4HeaderBytes")
-                                .SetParent<Header>()
-                                .SetGroupName("AiFabric")
-                                .AddConstructor<SwitchIpv4HeaderBytes>();
-        return tid;
-    }
-
-    SwitchIpv4HeaderBytes() = default;
-
-    /**
-     * \param bytes header bytes
-     * \param size 20..60
-     */
-    SwitchIpv4HeaderBytes(const uint8_t* bytes, uint32_t size)
-        : m_size(size)
-    {
-        std::memcpy(m_bytes, bytes, size);
-    }
-
-    TypeId GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    void Print(std::ostream& os) const override
-    {
-        os << "IPv4 header (" << m_size << " B, rewritten by switch)";
-    }
-
-    uint32_t GetSerializedSize() const override
-    {
-        return m_size;
-    }
-
-    void Serialize(Buffer::Iterator start) const override
-    {
-        start.Write(m_bytes, m_size);
-    }
-
-    uint32_t Deserialize(Buffer::Iterator start) override
-    {
-        m_size = 20;
-        start.Read(m_bytes, m_size);
-        return m_size;
-    }
-
-  private:
-    uint8_t m_bytes[60]{}; //!< header bytes
-    uint32_t m_size{20};   //!< header length
-};
-
-NS_OBJECT_ENSURE_REGISTERED(SwitchIpv4HeaderBytes);
 
 const char*
 SwitchDropReasonName(SwitchDropReason reason)
@@ -153,10 +90,12 @@ FabricSwitch::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&FabricSwitch::m_lb),
                           MakePointerChecker<SwitchLoadBalancer>())
-            .AddTraceSource("Drop",
-                            "A packet was dropped: packet, ingress port, reason.",
-                            MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
-                            "ns3::FabricSwitch::DropTracedCallback")
+            .AddTraceSource(
+                "Drop",
+                "A packet was dropped: packet (IPv4, without Ethernet framing), ingress port, "
+                "reason.",
+                MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
+                "ns3::FabricSwitch::DropTracedCallback")
             .AddTraceSource("EcnMark",
                             "A packet was marked CE: egress port, priority, queue bytes.",
                             MakeTraceSourceAccessor(&FabricSwitch::m_ecnMarkTrace),
@@ -253,6 +192,7 @@ FabricSwitch::Configure()
                                 << mask.Get() << std::dec << ")");
         }
         port->SetPfcReceiveCallback(MakeCallback(&FabricSwitch::Receive, this).Bind(i));
+        port->SetFrameReceiveCallback(MakeCallback(&FabricSwitch::ReceiveFrame, this).Bind(i));
         port->SetDequeueCallback(MakeCallback(&FabricSwitch::OnDequeue, this).Bind(i));
     }
     m_mmu->Configure(rates, delays, maxFrame);
@@ -276,51 +216,61 @@ FabricSwitch::Receive(uint32_t inPort,
                       Mac48Address from,
                       uint8_t priority)
 {
-    if (protocol != IPV4_ETHERTYPE)
-    {
-        Drop(packet, inPort, SwitchDropReason::NOT_IPV4);
-        return;
-    }
+    // IPv4 frames arrive through ReceiveFrame; anything else is not forwarded.
+    Drop(packet, inPort, SwitchDropReason::NOT_IPV4);
+}
+
+void
+FabricSwitch::ReceiveFrame(uint32_t inPort,
+                           Ptr<PfcNetDevice> dev,
+                           Ptr<Packet> frame,
+                           uint32_t l2Bytes,
+                           uint8_t priority)
+{
+    // The fields are read from one copy of the first bytes; the frame is not deserialized.
+    uint8_t b[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES +
+              SwitchFlowKey::PARSE_BYTES + 40];
+    uint32_t n = frame->CopyData(b, std::min<uint32_t>(sizeof(b), l2Bytes + 60 + 8 + 12));
     SwitchFlowKey key;
-    if (!SwitchFlowKey::Parse(packet, key))
+    if (n < l2Bytes || !SwitchFlowKey::Parse(b + l2Bytes, n - l2Bytes, key))
     {
-        Drop(packet, inPort, SwitchDropReason::MALFORMED);
+        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::MALFORMED);
         return;
     }
     key.priority = priority;
     key.ingressPort = inPort;
     if (m_decrementTtl && key.ttl <= 1)
     {
-        Drop(packet, inPort, SwitchDropReason::TTL_EXPIRED);
+        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::TTL_EXPIRED);
         return;
     }
     const uint32_t* ports = nullptr;
-    uint32_t n = 0;
-    if (!m_table->Lookup(key.dstIp, ports, n))
+    uint32_t nPorts = 0;
+    if (!m_table->Lookup(key.dstIp, ports, nPorts))
     {
-        Drop(packet, inPort, SwitchDropReason::NO_ROUTE);
+        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::NO_ROUTE);
         return;
     }
     Time now = Simulator::Now();
-    uint32_t outPort = n == 1 ? ports[0] : m_lb->Select(key, ports, n, now);
-    uint32_t bytes = packet->GetSize() + FRAME_OVERHEAD;
+    uint32_t outPort = nPorts == 1 ? ports[0] : m_lb->Select(key, ports, nPorts, now);
+    uint32_t bytes = key.totalLength + FRAME_OVERHEAD;
     switch (m_mmu->Admit(inPort, priority, outPort, bytes))
     {
     case SharedBufferMmu::ACCEPT:
         break;
     case SharedBufferMmu::DROP_HEADROOM:
-        Drop(packet, inPort, SwitchDropReason::HEADROOM_OVERFLOW);
+        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::HEADROOM_OVERFLOW);
         return;
     case SharedBufferMmu::DROP_EGRESS_LOSSY:
-        Drop(packet, inPort, SwitchDropReason::EGRESS_THRESHOLD);
+        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::EGRESS_THRESHOLD);
         return;
     case SharedBufferMmu::DROP_BUFFER_LOSSY:
-        Drop(packet, inPort, SwitchDropReason::BUFFER_FULL);
+        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::BUFFER_FULL);
         return;
     }
     if (m_processingDelay.IsZero())
     {
-        Egress(outPort, packet, key, bytes);
+        Egress(outPort, frame, l2Bytes, key, bytes);
     }
     else
     {
@@ -328,14 +278,19 @@ FabricSwitch::Receive(uint32_t inPort,
                             &FabricSwitch::Egress,
                             this,
                             outPort,
-                            packet,
+                            frame,
+                            l2Bytes,
                             key,
                             bytes);
     }
 }
 
 void
-FabricSwitch::Egress(uint32_t outPort, Ptr<Packet> packet, SwitchFlowKey key, uint32_t bytes)
+FabricSwitch::Egress(uint32_t outPort,
+                     Ptr<Packet> frame,
+                     uint32_t l2Bytes,
+                     SwitchFlowKey key,
+                     uint32_t bytes)
 {
     uint8_t prio = key.priority;
     uint64_t queued = m_mmu->GetEgressBytes(outPort, prio);
@@ -345,17 +300,35 @@ FabricSwitch::Egress(uint32_t outPort, Ptr<Packet> packet, SwitchFlowKey key, ui
         m_counters.ecnMarks[outPort]++;
         m_ecnMarkTrace(outPort, prio, queued);
     }
+    // Routed hop: new Ethernet header (this port -> next hop) and, when TTL or ECN change,
+    // the IPv4 header with its checksum, all in one buffer operation (ForwardFrame).
+    uint8_t b[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES + 60];
+    uint8_t* ip = b + l2Bytes;
+    uint32_t ipBytes = 0;
     if (m_decrementTtl || mark)
     {
-        RewriteIpv4(packet, m_decrementTtl, mark);
+        ipBytes = key.headerBytes;
+        frame->CopyData(b, l2Bytes + ipBytes);
+        if (m_decrementTtl)
+        {
+            ip[8]--;
+        }
+        if (mark)
+        {
+            ip[1] |= 0x03;
+        }
+        if (ip[10] != 0 || ip[11] != 0) // a zero checksum (not computed) stays zero
+        {
+            wire::PutU16(ip + 10, wire::Ipv4HeaderChecksum(ip, ipBytes));
+        }
     }
     std::deque<Pending>& fifo = m_pending[outPort * 8ull + prio];
     fifo.push_back(Pending{key.ingressPort, bytes});
-    if (!m_ports[outPort]->SendWithPriority(packet, m_peerMac[outPort], IPV4_ETHERTYPE, prio))
+    if (!m_ports[outPort]->ForwardFrame(frame, l2Bytes, m_peerMac[outPort], prio, ip, ipBytes))
     {
         fifo.pop_back();
         m_mmu->Release(key.ingressPort, prio, outPort, bytes);
-        Drop(packet, key.ingressPort, SwitchDropReason::EGRESS_REFUSED);
+        DropFrame(frame, l2Bytes, key.ingressPort, SwitchDropReason::EGRESS_REFUSED);
         return;
     }
     m_counters.forwarded++;
@@ -385,42 +358,25 @@ FabricSwitch::OnXoff(uint32_t port, uint8_t priority, bool xoff)
 }
 
 void
-FabricSwitch::RewriteIpv4(Ptr<Packet> packet, bool decrementTtl, bool markCe) const
+FabricSwitch::DropFrame(Ptr<Packet> frame,
+                        uint32_t l2Bytes,
+                        uint32_t inPort,
+                        SwitchDropReason reason)
 {
-    uint8_t h[60];
-    packet->CopyData(h, 20);
-    uint32_t ihl = (h[0] & 0x0f) * 4u;
-    if (ihl > 20)
+    if (m_dropTrace.IsEmpty())
     {
-        packet->CopyData(h, ihl);
+        Drop(frame, inPort, reason);
+        return;
     }
-    if (decrementTtl)
+    // The trace sees the IPv4 packet, as if the port had removed the framing and padding.
+    uint32_t l3 = frame->GetSize() - l2Bytes - PfcNetDevice::FCS_BYTES;
+    if (l3 >= 20)
     {
-        h[8]--;
+        uint8_t b[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES + 4];
+        frame->CopyData(b, l2Bytes + 4);
+        l3 = std::min<uint32_t>(l3, wire::GetU16(b + l2Bytes + 2));
     }
-    if (markCe)
-    {
-        h[1] |= 0x03;
-    }
-    if (h[10] != 0 || h[11] != 0)
-    {
-        h[10] = 0;
-        h[11] = 0;
-        uint32_t sum = 0;
-        for (uint32_t i = 0; i < ihl; i += 2)
-        {
-            sum += (uint32_t(h[i]) << 8) | h[i + 1];
-        }
-        while (sum >> 16)
-        {
-            sum = (sum & 0xffff) + (sum >> 16);
-        }
-        uint16_t checksum = static_cast<uint16_t>(~sum);
-        h[10] = static_cast<uint8_t>(checksum >> 8);
-        h[11] = static_cast<uint8_t>(checksum & 0xff);
-    }
-    packet->RemoveAtStart(ihl);
-    packet->AddHeader(SwitchIpv4HeaderBytes(h, ihl));
+    Drop(frame->CreateFragment(l2Bytes, l3), inPort, reason);
 }
 
 void

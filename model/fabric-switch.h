@@ -156,16 +156,26 @@ class FabricSwitch : public Object
                  uint16_t protocol,
                  Mac48Address from,
                  uint8_t priority);
-    /// Egress: mark, rewrite and queue on the chosen port.
-    void Egress(uint32_t outPort, Ptr<Packet> packet, SwitchFlowKey key, uint32_t bytes);
+    /// Ingress of an IPv4 frame (frame-level: the framing stays, fields are read in place).
+    void ReceiveFrame(uint32_t inPort,
+                      Ptr<PfcNetDevice> dev,
+                      Ptr<Packet> frame,
+                      uint32_t l2Bytes,
+                      uint8_t priority);
+    /// Egress: mark, rewrite the Ethernet and IPv4 headers and queue on the chosen port.
+    void Egress(uint32_t outPort,
+                Ptr<Packet> frame,
+                uint32_t l2Bytes,
+                SwitchFlowKey key,
+                uint32_t bytes);
     /// The egress port dequeued a frame: release its MMU bytes.
     void OnDequeue(uint32_t outPort, Ptr<PfcNetDevice> dev, uint8_t priority, Ptr<const Packet>);
     /// MMU decided XOFF/XON for (ingress port, priority).
     void OnXoff(uint32_t port, uint8_t priority, bool xoff);
     /// Count and trace a drop.
     void Drop(Ptr<const Packet> packet, uint32_t inPort, SwitchDropReason reason);
-    /// Rewrite the IPv4 header bytes: TTL - 1 and optionally CE; fixes the checksum.
-    void RewriteIpv4(Ptr<Packet> packet, bool decrementTtl, bool markCe) const;
+    /// Count and trace the drop of a received frame (the trace sees its IPv4 packet).
+    void DropFrame(Ptr<Packet> frame, uint32_t l2Bytes, uint32_t inPort, SwitchDropReason reason);
 
     Time m_processingDelay;                     //!< attribute ProcessingDelay
     bool m_decrementTtl;                        //!< attribute DecrementTtl

@@ -4,6 +4,7 @@
 #include "pfc-net-device.h"
 
 #include "fabric-time.h"
+#include "fabric-wire-header.h"
 #include "pfc-channel.h"
 #include "pfc-dot1q-header.h"
 #include "pfc-strict-priority-scheduler.h"
@@ -21,6 +22,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <cstring>
 #include <sstream>
 
 namespace ns3
@@ -445,39 +447,40 @@ PfcNetDevice::Classify(Ptr<const Packet> packet, uint16_t protocol) const
     return m_defaultPriority;
 }
 
-void
-PfcNetDevice::AddFraming(Ptr<Packet> packet,
-                         Mac48Address src,
-                         Mac48Address dst,
-                         uint16_t protocol,
-                         uint8_t priority)
+uint32_t
+PfcNetDevice::WriteL2Header(uint8_t* out,
+                            Mac48Address dst,
+                            uint16_t protocol,
+                            uint8_t priority) const
 {
-    // m_txEth / m_fcs are reused for every frame: header objects are ObjectBase-derived and
-    // constructing/destroying two per frame was a visible share of the data path.
-    uint32_t header = ETH_HEADER_BYTES;
-    m_txEth.SetSource(src);
-    m_txEth.SetDestination(dst);
+    dst.CopyTo(out);
+    m_address.CopyTo(out + 6);
     if (m_tagging == PCP)
     {
-        header += DOT1Q_BYTES;
+        // Same bytes as EthernetHeader + PfcDot1qHeader (DEI 0).
+        wire::PutU16(out + 12, PfcDot1qHeader::TPID);
+        wire::PutU16(out + 14, static_cast<uint16_t>((priority << 13) | (m_vid & 0x0fff)));
+        wire::PutU16(out + 16, protocol);
+        return ETH_HEADER_BYTES + DOT1Q_BYTES;
     }
+    wire::PutU16(out + 12, protocol);
+    return ETH_HEADER_BYTES;
+}
+
+void
+PfcNetDevice::AddFraming(Ptr<Packet> packet, Mac48Address dst, uint16_t protocol, uint8_t priority)
+{
+    // One AddHeader for the whole L2 header (see FabricWireHeader) and one AddTrailer for the
+    // FCS: per-protocol header objects cost a visible share of the data path.
+    uint8_t h[ETH_HEADER_BYTES + DOT1Q_BYTES];
+    uint32_t header = WriteL2Header(h, dst, protocol, priority);
     uint32_t minPayload = MIN_FRAME_BYTES - header - FCS_BYTES;
     if (packet->GetSize() < minPayload)
     {
         packet->AddPaddingAtEnd(minPayload - packet->GetSize());
     }
-    if (m_tagging == PCP)
-    {
-        packet->AddHeader(PfcDot1qHeader(priority, m_vid, protocol));
-        m_txEth.SetLengthType(PfcDot1qHeader::TPID);
-    }
-    else
-    {
-        m_txEth.SetLengthType(protocol);
-    }
-    packet->AddHeader(m_txEth);
-    m_fcs.CalcFcs(packet); // real CRC-32 when EthernetTrailer FCS calculation is enabled
-    packet->AddTrailer(m_fcs);
+    packet->AddHeader(FabricWireHeader(FabricWireHeader::ETHERNET, h, header));
+    packet->AddTrailer(m_fcs); // FCS field written as zero (EthernetTrailer without CalcFcs)
 }
 
 bool
@@ -507,11 +510,20 @@ PfcNetDevice::SendWithPriority(Ptr<Packet> packet,
         Drop(packet, PfcDropReason::OVERSIZE);
         return false;
     }
-    m_macTxTrace(packet);
-    AddFraming(packet, m_address, Mac48Address::ConvertFrom(dest), protocol, priority);
-    if (!m_queues[priority]->Enqueue(packet))
+    if (!m_macTxTrace.IsEmpty())
     {
-        Drop(packet, PfcDropReason::QUEUE_FULL);
+        m_macTxTrace(packet);
+    }
+    AddFraming(packet, Mac48Address::ConvertFrom(dest), protocol, priority);
+    return EnqueueFrame(packet, priority);
+}
+
+bool
+PfcNetDevice::EnqueueFrame(Ptr<Packet> frame, uint8_t priority)
+{
+    if (!m_queues[priority]->Enqueue(frame))
+    {
+        Drop(frame, PfcDropReason::QUEUE_FULL);
         return false;
     }
     m_backlogMask |= static_cast<uint8_t>(1u << priority);
@@ -520,6 +532,38 @@ PfcNetDevice::SendWithPriority(Ptr<Packet> packet,
         TryTransmit();
     }
     return true;
+}
+
+bool
+PfcNetDevice::ForwardFrame(Ptr<Packet> frame,
+                           uint32_t l2Bytes,
+                           Mac48Address dest,
+                           uint8_t priority,
+                           const uint8_t* l3Head,
+                           uint32_t l3Bytes)
+{
+    CheckPriority(priority, "PfcNetDevice::ForwardFrame");
+    NS_ABORT_MSG_IF(l2Bytes + l3Bytes + FCS_BYTES > frame->GetSize() || l3Bytes > 60,
+                    "PfcNetDevice::ForwardFrame: " << l2Bytes << " + " << l3Bytes
+                                                   << " header bytes do not fit a frame of "
+                                                   << frame->GetSize() << " bytes");
+    uint8_t h[FabricWireHeader::MAX_BYTES];
+    uint32_t header = WriteL2Header(h, dest, IPV4_ETHERTYPE, priority);
+    std::memcpy(h + header, l3Head, l3Bytes);
+    frame->RemoveAtStart(l2Bytes + l3Bytes);
+    frame->AddHeader(FabricWireHeader(FabricWireHeader::ETHERNET, h, header + l3Bytes));
+    if (frame->GetSize() < MIN_FRAME_BYTES)
+    {
+        // A shorter L2 header than the ingress port's: pad again in front of the FCS.
+        frame->RemoveAtEnd(FCS_BYTES);
+        frame->AddPaddingAtEnd(MIN_FRAME_BYTES - FCS_BYTES - frame->GetSize());
+        frame->AddTrailer(m_fcs);
+    }
+    if (!m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(frame->CreateFragment(header, frame->GetSize() - header - FCS_BYTES));
+    }
+    return EnqueueFrame(frame, priority);
 }
 
 void
@@ -570,9 +614,18 @@ PfcNetDevice::StartTransmission(Ptr<Packet> frame)
 {
     m_txBusy = true;
     m_currentFrame = frame;
-    m_phyTxBeginTrace(frame);
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
+    if (!m_phyTxBeginTrace.IsEmpty())
+    {
+        m_phyTxBeginTrace(frame);
+    }
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(frame);
+    }
+    if (!m_promiscSnifferTrace.IsEmpty())
+    {
+        m_promiscSnifferTrace(frame);
+    }
     uint32_t bytes = frame->GetSize();
     Time frameTime = BytesTxTime(PREAMBLE_BYTES + bytes, m_bps);
     Time slotTime = BytesTxTime(PREAMBLE_BYTES + bytes + IFG_BYTES, m_bps);
@@ -587,7 +640,10 @@ void
 PfcNetDevice::TransmitComplete()
 {
     m_txBusy = false;
-    m_phyTxEndTrace(m_currentFrame);
+    if (!m_phyTxEndTrace.IsEmpty())
+    {
+        m_phyTxEndTrace(m_currentFrame);
+    }
     m_currentFrame = nullptr;
     TryTransmit();
 }
@@ -600,35 +656,45 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
         Drop(frame, PfcDropReason::RX_ERROR);
         return;
     }
-    m_phyRxEndTrace(frame);
-    m_snifferTrace(frame);
-    m_promiscSnifferTrace(frame);
+    if (!m_phyRxEndTrace.IsEmpty())
+    {
+        m_phyRxEndTrace(frame);
+    }
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(frame);
+    }
+    if (!m_promiscSnifferTrace.IsEmpty())
+    {
+        m_promiscSnifferTrace(frame);
+    }
 
+    // The framing is read in place (one copy of the first bytes), not deserialized.
     uint32_t frameBytes = frame->GetSize();
     if (frameBytes < ETH_HEADER_BYTES + FCS_BYTES)
     {
         Drop(frame, PfcDropReason::MALFORMED);
         return;
     }
-    Ptr<Packet> packet = frame;
-    packet->RemoveTrailer(m_fcs);
-    packet->RemoveHeader(m_rxEth);
-    uint16_t type = m_rxEth.GetLengthType();
-    Mac48Address dst = m_rxEth.GetDestination();
-    Mac48Address src = m_rxEth.GetSource();
+    uint8_t h[ETH_HEADER_BYTES + DOT1Q_BYTES + 4];
+    uint32_t got = frame->CopyData(h, std::min<uint32_t>(sizeof(h), frameBytes - FCS_BYTES));
+    uint16_t type = wire::GetU16(h + 12);
+    uint32_t l2 = ETH_HEADER_BYTES;
 
     if (type == PfcHeader::MAC_CONTROL_ETHERTYPE)
     {
-        if (packet->GetSize() < PfcHeader::SIZE)
+        frame->RemoveAtEnd(FCS_BYTES);
+        frame->RemoveAtStart(ETH_HEADER_BYTES);
+        if (frame->GetSize() < PfcHeader::SIZE)
         {
-            Drop(packet, PfcDropReason::MALFORMED);
+            Drop(frame, PfcDropReason::MALFORMED);
             return;
         }
         PfcHeader pfc;
-        packet->PeekHeader(pfc);
+        frame->PeekHeader(pfc);
         if (pfc.GetOpcode() != PfcHeader::PFC_OPCODE)
         {
-            Drop(packet, PfcDropReason::UNKNOWN_MAC_CONTROL);
+            Drop(frame, PfcDropReason::UNKNOWN_MAC_CONTROL);
             return;
         }
         ProcessPfc(pfc);
@@ -639,36 +705,33 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
     uint8_t priority = m_defaultPriority;
     if (type == PfcDot1qHeader::TPID)
     {
-        if (packet->GetSize() < DOT1Q_BYTES)
+        if (got < ETH_HEADER_BYTES + DOT1Q_BYTES)
         {
-            Drop(packet, PfcDropReason::MALFORMED);
+            Drop(frame, PfcDropReason::MALFORMED);
             return;
         }
-        PfcDot1qHeader tag;
-        packet->RemoveHeader(tag);
-        type = tag.GetInnerType();
-        priority = tag.GetPcp();
+        priority = static_cast<uint8_t>(h[14] >> 5);
+        type = wire::GetU16(h + 16);
+        l2 += DOT1Q_BYTES;
         tagged = true;
     }
+    uint32_t payloadBytes = frameBytes - l2 - FCS_BYTES; // L3 packet + padding
+    uint32_t l3Bytes = payloadBytes;
     if (type == IPV4_ETHERTYPE)
     {
-        if (packet->GetSize() < 20)
+        if (payloadBytes < 20 || got < l2 + 4)
         {
-            Drop(packet, PfcDropReason::MALFORMED);
+            Drop(frame, PfcDropReason::MALFORMED);
             return;
         }
-        uint8_t ip[4];
-        packet->CopyData(ip, 4);
-        uint16_t totalLength = static_cast<uint16_t>((ip[2] << 8) | ip[3]);
-        if (totalLength < 20 || totalLength > packet->GetSize())
+        const uint8_t* ip = h + l2;
+        uint16_t totalLength = wire::GetU16(ip + 2);
+        if (totalLength < 20 || totalLength > payloadBytes)
         {
-            Drop(packet, PfcDropReason::MALFORMED);
+            Drop(frame, PfcDropReason::MALFORMED);
             return;
         }
-        if (totalLength < packet->GetSize())
-        {
-            packet->RemoveAtEnd(packet->GetSize() - totalLength); // Ethernet padding
-        }
+        l3Bytes = totalLength;
         if (!tagged)
         {
             priority = m_dscpToPriority[ip[1] >> 2];
@@ -676,15 +739,17 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
     }
 
     NetDevice::PacketType ptype;
-    if (dst == m_address)
+    uint8_t self[6];
+    m_address.CopyTo(self);
+    if (std::memcmp(h, self, 6) == 0)
     {
         ptype = NetDevice::PACKET_HOST;
     }
-    else if (dst.IsBroadcast())
+    else if ((h[0] & h[1] & h[2] & h[3] & h[4] & h[5]) == 0xff)
     {
         ptype = NetDevice::PACKET_BROADCAST;
     }
-    else if (dst.IsGroup())
+    else if (h[0] & 0x01)
     {
         ptype = NetDevice::PACKET_MULTICAST;
     }
@@ -692,6 +757,27 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
     {
         ptype = NetDevice::PACKET_OTHERHOST;
     }
+
+    if (ptype == NetDevice::PACKET_HOST && type == IPV4_ETHERTYPE && !m_frameRxCallback.IsNull())
+    {
+        // Frame-level forwarding: the owner reads the fields it needs in place.
+        m_counters.rxFrames[priority]++;
+        m_counters.rxBytes[priority] += frameBytes;
+        if (!m_macRxTrace.IsEmpty())
+        {
+            m_macRxTrace(frame->CreateFragment(l2, l3Bytes));
+        }
+        m_frameRxCallback(this, frame, l2, priority);
+        return;
+    }
+
+    Mac48Address dst;
+    Mac48Address src;
+    dst.CopyFrom(h);
+    src.CopyFrom(h + 6);
+    Ptr<Packet> packet = frame;
+    packet->RemoveAtEnd(payloadBytes - l3Bytes + FCS_BYTES); // Ethernet padding and FCS
+    packet->RemoveAtStart(l2);
 
     if (!m_promiscCallback.IsNull())
     {
@@ -707,7 +793,10 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
     }
     m_counters.rxFrames[priority]++;
     m_counters.rxBytes[priority] += frameBytes;
-    m_macRxTrace(packet);
+    if (!m_macRxTrace.IsEmpty())
+    {
+        m_macRxTrace(packet);
+    }
     if (!m_pfcRxCallback.IsNull())
     {
         m_pfcRxCallback(this, packet, type, src, priority);
@@ -918,6 +1007,12 @@ void
 PfcNetDevice::SetPfcReceiveCallback(PfcReceiveCallback cb)
 {
     m_pfcRxCallback = cb;
+}
+
+void
+PfcNetDevice::SetFrameReceiveCallback(PfcFrameReceiveCallback cb)
+{
+    m_frameRxCallback = cb;
 }
 
 void

@@ -140,6 +140,14 @@ class PfcNetDevice : public NetDevice
      * egress buffer accounting here; NICs refill their queue from it.
      */
     typedef Callback<void, Ptr<PfcNetDevice>, uint8_t, Ptr<const Packet>> DequeueCallback;
+    /**
+     * \brief Callback that receives whole IPv4 frames (frame-level forwarding, used by switches).
+     * Arguments: receiving device, the frame exactly as received (Ethernet header, optional
+     * 802.1Q tag, IPv4 packet, padding, FCS), the L2 header length in bytes (14 untagged,
+     * 18 tagged), the priority 0..7. The IPv4 total length has been checked against the frame.
+     */
+    typedef Callback<void, Ptr<PfcNetDevice>, Ptr<Packet>, uint32_t, uint8_t>
+        PfcFrameReceiveCallback;
 
     /// Signature of the PfcPauseTx / PfcPauseRx traces: priority, quanta (0 = XON).
     typedef void (*PfcTracedCallback)(uint8_t priority, uint16_t quanta);
@@ -222,6 +230,31 @@ class PfcNetDevice : public NetDevice
                           uint8_t priority);
 
     /**
+     * \brief Forward a received frame: replace its L2 header and the start of its payload in
+     * one buffer operation, then queue it on \p priority.
+     *
+     * The frame keeps its payload, padding and FCS; its first \p l2Bytes (the ingress
+     * Ethernet header and tag) and the next \p l3Bytes are replaced by this port's framing
+     * (source = this port's MAC, destination \p dest, 802.1Q tag per the Tagging attribute,
+     * EtherType IPv4) followed by \p l3Head. Switches use it with the rewritten IPv4 header
+     * (TTL, ECN, checksum). The FCS field is carried as received (ai-fabric writes it as zero;
+     * it is not recomputed).
+     * \param frame a frame as given by the frame receive callback
+     * \param l2Bytes its L2 header length, 14 or 18
+     * \param dest destination MAC
+     * \param priority 0..7 (aborts otherwise)
+     * \param l3Head the new first bytes of the IPv4 packet
+     * \param l3Bytes how many, 0..60
+     * \return false if the frame was dropped (queue full), traced with the reason
+     */
+    bool ForwardFrame(Ptr<Packet> frame,
+                      uint32_t l2Bytes,
+                      Mac48Address dest,
+                      uint8_t priority,
+                      const uint8_t* l3Head,
+                      uint32_t l3Bytes);
+
+    /**
      * \brief Owner-level PFC state of one priority towards the peer.
      *
      * SetXoff(p, true) sends a PFC frame pausing p for PauseQuanta and keeps refreshing it every
@@ -278,6 +311,15 @@ class PfcNetDevice : public NetDevice
      */
     void SetPfcReceiveCallback(PfcReceiveCallback cb);
     /**
+     * \brief Receive IPv4 frames whole, without removing their framing (switch ports).
+     *
+     * When set, IPv4 frames addressed to this port go to \p cb instead of the PFC or standard
+     * receive callbacks (other EtherTypes still use those); the MacRx trace still sees the
+     * IPv4 packet without framing.
+     * \param cb the callback
+     */
+    void SetFrameReceiveCallback(PfcFrameReceiveCallback cb);
+    /**
      * \brief Set the callback fired when a data frame is dequeued for transmission.
      * \param cb the callback
      */
@@ -321,11 +363,17 @@ class PfcNetDevice : public NetDevice
 
   private:
     /// Add Ethernet framing (and 802.1Q tag, padding, FCS) to an L3 packet.
-    void AddFraming(Ptr<Packet> packet,
-                    Mac48Address src,
-                    Mac48Address dst,
-                    uint16_t protocol,
-                    uint8_t priority);
+    void AddFraming(Ptr<Packet> packet, Mac48Address dst, uint16_t protocol, uint8_t priority);
+    /**
+     * Write this port's L2 header for \p dst into \p out.
+     * \return its length, 14 or 18 bytes
+     */
+    uint32_t WriteL2Header(uint8_t* out,
+                           Mac48Address dst,
+                           uint16_t protocol,
+                           uint8_t priority) const;
+    /// Queue a framed packet on a priority and start the transmitter.
+    bool EnqueueFrame(Ptr<Packet> frame, uint8_t priority);
     /// Start the next frame if the transmitter is idle and something is eligible.
     void TryTransmit();
     /// Serialize one frame onto the channel.
@@ -367,8 +415,6 @@ class PfcNetDevice : public NetDevice
     Ptr<PfcTxScheduler> m_scheduler;          //!< picks the next priority
     std::deque<Ptr<Packet>> m_controlQueue;   //!< PFC frames waiting to go
     bool m_txBusy;                            //!< transmitter state
-    EthernetHeader m_txEth;                   //!< reused transmit header
-    EthernetHeader m_rxEth;                   //!< reused receive header
     EthernetTrailer m_fcs;                    //!< reused FCS trailer
     uint8_t m_backlogMask; //!< priorities whose queue holds frames (the device is the only writer)
     Ptr<Packet> m_currentFrame;          //!< frame being serialized
@@ -394,6 +440,7 @@ class PfcNetDevice : public NetDevice
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous receive callback
     PfcReceiveCallback m_pfcRxCallback;                  //!< receive callback with priority
     DequeueCallback m_dequeueCallback;                   //!< dequeue notification
+    PfcFrameReceiveCallback m_frameRxCallback;           //!< whole-frame receive callback
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< L3 packet accepted for sending
     TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< L3 packet passed up

@@ -3,6 +3,8 @@
  */
 #include "roce-aeth-header.h"
 
+#include "fabric-wire-header.h"
+
 #include "ns3/abort.h"
 
 namespace ns3
@@ -75,16 +77,32 @@ RoceAethHeader::GetSerializedSize() const
 void
 RoceAethHeader::Serialize(Buffer::Iterator start) const
 {
-    start.WriteHtonU32((uint32_t(m_syndrome) << 24) | m_msn);
+    uint8_t b[SIZE];
+    Write(b);
+    start.Write(b, SIZE);
 }
 
 uint32_t
 RoceAethHeader::Deserialize(Buffer::Iterator start)
 {
-    uint32_t word = start.ReadNtohU32();
+    uint8_t b[SIZE];
+    start.Read(b, SIZE);
+    Read(b);
+    return SIZE;
+}
+
+void
+RoceAethHeader::Write(uint8_t* out) const
+{
+    wire::PutU32(out, (uint32_t(m_syndrome) << 24) | m_msn);
+}
+
+void
+RoceAethHeader::Read(const uint8_t* in)
+{
+    uint32_t word = wire::GetU32(in);
     m_syndrome = static_cast<uint8_t>(word >> 24);
     m_msn = word & MAX_MSN;
-    return SIZE;
 }
 
 void

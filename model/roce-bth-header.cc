@@ -3,6 +3,8 @@
  */
 #include "roce-bth-header.h"
 
+#include "fabric-wire-header.h"
+
 #include "ns3/abort.h"
 
 namespace ns3
@@ -74,32 +76,48 @@ RoceBthHeader::GetSerializedSize() const
 void
 RoceBthHeader::Serialize(Buffer::Iterator start) const
 {
-    start.WriteU8(m_opcode);
-    start.WriteU8(
-        static_cast<uint8_t>((m_se ? 0x80 : 0) | (m_migReq ? 0x40 : 0) | (m_padCnt << 4) | m_tver));
-    start.WriteHtonU16(m_pkey);
-    start.WriteHtonU32((uint32_t(m_resv8) << 24) | m_destQp);
-    start.WriteHtonU32((uint32_t((m_ackReq ? 0x80 : 0) | m_resv7) << 24) | m_psn);
+    uint8_t b[SIZE];
+    Write(b);
+    start.Write(b, SIZE);
 }
 
 uint32_t
 RoceBthHeader::Deserialize(Buffer::Iterator start)
 {
-    m_opcode = start.ReadU8();
-    uint8_t flags = start.ReadU8();
+    uint8_t b[SIZE];
+    start.Read(b, SIZE);
+    Read(b);
+    return SIZE;
+}
+
+void
+RoceBthHeader::Write(uint8_t* out) const
+{
+    out[0] = m_opcode;
+    out[1] =
+        static_cast<uint8_t>((m_se ? 0x80 : 0) | (m_migReq ? 0x40 : 0) | (m_padCnt << 4) | m_tver);
+    wire::PutU16(out + 2, m_pkey);
+    wire::PutU32(out + 4, (uint32_t(m_resv8) << 24) | m_destQp);
+    wire::PutU32(out + 8, (uint32_t((m_ackReq ? 0x80 : 0) | m_resv7) << 24) | m_psn);
+}
+
+void
+RoceBthHeader::Read(const uint8_t* in)
+{
+    m_opcode = in[0];
+    uint8_t flags = in[1];
     m_se = (flags & 0x80) != 0;
     m_migReq = (flags & 0x40) != 0;
     m_padCnt = (flags >> 4) & 0x3;
     m_tver = flags & 0xF;
-    m_pkey = start.ReadNtohU16();
-    uint32_t word = start.ReadNtohU32();
+    m_pkey = wire::GetU16(in + 2);
+    uint32_t word = wire::GetU32(in + 4);
     m_resv8 = static_cast<uint8_t>(word >> 24);
     m_destQp = word & MAX_24BIT;
-    word = start.ReadNtohU32();
+    word = wire::GetU32(in + 8);
     m_ackReq = (word & 0x80000000u) != 0;
     m_resv7 = static_cast<uint8_t>((word >> 24) & 0x7F);
     m_psn = word & MAX_24BIT;
-    return SIZE;
 }
 
 void

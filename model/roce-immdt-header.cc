@@ -3,6 +3,8 @@
  */
 #include "roce-immdt-header.h"
 
+#include "fabric-wire-header.h"
+
 namespace ns3
 {
 
@@ -49,14 +51,30 @@ RoceImmDtHeader::GetSerializedSize() const
 void
 RoceImmDtHeader::Serialize(Buffer::Iterator start) const
 {
-    start.WriteHtonU32(m_immediate);
+    uint8_t b[SIZE];
+    Write(b);
+    start.Write(b, SIZE);
 }
 
 uint32_t
 RoceImmDtHeader::Deserialize(Buffer::Iterator start)
 {
-    m_immediate = start.ReadNtohU32();
+    uint8_t b[SIZE];
+    start.Read(b, SIZE);
+    Read(b);
     return SIZE;
+}
+
+void
+RoceImmDtHeader::Write(uint8_t* out) const
+{
+    wire::PutU32(out, m_immediate);
+}
+
+void
+RoceImmDtHeader::Read(const uint8_t* in)
+{
+    m_immediate = wire::GetU32(in);
 }
 
 void

@@ -3,8 +3,13 @@
  */
 #include "roce-nic.h"
 
+#include "fabric-wire-header.h"
 #include "pfc-channel.h"
+#include "roce-aeth-header.h"
 #include "roce-bth-header.h"
+#include "roce-icrc-trailer.h"
+#include "roce-immdt-header.h"
+#include "roce-reth-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -507,37 +512,54 @@ RoceNic::Receive(uint32_t portIndex,
         Drop(packet, RoceNicDropReason::NOT_ROCE);
         return;
     }
-    uint8_t b[20 + 8 + RoceBthHeader::SIZE];
-    if (packet->CopyData(b, sizeof(b)) < sizeof(b))
+    // One copy of the first bytes: IPv4 + UDP + BTH + up to 20 bytes of extension headers.
+    constexpr uint32_t FIXED = 20 + 8 + RoceBthHeader::SIZE;
+    constexpr uint32_t MAX_EXT = RoceRethHeader::SIZE + RoceImmDtHeader::SIZE;
+    uint8_t b[FIXED + MAX_EXT];
+    uint32_t size = packet->GetSize();
+    uint32_t got = packet->CopyData(b, std::min<uint32_t>(sizeof(b), size));
+    if (got < FIXED)
     {
         Drop(packet, RoceNicDropReason::MALFORMED);
         return;
     }
     uint32_t ihl = (b[0] & 0x0f) * 4u;
     if ((b[0] >> 4) != 4 || ihl != 20 || b[9] != 17 ||
-        ((b[22] << 8) | b[23]) != RoceBthHeader::UDP_DST_PORT)
+        wire::GetU16(b + 22) != RoceBthHeader::UDP_DST_PORT)
     {
         Drop(packet, RoceNicDropReason::NOT_ROCE);
         return;
     }
-    uint32_t dst =
-        (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19];
-    if (dst != m_ports[portIndex].address.Get())
+    if (wire::GetU32(b + 16) != m_ports[portIndex].address.Get())
     {
         Drop(packet, RoceNicDropReason::WRONG_ADDRESS);
         return;
     }
-    bool ce = (b[1] & 0x03) == 0x03;
-    packet->RemoveAtStart(20 + 8);
-    RoceBthHeader bth;
-    packet->RemoveHeader(bth);
-    Ptr<RoceQueuePair> qp = GetQp(bth.GetDestQp());
+    const uint8_t* bth = b + 28;
+    RoceRxPacket rx;
+    rx.opcode = bth[0];
+    rx.padCount = (bth[1] >> 4) & 0x3;
+    rx.ackReq = (bth[8] & 0x80) != 0;
+    rx.psn = wire::GetU24(bth + 9);
+    rx.ce = (b[1] & 0x03) == 0x03;
+    rx.ext = b + FIXED;
+    rx.extBytes = got - FIXED;
+    rx.afterBth = size - FIXED;
+    uint32_t need = (RoceBthHeader::HasReth(rx.opcode) ? RoceRethHeader::SIZE : 0) +
+                    (RoceBthHeader::HasImmDt(rx.opcode) ? RoceImmDtHeader::SIZE : 0) +
+                    (RoceBthHeader::HasAeth(rx.opcode) ? RoceAethHeader::SIZE : 0);
+    if (rx.afterBth < need + RoceIcrcTrailer::SIZE + rx.padCount)
+    {
+        Drop(packet, RoceNicDropReason::MALFORMED);
+        return;
+    }
+    Ptr<RoceQueuePair> qp = GetQp(wire::GetU24(bth + 5));
     if (!qp || qp->GetPortIndex() != portIndex)
     {
         Drop(packet, RoceNicDropReason::UNKNOWN_QP);
         return;
     }
-    qp->Receive(packet, bth.GetOpcode(), bth.GetPsn(), bth.GetAckReq(), bth.GetPadCnt(), ce);
+    qp->Receive(rx);
 }
 
 void

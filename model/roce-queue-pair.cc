@@ -4,6 +4,7 @@
 #include "roce-queue-pair.h"
 
 #include "fabric-time.h"
+#include "fabric-wire-header.h"
 #include "roce-aeth-header.h"
 #include "roce-bth-header.h"
 #include "roce-cnp-header.h"
@@ -13,10 +14,8 @@
 #include "roce-reth-header.h"
 
 #include "ns3/abort.h"
-#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-#include "ns3/udp-header.h"
 
 namespace ns3
 {
@@ -360,24 +359,30 @@ RoceQueuePair::OnRateChange()
     }
 }
 
-void
-RoceQueuePair::Encapsulate(Ptr<Packet> p, uint8_t dscp, bool ect) const
+Ptr<Packet>
+RoceQueuePair::MakePacket(uint8_t* h, uint32_t hdrBytes, uint32_t body, uint8_t dscp, bool ect)
+    const
 {
-    UdpHeader udp;
-    udp.SetSourcePort(m_udpSrcPort);
-    udp.SetDestinationPort(Bth::UDP_DST_PORT);
-    p->AddHeader(udp); // checksum 0: UdpHeader computes one only when enabled
-    Ipv4Header ip;
-    ip.SetSource(m_nic->GetAddress(m_port));
-    ip.SetDestination(m_remoteIp);
-    ip.SetProtocol(17);
-    ip.SetTtl(64);
-    ip.SetPayloadSize(p->GetSize());
-    ip.SetDscp(static_cast<Ipv4Header::DscpType>(dscp));
-    ip.SetEcn(ect ? Ipv4Header::ECN_ECT0 : Ipv4Header::ECN_NotECT);
-    ip.SetDontFragment();
-    ip.EnableChecksum();
-    p->AddHeader(ip);
+    // The same bytes as Ipv4Header (DF, TTL 64, identification 0, checksum) + UdpHeader
+    // (checksum 0) would serialize, written directly (see FabricWireHeader).
+    uint32_t total = hdrBytes + body + RoceIcrcTrailer::SIZE;
+    h[0] = 0x45;
+    h[1] = static_cast<uint8_t>((dscp << 2) | (ect ? 0x02 : 0x00)); // ECT(0)
+    wire::PutU16(h + 2, static_cast<uint16_t>(total));
+    wire::PutU16(h + 4, 0);      // identification
+    wire::PutU16(h + 6, 0x4000); // DF
+    h[8] = 64;                   // TTL
+    h[9] = 17;                   // UDP
+    wire::PutU32(h + 12, m_nic->GetAddress(m_port).Get());
+    wire::PutU32(h + 16, m_remoteIp.Get());
+    wire::PutU16(h + 10, wire::Ipv4HeaderChecksum(h, 20));
+    wire::PutU16(h + 20, m_udpSrcPort);
+    wire::PutU16(h + 22, Bth::UDP_DST_PORT);
+    wire::PutU16(h + 24, static_cast<uint16_t>(total - 20));
+    wire::PutU16(h + 26, 0); // checksum not used (RoCEv2 relies on the ICRC)
+    Ptr<Packet> p = Create<Packet>(body + RoceIcrcTrailer::SIZE); // ICRC field: zero
+    p->AddHeader(FabricWireHeader(FabricWireHeader::IPV4, h, hdrBytes));
+    return p;
 }
 
 Ptr<Packet>
@@ -386,7 +391,10 @@ RoceQueuePair::BuildNextPacket()
     NS_ABORT_MSG_IF(!HasPacketToSend(), "RoceQueuePair::BuildNextPacket with nothing to send");
     Time now = Simulator::Now();
     uint32_t mtu = m_nic->GetMtu();
-    Ptr<Packet> p;
+    // IPv4 + UDP + BTH + (RETH | AETH) + ImmDt, written as bytes and added in one operation.
+    uint8_t h[IP_UDP_BYTES + Bth::SIZE + RoceRethHeader::SIZE + RoceImmDtHeader::SIZE];
+    uint32_t hdr = IP_UDP_BYTES;
+    uint32_t body = 0;
     uint32_t payload = 0;
     uint32_t psn = 0;
     Bth bth;
@@ -405,19 +413,20 @@ RoceQueuePair::BuildNextPacket()
                      : k == 0             ? Bth::READ_RESPONSE_FIRST
                      : k + 1 == job.npkts ? Bth::READ_RESPONSE_LAST
                                           : Bth::READ_RESPONSE_MIDDLE;
-        p = Create<Packet>(payload + pad);
-        p->AddTrailer(RoceIcrcTrailer());
+        body = payload + pad;
+        bth.SetOpcode(op);
+        bth.SetPadCnt(pad);
+        bth.SetPsn(psn);
+        bth.Write(h + hdr);
+        hdr += Bth::SIZE;
         if (Bth::HasAeth(op))
         {
             RoceAethHeader aeth;
             aeth.SetAck(0x1f);
             aeth.SetMsn(job.msn);
-            p->AddHeader(aeth);
+            aeth.Write(h + hdr);
+            hdr += RoceAethHeader::SIZE;
         }
-        bth.SetOpcode(op);
-        bth.SetPadCnt(pad);
-        bth.SetPsn(psn);
-        p->AddHeader(bth);
         if (job.next == job.npkts)
         {
             m_readJobs.pop_front();
@@ -457,13 +466,13 @@ RoceQueuePair::BuildNextPacket()
             reth.SetVirtualAddress(wr.remoteAddress + uint64_t(k) * mtu);
             reth.SetRKey(wr.rkey);
             reth.SetDmaLength(static_cast<uint32_t>(wr.bytes - uint64_t(k) * mtu));
-            p = Create<Packet>();
-            p->AddTrailer(RoceIcrcTrailer());
-            p->AddHeader(reth);
             bth.SetOpcode(Bth::READ_REQUEST);
             bth.SetPsn(psn);
             bth.SetAckReq(true);
-            p->AddHeader(bth);
+            bth.Write(h + hdr);
+            hdr += Bth::SIZE;
+            reth.Write(h + hdr);
+            hdr += RoceRethHeader::SIZE;
             m_sndNxt = Bth::PsnAdd(wr.firstPsn, wr.npkts);
             m_sendWr++;
             m_sendOffset = 0;
@@ -494,27 +503,29 @@ RoceQueuePair::BuildNextPacket()
                      : last          ? (imm ? Bth::SEND_LAST_WITH_IMM : Bth::SEND_LAST)
                                      : Bth::SEND_MIDDLE;
             }
-            p = Create<Packet>(payload + pad);
-            p->AddTrailer(RoceIcrcTrailer());
-            if (Bth::HasImmDt(op))
-            {
-                RoceImmDtHeader immdt;
-                immdt.SetImmediate(wr.imm);
-                p->AddHeader(immdt);
-            }
+            body = payload + pad;
+            bth.SetOpcode(op);
+            bth.SetPadCnt(pad);
+            bth.SetPsn(psn);
+            bth.SetAckReq(last);
+            bth.Write(h + hdr);
+            hdr += Bth::SIZE;
             if (Bth::HasReth(op))
             {
                 RoceRethHeader reth;
                 reth.SetVirtualAddress(wr.remoteAddress);
                 reth.SetRKey(wr.rkey);
                 reth.SetDmaLength(static_cast<uint32_t>(wr.bytes));
-                p->AddHeader(reth);
+                reth.Write(h + hdr);
+                hdr += RoceRethHeader::SIZE;
             }
-            bth.SetOpcode(op);
-            bth.SetPadCnt(pad);
-            bth.SetPsn(psn);
-            bth.SetAckReq(last);
-            p->AddHeader(bth);
+            if (Bth::HasImmDt(op))
+            {
+                RoceImmDtHeader immdt;
+                immdt.SetImmediate(wr.imm);
+                immdt.Write(h + hdr);
+                hdr += RoceImmDtHeader::SIZE;
+            }
             m_sndNxt = Bth::PsnAdd(psn, 1);
             if (++m_sendOffset == wr.npkts)
             {
@@ -527,7 +538,7 @@ RoceQueuePair::BuildNextPacket()
             RestartTimer();
         }
     }
-    Encapsulate(p, m_dscp, true);
+    Ptr<Packet> p = MakePacket(h, hdr, body, m_dscp, true);
     m_counters.txDataPackets++;
     m_counters.txDataBytes += payload;
     m_cc->OnBytesSent(payload);
@@ -537,26 +548,22 @@ RoceQueuePair::BuildNextPacket()
 }
 
 void
-RoceQueuePair::Receive(Ptr<Packet> packet,
-                       uint8_t opcode,
-                       uint32_t psn,
-                       bool ackReq,
-                       uint8_t padCount,
-                       bool ce)
+RoceQueuePair::Receive(const RoceRxPacket& rx)
 {
     if (m_state != RTS)
     {
         return;
     }
+    uint8_t opcode = rx.opcode;
     if (opcode == Bth::CNP)
     {
         m_counters.cnpsRx++;
-        m_controlTrace(RoceControlEvent::CNP_RX, psn);
+        m_controlTrace(RoceControlEvent::CNP_RX, rx.psn);
         m_cc->OnCnp();
         return;
     }
     bool data = Bth::IsRequest(opcode) || Bth::IsReadResponse(opcode);
-    if (ce && data)
+    if (rx.ce && data)
     {
         // Notification point (DCQCN): at most one CNP per QP per CnpInterval.
         m_counters.ceRx++;
@@ -570,21 +577,21 @@ RoceQueuePair::Receive(Ptr<Packet> packet,
     }
     if (opcode == Bth::ACKNOWLEDGE || Bth::IsReadResponse(opcode))
     {
-        ReceiveResponse(packet, opcode, psn, padCount);
+        ReceiveResponse(rx);
     }
     else if (Bth::IsRequest(opcode))
     {
-        ReceiveRequest(packet, opcode, psn, ackReq, padCount);
+        ReceiveRequest(rx);
     }
 }
 
 void
-RoceQueuePair::ReceiveRequest(Ptr<Packet> packet,
-                              uint8_t opcode,
-                              uint32_t psn,
-                              bool ackReq,
-                              uint8_t padCount)
+RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
 {
+    uint8_t opcode = rx.opcode;
+    uint32_t psn = rx.psn;
+    bool ackReq = rx.ackReq;
+    uint32_t ext = 0; // extension header bytes consumed
     int32_t d = Bth::PsnDiff(psn, m_ePsn);
     if (d > 0)
     {
@@ -600,7 +607,8 @@ RoceQueuePair::ReceiveRequest(Ptr<Packet> packet,
     RoceRethHeader reth;
     if (Bth::HasReth(opcode))
     {
-        packet->RemoveHeader(reth);
+        reth.Read(rx.ext); // the NIC checked that the extension headers are all there
+        ext += RoceRethHeader::SIZE;
     }
     if (opcode == Bth::READ_REQUEST)
     {
@@ -638,9 +646,10 @@ RoceQueuePair::ReceiveRequest(Ptr<Packet> packet,
     RoceImmDtHeader immdt;
     if (Bth::HasImmDt(opcode))
     {
-        packet->RemoveHeader(immdt);
+        immdt.Read(rx.ext + ext);
+        ext += RoceImmDtHeader::SIZE;
     }
-    uint32_t payload = packet->GetSize() - RoceIcrcTrailer::SIZE - padCount;
+    uint32_t payload = rx.afterBth - ext - RoceIcrcTrailer::SIZE - rx.padCount;
     m_ePsn = Bth::PsnAdd(psn, 1);
     m_rxMsgBytes += payload;
     m_counters.rxDataPackets++;
@@ -676,12 +685,15 @@ RoceQueuePair::ReceiveRequest(Ptr<Packet> packet,
 }
 
 void
-RoceQueuePair::ReceiveResponse(Ptr<Packet> packet, uint8_t opcode, uint32_t psn, uint8_t padCount)
+RoceQueuePair::ReceiveResponse(const RoceRxPacket& rx)
 {
+    uint8_t opcode = rx.opcode;
+    uint32_t psn = rx.psn;
+    uint32_t ext = 0; // extension header bytes consumed
     if (opcode == Bth::ACKNOWLEDGE)
     {
         RoceAethHeader aeth;
-        packet->RemoveHeader(aeth);
+        aeth.Read(rx.ext);
         if (aeth.IsNak())
         {
             m_counters.naksRx++;
@@ -733,10 +745,9 @@ RoceQueuePair::ReceiveResponse(Ptr<Packet> packet, uint8_t opcode, uint32_t psn,
     }
     if (Bth::HasAeth(opcode))
     {
-        RoceAethHeader aeth;
-        packet->RemoveHeader(aeth);
+        ext += RoceAethHeader::SIZE; // its MSN is not used by the requester
     }
-    uint32_t payload = packet->GetSize() - RoceIcrcTrailer::SIZE - padCount;
+    uint32_t payload = rx.afterBth - ext - RoceIcrcTrailer::SIZE - rx.padCount;
     m_readGapSignalled = false;
     read->readReceived++;
     m_counters.rxDataPackets++;
@@ -941,8 +952,6 @@ RoceQueuePair::EnterError()
 void
 RoceQueuePair::SendAck(bool nak, uint32_t psn)
 {
-    Ptr<Packet> p = Create<Packet>();
-    p->AddTrailer(RoceIcrcTrailer());
     RoceAethHeader aeth;
     if (nak)
     {
@@ -957,30 +966,30 @@ RoceQueuePair::SendAck(bool nak, uint32_t psn)
         m_controlTrace(RoceControlEvent::ACK_TX, psn);
     }
     aeth.SetMsn(m_msn);
-    p->AddHeader(aeth);
     Bth bth;
     bth.SetOpcode(Bth::ACKNOWLEDGE);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(psn);
-    p->AddHeader(bth);
+    uint8_t h[IP_UDP_BYTES + Bth::SIZE + RoceAethHeader::SIZE];
+    bth.Write(h + IP_UDP_BYTES);
+    aeth.Write(h + IP_UDP_BYTES + Bth::SIZE);
     uint8_t dscp = m_nic->GetAckDscp();
-    Encapsulate(p, dscp, false);
+    Ptr<Packet> p = MakePacket(h, sizeof(h), 0, dscp, false);
     m_nic->SendControl(m_port, p, m_nic->GetPort(m_port)->GetDscpPriority(dscp));
 }
 
 void
 RoceQueuePair::SendCnp()
 {
-    Ptr<Packet> p = Create<Packet>();
-    p->AddTrailer(RoceIcrcTrailer());
-    p->AddHeader(RoceCnpHeader());
     Bth bth;
     bth.SetOpcode(Bth::CNP);
     bth.SetDestQp(m_remoteQpn);
     bth.SetBecn(true); // RoCEv2 CNP: BECN set (Annex A17.9)
-    p->AddHeader(bth);
+    uint8_t h[IP_UDP_BYTES + Bth::SIZE];
+    bth.Write(h + IP_UDP_BYTES);
     uint8_t dscp = m_nic->GetCnpDscp();
-    Encapsulate(p, dscp, false);
+    // The CNP's 16 reserved bytes (RoceCnpHeader) are zero: part of the zero-filled body.
+    Ptr<Packet> p = MakePacket(h, sizeof(h), RoceCnpHeader::SIZE, dscp, false);
     m_counters.cnpsTx++;
     m_controlTrace(RoceControlEvent::CNP_TX, 0);
     m_nic->SendControl(m_port, p, m_nic->GetPort(m_port)->GetDscpPriority(dscp));

@@ -48,6 +48,26 @@ enum class RoceWcStatus : uint8_t
  * \return its name ("WRITE", "READ", ...)
  */
 const char* RoceWrOpcodeName(RoceWrOpcode op);
+
+/**
+ * \ingroup ai-fabric
+ * \brief The fields of a received RoCEv2 packet that a QP acts on.
+ *
+ * The NIC copies the first bytes of the packet once (IPv4, UDP, BTH and up to 20 bytes of
+ * extension headers) and fills this in; nothing is deserialized header by header.
+ */
+struct RoceRxPacket
+{
+    uint8_t opcode{0};           //!< BTH opcode
+    uint32_t psn{0};             //!< BTH PSN, 24 bits
+    bool ackReq{false};          //!< BTH AckReq bit
+    uint8_t padCount{0};         //!< BTH PadCnt, 0..3
+    bool ce{false};              //!< the IPv4 ECN field was CE
+    const uint8_t* ext{nullptr}; //!< bytes after the BTH (RETH/AETH/ImmDt), valid during the call
+    uint32_t extBytes{0};        //!< how many bytes ext holds, 0..20
+    uint32_t afterBth{0}; //!< packet bytes after the BTH: extension headers, payload, pad, ICRC
+};
+
 /**
  * \param status a status
  * \return its name ("SUCCESS", "RETRY_EXCEEDED", "FLUSH_ERROR")
@@ -271,20 +291,9 @@ class RoceQueuePair : public Object
     Ptr<Packet> BuildNextPacket();
     /**
      * \brief Handle an arriving RoCEv2 packet for this QP.
-     * \param packet the packet with IPv4, UDP and BTH removed (extension headers, payload,
-     *        ICRC remain)
-     * \param opcode BTH opcode
-     * \param psn BTH PSN
-     * \param ackReq BTH AckReq bit
-     * \param padCount BTH PadCnt
-     * \param ce true if the IPv4 ECN field was CE
+     * \param rx the packet's fields, read by the NIC from one copy of its first bytes
      */
-    void Receive(Ptr<Packet> packet,
-                 uint8_t opcode,
-                 uint32_t psn,
-                 bool ackReq,
-                 uint8_t padCount,
-                 bool ce);
+    void Receive(const RoceRxPacket& rx);
     /// Scheduled flag used by the NIC's arbiter.
     bool m_inArbiter{false};
     /// The QP waits in the arbiter's pacing heap.
@@ -333,20 +342,26 @@ class RoceQueuePair : public Object
                   CompletionCallback cb);
     /// Number of packets for \p bytes at the path MTU (>= 1).
     uint32_t PacketsFor(uint64_t bytes) const;
-    /// Add UDP, IPv4 headers to a packet that starts with the BTH.
-    void Encapsulate(Ptr<Packet> p, uint8_t dscp, bool ect) const;
+    /// Bytes of IPv4 + UDP in front of the BTH.
+    static constexpr uint32_t IP_UDP_BYTES = 28;
+    /**
+     * Make a packet from header bytes: writes IPv4 + UDP into h[0..28) (h[28..hdrBytes) holds
+     * the BTH and its extension headers) and adds them, in one operation, in front of \p body
+     * bytes of payload and pad, followed by the ICRC field (zero).
+     */
+    Ptr<Packet> MakePacket(uint8_t* h,
+                           uint32_t hdrBytes,
+                           uint32_t body,
+                           uint8_t dscp,
+                           bool ect) const;
     /// Build and send an ACK or NAK now.
     void SendAck(bool nak, uint32_t psn);
     /// Build and send a CNP now.
     void SendCnp();
     /// Requester: handle ACK/NAK/READ response.
-    void ReceiveResponse(Ptr<Packet> packet, uint8_t opcode, uint32_t psn, uint8_t padCount);
+    void ReceiveResponse(const RoceRxPacket& rx);
     /// Responder: handle a request packet.
-    void ReceiveRequest(Ptr<Packet> packet,
-                        uint8_t opcode,
-                        uint32_t psn,
-                        bool ackReq,
-                        uint8_t padCount);
+    void ReceiveRequest(const RoceRxPacket& rx);
     /// Requester: everything up to and including \p psn is acknowledged.
     void Acknowledge(uint32_t psn);
     /// Requester: restart transmission at \p psn.

@@ -3,6 +3,8 @@
  */
 #include "roce-reth-header.h"
 
+#include "fabric-wire-header.h"
+
 #include "ns3/abort.h"
 
 namespace ns3
@@ -49,18 +51,35 @@ RoceRethHeader::GetSerializedSize() const
 void
 RoceRethHeader::Serialize(Buffer::Iterator start) const
 {
-    start.WriteHtonU64(m_va);
-    start.WriteHtonU32(m_rkey);
-    start.WriteHtonU32(m_dmaLength);
+    uint8_t b[SIZE];
+    Write(b);
+    start.Write(b, SIZE);
 }
 
 uint32_t
 RoceRethHeader::Deserialize(Buffer::Iterator start)
 {
-    m_va = start.ReadNtohU64();
-    m_rkey = start.ReadNtohU32();
-    m_dmaLength = start.ReadNtohU32();
+    uint8_t b[SIZE];
+    start.Read(b, SIZE);
+    Read(b);
     return SIZE;
+}
+
+void
+RoceRethHeader::Write(uint8_t* out) const
+{
+    wire::PutU32(out, static_cast<uint32_t>(m_va >> 32));
+    wire::PutU32(out + 4, static_cast<uint32_t>(m_va));
+    wire::PutU32(out + 8, m_rkey);
+    wire::PutU32(out + 12, m_dmaLength);
+}
+
+void
+RoceRethHeader::Read(const uint8_t* in)
+{
+    m_va = (uint64_t(wire::GetU32(in)) << 32) | wire::GetU32(in + 4);
+    m_rkey = wire::GetU32(in + 8);
+    m_dmaLength = wire::GetU32(in + 12);
 }
 
 void

@@ -47,6 +47,17 @@ class RoceRethHeader : public Header
     uint32_t GetSerializedSize() const override;
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
+    /**
+     * \brief Write the SIZE wire bytes (same as Serialize; used by the NIC to build all of a
+     * packet's headers in one buffer, see FabricWireHeader).
+     * \param out destination, at least SIZE bytes
+     */
+    void Write(uint8_t* out) const;
+    /**
+     * \brief Read the SIZE wire bytes (same as Deserialize, from a copied-out buffer).
+     * \param in source, at least SIZE bytes
+     */
+    void Read(const uint8_t* in);
 
     /**
      * \brief Set the remote virtual address of the first byte of the operation.

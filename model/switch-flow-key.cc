@@ -11,6 +11,12 @@ SwitchFlowKey::Parse(Ptr<const Packet> packet, SwitchFlowKey& key)
 {
     uint8_t b[PARSE_BYTES + 40]; // room for IPv4 options (IHL up to 15 words)
     uint32_t n = packet->CopyData(b, sizeof(b));
+    return Parse(b, n, key);
+}
+
+bool
+SwitchFlowKey::Parse(const uint8_t* b, uint32_t n, SwitchFlowKey& key)
+{
     if (n < 20 || (b[0] >> 4) != 4)
     {
         return false;
@@ -20,6 +26,8 @@ SwitchFlowKey::Parse(Ptr<const Packet> packet, SwitchFlowKey& key)
     {
         return false;
     }
+    key.headerBytes = static_cast<uint8_t>(ihl);
+    key.totalLength = static_cast<uint16_t>((b[2] << 8) | b[3]);
     key.dscp = b[1] >> 2;
     key.ecn = b[1] & 0x03;
     key.ttl = b[8];

@@ -38,6 +38,8 @@ struct SwitchFlowKey
     uint16_t dstPort{0};     //!< UDP destination port (0 if not UDP)
     uint32_t destQp{0};      //!< RoCEv2 BTH destination QP, 24 bits (0 if not RoCEv2)
     bool hasBth{false};      //!< true if the packet is RoCEv2 and the BTH was read
+    uint8_t headerBytes{0};  //!< IPv4 header length, bytes (IHL x 4, 20..60)
+    uint16_t totalLength{0}; //!< IPv4 total length, bytes
     uint8_t priority{0};     //!< priority the ingress port classified the packet to, 0..7
     uint32_t ingressPort{0}; //!< switch port the packet arrived on
 
@@ -48,6 +50,14 @@ struct SwitchFlowKey
      * \return false if the packet is too short or not IPv4 version 4 (key is then partial)
      */
     static bool Parse(Ptr<const Packet> packet, SwitchFlowKey& key);
+    /**
+     * \brief Parse IPv4 header bytes already copied out of a packet or frame.
+     * \param bytes the packet's first bytes, starting at the IPv4 header
+     * \param n how many are valid (PARSE_BYTES + 40 suffice for any IHL)
+     * \param[out] key the fields
+     * \return false if too short or not IPv4 version 4 (key is then partial)
+     */
+    static bool Parse(const uint8_t* bytes, uint32_t n, SwitchFlowKey& key);
 };
 
 } // namespace ns3
