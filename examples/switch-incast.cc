@@ -84,7 +84,7 @@ main(int argc, char* argv[])
     PfcHelper pfc;
     pfc.SetDeviceAttribute("DataRate", StringValue(rate));
     pfc.SetChannelAttribute("Delay", TimeValue(delay));
-    pfc.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("1000000p")));
+    pfc.SetQueueMaxSize(QueueSize("1000000p"));
     std::vector<Ptr<PfcNetDevice>> hostPort;
     for (uint32_t i = 0; i <= senders; ++i)
     {

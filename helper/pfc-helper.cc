@@ -9,6 +9,7 @@
 #include "ns3/node.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/queue-size.h"
+#include "ns3/simulator.h"
 
 namespace ns3
 {
@@ -17,12 +18,42 @@ NS_LOG_COMPONENT_DEFINE("PfcHelper");
 
 PfcHelper::PfcHelper()
 {
-    m_queueFactory.SetTypeId("ns3::DropTailQueue<Packet>");
-    m_queueFactory.Set("MaxSize", QueueSizeValue(QueueSize("10000p")));
     m_schedulerFactory.SetTypeId("ns3::PfcStrictPriorityScheduler");
     m_deviceFactory.SetTypeId("ns3::PfcNetDevice");
     m_channelFactory.SetTypeId("ns3::PfcChannel");
 }
+
+void
+PfcHelper::SetQueueMaxSize(QueueSize size)
+{
+    m_deviceFactory.Set("TxQueueMaxSize", QueueSizeValue(size));
+}
+
+namespace
+{
+/// ASCII line for a transmit queue event ('+' enqueue, '-' dequeue), as ns-3's queue sinks.
+void
+AsciiQueueSink(Ptr<OutputStreamWrapper> stream,
+               char what,
+               std::string context,
+               Ptr<const Packet> frame,
+               uint8_t priority)
+{
+    *stream->GetStream() << what << " " << Simulator::Now().GetSeconds() << " " << context
+                         << " priority " << unsigned(priority) << " " << *frame << std::endl;
+}
+
+/// ASCII line for a drop ('d'), with its reason.
+void
+AsciiDropSink(Ptr<OutputStreamWrapper> stream,
+              std::string context,
+              Ptr<const Packet> packet,
+              PfcDropReason reason)
+{
+    *stream->GetStream() << "d " << Simulator::Now().GetSeconds() << " " << context << " ("
+                         << PfcDropReasonName(reason) << ") " << *packet << std::endl;
+}
+} // namespace
 
 void
 PfcHelper::SetDeviceAttribute(std::string name, const AttributeValue& value)
@@ -42,10 +73,6 @@ PfcHelper::CreateDevice(Ptr<Node> node)
     NS_ABORT_MSG_IF(!node, "PfcHelper::CreateDevice given a null node");
     Ptr<PfcNetDevice> dev = m_deviceFactory.Create<PfcNetDevice>();
     dev->SetAddress(Mac48Address::Allocate());
-    for (uint8_t p = 0; p < PfcNetDevice::NUM_PRIORITIES; ++p)
-    {
-        dev->SetQueue(p, m_queueFactory.Create<Queue<Packet>>());
-    }
     dev->SetTxScheduler(m_schedulerFactory.Create<PfcTxScheduler>());
     node->AddDevice(dev);
     return dev;
@@ -126,24 +153,13 @@ PfcHelper::EnableAsciiInternal(Ptr<OutputStreamWrapper> stream,
         "MacRx",
         base.str() + "/MacRx",
         MakeBoundCallback(&AsciiTraceHelper::DefaultReceiveSinkWithContext, stream));
-    for (uint8_t p = 0; p < PfcNetDevice::NUM_PRIORITIES; ++p)
-    {
-        std::ostringstream q;
-        q << base.str() << "/TxQueue/" << unsigned(p);
-        Ptr<Queue<Packet>> queue = device->GetQueue(p);
-        queue->TraceConnect(
-            "Enqueue",
-            q.str() + "/Enqueue",
-            MakeBoundCallback(&AsciiTraceHelper::DefaultEnqueueSinkWithContext, stream));
-        queue->TraceConnect(
-            "Dequeue",
-            q.str() + "/Dequeue",
-            MakeBoundCallback(&AsciiTraceHelper::DefaultDequeueSinkWithContext, stream));
-        queue->TraceConnect(
-            "Drop",
-            q.str() + "/Drop",
-            MakeBoundCallback(&AsciiTraceHelper::DefaultDropSinkWithContext, stream));
-    }
+    device->TraceConnect("TxEnqueue",
+                         base.str() + "/TxEnqueue",
+                         MakeBoundCallback(&AsciiQueueSink, stream, '+'));
+    device->TraceConnect("TxDequeue",
+                         base.str() + "/TxDequeue",
+                         MakeBoundCallback(&AsciiQueueSink, stream, '-'));
+    device->TraceConnect("Drop", base.str() + "/Drop", MakeBoundCallback(&AsciiDropSink, stream));
 }
 
 } // namespace ns3

@@ -21,8 +21,8 @@ class PfcChannel;
  * \ingroup ai-fabric
  * \brief Builds PfcNetDevice/PfcChannel links, like PointToPointHelper does for point-to-point.
  *
- * Each Install() creates two ports (one per node), their eight priority queues (from the queue
- * factory, default DropTailQueue<Packet> of 10000 packets), a transmit scheduler (default
+ * Each Install() creates two ports (one per node), each with eight priority transmit queues
+ * (drop-tail, 10000 frames unless SetQueueMaxSize says otherwise), a transmit scheduler (default
  * strict priority), a fresh MAC address per port, and the cable. Pcap traces are DLT_EN10MB
  * (Ethernet) with nanosecond timestamps, so Wireshark/tshark decode every frame including PFC
  * (MAC Control, opcode 0x0101); both promiscuous and non-promiscuous captures include the PFC
@@ -35,12 +35,11 @@ class PfcHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
     ~PfcHelper() override = default;
 
     /**
-     * \brief Set the queue type and attributes used for all eight priorities of new ports.
-     * \param type a Queue<Packet> TypeId name, e.g. "ns3::DropTailQueue<Packet>"
-     * \param args name/value attribute pairs, e.g. "MaxSize", QueueSizeValue(...)
+     * \brief Set the drop-tail limit of each priority's transmit queue of new ports
+     * (shorthand for SetDeviceAttribute("TxQueueMaxSize", ...)).
+     * \param size packets ("100p") or bytes ("1MB"), > 0
      */
-    template <typename... Ts>
-    void SetQueue(std::string type, Ts&&... args);
+    void SetQueueMaxSize(QueueSize size);
 
     /**
      * \brief Set the transmit scheduler of new ports.
@@ -95,20 +94,10 @@ class PfcHelper : public PcapHelperForDevice, public AsciiTraceHelperForDevice
                              Ptr<NetDevice> nd,
                              bool explicitFilename) override;
 
-    ObjectFactory m_queueFactory;     //!< queue factory
     ObjectFactory m_schedulerFactory; //!< scheduler factory
     ObjectFactory m_deviceFactory;    //!< device factory
     ObjectFactory m_channelFactory;   //!< channel factory
 };
-
-template <typename... Ts>
-void
-PfcHelper::SetQueue(std::string type, Ts&&... args)
-{
-    QueueBase::AppendItemTypeIfNotPresent(type, "Packet");
-    m_queueFactory.SetTypeId(type);
-    m_queueFactory.Set(std::forward<Ts>(args)...);
-}
 
 template <typename... Ts>
 void

@@ -14,6 +14,7 @@
 #include "ns3/node.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <cstring>
 

@@ -54,7 +54,7 @@ PfcDwrrScheduler::PfcDwrrScheduler()
 }
 
 int
-PfcDwrrScheduler::Select(uint8_t eligible, const std::vector<Ptr<Queue<Packet>>>& queues)
+PfcDwrrScheduler::Select(uint8_t eligible, const PfcTxQueues& queues)
 {
     uint8_t strict = eligible & m_strictMask;
     if (strict)
@@ -78,14 +78,14 @@ PfcDwrrScheduler::Select(uint8_t eligible, const std::vector<Ptr<Queue<Packet>>>
                 m_deficit[p] += static_cast<uint64_t>(m_weight[p]) * m_quantum;
                 m_turnCredited = true;
             }
-            uint32_t head = queues[p]->Peek()->GetSize();
+            uint32_t head = queues[p].GetHeadBytes();
             if (head <= m_deficit[p])
             {
                 m_deficit[p] -= head;
                 return p;
             }
         }
-        else if (queues[p]->IsEmpty())
+        else if (queues[p].IsEmpty())
         {
             m_deficit[p] = 0; // DRR: an idle queue keeps no credit
         }

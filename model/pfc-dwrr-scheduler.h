@@ -34,7 +34,7 @@ class PfcDwrrScheduler : public PfcTxScheduler
     static TypeId GetTypeId();
     PfcDwrrScheduler();
 
-    int Select(uint8_t eligible, const std::vector<Ptr<Queue<Packet>>>& queues) override;
+    int Select(uint8_t eligible, const PfcTxQueues& queues) override;
 
     /**
      * \brief Set the weight of one priority.

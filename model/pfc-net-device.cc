@@ -11,7 +11,6 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
-#include "ns3/drop-tail-queue.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
@@ -151,6 +150,22 @@ PfcNetDevice::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&PfcNetDevice::m_receiveErrorModel),
                           MakePointerChecker<ErrorModel>())
+            .AddAttribute("TxQueueMaxSize",
+                          "Drop-tail limit of each priority's transmit queue: packets (\"100p\") "
+                          "or bytes (\"1MB\"), > 0.",
+                          QueueSizeValue(QueueSize("10000p")),
+                          MakeQueueSizeAccessor(&PfcNetDevice::SetTxQueueMaxSize,
+                                                &PfcNetDevice::GetTxQueueMaxSize),
+                          MakeQueueSizeChecker())
+            .AddTraceSource("TxEnqueue",
+                            "A frame entered a priority's transmit queue: frame, priority.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_txEnqueueTrace),
+                            "ns3::PfcNetDevice::QueueTracedCallback")
+            .AddTraceSource("TxDequeue",
+                            "A frame left a priority's transmit queue to be serialized: "
+                            "frame, priority.",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_txDequeueTrace),
+                            "ns3::PfcNetDevice::QueueTracedCallback")
             .AddTraceSource("MacTx",
                             "An L3 packet was accepted for transmission.",
                             MakeTraceSourceAccessor(&PfcNetDevice::m_macTxTrace),
@@ -220,11 +235,6 @@ PfcNetDevice::PfcNetDevice()
     {
         m_dscpToPriority[d] = d >> 3;
     }
-    m_queues.resize(NUM_PRIORITIES);
-    for (auto& q : m_queues)
-    {
-        q = CreateObject<DropTailQueue<Packet>>();
-    }
     m_scheduler = CreateObject<PfcStrictPriorityScheduler>();
 }
 
@@ -240,7 +250,10 @@ PfcNetDevice::DoDispose()
     }
     m_node = nullptr;
     m_channel = nullptr;
-    m_queues.clear();
+    for (auto& q : m_queues)
+    {
+        q.Clear();
+    }
     m_scheduler = nullptr;
     m_controlQueue.clear();
     m_currentFrame = nullptr;
@@ -396,26 +409,28 @@ PfcNetDevice::Attach(Ptr<PfcChannel> channel)
 }
 
 void
-PfcNetDevice::SetQueue(uint8_t priority, Ptr<Queue<Packet>> queue)
+PfcNetDevice::SetTxQueueMaxSize(QueueSize size)
 {
-    CheckPriority(priority, "PfcNetDevice::SetQueue");
-    NS_ABORT_MSG_IF(!queue,
-                    "PfcNetDevice::SetQueue given a null queue for priority "
-                        << unsigned(priority));
-    NS_ABORT_MSG_IF(m_queues[priority] && !m_queues[priority]->IsEmpty(),
-                    "PfcNetDevice::SetQueue: priority " << unsigned(priority)
-                                                        << " still holds frames");
-    m_queues[priority] = queue;
-    if (!queue->IsEmpty())
+    NS_ABORT_MSG_IF(size.GetValue() == 0,
+                    "PfcNetDevice TxQueueMaxSize " << size
+                                                   << " is invalid; give at least 1 packet or "
+                                                      "one frame's bytes");
+    for (auto& q : m_queues)
     {
-        m_backlogMask |= static_cast<uint8_t>(1u << priority);
+        q.SetMaxSize(size);
     }
 }
 
-Ptr<Queue<Packet>>
-PfcNetDevice::GetQueue(uint8_t priority) const
+QueueSize
+PfcNetDevice::GetTxQueueMaxSize() const
 {
-    CheckPriority(priority, "PfcNetDevice::GetQueue");
+    return m_queues[0].GetMaxSize();
+}
+
+const PfcTxQueue&
+PfcNetDevice::GetTxQueue(uint8_t priority) const
+{
+    CheckPriority(priority, "PfcNetDevice::GetTxQueue");
     return m_queues[priority];
 }
 
@@ -521,11 +536,17 @@ PfcNetDevice::SendWithPriority(Ptr<Packet> packet,
 bool
 PfcNetDevice::EnqueueFrame(Ptr<Packet> frame, uint8_t priority)
 {
-    if (!m_queues[priority]->Enqueue(frame))
+    PfcTxQueue& q = m_queues[priority];
+    if (!q.Fits(frame->GetSize()))
     {
         Drop(frame, PfcDropReason::QUEUE_FULL);
         return false;
     }
+    if (!m_txEnqueueTrace.IsEmpty())
+    {
+        m_txEnqueueTrace(frame, priority);
+    }
+    q.Push(frame);
     m_backlogMask |= static_cast<uint8_t>(1u << priority);
     if (!m_txBusy)
     {
@@ -595,8 +616,12 @@ PfcNetDevice::TryTransmit()
                         << m_scheduler->GetInstanceTypeId().GetName() << " selected priority " << p
                         << " which is not eligible (mask 0x" << std::hex << unsigned(eligible)
                         << std::dec << ")");
-    Ptr<Packet> frame = m_queues[p]->Dequeue();
-    if (m_queues[p]->IsEmpty())
+    Ptr<Packet> frame = m_queues[p].Pop();
+    if (!m_txDequeueTrace.IsEmpty())
+    {
+        m_txDequeueTrace(frame, static_cast<uint8_t>(p));
+    }
+    if (m_queues[p].IsEmpty())
     {
         m_backlogMask &= static_cast<uint8_t>(~(1u << p));
     }

@@ -7,6 +7,7 @@
 #define PFC_NET_DEVICE_H
 
 #include "pfc-header.h"
+#include "pfc-tx-queue.h"
 #include "pfc-tx-scheduler.h"
 
 #include "ns3/data-rate.h"
@@ -18,7 +19,7 @@
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
-#include "ns3/queue.h"
+#include "ns3/queue-size.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
@@ -151,6 +152,8 @@ class PfcNetDevice : public NetDevice
 
     /// Signature of the PfcPauseTx / PfcPauseRx traces: priority, quanta (0 = XON).
     typedef void (*PfcTracedCallback)(uint8_t priority, uint16_t quanta);
+    /// Signature of the TxEnqueue / TxDequeue traces: the frame, its priority.
+    typedef void (*QueueTracedCallback)(Ptr<const Packet> frame, uint8_t priority);
     /// Signature of the Drop trace: the frame or packet, the reason.
     typedef void (*DropTracedCallback)(Ptr<const Packet> packet, PfcDropReason reason);
 
@@ -169,16 +172,17 @@ class PfcNetDevice : public NetDevice
     void Attach(Ptr<PfcChannel> channel);
 
     /**
-     * \brief Install the transmit queue of one priority (normally done by PfcHelper).
-     * \param priority 0..7 (aborts otherwise)
-     * \param queue the queue; its MaxSize limits the backlog of that priority
+     * \brief Set the drop-tail limit of every priority's transmit queue (TxQueueMaxSize).
+     * \param size packets or bytes, > 0 (aborts on 0)
      */
-    void SetQueue(uint8_t priority, Ptr<Queue<Packet>> queue);
+    void SetTxQueueMaxSize(QueueSize size);
+    /// \return the drop-tail limit of the transmit queues
+    QueueSize GetTxQueueMaxSize() const;
     /**
      * \param priority 0..7 (aborts otherwise)
-     * \return the transmit queue of that priority
+     * \return the transmit queue of that priority (frames with their framing)
      */
-    Ptr<Queue<Packet>> GetQueue(uint8_t priority) const;
+    const PfcTxQueue& GetTxQueue(uint8_t priority) const;
 
     /**
      * \brief Install the transmit scheduler (also settable through the TxScheduler attribute).
@@ -411,7 +415,7 @@ class PfcNetDevice : public NetDevice
     uint16_t m_vid;                           //!< VLAN id in PCP mode
     uint8_t m_defaultPriority;                //!< priority of non-IPv4 untagged frames
     std::array<uint8_t, 64> m_dscpToPriority; //!< DSCP -> priority
-    std::vector<Ptr<Queue<Packet>>> m_queues; //!< one queue per priority
+    PfcTxQueues m_queues;                     //!< one transmit FIFO per priority
     Ptr<PfcTxScheduler> m_scheduler;          //!< picks the next priority
     std::deque<Ptr<Packet>> m_controlQueue;   //!< PFC frames waiting to go
     bool m_txBusy;                            //!< transmitter state
@@ -442,16 +446,18 @@ class PfcNetDevice : public NetDevice
     DequeueCallback m_dequeueCallback;                   //!< dequeue notification
     PfcFrameReceiveCallback m_frameRxCallback;           //!< whole-frame receive callback
 
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;          //!< L3 packet accepted for sending
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;          //!< L3 packet passed up
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;     //!< frame starts serializing
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;       //!< frame + IFG done
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;       //!< frame fully received
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;        //!< frames to/from this port
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace; //!< all frames on this port
-    TracedCallback<uint8_t, uint16_t> m_pfcPauseTxTrace;     //!< PFC time sent, per priority
-    TracedCallback<uint8_t, uint16_t> m_pfcPauseRxTrace;     //!< PFC time received, per priority
-    TracedCallback<uint8_t> m_pfcStormTrace;                 //!< watchdog storm, per priority
+    TracedCallback<Ptr<const Packet>, uint8_t> m_txEnqueueTrace; //!< frame queued, priority
+    TracedCallback<Ptr<const Packet>, uint8_t> m_txDequeueTrace; //!< frame dequeued, priority
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;              //!< L3 packet accepted for sending
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;              //!< L3 packet passed up
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;         //!< frame starts serializing
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;           //!< frame + IFG done
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;           //!< frame fully received
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;            //!< frames to/from this port
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;     //!< all frames on this port
+    TracedCallback<uint8_t, uint16_t> m_pfcPauseTxTrace;         //!< PFC time sent, per priority
+    TracedCallback<uint8_t, uint16_t> m_pfcPauseRxTrace; //!< PFC time received, per priority
+    TracedCallback<uint8_t> m_pfcStormTrace;             //!< watchdog storm, per priority
     TracedCallback<Ptr<const Packet>, PfcDropReason> m_dropTrace; //!< drops with reason
 };
 

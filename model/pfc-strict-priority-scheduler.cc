@@ -19,7 +19,7 @@ PfcStrictPriorityScheduler::GetTypeId()
 }
 
 int
-PfcStrictPriorityScheduler::Select(uint8_t eligible, const std::vector<Ptr<Queue<Packet>>>& queues)
+PfcStrictPriorityScheduler::Select(uint8_t eligible, const PfcTxQueues& queues)
 {
     return eligible ? HighestPriority(eligible) : NONE;
 }

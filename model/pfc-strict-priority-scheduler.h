@@ -25,7 +25,7 @@ class PfcStrictPriorityScheduler : public PfcTxScheduler
      * \return the object TypeId
      */
     static TypeId GetTypeId();
-    int Select(uint8_t eligible, const std::vector<Ptr<Queue<Packet>>>& queues) override;
+    int Select(uint8_t eligible, const PfcTxQueues& queues) override;
 };
 
 } // namespace ns3

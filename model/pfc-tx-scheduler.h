@@ -6,9 +6,10 @@
 #ifndef PFC_TX_SCHEDULER_H
 #define PFC_TX_SCHEDULER_H
 
+#include "pfc-tx-queue.h"
+
 #include "ns3/object.h"
 #include "ns3/packet.h"
-#include "ns3/queue.h"
 
 #include <cstdint>
 #include <vector>
@@ -45,7 +46,7 @@ class PfcTxScheduler : public Object
      * \param queues the device's eight queues, indexed by priority (head frames may be peeked)
      * \return a priority whose bit is set in \p eligible, or NONE
      */
-    virtual int Select(uint8_t eligible, const std::vector<Ptr<Queue<Packet>>>& queues) = 0;
+    virtual int Select(uint8_t eligible, const PfcTxQueues& queues) = 0;
 
   protected:
     /**

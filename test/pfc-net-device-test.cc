@@ -8,6 +8,8 @@
 
 #include "ns3/ai-fabric-module.h"
 
+#include <algorithm>
+#include <fstream>
 #include <vector>
 
 using namespace ns3;
@@ -396,7 +398,7 @@ TEST_F(LinkTest, DropsAreCountedWithReasons)
 
 TEST_F(LinkTest, QueueFullIsADropNotACrash)
 {
-    helper.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("2p")));
+    helper.SetQueueMaxSize(QueueSize("2p"));
     Build();
     int accepted = 0;
     for (int i = 0; i < 5; ++i)
@@ -407,6 +409,56 @@ TEST_F(LinkTest, QueueFullIsADropNotACrash)
     EXPECT_EQ(tx->GetCounters().drops[size_t(PfcDropReason::QUEUE_FULL)], 2u);
     Simulator::Run();
     EXPECT_EQ(rxLog.size(), 3u);
+}
+
+TEST_F(LinkTest, TxQueueTracesAndByteLimit)
+{
+    // 3 frames of 1000 B payload (1018 B with framing) fit a 3054 B limit; the 4th does not.
+    helper.SetQueueMaxSize(QueueSize("3054B"));
+    Build();
+    std::vector<std::pair<char, uint8_t>> events;
+    tx->TraceConnectWithoutContext(
+        "TxEnqueue",
+        MakeCallback(+[](std::vector<std::pair<char, uint8_t>>* e, Ptr<const Packet> f, uint8_t p) {
+            EXPECT_EQ(f->GetSize(), 1018u);
+            e->push_back({'+', p});
+        }).Bind(&events));
+    tx->TraceConnectWithoutContext(
+        "TxDequeue",
+        MakeCallback(+[](std::vector<std::pair<char, uint8_t>>* e, Ptr<const Packet>, uint8_t p) {
+            e->push_back({'-', p});
+        }).Bind(&events));
+    int accepted = 0;
+    for (int i = 0; i < 5; ++i)
+    {
+        accepted += tx->Send(test::MakeIpv4Packet(1000 - 20, 26), rx->GetAddress(), IPV4);
+        EXPECT_LE(tx->GetTxQueue(3).GetNBytes(), 3054u);
+    }
+    // The first frame starts serializing at once, three wait, the fifth is refused.
+    EXPECT_EQ(accepted, 4);
+    EXPECT_EQ(tx->GetTxQueue(3).GetNPackets(), 3u);
+    EXPECT_EQ(tx->GetCounters().drops[size_t(PfcDropReason::QUEUE_FULL)], 1u);
+    AsciiTraceHelper ascii;
+    Ptr<OutputStreamWrapper> stream = ascii.CreateFileStream("pfc-tx-queue-test.tr");
+    helper.EnableAscii(stream, tx);
+    Simulator::Run();
+    stream->GetStream()->flush();
+    std::ifstream in("pfc-tx-queue-test.tr");
+    std::string line;
+    int enq = 0;
+    int deq = 0;
+    while (std::getline(in, line))
+    {
+        enq += line.rfind("+ ", 0) == 0 && line.find("TxEnqueue priority 3") != std::string::npos;
+        deq += line.rfind("- ", 0) == 0 && line.find("TxDequeue priority 3") != std::string::npos;
+    }
+    EXPECT_EQ(enq, 0); // all four were queued before the trace was enabled
+    EXPECT_EQ(deq, 3); // the first was already serializing
+    ASSERT_EQ(events.size(), 8u);
+    EXPECT_EQ(std::count(events.begin(), events.end(), std::make_pair('+', uint8_t(3))), 4);
+    EXPECT_EQ(std::count(events.begin(), events.end(), std::make_pair('-', uint8_t(3))), 4);
+    EXPECT_TRUE(tx->GetTxQueue(3).IsEmpty());
+    EXPECT_EQ(rxLog.size(), 4u);
 }
 
 using PfcBadInputDeathTest = LinkTest;

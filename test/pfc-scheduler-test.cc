@@ -22,11 +22,9 @@ class SchedulerTest : public test::SimTest
     void SetUp() override
     {
         SimTest::SetUp();
-        for (int p = 0; p < 8; ++p)
+        for (auto& q : queues)
         {
-            auto q = CreateObject<DropTailQueue<Packet>>();
-            q->SetAttribute("MaxSize", QueueSizeValue(QueueSize("100000p")));
-            queues.push_back(q);
+            q.SetMaxSize(QueueSize("100000p"));
         }
     }
 
@@ -34,7 +32,8 @@ class SchedulerTest : public test::SimTest
     {
         for (uint32_t i = 0; i < n; ++i)
         {
-            ASSERT_TRUE(queues[prio]->Enqueue(Create<Packet>(bytes)));
+            ASSERT_TRUE(queues[prio].Fits(bytes));
+            queues[prio].Push(Create<Packet>(bytes));
         }
     }
 
@@ -43,7 +42,7 @@ class SchedulerTest : public test::SimTest
         uint8_t m = 0;
         for (int p = 0; p < 8; ++p)
         {
-            if (!queues[p]->IsEmpty())
+            if (!queues[p].IsEmpty())
             {
                 m |= 1u << p;
             }
@@ -59,13 +58,13 @@ class SchedulerTest : public test::SimTest
         {
             int p = s->Select(Mask(paused), queues);
             EXPECT_TRUE((Mask(paused) >> p) & 1) << "selected ineligible priority " << p;
-            queues[p]->Dequeue();
+            queues[p].Pop();
             order.push_back(p);
         }
         return order;
     }
 
-    std::vector<Ptr<Queue<Packet>>> queues;
+    PfcTxQueues queues;
 };
 
 TEST_F(SchedulerTest, StrictPriorityServesHighestFirst)

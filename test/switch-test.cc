@@ -146,7 +146,7 @@ class StarTest : public test::SimTest
         for (uint32_t i = 0; i < nHosts; ++i)
         {
             PfcHelper pfc;
-            pfc.SetQueue("ns3::DropTailQueue", "MaxSize", QueueSizeValue(QueueSize("100000p")));
+            pfc.SetQueueMaxSize(QueueSize("100000p"));
             pfc.SetDeviceAttribute(
                 "DataRate",
                 StringValue(i == nHosts - 1 && !lastHostRate.empty() ? lastHostRate : rate));
