@@ -381,10 +381,27 @@ CollectiveApplication::Pump(uint32_t seq, Run& run, uint32_t connIndex)
                         peer->GetGlobalRank(),
                         s.channel,
                         piece,
-                        MakeCallback(&CollectiveApplication::PieceArrived, this, seq, send, piece),
-                        MakeCallback(&CollectiveApplication::PieceSent, this, seq, send),
-                        MakeCallback(&CollectiveApplication::PieceFailed, this, seq, send));
+                        this,
+                        (uint64_t(seq) << 32) | send);
     }
+}
+
+void
+CollectiveApplication::MessageDelivered(uint64_t cookie, uint64_t bytes)
+{
+    PieceArrived(static_cast<uint32_t>(cookie >> 32), static_cast<uint32_t>(cookie), bytes);
+}
+
+void
+CollectiveApplication::MessageSent(uint64_t cookie)
+{
+    PieceSent(static_cast<uint32_t>(cookie >> 32), static_cast<uint32_t>(cookie));
+}
+
+void
+CollectiveApplication::MessageFailed(uint64_t cookie, const std::string& reason)
+{
+    PieceFailed(static_cast<uint32_t>(cookie >> 32), static_cast<uint32_t>(cookie), reason);
 }
 
 void

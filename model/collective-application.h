@@ -7,6 +7,7 @@
 #define COLLECTIVE_APPLICATION_H
 
 #include "collective-schedule.h"
+#include "collective-transport.h"
 #include "collective-types.h"
 
 #include "ns3/application.h"
@@ -53,7 +54,7 @@ class CollectiveCommunicator;
  * step, peer, reason) to its CollectiveCommunicator, which fails the collective and aborts
  * every rank; this application then does nothing more.
  */
-class CollectiveApplication : public Application
+class CollectiveApplication : public Application, public CollectiveMessageListener
 {
   public:
     /// Step trace: collective number, algorithm step, peer (global rank), bytes.
@@ -171,6 +172,10 @@ class CollectiveApplication : public Application
     void Pump(uint32_t seq, Run& run, uint32_t conn);
     /// A piece of one of this rank's sends arrived at its destination.
     void PieceArrived(uint32_t seq, uint32_t send, uint64_t bytes);
+    // CollectiveMessageListener: the cookie is (collective number << 32) | send index.
+    void MessageDelivered(uint64_t cookie, uint64_t bytes) override;
+    void MessageSent(uint64_t cookie) override;
+    void MessageFailed(uint64_t cookie, const std::string& reason) override;
     /// The transport completed (acknowledged) a piece: its slot is free.
     void PieceSent(uint32_t seq, uint32_t send);
     /// The transport failed a piece.

@@ -41,15 +41,39 @@ namespace ns3
  * can charge the NVLink or the network per-step latency; the default is NETWORK for every
  * pair, and a topology sets a HopTypeCallback.
  */
+/**
+ * \ingroup ai-fabric
+ * \brief Receives the outcome of the messages a CollectiveTransport carries.
+ *
+ * Implemented by CollectiveApplication: one object serves all its messages, told apart by
+ * the 64-bit cookie it gives to CollectiveTransport::Send.
+ */
+class CollectiveMessageListener
+{
+  public:
+    virtual ~CollectiveMessageListener() = default;
+    /**
+     * \brief The whole message has arrived at its destination.
+     * \param cookie the value given to CollectiveTransport::Send
+     * \param bytes the message length in bytes
+     */
+    virtual void MessageDelivered(uint64_t cookie, uint64_t bytes) = 0;
+    /**
+     * \brief The message completed at its source (all of it acknowledged).
+     * \param cookie the value given to CollectiveTransport::Send
+     */
+    virtual void MessageSent(uint64_t cookie) = 0;
+    /**
+     * \brief The message failed (e.g. its QP exhausted its retries).
+     * \param cookie the value given to CollectiveTransport::Send
+     * \param reason what failed, naming the QP and ranks
+     */
+    virtual void MessageFailed(uint64_t cookie, const std::string& reason) = 0;
+};
+
 class CollectiveTransport : public Object
 {
   public:
-    /// Receiver-side delivery notification.
-    typedef Callback<void> DeliveredCallback;
-    /// Sender-side completion notification.
-    typedef Callback<void> SentCallback;
-    /// Failure notification: reason.
-    typedef Callback<void, const std::string&> FailedCallback;
     /// Hop kind query: (source rank, destination rank) -> hop type.
     typedef Callback<CollectiveHopType, uint32_t, uint32_t> HopTypeCallback;
     /// Transport-wide failure callback: source rank, destination rank, reason.
@@ -73,21 +97,24 @@ class CollectiveTransport : public Object
 
     /**
      * \brief Send a message.
+     *
+     * Its outcome goes to \p listener with \p cookie: MessageDelivered once the whole message
+     * has arrived at the destination, MessageSent when it completed at the source, or
+     * MessageFailed. No callback object is made per message (that was the main cost of small
+     * collectives, which send millions of them).
      * \param src source rank (< GetNRanks(); aborts otherwise)
      * \param dst destination rank (< GetNRanks(), != src; aborts otherwise)
      * \param channel channel: messages on different channels use different connections
      * \param bytes message length in bytes (0 allowed: a notification)
-     * \param onDelivered fired at the destination when the whole message has arrived
-     * \param onSent fired at the source when the message completed (may be null)
-     * \param onFailed fired at the source if the message failed (may be null)
+     * \param listener receives the notifications; must outlive the message (may be null)
+     * \param cookie any value; handed back with every notification of this message
      */
     virtual void Send(uint32_t src,
                       uint32_t dst,
                       uint32_t channel,
                       uint64_t bytes,
-                      DeliveredCallback onDelivered,
-                      SentCallback onSent,
-                      FailedCallback onFailed) = 0;
+                      CollectiveMessageListener* listener,
+                      uint64_t cookie) = 0;
 
     /**
      * \brief Kind of hop from \p src to \p dst (for the per-step software latency).

@@ -183,6 +183,11 @@ RoceCollectiveTransport::GetConnection(uint32_t src, uint32_t dst, uint32_t chan
     c.dst = dst;
     c.channel = channel;
     c.qps = std::move(qps);
+    for (uint32_t q = 0; q < c.qps.size(); ++q)
+    {
+        c.onComplete.push_back(MakeCallback(&RoceCollectiveTransport::OnComplete, this, index, q));
+    }
+    c.posted.resize(c.qps.size());
     m_conns.push_back(std::move(c));
     m_connIndex.emplace(key, index);
     NS_LOG_DEBUG("opened connection " << index << ": " << src << "->" << dst << " channel "
@@ -226,9 +231,8 @@ RoceCollectiveTransport::Send(uint32_t src,
                               uint32_t dst,
                               uint32_t channel,
                               uint64_t bytes,
-                              DeliveredCallback onDelivered,
-                              SentCallback onSent,
-                              FailedCallback onFailed)
+                              CollectiveMessageListener* listener,
+                              uint64_t cookie)
 {
     uint32_t index = GetConnection(src, dst, channel);
     Connection& c = m_conns[index];
@@ -245,9 +249,8 @@ RoceCollectiveTransport::Send(uint32_t src,
     m.bytes = bytes;
     m.partsToArrive = parts;
     m.partsToComplete = parts;
-    m.onDelivered = onDelivered;
-    m.onSent = onSent;
-    m.onFailed = onFailed;
+    m.listener = listener;
+    m.cookie = cookie;
     c.pending.push_back(std::move(m));
     m_messages++;
     m_bytesSent += bytes;
@@ -256,15 +259,13 @@ RoceCollectiveTransport::Send(uint32_t src,
     for (uint32_t p = 0; p < parts; ++p)
     {
         uint64_t len = std::min(perPart, bytes - offset);
-        const QpPair& qp = c.qps[c.nextQp];
+        uint32_t q = c.nextQp;
         c.nextQp = (c.nextQp + 1) % nQps;
+        // Recorded before posting: a QP in the error state completes the post at once.
+        const Ptr<RoceQueuePair>& qp = c.qps[q].first;
+        c.posted[q].emplace_back(qp->GetNextWrId(), seq);
         // The remote address is not modelled (RETH carries the offset for readability).
-        qp.first->PostWriteWithImm(
-            len,
-            seq,
-            offset,
-            0,
-            MakeCallback(&RoceCollectiveTransport::OnComplete, this, index, seq));
+        qp->PostWriteWithImm(len, seq, offset, 0, c.onComplete[q]);
         offset += len;
     }
 }
@@ -308,20 +309,29 @@ RoceCollectiveTransport::OnReceive(uint32_t conn, const RoceReceiveCompletion& r
     if (--m->partsToArrive == 0)
     {
         m_bytesDelivered += m->bytes;
-        DeliveredCallback cb = m->onDelivered;
-        m->onDelivered.Nullify();
+        CollectiveMessageListener* listener = m->deliveredPending ? m->listener : nullptr;
+        uint64_t cookie = m->cookie;
+        uint64_t bytes = m->bytes;
+        m->deliveredPending = false;
         Retire(c);
-        if (!cb.IsNull())
+        if (listener)
         {
-            cb();
+            listener->MessageDelivered(cookie, bytes);
         }
     }
 }
 
 void
-RoceCollectiveTransport::OnComplete(uint32_t conn, uint32_t seq, const RoceWorkCompletion& wc)
+RoceCollectiveTransport::OnComplete(uint32_t conn, uint32_t qp, const RoceWorkCompletion& wc)
 {
     Connection& c = m_conns[conn];
+    auto& posted = c.posted[qp];
+    // RC completes work requests in post order (flushes included).
+    NS_ABORT_MSG_IF(posted.empty() || posted.front().first != wc.wrId,
+                    "RoceCollectiveTransport: QP " << wc.qpn << " completed work request "
+                                                   << wc.wrId << " out of post order");
+    uint32_t seq = posted.front().second;
+    posted.pop_front();
     Message* m = Find(c, seq);
     if (!m || m->failed)
     {
@@ -333,10 +343,10 @@ RoceCollectiveTransport::OnComplete(uint32_t conn, uint32_t seq, const RoceWorkC
         std::ostringstream why;
         why << "QP " << wc.qpn << " " << RoceWcStatusName(wc.status) << " (rank " << c.src
             << " -> rank " << c.dst << ", channel " << c.channel << ")";
-        FailedCallback cb = m->onFailed;
-        m->onFailed.Nullify();
-        m->onSent.Nullify();
-        m->onDelivered.Nullify();
+        CollectiveMessageListener* listener = m->sentPending ? m->listener : nullptr;
+        uint64_t cookie = m->cookie;
+        m->sentPending = false;
+        m->deliveredPending = false;
         bool first = !c.failed;
         c.failed = true;
         uint32_t src = c.src;
@@ -347,20 +357,21 @@ RoceCollectiveTransport::OnComplete(uint32_t conn, uint32_t seq, const RoceWorkC
         {
             NotifyFailure(src, dst, channel, why.str());
         }
-        if (!cb.IsNull())
+        if (listener)
         {
-            cb(why.str());
+            listener->MessageFailed(cookie, why.str());
         }
         return;
     }
     if (--m->partsToComplete == 0)
     {
-        SentCallback cb = m->onSent;
-        m->onSent.Nullify();
+        CollectiveMessageListener* listener = m->sentPending ? m->listener : nullptr;
+        uint64_t cookie = m->cookie;
+        m->sentPending = false;
         Retire(c);
-        if (!cb.IsNull())
+        if (listener)
         {
-            cb();
+            listener->MessageSent(cookie);
         }
     }
 }

@@ -124,9 +124,8 @@ class RoceCollectiveTransport : public CollectiveTransport
               uint32_t dst,
               uint32_t channel,
               uint64_t bytes,
-              DeliveredCallback onDelivered,
-              SentCallback onSent,
-              FailedCallback onFailed) override;
+              CollectiveMessageListener* listener,
+              uint64_t cookie) override;
 
   protected:
     void DoDispose() override;
@@ -139,9 +138,10 @@ class RoceCollectiveTransport : public CollectiveTransport
         uint32_t partsToArrive{0};     //!< parts not yet delivered
         uint32_t partsToComplete{0};   //!< parts not yet completed at the sender
         bool failed{false};            //!< failed
-        DeliveredCallback onDelivered; //!< receiver side
-        SentCallback onSent;           //!< sender side
-        FailedCallback onFailed;       //!< failure
+        CollectiveMessageListener* listener{nullptr}; //!< notified of the outcome
+        uint64_t cookie{0};                           //!< handed back to the listener
+        bool deliveredPending{true}; //!< MessageDelivered not yet given
+        bool sentPending{true};      //!< MessageSent / MessageFailed not yet given
     };
 
     /// One connection.
@@ -156,6 +156,10 @@ class RoceCollectiveTransport : public CollectiveTransport
         uint32_t nextSeq{0};         //!< next sequence number
         std::deque<Message> pending; //!< messages by seq - baseSeq
         bool failed{false};          //!< a failure was reported
+        /// Per QP: its completion callback, made once (bound to connection and QP index).
+        std::vector<RoceQueuePair::CompletionCallback> onComplete;
+        /// Per QP: (work request id, message seq) of its parts not yet completed, in post order.
+        std::vector<std::deque<std::pair<uint64_t, uint32_t>>> posted;
     };
 
     /// \return the connection index, opening it if needed
@@ -165,7 +169,7 @@ class RoceCollectiveTransport : public CollectiveTransport
     /// Responder notification of a part.
     void OnReceive(uint32_t conn, const RoceReceiveCompletion& rc);
     /// Requester completion of a part.
-    void OnComplete(uint32_t conn, uint32_t seq, const RoceWorkCompletion& wc);
+    void OnComplete(uint32_t conn, uint32_t qp, const RoceWorkCompletion& wc);
     /// Pop finished messages at the front of a connection's queue.
     void Retire(Connection& c);
     /// \return the pending message of a connection with that sequence number, or null

@@ -995,6 +995,12 @@ RoceQueuePair::SendCnp()
     m_nic->SendControl(m_port, p, m_nic->GetPort(m_port)->GetDscpPriority(dscp));
 }
 
+uint64_t
+RoceQueuePair::GetNextWrId() const
+{
+    return m_nextWrId;
+}
+
 uint32_t
 RoceQueuePair::GetQpn() const
 {

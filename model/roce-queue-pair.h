@@ -234,6 +234,8 @@ class RoceQueuePair : public Object
      * \return the work request id
      */
     uint64_t PostSend(uint64_t bytes, CompletionCallback cb);
+    /// \return the id the next Post* will return (ids count up from 0 per QP)
+    uint64_t GetNextWrId() const;
     /**
      * \brief Post an RDMA READ of remote memory.
      * \param bytes length, >= 1 (aborts on 0)
