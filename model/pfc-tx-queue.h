@@ -9,9 +9,10 @@
 #include "ns3/packet.h"
 #include "ns3/queue-size.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
-#include <deque>
+#include <vector>
 
 namespace ns3
 {
@@ -51,7 +52,7 @@ class PfcTxQueue
     bool Fits(uint32_t bytes) const
     {
         return m_maxSize.GetUnit() == QueueSizeUnit::PACKETS
-                   ? m_frames.size() + 1 <= m_maxSize.GetValue()
+                   ? m_count + 1 <= m_maxSize.GetValue()
                    : m_bytes + bytes <= m_maxSize.GetValue();
     }
 
@@ -61,8 +62,13 @@ class PfcTxQueue
      */
     void Push(Ptr<Packet> frame)
     {
+        if (m_count == m_ring.size())
+        {
+            Grow();
+        }
         m_bytes += frame->GetSize();
-        m_frames.push_back(std::move(frame));
+        m_ring[(m_head + m_count) & (m_ring.size() - 1)] = std::move(frame);
+        m_count++;
     }
 
     /**
@@ -71,8 +77,9 @@ class PfcTxQueue
      */
     Ptr<Packet> Pop()
     {
-        Ptr<Packet> frame = std::move(m_frames.front());
-        m_frames.pop_front();
+        Ptr<Packet> frame = std::move(m_ring[m_head]);
+        m_head = (m_head + 1) & (m_ring.size() - 1);
+        m_count--;
         m_bytes -= frame->GetSize();
         return frame;
     }
@@ -80,25 +87,25 @@ class PfcTxQueue
     /// \return the head frame, or null if the queue is empty
     Ptr<const Packet> Peek() const
     {
-        return m_frames.empty() ? nullptr : Ptr<const Packet>(m_frames.front());
+        return m_count == 0 ? nullptr : Ptr<const Packet>(m_ring[m_head]);
     }
 
     /// \return the size of the head frame in bytes (the queue must not be empty)
     uint32_t GetHeadBytes() const
     {
-        return m_frames.front()->GetSize();
+        return m_ring[m_head]->GetSize();
     }
 
     /// \return true if no frame is queued
     bool IsEmpty() const
     {
-        return m_frames.empty();
+        return m_count == 0;
     }
 
     /// \return the number of frames queued
     uint32_t GetNPackets() const
     {
-        return static_cast<uint32_t>(m_frames.size());
+        return m_count;
     }
 
     /// \return the bytes queued (whole frames)
@@ -110,12 +117,30 @@ class PfcTxQueue
     /// Remove every frame.
     void Clear()
     {
-        m_frames.clear();
+        m_ring.clear();
+        m_head = 0;
+        m_count = 0;
         m_bytes = 0;
     }
 
   private:
-    std::deque<Ptr<Packet>> m_frames;         //!< frames, head first
+    /// Double the ring (at least 8 slots), keeping the frames in order.
+    void Grow()
+    {
+        std::vector<Ptr<Packet>> bigger(std::max<size_t>(8, 2 * m_ring.size()));
+        for (uint32_t i = 0; i < m_count; ++i)
+        {
+            bigger[i] = std::move(m_ring[(m_head + i) & (m_ring.size() - 1)]);
+        }
+        m_ring.swap(bigger);
+        m_head = 0;
+    }
+
+    /// Frames in a power-of-two ring: an idle port allocates nothing (a std::deque allocates
+    /// ~600 bytes even when empty, 4.8 KB per port for eight priorities).
+    std::vector<Ptr<Packet>> m_ring;
+    uint32_t m_head{0};                       //!< index of the head frame
+    uint32_t m_count{0};                      //!< frames queued
     uint64_t m_bytes{0};                      //!< bytes queued
     QueueSize m_maxSize{QueueSize("10000p")}; //!< drop-tail limit
 };

@@ -134,14 +134,14 @@ class RoceCollectiveTransport : public CollectiveTransport
     /// A message in flight on a connection.
     struct Message
     {
-        uint64_t bytes{0};             //!< length
-        uint32_t partsToArrive{0};     //!< parts not yet delivered
-        uint32_t partsToComplete{0};   //!< parts not yet completed at the sender
-        bool failed{false};            //!< failed
+        uint64_t bytes{0};                            //!< length
+        uint32_t partsToArrive{0};                    //!< parts not yet delivered
+        uint32_t partsToComplete{0};                  //!< parts not yet completed at the sender
+        bool failed{false};                           //!< failed
         CollectiveMessageListener* listener{nullptr}; //!< notified of the outcome
         uint64_t cookie{0};                           //!< handed back to the listener
-        bool deliveredPending{true}; //!< MessageDelivered not yet given
-        bool sentPending{true};      //!< MessageSent / MessageFailed not yet given
+        bool deliveredPending{true};                  //!< MessageDelivered not yet given
+        bool sentPending{true};                       //!< MessageSent / MessageFailed not yet given
     };
 
     /// One connection.
