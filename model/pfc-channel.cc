@@ -37,6 +37,16 @@ PfcChannel::PfcChannel()
       m_nDevices(0),
       m_linkUp(true)
 {
+    for (auto& d : m_dir)
+    {
+        d.deliver = Create<RecurringEvent<Direction, &Direction::Deliver>>(&d);
+    }
+}
+
+void
+PfcChannel::Direction::Deliver()
+{
+    dst->Receive(inFlight.Pop());
 }
 
 void
@@ -44,6 +54,9 @@ PfcChannel::SetDelay(Time delay)
 {
     NS_ABORT_MSG_IF(delay.IsStrictlyNegative(),
                     "PfcChannel Delay " << delay << " is invalid; it must be >= 0");
+    NS_ABORT_MSG_IF(!m_dir[0].inFlight.IsEmpty() || !m_dir[1].inFlight.IsEmpty(),
+                    "PfcChannel Delay cannot change from " << m_delay << " to " << delay
+                                                           << " while frames are propagating");
     m_delay = delay;
 }
 
@@ -58,6 +71,7 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 {
     NS_ABORT_MSG_IF(m_nDevices >= 2, "PfcChannel already has two ports; cannot attach a third");
     NS_ABORT_MSG_IF(!device, "PfcChannel::Attach given a null device");
+    m_dir[m_nDevices].dst = PeekPointer(device);
     m_dev[m_nDevices++] = device;
 }
 
@@ -69,12 +83,13 @@ PfcChannel::TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time frameTi
     {
         return false;
     }
-    Ptr<PfcNetDevice> dst = (src == m_dev[0]) ? m_dev[1] : m_dev[0];
-    Simulator::ScheduleWithContext(dst->GetNode()->GetId(),
-                                   frameTime + m_delay,
-                                   &PfcNetDevice::Receive,
-                                   dst,
-                                   frame);
+    Direction& d = m_dir[src == m_dev[0] ? 1 : 0];
+    if (d.inFlight.IsEmpty())
+    {
+        d.context = d.dst->GetNode()->GetId(); // refreshed whenever the cable goes idle
+    }
+    d.inFlight.Push(std::move(frame));
+    ScheduleRecurringWithContext(d.deliver, d.context, frameTime + m_delay);
     return true;
 }
 

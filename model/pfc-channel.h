@@ -4,6 +4,9 @@
 #ifndef PFC_CHANNEL_H
 #define PFC_CHANNEL_H
 
+#include "fabric-event.h"
+#include "pfc-tx-queue.h"
+
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
@@ -22,6 +25,10 @@ class PfcNetDevice;
  * PfcNetDevice::Receive() after its serialization time plus the propagation Delay. The cable
  * can be cut (SetLinkUp(false)) to model a failed link: frames sent while it is down are lost
  * and the sending device counts them as "link down" drops.
+ *
+ * Frames on one direction arrive in the order they were sent (serialization is sequential and
+ * the delay is constant), so each direction keeps its frames in flight in a FIFO and one
+ * RecurringEvent delivers the head: no allocation per frame beyond the packet itself.
  */
 class PfcChannel : public Channel
 {
@@ -74,8 +81,21 @@ class PfcChannel : public Channel
      */
     void SetDelay(Time delay);
 
+    /// One direction of the cable: the frames propagating towards one end.
+    struct Direction
+    {
+        /// Hand the oldest frame in flight to the receiving end (runs at its arrival time).
+        void Deliver();
+
+        PfcNetDevice* dst{nullptr}; //!< receiving end (owned by the channel's m_dev)
+        uint32_t context{0};        //!< receiving node id, the context of the arrival
+        PfcTxQueue inFlight;        //!< frames propagating, oldest first
+        Ptr<EventImpl> deliver;     //!< RecurringEvent running Deliver()
+    };
+
     Time m_delay;               //!< one-way propagation delay
     Ptr<PfcNetDevice> m_dev[2]; //!< the two ends
+    Direction m_dir[2];         //!< m_dir[i]: frames travelling towards m_dev[i]
     std::size_t m_nDevices;     //!< attached ends, 0..2
     bool m_linkUp;              //!< cable state
 };

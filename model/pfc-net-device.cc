@@ -271,6 +271,7 @@ PfcNetDevice::PfcNetDevice()
     }
     PrimePacketBufferFreeList();
     m_scheduler = CreateObject<PfcStrictPriorityScheduler>();
+    m_txCompleteEvent = Create<RecurringEvent<PfcNetDevice, &PfcNetDevice::TransmitComplete>>(this);
 }
 
 PfcNetDevice::~PfcNetDevice() = default;
@@ -693,7 +694,7 @@ PfcNetDevice::StartTransmission(Ptr<Packet> frame)
     {
         Drop(frame, PfcDropReason::LINK_DOWN);
     }
-    Simulator::Schedule(slotTime, &PfcNetDevice::TransmitComplete, this);
+    ScheduleRecurring(m_txCompleteEvent, slotTime);
 }
 
 void

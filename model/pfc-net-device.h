@@ -6,6 +6,7 @@
 #ifndef PFC_NET_DEVICE_H
 #define PFC_NET_DEVICE_H
 
+#include "fabric-event.h"
 #include "pfc-header.h"
 #include "pfc-tx-queue.h"
 #include "pfc-tx-scheduler.h"
@@ -422,6 +423,7 @@ class PfcNetDevice : public NetDevice
     EthernetTrailer m_fcs;                    //!< reused FCS trailer
     uint8_t m_backlogMask; //!< priorities whose queue holds frames (the device is the only writer)
     Ptr<Packet> m_currentFrame;          //!< frame being serialized
+    Ptr<EventImpl> m_txCompleteEvent;    //!< RecurringEvent running TransmitComplete()
     Ptr<ErrorModel> m_receiveErrorModel; //!< optional receive loss model
 
     uint8_t m_pfcEnableMask;               //!< PFC-enabled priorities

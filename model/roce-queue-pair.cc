@@ -155,6 +155,7 @@ void
 RoceQueuePair::DoDispose()
 {
     m_timer.Cancel();
+    m_timerPending = false;
     m_wrs.clear();
     m_readJobs.clear();
     m_cc = nullptr;
@@ -533,7 +534,7 @@ RoceQueuePair::BuildNextPacket()
                 m_sendOffset = 0;
             }
         }
-        if (!m_timer.IsRunning())
+        if (!m_timerPending)
         {
             RestartTimer();
         }
@@ -872,16 +873,18 @@ RoceQueuePair::RestartTimer()
     if (m_state == RTS && Bth::PsnDiff(m_sndNxt, m_sndUna) > 0)
     {
         m_timerDeadline = Simulator::Now() + m_nic->GetLocalAckTimeout();
-        if (!m_timer.IsRunning())
+        if (!m_timerPending)
         {
             m_timer = Simulator::Schedule(m_timerDeadline - Simulator::Now(),
                                           &RoceQueuePair::OnTimer,
                                           this);
+            m_timerPending = true;
         }
     }
-    else if (m_timer.IsRunning())
+    else if (m_timerPending)
     {
         Simulator::Remove(m_timer);
+        m_timerPending = false;
     }
 }
 
@@ -894,6 +897,7 @@ RoceQueuePair::OnTimer()
         m_timer = Simulator::Schedule(m_timerDeadline - now, &RoceQueuePair::OnTimer, this);
         return;
     }
+    m_timerPending = false;
     OnTimeout();
 }
 
@@ -917,9 +921,10 @@ RoceQueuePair::EnterError()
     NS_LOG_WARN("QP " << m_qpn << " retry count exhausted after " << m_counters.timeouts
                       << " timeouts: entering the error state");
     m_state = ERROR;
-    if (m_timer.IsRunning())
+    if (m_timerPending)
     {
         Simulator::Remove(m_timer);
+        m_timerPending = false;
     }
     m_readJobs.clear();
     bool first = true;
