@@ -243,20 +243,25 @@ main(int argc, char* argv[])
     std::string scenario = "p2p";
     std::string csv;
     uint64_t bytes = 0;
-    std::string scheduler = "ns3::MapScheduler";
+    std::string scheduler = "ns3::QuaternaryHeapScheduler";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario", "p2p | incast | allreduce-su | fabric-8k", scenario);
     cmd.AddValue("bytes", "Override the scenario's message size (0 = default)", bytes);
-    cmd.AddValue("scheduler", "ns-3 event scheduler type", scheduler);
+    cmd.AddValue("scheduler",
+                 "ns-3 event scheduler type (ns3::QuaternaryHeapScheduler, ns3::MapScheduler, "
+                 "ns3::CalendarScheduler, ...)",
+                 scheduler);
     cmd.AddValue("csv", "Append a result row to this CSV file", csv);
     cmd.Parse(argc, argv);
 
     // ns-3.37's HeapScheduler::Remove restores the heap only downwards, so after a removal
     // events can run out of order; the model removes disarmed timers (Simulator::Remove).
-    NS_ABORT_MSG_IF(scheduler == "ns3::HeapScheduler",
-                    "--scheduler=ns3::HeapScheduler is not supported: its Remove() breaks event "
-                    "order in ns-3.37; use ns3::MapScheduler (default) or ns3::CalendarScheduler");
+    NS_ABORT_MSG_IF(
+        scheduler == "ns3::HeapScheduler",
+        "--scheduler=ns3::HeapScheduler is not supported: its Remove() breaks event "
+        "order in ns-3.37; use ns3::QuaternaryHeapScheduler (default), ns3::MapScheduler or "
+        "ns3::CalendarScheduler");
     ObjectFactory sched;
     sched.SetTypeId(scheduler);
     Simulator::SetScheduler(sched);

@@ -1,0 +1,193 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * QuaternaryHeapScheduler: same event order as ns-3's MapScheduler under random inserts (with
+ * timestamp ties), removals and pops; removal of the top; bounded memory under many removals;
+ * and a DCQCN incast (timers armed, moved and removed on every message) giving identical
+ * results with both schedulers.
+ */
+#include "test-util.h"
+
+#include "ns3/ai-fabric-module.h"
+#include "ns3/map-scheduler.h"
+
+#include <random>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A fake, never-invoked EventImpl pointer that identifies event \p uid.
+EventImpl*
+Tag(uint32_t uid)
+{
+    return reinterpret_cast<EventImpl*>(uintptr_t(uid) * 16 + 16);
+}
+
+Scheduler::Event
+MakeEv(uint64_t ts, uint32_t uid)
+{
+    Scheduler::Event ev;
+    ev.impl = Tag(uid);
+    ev.key.m_ts = ts;
+    ev.key.m_uid = uid;
+    ev.key.m_context = uid % 7;
+    return ev;
+}
+
+/// Drive both schedulers with the same random operations; every pop must agree.
+void
+CompareWithMap(uint32_t seed, uint32_t ops, uint64_t tsRange, double removeShare)
+{
+    Ptr<QuaternaryHeapScheduler> heap = CreateObject<QuaternaryHeapScheduler>();
+    Ptr<MapScheduler> map = CreateObject<MapScheduler>();
+    std::mt19937_64 rng(seed);
+    std::vector<Scheduler::Event> pending; // live events, for choosing removals
+    uint64_t now = 0;
+    uint32_t uid = 0;
+    uint64_t pops = 0;
+    for (uint32_t i = 0; i < ops; ++i)
+    {
+        double u = std::uniform_real_distribution<double>(0, 1)(rng);
+        if (u < 0.5 || pending.empty())
+        {
+            // Future events only, as the simulator guarantees; small range => many ties.
+            Scheduler::Event ev = MakeEv(now + rng() % tsRange, uid++);
+            heap->Insert(ev);
+            map->Insert(ev);
+            pending.push_back(ev);
+        }
+        else if (u < 0.5 + removeShare)
+        {
+            std::size_t k = rng() % pending.size();
+            heap->Remove(pending[k]);
+            map->Remove(pending[k]);
+            pending[k] = pending.back();
+            pending.pop_back();
+        }
+        else
+        {
+            ASSERT_FALSE(heap->IsEmpty());
+            Scheduler::Event peekH = heap->PeekNext();
+            Scheduler::Event peekM = map->PeekNext();
+            ASSERT_EQ(peekH.key.m_uid, peekM.key.m_uid) << "peek at op " << i;
+            Scheduler::Event h = heap->RemoveNext();
+            Scheduler::Event m = map->RemoveNext();
+            ASSERT_EQ(h.key.m_uid, m.key.m_uid) << "pop at op " << i;
+            ASSERT_EQ(h.key.m_ts, m.key.m_ts);
+            ASSERT_EQ(h.key.m_context, m.key.m_context);
+            ASSERT_EQ(h.impl, m.impl);
+            ASSERT_GE(h.key.m_ts, now) << "time went backwards";
+            now = h.key.m_ts;
+            ++pops;
+            for (std::size_t k = 0; k < pending.size(); ++k)
+            {
+                if (pending[k].key.m_uid == h.key.m_uid)
+                {
+                    pending[k] = pending.back();
+                    pending.pop_back();
+                    break;
+                }
+            }
+        }
+        ASSERT_EQ(heap->IsEmpty(), map->IsEmpty());
+        // Removed entries linger at most until they outnumber the live ones.
+        ASSERT_LE(heap->GetNEntries(), 2 * pending.size() + 1);
+    }
+    while (!map->IsEmpty())
+    {
+        ASSERT_FALSE(heap->IsEmpty());
+        ASSERT_EQ(heap->RemoveNext().key.m_uid, map->RemoveNext().key.m_uid);
+        ++pops;
+    }
+    EXPECT_TRUE(heap->IsEmpty());
+    EXPECT_EQ(heap->GetNEntries(), 0u);
+    EXPECT_GT(pops, ops / 10);
+}
+
+TEST(QuaternaryHeapScheduler, SameOrderAsMapSchedulerWithTies)
+{
+    CompareWithMap(1, 20000, 5, 0.1); // timestamps collide constantly: uid breaks ties
+}
+
+TEST(QuaternaryHeapScheduler, SameOrderAsMapSchedulerWithManyRemovals)
+{
+    CompareWithMap(2, 20000, 1000000, 0.3); // removals outpace pops: compaction runs
+}
+
+TEST(QuaternaryHeapScheduler, SameOrderAsMapSchedulerLargeQueue)
+{
+    CompareWithMap(3, 60000, 1ull << 40, 0.02); // the queue grows to thousands of events
+}
+
+TEST(QuaternaryHeapScheduler, RemovingTheTopExposesTheNext)
+{
+    Ptr<QuaternaryHeapScheduler> s = CreateObject<QuaternaryHeapScheduler>();
+    s->Insert(MakeEv(10, 0));
+    s->Insert(MakeEv(10, 1));
+    s->Insert(MakeEv(5, 2));
+    s->Remove(MakeEv(5, 2));
+    EXPECT_EQ(s->PeekNext().key.m_uid, 0u);
+    s->Remove(MakeEv(10, 1)); // not the top: lingers as a removed entry
+    EXPECT_EQ(s->GetNEntries(), 2u);
+    EXPECT_EQ(s->RemoveNext().key.m_uid, 0u);
+    // The removed entry is dropped as soon as it reaches the top: the queue is empty.
+    EXPECT_TRUE(s->IsEmpty());
+    EXPECT_EQ(s->GetNEntries(), 0u);
+}
+
+/// A DCQCN incast on a star; returns completion times, the event count and the end time.
+std::vector<int64_t>
+RunIncast(const std::string& scheduler)
+{
+    ObjectFactory f;
+    f.SetTypeId(scheduler);
+    Simulator::SetScheduler(f);
+    const uint32_t senders = 8;
+    StarTopologyHelper star;
+    star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    star.GetNicHelper().SetCongestionControl("dcqcn");
+    star.Install(senders + 1);
+    star.AssignStreams(7);
+    std::vector<int64_t> out(senders, -1);
+    for (uint32_t h = 0; h < senders; ++h)
+    {
+        auto qp = star.Connect(h, senders)[0].first;
+        // Several messages per QP: the ACK timer is armed, moved and removed for each one.
+        for (uint32_t m = 0; m < 4; ++m)
+        {
+            qp->PostWrite((h + 1) * 64 * 1024,
+                          0,
+                          1,
+                          MakeCallback(+[](int64_t* slot, const RoceWorkCompletion& wc) {
+                              *slot = wc.endTime.GetPicoSeconds();
+                          }).Bind(&out[h]));
+        }
+    }
+    Simulator::Run();
+    out.push_back(int64_t(Simulator::GetEventCount()));
+    out.push_back(Simulator::Now().GetPicoSeconds());
+    Simulator::Destroy();
+    return out;
+}
+
+class QuaternaryHeapSchedulerSim : public test::SimTest
+{
+};
+
+TEST_F(QuaternaryHeapSchedulerSim, IdenticalResultsToMapScheduler)
+{
+    std::vector<int64_t> map = RunIncast("ns3::MapScheduler");
+    std::vector<int64_t> heap = RunIncast("ns3::QuaternaryHeapScheduler");
+    ASSERT_EQ(map.size(), heap.size());
+    for (std::size_t i = 0; i + 2 < map.size(); ++i)
+    {
+        EXPECT_GT(map[i], 0) << "sender " << i << " did not complete";
+    }
+    EXPECT_EQ(map, heap);
+}
+
+} // namespace
