@@ -77,7 +77,8 @@ class PfcTxQueue
      */
     Ptr<Packet> Pop()
     {
-        Ptr<Packet> frame = std::move(m_ring[m_head]);
+        Ptr<Packet> frame = m_ring[m_head];
+        m_ring[m_head] = nullptr; // ns-3.37's Ptr cannot move: release the slot's reference
         m_head = (m_head + 1) & (m_ring.size() - 1);
         m_count--;
         m_bytes -= frame->GetSize();

@@ -6,6 +6,7 @@
 #ifndef ROCE_NIC_H
 #define ROCE_NIC_H
 
+#include "packet-recycler.h"
 #include "pfc-net-device.h"
 #include "roce-congestion-ops.h"
 #include "roce-queue-pair.h"
@@ -166,6 +167,19 @@ class RoceNic : public Object
      * \param bytes payload bytes
      */
     void AccountRx(uint32_t port, uint8_t priority, uint64_t bytes);
+
+    /**
+     * \brief A packet with a zero-filled body for a QP to send, reusing a received one if kept.
+     * \param zeroBytes body bytes (payload, pad and ICRC field)
+     * \return a packet equal to Create<Packet>(zeroBytes)
+     */
+    Ptr<Packet> AllocatePacket(uint32_t zeroBytes)
+    {
+        return m_recycler.Get(zeroBytes);
+    }
+
+    /// \return the NIC's packet recycler (statistics: reused / created packets)
+    const PacketRecycler& GetPacketRecycler() const;
     /// Completion/receive trace hook: a work completion happened.
     TracedCallback<const RoceWorkCompletion&> m_completionTrace;
 
@@ -219,6 +233,13 @@ class RoceNic : public Object
     void DrainRx(uint32_t port, uint8_t priority);
     /// Validate and set the MTU attribute.
     void SetMtu(uint32_t mtu);
+    /**
+     * \brief Set the number of received packets kept per body size for reuse.
+     * \param packets 0 disables recycling
+     */
+    void SetRecycledPackets(uint32_t packets);
+    /// \return the number of received packets kept per body size
+    uint32_t GetRecycledPackets() const;
 
     uint32_t m_mtu;                        //!< path MTU
     uint32_t m_ackInterval;                //!< ACK coalescing
@@ -240,6 +261,7 @@ class RoceNic : public Object
     uint64_t m_arbSeq;                     //!< tie-break for the paced heap
     std::array<uint64_t, size_t(RoceNicDropReason::COUNT)> m_drops{}; //!< drops
     TracedCallback<Ptr<const Packet>, RoceNicDropReason> m_dropTrace; //!< drops
+    PacketRecycler m_recycler; //!< received packets kept for the next sends
 };
 
 } // namespace ns3

@@ -381,7 +381,7 @@ RoceQueuePair::MakePacket(uint8_t* h, uint32_t hdrBytes, uint32_t body, uint8_t 
     wire::PutU16(h + 22, Bth::UDP_DST_PORT);
     wire::PutU16(h + 24, static_cast<uint16_t>(total - 20));
     wire::PutU16(h + 26, 0); // checksum not used (RoCEv2 relies on the ICRC)
-    Ptr<Packet> p = Create<Packet>(body + RoceIcrcTrailer::SIZE); // ICRC field: zero
+    Ptr<Packet> p = m_nic->AllocatePacket(body + RoceIcrcTrailer::SIZE); // ICRC field: zero
     p->AddHeader(FabricWireHeader(FabricWireHeader::IPV4, h, hdrBytes));
     return p;
 }
