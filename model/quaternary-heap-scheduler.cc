@@ -5,6 +5,8 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -56,7 +58,7 @@ QuaternaryHeapScheduler::RemoveNext()
     Event next = m_heap.front();
     PopTop();
     DropDeadTop();
-    if (m_dead.size() > m_heap.size() / 2)
+    if (m_dead.size() > m_heap.size() / 4)
     {
         Compact(); // popping live events also shifts the live/removed balance
     }
@@ -74,9 +76,10 @@ QuaternaryHeapScheduler::Remove(const Event& ev)
     }
     else
     {
-        m_dead.emplace(ev.key.m_uid, ev.key.m_ts);
+        m_dead.push_back(ev.key);
+        std::push_heap(m_dead.begin(), m_dead.end(), Later);
     }
-    if (m_dead.size() > m_heap.size() / 2)
+    if (m_dead.size() > m_heap.size() / 4)
     {
         Compact();
     }
@@ -117,15 +120,7 @@ QuaternaryHeapScheduler::SiftDown(std::size_t i)
         {
             break;
         }
-        std::size_t last = first + ARITY < n ? first + ARITY : n;
-        std::size_t best = first;
-        for (std::size_t c = first + 1; c < last; ++c)
-        {
-            if (Before(m_heap[c].key, m_heap[best].key))
-            {
-                best = c;
-            }
-        }
+        std::size_t best = MinChild(first, n);
         if (!Before(m_heap[best].key, moving.key))
         {
             break;
@@ -136,28 +131,57 @@ QuaternaryHeapScheduler::SiftDown(std::size_t i)
     m_heap[i] = moving;
 }
 
+std::size_t
+QuaternaryHeapScheduler::MinChild(std::size_t first, std::size_t n) const
+{
+    if (first + ARITY <= n)
+    {
+        // Full family: a branch-free tournament (keys are random: branches mispredict).
+        std::size_t a = first + Before(m_heap[first + 1].key, m_heap[first].key);
+        std::size_t b = first + 2 + Before(m_heap[first + 3].key, m_heap[first + 2].key);
+        return Before(m_heap[b].key, m_heap[a].key) ? b : a;
+    }
+    std::size_t best = first;
+    for (std::size_t c = first + 1; c < n; ++c)
+    {
+        best = Before(m_heap[c].key, m_heap[best].key) ? c : best;
+    }
+    return best;
+}
+
 void
 QuaternaryHeapScheduler::PopTop()
 {
-    m_heap.front() = m_heap.back();
+    // Floyd's variant: walk the hole from the root to a leaf along the smallest children, then
+    // sift the former last entry up from there. The last entry is usually among the latest
+    // events, so it belongs near the bottom: about one comparison per level instead of two.
+    Event last = m_heap.back();
     m_heap.pop_back();
-    if (!m_heap.empty())
+    const std::size_t n = m_heap.size();
+    if (n == 0)
     {
-        SiftDown(0);
+        return;
     }
+    std::size_t i = 0;
+    for (std::size_t first = 1; first < n; first = i * ARITY + 1)
+    {
+        std::size_t best = MinChild(first, n);
+        m_heap[i] = m_heap[best];
+        i = best;
+    }
+    m_heap[i] = last;
+    SiftUp(i);
 }
 
 void
 QuaternaryHeapScheduler::DropDeadTop()
 {
-    while (!m_dead.empty() && !m_heap.empty())
+    // Every removed entry is still in m_heap, whose top is its minimum: the top is a removed
+    // entry exactly when it equals the earliest removed key. One comparison per pop.
+    while (!m_dead.empty() && !m_heap.empty() && SameKey(m_heap.front().key, m_dead.front()))
     {
-        auto it = m_dead.find(m_heap.front().key.m_uid);
-        if (it == m_dead.end() || it->second != m_heap.front().key.m_ts)
-        {
-            return;
-        }
-        m_dead.erase(it);
+        std::pop_heap(m_dead.begin(), m_dead.end(), Later);
+        m_dead.pop_back();
         PopTop();
     }
 }
@@ -165,20 +189,24 @@ QuaternaryHeapScheduler::DropDeadTop()
 void
 QuaternaryHeapScheduler::Compact()
 {
+    std::sort(m_dead.begin(), m_dead.end(), Before);
     std::size_t kept = 0;
+    std::size_t dropped = 0;
     for (std::size_t i = 0; i < m_heap.size(); ++i)
     {
-        auto it = m_dead.find(m_heap[i].key.m_uid);
-        if (it != m_dead.end() && it->second == m_heap[i].key.m_ts)
+        const EventKey& k = m_heap[i].key;
+        auto it = std::lower_bound(m_dead.begin(), m_dead.end(), k, Before);
+        if (it != m_dead.end() && SameKey(*it, k))
         {
-            m_dead.erase(it);
+            ++dropped;
             continue;
         }
         m_heap[kept++] = m_heap[i];
     }
-    NS_ABORT_MSG_IF(!m_dead.empty(),
-                    "QuaternaryHeapScheduler: " << m_dead.size()
+    NS_ABORT_MSG_IF(dropped != m_dead.size(),
+                    "QuaternaryHeapScheduler: " << m_dead.size() - dropped
                                                 << " removed event(s) were not pending");
+    m_dead.clear();
     m_heap.resize(kept);
     // Floyd's bottom-up heap construction, O(n).
     if (kept > 1)

@@ -9,7 +9,6 @@
 #include "ns3/scheduler.h"
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -30,19 +29,20 @@ namespace ns3
  * Order: events run by (timestamp, uid), exactly the order every ns-3 scheduler gives, so a
  * simulation produces identical results with this scheduler and with MapScheduler.
  *
- * Removal (Simulator::Remove, used for disarmed timers) is lazy: the event's uid is recorded
- * and the entry is dropped when it reaches the top; whenever removed entries outnumber live
- * ones the heap is rebuilt without them (O(n), Floyd), so memory stays within 2x of the
- * pending events and the rebuilds cost amortized O(1) per removal. The top of the heap is never a
- * removed entry, so PeekNext() and IsEmpty() are exact.
+ * Removal (Simulator::Remove, used for disarmed timers) is lazy: the event's key goes into a
+ * second, small min-heap and the entry is dropped when it reaches the top (the top is removed
+ * exactly when it equals the earliest removed key: one comparison per pop). Whenever removed
+ * entries exceed a quarter of the heap it is rebuilt without them (O(n log r), Floyd), so
+ * memory stays within 4/3 of the pending events and rebuilds cost amortized O(log r) per
+ * removal. The top of the heap is never a removed entry, so PeekNext() and IsEmpty() are exact.
  *
  * Use: `Simulator::SetScheduler(ObjectFactory("ns3::QuaternaryHeapScheduler"))` before the
  * first event, or `--SchedulerType=ns3::QuaternaryHeapScheduler` on any ns-3 program's
  * command line (the SchedulerType global value).
  *
  * Complexity: Insert O(log4 n) (O(1) on average for the mostly-increasing timestamps of a
- * network simulation), RemoveNext O(log4 n), Remove amortized O(1) plus one hash lookup per
- * RemoveNext while removed entries are pending. Memory: 24 bytes per pending event.
+ * network simulation), RemoveNext O(log4 n), Remove O(log r) for r removed entries pending,
+ * plus the amortized rebuilds. Memory: 24 bytes per pending event, 16 per removed one.
  */
 class QuaternaryHeapScheduler : public Scheduler
 {
@@ -92,7 +92,30 @@ class QuaternaryHeapScheduler : public Scheduler
      */
     static bool Before(const EventKey& a, const EventKey& b)
     {
-        return a.m_ts < b.m_ts || (a.m_ts == b.m_ts && a.m_uid < b.m_uid);
+        // Bitwise, not short-circuit: compiles to flag arithmetic instead of branches.
+        return (a.m_ts < b.m_ts) | ((a.m_ts == b.m_ts) & (a.m_uid < b.m_uid));
+    }
+
+    /**
+     * \brief Reverse order, for std::push_heap/pop_heap to keep the earliest key in front.
+     * \param a first key
+     * \param b second key
+     * \return true if \p a runs after \p b
+     */
+    static bool Later(const EventKey& a, const EventKey& b)
+    {
+        return Before(b, a);
+    }
+
+    /**
+     * \brief Same event (keys are unique among pending events).
+     * \param a first key
+     * \param b second key
+     * \return true if both keys have the same timestamp and uid
+     */
+    static bool SameKey(const EventKey& a, const EventKey& b)
+    {
+        return a.m_uid == b.m_uid && a.m_ts == b.m_ts;
     }
 
     /**
@@ -105,6 +128,13 @@ class QuaternaryHeapScheduler : public Scheduler
      * \param i index of the entry
      */
     void SiftDown(std::size_t i);
+    /**
+     * \brief The child with the earliest key.
+     * \param first index of the first child (4 consecutive children at most)
+     * \param n heap size, > first
+     * \return index of the earliest child
+     */
+    std::size_t MinChild(std::size_t first, std::size_t n) const;
     /// Remove the top entry and restore the heap.
     void PopTop();
     /// Drop removed entries that reached the top.
@@ -112,8 +142,8 @@ class QuaternaryHeapScheduler : public Scheduler
     /// Rebuild the heap without the removed entries.
     void Compact();
 
-    std::vector<Event> m_heap;                     //!< implicit 4-ary heap, earliest at [0]
-    std::unordered_map<uint32_t, uint64_t> m_dead; //!< removed entries still in m_heap: uid->ts
+    std::vector<Event> m_heap;    //!< implicit 4-ary heap, earliest at [0]
+    std::vector<EventKey> m_dead; //!< keys of removed entries still in m_heap: a min-heap
 };
 
 } // namespace ns3
