@@ -61,6 +61,7 @@ struct SweepConfig
     std::string measured;
     std::string prefix{"rail-allreduce"};
     bool pcap{false};
+    std::string scheduler{"ns3::QuaternaryHeapScheduler"};
 };
 
 /// One tier of switches whose counters are reported together.
@@ -476,7 +477,24 @@ main(int argc, char* argv[])
     cmd.AddValue("measured", "A real nccl-tests log to compare busbw with", cfg.measured);
     cmd.AddValue("prefix", "Output file prefix", cfg.prefix);
     cmd.AddValue("pcap", "Capture rank 0's NIC port (use with small sizes)", cfg.pcap);
+    cmd.AddValue("scheduler",
+                 "ns-3 event scheduler (same results with any; ns3::MapScheduler is ns-3's "
+                 "default)",
+                 cfg.scheduler);
     cmd.Parse(argc, argv);
+    NS_ABORT_MSG_IF(cfg.scheduler == "ns3::HeapScheduler",
+                    "--scheduler=ns3::HeapScheduler is not supported: its Remove() breaks event "
+                    "order in ns-3.37; use ns3::QuaternaryHeapScheduler or ns3::MapScheduler");
+    TypeId schedulerTid;
+    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(cfg.scheduler, &schedulerTid) ||
+                        !schedulerTid.IsChildOf(Scheduler::GetTypeId()),
+                    "--scheduler=" << cfg.scheduler
+                                   << " is not an ns-3 event scheduler; use "
+                                      "ns3::QuaternaryHeapScheduler, ns3::MapScheduler or "
+                                      "ns3::CalendarScheduler");
+    ObjectFactory schedulerFactory;
+    schedulerFactory.SetTypeId(schedulerTid);
+    Simulator::SetScheduler(schedulerFactory);
     NS_ABORT_MSG_IF(cfg.minBytes == 0 || cfg.maxBytes < cfg.minBytes,
                     "--min-bytes " << cfg.minBytes << " / --max-bytes " << cfg.maxBytes
                                    << " are invalid; need 0 < min <= max");

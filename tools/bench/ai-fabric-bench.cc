@@ -262,8 +262,15 @@ main(int argc, char* argv[])
         "--scheduler=ns3::HeapScheduler is not supported: its Remove() breaks event "
         "order in ns-3.37; use ns3::QuaternaryHeapScheduler (default), ns3::MapScheduler or "
         "ns3::CalendarScheduler");
+    TypeId schedulerTid;
+    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(scheduler, &schedulerTid) ||
+                        !schedulerTid.IsChildOf(Scheduler::GetTypeId()),
+                    "--scheduler=" << scheduler
+                                   << " is not an ns-3 event scheduler; use "
+                                      "ns3::QuaternaryHeapScheduler, ns3::MapScheduler or "
+                                      "ns3::CalendarScheduler");
     ObjectFactory sched;
-    sched.SetTypeId(scheduler);
+    sched.SetTypeId(schedulerTid);
     Simulator::SetScheduler(sched);
 
     auto t0 = std::chrono::steady_clock::now();
