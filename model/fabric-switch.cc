@@ -226,14 +226,14 @@ FabricSwitch::ReceiveFrame(uint32_t inPort,
                            Ptr<PfcNetDevice> dev,
                            Ptr<Packet> frame,
                            uint32_t l2Bytes,
-                           uint8_t priority)
+                           uint8_t priority,
+                           const uint8_t* head,
+                           uint32_t headBytes)
 {
-    // The fields are read from one copy of the first bytes; the frame is not deserialized.
-    uint8_t b[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES +
-              SwitchFlowKey::PARSE_BYTES + 40];
-    uint32_t n = frame->CopyData(b, std::min<uint32_t>(sizeof(b), l2Bytes + 60 + 8 + 12));
+    // The fields are read from the port's copy of the first bytes; the frame is not
+    // deserialized.
     SwitchFlowKey key;
-    if (n < l2Bytes || !SwitchFlowKey::Parse(b + l2Bytes, n - l2Bytes, key))
+    if (headBytes < l2Bytes || !SwitchFlowKey::Parse(head + l2Bytes, headBytes - l2Bytes, key))
     {
         DropFrame(frame, l2Bytes, inPort, SwitchDropReason::MALFORMED);
         return;
@@ -271,7 +271,12 @@ FabricSwitch::ReceiveFrame(uint32_t inPort,
     }
     if (m_processingDelay.IsZero())
     {
-        Egress(outPort, frame, l2Bytes, key, bytes);
+        Egress(outPort,
+               frame,
+               l2Bytes,
+               key,
+               bytes,
+               headBytes >= l2Bytes + key.headerBytes ? head : nullptr);
     }
     else
     {
@@ -282,7 +287,8 @@ FabricSwitch::ReceiveFrame(uint32_t inPort,
                             frame,
                             l2Bytes,
                             key,
-                            bytes);
+                            bytes,
+                            nullptr);
     }
 }
 
@@ -291,7 +297,8 @@ FabricSwitch::Egress(uint32_t outPort,
                      Ptr<Packet> frame,
                      uint32_t l2Bytes,
                      SwitchFlowKey key,
-                     uint32_t bytes)
+                     uint32_t bytes,
+                     const uint8_t* head)
 {
     uint8_t prio = key.priority;
     uint64_t queued = m_mmu->GetEgressBytes(outPort, prio);
@@ -309,7 +316,14 @@ FabricSwitch::Egress(uint32_t outPort,
     if (m_decrementTtl || mark)
     {
         ipBytes = key.headerBytes;
-        frame->CopyData(b, l2Bytes + ipBytes);
+        if (head)
+        {
+            std::memcpy(b, head, l2Bytes + ipBytes);
+        }
+        else
+        {
+            frame->CopyData(b, l2Bytes + ipBytes);
+        }
         if (m_decrementTtl)
         {
             ip[8]--;

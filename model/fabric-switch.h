@@ -156,18 +156,24 @@ class FabricSwitch : public Object
                  uint16_t protocol,
                  Mac48Address from,
                  uint8_t priority);
-    /// Ingress of an IPv4 frame (frame-level: the framing stays, fields are read in place).
+    /// Ingress of an IPv4 frame (frame-level: the framing stays, fields are read from the
+    /// port's copy of the first \p headBytes bytes, \p head).
     void ReceiveFrame(uint32_t inPort,
                       Ptr<PfcNetDevice> dev,
                       Ptr<Packet> frame,
                       uint32_t l2Bytes,
-                      uint8_t priority);
+                      uint8_t priority,
+                      const uint8_t* head,
+                      uint32_t headBytes);
     /// Egress: mark, rewrite the Ethernet and IPv4 headers and queue on the chosen port.
+    /// \p head: a copy of the frame's first l2Bytes + key.headerBytes bytes, or nullptr (the
+    /// frame is read again).
     void Egress(uint32_t outPort,
                 Ptr<Packet> frame,
                 uint32_t l2Bytes,
                 SwitchFlowKey key,
-                uint32_t bytes);
+                uint32_t bytes,
+                const uint8_t* head);
     /// The egress port dequeued a frame: release its MMU bytes.
     void OnDequeue(uint32_t outPort, Ptr<PfcNetDevice> dev, uint8_t priority, Ptr<const Packet>);
     /// MMU decided XOFF/XON for (ingress port, priority).

@@ -505,7 +505,7 @@ PfcNetDevice::WriteL2Header(uint8_t* out,
                             uint8_t priority) const
 {
     dst.CopyTo(out);
-    m_address.CopyTo(out + 6);
+    std::memcpy(out + 6, m_addressBytes, 6);
     if (m_tagging == PCP)
     {
         // Same bytes as EthernetHeader + PfcDot1qHeader (DEI 0).
@@ -737,7 +737,7 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
         Drop(frame, PfcDropReason::MALFORMED);
         return;
     }
-    uint8_t h[ETH_HEADER_BYTES + DOT1Q_BYTES + 4];
+    uint8_t h[RX_PEEK_BYTES];
     uint32_t got = frame->CopyData(h, std::min<uint32_t>(sizeof(h), frameBytes - FCS_BYTES));
     uint16_t type = wire::GetU16(h + 12);
     uint32_t l2 = ETH_HEADER_BYTES;
@@ -800,9 +800,7 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
     }
 
     NetDevice::PacketType ptype;
-    uint8_t self[6];
-    m_address.CopyTo(self);
-    if (std::memcmp(h, self, 6) == 0)
+    if (std::memcmp(h, m_addressBytes, 6) == 0)
     {
         ptype = NetDevice::PACKET_HOST;
     }
@@ -828,7 +826,7 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
         {
             m_macRxTrace(frame->CreateFragment(l2, l3Bytes));
         }
-        m_frameRxCallback(this, frame, l2, priority);
+        m_frameRxCallback(this, frame, l2, priority, h, got);
         return;
     }
 
@@ -1110,6 +1108,7 @@ void
 PfcNetDevice::SetAddress(Address address)
 {
     m_address = Mac48Address::ConvertFrom(address);
+    m_address.CopyTo(m_addressBytes);
 }
 
 Address

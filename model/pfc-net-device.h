@@ -119,6 +119,8 @@ class PfcNetDevice : public NetDevice
     static constexpr uint32_t DOT1Q_BYTES = 4;
     /// Frame check sequence, bytes.
     static constexpr uint32_t FCS_BYTES = 4;
+    /// Bytes of a received frame copied once and read in place (L2 header + 80 bytes of L3/L4)
+    static constexpr uint32_t RX_PEEK_BYTES = 14 + 4 + 80;
     /// Minimum frame (header through FCS), bytes.
     static constexpr uint32_t MIN_FRAME_BYTES = 64;
 
@@ -146,9 +148,18 @@ class PfcNetDevice : public NetDevice
      * \brief Callback that receives whole IPv4 frames (frame-level forwarding, used by switches).
      * Arguments: receiving device, the frame exactly as received (Ethernet header, optional
      * 802.1Q tag, IPv4 packet, padding, FCS), the L2 header length in bytes (14 untagged,
-     * 18 tagged), the priority 0..7. The IPv4 total length has been checked against the frame.
+     * 18 tagged), the priority 0..7, and a copy of the frame's first bytes with their count
+     * (min(frame size - FCS, RX_PEEK_BYTES): the L2 header and at least 20 bytes of IPv4; the
+     * copy is valid during the call only) so the owner reads its fields without copying again.
+     * The IPv4 total length has been checked against the frame.
      */
-    typedef Callback<void, Ptr<PfcNetDevice>, Ptr<Packet>, uint32_t, uint8_t>
+    typedef Callback<void,
+                     Ptr<PfcNetDevice>,
+                     Ptr<Packet>,
+                     uint32_t,
+                     uint8_t,
+                     const uint8_t*,
+                     uint32_t>
         PfcFrameReceiveCallback;
 
     /// Signature of the PfcPauseTx / PfcPauseRx traces: priority, quanta (0 = XON).
@@ -410,6 +421,7 @@ class PfcNetDevice : public NetDevice
     Ptr<PfcChannel> m_channel;                //!< attached cable
     uint32_t m_ifIndex;                       //!< interface index
     Mac48Address m_address;                   //!< this port's MAC
+    uint8_t m_addressBytes[6]{};              //!< the same, as bytes (read per frame)
     uint16_t m_mtu;                           //!< max L3 payload, bytes
     DataRate m_bps;                           //!< line rate
     Tagging m_tagging;                        //!< DSCP or PCP priority carriage
