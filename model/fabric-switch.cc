@@ -324,6 +324,8 @@ FabricSwitch::Egress(uint32_t outPort,
         {
             frame->CopyData(b, l2Bytes + ipBytes);
         }
+        uint16_t tosWord = wire::GetU16(ip);     // version/IHL, DSCP/ECN
+        uint16_t ttlWord = wire::GetU16(ip + 8); // TTL, protocol
         if (m_decrementTtl)
         {
             ip[8]--;
@@ -332,9 +334,13 @@ FabricSwitch::Egress(uint32_t outPort,
         {
             ip[1] |= 0x03;
         }
-        if (ip[10] != 0 || ip[11] != 0) // a zero checksum (not computed) stays zero
+        uint16_t checksum = wire::GetU16(ip + 10);
+        if (checksum != 0) // a zero checksum (not computed) stays zero
         {
-            wire::PutU16(ip + 10, wire::Ipv4HeaderChecksum(ip, ipBytes));
+            // Incremental update (RFC 1624) of the two words that may change.
+            checksum = wire::UpdateChecksum(checksum, tosWord, wire::GetU16(ip));
+            checksum = wire::UpdateChecksum(checksum, ttlWord, wire::GetU16(ip + 8));
+            wire::PutU16(ip + 10, checksum);
         }
     }
     std::deque<Pending>& fifo = m_pending[outPort * 8ull + prio];

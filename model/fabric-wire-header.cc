@@ -34,6 +34,16 @@ FabricWireHeader::FabricWireHeader(Kind kind, const uint8_t* bytes, uint32_t siz
     std::memcpy(m_bytes, bytes, size);
 }
 
+void
+FabricWireHeader::Set(Kind kind, const uint8_t* bytes, uint32_t size)
+{
+    NS_ABORT_MSG_IF(size > MAX_BYTES,
+                    "FabricWireHeader: " << size << " bytes given, at most " << MAX_BYTES);
+    m_kind = kind;
+    m_size = size;
+    std::memcpy(m_bytes, bytes, size);
+}
+
 TypeId
 FabricWireHeader::GetInstanceTypeId() const
 {

@@ -55,6 +55,15 @@ class FabricWireHeader : public Header
      */
     FabricWireHeader(Kind kind, const uint8_t* bytes, uint32_t size);
 
+    /**
+     * \brief Replace the bytes held, so that one object serves every packet of a sender
+     * (constructing and destroying an ns-3 Header per packet is a visible cost).
+     * \param kind what the bytes start with
+     * \param bytes the serialized headers
+     * \param size number of bytes, 0..MAX_BYTES (aborts otherwise)
+     */
+    void Set(Kind kind, const uint8_t* bytes, uint32_t size);
+
     /// \return the header bytes held
     const uint8_t* GetBytes() const
     {
@@ -136,6 +145,24 @@ GetU32(const uint8_t* p)
  * \return the value for bytes 10..11
  */
 uint16_t Ipv4HeaderChecksum(const uint8_t* h, uint32_t ihlBytes);
+
+/**
+ * \brief Update an Internet checksum for one 16-bit word that changed (RFC 1624, eqn. 3:
+ * HC' = ~(~HC + ~m + m')). Gives exactly the value a full recomputation would.
+ * \param checksum the checksum field before the change
+ * \param oldWord the word before the change
+ * \param newWord the word after the change
+ * \return the new checksum field
+ */
+inline uint16_t
+UpdateChecksum(uint16_t checksum, uint16_t oldWord, uint16_t newWord)
+{
+    uint32_t sum = uint32_t(static_cast<uint16_t>(~checksum)) +
+                   uint32_t(static_cast<uint16_t>(~oldWord)) + newWord;
+    sum = (sum & 0xffff) + (sum >> 16);
+    sum = (sum & 0xffff) + (sum >> 16);
+    return static_cast<uint16_t>(~sum);
+}
 } // namespace wire
 
 } // namespace ns3

@@ -530,7 +530,8 @@ PfcNetDevice::AddFraming(Ptr<Packet> packet, Mac48Address dst, uint16_t protocol
     {
         packet->AddPaddingAtEnd(minPayload - packet->GetSize());
     }
-    packet->AddHeader(FabricWireHeader(FabricWireHeader::ETHERNET, h, header));
+    m_txHeader.Set(FabricWireHeader::ETHERNET, h, header);
+    packet->AddHeader(m_txHeader);
     packet->AddTrailer(m_fcs); // FCS field written as zero (EthernetTrailer without CalcFcs)
 }
 
@@ -608,7 +609,8 @@ PfcNetDevice::ForwardFrame(Ptr<Packet> frame,
     uint32_t header = WriteL2Header(h, dest, IPV4_ETHERTYPE, priority);
     std::memcpy(h + header, l3Head, l3Bytes);
     frame->RemoveAtStart(l2Bytes + l3Bytes);
-    frame->AddHeader(FabricWireHeader(FabricWireHeader::ETHERNET, h, header + l3Bytes));
+    m_txHeader.Set(FabricWireHeader::ETHERNET, h, header + l3Bytes);
+    frame->AddHeader(m_txHeader);
     if (frame->GetSize() < MIN_FRAME_BYTES)
     {
         // A shorter L2 header than the ingress port's: pad again in front of the FCS.

@@ -7,6 +7,7 @@
 #define PFC_NET_DEVICE_H
 
 #include "fabric-event.h"
+#include "fabric-wire-header.h"
 #include "pfc-header.h"
 #include "pfc-tx-queue.h"
 #include "pfc-tx-scheduler.h"
@@ -422,6 +423,7 @@ class PfcNetDevice : public NetDevice
     uint32_t m_ifIndex;                       //!< interface index
     Mac48Address m_address;                   //!< this port's MAC
     uint8_t m_addressBytes[6]{};              //!< the same, as bytes (read per frame)
+    FabricWireHeader m_txHeader;              //!< reused for the framing of every frame sent
     uint16_t m_mtu;                           //!< max L3 payload, bytes
     DataRate m_bps;                           //!< line rate
     Tagging m_tagging;                        //!< DSCP or PCP priority carriage

@@ -6,6 +6,7 @@
 #ifndef ROCE_NIC_H
 #define ROCE_NIC_H
 
+#include "fabric-wire-header.h"
 #include "packet-recycler.h"
 #include "pfc-net-device.h"
 #include "roce-congestion-ops.h"
@@ -178,6 +179,12 @@ class RoceNic : public Object
         return m_recycler.Get(zeroBytes);
     }
 
+    /// \return a header object reused for the IPv4..BTH headers of every packet built
+    FabricWireHeader& GetTxHeader()
+    {
+        return m_txHeader;
+    }
+
     /// \return the NIC's packet recycler (statistics: reused / created packets)
     const PacketRecycler& GetPacketRecycler() const;
     /// Completion/receive trace hook: a work completion happened.
@@ -261,7 +268,8 @@ class RoceNic : public Object
     uint64_t m_arbSeq;                     //!< tie-break for the paced heap
     std::array<uint64_t, size_t(RoceNicDropReason::COUNT)> m_drops{}; //!< drops
     TracedCallback<Ptr<const Packet>, RoceNicDropReason> m_dropTrace; //!< drops
-    PacketRecycler m_recycler; //!< received packets kept for the next sends
+    PacketRecycler m_recycler;   //!< received packets kept for the next sends
+    FabricWireHeader m_txHeader; //!< reused for the headers of every packet built
 };
 
 } // namespace ns3

@@ -382,7 +382,9 @@ RoceQueuePair::MakePacket(uint8_t* h, uint32_t hdrBytes, uint32_t body, uint8_t 
     wire::PutU16(h + 24, static_cast<uint16_t>(total - 20));
     wire::PutU16(h + 26, 0); // checksum not used (RoCEv2 relies on the ICRC)
     Ptr<Packet> p = m_nic->AllocatePacket(body + RoceIcrcTrailer::SIZE); // ICRC field: zero
-    p->AddHeader(FabricWireHeader(FabricWireHeader::IPV4, h, hdrBytes));
+    FabricWireHeader& header = m_nic->GetTxHeader();
+    header.Set(FabricWireHeader::IPV4, h, hdrBytes);
+    p->AddHeader(header);
     return p;
 }
 

@@ -11,6 +11,7 @@
 #include "ns3/udp-header.h"
 
 #include <map>
+#include <random>
 #include <set>
 
 using namespace ns3;
@@ -223,6 +224,34 @@ class StarTest : public test::SimTest
     std::map<SwitchDropReason, uint64_t> drops;
     uint64_t droppedBytes{0};
 };
+
+// The switch updates the IPv4 checksum incrementally (RFC 1624) when it decrements the TTL
+// and marks ECN CE: the result must equal a full recomputation for every header.
+TEST(Ipv4Checksum, IncrementalUpdateEqualsFullRecomputation)
+{
+    std::mt19937 rng(5);
+    for (int trial = 0; trial < 20000; ++trial)
+    {
+        uint8_t h[20];
+        for (auto& b : h)
+        {
+            b = static_cast<uint8_t>(rng());
+        }
+        h[0] = 0x45;
+        h[8] = static_cast<uint8_t>(1 + rng() % 255); // TTL >= 1
+        wire::PutU16(h + 10, wire::Ipv4HeaderChecksum(h, 20));
+        uint16_t tos = wire::GetU16(h);
+        uint16_t ttl = wire::GetU16(h + 8);
+        h[8]--;
+        if (rng() % 2)
+        {
+            h[1] |= 0x03;
+        }
+        uint16_t c = wire::UpdateChecksum(wire::GetU16(h + 10), tos, wire::GetU16(h));
+        c = wire::UpdateChecksum(c, ttl, wire::GetU16(h + 8));
+        ASSERT_EQ(c, wire::Ipv4HeaderChecksum(h, 20)) << "trial " << trial;
+    }
+}
 
 TEST_F(StarTest, LosslessIncastUnderPfcKeepsEgressAtLineRate)
 {
