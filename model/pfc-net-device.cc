@@ -334,6 +334,7 @@ PfcNetDevice::SetDataRate(DataRate rate)
     NS_ABORT_MSG_IF(rate.GetBitRate() == 0,
                     "PfcNetDevice DataRate " << rate << " is invalid; it must be > 0 bit/s");
     m_bps = rate;
+    m_txTimes = {}; // cached serialization times were for the old rate
 }
 
 DataRate
@@ -689,14 +690,31 @@ PfcNetDevice::StartTransmission(Ptr<Packet> frame)
     {
         m_promiscSnifferTrace(frame);
     }
-    uint32_t bytes = frame->GetSize();
-    Time frameTime = BytesTxTime(PREAMBLE_BYTES + bytes, m_bps);
-    Time slotTime = BytesTxTime(PREAMBLE_BYTES + bytes + IFG_BYTES, m_bps);
-    if (!m_channel->TransmitStart(frame, this, frameTime))
+    const TxTimes& t = GetTxTimes(frame->GetSize());
+    if (!m_channel->TransmitStart(frame, this, t.frame))
     {
         Drop(frame, PfcDropReason::LINK_DOWN);
     }
-    ScheduleRecurring(m_txCompleteEvent, slotTime);
+    ScheduleRecurring(m_txCompleteEvent, t.slot);
+}
+
+const PfcNetDevice::TxTimes&
+PfcNetDevice::GetTxTimes(uint32_t bytes)
+{
+    // Frames come in few sizes (MTU data, ACKs, CNPs): remember the last two computed.
+    for (const auto& t : m_txTimes)
+    {
+        if (t.bytes == bytes)
+        {
+            return t;
+        }
+    }
+    TxTimes& t = m_txTimes[m_txTimesNext];
+    m_txTimesNext ^= 1;
+    t.bytes = bytes;
+    t.frame = BytesTxTime(PREAMBLE_BYTES + bytes, m_bps);
+    t.slot = BytesTxTime(PREAMBLE_BYTES + bytes + IFG_BYTES, m_bps);
+    return t;
 }
 
 void

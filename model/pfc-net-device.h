@@ -418,14 +418,32 @@ class PfcNetDevice : public NetDevice
     /// Validate and set the MTU (attribute).
     void SetMtuAttribute(uint16_t mtu);
 
-    Ptr<Node> m_node;                         //!< owning node
-    Ptr<PfcChannel> m_channel;                //!< attached cable
-    uint32_t m_ifIndex;                       //!< interface index
-    Mac48Address m_address;                   //!< this port's MAC
-    uint8_t m_addressBytes[6]{};              //!< the same, as bytes (read per frame)
-    FabricWireHeader m_txHeader;              //!< reused for the framing of every frame sent
-    uint16_t m_mtu;                           //!< max L3 payload, bytes
-    DataRate m_bps;                           //!< line rate
+    Ptr<Node> m_node;            //!< owning node
+    Ptr<PfcChannel> m_channel;   //!< attached cable
+    uint32_t m_ifIndex;          //!< interface index
+    Mac48Address m_address;      //!< this port's MAC
+    uint8_t m_addressBytes[6]{}; //!< the same, as bytes (read per frame)
+    FabricWireHeader m_txHeader; //!< reused for the framing of every frame sent
+    uint16_t m_mtu;              //!< max L3 payload, bytes
+    DataRate m_bps;              //!< line rate
+
+    /// Serialization times of one frame size at m_bps.
+    struct TxTimes
+    {
+        uint32_t bytes{0}; //!< frame size (0 = empty entry)
+        Time frame;        //!< preamble + frame
+        Time slot;         //!< preamble + frame + inter-frame gap
+    };
+
+    /**
+     * \brief Serialization times of a frame, from a two-entry cache.
+     * \param bytes frame size, > 0
+     * \return the times (exactly BytesTxTime of preamble + frame [+ IFG])
+     */
+    const TxTimes& GetTxTimes(uint32_t bytes);
+
+    std::array<TxTimes, 2> m_txTimes{};       //!< cache of GetTxTimes
+    uint8_t m_txTimesNext{0};                 //!< entry replaced next
     Tagging m_tagging;                        //!< DSCP or PCP priority carriage
     uint16_t m_vid;                           //!< VLAN id in PCP mode
     uint8_t m_defaultPriority;                //!< priority of non-IPv4 untagged frames

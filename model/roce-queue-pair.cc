@@ -17,6 +17,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <cstring>
+
 namespace ns3
 {
 
@@ -374,9 +376,28 @@ RoceQueuePair::MakePacket(uint8_t* h, uint32_t hdrBytes, uint32_t body, uint8_t 
     wire::PutU16(h + 6, 0x4000); // DF
     h[8] = 64;                   // TTL
     h[9] = 17;                   // UDP
-    wire::PutU32(h + 12, m_nic->GetAddress(m_port).Get());
+    uint32_t src = m_nic->GetAddress(m_port).Get();
+    wire::PutU32(h + 12, src);
     wire::PutU32(h + 16, m_remoteIp.Get());
-    wire::PutU16(h + 10, wire::Ipv4HeaderChecksum(h, 20));
+    // Checksum: the words that never change for this QP are summed once (same value as
+    // wire::Ipv4HeaderChecksum over the whole header).
+    if (src != m_ipSumSrc || m_ipConstSum == 0)
+    {
+        uint8_t fixed[20] = {};
+        std::memcpy(fixed + 4, h + 4, 16);
+        fixed[10] = 0;
+        fixed[11] = 0;
+        m_ipSumSrc = src;
+        m_ipConstSum = 0;
+        for (uint32_t i = 4; i < 20; i += 2)
+        {
+            m_ipConstSum += wire::GetU16(fixed + i);
+        }
+    }
+    uint32_t sum = m_ipConstSum + wire::GetU16(h) + wire::GetU16(h + 2);
+    sum = (sum & 0xffff) + (sum >> 16);
+    sum = (sum & 0xffff) + (sum >> 16);
+    wire::PutU16(h + 10, static_cast<uint16_t>(~sum));
     wire::PutU16(h + 20, m_udpSrcPort);
     wire::PutU16(h + 22, Bth::UDP_DST_PORT);
     wire::PutU16(h + 24, static_cast<uint16_t>(total - 20));

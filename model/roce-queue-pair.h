@@ -396,20 +396,22 @@ class RoceQueuePair : public Object
     ReceiveCallback m_rxCallback; //!< responder notifications
 
     // requester
-    std::deque<WorkRequest> m_wrs;  //!< outstanding work requests, in order
-    uint64_t m_nextWrId;            //!< next id
-    std::size_t m_sendWr;           //!< index in m_wrs of the next packet's WR
-    uint32_t m_sendOffset;          //!< packet index within that WR
-    TracedValue<uint32_t> m_sndNxt; //!< next PSN to send
-    TracedValue<uint32_t> m_sndUna; //!< oldest unacknowledged PSN
-    uint32_t m_nextAssignPsn;       //!< PSN for the next unassigned WR
-    uint32_t m_highSent;            //!< one past the highest PSN ever sent
-    uint32_t m_retries;             //!< consecutive timeouts
-    Time m_timerDeadline;           //!< when the local ACK timer expires
-    EventId m_timer;                //!< local ACK timer
-    bool m_timerPending{false};     //!< m_timer is scheduled (cheaper than EventId::IsRunning)
-    Time m_lastSendStart;           //!< pacing: when the last packet left
-    uint32_t m_lastWire{0};         //!< pacing: its wire bytes
+    std::deque<WorkRequest> m_wrs;    //!< outstanding work requests, in order
+    uint64_t m_nextWrId;              //!< next id
+    std::size_t m_sendWr;             //!< index in m_wrs of the next packet's WR
+    uint32_t m_sendOffset;            //!< packet index within that WR
+    TracedValue<uint32_t> m_sndNxt;   //!< next PSN to send
+    TracedValue<uint32_t> m_sndUna;   //!< oldest unacknowledged PSN
+    uint32_t m_nextAssignPsn;         //!< PSN for the next unassigned WR
+    uint32_t m_highSent;              //!< one past the highest PSN ever sent
+    uint32_t m_retries;               //!< consecutive timeouts
+    Time m_timerDeadline;             //!< when the local ACK timer expires
+    EventId m_timer;                  //!< local ACK timer
+    mutable uint32_t m_ipConstSum{0}; //!< IPv4 checksum: sum of the words fixed for this QP
+    mutable uint32_t m_ipSumSrc{0};   //!< source address m_ipConstSum was computed with
+    bool m_timerPending{false};       //!< m_timer is scheduled (cheaper than EventId::IsRunning)
+    Time m_lastSendStart;             //!< pacing: when the last packet left
+    uint32_t m_lastWire{0};           //!< pacing: its wire bytes
     std::deque<std::pair<uint32_t, Time>> m_sendTimes; //!< first-send time of outstanding PSNs
     bool m_readGapSignalled;                           //!< a READ gap already triggered go-back-N
 
