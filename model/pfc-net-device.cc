@@ -557,6 +557,15 @@ PfcNetDevice::SendWithPriority(Ptr<Packet> packet,
                                uint16_t protocol,
                                uint8_t priority)
 {
+    return SendWithPriority(packet, Mac48Address::ConvertFrom(dest), protocol, priority);
+}
+
+bool
+PfcNetDevice::SendWithPriority(Ptr<Packet> packet,
+                               Mac48Address dest,
+                               uint16_t protocol,
+                               uint8_t priority)
+{
     CheckPriority(priority, "PfcNetDevice::SendWithPriority");
     if (packet->GetSize() > m_mtu)
     {
@@ -567,7 +576,7 @@ PfcNetDevice::SendWithPriority(Ptr<Packet> packet,
     {
         m_macTxTrace(packet);
     }
-    AddFraming(packet, Mac48Address::ConvertFrom(dest), protocol, priority);
+    AddFraming(packet, dest, protocol, priority);
     return EnqueueFrame(packet, priority);
 }
 

@@ -245,6 +245,19 @@ class PfcNetDevice : public NetDevice
                           const Address& dest,
                           uint16_t protocol,
                           uint8_t priority);
+    /**
+     * \brief SendWithPriority for a destination already known as a MAC address (no conversion
+     * through the generic Address per packet; NICs use it).
+     * \param packet the L3 packet; framing is added here
+     * \param dest destination MAC
+     * \param protocol EtherType of the payload
+     * \param priority 0..7 (aborts otherwise)
+     * \return false if the packet was dropped (oversize, queue full), traced with the reason
+     */
+    bool SendWithPriority(Ptr<Packet> packet,
+                          Mac48Address dest,
+                          uint16_t protocol,
+                          uint8_t priority);
 
     /**
      * \brief Forward a received frame: replace its L2 header and the start of its payload in
