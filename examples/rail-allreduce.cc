@@ -482,19 +482,7 @@ main(int argc, char* argv[])
                  "default)",
                  cfg.scheduler);
     cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(cfg.scheduler == "ns3::HeapScheduler",
-                    "--scheduler=ns3::HeapScheduler is not supported: its Remove() breaks event "
-                    "order in ns-3.37; use ns3::QuaternaryHeapScheduler or ns3::MapScheduler");
-    TypeId schedulerTid;
-    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(cfg.scheduler, &schedulerTid) ||
-                        !schedulerTid.IsChildOf(Scheduler::GetTypeId()),
-                    "--scheduler=" << cfg.scheduler
-                                   << " is not an ns-3 event scheduler; use "
-                                      "ns3::QuaternaryHeapScheduler, ns3::MapScheduler or "
-                                      "ns3::CalendarScheduler");
-    ObjectFactory schedulerFactory;
-    schedulerFactory.SetTypeId(schedulerTid);
-    Simulator::SetScheduler(schedulerFactory);
+    SetEventScheduler(cfg.scheduler); // aborts naming a bad --scheduler
     NS_ABORT_MSG_IF(cfg.minBytes == 0 || cfg.maxBytes < cfg.minBytes,
                     "--min-bytes " << cfg.minBytes << " / --max-bytes " << cfg.maxBytes
                                    << " are invalid; need 0 < min <= max");

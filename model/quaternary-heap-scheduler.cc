@@ -4,6 +4,8 @@
 #include "quaternary-heap-scheduler.h"
 
 #include "ns3/abort.h"
+#include "ns3/object-factory.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 
@@ -216,6 +218,26 @@ QuaternaryHeapScheduler::Compact()
             SiftDown(i);
         }
     }
+}
+
+void
+SetEventScheduler(const std::string& typeName)
+{
+    NS_ABORT_MSG_IF(typeName == "ns3::HeapScheduler",
+                    "event scheduler " << typeName
+                                       << " is not supported: its Remove() breaks event order in "
+                                          "ns-3.37; use ns3::QuaternaryHeapScheduler, "
+                                          "ns3::MapScheduler or ns3::CalendarScheduler");
+    TypeId tid;
+    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(typeName, &tid) ||
+                        !tid.IsChildOf(Scheduler::GetTypeId()),
+                    "event scheduler " << typeName
+                                       << " is not an ns-3 Scheduler type; use "
+                                          "ns3::QuaternaryHeapScheduler, ns3::MapScheduler or "
+                                          "ns3::CalendarScheduler");
+    ObjectFactory factory;
+    factory.SetTypeId(tid);
+    Simulator::SetScheduler(factory);
 }
 
 } // namespace ns3

@@ -9,6 +9,7 @@
 #include "ns3/scheduler.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -145,6 +146,20 @@ class QuaternaryHeapScheduler : public Scheduler
     std::vector<Event> m_heap;    //!< implicit 4-ary heap, earliest at [0]
     std::vector<EventKey> m_dead; //!< keys of removed entries still in m_heap: a min-heap
 };
+
+/**
+ * \ingroup ai-fabric
+ * \brief Install the event scheduler named \p typeName (for a `--scheduler` option).
+ *
+ * Call before the first event is scheduled. Every accepted scheduler gives identical results.
+ * \param typeName an ns-3 Scheduler TypeId name, e.g. "ns3::QuaternaryHeapScheduler",
+ *        "ns3::MapScheduler" or "ns3::CalendarScheduler"
+ *
+ * Aborts, naming the value, if \p typeName is not a Scheduler type, or is
+ * "ns3::HeapScheduler": in ns-3.37 its Remove() restores the heap only downwards, so events
+ * can run out of order, and the model removes disarmed timers with Simulator::Remove.
+ */
+void SetEventScheduler(const std::string& typeName);
 
 } // namespace ns3
 

@@ -17,8 +17,6 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
-#include <cstring>
-
 namespace ns3
 {
 
@@ -383,15 +381,11 @@ RoceQueuePair::MakePacket(uint8_t* h, uint32_t hdrBytes, uint32_t body, uint8_t 
     // wire::Ipv4HeaderChecksum over the whole header).
     if (src != m_ipSumSrc || m_ipConstSum == 0)
     {
-        uint8_t fixed[20] = {};
-        std::memcpy(fixed + 4, h + 4, 16);
-        fixed[10] = 0;
-        fixed[11] = 0;
         m_ipSumSrc = src;
         m_ipConstSum = 0;
         for (uint32_t i = 4; i < 20; i += 2)
         {
-            m_ipConstSum += wire::GetU16(fixed + i);
+            m_ipConstSum += (i == 10) ? 0 : wire::GetU16(h + i); // skip the checksum field
         }
     }
     uint32_t sum = m_ipConstSum + wire::GetU16(h) + wire::GetU16(h + 2);

@@ -255,23 +255,7 @@ main(int argc, char* argv[])
     cmd.AddValue("csv", "Append a result row to this CSV file", csv);
     cmd.Parse(argc, argv);
 
-    // ns-3.37's HeapScheduler::Remove restores the heap only downwards, so after a removal
-    // events can run out of order; the model removes disarmed timers (Simulator::Remove).
-    NS_ABORT_MSG_IF(
-        scheduler == "ns3::HeapScheduler",
-        "--scheduler=ns3::HeapScheduler is not supported: its Remove() breaks event "
-        "order in ns-3.37; use ns3::QuaternaryHeapScheduler (default), ns3::MapScheduler or "
-        "ns3::CalendarScheduler");
-    TypeId schedulerTid;
-    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(scheduler, &schedulerTid) ||
-                        !schedulerTid.IsChildOf(Scheduler::GetTypeId()),
-                    "--scheduler=" << scheduler
-                                   << " is not an ns-3 event scheduler; use "
-                                      "ns3::QuaternaryHeapScheduler, ns3::MapScheduler or "
-                                      "ns3::CalendarScheduler");
-    ObjectFactory sched;
-    sched.SetTypeId(schedulerTid);
-    Simulator::SetScheduler(sched);
+    SetEventScheduler(scheduler); // aborts naming a bad --scheduler
 
     auto t0 = std::chrono::steady_clock::now();
     std::string result;
