@@ -61,7 +61,7 @@ struct SweepConfig
     std::string measured;
     std::string prefix{"rail-allreduce"};
     bool pcap{false};
-    std::string scheduler{"ns3::QuaternaryHeapScheduler"};
+    std::string scheduler{"ns3::DelayClassScheduler"};
 };
 
 /// One tier of switches whose counters are reported together.

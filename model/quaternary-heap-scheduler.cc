@@ -229,12 +229,13 @@ SetEventScheduler(const std::string& typeName)
                                           "ns-3.37; use ns3::QuaternaryHeapScheduler, "
                                           "ns3::MapScheduler or ns3::CalendarScheduler");
     TypeId tid;
-    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(typeName, &tid) ||
-                        !tid.IsChildOf(Scheduler::GetTypeId()),
-                    "event scheduler " << typeName
-                                       << " is not an ns-3 Scheduler type; use "
-                                          "ns3::QuaternaryHeapScheduler, ns3::MapScheduler or "
-                                          "ns3::CalendarScheduler");
+    NS_ABORT_MSG_IF(
+        !TypeId::LookupByNameFailSafe(typeName, &tid) || !tid.IsChildOf(Scheduler::GetTypeId()),
+        "event scheduler "
+            << typeName
+            << " is not an ns-3 Scheduler type; use "
+               "ns3::DelayClassScheduler, ns3::QuaternaryHeapScheduler, ns3::MapScheduler or "
+               "ns3::CalendarScheduler");
     ObjectFactory factory;
     factory.SetTypeId(tid);
     Simulator::SetScheduler(factory);

@@ -1,10 +1,11 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * QuaternaryHeapScheduler: same event order as ns-3's MapScheduler under random inserts (with
- * timestamp ties), removals and pops; removal of the top; bounded memory under many removals;
- * and a DCQCN incast (timers armed, moved and removed on every message) giving identical
- * results with both schedulers.
+ * QuaternaryHeapScheduler and DelayClassScheduler: same event order as ns-3's MapScheduler under
+ * random inserts (with timestamp ties, few or many distinct delays), removals and pops; removal
+ * of the top; bounded memory under many removals; class release and the overflow heap; and a
+ * DCQCN incast (timers armed, moved and removed on every message) giving identical results
+ * with every scheduler.
  */
 #include "test-util.h"
 
@@ -37,11 +38,18 @@ MakeEv(uint64_t ts, uint32_t uid)
     return ev;
 }
 
-/// Drive both schedulers with the same random operations; every pop must agree.
+/// Drive a scheduler and MapScheduler with the same random operations; every pop must agree.
+/// Delays are uniform in [0, tsRange) or, with \p menu non-empty, drawn from the menu (a
+/// fabric's few recurring delays).
+template <typename S>
 void
-CompareWithMap(uint32_t seed, uint32_t ops, uint64_t tsRange, double removeShare)
+CompareWithMap(uint32_t seed,
+               uint32_t ops,
+               uint64_t tsRange,
+               double removeShare,
+               const std::vector<uint64_t>& menu = {},
+               Ptr<S> heap = CreateObject<S>())
 {
-    Ptr<QuaternaryHeapScheduler> heap = CreateObject<QuaternaryHeapScheduler>();
     Ptr<MapScheduler> map = CreateObject<MapScheduler>();
     std::mt19937_64 rng(seed);
     std::vector<Scheduler::Event> pending; // live events, for choosing removals
@@ -54,7 +62,8 @@ CompareWithMap(uint32_t seed, uint32_t ops, uint64_t tsRange, double removeShare
         if (u < 0.5 || pending.empty())
         {
             // Future events only, as the simulator guarantees; small range => many ties.
-            Scheduler::Event ev = MakeEv(now + rng() % tsRange, uid++);
+            uint64_t delay = menu.empty() ? rng() % tsRange : menu[rng() % menu.size()];
+            Scheduler::Event ev = MakeEv(now + delay, uid++);
             heap->Insert(ev);
             map->Insert(ev);
             pending.push_back(ev);
@@ -109,22 +118,104 @@ CompareWithMap(uint32_t seed, uint32_t ops, uint64_t tsRange, double removeShare
 
 TEST(QuaternaryHeapScheduler, SameOrderAsMapSchedulerWithTies)
 {
-    CompareWithMap(1, 20000, 5, 0.1); // timestamps collide constantly: uid breaks ties
+    CompareWithMap<QuaternaryHeapScheduler>(1, 20000, 5, 0.1); // uid breaks constant ties
 }
 
 TEST(QuaternaryHeapScheduler, SameOrderAsMapSchedulerWithManyRemovals)
 {
-    CompareWithMap(2, 20000, 1000000, 0.3); // removals outpace pops: compaction runs
+    CompareWithMap<QuaternaryHeapScheduler>(2, 20000, 1000000, 0.3); // compaction runs
 }
 
 TEST(QuaternaryHeapScheduler, SameOrderAsMapSchedulerLargeQueue)
 {
-    CompareWithMap(3, 60000, 1ull << 40, 0.02); // the queue grows to thousands of events
+    CompareWithMap<QuaternaryHeapScheduler>(3, 60000, 1ull << 40, 0.02); // thousands pending
 }
 
-TEST(QuaternaryHeapScheduler, RemovingTheTopExposesTheNext)
+/// A fabric's recurring delays (ps): serialization and serialization + propagation at a few
+/// rates and frame sizes, zero, and timer periods.
+const std::vector<uint64_t> FABRIC_DELAYS =
+    {0, 9102, 84000, 1280, 150000 + 9102, 500000 + 84000, 500000 + 1280, 55000000, 4000000000ull};
+
+TEST(DelayClassScheduler, SameOrderAsMapSchedulerWithFewDelays)
 {
-    Ptr<QuaternaryHeapScheduler> s = CreateObject<QuaternaryHeapScheduler>();
+    CompareWithMap<DelayClassScheduler>(4, 60000, 0, 0.05, FABRIC_DELAYS);
+}
+
+TEST(DelayClassScheduler, SameOrderAsMapSchedulerWithTies)
+{
+    CompareWithMap<DelayClassScheduler>(1, 20000, 5, 0.1); // delay 0..4: ties everywhere
+}
+
+TEST(DelayClassScheduler, SameOrderAsMapSchedulerWithManyRemovals)
+{
+    CompareWithMap<DelayClassScheduler>(2, 20000, 1000000, 0.3); // compaction runs
+}
+
+TEST(DelayClassScheduler, SameOrderAsMapSchedulerWithRandomDelays)
+{
+    // Nearly every delay is new: classes fill, are released, and events overflow to the heap.
+    CompareWithMap<DelayClassScheduler>(3, 60000, 1ull << 40, 0.02);
+}
+
+TEST(DelayClassScheduler, OverflowAndClassReleaseKeepOrder)
+{
+    // Four classes for a mix of recurring and random delays: the overflow heap and class
+    // release are exercised on every few inserts.
+    Ptr<DelayClassScheduler> s = CreateObject<DelayClassScheduler>();
+    s->SetAttribute("MaxClasses", UintegerValue(4));
+    std::vector<uint64_t> menu = FABRIC_DELAYS;
+    for (uint64_t d = 1; d < 40; ++d)
+    {
+        menu.push_back(d * 7919);
+    }
+    CompareWithMap<DelayClassScheduler>(5, 40000, 0, 0.05, menu, s);
+}
+
+TEST(DelayClassScheduler, ClassesAndOverflowAreUsedAsDescribed)
+{
+    Ptr<DelayClassScheduler> s = CreateObject<DelayClassScheduler>();
+    s->SetAttribute("MaxClasses", UintegerValue(2));
+    uint32_t uid = 0;
+    // Two delays take the two classes; a third, while both are busy, overflows.
+    s->Insert(MakeEv(100, uid++));
+    s->Insert(MakeEv(200, uid++));
+    s->Insert(MakeEv(100, uid++));
+    EXPECT_EQ(s->GetNClasses(), 2u);
+    EXPECT_EQ(s->GetNOverflow(), 0u);
+    s->Insert(MakeEv(50, uid++));
+    EXPECT_EQ(s->GetNOverflow(), 1u);
+    // Pops come in key order across classes and the overflow heap.
+    std::vector<uint32_t> order;
+    while (!s->IsEmpty())
+    {
+        order.push_back(s->RemoveNext().key.m_uid);
+    }
+    EXPECT_EQ(order, (std::vector<uint32_t>{3, 0, 2, 1}));
+    EXPECT_EQ(s->GetNEntries(), 0u);
+    // Now both classes are empty: a new delay releases them instead of overflowing.
+    s->Insert(MakeEv(200 + 70, uid++));
+    EXPECT_EQ(s->GetNOverflow(), 0u);
+    EXPECT_EQ(s->GetNClasses(), 1u);
+    // An insert earlier than its class tail (impossible in a simulation) overflows but keeps order.
+    s->Insert(MakeEv(200 + 70, uid++)); // same delay: same class
+    s->Insert(MakeEv(200 + 70, 0));     // uid 0 was popped: this key is before both of the class's
+    EXPECT_EQ(s->GetNOverflow(), 1u);
+    EXPECT_EQ(s->RemoveNext().key.m_uid, 0u);
+}
+
+TEST(DelayClassScheduler, InvalidMaxClassesIsRejected)
+{
+    Ptr<DelayClassScheduler> s = CreateObject<DelayClassScheduler>();
+    EXPECT_FALSE(s->SetAttributeFailSafe("MaxClasses", UintegerValue(0)));
+    EXPECT_FALSE(s->SetAttributeFailSafe("MaxClasses", UintegerValue(5000)));
+    EXPECT_TRUE(s->SetAttributeFailSafe("MaxClasses", UintegerValue(4096)));
+}
+
+template <typename S>
+void
+RemovingTheTopExposesTheNext()
+{
+    Ptr<S> s = CreateObject<S>();
     for (uint32_t uid = 0; uid < 8; ++uid)
     {
         s->Insert(MakeEv(10 + uid, uid));
@@ -144,6 +235,16 @@ TEST(QuaternaryHeapScheduler, RemovingTheTopExposesTheNext)
         EXPECT_EQ(s->RemoveNext().key.m_uid, uid);
     }
     EXPECT_TRUE(s->IsEmpty());
+}
+
+TEST(QuaternaryHeapScheduler, RemovingTheTopExposesTheNext)
+{
+    RemovingTheTopExposesTheNext<QuaternaryHeapScheduler>();
+}
+
+TEST(DelayClassScheduler, RemovingTheTopExposesTheNext)
+{
+    RemovingTheTopExposesTheNext<DelayClassScheduler>();
 }
 
 /// A DCQCN incast on a star; returns completion times, the event count and the end time.
@@ -190,12 +291,14 @@ TEST_F(QuaternaryHeapSchedulerSim, IdenticalResultsToMapScheduler)
 {
     std::vector<int64_t> map = RunIncast("ns3::MapScheduler");
     std::vector<int64_t> heap = RunIncast("ns3::QuaternaryHeapScheduler");
+    std::vector<int64_t> classes = RunIncast("ns3::DelayClassScheduler");
     ASSERT_EQ(map.size(), heap.size());
     for (std::size_t i = 0; i + 2 < map.size(); ++i)
     {
         EXPECT_GT(map[i], 0) << "sender " << i << " did not complete";
     }
     EXPECT_EQ(map, heap);
+    EXPECT_EQ(map, classes);
 }
 
 } // namespace

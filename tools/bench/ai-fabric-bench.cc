@@ -243,15 +243,16 @@ main(int argc, char* argv[])
     std::string scenario = "p2p";
     std::string csv;
     uint64_t bytes = 0;
-    std::string scheduler = "ns3::QuaternaryHeapScheduler";
+    std::string scheduler = "ns3::DelayClassScheduler";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario", "p2p | incast | allreduce-su | fabric-8k", scenario);
     cmd.AddValue("bytes", "Override the scenario's message size (0 = default)", bytes);
-    cmd.AddValue("scheduler",
-                 "ns-3 event scheduler type (ns3::QuaternaryHeapScheduler, ns3::MapScheduler, "
-                 "ns3::CalendarScheduler, ...)",
-                 scheduler);
+    cmd.AddValue(
+        "scheduler",
+        "ns-3 event scheduler type (ns3::DelayClassScheduler, ns3::QuaternaryHeapScheduler, "
+        "ns3::CalendarScheduler, ...)",
+        scheduler);
     cmd.AddValue("csv", "Append a result row to this CSV file", csv);
     cmd.Parse(argc, argv);
 

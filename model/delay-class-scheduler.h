@@ -1,0 +1,267 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: an event queue with O(1) operations for simulations whose events are scheduled
+ * after a few recurring delays (serialization, propagation, timer periods).
+ */
+#ifndef DELAY_CLASS_SCHEDULER_H
+#define DELAY_CLASS_SCHEDULER_H
+
+#include "ns3/scheduler.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric
+ * \brief ns-3 event scheduler that keeps one FIFO per recurring delay: O(1) insert and pop for
+ *        the events of a packet-level fabric, exactly ns-3's (timestamp, uid) event order.
+ *
+ * Why: almost every event of a fabric simulation is scheduled "now + d" where d is one of a
+ * few dozen values: a frame's serialization time at each link rate and frame size, the same
+ * plus a cable's propagation delay, timer periods. Events scheduled with the same delay d are
+ * inserted in simulation-time order with increasing uids, so their keys (now + d, uid) arrive
+ * already sorted: a FIFO per delay ("delay class") keeps them in order with no comparisons.
+ * The earliest event is the smallest FIFO head; the heads sit in a small binary heap (one
+ * entry per non-empty class, typically 10-60, so it stays in the L1 cache). A pending-event
+ * heap of n entries costs about log4(n) cache-missing levels per pop (about 450 instructions at
+ * 10,000 pending events); this costs a FIFO pop plus a sift through the small head heap.
+ *
+ * Order: identical to every ns-3 scheduler. The delay of an inserted event is taken relative
+ * to the timestamp of the last event removed (the simulator's current time); an event whose
+ * key is not after the tail of its class FIFO (cannot happen in a simulation, but is checked)
+ * and events of delays for which no class is free go to an overflow binary heap, which takes
+ * part in the head heap like a class. So the order never depends on the class bookkeeping.
+ *
+ * Classes: at most MaxClasses (attribute, 1..4096, default 64). When a new delay finds every
+ * class taken, the classes whose FIFO is empty are released (O(MaxClasses)); if fewer than
+ * half were empty, the event goes to the overflow heap instead. Workloads with many distinct
+ * delays (random pacing, jittered timers) therefore degrade gracefully to a binary heap.
+ *
+ * Removal (Simulator::Remove, used for disarmed timers) is lazy, as in
+ * QuaternaryHeapScheduler: the key goes into a small min-heap of removed keys and the entry is
+ * dropped when it reaches the front; when removed entries exceed a quarter of all entries, all
+ * FIFOs and the overflow heap are filtered (O(n log r)). The front is never a removed entry,
+ * so PeekNext() and IsEmpty() are exact.
+ *
+ * Use: `SetEventScheduler("ns3::DelayClassScheduler")`, `--SchedulerType=ns3::DelayClassScheduler`
+ * on any ns-3 program's command line, or Simulator::SetScheduler before the first event.
+ *
+ * Memory: 24 bytes per pending event in ring buffers that grow by doubling and are kept (at
+ * most twice the peak pending events of each class), 16 bytes per removed entry, about
+ * 100 bytes per class.
+ */
+class DelayClassScheduler : public Scheduler
+{
+  public:
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    DelayClassScheduler();
+    ~DelayClassScheduler() override;
+
+    /**
+     * \brief Add an event.
+     * \param ev the event; its (m_ts, m_uid) key must be unique among pending events and
+     *        m_ts must not be before the last event removed (ns-3 guarantees both)
+     */
+    void Insert(const Event& ev) override;
+    /// \return true if no event is pending
+    bool IsEmpty() const override;
+    /**
+     * \brief The earliest pending event, without removing it.
+     * \return the event with the smallest (timestamp, uid); aborts if IsEmpty()
+     */
+    Event PeekNext() const override;
+    /**
+     * \brief Remove and return the earliest pending event; its timestamp becomes the time
+     *        against which later inserts compute their delay.
+     * \return the event with the smallest (timestamp, uid); aborts if IsEmpty()
+     */
+    Event RemoveNext() override;
+    /**
+     * \brief Remove a pending event (Simulator::Remove).
+     * \param ev the event, identified by its key; it must be pending (ns-3 checks that before
+     *        calling; a key that was not pending aborts at the next compaction)
+     */
+    void Remove(const Event& ev) override;
+
+    /**
+     * \brief Entries held, including removed events not yet dropped (for tests and memory
+     *        accounting).
+     * \return the number of entries
+     */
+    std::size_t GetNEntries() const;
+    /**
+     * \brief Set the MaxClasses attribute.
+     * \param maxClasses most classes kept at once, 1..4096 (the attribute checker enforces it)
+     *
+     * Aborts if events were already inserted (the lookup table is sized from it).
+     */
+    void SetMaxClasses(uint32_t maxClasses);
+    /// \return the MaxClasses attribute
+    uint32_t GetMaxClasses() const;
+    /**
+     * \brief Delay classes currently assigned (some may be empty).
+     * \return the number of classes, 0..MaxClasses
+     */
+    std::size_t GetNClasses() const;
+    /**
+     * \brief Entries in the overflow heap (events of delays that found no free class).
+     * \return the number of entries
+     */
+    std::size_t GetNOverflow() const;
+
+  private:
+    /// One delay class: a ring buffer of events in key order.
+    struct Fifo
+    {
+        uint64_t delay{0};       //!< the delay of this class, in time steps
+        std::vector<Event> ring; //!< storage; size is a power of two (or 0)
+        std::size_t head{0};     //!< index of the front entry
+        std::size_t size{0};     //!< entries held
+
+        const Event& Front() const //!< \return the front entry (size > 0)
+        {
+            return ring[head];
+        }
+
+        const Event& Back() const //!< \return the last entry (size > 0)
+        {
+            return ring[(head + size - 1) & (ring.size() - 1)];
+        }
+    };
+
+    /// A head-heap entry: the front key of one source (a class, or the overflow heap).
+    struct Head
+    {
+        EventKey key;    //!< the source's earliest key
+        uint32_t source; //!< class index, or OVERFLOW_SOURCE
+    };
+
+    static constexpr uint32_t OVERFLOW_SOURCE = 0xffffffffu; //!< the overflow heap's source id
+    static constexpr int32_t NO_CLASS = -1;                  //!< no class (table slot / lookup)
+
+    /**
+     * \brief Strict (timestamp, uid) order.
+     * \param a first key
+     * \param b second key
+     * \return true if \p a runs before \p b
+     */
+    static bool Before(const EventKey& a, const EventKey& b)
+    {
+        return (a.m_ts < b.m_ts) | ((a.m_ts == b.m_ts) & (a.m_uid < b.m_uid));
+    }
+
+    /**
+     * \brief Reverse order, for std heap algorithms (earliest key in front).
+     * \param a first key
+     * \param b second key
+     * \return true if \p a runs after \p b
+     */
+    static bool Later(const EventKey& a, const EventKey& b)
+    {
+        return Before(b, a);
+    }
+
+    /**
+     * \brief Reverse event order, for the overflow heap.
+     * \param a first event
+     * \param b second event
+     * \return true if \p a runs after \p b
+     */
+    static bool EventLater(const Event& a, const Event& b)
+    {
+        return Before(b.key, a.key);
+    }
+
+    /**
+     * \brief Same event (keys are unique among pending events).
+     * \param a first key
+     * \param b second key
+     * \return true if both keys have the same timestamp and uid
+     */
+    static bool SameKey(const EventKey& a, const EventKey& b)
+    {
+        return a.m_uid == b.m_uid && a.m_ts == b.m_ts;
+    }
+
+    /**
+     * \brief Find or assign the class of a delay.
+     * \param delay the delay, in time steps
+     * \return the class index, or NO_CLASS if every class is taken
+     */
+    int32_t ClassOf(uint64_t delay);
+    /**
+     * \brief Release the classes whose FIFO is empty and renumber the others.
+     */
+    void ReleaseEmptyClasses();
+    /// Rebuild the delay -> class lookup table from m_fifos.
+    void RebuildTable();
+    /// Rebuild the head heap from the class FIFOs and the overflow heap.
+    void RebuildHeads();
+    /**
+     * \brief Append an event to a class FIFO.
+     * \param f the class
+     * \param ev the event, not before f's last entry
+     */
+    static void PushBack(Fifo& f, const Event& ev);
+    /**
+     * \brief Add an event to the overflow heap.
+     * \param ev the event
+     */
+    void InsertOverflow(const Event& ev);
+    /**
+     * \brief Remove the front event of the whole queue (removed or not).
+     * \return the event
+     */
+    Event TakeFront();
+    /// Drop removed entries that reached the front.
+    void DropRemovedFront();
+    /// Filter removed entries out of every FIFO and the overflow heap.
+    void Compact();
+    /**
+     * \brief Add a head-heap entry.
+     * \param h the entry
+     */
+    void PushHead(const Head& h);
+    /**
+     * \brief Move a head-heap entry up to its place.
+     * \param i its index
+     */
+    void SiftUpHead(std::size_t i);
+    /**
+     * \brief Move a head-heap entry down to its place.
+     * \param i its index
+     */
+    void SiftDownHead(std::size_t i);
+    /**
+     * \brief Store a head-heap entry at an index (tracks the overflow heap's entry).
+     * \param i the index
+     * \param h the entry
+     */
+    void PlaceHead(std::size_t i, const Head& h);
+
+    uint32_t m_maxClasses;            //!< attribute MaxClasses
+    uint64_t m_now{0};                //!< timestamp of the last event removed
+    std::vector<Fifo> m_fifos;        //!< the classes
+    std::vector<int32_t> m_table;     //!< open-addressing delay -> class table (power of two)
+    uint64_t m_lastDelay{UINT64_MAX}; //!< one-entry lookup cache: delay
+    int32_t m_lastClass{NO_CLASS};    //!< one-entry lookup cache: its class
+    std::vector<Head> m_heads;        //!< binary min-heap of source fronts
+    std::size_t m_overflowPos{0};     //!< index of the overflow heap's entry in m_heads
+    std::vector<Event> m_overflow;    //!< overflow binary heap (std heap, EventLater)
+    std::vector<EventKey> m_removed;  //!< keys removed but still held (min-heap, Later)
+    std::size_t m_entries{0};         //!< entries held, including removed ones
+    uint32_t m_busyClasses{0};        //!< classes whose FIFO is not empty
+};
+
+} // namespace ns3
+
+#endif /* DELAY_CLASS_SCHEDULER_H */
