@@ -65,7 +65,7 @@ DelayClassScheduler::Insert(const Event& ev)
                 PushHead(Head{ev.key, static_cast<uint32_t>(c)});
                 return;
             }
-            if (!Before(ev.key, f.Back().key))
+            if (!EventKeyBefore(ev.key, f.Back().key))
             {
                 PushBack(f, ev);
                 return;
@@ -96,7 +96,7 @@ DelayClassScheduler::RemoveNext()
     Event next = TakeFront();
     m_now = next.key.m_ts;
     DropRemovedFront();
-    if (m_removed.size() > m_entries / 4)
+    if (m_removed.GetSize() > m_entries / 4)
     {
         Compact(); // popping live events also shifts the live/removed balance
     }
@@ -107,17 +107,16 @@ void
 DelayClassScheduler::Remove(const Event& ev)
 {
     NS_ABORT_MSG_IF(m_heads.empty(), "DelayClassScheduler::Remove on an empty queue");
-    if (SameKey(m_heads.front().key, ev.key))
+    if (SameEventKey(m_heads.front().key, ev.key))
     {
         TakeFront();
         DropRemovedFront();
     }
     else
     {
-        m_removed.push_back(ev.key);
-        std::push_heap(m_removed.begin(), m_removed.end(), Later);
+        m_removed.Add(ev.key);
     }
-    if (m_removed.size() > m_entries / 4)
+    if (m_removed.GetSize() > m_entries / 4)
     {
         Compact();
     }
@@ -281,7 +280,7 @@ DelayClassScheduler::InsertOverflow(const Event& ev)
     {
         PushHead(Head{ev.key, OVERFLOW_SOURCE});
     }
-    else if (SameKey(m_overflow.front().key, ev.key))
+    else if (SameEventKey(m_overflow.front().key, ev.key))
     {
         m_heads[m_overflowPos].key = ev.key; // an earlier front: move the entry up
         SiftUpHead(m_overflowPos);
@@ -341,11 +340,10 @@ DelayClassScheduler::DropRemovedFront()
 {
     // Every removed entry is still held and the front is the minimum of all entries: the front
     // is a removed entry exactly when it equals the earliest removed key.
-    while (!m_removed.empty() && !m_heads.empty() &&
-           SameKey(m_heads.front().key, m_removed.front()))
+    while (!m_removed.IsEmpty() && !m_heads.empty() &&
+           SameEventKey(m_heads.front().key, m_removed.Front()))
     {
-        std::pop_heap(m_removed.begin(), m_removed.end(), Later);
-        m_removed.pop_back();
+        m_removed.PopFront();
         TakeFront();
     }
 }
@@ -353,11 +351,7 @@ DelayClassScheduler::DropRemovedFront()
 void
 DelayClassScheduler::Compact()
 {
-    std::sort(m_removed.begin(), m_removed.end(), Before);
-    auto isRemoved = [this](const EventKey& k) {
-        auto it = std::lower_bound(m_removed.begin(), m_removed.end(), k, Before);
-        return it != m_removed.end() && SameKey(*it, k);
-    };
+    m_removed.BuildIndex();
     std::size_t dropped = 0;
     for (auto& f : m_fifos)
     {
@@ -366,7 +360,7 @@ DelayClassScheduler::Compact()
         for (std::size_t i = 0; i < f.size; ++i)
         {
             const Event& ev = f.ring[(f.head + i) & mask];
-            if (isRemoved(ev.key))
+            if (m_removed.Contains(ev.key))
             {
                 ++dropped;
                 continue;
@@ -383,7 +377,7 @@ DelayClassScheduler::Compact()
     std::size_t kept = 0;
     for (const auto& ev : m_overflow)
     {
-        if (isRemoved(ev.key))
+        if (m_removed.Contains(ev.key))
         {
             ++dropped;
             continue;
@@ -392,11 +386,11 @@ DelayClassScheduler::Compact()
     }
     m_overflow.resize(kept);
     std::make_heap(m_overflow.begin(), m_overflow.end(), EventLater);
-    NS_ABORT_MSG_IF(dropped != m_removed.size(),
-                    "DelayClassScheduler: " << m_removed.size() - dropped
+    NS_ABORT_MSG_IF(dropped != m_removed.GetSize(),
+                    "DelayClassScheduler: " << m_removed.GetSize() - dropped
                                             << " removed event(s) were not pending");
     m_entries -= dropped;
-    m_removed.clear();
+    m_removed.Clear();
     RebuildHeads();
 }
 
@@ -428,7 +422,7 @@ DelayClassScheduler::SiftUpHead(std::size_t i)
     while (i > 0)
     {
         std::size_t parent = (i - 1) / 2;
-        if (!Before(moving.key, m_heads[parent].key))
+        if (!EventKeyBefore(moving.key, m_heads[parent].key))
         {
             break;
         }
@@ -450,11 +444,11 @@ DelayClassScheduler::SiftDownHead(std::size_t i)
         {
             break;
         }
-        if (child + 1 < n && Before(m_heads[child + 1].key, m_heads[child].key))
+        if (child + 1 < n && EventKeyBefore(m_heads[child + 1].key, m_heads[child].key))
         {
             ++child;
         }
-        if (!Before(m_heads[child].key, moving.key))
+        if (!EventKeyBefore(m_heads[child].key, moving.key))
         {
             break;
         }

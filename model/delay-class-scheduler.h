@@ -7,6 +7,8 @@
 #ifndef DELAY_CLASS_SCHEDULER_H
 #define DELAY_CLASS_SCHEDULER_H
 
+#include "removed-event-set.h"
+
 #include "ns3/scheduler.h"
 
 #include <cstdint>
@@ -42,9 +44,9 @@ namespace ns3
  * delays (random pacing, jittered timers) therefore degrade gracefully to a binary heap.
  *
  * Removal (Simulator::Remove, used for disarmed timers) is lazy, as in
- * QuaternaryHeapScheduler: the key goes into a small min-heap of removed keys and the entry is
- * dropped when it reaches the front; when removed entries exceed a quarter of all entries, all
- * FIFOs and the overflow heap are filtered (O(n log r)). The front is never a removed entry,
+ * QuaternaryHeapScheduler (see RemovedEventSet): the entry is dropped when it reaches the front;
+ * when removed entries exceed a quarter of all entries, all FIFOs and the overflow heap are
+ * filtered in one O(n) pass. The front is never a removed entry,
  * so PeekNext() and IsEmpty() are exact.
  *
  * Use: `SetEventScheduler("ns3::DelayClassScheduler")`, `--SchedulerType=ns3::DelayClassScheduler`
@@ -149,28 +151,6 @@ class DelayClassScheduler : public Scheduler
     static constexpr int32_t NO_CLASS = -1;                  //!< no class (table slot / lookup)
 
     /**
-     * \brief Strict (timestamp, uid) order.
-     * \param a first key
-     * \param b second key
-     * \return true if \p a runs before \p b
-     */
-    static bool Before(const EventKey& a, const EventKey& b)
-    {
-        return (a.m_ts < b.m_ts) | ((a.m_ts == b.m_ts) & (a.m_uid < b.m_uid));
-    }
-
-    /**
-     * \brief Reverse order, for std heap algorithms (earliest key in front).
-     * \param a first key
-     * \param b second key
-     * \return true if \p a runs after \p b
-     */
-    static bool Later(const EventKey& a, const EventKey& b)
-    {
-        return Before(b, a);
-    }
-
-    /**
      * \brief Reverse event order, for the overflow heap.
      * \param a first event
      * \param b second event
@@ -178,18 +158,7 @@ class DelayClassScheduler : public Scheduler
      */
     static bool EventLater(const Event& a, const Event& b)
     {
-        return Before(b.key, a.key);
-    }
-
-    /**
-     * \brief Same event (keys are unique among pending events).
-     * \param a first key
-     * \param b second key
-     * \return true if both keys have the same timestamp and uid
-     */
-    static bool SameKey(const EventKey& a, const EventKey& b)
-    {
-        return a.m_uid == b.m_uid && a.m_ts == b.m_ts;
+        return EventKeyBefore(b.key, a.key);
     }
 
     /**
@@ -257,7 +226,7 @@ class DelayClassScheduler : public Scheduler
     std::vector<Head> m_heads;        //!< binary min-heap of source fronts
     std::size_t m_overflowPos{0};     //!< index of the overflow heap's entry in m_heads
     std::vector<Event> m_overflow;    //!< overflow binary heap (std heap, EventLater)
-    std::vector<EventKey> m_removed;  //!< keys removed but still held (min-heap, Later)
+    RemovedEventSet m_removed;        //!< keys removed but still held
     std::size_t m_entries{0};         //!< entries held, including removed ones
     uint32_t m_busyClasses{0};        //!< classes whose FIFO is not empty
 };

@@ -60,7 +60,7 @@ QuaternaryHeapScheduler::RemoveNext()
     Event next = m_heap.front();
     PopTop();
     DropDeadTop();
-    if (m_dead.size() > m_heap.size() / 4)
+    if (m_dead.GetSize() > m_heap.size() / 4)
     {
         Compact(); // popping live events also shifts the live/removed balance
     }
@@ -71,17 +71,16 @@ void
 QuaternaryHeapScheduler::Remove(const Event& ev)
 {
     NS_ABORT_MSG_IF(m_heap.empty(), "QuaternaryHeapScheduler::Remove on an empty queue");
-    if (m_heap.front().key.m_uid == ev.key.m_uid && m_heap.front().key.m_ts == ev.key.m_ts)
+    if (SameEventKey(m_heap.front().key, ev.key))
     {
         PopTop();
         DropDeadTop();
     }
     else
     {
-        m_dead.push_back(ev.key);
-        std::push_heap(m_dead.begin(), m_dead.end(), Later);
+        m_dead.Add(ev.key);
     }
-    if (m_dead.size() > m_heap.size() / 4)
+    if (m_dead.GetSize() > m_heap.size() / 4)
     {
         Compact();
     }
@@ -100,7 +99,7 @@ QuaternaryHeapScheduler::SiftUp(std::size_t i)
     while (i > 0)
     {
         std::size_t parent = (i - 1) / ARITY;
-        if (!Before(moving.key, m_heap[parent].key))
+        if (!EventKeyBefore(moving.key, m_heap[parent].key))
         {
             break;
         }
@@ -123,7 +122,7 @@ QuaternaryHeapScheduler::SiftDown(std::size_t i)
             break;
         }
         std::size_t best = MinChild(first, n);
-        if (!Before(m_heap[best].key, moving.key))
+        if (!EventKeyBefore(m_heap[best].key, moving.key))
         {
             break;
         }
@@ -139,14 +138,14 @@ QuaternaryHeapScheduler::MinChild(std::size_t first, std::size_t n) const
     if (first + ARITY <= n)
     {
         // Full family: a branch-free tournament (keys are random: branches mispredict).
-        std::size_t a = first + Before(m_heap[first + 1].key, m_heap[first].key);
-        std::size_t b = first + 2 + Before(m_heap[first + 3].key, m_heap[first + 2].key);
-        return Before(m_heap[b].key, m_heap[a].key) ? b : a;
+        std::size_t a = first + EventKeyBefore(m_heap[first + 1].key, m_heap[first].key);
+        std::size_t b = first + 2 + EventKeyBefore(m_heap[first + 3].key, m_heap[first + 2].key);
+        return EventKeyBefore(m_heap[b].key, m_heap[a].key) ? b : a;
     }
     std::size_t best = first;
     for (std::size_t c = first + 1; c < n; ++c)
     {
-        best = Before(m_heap[c].key, m_heap[best].key) ? c : best;
+        best = EventKeyBefore(m_heap[c].key, m_heap[best].key) ? c : best;
     }
     return best;
 }
@@ -180,10 +179,9 @@ QuaternaryHeapScheduler::DropDeadTop()
 {
     // Every removed entry is still in m_heap, whose top is its minimum: the top is a removed
     // entry exactly when it equals the earliest removed key. One comparison per pop.
-    while (!m_dead.empty() && !m_heap.empty() && SameKey(m_heap.front().key, m_dead.front()))
+    while (!m_dead.IsEmpty() && !m_heap.empty() && SameEventKey(m_heap.front().key, m_dead.Front()))
     {
-        std::pop_heap(m_dead.begin(), m_dead.end(), Later);
-        m_dead.pop_back();
+        m_dead.PopFront();
         PopTop();
     }
 }
@@ -191,24 +189,22 @@ QuaternaryHeapScheduler::DropDeadTop()
 void
 QuaternaryHeapScheduler::Compact()
 {
-    std::sort(m_dead.begin(), m_dead.end(), Before);
+    m_dead.BuildIndex();
     std::size_t kept = 0;
     std::size_t dropped = 0;
     for (std::size_t i = 0; i < m_heap.size(); ++i)
     {
-        const EventKey& k = m_heap[i].key;
-        auto it = std::lower_bound(m_dead.begin(), m_dead.end(), k, Before);
-        if (it != m_dead.end() && SameKey(*it, k))
+        if (m_dead.Contains(m_heap[i].key))
         {
             ++dropped;
             continue;
         }
         m_heap[kept++] = m_heap[i];
     }
-    NS_ABORT_MSG_IF(dropped != m_dead.size(),
-                    "QuaternaryHeapScheduler: " << m_dead.size() - dropped
+    NS_ABORT_MSG_IF(dropped != m_dead.GetSize(),
+                    "QuaternaryHeapScheduler: " << m_dead.GetSize() - dropped
                                                 << " removed event(s) were not pending");
-    m_dead.clear();
+    m_dead.Clear();
     m_heap.resize(kept);
     // Floyd's bottom-up heap construction, O(n).
     if (kept > 1)

@@ -6,6 +6,8 @@
 #ifndef QUATERNARY_HEAP_SCHEDULER_H
 #define QUATERNARY_HEAP_SCHEDULER_H
 
+#include "removed-event-set.h"
+
 #include "ns3/scheduler.h"
 
 #include <cstdint>
@@ -32,10 +34,11 @@ namespace ns3
  *
  * Removal (Simulator::Remove, used for disarmed timers) is lazy: the event's key goes into a
  * second, small min-heap and the entry is dropped when it reaches the top (the top is removed
- * exactly when it equals the earliest removed key: one comparison per pop). Whenever removed
- * entries exceed a quarter of the heap it is rebuilt without them (O(n log r), Floyd), so
- * memory stays within 4/3 of the pending events and rebuilds cost amortized O(log r) per
- * removal. The top of the heap is never a removed entry, so PeekNext() and IsEmpty() are exact.
+ * exactly when it equals the earliest removed key: one comparison per pop; see
+ * RemovedEventSet). Whenever removed entries exceed a quarter of the heap it is rebuilt
+ * without them (O(n), Floyd), so memory stays within 4/3 of the pending events and rebuilds
+ * cost amortized O(1) per removal. The top of the heap is never a removed entry, so PeekNext() and
+ * IsEmpty() are exact.
  *
  * Use: `Simulator::SetScheduler(ObjectFactory("ns3::QuaternaryHeapScheduler"))` before the
  * first event, or `--SchedulerType=ns3::QuaternaryHeapScheduler` on any ns-3 program's
@@ -86,40 +89,6 @@ class QuaternaryHeapScheduler : public Scheduler
 
   private:
     /**
-     * \brief Strict (timestamp, uid) order.
-     * \param a first key
-     * \param b second key
-     * \return true if \p a runs before \p b
-     */
-    static bool Before(const EventKey& a, const EventKey& b)
-    {
-        // Bitwise, not short-circuit: compiles to flag arithmetic instead of branches.
-        return (a.m_ts < b.m_ts) | ((a.m_ts == b.m_ts) & (a.m_uid < b.m_uid));
-    }
-
-    /**
-     * \brief Reverse order, for std::push_heap/pop_heap to keep the earliest key in front.
-     * \param a first key
-     * \param b second key
-     * \return true if \p a runs after \p b
-     */
-    static bool Later(const EventKey& a, const EventKey& b)
-    {
-        return Before(b, a);
-    }
-
-    /**
-     * \brief Same event (keys are unique among pending events).
-     * \param a first key
-     * \param b second key
-     * \return true if both keys have the same timestamp and uid
-     */
-    static bool SameKey(const EventKey& a, const EventKey& b)
-    {
-        return a.m_uid == b.m_uid && a.m_ts == b.m_ts;
-    }
-
-    /**
      * \brief Move the entry at \p i up to its place.
      * \param i index of the entry
      */
@@ -143,8 +112,8 @@ class QuaternaryHeapScheduler : public Scheduler
     /// Rebuild the heap without the removed entries.
     void Compact();
 
-    std::vector<Event> m_heap;    //!< implicit 4-ary heap, earliest at [0]
-    std::vector<EventKey> m_dead; //!< keys of removed entries still in m_heap: a min-heap
+    std::vector<Event> m_heap; //!< implicit 4-ary heap, earliest at [0]
+    RemovedEventSet m_dead;    //!< keys removed but still in m_heap
 };
 
 /**

@@ -203,6 +203,35 @@ TEST(DelayClassScheduler, ClassesAndOverflowAreUsedAsDescribed)
     EXPECT_EQ(s->RemoveNext().key.m_uid, 0u);
 }
 
+TEST(RemovedEventSet, FrontIsTheEarliestAndContainsFindsEveryKey)
+{
+    RemovedEventSet set;
+    std::mt19937 rng(9);
+    std::set<uint32_t> uids;
+    std::vector<Scheduler::EventKey> keys;
+    while (uids.size() < 3000)
+    {
+        uint32_t uid = 4 + rng() % 100000;
+        if (uids.insert(uid).second)
+        {
+            keys.push_back(MakeEv(rng() % 50, uid).key); // many equal timestamps
+            set.Add(keys.back());
+        }
+    }
+    set.BuildIndex();
+    for (uint32_t uid = 4; uid < 100004; ++uid)
+    {
+        ASSERT_EQ(set.Contains(MakeEv(0, uid).key), uids.count(uid) == 1) << "uid " << uid;
+    }
+    std::sort(keys.begin(), keys.end(), EventKeyBefore);
+    for (const auto& k : keys)
+    {
+        ASSERT_TRUE(SameEventKey(set.Front(), k));
+        set.PopFront();
+    }
+    EXPECT_TRUE(set.IsEmpty());
+}
+
 TEST(DelayClassScheduler, InvalidMaxClassesIsRejected)
 {
     Ptr<DelayClassScheduler> s = CreateObject<DelayClassScheduler>();
