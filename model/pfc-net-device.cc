@@ -501,11 +501,11 @@ PfcNetDevice::Classify(Ptr<const Packet> packet, uint16_t protocol) const
 
 uint32_t
 PfcNetDevice::WriteL2Header(uint8_t* out,
-                            Mac48Address dst,
+                            Mac48Address dest,
                             uint16_t protocol,
                             uint8_t priority) const
 {
-    dst.CopyTo(out);
+    dest.CopyTo(out);
     std::memcpy(out + 6, m_addressBytes, 6);
     if (m_tagging == PCP)
     {
@@ -578,6 +578,40 @@ PfcNetDevice::SendWithPriority(Ptr<Packet> packet,
     }
     AddFraming(packet, dest, protocol, priority);
     return EnqueueFrame(packet, priority);
+}
+
+bool
+PfcNetDevice::SendFrame(Ptr<Packet> frame, uint8_t priority)
+{
+    CheckPriority(priority, "PfcNetDevice::SendFrame");
+    uint32_t l2 = m_tagging == PCP ? ETH_HEADER_BYTES + DOT1Q_BYTES : ETH_HEADER_BYTES;
+    NS_ABORT_MSG_IF(frame->GetSize() < MIN_FRAME_BYTES,
+                    "PfcNetDevice::SendFrame: a frame of "
+                        << frame->GetSize() << " bytes is shorter than the " << MIN_FRAME_BYTES
+                        << "-byte Ethernet minimum");
+    if (frame->GetSize() - l2 - FCS_BYTES > m_mtu)
+    {
+        Drop(frame, PfcDropReason::OVERSIZE);
+        return false;
+    }
+    if (!m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(L3Fragment(frame, l2));
+    }
+    return EnqueueFrame(frame, priority);
+}
+
+Ptr<Packet>
+PfcNetDevice::L3Fragment(Ptr<const Packet> frame, uint32_t l2Bytes) const
+{
+    uint8_t h[ETH_HEADER_BYTES + DOT1Q_BYTES + 4];
+    uint32_t got = frame->CopyData(h, l2Bytes + 4);
+    uint32_t l3 = frame->GetSize() - l2Bytes - FCS_BYTES; // padding included unless IPv4
+    if (got == l2Bytes + 4 && wire::GetU16(h + l2Bytes - 2) == IPV4_ETHERTYPE)
+    {
+        l3 = std::min<uint32_t>(l3, wire::GetU16(h + l2Bytes + 2));
+    }
+    return frame->CreateFragment(l2Bytes, l3);
 }
 
 bool

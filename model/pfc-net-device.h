@@ -260,6 +260,36 @@ class PfcNetDevice : public NetDevice
                           uint8_t priority);
 
     /**
+     * \brief Write the L2 header this port puts in front of a packet: destination \p dest,
+     * source = this port's MAC, an IEEE 802.1Q tag carrying \p priority as PCP when the Tagging
+     * attribute is PCP, then \p protocol as EtherType. A NIC that builds whole frames for
+     * SendFrame() writes it in front of its own headers (one buffer operation per frame).
+     * \param out at least ETH_HEADER_BYTES + DOT1Q_BYTES (18) bytes
+     * \param dest destination MAC
+     * \param protocol EtherType of the payload
+     * \param priority 0..7 (not checked here; SendFrame() checks it)
+     * \return the header length written: 14 (untagged) or 18 (tagged)
+     */
+    uint32_t WriteL2Header(uint8_t* out,
+                           Mac48Address dest,
+                           uint16_t protocol,
+                           uint8_t priority) const;
+
+    /**
+     * \brief Send a whole frame built by the caller (the NIC fast path): no framing is added.
+     *
+     * \p frame must be what SendWithPriority() would have queued: WriteL2Header() bytes of this
+     * port, the L3 packet, zero padding up to MIN_FRAME_BYTES, and a zero FCS field of
+     * FCS_BYTES. It is queued on \p priority exactly like a framed packet; the MacTx trace sees
+     * the L3 packet (read from the IPv4 total length when the payload is IPv4).
+     * \param frame the frame
+     * \param priority 0..7 (aborts otherwise)
+     * \return false if the frame was dropped (oversize L3 packet, queue full), traced with the
+     *         reason
+     */
+    bool SendFrame(Ptr<Packet> frame, uint8_t priority);
+
+    /**
      * \brief Forward a received frame: replace its L2 header and the start of its payload in
      * one buffer operation, then queue it on \p priority.
      *
@@ -395,13 +425,12 @@ class PfcNetDevice : public NetDevice
     /// Add Ethernet framing (and 802.1Q tag, padding, FCS) to an L3 packet.
     void AddFraming(Ptr<Packet> packet, Mac48Address dst, uint16_t protocol, uint8_t priority);
     /**
-     * Write this port's L2 header for \p dst into \p out.
-     * \return its length, 14 or 18 bytes
+     * \brief The L3 part of a frame, for the MacTx trace.
+     * \param frame a whole frame of this port
+     * \param l2Bytes its L2 header length
+     * \return a fragment without L2 header, padding and FCS
      */
-    uint32_t WriteL2Header(uint8_t* out,
-                           Mac48Address dst,
-                           uint16_t protocol,
-                           uint8_t priority) const;
+    Ptr<Packet> L3Fragment(Ptr<const Packet> frame, uint32_t l2Bytes) const;
     /// Queue a framed packet on a priority and start the transmitter.
     bool EnqueueFrame(Ptr<Packet> frame, uint8_t priority);
     /// Start the next frame if the transmitter is idle and something is eligible.

@@ -224,6 +224,7 @@ RoceNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
     port.peerMac = Mac48Address::ConvertFrom(peer->GetAddress());
     uint32_t index = static_cast<uint32_t>(m_ports.size());
     m_ports.push_back(std::move(port));
+    dev->SetFrameReceiveCallback(MakeCallback(&RoceNic::ReceiveFrame, this).Bind(index));
     dev->SetPfcReceiveCallback(MakeCallback(&RoceNic::Receive, this).Bind(index));
     dev->SetDequeueCallback(MakeCallback(&RoceNic::OnDequeue, this).Bind(index));
     return index;
@@ -455,7 +456,7 @@ RoceNic::Kick(uint32_t portIndex, uint8_t priority)
         {
             qp->m_inArbiter = false;
         }
-        if (!port.dev->SendWithPriority(p, port.peerMac, IPV4_ETHERTYPE, priority))
+        if (!port.dev->SendFrame(p, priority))
         {
             // The port refused it (queue full): recovered by the QP's go-back-N.
             arb.inDevice.pop_back();
@@ -481,12 +482,12 @@ RoceNic::Reschedule(RoceQueuePair* qp)
 }
 
 void
-RoceNic::SendControl(uint32_t portIndex, Ptr<Packet> packet, uint8_t priority)
+RoceNic::SendControl(uint32_t portIndex, Ptr<Packet> frame, uint8_t priority)
 {
     Port& port = m_ports[portIndex];
     Arbiter& arb = port.arb[priority];
     arb.inDevice.push_back(false);
-    if (!port.dev->SendWithPriority(packet, port.peerMac, IPV4_ETHERTYPE, priority))
+    if (!port.dev->SendFrame(frame, priority))
     {
         arb.inDevice.pop_back();
     }
@@ -507,6 +508,13 @@ RoceNic::OnDequeue(uint32_t portIndex, Ptr<PfcNetDevice> dev, uint8_t priority, 
     }
 }
 
+uint32_t
+RoceNic::WriteFrameHeader(uint32_t port, uint8_t priority, uint8_t* out) const
+{
+    const Port& p = m_ports[port];
+    return p.dev->WriteL2Header(out, p.peerMac, IPV4_ETHERTYPE, priority);
+}
+
 void
 RoceNic::Receive(uint32_t portIndex,
                  Ptr<PfcNetDevice> dev,
@@ -515,32 +523,63 @@ RoceNic::Receive(uint32_t portIndex,
                  Mac48Address from,
                  uint8_t priority)
 {
+    // IPv4 frames for this port arrive whole through ReceiveFrame; others (other EtherTypes,
+    // IPv4 broadcast or multicast) without framing here.
     if (protocol != IPV4_ETHERTYPE)
     {
         Drop(packet, RoceNicDropReason::NOT_ROCE);
         return;
     }
-    // One copy of the first bytes: IPv4 + UDP + BTH + up to 20 bytes of extension headers.
+    uint8_t b[RX_HEADER_BYTES];
+    uint32_t got = packet->CopyData(b, std::min<uint32_t>(sizeof(b), packet->GetSize()));
+    Deliver(portIndex, packet, 0, b, got, packet->GetSize());
+}
+
+void
+RoceNic::ReceiveFrame(uint32_t portIndex,
+                      Ptr<PfcNetDevice> dev,
+                      Ptr<Packet> frame,
+                      uint32_t l2Bytes,
+                      uint8_t priority,
+                      const uint8_t* head,
+                      uint32_t headBytes)
+{
+    static_assert(PfcNetDevice::RX_PEEK_BYTES >= 18 + RX_HEADER_BYTES,
+                  "the port's copy of a frame's first bytes must cover the RoCEv2 headers");
+    // The port checked the IPv4 total length against the frame and copied the first bytes.
+    const uint8_t* b = head + l2Bytes;
+    Deliver(portIndex,
+            frame,
+            l2Bytes,
+            b,
+            std::min(headBytes - l2Bytes, RX_HEADER_BYTES),
+            wire::GetU16(b + 2));
+}
+
+void
+RoceNic::Deliver(uint32_t portIndex,
+                 Ptr<Packet> packet,
+                 uint32_t offset,
+                 const uint8_t* b,
+                 uint32_t got,
+                 uint32_t size)
+{
     constexpr uint32_t FIXED = 20 + 8 + RoceBthHeader::SIZE;
-    constexpr uint32_t MAX_EXT = RoceRethHeader::SIZE + RoceImmDtHeader::SIZE;
-    uint8_t b[FIXED + MAX_EXT];
-    uint32_t size = packet->GetSize();
-    uint32_t got = packet->CopyData(b, std::min<uint32_t>(sizeof(b), size));
-    if (got < FIXED)
+    if (got < FIXED || size < FIXED)
     {
-        Drop(packet, RoceNicDropReason::MALFORMED);
+        Drop(packet, offset, size, RoceNicDropReason::MALFORMED);
         return;
     }
     uint32_t ihl = (b[0] & 0x0f) * 4u;
     if ((b[0] >> 4) != 4 || ihl != 20 || b[9] != 17 ||
         wire::GetU16(b + 22) != RoceBthHeader::UDP_DST_PORT)
     {
-        Drop(packet, RoceNicDropReason::NOT_ROCE);
+        Drop(packet, offset, size, RoceNicDropReason::NOT_ROCE);
         return;
     }
     if (wire::GetU32(b + 16) != m_ports[portIndex].address.Get())
     {
-        Drop(packet, RoceNicDropReason::WRONG_ADDRESS);
+        Drop(packet, offset, size, RoceNicDropReason::WRONG_ADDRESS);
         return;
     }
     const uint8_t* bth = b + 28;
@@ -558,17 +597,31 @@ RoceNic::Receive(uint32_t portIndex,
                     (RoceBthHeader::HasAeth(rx.opcode) ? RoceAethHeader::SIZE : 0);
     if (rx.afterBth < need + RoceIcrcTrailer::SIZE + rx.padCount)
     {
-        Drop(packet, RoceNicDropReason::MALFORMED);
+        Drop(packet, offset, size, RoceNicDropReason::MALFORMED);
         return;
     }
     Ptr<RoceQueuePair> qp = GetQp(wire::GetU24(bth + 5));
     if (!qp || qp->GetPortIndex() != portIndex)
     {
-        Drop(packet, RoceNicDropReason::UNKNOWN_QP);
+        Drop(packet, offset, size, RoceNicDropReason::UNKNOWN_QP);
         return;
     }
     qp->Receive(rx);
-    m_recycler.Recycle(packet, FIXED + need);
+    // What follows the headers is zeros (payload, ICRC, and for a frame padding and FCS): the
+    // body of a later packet.
+    m_recycler.Recycle(packet, offset + FIXED + need);
+}
+
+void
+RoceNic::Drop(Ptr<const Packet> packet, uint32_t offset, uint32_t size, RoceNicDropReason reason)
+{
+    // The trace sees the IPv4 packet, without framing.
+    if (offset == 0 && size >= packet->GetSize())
+    {
+        Drop(packet, reason);
+        return;
+    }
+    Drop(packet->CreateFragment(offset, std::min(size, packet->GetSize() - offset)), reason);
 }
 
 void

@@ -155,12 +155,20 @@ class RoceNic : public Object
      */
     void Reschedule(RoceQueuePair* qp);
     /**
-     * \brief Send a control packet (ACK/NAK/CNP) now, bypassing the arbiter.
+     * \brief Send a control frame (ACK/NAK/CNP) now, bypassing the arbiter.
      * \param port local port index
-     * \param packet IPv4 packet
+     * \param frame a whole frame built with WriteFrameHeader() (see PfcNetDevice::SendFrame)
      * \param priority port priority
      */
-    void SendControl(uint32_t port, Ptr<Packet> packet, uint8_t priority);
+    void SendControl(uint32_t port, Ptr<Packet> frame, uint8_t priority);
+    /**
+     * \brief Write the L2 header of a frame leaving a port towards its peer (IPv4 EtherType).
+     * \param port local port index
+     * \param priority port priority 0..7 (the 802.1Q PCP when the port tags)
+     * \param out at least 18 bytes
+     * \return the header length, 14 or 18 bytes
+     */
+    uint32_t WriteFrameHeader(uint32_t port, uint8_t priority, uint8_t* out) const;
     /**
      * \brief Account received payload for NIC-originated PFC.
      * \param port local port index
@@ -171,7 +179,7 @@ class RoceNic : public Object
 
     /**
      * \brief A packet with a zero-filled body for a QP to send, reusing a received one if kept.
-     * \param zeroBytes body bytes (payload, pad and ICRC field)
+     * \param zeroBytes body bytes (payload, pad, ICRC field, Ethernet padding and FCS field)
      * \return a packet equal to Create<Packet>(zeroBytes)
      */
     Ptr<Packet> AllocatePacket(uint32_t zeroBytes)
@@ -179,7 +187,7 @@ class RoceNic : public Object
         return m_recycler.Get(zeroBytes);
     }
 
-    /// \return a header object reused for the IPv4..BTH headers of every packet built
+    /// \return a header object reused for the L2..BTH headers of every frame built
     FabricWireHeader& GetTxHeader()
     {
         return m_txHeader;
@@ -227,15 +235,53 @@ class RoceNic : public Object
     void Kick(uint32_t port, uint8_t priority);
     /// The port dequeued a frame.
     void OnDequeue(uint32_t port, Ptr<PfcNetDevice> dev, uint8_t priority, Ptr<const Packet>);
-    /// A packet arrived on a port.
+    /// A non-IPv4 packet (framing removed) arrived on a port: not RoCE.
     void Receive(uint32_t port,
                  Ptr<PfcNetDevice> dev,
                  Ptr<Packet> packet,
                  uint16_t protocol,
                  Mac48Address from,
                  uint8_t priority);
+    /**
+     * \brief An IPv4 frame arrived on a port (PfcNetDevice frame receive callback): parse its
+     *        RoCEv2 headers from the port's copy of the first bytes and hand it to its QP.
+     * \param port local port index
+     * \param dev the device
+     * \param frame the whole frame
+     * \param l2Bytes its L2 header length
+     * \param priority its priority
+     * \param head copy of its first bytes
+     * \param headBytes how many
+     */
+    void ReceiveFrame(uint32_t port,
+                      Ptr<PfcNetDevice> dev,
+                      Ptr<Packet> frame,
+                      uint32_t l2Bytes,
+                      uint8_t priority,
+                      const uint8_t* head,
+                      uint32_t headBytes);
+    /**
+     * \brief Parse the RoCEv2 headers of a received IPv4 packet and hand it to its QP.
+     * \param port local port index
+     * \param packet the packet, or the whole frame
+     * \param offset bytes in front of the IPv4 header (0, or the frame's L2 header length)
+     * \param b copy of the packet's first bytes from its IPv4 header on
+     * \param got how many, up to RX_HEADER_BYTES
+     * \param size IPv4 packet length (total length field for frames)
+     */
+    void Deliver(uint32_t port,
+                 Ptr<Packet> packet,
+                 uint32_t offset,
+                 const uint8_t* b,
+                 uint32_t got,
+                 uint32_t size);
     /// Count and trace a drop.
     void Drop(Ptr<const Packet> packet, RoceNicDropReason reason);
+    /// Count and trace a drop of the IPv4 packet at \p offset (\p size bytes) in \p packet.
+    void Drop(Ptr<const Packet> packet, uint32_t offset, uint32_t size, RoceNicDropReason reason);
+
+    /// IPv4 + UDP + BTH + up to 20 bytes of extension headers (RETH + ImmDt): what Deliver reads.
+    static constexpr uint32_t RX_HEADER_BYTES = 20 + 8 + 12 + 16 + 4;
     /// Drain the host buffer model up to now; maybe XON.
     void DrainRx(uint32_t port, uint8_t priority);
     /// Validate and set the MTU attribute.

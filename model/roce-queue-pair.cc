@@ -17,6 +17,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <cstring>
+
 namespace ns3
 {
 
@@ -361,8 +363,12 @@ RoceQueuePair::OnRateChange()
 }
 
 Ptr<Packet>
-RoceQueuePair::MakePacket(uint8_t* h, uint32_t hdrBytes, uint32_t body, uint8_t dscp, bool ect)
-    const
+RoceQueuePair::MakePacket(uint8_t* h,
+                          uint32_t hdrBytes,
+                          uint32_t body,
+                          uint8_t dscp,
+                          bool ect,
+                          uint8_t priority) const
 {
     // The same bytes as Ipv4Header (DF, TTL 64, identification 0, checksum) + UdpHeader
     // (checksum 0) would serialize, written directly (see FabricWireHeader).
@@ -396,9 +402,20 @@ RoceQueuePair::MakePacket(uint8_t* h, uint32_t hdrBytes, uint32_t body, uint8_t 
     wire::PutU16(h + 22, Bth::UDP_DST_PORT);
     wire::PutU16(h + 24, static_cast<uint16_t>(total - 20));
     wire::PutU16(h + 26, 0); // checksum not used (RoCEv2 relies on the ICRC)
-    Ptr<Packet> p = m_nic->AllocatePacket(body + RoceIcrcTrailer::SIZE); // ICRC field: zero
+    // The port's L2 header goes in the headroom in front of h: the whole frame header is
+    // added in one operation, and the body (payload, ICRC, Ethernet padding, FCS) is zeros.
+    static_assert(L2_ROOM == PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES,
+                  "L2_ROOM must hold a tagged Ethernet header");
+    uint8_t l2h[L2_ROOM];
+    uint32_t l2 = m_nic->WriteFrameHeader(m_port, priority, l2h);
+    std::memcpy(h - l2, l2h, l2);
+    uint32_t frame = l2 + total + PfcNetDevice::FCS_BYTES;
+    uint32_t pad =
+        frame < PfcNetDevice::MIN_FRAME_BYTES ? PfcNetDevice::MIN_FRAME_BYTES - frame : 0;
+    Ptr<Packet> p =
+        m_nic->AllocatePacket(body + RoceIcrcTrailer::SIZE + pad + PfcNetDevice::FCS_BYTES);
     FabricWireHeader& header = m_nic->GetTxHeader();
-    header.Set(FabricWireHeader::IPV4, h, hdrBytes);
+    header.Set(FabricWireHeader::ETHERNET, h - l2, l2 + hdrBytes);
     p->AddHeader(header);
     return p;
 }
@@ -409,8 +426,10 @@ RoceQueuePair::BuildNextPacket()
     NS_ABORT_MSG_IF(!HasPacketToSend(), "RoceQueuePair::BuildNextPacket with nothing to send");
     Time now = Simulator::Now();
     uint32_t mtu = m_nic->GetMtu();
-    // IPv4 + UDP + BTH + (RETH | AETH) + ImmDt, written as bytes and added in one operation.
-    uint8_t h[IP_UDP_BYTES + Bth::SIZE + RoceRethHeader::SIZE + RoceImmDtHeader::SIZE];
+    // L2 + IPv4 + UDP + BTH + (RETH | AETH) + ImmDt, written as bytes and added in one
+    // operation (the L2 header goes in front of h).
+    uint8_t buf[L2_ROOM + IP_UDP_BYTES + Bth::SIZE + RoceRethHeader::SIZE + RoceImmDtHeader::SIZE];
+    uint8_t* h = buf + L2_ROOM;
     uint32_t hdr = IP_UDP_BYTES;
     uint32_t body = 0;
     uint32_t payload = 0;
@@ -556,12 +575,12 @@ RoceQueuePair::BuildNextPacket()
             RestartTimer();
         }
     }
-    Ptr<Packet> p = MakePacket(h, hdr, body, m_dscp, true);
+    Ptr<Packet> p = MakePacket(h, hdr, body, m_dscp, true, m_priority);
     m_counters.txDataPackets++;
     m_counters.txDataBytes += payload;
     m_cc->OnBytesSent(payload);
     m_lastSendStart = now;
-    m_lastWire = p->GetSize() + WIRE_OVERHEAD;
+    m_lastWire = hdr + body + RoceIcrcTrailer::SIZE + WIRE_OVERHEAD; // IPv4 packet + overhead
     return p;
 }
 
@@ -992,12 +1011,14 @@ RoceQueuePair::SendAck(bool nak, uint32_t psn)
     bth.SetOpcode(Bth::ACKNOWLEDGE);
     bth.SetDestQp(m_remoteQpn);
     bth.SetPsn(psn);
-    uint8_t h[IP_UDP_BYTES + Bth::SIZE + RoceAethHeader::SIZE];
+    uint8_t buf[L2_ROOM + IP_UDP_BYTES + Bth::SIZE + RoceAethHeader::SIZE];
+    uint8_t* h = buf + L2_ROOM;
     bth.Write(h + IP_UDP_BYTES);
     aeth.Write(h + IP_UDP_BYTES + Bth::SIZE);
     uint8_t dscp = m_nic->GetAckDscp();
-    Ptr<Packet> p = MakePacket(h, sizeof(h), 0, dscp, false);
-    m_nic->SendControl(m_port, p, m_nic->GetPort(m_port)->GetDscpPriority(dscp));
+    uint8_t priority = m_nic->GetPort(m_port)->GetDscpPriority(dscp);
+    Ptr<Packet> p = MakePacket(h, sizeof(buf) - L2_ROOM, 0, dscp, false, priority);
+    m_nic->SendControl(m_port, p, priority);
 }
 
 void
@@ -1007,14 +1028,17 @@ RoceQueuePair::SendCnp()
     bth.SetOpcode(Bth::CNP);
     bth.SetDestQp(m_remoteQpn);
     bth.SetBecn(true); // RoCEv2 CNP: BECN set (Annex A17.9)
-    uint8_t h[IP_UDP_BYTES + Bth::SIZE];
+    uint8_t buf[L2_ROOM + IP_UDP_BYTES + Bth::SIZE];
+    uint8_t* h = buf + L2_ROOM;
     bth.Write(h + IP_UDP_BYTES);
     uint8_t dscp = m_nic->GetCnpDscp();
+    uint8_t priority = m_nic->GetPort(m_port)->GetDscpPriority(dscp);
     // The CNP's 16 reserved bytes (RoceCnpHeader) are zero: part of the zero-filled body.
-    Ptr<Packet> p = MakePacket(h, sizeof(h), RoceCnpHeader::SIZE, dscp, false);
+    Ptr<Packet> p =
+        MakePacket(h, sizeof(buf) - L2_ROOM, RoceCnpHeader::SIZE, dscp, false, priority);
     m_counters.cnpsTx++;
     m_controlTrace(RoceControlEvent::CNP_TX, 0);
-    m_nic->SendControl(m_port, p, m_nic->GetPort(m_port)->GetDscpPriority(dscp));
+    m_nic->SendControl(m_port, p, priority);
 }
 
 uint64_t

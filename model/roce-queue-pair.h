@@ -346,16 +346,21 @@ class RoceQueuePair : public Object
     uint32_t PacketsFor(uint64_t bytes) const;
     /// Bytes of IPv4 + UDP in front of the BTH.
     static constexpr uint32_t IP_UDP_BYTES = 28;
+    /// Headroom in front of the IPv4 header for the port's L2 header (802.1Q-tagged Ethernet).
+    static constexpr uint32_t L2_ROOM = 14 + 4;
     /**
-     * Make a packet from header bytes: writes IPv4 + UDP into h[0..28) (h[28..hdrBytes) holds
-     * the BTH and its extension headers) and adds them, in one operation, in front of \p body
-     * bytes of payload and pad, followed by the ICRC field (zero).
+     * Make a whole frame from header bytes: writes IPv4 + UDP into h[0..28) (h[28..hdrBytes)
+     * holds the BTH and its extension headers) and the port's L2 header for \p priority into
+     * the L2_ROOM bytes in front of h, and adds them in one operation in front of a zero body:
+     * \p body bytes of payload and pad, the ICRC field, Ethernet padding to the 64-byte
+     * minimum, and the FCS field (see PfcNetDevice::SendFrame).
      */
     Ptr<Packet> MakePacket(uint8_t* h,
                            uint32_t hdrBytes,
                            uint32_t body,
                            uint8_t dscp,
-                           bool ect) const;
+                           bool ect,
+                           uint8_t priority) const;
     /// Build and send an ACK or NAK now.
     void SendAck(bool nak, uint32_t psn);
     /// Build and send a CNP now.
