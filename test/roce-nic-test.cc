@@ -9,6 +9,7 @@
 
 #include "ns3/ai-fabric-module.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -338,6 +339,89 @@ TEST_F(RoceTest, UnknownQpIsDroppedAndCounted)
     Simulator::Run();
     EXPECT_EQ(nics[1]->GetDrops()[size_t(RoceNicDropReason::UNKNOWN_QP)], 1u);
     EXPECT_STREQ(RoceNicDropReasonName(RoceNicDropReason::UNKNOWN_QP), "unknown qp");
+}
+
+/// Frames a NIC port put on the wire and the IPv4 packets its MacTx trace reported.
+struct FrameLog
+{
+    std::vector<std::vector<uint8_t>> frames; //!< PhyTxBegin
+    std::vector<std::vector<uint8_t>> l3;     //!< MacTx
+
+    static std::vector<uint8_t> Bytes(Ptr<const Packet> p)
+    {
+        std::vector<uint8_t> b(p->GetSize());
+        p->CopyData(b.data(), b.size());
+        return b;
+    }
+
+    void Attach(Ptr<PfcNetDevice> dev)
+    {
+        dev->TraceConnectWithoutContext("PhyTxBegin",
+                                        MakeCallback(+[](FrameLog* log, Ptr<const Packet> p) {
+                                            log->frames.push_back(Bytes(p));
+                                        }).Bind(this));
+        dev->TraceConnectWithoutContext("MacTx",
+                                        MakeCallback(+[](FrameLog* log, Ptr<const Packet> p) {
+                                            log->l3.push_back(Bytes(p));
+                                        }).Bind(this));
+    }
+};
+
+TEST_F(RoceTest, NicFramesCarryThePortFramingAndTracesSeeIpv4Packets)
+{
+    // Port 0 tags (802.1Q, 18-byte L2 header), port 1 does not: both framings of the NIC's
+    // whole-frame path (data, ACKs) must match what the port would have added itself.
+    Build();
+    ports[0]->SetAttribute("Tagging", StringValue("Pcp"));
+    fabric->GetPort(0)->SetAttribute("Tagging", StringValue("Pcp"));
+    FrameLog log[2];
+    log[0].Attach(ports[0]);
+    log[1].Attach(ports[1]);
+    std::vector<uint32_t> dropped;
+    nics[1]->TraceConnectWithoutContext(
+        "Drop",
+        MakeCallback(+[](std::vector<uint32_t>* v, Ptr<const Packet> p, RoceNicDropReason) {
+            uint8_t ip[4];
+            p->CopyData(ip, 4);
+            v->push_back(p->GetSize() == uint32_t(ip[2] << 8 | ip[3]) ? p->GetSize() : 0);
+        }).Bind(&dropped));
+    auto qps = nicHelper.Connect(nics[0], nics[1]);
+    qps[0].first->PostWrite(3 * 4096 + 100, 0, 1, Collect());
+    Ptr<RoceQueuePair> stray = nics[0]->CreateQp();
+    stray->Connect(Ip(1), 0x123456, 0, 0, 50000); // no such QP: dropped by NIC 1
+    stray->PostSend(100, Collect());
+    Simulator::Stop(MicroSeconds(100));
+    Simulator::Run();
+    ASSERT_EQ(completions.size(), 1u);
+    EXPECT_EQ(completions[0].status, RoceWcStatus::SUCCESS);
+    for (uint32_t side = 0; side < 2; ++side)
+    {
+        const uint32_t l2 = side == 0 ? 18 : 14;
+        const FrameLog& f = log[side];
+        ASSERT_EQ(f.frames.size(), f.l3.size()) << "side " << side;
+        ASSERT_GE(f.frames.size(), side == 0 ? 5u : 1u) << "data + stray / ACKs";
+        for (std::size_t i = 0; i < f.frames.size(); ++i)
+        {
+            const auto& fr = f.frames[i];
+            const auto& ip = f.l3[i];
+            ASSERT_GE(ip.size(), 20u);
+            EXPECT_EQ(ip[0], 0x45);
+            EXPECT_EQ(uint32_t(ip[2] << 8 | ip[3]), ip.size()) << "MacTx sees the IPv4 packet";
+            EXPECT_EQ(fr.size(), std::max<std::size_t>(64, l2 + ip.size() + 4));
+            EXPECT_EQ(fr[l2 - 2] << 8 | fr[l2 - 1], 0x0800);
+            if (side == 0)
+            {
+                EXPECT_EQ(fr[12] << 8 | fr[13], 0x8100) << "802.1Q tag";
+                EXPECT_EQ(fr[14] >> 5, qps[0].first->GetPriority()) << "PCP = data priority";
+            }
+            EXPECT_TRUE(std::equal(ip.begin(), ip.end(), fr.begin() + l2));
+            EXPECT_TRUE(std::all_of(fr.begin() + l2 + ip.size(), fr.end(), [](uint8_t b) {
+                return b == 0;
+            })) << "padding and FCS field are zero";
+        }
+    }
+    ASSERT_EQ(dropped.size(), 1u);
+    EXPECT_GT(dropped[0], 0u) << "the Drop trace sees the IPv4 packet, without framing";
 }
 
 TEST_F(RoceTest, PcapOfWriteAndReadDecodesAsRoceV2)
