@@ -59,7 +59,7 @@ class BackloggedSource
     }
 
   private:
-    void OnDequeue(Ptr<PfcNetDevice>, uint8_t priority, Ptr<const Packet>)
+    void OnDequeue(const Ptr<PfcNetDevice>&, uint8_t priority, const Ptr<const Packet>&)
     {
         if ((m_active >> priority) & 1u)
         {

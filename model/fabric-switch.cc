@@ -223,8 +223,8 @@ FabricSwitch::Receive(uint32_t inPort,
 
 void
 FabricSwitch::ReceiveFrame(uint32_t inPort,
-                           Ptr<PfcNetDevice> dev,
-                           Ptr<Packet> frame,
+                           const Ptr<PfcNetDevice>& dev,
+                           const Ptr<Packet>& frame,
                            uint32_t l2Bytes,
                            uint8_t priority,
                            const uint8_t* head,
@@ -294,7 +294,7 @@ FabricSwitch::ReceiveFrame(uint32_t inPort,
 
 void
 FabricSwitch::Egress(uint32_t outPort,
-                     Ptr<Packet> frame,
+                     const Ptr<Packet>& frame,
                      uint32_t l2Bytes,
                      SwitchFlowKey key,
                      uint32_t bytes,
@@ -357,9 +357,9 @@ FabricSwitch::Egress(uint32_t outPort,
 
 void
 FabricSwitch::OnDequeue(uint32_t outPort,
-                        Ptr<PfcNetDevice> dev,
+                        const Ptr<PfcNetDevice>& dev,
                         uint8_t priority,
-                        Ptr<const Packet>)
+                        const Ptr<const Packet>&)
 {
     std::deque<Pending>& fifo = m_pending[outPort * 8ull + priority];
     NS_ABORT_MSG_IF(fifo.empty(),

@@ -159,8 +159,8 @@ class FabricSwitch : public Object
     /// Ingress of an IPv4 frame (frame-level: the framing stays, fields are read from the
     /// port's copy of the first \p headBytes bytes, \p head).
     void ReceiveFrame(uint32_t inPort,
-                      Ptr<PfcNetDevice> dev,
-                      Ptr<Packet> frame,
+                      const Ptr<PfcNetDevice>& dev,
+                      const Ptr<Packet>& frame,
                       uint32_t l2Bytes,
                       uint8_t priority,
                       const uint8_t* head,
@@ -169,13 +169,16 @@ class FabricSwitch : public Object
     /// \p head: a copy of the frame's first l2Bytes + key.headerBytes bytes, or nullptr (the
     /// frame is read again).
     void Egress(uint32_t outPort,
-                Ptr<Packet> frame,
+                const Ptr<Packet>& frame,
                 uint32_t l2Bytes,
                 SwitchFlowKey key,
                 uint32_t bytes,
                 const uint8_t* head);
     /// The egress port dequeued a frame: release its MMU bytes.
-    void OnDequeue(uint32_t outPort, Ptr<PfcNetDevice> dev, uint8_t priority, Ptr<const Packet>);
+    void OnDequeue(uint32_t outPort,
+                   const Ptr<PfcNetDevice>& dev,
+                   uint8_t priority,
+                   const Ptr<const Packet>&);
     /// MMU decided XOFF/XON for (ingress port, priority).
     void OnXoff(uint32_t port, uint8_t priority, bool xoff);
     /// Count and trace a drop.

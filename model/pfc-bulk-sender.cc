@@ -157,7 +157,7 @@ PfcBulkSender::SendOne()
 }
 
 void
-PfcBulkSender::OnDequeue(Ptr<PfcNetDevice>, uint8_t priority, Ptr<const Packet>)
+PfcBulkSender::OnDequeue(const Ptr<PfcNetDevice>&, uint8_t priority, const Ptr<const Packet>&)
 {
     if (priority == m_priority && !IsDone())
     {

@@ -68,7 +68,7 @@ class PfcBulkSender : public Object
     /// Hand one packet to the port.
     void SendOne();
     /// The port dequeued a frame: top the queue up.
-    void OnDequeue(Ptr<PfcNetDevice>, uint8_t priority, Ptr<const Packet>);
+    void OnDequeue(const Ptr<PfcNetDevice>&, uint8_t priority, const Ptr<const Packet>&);
     /// Begin sending.
     void DoStart();
 

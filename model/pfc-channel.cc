@@ -76,19 +76,19 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 }
 
 bool
-PfcChannel::TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time frameTime)
+PfcChannel::TransmitStart(const Ptr<Packet>& frame, const PfcNetDevice* src, const Time& frameTime)
 {
     NS_ABORT_MSG_IF(m_nDevices != 2, "PfcChannel used with " << m_nDevices << " port(s); need 2");
     if (!m_linkUp)
     {
         return false;
     }
-    Direction& d = m_dir[src == m_dev[0] ? 1 : 0];
+    Direction& d = m_dir[src == PeekPointer(m_dev[0]) ? 1 : 0];
     if (d.inFlight.IsEmpty())
     {
         d.context = d.dst->GetNode()->GetId(); // refreshed whenever the cable goes idle
     }
-    d.inFlight.Push(std::move(frame));
+    d.inFlight.Push(frame);
     ScheduleRecurringWithContext(d.deliver, d.context, frameTime + m_delay);
     return true;
 }

@@ -53,7 +53,7 @@ class PfcChannel : public Channel
      * \param frameTime time from first to last bit of preamble + frame at the sender's rate
      * \return false if the link is down (the frame is lost), true otherwise
      */
-    bool TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time frameTime);
+    bool TransmitStart(const Ptr<Packet>& frame, const PfcNetDevice* src, const Time& frameTime);
 
     /**
      * \brief Cut or restore the cable (both directions). Frames already propagating arrive.

@@ -581,7 +581,7 @@ PfcNetDevice::SendWithPriority(Ptr<Packet> packet,
 }
 
 bool
-PfcNetDevice::SendFrame(Ptr<Packet> frame, uint8_t priority)
+PfcNetDevice::SendFrame(const Ptr<Packet>& frame, uint8_t priority)
 {
     CheckPriority(priority, "PfcNetDevice::SendFrame");
     uint32_t l2 = m_tagging == PCP ? ETH_HEADER_BYTES + DOT1Q_BYTES : ETH_HEADER_BYTES;
@@ -615,7 +615,7 @@ PfcNetDevice::L3Fragment(Ptr<const Packet> frame, uint32_t l2Bytes) const
 }
 
 bool
-PfcNetDevice::EnqueueFrame(Ptr<Packet> frame, uint8_t priority)
+PfcNetDevice::EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority)
 {
     PfcTxQueue& q = m_queues[priority];
     if (!q.Fits(frame->GetSize()))
@@ -637,7 +637,7 @@ PfcNetDevice::EnqueueFrame(Ptr<Packet> frame, uint8_t priority)
 }
 
 bool
-PfcNetDevice::ForwardFrame(Ptr<Packet> frame,
+PfcNetDevice::ForwardFrame(const Ptr<Packet>& frame,
                            uint32_t l2Bytes,
                            Mac48Address dest,
                            uint8_t priority,
@@ -717,7 +717,7 @@ PfcNetDevice::TryTransmit()
 }
 
 void
-PfcNetDevice::StartTransmission(Ptr<Packet> frame)
+PfcNetDevice::StartTransmission(const Ptr<Packet>& frame)
 {
     m_txBusy = true;
     m_currentFrame = frame;
@@ -773,7 +773,7 @@ PfcNetDevice::TransmitComplete()
 }
 
 void
-PfcNetDevice::Receive(Ptr<Packet> frame)
+PfcNetDevice::Receive(const Ptr<Packet>& frame)
 {
     if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
     {

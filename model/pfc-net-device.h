@@ -144,7 +144,8 @@ class PfcNetDevice : public NetDevice
      * Arguments: the device, the priority, the frame (with framing). Switch MMUs release
      * egress buffer accounting here; NICs refill their queue from it.
      */
-    typedef Callback<void, Ptr<PfcNetDevice>, uint8_t, Ptr<const Packet>> DequeueCallback;
+    typedef Callback<void, const Ptr<PfcNetDevice>&, uint8_t, const Ptr<const Packet>&>
+        DequeueCallback;
     /**
      * \brief Callback that receives whole IPv4 frames (frame-level forwarding, used by switches).
      * Arguments: receiving device, the frame exactly as received (Ethernet header, optional
@@ -155,8 +156,8 @@ class PfcNetDevice : public NetDevice
      * The IPv4 total length has been checked against the frame.
      */
     typedef Callback<void,
-                     Ptr<PfcNetDevice>,
-                     Ptr<Packet>,
+                     const Ptr<PfcNetDevice>&,
+                     const Ptr<Packet>&,
                      uint32_t,
                      uint8_t,
                      const uint8_t*,
@@ -287,7 +288,7 @@ class PfcNetDevice : public NetDevice
      * \return false if the frame was dropped (oversize L3 packet, queue full), traced with the
      *         reason
      */
-    bool SendFrame(Ptr<Packet> frame, uint8_t priority);
+    bool SendFrame(const Ptr<Packet>& frame, uint8_t priority);
 
     /**
      * \brief Forward a received frame: replace its L2 header and the start of its payload in
@@ -307,7 +308,7 @@ class PfcNetDevice : public NetDevice
      * \param l3Bytes how many, 0..60
      * \return false if the frame was dropped (queue full), traced with the reason
      */
-    bool ForwardFrame(Ptr<Packet> frame,
+    bool ForwardFrame(const Ptr<Packet>& frame,
                       uint32_t l2Bytes,
                       Mac48Address dest,
                       uint8_t priority,
@@ -363,7 +364,7 @@ class PfcNetDevice : public NetDevice
      * \brief Receive a frame from the channel (called by PfcChannel).
      * \param frame the complete frame; this device takes ownership
      */
-    void Receive(Ptr<Packet> frame);
+    void Receive(const Ptr<Packet>& frame);
 
     /**
      * \brief Set the receive callback carrying priorities (used by switches and NICs).
@@ -432,11 +433,11 @@ class PfcNetDevice : public NetDevice
      */
     Ptr<Packet> L3Fragment(Ptr<const Packet> frame, uint32_t l2Bytes) const;
     /// Queue a framed packet on a priority and start the transmitter.
-    bool EnqueueFrame(Ptr<Packet> frame, uint8_t priority);
+    bool EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority);
     /// Start the next frame if the transmitter is idle and something is eligible.
     void TryTransmit();
     /// Serialize one frame onto the channel.
-    void StartTransmission(Ptr<Packet> frame);
+    void StartTransmission(const Ptr<Packet>& frame);
     /// End of frame + inter-frame gap: the transmitter is free again.
     void TransmitComplete();
     /// Act on a received PFC body.

@@ -60,14 +60,14 @@ class PfcTxQueue
      * \brief Append a frame (the caller checked Fits()).
      * \param frame the frame
      */
-    void Push(Ptr<Packet> frame)
+    void Push(const Ptr<Packet>& frame)
     {
         if (m_count == m_ring.size())
         {
             Grow();
         }
         m_bytes += frame->GetSize();
-        m_ring[(m_head + m_count) & (m_ring.size() - 1)] = std::move(frame);
+        m_ring[(m_head + m_count) & (m_ring.size() - 1)] = frame;
         m_count++;
     }
 

@@ -494,7 +494,10 @@ RoceNic::SendControl(uint32_t portIndex, Ptr<Packet> frame, uint8_t priority)
 }
 
 void
-RoceNic::OnDequeue(uint32_t portIndex, Ptr<PfcNetDevice> dev, uint8_t priority, Ptr<const Packet>)
+RoceNic::OnDequeue(uint32_t portIndex,
+                   const Ptr<PfcNetDevice>& dev,
+                   uint8_t priority,
+                   const Ptr<const Packet>&)
 {
     Arbiter& arb = m_ports[portIndex].arb[priority];
     NS_ABORT_MSG_IF(arb.inDevice.empty(),
@@ -537,8 +540,8 @@ RoceNic::Receive(uint32_t portIndex,
 
 void
 RoceNic::ReceiveFrame(uint32_t portIndex,
-                      Ptr<PfcNetDevice> dev,
-                      Ptr<Packet> frame,
+                      const Ptr<PfcNetDevice>& dev,
+                      const Ptr<Packet>& frame,
                       uint32_t l2Bytes,
                       uint8_t priority,
                       const uint8_t* head,
@@ -558,7 +561,7 @@ RoceNic::ReceiveFrame(uint32_t portIndex,
 
 void
 RoceNic::Deliver(uint32_t portIndex,
-                 Ptr<Packet> packet,
+                 const Ptr<Packet>& packet,
                  uint32_t offset,
                  const uint8_t* b,
                  uint32_t got,

@@ -234,7 +234,10 @@ class RoceNic : public Object
     /// Fill the port queue of (port, priority) from its arbiter.
     void Kick(uint32_t port, uint8_t priority);
     /// The port dequeued a frame.
-    void OnDequeue(uint32_t port, Ptr<PfcNetDevice> dev, uint8_t priority, Ptr<const Packet>);
+    void OnDequeue(uint32_t port,
+                   const Ptr<PfcNetDevice>& dev,
+                   uint8_t priority,
+                   const Ptr<const Packet>&);
     /// A non-IPv4 packet (framing removed) arrived on a port: not RoCE.
     void Receive(uint32_t port,
                  Ptr<PfcNetDevice> dev,
@@ -254,8 +257,8 @@ class RoceNic : public Object
      * \param headBytes how many
      */
     void ReceiveFrame(uint32_t port,
-                      Ptr<PfcNetDevice> dev,
-                      Ptr<Packet> frame,
+                      const Ptr<PfcNetDevice>& dev,
+                      const Ptr<Packet>& frame,
                       uint32_t l2Bytes,
                       uint8_t priority,
                       const uint8_t* head,
@@ -270,7 +273,7 @@ class RoceNic : public Object
      * \param size IPv4 packet length (total length field for frames)
      */
     void Deliver(uint32_t port,
-                 Ptr<Packet> packet,
+                 const Ptr<Packet>& packet,
                  uint32_t offset,
                  const uint8_t* b,
                  uint32_t got,

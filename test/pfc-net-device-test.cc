@@ -41,7 +41,7 @@ class LinkTest : public test::SimTest
         rx->SetPfcReceiveCallback(MakeCallback(&LinkTest::OnReceive, this));
     }
 
-    void OnDequeue(Ptr<PfcNetDevice>, uint8_t priority, Ptr<const Packet>)
+    void OnDequeue(const Ptr<PfcNetDevice>&, uint8_t priority, const Ptr<const Packet>&)
     {
         txLog.push_back({Simulator::Now(), priority});
         if (refill[priority] > 0)

@@ -56,7 +56,7 @@ class Sender
     uint32_t payload{4096}; // IPv4 total length
 
   private:
-    void OnDequeue(Ptr<PfcNetDevice>, uint8_t, Ptr<const Packet>)
+    void OnDequeue(const Ptr<PfcNetDevice>&, uint8_t, const Ptr<const Packet>&)
     {
         if (m_left > 0)
         {
