@@ -213,7 +213,8 @@ PfcNetDevice::GetTypeId()
                             MakeTraceSourceAccessor(&PfcNetDevice::m_phyTxBeginTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("PhyTxEnd",
-                            "A frame and its inter-frame gap finished.",
+                            "A frame and its inter-frame gap finished (frames that started "
+                            "while a sink was connected).",
                             MakeTraceSourceAccessor(&PfcNetDevice::m_phyTxEndTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("PhyRxEnd",
@@ -248,18 +249,18 @@ PfcNetDevice::GetTypeId()
 }
 
 PfcNetDevice::PfcNetDevice()
-    : m_ifIndex(0),
-      m_mtu(9000),
-      m_bps(DataRate("400Gbps")),
-      m_tagging(DSCP),
-      m_vid(0),
-      m_defaultPriority(0),
-      m_txBusy(false),
+    : m_txBusy(false),
       m_backlogMask(0),
+      m_pausedMask(0),
+      m_defaultPriority(0),
+      m_tagging(DSCP),
+      m_mtu(9000),
+      m_vid(0),
+      m_ifIndex(0),
+      m_bps(DataRate("400Gbps")),
       m_pfcEnableMask(0xff),
       m_pauseQuanta(0xffff),
       m_refreshInterval(0),
-      m_pausedMask(0),
       m_xoffMask(0),
       m_watchdogTimeout(MilliSeconds(200)),
       m_watchdogRestore(MilliSeconds(200)),
@@ -720,7 +721,11 @@ void
 PfcNetDevice::StartTransmission(const Ptr<Packet>& frame)
 {
     m_txBusy = true;
-    m_currentFrame = frame;
+    if (!m_phyTxEndTrace.IsEmpty())
+    {
+        m_currentFrame = frame; // kept for the end trace only: no reference (or cache miss on
+                                // the frame) at the end of every transmission otherwise
+    }
     if (!m_phyTxBeginTrace.IsEmpty())
     {
         m_phyTxBeginTrace(frame);
@@ -764,11 +769,14 @@ void
 PfcNetDevice::TransmitComplete()
 {
     m_txBusy = false;
-    if (!m_phyTxEndTrace.IsEmpty())
+    if (m_currentFrame)
     {
-        m_phyTxEndTrace(m_currentFrame);
+        if (!m_phyTxEndTrace.IsEmpty())
+        {
+            m_phyTxEndTrace(m_currentFrame);
+        }
+        m_currentFrame = nullptr;
     }
-    m_currentFrame = nullptr;
     TryTransmit();
 }
 

@@ -461,15 +461,6 @@ class PfcNetDevice : public NetDevice
     /// Validate and set the MTU (attribute).
     void SetMtuAttribute(uint16_t mtu);
 
-    Ptr<Node> m_node;            //!< owning node
-    Ptr<PfcChannel> m_channel;   //!< attached cable
-    uint32_t m_ifIndex;          //!< interface index
-    Mac48Address m_address;      //!< this port's MAC
-    uint8_t m_addressBytes[6]{}; //!< the same, as bytes (read per frame)
-    FabricWireHeader m_txHeader; //!< reused for the framing of every frame sent
-    uint16_t m_mtu;              //!< max L3 payload, bytes
-    DataRate m_bps;              //!< line rate
-
     /// Serialization times of one frame size at m_bps.
     struct TxTimes
     {
@@ -485,26 +476,49 @@ class PfcNetDevice : public NetDevice
      */
     const TxTimes& GetTxTimes(uint32_t bytes);
 
-    std::array<TxTimes, 2> m_txTimes{};       //!< cache of GetTxTimes
-    uint8_t m_txTimesNext{0};                 //!< entry replaced next
-    Tagging m_tagging;                        //!< DSCP or PCP priority carriage
-    uint16_t m_vid;                           //!< VLAN id in PCP mode
-    uint8_t m_defaultPriority;                //!< priority of non-IPv4 untagged frames
-    std::array<uint8_t, 64> m_dscpToPriority; //!< DSCP -> priority
-    PfcTxQueues m_queues;                     //!< one transmit FIFO per priority
-    Ptr<PfcTxScheduler> m_scheduler;          //!< picks the next priority
-    std::deque<Ptr<Packet>> m_controlQueue;   //!< PFC frames waiting to go
-    bool m_txBusy;                            //!< transmitter state
-    EthernetTrailer m_fcs;                    //!< reused FCS trailer
+    // State read for every frame sent or received comes first and together: a fabric has
+    // thousands of ports, so each one touched is usually a cache miss per line.
+    Ptr<PfcChannel> m_channel; //!< attached cable
+    bool m_txBusy;             //!< transmitter state
     uint8_t m_backlogMask; //!< priorities whose queue holds frames (the device is the only writer)
-    Ptr<Packet> m_currentFrame;          //!< frame being serialized
-    Ptr<EventImpl> m_txCompleteEvent;    //!< RecurringEvent running TransmitComplete()
-    Ptr<ErrorModel> m_receiveErrorModel; //!< optional receive loss model
+    uint8_t m_pausedMask;  //!< priorities paused by the peer
+    uint8_t m_defaultPriority;                 //!< priority of non-IPv4 untagged frames
+    Tagging m_tagging;                         //!< DSCP or PCP priority carriage
+    uint16_t m_mtu;                            //!< max L3 payload, bytes
+    uint16_t m_vid;                            //!< VLAN id in PCP mode
+    uint8_t m_addressBytes[6]{};               //!< this port's MAC as bytes (read per frame)
+    uint8_t m_txTimesNext{0};                  //!< entry of m_txTimes replaced next
+    std::array<TxTimes, 2> m_txTimes{};        //!< cache of GetTxTimes
+    Ptr<EventImpl> m_txCompleteEvent;          //!< RecurringEvent running TransmitComplete()
+    Ptr<PfcTxScheduler> m_scheduler;           //!< picks the next priority
+    Ptr<Packet> m_currentFrame;                //!< frame being serialized (PhyTxEnd sinks only)
+    Ptr<ErrorModel> m_receiveErrorModel;       //!< optional receive loss model
+    DequeueCallback m_dequeueCallback;         //!< dequeue notification
+    PfcFrameReceiveCallback m_frameRxCallback; //!< whole-frame receive callback
+    TracedCallback<Ptr<const Packet>, uint8_t> m_txEnqueueTrace; //!< frame queued, priority
+    TracedCallback<Ptr<const Packet>, uint8_t> m_txDequeueTrace; //!< frame dequeued, priority
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;         //!< frame starts serializing
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;           //!< frame + IFG done
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;            //!< frames to/from this port
+    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;     //!< all frames on this port
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;           //!< frame fully received
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;              //!< L3 packet accepted for sending
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;              //!< L3 packet passed up
+    std::deque<Ptr<Packet>> m_controlQueue;                      //!< PFC frames waiting to go
+    std::array<uint8_t, 64> m_dscpToPriority;                    //!< DSCP -> priority
+    PfcTxQueues m_queues;                                        //!< one transmit FIFO per priority
+    FabricWireHeader m_txHeader; //!< reused for the framing of every frame sent
+    PfcPortCounters m_counters;  //!< counters
+
+    Ptr<Node> m_node;       //!< owning node
+    uint32_t m_ifIndex;     //!< interface index
+    Mac48Address m_address; //!< this port's MAC
+    DataRate m_bps;         //!< line rate
+    EthernetTrailer m_fcs;  //!< reused FCS trailer
 
     uint8_t m_pfcEnableMask;               //!< PFC-enabled priorities
     uint16_t m_pauseQuanta;                //!< quanta sent in XOFF frames
     Time m_refreshInterval;                //!< XOFF refresh period (0 = auto)
-    uint8_t m_pausedMask;                  //!< priorities paused by the peer
     std::array<Time, 8> m_pausedUntil;     //!< end of each pause
     std::array<Time, 8> m_pauseStart;      //!< start of each continuous pause
     std::array<EventId, 8> m_resumeEvent;  //!< pause expiry per priority
@@ -514,27 +528,15 @@ class PfcNetDevice : public NetDevice
     Time m_watchdogRestore;                //!< how long a stormed priority ignores PFC
     std::array<Time, 8> m_stormUntil;      //!< ignore pauses until this time
 
-    PfcPortCounters m_counters;                          //!< counters
     bool m_linkUp;                                       //!< carrier state
     TracedCallback<> m_linkChangeCallbacks;              //!< link change listeners
     NetDevice::ReceiveCallback m_rxCallback;             //!< standard receive callback
     NetDevice::PromiscReceiveCallback m_promiscCallback; //!< promiscuous receive callback
     PfcReceiveCallback m_pfcRxCallback;                  //!< receive callback with priority
-    DequeueCallback m_dequeueCallback;                   //!< dequeue notification
-    PfcFrameReceiveCallback m_frameRxCallback;           //!< whole-frame receive callback
 
-    TracedCallback<Ptr<const Packet>, uint8_t> m_txEnqueueTrace; //!< frame queued, priority
-    TracedCallback<Ptr<const Packet>, uint8_t> m_txDequeueTrace; //!< frame dequeued, priority
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;              //!< L3 packet accepted for sending
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;              //!< L3 packet passed up
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;         //!< frame starts serializing
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;           //!< frame + IFG done
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;           //!< frame fully received
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;            //!< frames to/from this port
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;     //!< all frames on this port
-    TracedCallback<uint8_t, uint16_t> m_pfcPauseTxTrace;         //!< PFC time sent, per priority
-    TracedCallback<uint8_t, uint16_t> m_pfcPauseRxTrace; //!< PFC time received, per priority
-    TracedCallback<uint8_t> m_pfcStormTrace;             //!< watchdog storm, per priority
+    TracedCallback<uint8_t, uint16_t> m_pfcPauseTxTrace;          //!< PFC time sent, per priority
+    TracedCallback<uint8_t, uint16_t> m_pfcPauseRxTrace;          //!< PFC time received
+    TracedCallback<uint8_t> m_pfcStormTrace;                      //!< watchdog storm, per priority
     TracedCallback<Ptr<const Packet>, PfcDropReason> m_dropTrace; //!< drops with reason
 };
 
