@@ -125,7 +125,7 @@ FabricSwitch::DoDispose()
     for (auto& port : m_ports)
     {
         port->SetPfcReceiveCallback(PfcNetDevice::PfcReceiveCallback());
-        port->SetDequeueCallback(PfcNetDevice::DequeueCallback());
+        port->SetPortOwner(nullptr, 0);
     }
     m_ports.clear();
     m_pending.clear();
@@ -193,8 +193,7 @@ FabricSwitch::Configure()
                                 << mask.Get() << std::dec << ")");
         }
         port->SetPfcReceiveCallback(MakeCallback(&FabricSwitch::Receive, this).Bind(i));
-        port->SetFrameReceiveCallback(MakeCallback(&FabricSwitch::ReceiveFrame, this).Bind(i));
-        port->SetDequeueCallback(MakeCallback(&FabricSwitch::OnDequeue, this).Bind(i));
+        port->SetPortOwner(this, i);
     }
     m_mmu->Configure(rates, delays, maxFrame);
     m_mmu->SetXoffCallback(MakeCallback(&FabricSwitch::OnXoff, this));
@@ -356,10 +355,7 @@ FabricSwitch::Egress(uint32_t outPort,
 }
 
 void
-FabricSwitch::OnDequeue(uint32_t outPort,
-                        const Ptr<PfcNetDevice>& dev,
-                        uint8_t priority,
-                        const Ptr<const Packet>&)
+FabricSwitch::FrameDequeued(uint32_t outPort, uint8_t priority)
 {
     std::deque<Pending>& fifo = m_pending[outPort * 8ull + priority];
     NS_ABORT_MSG_IF(fifo.empty(),

@@ -75,7 +75,7 @@ struct SwitchCounters
  * queues the packet on the egress port at the same priority. The MMU bytes are released when
  * the frame leaves the egress queue.
  */
-class FabricSwitch : public Object
+class FabricSwitch : public Object, public PfcPortOwner
 {
   public:
     /// Drop trace: packet, ingress port, reason.
@@ -164,7 +164,7 @@ class FabricSwitch : public Object
                       uint32_t l2Bytes,
                       uint8_t priority,
                       const uint8_t* head,
-                      uint32_t headBytes);
+                      uint32_t headBytes) override;
     /// Egress: mark, rewrite the Ethernet and IPv4 headers and queue on the chosen port.
     /// \p head: a copy of the frame's first l2Bytes + key.headerBytes bytes, or nullptr (the
     /// frame is read again).
@@ -175,10 +175,7 @@ class FabricSwitch : public Object
                 uint32_t bytes,
                 const uint8_t* head);
     /// The egress port dequeued a frame: release its MMU bytes.
-    void OnDequeue(uint32_t outPort,
-                   const Ptr<PfcNetDevice>& dev,
-                   uint8_t priority,
-                   const Ptr<const Packet>&);
+    void FrameDequeued(uint32_t outPort, uint8_t priority) override;
     /// MMU decided XOFF/XON for (ingress port, priority).
     void OnXoff(uint32_t port, uint8_t priority, bool xoff);
     /// Count and trace a drop.

@@ -272,6 +272,7 @@ PfcNetDevice::PfcNetDevice()
     }
     PrimePacketBufferFreeList();
     m_scheduler = CreateObject<PfcStrictPriorityScheduler>();
+    m_strictPriority = true;
     m_txCompleteEvent = Create<RecurringEvent<PfcNetDevice, &PfcNetDevice::TransmitComplete>>(this);
 }
 
@@ -480,6 +481,8 @@ PfcNetDevice::SetTxScheduler(Ptr<PfcTxScheduler> scheduler)
         return; // attribute default (null pointer): keep the strict-priority default
     }
     m_scheduler = scheduler;
+    // Strict priority keeps no state: its choice is computed inline (no call, no cache line).
+    m_strictPriority = scheduler->GetInstanceTypeId() == PfcStrictPriorityScheduler::GetTypeId();
 }
 
 Ptr<PfcTxScheduler>
@@ -689,7 +692,8 @@ PfcNetDevice::TryTransmit()
     {
         return;
     }
-    int p = m_scheduler->Select(eligible, m_queues);
+    int p = m_strictPriority ? PfcTxScheduler::HighestPriority(eligible)
+                             : m_scheduler->Select(eligible, m_queues);
     if (p == PfcTxScheduler::NONE)
     {
         return;
@@ -711,7 +715,11 @@ PfcNetDevice::TryTransmit()
     m_counters.txFrames[p]++;
     m_counters.txBytes[p] += frame->GetSize();
     StartTransmission(frame); // marks the transmitter busy before the owner reacts
-    if (!m_dequeueCallback.IsNull())
+    if (m_owner)
+    {
+        m_owner->FrameDequeued(m_ownerPort, static_cast<uint8_t>(p));
+    }
+    else if (!m_dequeueCallback.IsNull())
     {
         m_dequeueCallback(this, static_cast<uint8_t>(p), frame);
     }
@@ -888,7 +896,8 @@ PfcNetDevice::Receive(const Ptr<Packet>& frame)
         ptype = NetDevice::PACKET_OTHERHOST;
     }
 
-    if (ptype == NetDevice::PACKET_HOST && type == IPV4_ETHERTYPE && !m_frameRxCallback.IsNull())
+    if (ptype == NetDevice::PACKET_HOST && type == IPV4_ETHERTYPE &&
+        (m_owner || !m_frameRxCallback.IsNull()))
     {
         // Frame-level forwarding: the owner reads the fields it needs in place.
         m_counters.rxFrames[priority]++;
@@ -897,7 +906,14 @@ PfcNetDevice::Receive(const Ptr<Packet>& frame)
         {
             m_macRxTrace(frame->CreateFragment(l2, l3Bytes));
         }
-        m_frameRxCallback(this, frame, l2, priority, h, got);
+        if (m_owner)
+        {
+            m_owner->ReceiveFrame(m_ownerPort, this, frame, l2, priority, h, got);
+        }
+        else
+        {
+            m_frameRxCallback(this, frame, l2, priority, h, got);
+        }
         return;
     }
 
@@ -1143,6 +1159,13 @@ void
 PfcNetDevice::SetFrameReceiveCallback(PfcFrameReceiveCallback cb)
 {
     m_frameRxCallback = cb;
+}
+
+void
+PfcNetDevice::SetPortOwner(PfcPortOwner* owner, uint32_t port)
+{
+    m_owner = owner;
+    m_ownerPort = port;
 }
 
 void

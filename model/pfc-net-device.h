@@ -105,6 +105,49 @@ struct PfcPortCounters
  * standard NetDevice receive callback. Frames that cannot be understood are counted and traced
  * through "Drop" with a PfcDropReason; nothing aborts on received data.
  */
+class PfcNetDevice;
+
+/**
+ * \ingroup ai-fabric
+ * \brief The owner of a port's frames (a switch or a NIC), called directly by the port.
+ *
+ * The same contract as PfcNetDevice's frame receive and dequeue callbacks, through one
+ * virtual call: a Callback goes through several objects (callback, implementation, bound
+ * functor), and in a fabric of thousands of ports each of them is a cache miss per frame.
+ * Set with PfcNetDevice::SetPortOwner(); it takes precedence over those callbacks.
+ */
+class PfcPortOwner
+{
+  public:
+    virtual ~PfcPortOwner() = default;
+
+    /**
+     * \brief An IPv4 frame addressed to the port arrived (see
+     *        PfcNetDevice::PfcFrameReceiveCallback for the arguments).
+     * \param port the owner's index of the port (given to SetPortOwner)
+     * \param dev the port
+     * \param frame the whole frame
+     * \param l2Bytes its L2 header length, 14 or 18
+     * \param priority its priority, 0..7
+     * \param head copy of its first bytes (valid during the call)
+     * \param headBytes how many
+     */
+    virtual void ReceiveFrame(uint32_t port,
+                              const Ptr<PfcNetDevice>& dev,
+                              const Ptr<Packet>& frame,
+                              uint32_t l2Bytes,
+                              uint8_t priority,
+                              const uint8_t* head,
+                              uint32_t headBytes) = 0;
+
+    /**
+     * \brief A data frame left the port's queue for the wire.
+     * \param port the owner's index of the port
+     * \param priority the queue it left, 0..7
+     */
+    virtual void FrameDequeued(uint32_t port, uint8_t priority) = 0;
+};
+
 class PfcNetDevice : public NetDevice
 {
   public:
@@ -381,6 +424,15 @@ class PfcNetDevice : public NetDevice
      */
     void SetFrameReceiveCallback(PfcFrameReceiveCallback cb);
     /**
+     * \brief Hand this port's IPv4 frames and dequeue notifications to an owner directly.
+     *
+     * Replaces the frame receive and dequeue callbacks (which stay set but unused) until it is
+     * cleared with a null owner; the owner must clear it before it is destroyed.
+     * \param owner the owner, or nullptr
+     * \param port the index the owner knows this port by
+     */
+    void SetPortOwner(PfcPortOwner* owner, uint32_t port);
+    /**
      * \brief Set the callback fired when a data frame is dequeued for transmission.
      * \param cb the callback
      */
@@ -491,8 +543,11 @@ class PfcNetDevice : public NetDevice
     std::array<TxTimes, 2> m_txTimes{};        //!< cache of GetTxTimes
     Ptr<EventImpl> m_txCompleteEvent;          //!< RecurringEvent running TransmitComplete()
     Ptr<PfcTxScheduler> m_scheduler;           //!< picks the next priority
+    bool m_strictPriority{true};               //!< m_scheduler is PfcStrictPriorityScheduler
     Ptr<Packet> m_currentFrame;                //!< frame being serialized (PhyTxEnd sinks only)
     Ptr<ErrorModel> m_receiveErrorModel;       //!< optional receive loss model
+    PfcPortOwner* m_owner{nullptr};            //!< direct owner of frames (or null)
+    uint32_t m_ownerPort{0};                   //!< the owner's index of this port
     DequeueCallback m_dequeueCallback;         //!< dequeue notification
     PfcFrameReceiveCallback m_frameRxCallback; //!< whole-frame receive callback
     TracedCallback<Ptr<const Packet>, uint8_t> m_txEnqueueTrace; //!< frame queued, priority

@@ -37,6 +37,8 @@ class PfcTxQueue
     void SetMaxSize(QueueSize size)
     {
         m_maxSize = size;
+        m_limitInPackets = size.GetUnit() == QueueSizeUnit::PACKETS;
+        m_limit = size.GetValue();
     }
 
     /// \return the drop-tail limit
@@ -51,9 +53,7 @@ class PfcTxQueue
      */
     bool Fits(uint32_t bytes) const
     {
-        return m_maxSize.GetUnit() == QueueSizeUnit::PACKETS
-                   ? m_count + 1 <= m_maxSize.GetValue()
-                   : m_bytes + bytes <= m_maxSize.GetValue();
+        return m_limitInPackets ? m_count + 1 <= m_limit : m_bytes + bytes <= m_limit;
     }
 
     /**
@@ -144,6 +144,8 @@ class PfcTxQueue
     uint32_t m_count{0};                      //!< frames queued
     uint64_t m_bytes{0};                      //!< bytes queued
     QueueSize m_maxSize{QueueSize("10000p")}; //!< drop-tail limit
+    bool m_limitInPackets{true};              //!< m_maxSize counts packets (else bytes)
+    uint64_t m_limit{10000};                  //!< m_maxSize's value, read per frame
 };
 
 /// The eight priority queues of a port, indexed by priority.

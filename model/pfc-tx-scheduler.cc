@@ -17,10 +17,4 @@ PfcTxScheduler::GetTypeId()
 
 PfcTxScheduler::~PfcTxScheduler() = default;
 
-int
-PfcTxScheduler::HighestPriority(uint8_t mask)
-{
-    return 31 - __builtin_clz(static_cast<unsigned>(mask));
-}
-
 } // namespace ns3

@@ -48,13 +48,15 @@ class PfcTxScheduler : public Object
      */
     virtual int Select(uint8_t eligible, const PfcTxQueues& queues) = 0;
 
-  protected:
     /**
-     * \brief Highest set bit of a mask (the highest priority in it).
+     * \brief Highest set bit of a mask (the highest priority in it): strict priority's choice.
      * \param mask non-zero 8-bit mask
      * \return index of the highest set bit, 0..7
      */
-    static int HighestPriority(uint8_t mask);
+    static int HighestPriority(uint8_t mask)
+    {
+        return 31 - __builtin_clz(static_cast<unsigned>(mask));
+    }
 };
 
 } // namespace ns3

@@ -182,7 +182,7 @@ RoceNic::DoDispose()
         }
         port.xonCheck.Cancel();
         port.dev->SetPfcReceiveCallback(PfcNetDevice::PfcReceiveCallback());
-        port.dev->SetDequeueCallback(PfcNetDevice::DequeueCallback());
+        port.dev->SetPortOwner(nullptr, 0);
     }
     m_ports.clear();
     for (auto& qp : m_qps)
@@ -224,9 +224,8 @@ RoceNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
     port.peerMac = Mac48Address::ConvertFrom(peer->GetAddress());
     uint32_t index = static_cast<uint32_t>(m_ports.size());
     m_ports.push_back(std::move(port));
-    dev->SetFrameReceiveCallback(MakeCallback(&RoceNic::ReceiveFrame, this).Bind(index));
+    dev->SetPortOwner(this, index);
     dev->SetPfcReceiveCallback(MakeCallback(&RoceNic::Receive, this).Bind(index));
-    dev->SetDequeueCallback(MakeCallback(&RoceNic::OnDequeue, this).Bind(index));
     return index;
 }
 
@@ -494,10 +493,7 @@ RoceNic::SendControl(uint32_t portIndex, Ptr<Packet> frame, uint8_t priority)
 }
 
 void
-RoceNic::OnDequeue(uint32_t portIndex,
-                   const Ptr<PfcNetDevice>& dev,
-                   uint8_t priority,
-                   const Ptr<const Packet>&)
+RoceNic::FrameDequeued(uint32_t portIndex, uint8_t priority)
 {
     Arbiter& arb = m_ports[portIndex].arb[priority];
     NS_ABORT_MSG_IF(arb.inDevice.empty(),

@@ -62,7 +62,7 @@ const char* RoceNicDropReasonName(RoceNicDropReason reason);
  * that drains at that rate (PCIe / host memory backpressure); above RxXoffBytes the port
  * pauses the data priority of its peer, below RxXonBytes it resumes.
  */
-class RoceNic : public Object
+class RoceNic : public Object, public PfcPortOwner
 {
   public:
     /// Drop trace signature: packet, reason.
@@ -233,11 +233,8 @@ class RoceNic : public Object
     void PushPaced(Arbiter& arb, RoceQueuePair* qp, Time t);
     /// Fill the port queue of (port, priority) from its arbiter.
     void Kick(uint32_t port, uint8_t priority);
-    /// The port dequeued a frame.
-    void OnDequeue(uint32_t port,
-                   const Ptr<PfcNetDevice>& dev,
-                   uint8_t priority,
-                   const Ptr<const Packet>&);
+    /// The port dequeued a data frame (PfcPortOwner).
+    void FrameDequeued(uint32_t port, uint8_t priority) override;
     /// A non-IPv4 packet (framing removed) arrived on a port: not RoCE.
     void Receive(uint32_t port,
                  Ptr<PfcNetDevice> dev,
@@ -246,7 +243,7 @@ class RoceNic : public Object
                  Mac48Address from,
                  uint8_t priority);
     /**
-     * \brief An IPv4 frame arrived on a port (PfcNetDevice frame receive callback): parse its
+     * \brief An IPv4 frame arrived on a port (PfcPortOwner): parse its
      *        RoCEv2 headers from the port's copy of the first bytes and hand it to its QP.
      * \param port local port index
      * \param dev the device
@@ -262,7 +259,7 @@ class RoceNic : public Object
                       uint32_t l2Bytes,
                       uint8_t priority,
                       const uint8_t* head,
-                      uint32_t headBytes);
+                      uint32_t headBytes) override;
     /**
      * \brief Parse the RoCEv2 headers of a received IPv4 packet and hand it to its QP.
      * \param port local port index

@@ -396,6 +396,80 @@ TEST_F(LinkTest, DropsAreCountedWithReasons)
     EXPECT_STREQ(PfcDropReasonName(PfcDropReason::LINK_DOWN), "link down");
 }
 
+/// A port owner that records what the port hands it.
+class RecordingOwner : public PfcPortOwner
+{
+  public:
+    void ReceiveFrame(uint32_t port,
+                      const Ptr<PfcNetDevice>& dev,
+                      const Ptr<Packet>& frame,
+                      uint32_t l2Bytes,
+                      uint8_t priority,
+                      const uint8_t* head,
+                      uint32_t headBytes) override
+    {
+        EXPECT_EQ(port, 7u);
+        EXPECT_EQ(l2Bytes, 14u);
+        EXPECT_EQ(headBytes,
+                  std::min<uint32_t>(frame->GetSize() - PfcNetDevice::FCS_BYTES,
+                                     PfcNetDevice::RX_PEEK_BYTES));
+        EXPECT_EQ(head[12] << 8 | head[13], 0x0800); // the copy starts at the Ethernet header
+        EXPECT_EQ(head[14], 0x45);
+        frames.push_back(frame->GetSize());
+        priorities.push_back(priority);
+    }
+
+    void FrameDequeued(uint32_t port, uint8_t priority) override
+    {
+        EXPECT_EQ(port, 7u);
+        dequeued.push_back(priority);
+    }
+
+    std::vector<uint32_t> frames;
+    std::vector<uint8_t> priorities;
+    std::vector<uint8_t> dequeued;
+};
+
+TEST_F(LinkTest, FrameLevelReceiversGetWholeFramesAndTheOwnerTakesPrecedence)
+{
+    Build();
+    std::vector<uint32_t> viaCallback;
+    rx->SetFrameReceiveCallback(MakeCallback(+[](std::vector<uint32_t>* v,
+                                                 const Ptr<PfcNetDevice>&,
+                                                 const Ptr<Packet>& frame,
+                                                 uint32_t l2Bytes,
+                                                 uint8_t,
+                                                 const uint8_t*,
+                                                 uint32_t) {
+                                    EXPECT_EQ(l2Bytes, 14u);
+                                    v->push_back(frame->GetSize());
+                                }).Bind(&viaCallback));
+    tx->Send(test::MakeIpv4Packet(1000 - 20, 26), rx->GetAddress(), IPV4);
+    Simulator::Run();
+    // The whole frame (Ethernet header + IPv4 packet + FCS), not the L3 packet; the PFC
+    // receive callback is bypassed for IPv4 frames to this port.
+    EXPECT_EQ(viaCallback, (std::vector<uint32_t>{14 + 1000 + 4}));
+    EXPECT_TRUE(rxLog.empty());
+    EXPECT_EQ(txLog.size(), 1u);
+
+    RecordingOwner owner;
+    rx->SetPortOwner(&owner, 7);
+    tx->SetPortOwner(&owner, 7);
+    tx->Send(test::MakeIpv4Packet(500 - 20, 0), rx->GetAddress(), IPV4);
+    tx->Send(test::MakeIpv4Packet(20, 0), rx->GetAddress(), IPV4); // padded to 64 bytes
+    Simulator::Run();
+    EXPECT_EQ(owner.frames, (std::vector<uint32_t>{14 + 500 + 4, 64}));
+    EXPECT_EQ(owner.dequeued.size(), 2u) << "the owner replaces the dequeue callback";
+    EXPECT_EQ(txLog.size(), 1u);
+    EXPECT_EQ(viaCallback.size(), 1u) << "the owner replaces the frame receive callback";
+    rx->SetPortOwner(nullptr, 0);
+    tx->SetPortOwner(nullptr, 0);
+    tx->Send(test::MakeIpv4Packet(300 - 20, 0), rx->GetAddress(), IPV4);
+    Simulator::Run();
+    EXPECT_EQ(viaCallback.size(), 2u);
+    EXPECT_EQ(txLog.size(), 2u);
+}
+
 TEST_F(LinkTest, QueueFullIsADropNotACrash)
 {
     helper.SetQueueMaxSize(QueueSize("2p"));
