@@ -33,9 +33,9 @@ PfcChannel::GetTypeId()
 }
 
 PfcChannel::PfcChannel()
-    : m_delay(0),
-      m_nDevices(0),
-      m_linkUp(true)
+    : m_nDevices(0),
+      m_linkUp(true),
+      m_delay(0)
 {
     for (auto& d : m_dir)
     {

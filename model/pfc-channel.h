@@ -93,11 +93,12 @@ class PfcChannel : public Channel
         Ptr<EventImpl> deliver;     //!< RecurringEvent running Deliver()
     };
 
+    // What TransmitStart reads first, together.
+    std::size_t m_nDevices;     //!< attached ends, 0..2
+    bool m_linkUp;              //!< cable state
     Time m_delay;               //!< one-way propagation delay
     Ptr<PfcNetDevice> m_dev[2]; //!< the two ends
     Direction m_dir[2];         //!< m_dir[i]: frames travelling towards m_dev[i]
-    std::size_t m_nDevices;     //!< attached ends, 0..2
-    bool m_linkUp;              //!< cable state
 };
 
 } // namespace ns3

@@ -712,8 +712,8 @@ PfcNetDevice::TryTransmit()
     {
         m_backlogMask &= static_cast<uint8_t>(~(1u << p));
     }
-    m_counters.txFrames[p]++;
-    m_counters.txBytes[p] += frame->GetSize();
+    m_frameCounters[p].txFrames++;
+    m_frameCounters[p].txBytes += frame->GetSize();
     StartTransmission(frame); // marks the transmitter busy before the owner reacts
     if (m_owner)
     {
@@ -900,8 +900,8 @@ PfcNetDevice::Receive(const Ptr<Packet>& frame)
         (m_owner || !m_frameRxCallback.IsNull()))
     {
         // Frame-level forwarding: the owner reads the fields it needs in place.
-        m_counters.rxFrames[priority]++;
-        m_counters.rxBytes[priority] += frameBytes;
+        m_frameCounters[priority].rxFrames++;
+        m_frameCounters[priority].rxBytes += frameBytes;
         if (!m_macRxTrace.IsEmpty())
         {
             m_macRxTrace(frame->CreateFragment(l2, l3Bytes));
@@ -937,8 +937,8 @@ PfcNetDevice::Receive(const Ptr<Packet>& frame)
         }
         return;
     }
-    m_counters.rxFrames[priority]++;
-    m_counters.rxBytes[priority] += frameBytes;
+    m_frameCounters[priority].rxFrames++;
+    m_frameCounters[priority].rxBytes += frameBytes;
     if (!m_macRxTrace.IsEmpty())
     {
         m_macRxTrace(packet);
@@ -1140,6 +1140,13 @@ PfcNetDevice::Drop(Ptr<const Packet> packet, PfcDropReason reason)
 const PfcPortCounters&
 PfcNetDevice::GetCounters() const
 {
+    for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
+    {
+        m_counters.txFrames[p] = m_frameCounters[p].txFrames;
+        m_counters.txBytes[p] = m_frameCounters[p].txBytes;
+        m_counters.rxFrames[p] = m_frameCounters[p].rxFrames;
+        m_counters.rxBytes[p] = m_frameCounters[p].rxBytes;
+    }
     return m_counters;
 }
 

@@ -398,7 +398,7 @@ class PfcNetDevice : public NetDevice
      */
     Time QuantaToTime(uint16_t quanta) const;
 
-    /// \return the counters of this port
+    /// \return the counters of this port (a snapshot, refreshed by every call)
     const PfcPortCounters& GetCounters() const;
     /// \return true if the transmitter is serializing a frame (or in its inter-frame gap)
     bool IsTransmitting() const;
@@ -563,7 +563,18 @@ class PfcNetDevice : public NetDevice
     std::array<uint8_t, 64> m_dscpToPriority;                    //!< DSCP -> priority
     PfcTxQueues m_queues;                                        //!< one transmit FIFO per priority
     FabricWireHeader m_txHeader; //!< reused for the framing of every frame sent
-    PfcPortCounters m_counters;  //!< counters
+
+    /// The per-frame counters of one priority, together in half a cache line.
+    struct alignas(32) FrameCounters
+    {
+        uint64_t txFrames{0}; //!< data frames transmitted
+        uint64_t txBytes{0};  //!< their bytes
+        uint64_t rxFrames{0}; //!< data frames received and delivered
+        uint64_t rxBytes{0};  //!< their bytes
+    };
+
+    std::array<FrameCounters, NUM_PRIORITIES> m_frameCounters{}; //!< copied into m_counters
+    mutable PfcPortCounters m_counters; //!< counters (frame counts filled by GetCounters)
 
     Ptr<Node> m_node;       //!< owning node
     uint32_t m_ifIndex;     //!< interface index
