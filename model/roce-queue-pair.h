@@ -388,47 +388,49 @@ class RoceQueuePair : public Object
     /// The congestion control changed the rate: re-pace now.
     void OnRateChange();
 
-    RoceNic* m_nic;               //!< owning NIC
-    uint32_t m_qpn;               //!< local QPN
-    uint32_t m_port;              //!< local port index
-    Ipv4Address m_remoteIp;       //!< remote address
-    uint32_t m_remoteQpn;         //!< remote QPN
-    uint16_t m_udpSrcPort;        //!< entropy
-    uint8_t m_dscp;               //!< data DSCP
-    uint8_t m_priority;           //!< data priority
-    State m_state;                //!< state
-    Ptr<RoceCongestionOps> m_cc;  //!< congestion control
-    ReceiveCallback m_rxCallback; //!< responder notifications
-
-    // requester
-    std::deque<WorkRequest> m_wrs;    //!< outstanding work requests, in order
-    uint64_t m_nextWrId;              //!< next id
-    std::size_t m_sendWr;             //!< index in m_wrs of the next packet's WR
-    uint32_t m_sendOffset;            //!< packet index within that WR
-    TracedValue<uint32_t> m_sndNxt;   //!< next PSN to send
-    TracedValue<uint32_t> m_sndUna;   //!< oldest unacknowledged PSN
-    uint32_t m_nextAssignPsn;         //!< PSN for the next unassigned WR
-    uint32_t m_highSent;              //!< one past the highest PSN ever sent
-    uint32_t m_retries;               //!< consecutive timeouts
-    Time m_timerDeadline;             //!< when the local ACK timer expires
-    EventId m_timer;                  //!< local ACK timer
+    // Read for every packet built or acknowledged: first and together (a fabric has
+    // thousands of QPs, so each line touched is usually a cache miss).
+    RoceNic* m_nic;                   //!< owning NIC
+    State m_state;                    //!< state
+    uint8_t m_dscp;                   //!< data DSCP
+    uint8_t m_priority;               //!< data priority
+    uint16_t m_udpSrcPort;            //!< entropy
+    uint32_t m_qpn;                   //!< local QPN
+    uint32_t m_port;                  //!< local port index
+    uint32_t m_remoteQpn;             //!< remote QPN
+    Ipv4Address m_remoteIp;           //!< remote address
+    bool m_timerPending{false};       //!< m_timer is scheduled (cheaper than EventId::IsRunning)
     mutable uint32_t m_ipConstSum{0}; //!< IPv4 checksum: sum of the words fixed for this QP
     mutable uint32_t m_ipSumSrc{0};   //!< source address m_ipConstSum was computed with
-    bool m_timerPending{false};       //!< m_timer is scheduled (cheaper than EventId::IsRunning)
+    uint32_t m_sendOffset;            //!< packet index within the WR of the next packet
+    std::size_t m_sendWr;             //!< index in m_wrs of the next packet's WR
+    uint32_t m_lastWire{0};           //!< pacing: wire bytes of the last packet
     Time m_lastSendStart;             //!< pacing: when the last packet left
-    uint32_t m_lastWire{0};           //!< pacing: its wire bytes
+    Ptr<RoceCongestionOps> m_cc;      //!< congestion control
+    TracedValue<uint32_t> m_sndNxt;   //!< next PSN to send
+    TracedValue<uint32_t> m_sndUna;   //!< oldest unacknowledged PSN
+    std::deque<ReadResponseJob> m_readJobs; //!< READ responses to send (responder)
+    std::deque<WorkRequest> m_wrs;          //!< outstanding work requests, in order
+    ReceiveCallback m_rxCallback;           //!< responder notifications
+
+    // requester
+    uint64_t m_nextWrId;                               //!< next id
+    uint32_t m_nextAssignPsn;                          //!< PSN for the next unassigned WR
+    uint32_t m_highSent;                               //!< one past the highest PSN ever sent
+    uint32_t m_retries;                                //!< consecutive timeouts
+    Time m_timerDeadline;                              //!< when the local ACK timer expires
+    EventId m_timer;                                   //!< local ACK timer
     std::deque<std::pair<uint32_t, Time>> m_sendTimes; //!< first-send time of outstanding PSNs
     bool m_readGapSignalled;                           //!< a READ gap already triggered go-back-N
 
     // responder
-    TracedValue<uint32_t> m_ePsn;           //!< expected PSN
-    uint32_t m_msn;                         //!< message sequence number
-    uint32_t m_unacked;                     //!< packets accepted since the last ACK
-    bool m_nakSent;                         //!< a NAK was sent for the current gap
-    uint64_t m_rxMsgBytes;                  //!< bytes of the message being received
-    Time m_lastCnp;                         //!< last CNP sent
-    bool m_cnpEver;                         //!< a CNP was ever sent
-    std::deque<ReadResponseJob> m_readJobs; //!< READ responses to send
+    TracedValue<uint32_t> m_ePsn; //!< expected PSN
+    uint32_t m_msn;               //!< message sequence number
+    uint32_t m_unacked;           //!< packets accepted since the last ACK
+    bool m_nakSent;               //!< a NAK was sent for the current gap
+    uint64_t m_rxMsgBytes;        //!< bytes of the message being received
+    Time m_lastCnp;               //!< last CNP sent
+    bool m_cnpEver;               //!< a CNP was ever sent
 
     RoceQpCounters m_counters;                                      //!< counters
     TracedCallback<uint32_t, const std::string&> m_retransmitTrace; //!< go-back-N
