@@ -550,17 +550,18 @@ class PfcNetDevice : public NetDevice
     uint32_t m_ownerPort{0};                   //!< the owner's index of this port
     DequeueCallback m_dequeueCallback;         //!< dequeue notification
     PfcFrameReceiveCallback m_frameRxCallback; //!< whole-frame receive callback
-    TracedCallback<Ptr<const Packet>, uint8_t> m_txEnqueueTrace; //!< frame queued, priority
-    TracedCallback<Ptr<const Packet>, uint8_t> m_txDequeueTrace; //!< frame dequeued, priority
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;         //!< frame starts serializing
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;           //!< frame + IFG done
+    // Traces checked (for a sink) on every frame sent or received: one run of lines.
     TracedCallback<Ptr<const Packet>> m_snifferTrace;            //!< frames to/from this port
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;     //!< all frames on this port
+    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;         //!< frame starts serializing
+    TracedCallback<Ptr<const Packet>, uint8_t> m_txDequeueTrace; //!< frame dequeued, priority
     TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;           //!< frame fully received
+    TracedCallback<Ptr<const Packet>, uint8_t> m_txEnqueueTrace; //!< frame queued, priority
+    std::array<uint8_t, 64> m_dscpToPriority;                    //!< DSCP -> priority
+    std::deque<Ptr<Packet>> m_controlQueue;                      //!< PFC frames waiting to go
+    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;           //!< frame + IFG done
     TracedCallback<Ptr<const Packet>> m_macTxTrace;              //!< L3 packet accepted for sending
     TracedCallback<Ptr<const Packet>> m_macRxTrace;              //!< L3 packet passed up
-    std::deque<Ptr<Packet>> m_controlQueue;                      //!< PFC frames waiting to go
-    std::array<uint8_t, 64> m_dscpToPriority;                    //!< DSCP -> priority
     PfcTxQueues m_queues;                                        //!< one transmit FIFO per priority
     FabricWireHeader m_txHeader; //!< reused for the framing of every frame sent
 
