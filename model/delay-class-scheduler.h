@@ -69,29 +69,20 @@ class DelayClassScheduler : public Scheduler
     ~DelayClassScheduler() override;
 
     /**
-     * \brief Add an event.
-     * \param ev the event; its (m_ts, m_uid) key must be unique among pending events and
-     *        m_ts must not be before the last event removed (ns-3 guarantees both)
+     * \copydoc QuaternaryHeapScheduler::Insert
+     * Also, m_ts must not be before the last event removed (ns-3 guarantees it).
      */
     void Insert(const Event& ev) override;
-    /// \return true if no event is pending
+    /// \copydoc QuaternaryHeapScheduler::IsEmpty
     bool IsEmpty() const override;
-    /**
-     * \brief The earliest pending event, without removing it.
-     * \return the event with the smallest (timestamp, uid); aborts if IsEmpty()
-     */
+    /// \copydoc QuaternaryHeapScheduler::PeekNext
     Event PeekNext() const override;
     /**
-     * \brief Remove and return the earliest pending event; its timestamp becomes the time
-     *        against which later inserts compute their delay.
-     * \return the event with the smallest (timestamp, uid); aborts if IsEmpty()
+     * \copydoc QuaternaryHeapScheduler::RemoveNext
+     * Its timestamp becomes the time from which later inserts' delays count.
      */
     Event RemoveNext() override;
-    /**
-     * \brief Remove a pending event (Simulator::Remove).
-     * \param ev the event, identified by its key; it must be pending (ns-3 checks that before
-     *        calling; a key that was not pending aborts at the next compaction)
-     */
+    /// \copydoc QuaternaryHeapScheduler::Remove
     void Remove(const Event& ev) override;
 
     /**

@@ -242,17 +242,8 @@ class RoceNic : public Object, public PfcPortOwner
                  uint16_t protocol,
                  Mac48Address from,
                  uint8_t priority);
-    /**
-     * \brief An IPv4 frame arrived on a port (PfcPortOwner): parse its
-     *        RoCEv2 headers from the port's copy of the first bytes and hand it to its QP.
-     * \param port local port index
-     * \param dev the device
-     * \param frame the whole frame
-     * \param l2Bytes its L2 header length
-     * \param priority its priority
-     * \param head copy of its first bytes
-     * \param headBytes how many
-     */
+    /// PfcPortOwner: an IPv4 frame arrived on a port; its RoCEv2 headers are parsed from the
+    /// port's copy of the first bytes and the frame goes to its QP (Deliver).
     void ReceiveFrame(uint32_t port,
                       const Ptr<PfcNetDevice>& dev,
                       const Ptr<Packet>& frame,
