@@ -222,8 +222,9 @@ SetEventScheduler(const std::string& typeName)
     NS_ABORT_MSG_IF(typeName == "ns3::HeapScheduler",
                     "event scheduler " << typeName
                                        << " is not supported: its Remove() breaks event order in "
-                                          "ns-3.37; use ns3::QuaternaryHeapScheduler, "
-                                          "ns3::MapScheduler or ns3::CalendarScheduler");
+                                          "ns-3.37; use ns3::DelayClassScheduler, "
+                                          "ns3::QuaternaryHeapScheduler, ns3::MapScheduler or "
+                                          "ns3::CalendarScheduler");
     TypeId tid;
     NS_ABORT_MSG_IF(
         !TypeId::LookupByNameFailSafe(typeName, &tid) || !tid.IsChildOf(Scheduler::GetTypeId()),

@@ -121,8 +121,8 @@ class QuaternaryHeapScheduler : public Scheduler
  * \brief Install the event scheduler named \p typeName (for a `--scheduler` option).
  *
  * Call before the first event is scheduled. Every accepted scheduler gives identical results.
- * \param typeName an ns-3 Scheduler TypeId name, e.g. "ns3::QuaternaryHeapScheduler",
- *        "ns3::MapScheduler" or "ns3::CalendarScheduler"
+ * \param typeName an ns-3 Scheduler TypeId name, e.g. "ns3::DelayClassScheduler",
+ *        "ns3::QuaternaryHeapScheduler", "ns3::MapScheduler" or "ns3::CalendarScheduler"
  *
  * Aborts, naming the value, if \p typeName is not a Scheduler type, or is
  * "ns3::HeapScheduler": in ns-3.37 its Remove() restores the heap only downwards, so events
