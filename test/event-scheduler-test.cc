@@ -232,6 +232,22 @@ TEST(RemovedEventSet, FrontIsTheEarliestAndContainsFindsEveryKey)
     EXPECT_TRUE(set.IsEmpty());
 }
 
+TEST(EventSchedulerDeathTest, SetEventSchedulerRejectsBadNamesNamingThem)
+{
+    EXPECT_DEATH(SetEventScheduler("ns3::HeapScheduler"),
+                 "ns3::HeapScheduler is not supported: its Remove\\(\\) breaks event order");
+    EXPECT_DEATH(SetEventScheduler("ns3::Node"), "ns3::Node is not an ns-3 Scheduler type");
+    EXPECT_DEATH(SetEventScheduler("ns3::NoSuchScheduler"),
+                 "ns3::NoSuchScheduler is not an ns-3 Scheduler type");
+    EXPECT_DEATH(
+        {
+            Ptr<DelayClassScheduler> s = CreateObject<DelayClassScheduler>();
+            s->Insert(MakeEv(10, 4));
+            s->SetAttribute("MaxClasses", UintegerValue(8));
+        },
+        "MaxClasses cannot change from 64 to 8 after events were inserted");
+}
+
 TEST(DelayClassScheduler, InvalidMaxClassesIsRejected)
 {
     Ptr<DelayClassScheduler> s = CreateObject<DelayClassScheduler>();
