@@ -517,10 +517,18 @@ PfcNetDevice::WriteL2Header(uint8_t* out,
         wire::PutU16(out + 12, PfcDot1qHeader::TPID);
         wire::PutU16(out + 14, static_cast<uint16_t>((priority << 13) | (m_vid & 0x0fff)));
         wire::PutU16(out + 16, protocol);
-        return ETH_HEADER_BYTES + DOT1Q_BYTES;
     }
-    wire::PutU16(out + 12, protocol);
-    return ETH_HEADER_BYTES;
+    else
+    {
+        wire::PutU16(out + 12, protocol);
+    }
+    return L2HeaderBytes();
+}
+
+uint32_t
+PfcNetDevice::L2HeaderBytes() const
+{
+    return m_tagging == PCP ? ETH_HEADER_BYTES + DOT1Q_BYTES : ETH_HEADER_BYTES;
 }
 
 void
@@ -588,7 +596,7 @@ bool
 PfcNetDevice::SendFrame(const Ptr<Packet>& frame, uint8_t priority)
 {
     CheckPriority(priority, "PfcNetDevice::SendFrame");
-    uint32_t l2 = m_tagging == PCP ? ETH_HEADER_BYTES + DOT1Q_BYTES : ETH_HEADER_BYTES;
+    uint32_t l2 = L2HeaderBytes();
     NS_ABORT_MSG_IF(frame->GetSize() < MIN_FRAME_BYTES,
                     "PfcNetDevice::SendFrame: a frame of "
                         << frame->GetSize() << " bytes is shorter than the " << MIN_FRAME_BYTES

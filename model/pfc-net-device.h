@@ -477,6 +477,8 @@ class PfcNetDevice : public NetDevice
   private:
     /// Add Ethernet framing (and 802.1Q tag, padding, FCS) to an L3 packet.
     void AddFraming(Ptr<Packet> packet, Mac48Address dst, uint16_t protocol, uint8_t priority);
+    /// \return this port's L2 header length: 14 bytes, or 18 when it tags (Tagging = PCP)
+    uint32_t L2HeaderBytes() const;
     /**
      * \brief The L3 part of a frame, for the MacTx trace.
      * \param frame a whole frame of this port
