@@ -15,6 +15,7 @@ RoceNicHelper::RoceNicHelper()
 {
     m_nicFactory.SetTypeId("ns3::RoceNic");
     m_psnRng = CreateObject<UniformRandomVariable>();
+    m_recycler = Create<PacketRecycler>();
 }
 
 void
@@ -62,6 +63,7 @@ RoceNicHelper::Install(Ptr<Node> node, Ptr<PfcNetDevice> port, Ipv4Address addre
                     "RoceNicHelper::Install: the port does not belong to node " << node->GetId());
     Ptr<RoceNic> nic = m_nicFactory.Create<RoceNic>();
     nic->AddPort(port, address);
+    nic->SetPacketRecycler(m_recycler);
     node->AggregateObject(nic);
     return nic;
 }

@@ -7,6 +7,7 @@
 #define PACKET_RECYCLER_H
 
 #include "ns3/packet.h"
+#include "ns3/simple-ref-count.h"
 
 #include <cstdint>
 #include <vector>
@@ -23,9 +24,12 @@ namespace ns3
  * the headers and FCS used) and its metadata are all still allocated. Creating a fresh packet
  * instead costs a Packet allocation plus, once more than ns-3's 1,000 recycled buffers are in
  * flight (any busy fabric), four buffer allocations and copies as headers and FCS are added.
- * A RoceNic recycles the packets it receives into its own recycler and takes its next data,
- * ACK and CNP packets from it, so a node that receives about as much as it sends allocates
- * almost nothing per packet.
+ * A RoceNic recycles the packets it receives into its recycler and takes its next data,
+ * ACK and CNP packets from it, so NICs that receive about as much as they send allocate almost
+ * nothing per packet. RoceNicHelper gives all the NICs it installs one shared recycler: the
+ * packet a NIC has just consumed is then the next one any NIC sends, while its Packet object
+ * and buffer are still in the CPU cache (a recycler per NIC hands out packets consumed long
+ * before, which a large fabric has evicted from the cache by then).
  *
  * Safety: a packet is kept only if the recycler holds the sole reference to it (a trace sink
  * or queue that kept the packet prevents reuse); byte and packet tags are removed. The check
@@ -38,7 +42,7 @@ namespace ns3
  * Packets are kept per body size, for up to MAX_SIZES sizes, and at most the capacity per size;
  * beyond that they are simply released.
  */
-class PacketRecycler
+class PacketRecycler : public SimpleRefCount<PacketRecycler>
 {
   public:
     /// Distinct body sizes kept (data MTU, ACK, CNP, one partial size).

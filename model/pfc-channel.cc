@@ -86,7 +86,7 @@ PfcChannel::TransmitStart(const Ptr<Packet>& frame, const PfcNetDevice* src, con
     Direction& d = m_dir[src == PeekPointer(m_dev[0]) ? 1 : 0];
     if (d.inFlight.IsEmpty())
     {
-        d.context = d.dst->GetNode()->GetId(); // refreshed whenever the cable goes idle
+        d.context = d.dst->GetNodeId(); // refreshed whenever the cable goes idle
     }
     d.inFlight.Push(frame);
     ScheduleRecurringWithContext(d.deliver, d.context, frameTime + m_delay);

@@ -1307,6 +1307,7 @@ void
 PfcNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
+    m_nodeId = node ? node->GetId() : 0;
 }
 
 bool

@@ -465,6 +465,13 @@ class PfcNetDevice : public NetDevice
                   uint16_t protocolNumber) override;
     Ptr<Node> GetNode() const override;
     void SetNode(Ptr<Node> node) override;
+
+    /// \return the id of the owning node (0 before SetNode): the context of events for this port
+    uint32_t GetNodeId() const
+    {
+        return m_nodeId;
+    }
+
     bool NeedsArp() const override;
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
     void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
@@ -580,6 +587,7 @@ class PfcNetDevice : public NetDevice
     mutable PfcPortCounters m_counters; //!< counters (frame counts filled by GetCounters)
 
     Ptr<Node> m_node;       //!< owning node
+    uint32_t m_nodeId{0};   //!< its id (the context of events for this port)
     uint32_t m_ifIndex;     //!< interface index
     Mac48Address m_address; //!< this port's MAC
     DataRate m_bps;         //!< line rate

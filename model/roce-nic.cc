@@ -134,9 +134,11 @@ RoceNic::GetTypeId()
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute(
                 "RecycledPackets",
-                "Received packets kept per body size and reused for the NIC's next "
-                "sends, saving packet and buffer allocations (0 = off). Bodies are "
-                "zero-filled in this model, so reuse does not change any result.",
+                "Received packets kept per body size and reused for the next sends, "
+                "saving packet and buffer allocations (0 = off). NICs installed by one "
+                "RoceNicHelper share one recycler (see SetPacketRecycler); it takes the "
+                "value of the NIC installed last. Bodies are zero-filled in this model, "
+                "so reuse does not change any result.",
                 UintegerValue(256),
                 MakeUintegerAccessor(&RoceNic::SetRecycledPackets, &RoceNic::GetRecycledPackets),
                 MakeUintegerChecker<uint32_t>())
@@ -165,7 +167,8 @@ RoceNic::RoceNic()
       m_rxXoff(512 * 1024),
       m_rxXon(256 * 1024),
       m_firstQpn(256),
-      m_arbSeq(0)
+      m_arbSeq(0),
+      m_recycler(Create<PacketRecycler>())
 {
 }
 
@@ -220,6 +223,7 @@ RoceNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
     Port port;
     port.dev = dev;
     port.address = address;
+    port.addressBits = address.Get();
     Ptr<PfcNetDevice> peer = ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
     port.peerMac = Mac48Address::ConvertFrom(peer->GetAddress());
     uint32_t index = static_cast<uint32_t>(m_ports.size());
@@ -576,7 +580,7 @@ RoceNic::Deliver(uint32_t portIndex,
         Drop(packet, offset, size, RoceNicDropReason::NOT_ROCE);
         return;
     }
-    if (wire::GetU32(b + 16) != m_ports[portIndex].address.Get())
+    if (wire::GetU32(b + 16) != m_ports[portIndex].addressBits)
     {
         Drop(packet, offset, size, RoceNicDropReason::WRONG_ADDRESS);
         return;
@@ -608,7 +612,7 @@ RoceNic::Deliver(uint32_t portIndex,
     qp->Receive(rx);
     // What follows the headers is zeros (payload, ICRC, and for a frame padding and FCS): the
     // body of a later packet.
-    m_recycler.Recycle(packet, offset + FIXED + need);
+    m_recycler->Recycle(packet, offset + FIXED + need);
 }
 
 void
@@ -626,19 +630,27 @@ RoceNic::Drop(Ptr<const Packet> packet, uint32_t offset, uint32_t size, RoceNicD
 void
 RoceNic::SetRecycledPackets(uint32_t packets)
 {
-    m_recycler.SetCapacity(packets);
+    m_recycler->SetCapacity(packets);
 }
 
 uint32_t
 RoceNic::GetRecycledPackets() const
 {
-    return m_recycler.GetCapacity();
+    return m_recycler->GetCapacity();
 }
 
 const PacketRecycler&
 RoceNic::GetPacketRecycler() const
 {
-    return m_recycler;
+    return *m_recycler;
+}
+
+void
+RoceNic::SetPacketRecycler(Ptr<PacketRecycler> recycler)
+{
+    NS_ABORT_MSG_IF(!recycler, "RoceNic::SetPacketRecycler given a null recycler");
+    recycler->SetCapacity(m_recycler->GetCapacity());
+    m_recycler = recycler;
 }
 
 void

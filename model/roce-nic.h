@@ -184,7 +184,7 @@ class RoceNic : public Object, public PfcPortOwner
      */
     Ptr<Packet> AllocatePacket(uint32_t zeroBytes)
     {
-        return m_recycler.Get(zeroBytes);
+        return m_recycler->Get(zeroBytes);
     }
 
     /// \return a header object reused for the L2..BTH headers of every frame built
@@ -195,6 +195,14 @@ class RoceNic : public Object, public PfcPortOwner
 
     /// \return the NIC's packet recycler (statistics: reused / created packets)
     const PacketRecycler& GetPacketRecycler() const;
+    /**
+     * \brief Use \p recycler for the packets this NIC consumes and sends, e.g. one shared by
+     *        many NICs (RoceNicHelper does this).
+     *
+     * The recycler takes the NIC's RecycledPackets capacity. Aborts if \p recycler is null.
+     * \param recycler the recycler
+     */
+    void SetPacketRecycler(Ptr<PacketRecycler> recycler);
     /// Completion/receive trace hook: a work completion happened.
     TracedCallback<const RoceWorkCompletion&> m_completionTrace;
 
@@ -222,6 +230,7 @@ class RoceNic : public Object, public PfcPortOwner
     {
         Ptr<PfcNetDevice> dev;      //!< the device
         Ipv4Address address;        //!< its address
+        uint32_t addressBits{0};    //!< the same, host order (compared per packet received)
         Mac48Address peerMac;       //!< next hop
         std::array<Arbiter, 8> arb; //!< per priority
         double rxBacklog{0};        //!< host-buffer bytes (NIC PFC)
@@ -305,8 +314,8 @@ class RoceNic : public Object, public PfcPortOwner
     uint64_t m_arbSeq;                     //!< tie-break for the paced heap
     std::array<uint64_t, size_t(RoceNicDropReason::COUNT)> m_drops{}; //!< drops
     TracedCallback<Ptr<const Packet>, RoceNicDropReason> m_dropTrace; //!< drops
-    PacketRecycler m_recycler;   //!< received packets kept for the next sends
-    FabricWireHeader m_txHeader; //!< reused for the headers of every packet built
+    Ptr<PacketRecycler> m_recycler; //!< received packets kept for the next sends
+    FabricWireHeader m_txHeader;    //!< reused for the headers of every packet built
 };
 
 } // namespace ns3

@@ -194,6 +194,8 @@ RoceQueuePair::Connect(Ipv4Address remoteIp,
                                                           << " and expected PSN " << expectedPsn
                                                           << " must be < 2^24");
     m_remoteIp = remoteIp;
+    m_remoteIpBits = remoteIp.Get();
+    m_localIpBits = m_nic->GetAddress(m_port).Get();
     m_remoteQpn = remoteQpn;
     m_sndNxt = sendPsn;
     m_sndUna = sendPsn;
@@ -380,15 +382,12 @@ RoceQueuePair::MakePacket(uint8_t* h,
     wire::PutU16(h + 6, 0x4000); // DF
     h[8] = 64;                   // TTL
     h[9] = 17;                   // UDP
-    uint32_t src = m_nic->GetAddress(m_port).Get();
-    wire::PutU32(h + 12, src);
-    wire::PutU32(h + 16, m_remoteIp.Get());
+    wire::PutU32(h + 12, m_localIpBits);
+    wire::PutU32(h + 16, m_remoteIpBits);
     // Checksum: the words that never change for this QP are summed once (same value as
-    // wire::Ipv4HeaderChecksum over the whole header).
-    if (src != m_ipSumSrc || m_ipConstSum == 0)
+    // wire::Ipv4HeaderChecksum over the whole header); that sum is never 0 (TTL, protocol).
+    if (m_ipConstSum == 0)
     {
-        m_ipSumSrc = src;
-        m_ipConstSum = 0;
         for (uint32_t i = 4; i < 20; i += 2)
         {
             m_ipConstSum += (i == 10) ? 0 : wire::GetU16(h + i); // skip the checksum field

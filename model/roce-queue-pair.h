@@ -401,7 +401,8 @@ class RoceQueuePair : public Object
     Ipv4Address m_remoteIp;           //!< remote address
     bool m_timerPending{false};       //!< m_timer is scheduled (cheaper than EventId::IsRunning)
     mutable uint32_t m_ipConstSum{0}; //!< IPv4 checksum: sum of the words fixed for this QP
-    mutable uint32_t m_ipSumSrc{0};   //!< source address m_ipConstSum was computed with
+    uint32_t m_localIpBits{0};        //!< the port's IPv4 address, host order (set by Connect)
+    uint32_t m_remoteIpBits{0};       //!< m_remoteIp, host order
     uint32_t m_sendOffset;            //!< packet index within the WR of the next packet
     std::size_t m_sendWr;             //!< index in m_wrs of the next packet's WR
     uint32_t m_lastWire{0};           //!< pacing: wire bytes of the last packet

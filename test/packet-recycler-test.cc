@@ -10,6 +10,8 @@
 
 #include "ns3/ai-fabric-module.h"
 
+#include <set>
+
 using namespace ns3;
 
 namespace
@@ -135,8 +137,9 @@ TEST(PacketRecycler, CapacityZeroDisables)
 }
 
 /// Bidirectional WRITEs between hosts on a star; returns completion times and event count.
+/// With \p ownRecyclers every NIC gets a recycler of its own instead of the helper's shared one.
 std::vector<int64_t>
-RunExchange(uint32_t recycled, uint64_t* reused)
+RunExchange(uint32_t recycled, uint64_t* reused, bool ownRecyclers = false)
 {
     Config::SetDefault("ns3::RoceNic::RecycledPackets", UintegerValue(recycled));
     const uint32_t hosts = 4;
@@ -146,6 +149,10 @@ RunExchange(uint32_t recycled, uint64_t* reused)
     star.GetNicHelper().SetCongestionControl("dcqcn");
     star.Install(hosts);
     star.AssignStreams(3);
+    for (uint32_t h = 0; h < hosts && ownRecyclers; ++h)
+    {
+        star.GetNic(h)->SetPacketRecycler(Create<PacketRecycler>());
+    }
     std::vector<int64_t> out(hosts, -1);
     for (uint32_t h = 0; h < hosts; ++h)
     {
@@ -172,10 +179,18 @@ RunExchange(uint32_t recycled, uint64_t* reused)
     }
     Simulator::Run();
     *reused = 0;
+    std::set<const PacketRecycler*> recyclers;
     for (uint32_t h = 0; h < hosts; ++h)
     {
-        *reused += star.GetNic(h)->GetPacketRecycler().GetReused();
+        const PacketRecycler& r = star.GetNic(h)->GetPacketRecycler();
+        EXPECT_EQ(r.GetCapacity(), recycled);
+        if (recyclers.insert(&r).second)
+        {
+            *reused += r.GetReused();
+        }
     }
+    EXPECT_EQ(recyclers.size(), ownRecyclers ? hosts : 1u)
+        << "the NICs of one helper share a recycler unless given their own";
     out.push_back(int64_t(Simulator::GetEventCount()));
     Simulator::Destroy();
     return out;
@@ -198,6 +213,23 @@ TEST_F(PacketRecyclerSim, RecyclingDoesNotChangeResults)
         EXPECT_GT(off[h], 0) << "host " << h << " did not complete";
     }
     EXPECT_EQ(off, on);
+}
+
+TEST_F(PacketRecyclerSim, SharedAndPerNicRecyclersGiveTheSameResults)
+{
+    uint64_t reusedShared = 0;
+    uint64_t reusedOwn = 0;
+    std::vector<int64_t> shared = RunExchange(256, &reusedShared);
+    std::vector<int64_t> own = RunExchange(256, &reusedOwn, true);
+    EXPECT_GT(reusedShared, 1000u);
+    EXPECT_GT(reusedOwn, 1000u);
+    EXPECT_EQ(shared, own);
+}
+
+TEST_F(PacketRecyclerSim, SetPacketRecyclerRejectsNull)
+{
+    Ptr<RoceNic> nic = CreateObject<RoceNic>();
+    EXPECT_DEATH(nic->SetPacketRecycler(nullptr), "null recycler");
 }
 
 } // namespace
