@@ -294,6 +294,7 @@ PfcNetDevice::DoDispose()
     }
     m_scheduler = nullptr;
     m_controlQueue.clear();
+    m_controlPending = false;
     m_currentFrame = nullptr;
     m_receiveErrorModel = nullptr;
     m_rxCallback =
@@ -688,10 +689,11 @@ PfcNetDevice::TryTransmit()
     {
         return;
     }
-    if (!m_controlQueue.empty())
+    if (m_controlPending)
     {
         Ptr<Packet> frame = m_controlQueue.front();
         m_controlQueue.pop_front();
+        m_controlPending = !m_controlQueue.empty();
         StartTransmission(frame);
         return;
     }
@@ -1079,6 +1081,7 @@ PfcNetDevice::SendPfcFrame(const PfcHeader& header)
         }
     }
     m_controlQueue.push_back(frame);
+    m_controlPending = true;
     TryTransmit();
 }
 

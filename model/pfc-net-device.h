@@ -549,6 +549,7 @@ class PfcNetDevice : public NetDevice
     uint16_t m_vid;                            //!< VLAN id in PCP mode
     uint8_t m_addressBytes[6]{};               //!< this port's MAC as bytes (read per frame)
     uint8_t m_txTimesNext{0};                  //!< entry of m_txTimes replaced next
+    bool m_controlPending{false};              //!< m_controlQueue is not empty (read per frame)
     std::array<TxTimes, 2> m_txTimes{};        //!< cache of GetTxTimes
     Ptr<EventImpl> m_txCompleteEvent;          //!< RecurringEvent running TransmitComplete()
     Ptr<PfcTxScheduler> m_scheduler;           //!< picks the next priority
@@ -559,12 +560,13 @@ class PfcNetDevice : public NetDevice
     uint32_t m_ownerPort{0};                   //!< the owner's index of this port
     DequeueCallback m_dequeueCallback;         //!< dequeue notification
     PfcFrameReceiveCallback m_frameRxCallback; //!< whole-frame receive callback
-    // Traces checked (for a sink) on every frame sent or received: one run of lines.
+    // Traces checked (for a sink) on every frame sent or received: one run of lines, those a
+    // received frame checks first (PhyRxEnd, the sniffers), then the rest of the sending ones.
+    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;           //!< frame fully received
     TracedCallback<Ptr<const Packet>> m_snifferTrace;            //!< frames to/from this port
     TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;     //!< all frames on this port
     TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;         //!< frame starts serializing
     TracedCallback<Ptr<const Packet>, uint8_t> m_txDequeueTrace; //!< frame dequeued, priority
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;           //!< frame fully received
     TracedCallback<Ptr<const Packet>, uint8_t> m_txEnqueueTrace; //!< frame queued, priority
     std::array<uint8_t, 64> m_dscpToPriority;                    //!< DSCP -> priority
     std::deque<Ptr<Packet>> m_controlQueue;                      //!< PFC frames waiting to go
