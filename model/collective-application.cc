@@ -376,9 +376,8 @@ CollectiveApplication::Pump(uint32_t seq, Run& run, uint32_t connIndex)
             c.current = COLLECTIVE_NONE;
         }
         m_piecesPosted++;
-        Ptr<CollectiveApplication> peer = m_comm->GetApplication(s.peer);
         transport->Send(m_globalRank,
-                        peer->GetGlobalRank(),
+                        m_comm->GetGlobalRank(s.peer),
                         s.channel,
                         piece,
                         this,
