@@ -640,14 +640,16 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
         }
         return;
     }
-    RoceRethHeader reth;
+    // Header objects only where their fields are read: most packets are WRITE middles, and an
+    // ns-3 Header costs two logged destructor calls.
     if (Bth::HasReth(opcode))
     {
-        reth.Read(rx.ext); // the NIC checked that the extension headers are all there
-        ext += RoceRethHeader::SIZE;
+        ext += RoceRethHeader::SIZE; // the NIC checked that the extension headers are all there
     }
     if (opcode == Bth::READ_REQUEST)
     {
+        RoceRethHeader reth;
+        reth.Read(rx.ext);
         uint32_t n = PacketsFor(reth.GetDmaLength());
         if (d < 0)
         {
@@ -679,10 +681,12 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
         return;
     }
     m_nakSent = false;
-    RoceImmDtHeader immdt;
+    uint32_t imm = 0;
     if (Bth::HasImmDt(opcode))
     {
+        RoceImmDtHeader immdt;
         immdt.Read(rx.ext + ext);
+        imm = immdt.GetImmediate();
         ext += RoceImmDtHeader::SIZE;
     }
     uint32_t payload = rx.afterBth - ext - RoceIcrcTrailer::SIZE - rx.padCount;
@@ -705,7 +709,7 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
                      : RoceWrOpcode::WRITE_WITH_IMM;
             rc.bytes = m_rxMsgBytes;
             rc.hasImm = Bth::HasImmDt(opcode);
-            rc.imm = immdt.GetImmediate();
+            rc.imm = imm;
             if (!m_rxCallback.IsNull())
             {
                 m_rxCallback(rc);
