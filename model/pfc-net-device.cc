@@ -274,6 +274,15 @@ PfcNetDevice::PfcNetDevice()
     m_scheduler = CreateObject<PfcStrictPriorityScheduler>();
     m_strictPriority = true;
     m_txCompleteEvent = Create<RecurringEvent<PfcNetDevice, &PfcNetDevice::TransmitComplete>>(this);
+    m_phyRxEndTrace.Bind(&m_traceSinks, PHY_RX_END);
+    m_snifferTrace.Bind(&m_traceSinks, SNIFFER);
+    m_promiscSnifferTrace.Bind(&m_traceSinks, PROMISC);
+    m_phyTxBeginTrace.Bind(&m_traceSinks, PHY_TX_BEGIN);
+    m_phyTxEndTrace.Bind(&m_traceSinks, PHY_TX_END);
+    m_txEnqueueTrace.Bind(&m_traceSinks, TX_ENQUEUE);
+    m_txDequeueTrace.Bind(&m_traceSinks, TX_DEQUEUE);
+    m_macTxTrace.Bind(&m_traceSinks, MAC_TX);
+    m_macRxTrace.Bind(&m_traceSinks, MAC_RX);
 }
 
 PfcNetDevice::~PfcNetDevice() = default;
@@ -585,7 +594,7 @@ PfcNetDevice::SendWithPriority(Ptr<Packet> packet,
         Drop(packet, PfcDropReason::OVERSIZE);
         return false;
     }
-    if (!m_macTxTrace.IsEmpty())
+    if (m_traceSinks & MAC_TX)
     {
         m_macTxTrace(packet);
     }
@@ -607,7 +616,7 @@ PfcNetDevice::SendFrame(const Ptr<Packet>& frame, uint8_t priority)
         Drop(frame, PfcDropReason::OVERSIZE);
         return false;
     }
-    if (!m_macTxTrace.IsEmpty())
+    if (m_traceSinks & MAC_TX)
     {
         m_macTxTrace(L3Fragment(frame, l2));
     }
@@ -636,7 +645,7 @@ PfcNetDevice::EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority)
         Drop(frame, PfcDropReason::QUEUE_FULL);
         return false;
     }
-    if (!m_txEnqueueTrace.IsEmpty())
+    if (m_traceSinks & TX_ENQUEUE)
     {
         m_txEnqueueTrace(frame, priority);
     }
@@ -675,7 +684,7 @@ PfcNetDevice::ForwardFrame(const Ptr<Packet>& frame,
         frame->AddPaddingAtEnd(MIN_FRAME_BYTES - FCS_BYTES - frame->GetSize());
         frame->AddTrailer(m_fcs);
     }
-    if (!m_macTxTrace.IsEmpty())
+    if (m_traceSinks & MAC_TX)
     {
         m_macTxTrace(frame->CreateFragment(header, frame->GetSize() - header - FCS_BYTES));
     }
@@ -714,7 +723,7 @@ PfcNetDevice::TryTransmit()
                         << " which is not eligible (mask 0x" << std::hex << unsigned(eligible)
                         << std::dec << ")");
     Ptr<Packet> frame = m_queues[p].Pop();
-    if (!m_txDequeueTrace.IsEmpty())
+    if (m_traceSinks & TX_DEQUEUE)
     {
         m_txDequeueTrace(frame, static_cast<uint8_t>(p));
     }
@@ -739,20 +748,20 @@ void
 PfcNetDevice::StartTransmission(const Ptr<Packet>& frame)
 {
     m_txBusy = true;
-    if (!m_phyTxEndTrace.IsEmpty())
+    if (m_traceSinks & PHY_TX_END)
     {
         m_currentFrame = frame; // kept for the end trace only: no reference (or cache miss on
                                 // the frame) at the end of every transmission otherwise
     }
-    if (!m_phyTxBeginTrace.IsEmpty())
+    if (m_traceSinks & PHY_TX_BEGIN)
     {
         m_phyTxBeginTrace(frame);
     }
-    if (!m_snifferTrace.IsEmpty())
+    if (m_traceSinks & SNIFFER)
     {
         m_snifferTrace(frame);
     }
-    if (!m_promiscSnifferTrace.IsEmpty())
+    if (m_traceSinks & PROMISC)
     {
         m_promiscSnifferTrace(frame);
     }
@@ -789,7 +798,7 @@ PfcNetDevice::TransmitComplete()
     m_txBusy = false;
     if (m_currentFrame)
     {
-        if (!m_phyTxEndTrace.IsEmpty())
+        if (m_traceSinks & PHY_TX_END)
         {
             m_phyTxEndTrace(m_currentFrame);
         }
@@ -806,15 +815,15 @@ PfcNetDevice::Receive(const Ptr<Packet>& frame)
         Drop(frame, PfcDropReason::RX_ERROR);
         return;
     }
-    if (!m_phyRxEndTrace.IsEmpty())
+    if (m_traceSinks & PHY_RX_END)
     {
         m_phyRxEndTrace(frame);
     }
-    if (!m_snifferTrace.IsEmpty())
+    if (m_traceSinks & SNIFFER)
     {
         m_snifferTrace(frame);
     }
-    if (!m_promiscSnifferTrace.IsEmpty())
+    if (m_traceSinks & PROMISC)
     {
         m_promiscSnifferTrace(frame);
     }
@@ -912,7 +921,7 @@ PfcNetDevice::Receive(const Ptr<Packet>& frame)
         // Frame-level forwarding: the owner reads the fields it needs in place.
         m_frameCounters[priority].rxFrames++;
         m_frameCounters[priority].rxBytes += frameBytes;
-        if (!m_macRxTrace.IsEmpty())
+        if (m_traceSinks & MAC_RX)
         {
             m_macRxTrace(frame->CreateFragment(l2, l3Bytes));
         }
@@ -949,7 +958,7 @@ PfcNetDevice::Receive(const Ptr<Packet>& frame)
     }
     m_frameCounters[priority].rxFrames++;
     m_frameCounters[priority].rxBytes += frameBytes;
-    if (!m_macRxTrace.IsEmpty())
+    if (m_traceSinks & MAC_RX)
     {
         m_macRxTrace(packet);
     }

@@ -8,6 +8,7 @@
 
 #include "fabric-event.h"
 #include "fabric-wire-header.h"
+#include "flagged-traced-callback.h"
 #include "pfc-header.h"
 #include "pfc-tx-queue.h"
 #include "pfc-tx-scheduler.h"
@@ -550,6 +551,7 @@ class PfcNetDevice : public NetDevice
     uint8_t m_addressBytes[6]{};               //!< this port's MAC as bytes (read per frame)
     uint8_t m_txTimesNext{0};                  //!< entry of m_txTimes replaced next
     bool m_controlPending{false};              //!< m_controlQueue is not empty (read per frame)
+    uint32_t m_traceSinks{0};                  //!< TraceBit set per per-frame trace with a sink
     std::array<TxTimes, 2> m_txTimes{};        //!< cache of GetTxTimes
     Ptr<EventImpl> m_txCompleteEvent;          //!< RecurringEvent running TransmitComplete()
     Ptr<PfcTxScheduler> m_scheduler;           //!< picks the next priority
@@ -560,21 +562,9 @@ class PfcNetDevice : public NetDevice
     uint32_t m_ownerPort{0};                   //!< the owner's index of this port
     DequeueCallback m_dequeueCallback;         //!< dequeue notification
     PfcFrameReceiveCallback m_frameRxCallback; //!< whole-frame receive callback
-    // Traces checked (for a sink) on every frame sent or received: one run of lines, those a
-    // received frame checks first (PhyRxEnd, the sniffers), then the rest of the sending ones.
-    TracedCallback<Ptr<const Packet>> m_phyRxEndTrace;           //!< frame fully received
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;            //!< frames to/from this port
-    TracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;     //!< all frames on this port
-    TracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;         //!< frame starts serializing
-    TracedCallback<Ptr<const Packet>, uint8_t> m_txDequeueTrace; //!< frame dequeued, priority
-    TracedCallback<Ptr<const Packet>, uint8_t> m_txEnqueueTrace; //!< frame queued, priority
-    std::array<uint8_t, 64> m_dscpToPriority;                    //!< DSCP -> priority
-    std::deque<Ptr<Packet>> m_controlQueue;                      //!< PFC frames waiting to go
-    TracedCallback<Ptr<const Packet>> m_phyTxEndTrace;           //!< frame + IFG done
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;              //!< L3 packet accepted for sending
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;              //!< L3 packet passed up
-    PfcTxQueues m_queues;                                        //!< one transmit FIFO per priority
-    FabricWireHeader m_txHeader; //!< reused for the framing of every frame sent
+    std::array<uint8_t, 64> m_dscpToPriority;  //!< DSCP -> priority
+    alignas(64) PfcTxQueues m_queues;          //!< one FIFO per priority, one cache line each
+    FabricWireHeader m_txHeader;               //!< reused for the framing of every frame sent
 
     /// The per-frame counters of one priority, together in half a cache line.
     struct alignas(32) FrameCounters
@@ -617,6 +607,32 @@ class PfcNetDevice : public NetDevice
     TracedCallback<uint8_t, uint16_t> m_pfcPauseRxTrace;          //!< PFC time received
     TracedCallback<uint8_t> m_pfcStormTrace;                      //!< watchdog storm, per priority
     TracedCallback<Ptr<const Packet>, PfcDropReason> m_dropTrace; //!< drops with reason
+
+    /// Bits of m_traceSinks: which per-frame traces have a sink.
+    enum TraceBit : uint32_t
+    {
+        PHY_RX_END = 1u << 0,   //!< m_phyRxEndTrace
+        SNIFFER = 1u << 1,      //!< m_snifferTrace
+        PROMISC = 1u << 2,      //!< m_promiscSnifferTrace
+        PHY_TX_BEGIN = 1u << 3, //!< m_phyTxBeginTrace
+        PHY_TX_END = 1u << 4,   //!< m_phyTxEndTrace
+        TX_ENQUEUE = 1u << 5,   //!< m_txEnqueueTrace
+        TX_DEQUEUE = 1u << 6,   //!< m_txDequeueTrace
+        MAC_TX = 1u << 7,       //!< m_macTxTrace
+        MAC_RX = 1u << 8,       //!< m_macRxTrace
+    };
+
+    // The per-frame traces, out of the hot lines: the frame path tests m_traceSinks.
+    FlaggedTracedCallback<Ptr<const Packet>> m_phyRxEndTrace;           //!< frame fully received
+    FlaggedTracedCallback<Ptr<const Packet>> m_snifferTrace;            //!< frames to/from here
+    FlaggedTracedCallback<Ptr<const Packet>> m_promiscSnifferTrace;     //!< all frames here
+    FlaggedTracedCallback<Ptr<const Packet>> m_phyTxBeginTrace;         //!< frame starts
+    FlaggedTracedCallback<Ptr<const Packet>> m_phyTxEndTrace;           //!< frame + IFG done
+    FlaggedTracedCallback<Ptr<const Packet>, uint8_t> m_txEnqueueTrace; //!< queued, priority
+    FlaggedTracedCallback<Ptr<const Packet>, uint8_t> m_txDequeueTrace; //!< dequeued, priority
+    FlaggedTracedCallback<Ptr<const Packet>> m_macTxTrace; //!< L3 packet accepted for sending
+    FlaggedTracedCallback<Ptr<const Packet>> m_macRxTrace; //!< L3 packet passed up
+    std::deque<Ptr<Packet>> m_controlQueue;                //!< PFC frames waiting to go
 };
 
 } // namespace ns3

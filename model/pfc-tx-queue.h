@@ -148,6 +148,8 @@ class PfcTxQueue
     uint64_t m_limit{10000};                  //!< m_maxSize's value, read per frame
 };
 
+static_assert(sizeof(PfcTxQueue) == 64, "a PfcTxQueue fills exactly one cache line");
+
 /// The eight priority queues of a port, indexed by priority.
 typedef std::array<PfcTxQueue, 8> PfcTxQueues;
 

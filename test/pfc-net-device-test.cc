@@ -113,6 +113,56 @@ TEST_F(LinkTest, SerializationTimeIncludesPreambleIfgAndFcs)
     EXPECT_EQ(rx->GetCounters().rxFrames[3], 3u);
 }
 
+/// Counts calls of a trace sink.
+void
+CountFrame(uint32_t* n, Ptr<const Packet>)
+{
+    ++*n;
+}
+
+TEST_F(LinkTest, PerFrameTracesFireOnlyWhileConnected)
+{
+    Build();
+    // Every per-frame trace, connected through the attribute system; sinks are tested per
+    // frame through a bit mask, which must follow connection and disconnection.
+    const std::vector<std::pair<Ptr<PfcNetDevice>, std::string>> traces{{tx, "MacTx"},
+                                                                        {tx, "PhyTxBegin"},
+                                                                        {tx, "PhyTxEnd"},
+                                                                        {tx, "Sniffer"},
+                                                                        {tx, "PromiscSniffer"},
+                                                                        {rx, "PhyRxEnd"},
+                                                                        {rx, "Sniffer"},
+                                                                        {rx, "PromiscSniffer"},
+                                                                        {rx, "MacRx"}};
+    std::vector<uint32_t> counts(traces.size(), 0);
+    for (std::size_t i = 0; i < traces.size(); ++i)
+    {
+        ASSERT_TRUE(
+            traces[i].first->TraceConnectWithoutContext(traces[i].second,
+                                                        MakeBoundCallback(&CountFrame, &counts[i])))
+            << traces[i].second;
+    }
+    for (int i = 0; i < 3; ++i)
+    {
+        tx->Send(test::MakeIpv4Packet(1000, 26), rx->GetAddress(), IPV4);
+    }
+    Simulator::Run();
+    for (std::size_t i = 0; i < traces.size(); ++i)
+    {
+        EXPECT_EQ(counts[i], 3u) << traces[i].second;
+        ASSERT_TRUE(traces[i].first->TraceDisconnectWithoutContext(
+            traces[i].second,
+            MakeBoundCallback(&CountFrame, &counts[i])));
+    }
+    tx->Send(test::MakeIpv4Packet(1000, 26), rx->GetAddress(), IPV4);
+    Simulator::Run();
+    EXPECT_EQ(rx->GetCounters().rxFrames[3], 4u);
+    for (std::size_t i = 0; i < traces.size(); ++i)
+    {
+        EXPECT_EQ(counts[i], 3u) << traces[i].second << " fired after its sink was disconnected";
+    }
+}
+
 TEST_F(LinkTest, SaturatedLinkDeliversLineRateTimesPayloadFraction)
 {
     Build("100Gbps", NanoSeconds(500));
