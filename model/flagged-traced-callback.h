@@ -6,6 +6,7 @@
 #ifndef FLAGGED_TRACED_CALLBACK_H
 #define FLAGGED_TRACED_CALLBACK_H
 
+#include "ns3/abort.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
@@ -39,9 +40,15 @@ class FlaggedTracedCallback : public TracedCallback<Ts...>
      * \param mask the owner's mask word (must outlive this object, normally a member of the
      *        same owner)
      * \param bit the bit (a single set bit) kept set while the trace has a sink
+     *
+     * Aborts if \p mask is null or \p bit is not a single bit.
      */
     void Bind(uint32_t* mask, uint32_t bit)
     {
+        NS_ABORT_MSG_IF(mask == nullptr, "FlaggedTracedCallback::Bind given a null mask");
+        NS_ABORT_MSG_IF(bit == 0 || (bit & (bit - 1)) != 0,
+                        "FlaggedTracedCallback::Bind: bit 0x" << std::hex << bit << std::dec
+                                                              << " must be a single set bit");
         m_mask = mask;
         m_bit = bit;
         Update();

@@ -101,4 +101,13 @@ TEST(FlaggedTracedCallback, DirectConnectionsSetTheBitToo)
     EXPECT_EQ(o.mask, 0u);
 }
 
+TEST(FlaggedTracedCallback, BindRejectsANullMaskOrNotOneBit)
+{
+    FlaggedTracedCallback<uint32_t> t;
+    uint32_t mask = 0;
+    EXPECT_DEATH(t.Bind(nullptr, 1u), "null mask");
+    EXPECT_DEATH(t.Bind(&mask, 0u), "single set bit");
+    EXPECT_DEATH(t.Bind(&mask, 6u), "0x6 must be a single set bit");
+}
+
 } // namespace
