@@ -161,8 +161,7 @@ SharedBufferMmu::Configure(const std::vector<DataRate>& rates,
                                                       "lower ReservedBytes/HeadroomBytes");
     m_sharedPool = m_bufferSize - totalReserved - totalHeadroom;
     m_ingress.assign(m_nPorts * 8ull, IngressPg{});
-    m_egress.assign(m_nPorts * 8ull, 0);
-    m_egressPort.assign(m_nPorts, 0);
+    m_egress.assign(m_nPorts, EgressPort{});
     m_sharedUsed = 0;
     m_bytesHeld = 0;
     m_peakBytesHeld = 0;
@@ -201,13 +200,11 @@ SharedBufferMmu::IsLossless(uint8_t priority) const
 SharedBufferMmu::Verdict
 SharedBufferMmu::Admit(uint32_t inPort, uint8_t priority, uint32_t outPort, uint32_t bytes)
 {
-    std::size_t in = Pg(inPort, priority);
-    std::size_t out = Pg(outPort, priority);
-    IngressPg& pg = m_ingress[in];
+    IngressPg& pg = m_ingress[Pg(inPort, priority)];
+    uint64_t& egress = m_egress[outPort].bytes[priority];
     bool lossless = IsLossless(priority);
     uint64_t freeShared = m_sharedPool - m_sharedUsed;
-    if (!lossless &&
-        m_egress[out] + bytes > static_cast<uint64_t>(m_egressAlpha * double(freeShared)))
+    if (!lossless && egress + bytes > static_cast<uint64_t>(m_egressAlpha * double(freeShared)))
     {
         return DROP_EGRESS_LOSSY;
     }
@@ -247,8 +244,7 @@ SharedBufferMmu::Admit(uint32_t inPort, uint8_t priority, uint32_t outPort, uint
     m_sharedUsed += toShared;
     m_bytesHeld += bytes;
     m_peakBytesHeld = std::max(m_peakBytesHeld, m_bytesHeld);
-    m_egress[out] += bytes;
-    m_egressPort[outPort] += bytes;
+    egress += bytes;
     if (lossless && !pg.xoff && (spilled || pg.shared >= Threshold(pg)))
     {
         pg.xoff = true;
@@ -263,10 +259,9 @@ SharedBufferMmu::Admit(uint32_t inPort, uint8_t priority, uint32_t outPort, uint
 void
 SharedBufferMmu::Release(uint32_t inPort, uint8_t priority, uint32_t outPort, uint32_t bytes)
 {
-    std::size_t in = Pg(inPort, priority);
-    std::size_t out = Pg(outPort, priority);
-    IngressPg& pg = m_ingress[in];
-    NS_ABORT_MSG_IF(pg.reserved + pg.shared + pg.headroom < bytes || m_egress[out] < bytes,
+    IngressPg& pg = m_ingress[Pg(inPort, priority)];
+    uint64_t& egress = m_egress[outPort].bytes[priority];
+    NS_ABORT_MSG_IF(pg.reserved + pg.shared + pg.headroom < bytes || egress < bytes,
                     "SharedBufferMmu: release of " << bytes << " B on ingress " << inPort
                                                    << " priority " << unsigned(priority)
                                                    << " exceeds what was admitted");
@@ -281,8 +276,7 @@ SharedBufferMmu::Release(uint32_t inPort, uint8_t priority, uint32_t outPort, ui
     rest -= fromShared;
     pg.reserved -= rest;
     m_bytesHeld -= bytes;
-    m_egress[out] -= bytes;
-    m_egressPort[outPort] -= bytes;
+    egress -= bytes;
     if (pg.xoff)
     {
         MaybeXon(inPort, priority, pg);
@@ -405,17 +399,7 @@ SharedBufferMmu::CheckInvariants(std::string* why) const
     uint64_t egressSum = 0;
     for (uint32_t port = 0; port < m_nPorts; ++port)
     {
-        uint64_t portSum = 0;
-        for (uint8_t p = 0; p < 8; ++p)
-        {
-            portSum += m_egress[port * 8ull + p];
-        }
-        if (portSum != m_egressPort[port] && err.str().empty())
-        {
-            err << "egress port " << port << " total " << m_egressPort[port]
-                << " != sum of its queues " << portSum;
-        }
-        egressSum += portSum;
+        egressSum += GetEgressPortBytes(port);
     }
     if (err.str().empty())
     {

@@ -12,6 +12,7 @@
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -170,7 +171,7 @@ class SharedBufferMmu : public Object
      */
     uint64_t GetEgressBytes(uint32_t port, uint8_t priority) const
     {
-        return m_egress[port * 8 + priority];
+        return m_egress[port].bytes[priority];
     }
 
     /**
@@ -179,7 +180,12 @@ class SharedBufferMmu : public Object
      */
     uint64_t GetEgressPortBytes(uint32_t port) const
     {
-        return m_egressPort[port];
+        uint64_t sum = 0;
+        for (uint64_t b : m_egress[port].bytes)
+        {
+            sum += b;
+        }
+        return sum;
     }
 
     /**
@@ -239,16 +245,23 @@ class SharedBufferMmu : public Object
     double m_egressAlpha;     //!< attribute EgressAlpha
     uint8_t m_lossless;       //!< attribute LosslessPriorities
 
-    uint32_t m_nPorts;                  //!< configured ports
-    std::vector<uint64_t> m_headroom;   //!< headroom size per port
-    uint64_t m_sharedPool;              //!< shared pool size
-    uint64_t m_sharedUsed;              //!< shared bytes used
-    uint64_t m_bytesHeld;               //!< all bytes held
-    uint64_t m_peakBytesHeld;           //!< peak of m_bytesHeld
-    std::vector<IngressPg> m_ingress;   //!< per (port, priority)
-    std::vector<uint64_t> m_egress;     //!< per (port, priority)
-    std::vector<uint64_t> m_egressPort; //!< per port
-    XoffCallback m_xoffCallback;        //!< XOFF/XON decisions
+    uint32_t m_nPorts;                //!< configured ports
+    std::vector<uint64_t> m_headroom; //!< headroom size per port
+    uint64_t m_sharedPool;            //!< shared pool size
+    uint64_t m_sharedUsed;            //!< shared bytes used
+    uint64_t m_bytesHeld;             //!< all bytes held
+    uint64_t m_peakBytesHeld;         //!< peak of m_bytesHeld
+    std::vector<IngressPg> m_ingress; //!< per (port, priority)
+
+    /// Bytes queued at one egress port, per priority: one cache line per port (a frame's
+    /// admission and release touch one line, and the port total is the sum of the line).
+    struct alignas(64) EgressPort
+    {
+        std::array<uint64_t, 8> bytes{}; //!< per priority
+    };
+
+    std::vector<EgressPort> m_egress; //!< per port
+    XoffCallback m_xoffCallback;      //!< XOFF/XON decisions
 };
 
 } // namespace ns3
