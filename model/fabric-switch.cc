@@ -128,7 +128,6 @@ FabricSwitch::DoDispose()
         port->SetPortOwner(nullptr, 0);
     }
     m_ports.clear();
-    m_pending.clear();
     m_mmu = nullptr;
     m_ecn = nullptr;
     m_lb = nullptr;
@@ -201,7 +200,6 @@ FabricSwitch::Configure()
     m_lb->SetEgressBytesCallback(
         MakeCallback(&SharedBufferMmu::GetEgressPortBytes, PeekPointer(m_mmu)));
     m_table->SetNPorts(n);
-    m_pending.resize(n * 8ull);
     m_counters.ecnMarks.assign(n, 0);
     m_counters.xoffSent.assign(n, {});
     m_counters.xonSent.assign(n, {});
@@ -342,11 +340,14 @@ FabricSwitch::Egress(uint32_t outPort,
             wire::PutU16(ip + 10, checksum);
         }
     }
-    std::deque<Pending>& fifo = m_pending[outPort * 8ull + prio];
-    fifo.push_back(Pending{key.ingressPort, bytes});
-    if (!m_ports[outPort]->ForwardFrame(frame, l2Bytes, m_peerMac[outPort], prio, ip, ipBytes))
+    if (!m_ports[outPort]->ForwardFrame(frame,
+                                        l2Bytes,
+                                        m_peerMac[outPort],
+                                        prio,
+                                        ip,
+                                        ipBytes,
+                                        PendingTag(key.ingressPort, bytes)))
     {
-        fifo.pop_back();
         m_mmu->Release(key.ingressPort, prio, outPort, bytes);
         DropFrame(frame, l2Bytes, key.ingressPort, SwitchDropReason::EGRESS_REFUSED);
         return;
@@ -355,15 +356,15 @@ FabricSwitch::Egress(uint32_t outPort,
 }
 
 void
-FabricSwitch::FrameDequeued(uint32_t outPort, uint8_t priority)
+FabricSwitch::FrameDequeued(uint32_t outPort, uint8_t priority, uint64_t tag)
 {
-    std::deque<Pending>& fifo = m_pending[outPort * 8ull + priority];
-    NS_ABORT_MSG_IF(fifo.empty(),
+    NS_ABORT_MSG_IF(!(tag & PENDING_TAG),
                     "FabricSwitch: port " << outPort << " priority " << unsigned(priority)
                                           << " dequeued a frame the switch did not queue");
-    Pending p = fifo.front();
-    fifo.pop_front();
-    m_mmu->Release(p.inPort, priority, outPort, p.bytes);
+    m_mmu->Release(static_cast<uint32_t>((tag & ~PENDING_TAG) >> 32),
+                   priority,
+                   outPort,
+                   static_cast<uint32_t>(tag));
 }
 
 void

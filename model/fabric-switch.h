@@ -142,12 +142,19 @@ class FabricSwitch : public Object, public PfcPortOwner
     void DoDispose() override;
 
   private:
-    /// A packet admitted to an egress queue and not yet transmitted.
-    struct Pending
+    /// Bit set in the tag of every frame the switch queues (its ingress port and admitted
+    /// bytes ride with the frame in the egress port's queue: PendingTag()).
+    static constexpr uint64_t PENDING_TAG = 1ull << 63;
+
+    /**
+     * \param inPort ingress port
+     * \param bytes bytes admitted to the MMU
+     * \return the egress queue tag that gives both back at FrameDequeued
+     */
+    static uint64_t PendingTag(uint32_t inPort, uint32_t bytes)
     {
-        uint32_t inPort; //!< ingress port
-        uint32_t bytes;  //!< bytes admitted to the MMU
-    };
+        return PENDING_TAG | (uint64_t(inPort) << 32) | bytes;
+    }
 
     /// Ingress: a port delivered a packet.
     void Receive(uint32_t inPort,
@@ -175,7 +182,7 @@ class FabricSwitch : public Object, public PfcPortOwner
                 uint32_t bytes,
                 const uint8_t* head);
     /// The egress port dequeued a frame: release its MMU bytes.
-    void FrameDequeued(uint32_t outPort, uint8_t priority) override;
+    void FrameDequeued(uint32_t outPort, uint8_t priority, uint64_t tag) override;
     /// MMU decided XOFF/XON for (ingress port, priority).
     void OnXoff(uint32_t port, uint8_t priority, bool xoff);
     /// Count and trace a drop.
@@ -183,17 +190,16 @@ class FabricSwitch : public Object, public PfcPortOwner
     /// Count and trace the drop of a received frame (the trace sees its IPv4 packet).
     void DropFrame(Ptr<Packet> frame, uint32_t l2Bytes, uint32_t inPort, SwitchDropReason reason);
 
-    Time m_processingDelay;                     //!< attribute ProcessingDelay
-    bool m_decrementTtl;                        //!< attribute DecrementTtl
-    Ptr<SharedBufferMmu> m_mmu;                 //!< buffer accounting
-    Ptr<WredEcnMarker> m_ecn;                   //!< ECN marking
-    Ptr<SwitchLoadBalancer> m_lb;               //!< egress choice
-    Ptr<SwitchForwardingTable> m_table;         //!< routes
-    std::vector<Ptr<PfcNetDevice>> m_ports;     //!< ports
-    std::vector<Mac48Address> m_peerMac;        //!< MAC at the far end of each port
-    std::vector<std::deque<Pending>> m_pending; //!< per (port, priority), FIFO
-    bool m_configured;                          //!< Configure() done
-    SwitchCounters m_counters;                  //!< counters
+    Time m_processingDelay;                 //!< attribute ProcessingDelay
+    bool m_decrementTtl;                    //!< attribute DecrementTtl
+    Ptr<SharedBufferMmu> m_mmu;             //!< buffer accounting
+    Ptr<WredEcnMarker> m_ecn;               //!< ECN marking
+    Ptr<SwitchLoadBalancer> m_lb;           //!< egress choice
+    Ptr<SwitchForwardingTable> m_table;     //!< routes
+    std::vector<Ptr<PfcNetDevice>> m_ports; //!< ports
+    std::vector<Mac48Address> m_peerMac;    //!< MAC at the far end of each port
+    bool m_configured;                      //!< Configure() done
+    SwitchCounters m_counters;              //!< counters
 
     TracedCallback<Ptr<const Packet>, uint32_t, SwitchDropReason> m_dropTrace; //!< drops
     TracedCallback<uint32_t, uint8_t, uint64_t> m_ecnMarkTrace;                //!< CE marks

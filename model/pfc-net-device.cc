@@ -637,7 +637,7 @@ PfcNetDevice::L3Fragment(Ptr<const Packet> frame, uint32_t l2Bytes) const
 }
 
 bool
-PfcNetDevice::EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority)
+PfcNetDevice::EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority, uint64_t tag)
 {
     PfcTxQueue& q = m_queues[priority];
     if (!q.Fits(frame->GetSize()))
@@ -649,7 +649,7 @@ PfcNetDevice::EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority)
     {
         m_txEnqueueTrace(frame, priority);
     }
-    q.Push(frame);
+    q.Push(frame, tag);
     m_backlogMask |= static_cast<uint8_t>(1u << priority);
     if (!m_txBusy)
     {
@@ -664,7 +664,8 @@ PfcNetDevice::ForwardFrame(const Ptr<Packet>& frame,
                            Mac48Address dest,
                            uint8_t priority,
                            const uint8_t* l3Head,
-                           uint32_t l3Bytes)
+                           uint32_t l3Bytes,
+                           uint64_t tag)
 {
     CheckPriority(priority, "PfcNetDevice::ForwardFrame");
     NS_ABORT_MSG_IF(l2Bytes + l3Bytes + FCS_BYTES > frame->GetSize() || l3Bytes > 60,
@@ -688,7 +689,7 @@ PfcNetDevice::ForwardFrame(const Ptr<Packet>& frame,
     {
         m_macTxTrace(frame->CreateFragment(header, frame->GetSize() - header - FCS_BYTES));
     }
-    return EnqueueFrame(frame, priority);
+    return EnqueueFrame(frame, priority, tag);
 }
 
 void
@@ -722,7 +723,8 @@ PfcNetDevice::TryTransmit()
                         << m_scheduler->GetInstanceTypeId().GetName() << " selected priority " << p
                         << " which is not eligible (mask 0x" << std::hex << unsigned(eligible)
                         << std::dec << ")");
-    Ptr<Packet> frame = m_queues[p].Pop();
+    uint64_t tag = 0;
+    Ptr<Packet> frame = m_queues[p].Pop(&tag);
     if (m_traceSinks & TX_DEQUEUE)
     {
         m_txDequeueTrace(frame, static_cast<uint8_t>(p));
@@ -736,7 +738,7 @@ PfcNetDevice::TryTransmit()
     StartTransmission(frame); // marks the transmitter busy before the owner reacts
     if (m_owner)
     {
-        m_owner->FrameDequeued(m_ownerPort, static_cast<uint8_t>(p));
+        m_owner->FrameDequeued(m_ownerPort, static_cast<uint8_t>(p), tag);
     }
     else if (!m_dequeueCallback.IsNull())
     {

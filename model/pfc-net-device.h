@@ -145,8 +145,10 @@ class PfcPortOwner
      * \brief A data frame left the port's queue for the wire.
      * \param port the owner's index of the port
      * \param priority the queue it left, 0..7
+     * \param tag what the owner gave ForwardFrame for this frame (0 for frames queued by
+     *        SendFrame or Send)
      */
-    virtual void FrameDequeued(uint32_t port, uint8_t priority) = 0;
+    virtual void FrameDequeued(uint32_t port, uint8_t priority, uint64_t tag) = 0;
 };
 
 class PfcNetDevice : public NetDevice
@@ -350,6 +352,8 @@ class PfcNetDevice : public NetDevice
      * \param priority 0..7 (aborts otherwise)
      * \param l3Head the new first bytes of the IPv4 packet
      * \param l3Bytes how many, 0..60
+     * \param tag a value queued with the frame and given back to the port's owner by
+     *        PfcPortOwner::FrameDequeued (e.g. a switch's buffer accounting of the frame)
      * \return false if the frame was dropped (queue full), traced with the reason
      */
     bool ForwardFrame(const Ptr<Packet>& frame,
@@ -357,7 +361,8 @@ class PfcNetDevice : public NetDevice
                       Mac48Address dest,
                       uint8_t priority,
                       const uint8_t* l3Head,
-                      uint32_t l3Bytes);
+                      uint32_t l3Bytes,
+                      uint64_t tag = 0);
 
     /**
      * \brief Owner-level PFC state of one priority towards the peer.
@@ -494,8 +499,8 @@ class PfcNetDevice : public NetDevice
      * \return a fragment without L2 header, padding and FCS
      */
     Ptr<Packet> L3Fragment(Ptr<const Packet> frame, uint32_t l2Bytes) const;
-    /// Queue a framed packet on a priority and start the transmitter.
-    bool EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority);
+    /// Queue a framed packet on a priority, with the owner's tag, and start the transmitter.
+    bool EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority, uint64_t tag = 0);
     /// Start the next frame if the transmitter is idle and something is eligible.
     void TryTransmit();
     /// Serialize one frame onto the channel.

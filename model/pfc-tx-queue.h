@@ -59,26 +59,36 @@ class PfcTxQueue
     /**
      * \brief Append a frame (the caller checked Fits()).
      * \param frame the frame
+     * \param tag a value kept with the frame and given back by Pop() (the queue's owner's
+     *        bookkeeping travels with the frame instead of in a FIFO of its own)
      */
-    void Push(const Ptr<Packet>& frame)
+    void Push(const Ptr<Packet>& frame, uint64_t tag = 0)
     {
         if (m_count == m_ring.size())
         {
             Grow();
         }
         m_bytes += frame->GetSize();
-        m_ring[(m_head + m_count) & (m_ring.size() - 1)] = frame;
+        Slot& slot = m_ring[(m_head + m_count) & (m_ring.size() - 1)];
+        slot.frame = frame;
+        slot.tag = tag;
         m_count++;
     }
 
     /**
      * \brief Remove the head frame (the queue must not be empty).
+     * \param tag if not null, receives the tag the frame was pushed with
      * \return the head frame
      */
-    Ptr<Packet> Pop()
+    Ptr<Packet> Pop(uint64_t* tag = nullptr)
     {
-        Ptr<Packet> frame = m_ring[m_head];
-        m_ring[m_head] = nullptr; // ns-3.37's Ptr cannot move: release the slot's reference
+        Slot& slot = m_ring[m_head];
+        Ptr<Packet> frame = slot.frame;
+        slot.frame = nullptr; // ns-3.37's Ptr cannot move: release the slot's reference
+        if (tag)
+        {
+            *tag = slot.tag;
+        }
         m_head = (m_head + 1) & (m_ring.size() - 1);
         m_count--;
         m_bytes -= frame->GetSize();
@@ -88,13 +98,13 @@ class PfcTxQueue
     /// \return the head frame, or null if the queue is empty
     Ptr<const Packet> Peek() const
     {
-        return m_count == 0 ? nullptr : Ptr<const Packet>(m_ring[m_head]);
+        return m_count == 0 ? nullptr : Ptr<const Packet>(m_ring[m_head].frame);
     }
 
     /// \return the size of the head frame in bytes (the queue must not be empty)
     uint32_t GetHeadBytes() const
     {
-        return m_ring[m_head]->GetSize();
+        return m_ring[m_head].frame->GetSize();
     }
 
     /// \return true if no frame is queued
@@ -128,7 +138,7 @@ class PfcTxQueue
     /// Double the ring (at least 8 slots), keeping the frames in order.
     void Grow()
     {
-        std::vector<Ptr<Packet>> bigger(std::max<size_t>(8, 2 * m_ring.size()));
+        std::vector<Slot> bigger(std::max<size_t>(8, 2 * m_ring.size()));
         for (uint32_t i = 0; i < m_count; ++i)
         {
             bigger[i] = std::move(m_ring[(m_head + i) & (m_ring.size() - 1)]);
@@ -137,9 +147,16 @@ class PfcTxQueue
         m_head = 0;
     }
 
+    /// A queued frame and its owner's tag.
+    struct Slot
+    {
+        Ptr<Packet> frame; //!< the frame
+        uint64_t tag{0};   //!< given to Push
+    };
+
     /// Frames in a power-of-two ring: an idle port allocates nothing (a std::deque allocates
     /// ~600 bytes even when empty, 4.8 KB per port for eight priorities).
-    std::vector<Ptr<Packet>> m_ring;
+    std::vector<Slot> m_ring;
     uint32_t m_head{0};                       //!< index of the head frame
     uint32_t m_count{0};                      //!< frames queued
     uint64_t m_bytes{0};                      //!< bytes queued

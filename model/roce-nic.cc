@@ -497,7 +497,7 @@ RoceNic::SendControl(uint32_t portIndex, Ptr<Packet> frame, uint8_t priority)
 }
 
 void
-RoceNic::FrameDequeued(uint32_t portIndex, uint8_t priority)
+RoceNic::FrameDequeued(uint32_t portIndex, uint8_t priority, uint64_t tag)
 {
     Arbiter& arb = m_ports[portIndex].arb[priority];
     NS_ABORT_MSG_IF(arb.inDevice.empty(),

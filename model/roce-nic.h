@@ -243,7 +243,7 @@ class RoceNic : public Object, public PfcPortOwner
     /// Fill the port queue of (port, priority) from its arbiter.
     void Kick(uint32_t port, uint8_t priority);
     /// The port dequeued a data frame (PfcPortOwner).
-    void FrameDequeued(uint32_t port, uint8_t priority) override;
+    void FrameDequeued(uint32_t port, uint8_t priority, uint64_t tag) override;
     /// A non-IPv4 packet (framing removed) arrived on a port: not RoCE.
     void Receive(uint32_t port,
                  Ptr<PfcNetDevice> dev,

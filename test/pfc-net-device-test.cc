@@ -467,14 +467,18 @@ class RecordingOwner : public PfcPortOwner
         EXPECT_EQ(head[14], 0x45);
         frames.push_back(frame->GetSize());
         priorities.push_back(priority);
+        kept = frame;
     }
 
-    void FrameDequeued(uint32_t port, uint8_t priority) override
+    void FrameDequeued(uint32_t port, uint8_t priority, uint64_t tag) override
     {
         EXPECT_EQ(port, 7u);
         dequeued.push_back(priority);
+        tags.push_back(tag);
     }
 
+    Ptr<Packet> kept; //!< the last frame received
+    std::vector<uint64_t> tags;
     std::vector<uint32_t> frames;
     std::vector<uint8_t> priorities;
     std::vector<uint8_t> dequeued;
@@ -512,6 +516,19 @@ TEST_F(LinkTest, FrameLevelReceiversGetWholeFramesAndTheOwnerTakesPrecedence)
     EXPECT_EQ(owner.dequeued.size(), 2u) << "the owner replaces the dequeue callback";
     EXPECT_EQ(txLog.size(), 1u);
     EXPECT_EQ(viaCallback.size(), 1u) << "the owner replaces the frame receive callback";
+    // A forwarded frame gives its owner's tag back at dequeue; frames from Send give 0.
+    EXPECT_EQ(owner.tags, (std::vector<uint64_t>{0, 0}));
+    uint8_t noL3 = 0;
+    ASSERT_TRUE(rx->ForwardFrame(owner.kept,
+                                 14,
+                                 Mac48Address::ConvertFrom(tx->GetAddress()),
+                                 0,
+                                 &noL3,
+                                 0,
+                                 0xABCDull));
+    Simulator::Run();
+    EXPECT_EQ(owner.tags, (std::vector<uint64_t>{0, 0, 0xABCDull}));
+    EXPECT_EQ(owner.frames.size(), 3u);
     rx->SetPortOwner(nullptr, 0);
     tx->SetPortOwner(nullptr, 0);
     tx->Send(test::MakeIpv4Packet(300 - 20, 0), rx->GetAddress(), IPV4);
