@@ -18,7 +18,6 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <deque>
 #include <vector>
 
 namespace ns3
