@@ -222,7 +222,6 @@ RoceNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
                                                     << " header bytes");
     Port port;
     port.dev = dev;
-    port.address = address;
     port.addressBits = address.Get();
     Ptr<PfcNetDevice> peer = ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
     port.peerMac = Mac48Address::ConvertFrom(peer->GetAddress());
@@ -254,7 +253,7 @@ RoceNic::GetAddress(uint32_t i) const
     NS_ABORT_MSG_IF(i >= m_ports.size(),
                     "RoceNic: port " << i << " does not exist (the NIC has " << m_ports.size()
                                      << ")");
-    return m_ports[i].address;
+    return Ipv4Address(m_ports[i].addressBits);
 }
 
 Ptr<RoceQueuePair>

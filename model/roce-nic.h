@@ -229,8 +229,7 @@ class RoceNic : public Object, public PfcPortOwner
     struct Port
     {
         Ptr<PfcNetDevice> dev;      //!< the device
-        Ipv4Address address;        //!< its address
-        uint32_t addressBits{0};    //!< the same, host order (compared per packet received)
+        uint32_t addressBits{0};    //!< its IPv4 address, host order (compared per packet)
         Mac48Address peerMac;       //!< next hop
         std::array<Arbiter, 8> arb; //!< per priority
         double rxBacklog{0};        //!< host-buffer bytes (NIC PFC)

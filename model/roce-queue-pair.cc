@@ -193,7 +193,6 @@ RoceQueuePair::Connect(Ipv4Address remoteIp,
                     "RoceQueuePair::Connect: remote QPN " << remoteQpn << ", send PSN " << sendPsn
                                                           << " and expected PSN " << expectedPsn
                                                           << " must be < 2^24");
-    m_remoteIp = remoteIp;
     m_remoteIpBits = remoteIp.Get();
     m_localIpBits = m_nic->GetAddress(m_port).Get();
     m_remoteQpn = remoteQpn;
@@ -1065,7 +1064,7 @@ RoceQueuePair::GetRemoteQpn() const
 Ipv4Address
 RoceQueuePair::GetRemoteAddress() const
 {
-    return m_remoteIp;
+    return m_state == INIT ? Ipv4Address() : Ipv4Address(m_remoteIpBits); // unset until Connect
 }
 
 RoceQueuePair::State

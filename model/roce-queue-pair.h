@@ -256,7 +256,7 @@ class RoceQueuePair : public Object
     uint32_t GetQpn() const;
     /// \return the remote QP number
     uint32_t GetRemoteQpn() const;
-    /// \return the remote IPv4 address
+    /// \return the remote IPv4 address (an uninitialized Ipv4Address before Connect)
     Ipv4Address GetRemoteAddress() const;
     /// \return the state
     State GetState() const;
@@ -398,11 +398,10 @@ class RoceQueuePair : public Object
     uint32_t m_qpn;                   //!< local QPN
     uint32_t m_port;                  //!< local port index
     uint32_t m_remoteQpn;             //!< remote QPN
-    Ipv4Address m_remoteIp;           //!< remote address
     bool m_timerPending{false};       //!< m_timer is scheduled (cheaper than EventId::IsRunning)
     mutable uint32_t m_ipConstSum{0}; //!< IPv4 checksum: sum of the words fixed for this QP
     uint32_t m_localIpBits{0};        //!< the port's IPv4 address, host order (set by Connect)
-    uint32_t m_remoteIpBits{0};       //!< m_remoteIp, host order
+    uint32_t m_remoteIpBits{0};       //!< remote IPv4 address, host order (set by Connect)
     uint32_t m_sendOffset;            //!< packet index within the WR of the next packet
     std::size_t m_sendWr;             //!< index in m_wrs of the next packet's WR
     uint32_t m_lastWire{0};           //!< pacing: wire bytes of the last packet
