@@ -305,6 +305,9 @@ PfcNetDevice::DoDispose()
     m_controlQueue.clear();
     m_controlPending = false;
     m_currentFrame = nullptr;
+    m_txEndDeferred = false;
+    m_fabricSim = nullptr;
+    m_simResolved = false;
     m_receiveErrorModel = nullptr;
     m_rxCallback =
         MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
@@ -651,9 +654,13 @@ PfcNetDevice::EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority, uint64_t 
     }
     q.Push(frame, tag);
     m_backlogMask |= static_cast<uint8_t>(1u << priority);
-    if (!m_txBusy)
+    if (TxIdle())
     {
         TryTransmit();
+    }
+    else if (m_txEndDeferred)
+    {
+        CommitTxEnd(); // a frame waits: the end of the transmission is an event again
     }
     return true;
 }
@@ -695,7 +702,15 @@ PfcNetDevice::ForwardFrame(const Ptr<Packet>& frame,
 void
 PfcNetDevice::TryTransmit()
 {
-    if (m_txBusy || !m_channel)
+    if (!TxIdle())
+    {
+        if (m_txEndDeferred && (m_controlPending || m_backlogMask))
+        {
+            CommitTxEnd();
+        }
+        return;
+    }
+    if (!m_channel)
     {
         return;
     }
@@ -772,7 +787,39 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     {
         Drop(frame, PfcDropReason::LINK_DOWN);
     }
-    ScheduleRecurring(m_txCompleteEvent, t.slot);
+    FabricSimulatorImpl* sim = GetFabricSimulator();
+    if (sim && !m_controlPending && !m_backlogMask && !(m_traceSinks & PHY_TX_END))
+    {
+        // Nothing waits: the end of this transmission would only mark the port idle, which
+        // TxIdle() infers from the clock. Fix its place in the event order now and insert it
+        // only if a frame arrives before then (CommitTxEnd).
+        m_txEnd = sim->Reserve(t.slot);
+        m_txEndDeferred = true;
+    }
+    else
+    {
+        ScheduleRecurring(m_txCompleteEvent, t.slot);
+    }
+}
+
+FabricSimulatorImpl*
+PfcNetDevice::GetFabricSimulator()
+{
+    if (!m_simResolved || (m_fabricSim && m_fabricSim->IsDestroyed()))
+    {
+        m_fabricSim = FabricSimulatorImpl::GetCurrent();
+        m_simResolved = true;
+        m_txEndDeferred = false;
+    }
+    return PeekPointer(m_fabricSim);
+}
+
+void
+PfcNetDevice::CommitTxEnd()
+{
+    m_txEndDeferred = false;
+    m_txCompleteEvent->Ref(); // the simulator's reference, dropped after the event runs
+    m_fabricSim->Commit(m_txEnd, PeekPointer(m_txCompleteEvent));
 }
 
 const PfcNetDevice::TxTimes&
@@ -1175,7 +1222,7 @@ PfcNetDevice::GetCounters() const
 bool
 PfcNetDevice::IsTransmitting() const
 {
-    return m_txBusy;
+    return m_txBusy && !(m_txEndDeferred && m_fabricSim->HasPassed(m_txEnd));
 }
 
 void
