@@ -62,6 +62,7 @@ struct SweepConfig
     std::string prefix{"rail-allreduce"};
     bool pcap{false};
     std::string scheduler{"ns3::DelayClassScheduler"};
+    std::string simulator{"ns3::FabricSimulatorImpl"};
 };
 
 /// One tier of switches whose counters are reported together.
@@ -481,7 +482,12 @@ main(int argc, char* argv[])
                  "ns-3 event scheduler (same results with any; ns3::MapScheduler is ns-3's "
                  "default)",
                  cfg.scheduler);
+    cmd.AddValue("simulator",
+                 "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl, ns-3's "
+                 "default; ns3::FabricSimulatorImpl runs fewer events)",
+                 cfg.simulator);
     cmd.Parse(argc, argv);
+    SetSimulatorImpl(cfg.simulator);  // aborts naming a bad --simulator
     SetEventScheduler(cfg.scheduler); // aborts naming a bad --scheduler
     NS_ABORT_MSG_IF(cfg.minBytes == 0 || cfg.maxBytes < cfg.minBytes,
                     "--min-bytes " << cfg.minBytes << " / --max-bytes " << cfg.maxBytes
