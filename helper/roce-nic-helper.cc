@@ -16,6 +16,7 @@ RoceNicHelper::RoceNicHelper()
     m_nicFactory.SetTypeId("ns3::RoceNic");
     m_psnRng = CreateObject<UniformRandomVariable>();
     m_recycler = Create<PacketRecycler>();
+    m_recycler->SetCapacity(0); // each NIC installed adds its RecycledPackets
 }
 
 void

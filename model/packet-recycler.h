@@ -55,6 +55,13 @@ class PacketRecycler : public SimpleRefCount<PacketRecycler>
     void SetCapacity(uint32_t packets);
     /// \return packets kept per body size
     uint32_t GetCapacity() const;
+    /**
+     * \brief Add one user's share to the capacity (or remove it, with a negative value), so a
+     *        recycler shared by n NICs keeps the sum of their RecycledPackets.
+     * \param packets the change; aborts, naming the values, if the capacity would go below 0
+     *        or above 2^32 - 1
+     */
+    void AddCapacity(int64_t packets);
 
     /**
      * \brief A packet of \p zeroBytes zero-filled bytes, reused if one is kept.
@@ -89,7 +96,7 @@ class PacketRecycler : public SimpleRefCount<PacketRecycler>
         std::vector<Ptr<Packet>> packets; //!< kept packets, most recently consumed last
     };
 
-    uint32_t m_capacity{256};    //!< packets kept per size
+    uint32_t m_capacity{256};    //!< packets kept per size (the sum of the users' shares)
     std::vector<Bin> m_bins;     //!< at most MAX_SIZES
     Ptr<Packet> m_pending;       //!< last packet offered, not yet settled
     uint32_t m_pendingHeader{0}; //!< its header bytes

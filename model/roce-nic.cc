@@ -136,9 +136,9 @@ RoceNic::GetTypeId()
                 "RecycledPackets",
                 "Received packets kept per body size and reused for the next sends, "
                 "saving packet and buffer allocations (0 = off). NICs installed by one "
-                "RoceNicHelper share one recycler (see SetPacketRecycler); it takes the "
-                "value of the NIC installed last. Bodies are zero-filled in this model, "
-                "so reuse does not change any result.",
+                "RoceNicHelper share one recycler (see SetPacketRecycler), which keeps the "
+                "sum of their values. Bodies are zero-filled in this model, so reuse does "
+                "not change any result.",
                 UintegerValue(256),
                 MakeUintegerAccessor(&RoceNic::SetRecycledPackets, &RoceNic::GetRecycledPackets),
                 MakeUintegerChecker<uint32_t>())
@@ -170,6 +170,7 @@ RoceNic::RoceNic()
       m_arbSeq(0),
       m_recycler(Create<PacketRecycler>())
 {
+    m_recycler->SetCapacity(0); // the RecycledPackets attribute adds the NIC's share
 }
 
 RoceNic::~RoceNic() = default;
@@ -629,13 +630,14 @@ RoceNic::Drop(Ptr<const Packet> packet, uint32_t offset, uint32_t size, RoceNicD
 void
 RoceNic::SetRecycledPackets(uint32_t packets)
 {
-    m_recycler->SetCapacity(packets);
+    m_recycler->AddCapacity(int64_t(packets) - int64_t(m_recycledPackets));
+    m_recycledPackets = packets;
 }
 
 uint32_t
 RoceNic::GetRecycledPackets() const
 {
-    return m_recycler->GetCapacity();
+    return m_recycledPackets;
 }
 
 const PacketRecycler&
@@ -648,7 +650,8 @@ void
 RoceNic::SetPacketRecycler(Ptr<PacketRecycler> recycler)
 {
     NS_ABORT_MSG_IF(!recycler, "RoceNic::SetPacketRecycler given a null recycler");
-    recycler->SetCapacity(m_recycler->GetCapacity());
+    m_recycler->AddCapacity(-int64_t(m_recycledPackets));
+    recycler->AddCapacity(m_recycledPackets);
     m_recycler = recycler;
 }
 

@@ -199,7 +199,9 @@ class RoceNic : public Object, public PfcPortOwner
      * \brief Use \p recycler for the packets this NIC consumes and sends, e.g. one shared by
      *        many NICs (RoceNicHelper does this).
      *
-     * The recycler takes the NIC's RecycledPackets capacity. Aborts if \p recycler is null.
+     * The NIC's RecycledPackets share moves from its current recycler to \p recycler, so a
+     * recycler shared by n NICs keeps the sum of their shares (as many packets as n recyclers
+     * of their own would). Aborts if \p recycler is null.
      * \param recycler the recycler
      */
     void SetPacketRecycler(Ptr<PacketRecycler> recycler);
@@ -314,6 +316,7 @@ class RoceNic : public Object, public PfcPortOwner
     std::array<uint64_t, size_t(RoceNicDropReason::COUNT)> m_drops{}; //!< drops
     TracedCallback<Ptr<const Packet>, RoceNicDropReason> m_dropTrace; //!< drops
     Ptr<PacketRecycler> m_recycler; //!< received packets kept for the next sends
+    uint32_t m_recycledPackets{0};  //!< RecycledPackets: this NIC's share of its capacity
     FabricWireHeader m_txHeader;    //!< reused for the headers of every packet built
 };
 

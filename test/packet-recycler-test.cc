@@ -151,7 +151,9 @@ RunExchange(uint32_t recycled, uint64_t* reused, bool ownRecyclers = false)
     star.AssignStreams(3);
     for (uint32_t h = 0; h < hosts && ownRecyclers; ++h)
     {
-        star.GetNic(h)->SetPacketRecycler(Create<PacketRecycler>());
+        Ptr<PacketRecycler> own = Create<PacketRecycler>();
+        own->SetCapacity(0); // only the NIC's share
+        star.GetNic(h)->SetPacketRecycler(own);
     }
     std::vector<int64_t> out(hosts, -1);
     for (uint32_t h = 0; h < hosts; ++h)
@@ -183,7 +185,11 @@ RunExchange(uint32_t recycled, uint64_t* reused, bool ownRecyclers = false)
     for (uint32_t h = 0; h < hosts; ++h)
     {
         const PacketRecycler& r = star.GetNic(h)->GetPacketRecycler();
-        EXPECT_EQ(r.GetCapacity(), recycled);
+        // A recycler keeps the sum of its NICs' shares.
+        EXPECT_EQ(r.GetCapacity(), recycled * (ownRecyclers ? 1 : hosts));
+        UintegerValue share;
+        star.GetNic(h)->GetAttribute("RecycledPackets", share);
+        EXPECT_EQ(share.Get(), recycled);
         if (recyclers.insert(&r).second)
         {
             *reused += r.GetReused();
