@@ -825,7 +825,8 @@ PfcNetDevice::CommitTxEnd()
 const PfcNetDevice::TxTimes&
 PfcNetDevice::GetTxTimes(uint32_t bytes)
 {
-    // Frames come in few sizes (MTU data, ACKs, CNPs): remember the last two computed.
+    // Frames come in few sizes (a WRITE's first, middle and last packets, ACKs, CNPs):
+    // remember the last four computed.
     for (const auto& t : m_txTimes)
     {
         if (t.bytes == bytes)
@@ -834,7 +835,7 @@ PfcNetDevice::GetTxTimes(uint32_t bytes)
         }
     }
     TxTimes& t = m_txTimes[m_txTimesNext];
-    m_txTimesNext ^= 1;
+    m_txTimesNext = (m_txTimesNext + 1) % m_txTimes.size();
     t.bytes = bytes;
     t.frame = BytesTxTime(PREAMBLE_BYTES + bytes, m_bps);
     t.slot = BytesTxTime(PREAMBLE_BYTES + bytes + IFG_BYTES, m_bps);

@@ -564,7 +564,7 @@ class PfcNetDevice : public NetDevice
     };
 
     /**
-     * \brief Serialization times of a frame, from a two-entry cache.
+     * \brief Serialization times of a frame, from a four-entry cache.
      * \param bytes frame size, > 0
      * \return the times (exactly BytesTxTime of preamble + frame [+ IFG])
      */
@@ -586,7 +586,7 @@ class PfcNetDevice : public NetDevice
     bool m_txEndDeferred{false};               //!< m_txEnd is reserved, not committed
     bool m_simResolved{false};                 //!< m_fabricSim was looked up
     uint32_t m_traceSinks{0};                  //!< TraceBit set per per-frame trace with a sink
-    std::array<TxTimes, 2> m_txTimes{};        //!< cache of GetTxTimes
+    std::array<TxTimes, 4> m_txTimes{};        //!< cache of GetTxTimes
     FabricSimulatorImpl::Reservation m_txEnd;  //!< place of the deferred TransmitComplete
     Ptr<FabricSimulatorImpl> m_fabricSim;      //!< the engine if it is a FabricSimulatorImpl
     Ptr<EventImpl> m_txCompleteEvent;          //!< RecurringEvent running TransmitComplete()
