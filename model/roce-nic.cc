@@ -440,7 +440,7 @@ RoceNic::Kick(uint32_t portIndex, uint8_t priority)
             PushPaced(arb, qp, t);
             continue;
         }
-        Ptr<Packet> p = qp->BuildNextPacket();
+        Ptr<Packet> p = qp->BuildNextPacket(now);
         arb.inDevice.push_back(true);
         arb.dataInDevice++;
         if (qp->HasPacketToSend())

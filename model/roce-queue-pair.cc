@@ -419,10 +419,9 @@ RoceQueuePair::MakePacket(uint8_t* h,
 }
 
 Ptr<Packet>
-RoceQueuePair::BuildNextPacket()
+RoceQueuePair::BuildNextPacket(const Time& now)
 {
     NS_ABORT_MSG_IF(!HasPacketToSend(), "RoceQueuePair::BuildNextPacket with nothing to send");
-    Time now = Simulator::Now();
     uint32_t mtu = m_nic->GetMtu();
     // L2 + IPv4 + UDP + BTH + (RETH | AETH) + ImmDt, written as bytes and added in one
     // operation (the L2 header goes in front of h).

@@ -288,9 +288,10 @@ class RoceQueuePair : public Object
     Time GetNextSendTime() const;
     /**
      * \brief Build the next data packet (READ response first, then requests) and account it.
+     * \param now the current simulation time (Simulator::Now(), which the caller has)
      * \return the IPv4 packet (IPv4/UDP/BTH/.../ICRC)
      */
-    Ptr<Packet> BuildNextPacket();
+    Ptr<Packet> BuildNextPacket(const Time& now);
     /**
      * \brief Handle an arriving RoCEv2 packet for this QP.
      * \param rx the packet's fields, read by the NIC from one copy of its first bytes

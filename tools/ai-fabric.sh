@@ -2,7 +2,8 @@
 # ai-fabric driver: install what is missing, build, then run the main example or the test suite.
 #
 #   tools/ai-fabric.sh main [example args...]   install + build + run the main example
-#   tools/ai-fabric.sh test [ctest args...]     install + build + run every test (ctest)
+#   tools/ai-fabric.sh test [ctest args...]     install + build + run every test (ctest), under
+#                                               ns-3's simulator engine and under ai-fabric's
 #   tools/ai-fabric.sh build                    install + build only
 #
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default nproc).
@@ -54,6 +55,11 @@ case "$cmd" in
         install_missing
         build
         (cd "$build_dir" && ctest --output-on-failure -j "$jobs" "$@")
+        # Again with ai-fabric's simulator engine as every simulation's default: the model
+        # must behave identically under it (tests that pick an engine keep theirs).
+        (cd "$build_dir" &&
+            NS_GLOBAL_VALUE="SimulatorImplementationType=ns3::FabricSimulatorImpl" \
+                ctest --output-on-failure -j "$jobs" "$@")
         bash "$here/tools/plots/selftest.sh" "$build_dir"
         ;;
     build)
