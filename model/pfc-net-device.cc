@@ -652,6 +652,14 @@ PfcNetDevice::EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority, uint64_t 
     {
         m_txEnqueueTrace(frame, priority);
     }
+    if (!m_backlogMask && !m_controlPending && m_strictPriority &&
+        !((m_pausedMask >> priority) & 1u) && m_channel && TxIdle())
+    {
+        // Nothing queued and the wire free: exactly what pushing and TryTransmit's pop would
+        // do, without the round trip through the queue's ring (a cache line per frame).
+        Dequeued(frame, priority, tag);
+        return true;
+    }
     q.Push(frame, tag);
     m_backlogMask |= static_cast<uint8_t>(1u << priority);
     if (TxIdle())
@@ -740,24 +748,30 @@ PfcNetDevice::TryTransmit()
                         << std::dec << ")");
     uint64_t tag = 0;
     Ptr<Packet> frame = m_queues[p].Pop(&tag);
-    if (m_traceSinks & TX_DEQUEUE)
-    {
-        m_txDequeueTrace(frame, static_cast<uint8_t>(p));
-    }
     if (m_queues[p].IsEmpty())
     {
         m_backlogMask &= static_cast<uint8_t>(~(1u << p));
     }
-    m_frameCounters[p].txFrames++;
-    m_frameCounters[p].txBytes += frame->GetSize();
+    Dequeued(frame, static_cast<uint8_t>(p), tag);
+}
+
+void
+PfcNetDevice::Dequeued(const Ptr<Packet>& frame, uint8_t priority, uint64_t tag)
+{
+    if (m_traceSinks & TX_DEQUEUE)
+    {
+        m_txDequeueTrace(frame, priority);
+    }
+    m_frameCounters[priority].txFrames++;
+    m_frameCounters[priority].txBytes += frame->GetSize();
     StartTransmission(frame); // marks the transmitter busy before the owner reacts
     if (m_owner)
     {
-        m_owner->FrameDequeued(m_ownerPort, static_cast<uint8_t>(p), tag);
+        m_owner->FrameDequeued(m_ownerPort, priority, tag);
     }
     else if (!m_dequeueCallback.IsNull())
     {
-        m_dequeueCallback(this, static_cast<uint8_t>(p), frame);
+        m_dequeueCallback(this, priority, frame);
     }
 }
 

@@ -504,6 +504,14 @@ class PfcNetDevice : public NetDevice
     bool EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority, uint64_t tag = 0);
     /// Start the next frame if the transmitter is idle and something is eligible.
     void TryTransmit();
+    /**
+     * \brief A data frame leaves its priority queue (or skips it): dequeue trace, counters,
+     *        transmission, then the owner's dequeue notice.
+     * \param frame the frame
+     * \param priority its priority, 0..7
+     * \param tag the owner's tag given with the frame
+     */
+    void Dequeued(const Ptr<Packet>& frame, uint8_t priority, uint64_t tag);
     /// Serialize one frame onto the channel.
     void StartTransmission(const Ptr<Packet>& frame);
     /// End of frame + inter-frame gap: the transmitter is free again.
