@@ -62,7 +62,7 @@ DelayClassScheduler::Insert(const Event& ev)
             {
                 ++m_busyClasses;
                 PushBack(f, ev);
-                PushHead(Head{ev.key, static_cast<uint32_t>(c)});
+                PushHead(MakeHead(ev.key, static_cast<uint32_t>(c)));
                 return;
             }
             if (!EventKeyBefore(ev.key, f.Back().key))
@@ -107,7 +107,7 @@ void
 DelayClassScheduler::Remove(const Event& ev)
 {
     NS_ABORT_MSG_IF(m_heads.empty(), "DelayClassScheduler::Remove on an empty queue");
-    if (SameEventKey(m_heads.front().key, ev.key))
+    if (HeadIs(m_heads.front(), ev.key))
     {
         TakeFront();
         DropRemovedFront();
@@ -158,9 +158,12 @@ DelayClassScheduler::GetNOverflow() const
 int32_t
 DelayClassScheduler::ClassOf(uint64_t delay)
 {
-    if (delay == m_lastDelay)
+    for (std::size_t i = 0; i < RECENT; ++i)
     {
-        return m_lastClass;
+        if (m_recentDelay[i] == delay)
+        {
+            return m_recentClass[i];
+        }
     }
     if (m_table.empty())
     {
@@ -172,9 +175,8 @@ DelayClassScheduler::ClassOf(uint64_t delay)
     {
         if (m_fifos[m_table[slot]].delay == delay)
         {
-            m_lastDelay = delay;
-            m_lastClass = m_table[slot];
-            return m_lastClass;
+            Remember(delay, m_table[slot]);
+            return m_table[slot];
         }
         slot = (slot + 1) & mask;
     }
@@ -191,8 +193,7 @@ DelayClassScheduler::ClassOf(uint64_t delay)
     m_fifos.emplace_back();
     m_fifos.back().delay = delay;
     m_table[slot] = c;
-    m_lastDelay = delay;
-    m_lastClass = c;
+    Remember(delay, c);
     return c;
 }
 
@@ -232,8 +233,8 @@ DelayClassScheduler::RebuildTable()
         }
         m_table[slot] = static_cast<int32_t>(c);
     }
-    m_lastDelay = UINT64_MAX;
-    m_lastClass = NO_CLASS;
+    m_recentDelay.fill(UINT64_MAX);
+    m_recentClass.fill(NO_CLASS);
 }
 
 void
@@ -244,12 +245,12 @@ DelayClassScheduler::RebuildHeads()
     {
         if (m_fifos[c].size > 0)
         {
-            PushHead(Head{m_fifos[c].Front().key, static_cast<uint32_t>(c)});
+            PushHead(MakeHead(m_fifos[c].Front().key, static_cast<uint32_t>(c)));
         }
     }
     if (!m_overflow.empty())
     {
-        PushHead(Head{m_overflow.front().key, OVERFLOW_SOURCE});
+        PushHead(MakeHead(m_overflow.front().key, OVERFLOW_SOURCE));
     }
 }
 
@@ -278,12 +279,21 @@ DelayClassScheduler::InsertOverflow(const Event& ev)
     std::push_heap(m_overflow.begin(), m_overflow.end(), EventLater);
     if (m_overflow.size() == 1)
     {
-        PushHead(Head{ev.key, OVERFLOW_SOURCE});
+        PushHead(MakeHead(ev.key, OVERFLOW_SOURCE));
     }
     else if (SameEventKey(m_overflow.front().key, ev.key))
     {
-        m_heads[m_overflowPos].key = ev.key; // an earlier front: move the entry up
-        SiftUpHead(m_overflowPos);
+        // An earlier front: find the overflow heap's entry (the head heap is small) and move
+        // it up.
+        for (std::size_t i = 0; i < m_heads.size(); ++i)
+        {
+            if (m_heads[i].source == OVERFLOW_SOURCE)
+            {
+                m_heads[i] = MakeHead(ev.key, OVERFLOW_SOURCE);
+                SiftUpHead(i);
+                break;
+            }
+        }
     }
 }
 
@@ -302,7 +312,7 @@ DelayClassScheduler::TakeFront()
         more = !m_overflow.empty();
         if (more)
         {
-            top.key = m_overflow.front().key;
+            top = MakeHead(m_overflow.front().key, OVERFLOW_SOURCE);
         }
     }
     else
@@ -314,7 +324,7 @@ DelayClassScheduler::TakeFront()
         more = f.size > 0;
         if (more)
         {
-            top.key = f.Front().key;
+            top = MakeHead(f.Front().key, top.source);
         }
         else
         {
@@ -329,7 +339,7 @@ DelayClassScheduler::TakeFront()
         {
             return ev;
         }
-        PlaceHead(0, last);
+        m_heads[0] = last;
     }
     SiftDownHead(0);
     return ev;
@@ -341,7 +351,7 @@ DelayClassScheduler::DropRemovedFront()
     // Every removed entry is still held and the front is the minimum of all entries: the front
     // is a removed entry exactly when it equals the earliest removed key.
     while (!m_removed.IsEmpty() && !m_heads.empty() &&
-           SameEventKey(m_heads.front().key, m_removed.Front()))
+           HeadIs(m_heads.front(), m_removed.Front()))
     {
         m_removed.PopFront();
         TakeFront();
@@ -395,23 +405,9 @@ DelayClassScheduler::Compact()
 }
 
 void
-DelayClassScheduler::PlaceHead(std::size_t i, const Head& h)
-{
-    m_heads[i] = h;
-    if (h.source == OVERFLOW_SOURCE)
-    {
-        m_overflowPos = i;
-    }
-}
-
-void
 DelayClassScheduler::PushHead(const Head& h)
 {
     m_heads.push_back(h);
-    if (h.source == OVERFLOW_SOURCE)
-    {
-        m_overflowPos = m_heads.size() - 1;
-    }
     SiftUpHead(m_heads.size() - 1);
 }
 
@@ -422,14 +418,14 @@ DelayClassScheduler::SiftUpHead(std::size_t i)
     while (i > 0)
     {
         std::size_t parent = (i - 1) / 2;
-        if (!EventKeyBefore(moving.key, m_heads[parent].key))
+        if (!HeadBefore(moving, m_heads[parent]))
         {
             break;
         }
-        PlaceHead(i, m_heads[parent]);
+        m_heads[i] = m_heads[parent];
         i = parent;
     }
-    PlaceHead(i, moving);
+    m_heads[i] = moving;
 }
 
 void
@@ -444,18 +440,18 @@ DelayClassScheduler::SiftDownHead(std::size_t i)
         {
             break;
         }
-        if (child + 1 < n && EventKeyBefore(m_heads[child + 1].key, m_heads[child].key))
+        if (child + 1 < n && HeadBefore(m_heads[child + 1], m_heads[child]))
         {
             ++child;
         }
-        if (!EventKeyBefore(m_heads[child].key, moving.key))
+        if (!HeadBefore(m_heads[child], moving))
         {
             break;
         }
-        PlaceHead(i, m_heads[child]);
+        m_heads[i] = m_heads[child];
         i = child;
     }
-    PlaceHead(i, moving);
+    m_heads[i] = moving;
 }
 
 } // namespace ns3

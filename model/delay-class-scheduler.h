@@ -11,6 +11,7 @@
 
 #include "ns3/scheduler.h"
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -131,12 +132,48 @@ class DelayClassScheduler : public Scheduler
         }
     };
 
-    /// A head-heap entry: the front key of one source (a class, or the overflow heap).
+    /// A head-heap entry: the order-relevant part of one source's front key (a class, or
+    /// the overflow heap), 16 bytes so that four share a cache line.
     struct Head
     {
-        EventKey key;    //!< the source's earliest key
+        uint64_t ts;     //!< the source's earliest timestamp
+        uint32_t uid;    //!< and its uid
         uint32_t source; //!< class index, or OVERFLOW_SOURCE
     };
+
+    /**
+     * \brief A head-heap entry for a front key.
+     * \param key the source's front key
+     * \param source class index, or OVERFLOW_SOURCE
+     * \return the entry
+     */
+    static Head MakeHead(const EventKey& key, uint32_t source)
+    {
+        return Head{key.m_ts, key.m_uid, source};
+    }
+
+    /**
+     * \brief Event order of two head entries (bitwise, not short-circuit: flag arithmetic
+     *        instead of branches, as EventKeyBefore).
+     * \param a first entry
+     * \param b second entry
+     * \return true if \p a's key runs first
+     */
+    static bool HeadBefore(const Head& a, const Head& b)
+    {
+        return (a.ts < b.ts) | ((a.ts == b.ts) & (a.uid < b.uid));
+    }
+
+    /**
+     * \brief Whether a head entry holds a given key.
+     * \param h the entry
+     * \param key the key
+     * \return true if same timestamp and uid
+     */
+    static bool HeadIs(const Head& h, const EventKey& key)
+    {
+        return h.ts == key.m_ts && h.uid == key.m_uid;
+    }
 
     static constexpr uint32_t OVERFLOW_SOURCE = 0xffffffffu; //!< the overflow heap's source id
     static constexpr int32_t NO_CLASS = -1;                  //!< no class (table slot / lookup)
@@ -158,6 +195,17 @@ class DelayClassScheduler : public Scheduler
      * \return the class index, or NO_CLASS if every class is taken
      */
     int32_t ClassOf(uint64_t delay);
+    /**
+     * \brief Put a lookup in the recent-lookup cache (round robin).
+     * \param delay the delay
+     * \param c its class
+     */
+    void Remember(uint64_t delay, int32_t c)
+    {
+        m_recentDelay[m_recentNext] = delay;
+        m_recentClass[m_recentNext] = c;
+        m_recentNext = (m_recentNext + 1) % RECENT;
+    }
     /**
      * \brief Release the classes whose FIFO is empty and renumber the others.
      */
@@ -201,21 +249,20 @@ class DelayClassScheduler : public Scheduler
      * \param i its index
      */
     void SiftDownHead(std::size_t i);
-    /**
-     * \brief Store a head-heap entry at an index (tracks the overflow heap's entry).
-     * \param i the index
-     * \param h the entry
-     */
-    void PlaceHead(std::size_t i, const Head& h);
 
     uint32_t m_maxClasses;            //!< attribute MaxClasses
     uint64_t m_now{0};                //!< timestamp of the last event removed
     std::vector<Fifo> m_fifos;        //!< the classes
     std::vector<int32_t> m_table;     //!< open-addressing delay -> class table (power of two)
-    uint64_t m_lastDelay{UINT64_MAX}; //!< one-entry lookup cache: delay
-    int32_t m_lastClass{NO_CLASS};    //!< one-entry lookup cache: its class
+    /// Entries of the recent-lookup cache (a port alternates a few delays: end of
+    /// transmission, arrival at the peer, timers).
+    static constexpr std::size_t RECENT = 4;
+    std::array<uint64_t, RECENT> m_recentDelay{UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
+    //!< recent lookups: delays
+    std::array<int32_t, RECENT> m_recentClass{NO_CLASS, NO_CLASS, NO_CLASS, NO_CLASS};
+    //!< recent lookups: their classes
+    uint32_t m_recentNext{0}; //!< entry replaced next
     std::vector<Head> m_heads;        //!< binary min-heap of source fronts
-    std::size_t m_overflowPos{0};     //!< index of the overflow heap's entry in m_heads
     std::vector<Event> m_overflow;    //!< overflow binary heap (std heap, EventLater)
     RemovedEventSet m_removed;        //!< keys removed but still held
     std::size_t m_entries{0};         //!< entries held, including removed ones
