@@ -54,7 +54,7 @@ namespace ns3
  * committing a reservation whose position has passed; Run() without a scheduler is impossible
  * (one is created from the SchedulerType global value, as in ns-3).
  */
-class FabricSimulatorImpl : public SimulatorImpl
+class FabricSimulatorImpl final : public SimulatorImpl
 {
   public:
     /**
@@ -125,6 +125,35 @@ class FabricSimulatorImpl : public SimulatorImpl
     }
 
     /**
+     * \brief Schedule one more run of a reusable data-path event (a RecurringEvent): what
+     *        ScheduleWithContext does, taking a reference on \p event, without its checks.
+     * \param event the event; non-null, never cancelled
+     * \param context the node context it runs in
+     * \param delay time from now; the caller guarantees >= 0, and that it runs on the
+     *        simulation's thread (a port or cable inside an event)
+     */
+    void ScheduleRecurring(EventImpl* event, uint32_t context, const Time& delay)
+    {
+        event->Ref(); // the queue's reference, dropped after the event runs
+        Scheduler::Event ev;
+        ev.impl = event;
+        ev.key.m_ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
+        ev.key.m_context = context;
+        ev.key.m_uid = m_uid++;
+        m_unscheduledEvents++;
+        m_events->Insert(ev);
+    }
+
+    /**
+     * \brief The current context without a virtual call (what GetContext() returns).
+     * \return the context of the running event
+     */
+    uint32_t CurrentContext() const
+    {
+        return m_currentContext;
+    }
+
+    /**
      * \brief Whether Simulator::Destroy() has run on this engine (a component that cached it
      *        must look up the current engine again).
      * \return true after Destroy()
@@ -168,6 +197,47 @@ class FabricSimulatorImpl : public SimulatorImpl
     uint64_t m_eventCount;             //!< events run
     std::list<EventId> m_destroyEvents; //!< events for Simulator::Destroy, in order
     std::thread::id m_mainThreadId;    //!< the thread that runs the simulation
+};
+
+/**
+ * \ingroup ai-fabric
+ * \brief A component's handle on the simulator engine when it is a FabricSimulatorImpl,
+ *        looked up once per simulation (a port or cable uses it for every frame).
+ */
+class FabricEngineRef
+{
+  public:
+    /**
+     * \brief The engine, looked up on first use and again after Simulator::Destroy().
+     * \return the FabricSimulatorImpl running the simulation, or nullptr if another
+     *         SimulatorImpl does (then use the ns3::Simulator API)
+     */
+    FabricSimulatorImpl* Get()
+    {
+        if (!m_resolved || (m_sim && m_sim->IsDestroyed()))
+        {
+            m_sim = FabricSimulatorImpl::GetCurrent();
+            m_resolved = true;
+        }
+        return PeekPointer(m_sim);
+    }
+
+    /// \return the engine as last looked up (nullptr if none), without a lookup
+    FabricSimulatorImpl* Peek() const
+    {
+        return PeekPointer(m_sim);
+    }
+
+    /// Forget the engine (the owner is disposed); the next Get() looks it up again.
+    void Reset()
+    {
+        m_sim = nullptr;
+        m_resolved = false;
+    }
+
+  private:
+    Ptr<FabricSimulatorImpl> m_sim; //!< the engine, if a FabricSimulatorImpl
+    bool m_resolved{false};         //!< m_sim was looked up
 };
 
 /**

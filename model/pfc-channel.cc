@@ -50,6 +50,13 @@ PfcChannel::Direction::Deliver()
 }
 
 void
+PfcChannel::DoDispose()
+{
+    m_engine.Reset();
+    Channel::DoDispose();
+}
+
+void
 PfcChannel::SetDelay(Time delay)
 {
     NS_ABORT_MSG_IF(delay.IsStrictlyNegative(),
@@ -89,7 +96,14 @@ PfcChannel::TransmitStart(const Ptr<Packet>& frame, const PfcNetDevice* src, con
         d.context = d.dst->GetNodeId(); // refreshed whenever the cable goes idle
     }
     d.inFlight.Push(frame);
-    ScheduleRecurringWithContext(d.deliver, d.context, frameTime + m_delay);
+    if (FabricSimulatorImpl* sim = m_engine.Get())
+    {
+        sim->ScheduleRecurring(PeekPointer(d.deliver), d.context, frameTime + m_delay);
+    }
+    else
+    {
+        ScheduleRecurringWithContext(d.deliver, d.context, frameTime + m_delay);
+    }
     return true;
 }
 

@@ -5,6 +5,7 @@
 #define PFC_CHANNEL_H
 
 #include "fabric-event.h"
+#include "fabric-simulator-impl.h"
 #include "pfc-tx-queue.h"
 
 #include "ns3/channel.h"
@@ -74,6 +75,9 @@ class PfcChannel : public Channel
      */
     Ptr<PfcNetDevice> GetPfcDevice(std::size_t i) const;
 
+  protected:
+    void DoDispose() override;
+
   private:
     /**
      * \brief Validate and set the propagation delay.
@@ -97,6 +101,7 @@ class PfcChannel : public Channel
     std::size_t m_nDevices;     //!< attached ends, 0..2
     bool m_linkUp;              //!< cable state
     Time m_delay;               //!< one-way propagation delay
+    FabricEngineRef m_engine;   //!< the engine, if a FabricSimulatorImpl (for every frame)
     Ptr<PfcNetDevice> m_dev[2]; //!< the two ends
     Direction m_dir[2];         //!< m_dir[i]: frames travelling towards m_dev[i]
 };

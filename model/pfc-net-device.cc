@@ -306,8 +306,7 @@ PfcNetDevice::DoDispose()
     m_controlPending = false;
     m_currentFrame = nullptr;
     m_txEndDeferred = false;
-    m_fabricSim = nullptr;
-    m_simResolved = false;
+    m_engine.Reset();
     m_receiveErrorModel = nullptr;
     m_rxCallback =
         MakeNullCallback<bool, Ptr<NetDevice>, Ptr<const Packet>, uint16_t, const Address&>();
@@ -801,7 +800,7 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& frame)
     {
         Drop(frame, PfcDropReason::LINK_DOWN);
     }
-    FabricSimulatorImpl* sim = GetFabricSimulator();
+    FabricSimulatorImpl* sim = m_engine.Get();
     if (sim && !m_controlPending && !m_backlogMask && !(m_traceSinks & PHY_TX_END))
     {
         // Nothing waits: the end of this transmission would only mark the port idle, which
@@ -810,22 +809,14 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& frame)
         m_txEnd = sim->Reserve(t.slot);
         m_txEndDeferred = true;
     }
+    else if (sim)
+    {
+        sim->ScheduleRecurring(PeekPointer(m_txCompleteEvent), sim->CurrentContext(), t.slot);
+    }
     else
     {
         ScheduleRecurring(m_txCompleteEvent, t.slot);
     }
-}
-
-FabricSimulatorImpl*
-PfcNetDevice::GetFabricSimulator()
-{
-    if (!m_simResolved || (m_fabricSim && m_fabricSim->IsDestroyed()))
-    {
-        m_fabricSim = FabricSimulatorImpl::GetCurrent();
-        m_simResolved = true;
-        m_txEndDeferred = false;
-    }
-    return PeekPointer(m_fabricSim);
 }
 
 void
@@ -833,7 +824,7 @@ PfcNetDevice::CommitTxEnd()
 {
     m_txEndDeferred = false;
     m_txCompleteEvent->Ref(); // the simulator's reference, dropped after the event runs
-    m_fabricSim->Commit(m_txEnd, PeekPointer(m_txCompleteEvent));
+    m_engine.Peek()->Commit(m_txEnd, PeekPointer(m_txCompleteEvent));
 }
 
 const PfcNetDevice::TxTimes&
@@ -1237,7 +1228,7 @@ PfcNetDevice::GetCounters() const
 bool
 PfcNetDevice::IsTransmitting() const
 {
-    return m_txBusy && !(m_txEndDeferred && m_fabricSim->HasPassed(m_txEnd));
+    return m_txBusy && !(m_txEndDeferred && m_engine.Peek()->HasPassed(m_txEnd));
 }
 
 void

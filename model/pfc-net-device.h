@@ -527,7 +527,7 @@ class PfcNetDevice : public NetDevice
         {
             return true;
         }
-        if (m_txEndDeferred && m_fabricSim->HasPassed(m_txEnd))
+        if (m_txEndDeferred && m_engine.Peek()->HasPassed(m_txEnd))
         {
             m_txBusy = false; // what the uncommitted TransmitComplete would have done
             m_txEndDeferred = false;
@@ -537,11 +537,7 @@ class PfcNetDevice : public NetDevice
     }
     /// Insert the deferred end of transmission at its reserved place in the event order.
     void CommitTxEnd();
-    /**
-     * \brief The engine, if it is a FabricSimulatorImpl (looked up once per simulation).
-     * \return the engine or nullptr (then every transmission end is scheduled at once)
-     */
-    FabricSimulatorImpl* GetFabricSimulator();
+
     /// Act on a received PFC body.
     void ProcessPfc(const PfcHeader& pfc);
     /// Pause timer of a priority expired, or XON received.
@@ -592,11 +588,10 @@ class PfcNetDevice : public NetDevice
     uint8_t m_txTimesNext{0};                  //!< entry of m_txTimes replaced next
     bool m_controlPending{false};              //!< m_controlQueue is not empty (read per frame)
     bool m_txEndDeferred{false};               //!< m_txEnd is reserved, not committed
-    bool m_simResolved{false};                 //!< m_fabricSim was looked up
     uint32_t m_traceSinks{0};                  //!< TraceBit set per per-frame trace with a sink
     std::array<TxTimes, 4> m_txTimes{};        //!< cache of GetTxTimes
     FabricSimulatorImpl::Reservation m_txEnd;  //!< place of the deferred TransmitComplete
-    Ptr<FabricSimulatorImpl> m_fabricSim;      //!< the engine if it is a FabricSimulatorImpl
+    FabricEngineRef m_engine;                  //!< the engine if it is a FabricSimulatorImpl
     Ptr<EventImpl> m_txCompleteEvent;          //!< RecurringEvent running TransmitComplete()
     Ptr<PfcTxScheduler> m_scheduler;           //!< picks the next priority
     bool m_strictPriority{true};               //!< m_scheduler is PfcStrictPriorityScheduler
