@@ -208,9 +208,11 @@ class FabricEngineRef
 {
   public:
     /**
-     * \brief The engine, looked up on first use and again after Simulator::Destroy().
+     * \brief The engine, looked up on first use, and again once the FabricSimulatorImpl found
+     *        is destroyed (Simulator::Destroy()) or after Reset().
      * \return the FabricSimulatorImpl running the simulation, or nullptr if another
-     *         SimulatorImpl does (then use the ns3::Simulator API)
+     *         SimulatorImpl did at the lookup (then use the ns3::Simulator API, which is
+     *         always correct)
      */
     FabricSimulatorImpl* Get()
     {

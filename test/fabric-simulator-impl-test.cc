@@ -314,3 +314,24 @@ TEST(FabricSimulatorImpl, DeferredTransmissionEndKeepsIsTransmittingExact)
     EXPECT_EQ(AskIsTransmitting("ns3::DefaultSimulatorImpl"), expected);
     EXPECT_EQ(AskIsTransmitting("ns3::FabricSimulatorImpl"), expected);
 }
+
+TEST(FabricEngineRef, FindsTheEngineOncePerSimulation)
+{
+    FabricEngineRef ref;
+    SetSimulatorImpl("ns3::DefaultSimulatorImpl");
+    EXPECT_EQ(ref.Get(), nullptr); // another engine: callers use the Simulator API
+    Simulator::Destroy();
+    ref.Reset();
+    SetSimulatorImpl("ns3::FabricSimulatorImpl");
+    FabricSimulatorImpl* first = ref.Get();
+    ASSERT_NE(first, nullptr);
+    EXPECT_EQ(first, PeekPointer(FabricSimulatorImpl::GetCurrent()));
+    EXPECT_EQ(ref.Peek(), first);
+    Simulator::Destroy(); // the cached engine is destroyed: the next Get() looks again
+    SetSimulatorImpl("ns3::FabricSimulatorImpl");
+    FabricSimulatorImpl* second = ref.Get();
+    ASSERT_NE(second, nullptr);
+    EXPECT_NE(second, first);
+    EXPECT_FALSE(second->IsDestroyed());
+    Simulator::Destroy();
+}

@@ -232,6 +232,15 @@ TEST_F(PacketRecyclerSim, SharedAndPerNicRecyclersGiveTheSameResults)
     EXPECT_EQ(shared, own);
 }
 
+TEST(PacketRecyclerDeathTest, AddCapacityRejectsANegativeResult)
+{
+    PacketRecycler r;
+    r.SetCapacity(10);
+    r.AddCapacity(-4);
+    EXPECT_EQ(r.GetCapacity(), 6u);
+    EXPECT_DEATH(r.AddCapacity(-7), "AddCapacity\\(-7\\) on a capacity of 6 gives -1");
+}
+
 TEST_F(PacketRecyclerSim, SetPacketRecyclerRejectsNull)
 {
     Ptr<RoceNic> nic = CreateObject<RoceNic>();
