@@ -350,8 +350,7 @@ DelayClassScheduler::DropRemovedFront()
 {
     // Every removed entry is still held and the front is the minimum of all entries: the front
     // is a removed entry exactly when it equals the earliest removed key.
-    while (!m_removed.IsEmpty() && !m_heads.empty() &&
-           HeadIs(m_heads.front(), m_removed.Front()))
+    while (!m_removed.IsEmpty() && !m_heads.empty() && HeadIs(m_heads.front(), m_removed.Front()))
     {
         m_removed.PopFront();
         TakeFront();

@@ -195,6 +195,7 @@ class DelayClassScheduler : public Scheduler
      * \return the class index, or NO_CLASS if every class is taken
      */
     int32_t ClassOf(uint64_t delay);
+
     /**
      * \brief Put a lookup in the recent-lookup cache (round robin).
      * \param delay the delay
@@ -206,6 +207,7 @@ class DelayClassScheduler : public Scheduler
         m_recentClass[m_recentNext] = c;
         m_recentNext = (m_recentNext + 1) % RECENT;
     }
+
     /**
      * \brief Release the classes whose FIFO is empty and renumber the others.
      */
@@ -250,23 +252,23 @@ class DelayClassScheduler : public Scheduler
      */
     void SiftDownHead(std::size_t i);
 
-    uint32_t m_maxClasses;            //!< attribute MaxClasses
-    uint64_t m_now{0};                //!< timestamp of the last event removed
-    std::vector<Fifo> m_fifos;        //!< the classes
-    std::vector<int32_t> m_table;     //!< open-addressing delay -> class table (power of two)
+    uint32_t m_maxClasses;        //!< attribute MaxClasses
+    uint64_t m_now{0};            //!< timestamp of the last event removed
+    std::vector<Fifo> m_fifos;    //!< the classes
+    std::vector<int32_t> m_table; //!< open-addressing delay -> class table (power of two)
     /// Entries of the recent-lookup cache (a port alternates a few delays: end of
     /// transmission, arrival at the peer, timers).
     static constexpr std::size_t RECENT = 4;
+    /// recent lookups: delays
     std::array<uint64_t, RECENT> m_recentDelay{UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
-    //!< recent lookups: delays
+    /// recent lookups: their classes
     std::array<int32_t, RECENT> m_recentClass{NO_CLASS, NO_CLASS, NO_CLASS, NO_CLASS};
-    //!< recent lookups: their classes
-    uint32_t m_recentNext{0}; //!< entry replaced next
-    std::vector<Head> m_heads;        //!< binary min-heap of source fronts
-    std::vector<Event> m_overflow;    //!< overflow binary heap (std heap, EventLater)
-    RemovedEventSet m_removed;        //!< keys removed but still held
-    std::size_t m_entries{0};         //!< entries held, including removed ones
-    uint32_t m_busyClasses{0};        //!< classes whose FIFO is not empty
+    uint32_t m_recentNext{0};      //!< entry replaced next
+    std::vector<Head> m_heads;     //!< binary min-heap of source fronts
+    std::vector<Event> m_overflow; //!< overflow binary heap (std heap, EventLater)
+    RemovedEventSet m_removed;     //!< keys removed but still held
+    std::size_t m_entries{0};      //!< entries held, including removed ones
+    uint32_t m_busyClasses{0};     //!< classes whose FIFO is not empty
 };
 
 } // namespace ns3

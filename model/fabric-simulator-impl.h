@@ -112,6 +112,7 @@ class FabricSimulatorImpl final : public SimulatorImpl
      * Aborts if the position has passed (HasPassed(r)) or \p event is null.
      */
     void Commit(const Reservation& r, EventImpl* event);
+
     /**
      * \brief Whether the simulation has reached a reserved position: the current event is at
      *        or after it in (timestamp, uid) order, so an event committed there would already
@@ -186,17 +187,17 @@ class FabricSimulatorImpl final : public SimulatorImpl
      */
     static void CheckDelay(const Time& delay, const char* what);
 
-    Ptr<Scheduler> m_events;           //!< pending events
-    uint64_t m_currentTs;              //!< time of the current event, in time steps
-    uint32_t m_currentUid;             //!< uid of the current event
-    uint32_t m_currentContext;         //!< context of the current event
-    uint32_t m_uid;                    //!< next uid to draw
-    bool m_stop;                       //!< Stop() was called
-    bool m_destroyed;                  //!< Destroy() was called
-    uint64_t m_unscheduledEvents;      //!< events inserted and not yet run or removed
-    uint64_t m_eventCount;             //!< events run
+    Ptr<Scheduler> m_events;            //!< pending events
+    uint64_t m_currentTs;               //!< time of the current event, in time steps
+    uint32_t m_currentUid;              //!< uid of the current event
+    uint32_t m_currentContext;          //!< context of the current event
+    uint32_t m_uid;                     //!< next uid to draw
+    bool m_stop;                        //!< Stop() was called
+    bool m_destroyed;                   //!< Destroy() was called
+    uint64_t m_unscheduledEvents;       //!< events inserted and not yet run or removed
+    uint64_t m_eventCount;              //!< events run
     std::list<EventId> m_destroyEvents; //!< events for Simulator::Destroy, in order
-    std::thread::id m_mainThreadId;    //!< the thread that runs the simulation
+    std::thread::id m_mainThreadId;     //!< the thread that runs the simulation
 };
 
 /**

@@ -249,8 +249,7 @@ FabricSwitch::ReceiveFrame(uint32_t inPort,
         DropFrame(frame, l2Bytes, inPort, SwitchDropReason::NO_ROUTE);
         return;
     }
-    uint32_t outPort =
-        nPorts == 1 ? ports[0] : m_lb->Select(key, ports, nPorts, Simulator::Now());
+    uint32_t outPort = nPorts == 1 ? ports[0] : m_lb->Select(key, ports, nPorts, Simulator::Now());
     uint32_t bytes = key.totalLength + FRAME_OVERHEAD;
     switch (m_mmu->Admit(inPort, priority, outPort, bytes))
     {

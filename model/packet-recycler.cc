@@ -25,8 +25,8 @@ PacketRecycler::AddCapacity(int64_t packets)
     int64_t capacity = int64_t(m_capacity) + packets;
     NS_ABORT_MSG_IF(capacity < 0 || capacity > int64_t(UINT32_MAX),
                     "PacketRecycler::AddCapacity(" << packets << ") on a capacity of " << m_capacity
-                                                   << " gives " << capacity
-                                                   << ", outside 0.." << UINT32_MAX);
+                                                   << " gives " << capacity << ", outside 0.."
+                                                   << UINT32_MAX);
     SetCapacity(static_cast<uint32_t>(capacity));
 }
 

@@ -516,6 +516,7 @@ class PfcNetDevice : public NetDevice
     void StartTransmission(const Ptr<Packet>& frame);
     /// End of frame + inter-frame gap: the transmitter is free again.
     void TransmitComplete();
+
     /**
      * \brief Whether the transmitter is free, ending a deferred transmission whose end the
      *        simulation has passed (see StartTransmission).
@@ -535,6 +536,7 @@ class PfcNetDevice : public NetDevice
         }
         return false;
     }
+
     /// Insert the deferred end of transmission at its reserved place in the event order.
     void CommitTxEnd();
 

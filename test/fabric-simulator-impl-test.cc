@@ -62,7 +62,8 @@ RandomWorkload(const std::string& engine, uint32_t seed)
                 }
                 break;
             default:
-                ids.push_back(Simulator::Schedule(NanoSeconds(rng() % 4), [&body, l]() { body(l); }));
+                ids.push_back(
+                    Simulator::Schedule(NanoSeconds(rng() % 4), [&body, l]() { body(l); }));
                 break;
             }
         }
@@ -128,7 +129,7 @@ TEST(FabricSimulatorImpl, CommittedReservationRunsAtItsReservedPlace)
     FabricSimulatorImpl::Reservation never;
     Simulator::Schedule(NanoSeconds(10), &Record, &trace, 1u); // before r at 10 ns
     r = sim->Reserve(NanoSeconds(10));
-    never = sim->Reserve(NanoSeconds(10)); // never committed: never runs
+    never = sim->Reserve(NanoSeconds(10));                     // never committed: never runs
     Simulator::Schedule(NanoSeconds(10), &Record, &trace, 3u); // after r at 10 ns
     std::vector<bool> passed;
     Simulator::Schedule(NanoSeconds(5), [&]() {
@@ -186,8 +187,9 @@ TEST(FabricSimulatorImplDeathTest, BadUseAbortsWithAMessage)
             SetSimulatorImpl("ns3::FabricSimulatorImpl");
             Ptr<FabricSimulatorImpl> sim = FabricSimulatorImpl::GetCurrent();
             auto r = sim->Reserve(NanoSeconds(1));
-            Simulator::Schedule(NanoSeconds(2),
-                                [sim, r]() { sim->Commit(r, MakeEvent(std::function<void()>([]() {}))); });
+            Simulator::Schedule(NanoSeconds(2), [sim, r]() {
+                sim->Commit(r, MakeEvent(std::function<void()>([]() {})));
+            });
             Simulator::Run();
         },
         "FabricSimulatorImpl::Commit: reservation \\(time step 1000, uid [0-9]+\\) is not a "
@@ -228,13 +230,12 @@ RunPfcIncast(const std::string& engine)
     for (uint32_t h = 0; h < senders; ++h)
     {
         auto qp = star.Connect(h, senders)[0].first;
-        qp->PostWrite(
-            (h + 1) * 256 * 1024,
-            0,
-            1,
-            MakeCallback(+[](int64_t* slot, const RoceWorkCompletion& wc) {
-                *slot = wc.endTime.GetPicoSeconds();
-            }).Bind(&out[h]));
+        qp->PostWrite((h + 1) * 256 * 1024,
+                      0,
+                      1,
+                      MakeCallback(+[](int64_t* slot, const RoceWorkCompletion& wc) {
+                          *slot = wc.endTime.GetPicoSeconds();
+                      }).Bind(&out[h]));
     }
     Simulator::Run();
     uint64_t pauses = 0;
