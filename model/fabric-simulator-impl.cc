@@ -159,14 +159,10 @@ FabricSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
 {
     CheckDelay(delay, "Schedule");
     CheckThread("Schedule");
-    Scheduler::Event ev;
-    ev.impl = event;
-    ev.key.m_ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-    ev.key.m_context = m_currentContext;
-    ev.key.m_uid = m_uid++;
-    m_unscheduledEvents++;
-    m_events->Insert(ev);
-    return EventId(event, ev.key.m_ts, ev.key.m_context, ev.key.m_uid);
+    uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
+    uint32_t uid = m_uid++;
+    InsertEvent(ts, uid, m_currentContext, event);
+    return EventId(event, ts, m_currentContext, uid);
 }
 
 void
@@ -174,13 +170,7 @@ FabricSimulatorImpl::ScheduleWithContext(uint32_t context, const Time& delay, Ev
 {
     CheckDelay(delay, "ScheduleWithContext");
     CheckThread("ScheduleWithContext");
-    Scheduler::Event ev;
-    ev.impl = event;
-    ev.key.m_ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-    ev.key.m_context = context;
-    ev.key.m_uid = m_uid++;
-    m_unscheduledEvents++;
-    m_events->Insert(ev);
+    InsertEvent(m_currentTs + static_cast<uint64_t>(delay.GetTimeStep()), m_uid++, context, event);
 }
 
 EventId
@@ -219,13 +209,7 @@ FabricSimulatorImpl::Commit(const Reservation& r, EventImpl* event)
                         << r.ts << ", uid " << r.uid
                         << ") is not a pending position; the simulation is at time step "
                         << m_currentTs << ", uid " << m_currentUid);
-    Scheduler::Event ev;
-    ev.impl = event;
-    ev.key.m_ts = r.ts;
-    ev.key.m_context = r.context;
-    ev.key.m_uid = r.uid;
-    m_unscheduledEvents++;
-    m_events->Insert(ev);
+    InsertEvent(r.ts, r.uid, r.context, event);
 }
 
 Time

@@ -136,13 +136,10 @@ class FabricSimulatorImpl final : public SimulatorImpl
     void ScheduleRecurring(EventImpl* event, uint32_t context, const Time& delay)
     {
         event->Ref(); // the queue's reference, dropped after the event runs
-        Scheduler::Event ev;
-        ev.impl = event;
-        ev.key.m_ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-        ev.key.m_context = context;
-        ev.key.m_uid = m_uid++;
-        m_unscheduledEvents++;
-        m_events->Insert(ev);
+        InsertEvent(m_currentTs + static_cast<uint64_t>(delay.GetTimeStep()),
+                    m_uid++,
+                    context,
+                    event);
     }
 
     /**
@@ -173,6 +170,25 @@ class FabricSimulatorImpl final : public SimulatorImpl
 
   private:
     void DoDispose() override;
+
+    /**
+     * \brief Put an event in the queue.
+     * \param ts absolute time, in time steps (not before the current event)
+     * \param uid its uid (drawn from m_uid, now or at reservation)
+     * \param context the node context it runs in
+     * \param event the event (the queue takes over one reference)
+     */
+    void InsertEvent(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* event)
+    {
+        Scheduler::Event ev;
+        ev.impl = event;
+        ev.key.m_ts = ts;
+        ev.key.m_context = context;
+        ev.key.m_uid = uid;
+        m_unscheduledEvents++;
+        m_events->Insert(ev);
+    }
+
     /// Run the earliest event.
     void ProcessOneEvent();
     /**
