@@ -74,25 +74,45 @@ class FabricSimulatorImpl final : public SimulatorImpl
     FabricSimulatorImpl();
     ~FabricSimulatorImpl() override;
 
-    // SimulatorImpl (semantics as documented in ns3::Simulator)
+    // SimulatorImpl: semantics as documented in ns3::Simulator, differences in the class
+    // comment (no thread handoff, negative delays abort, GetEventCount counts events run).
+    /// \copydoc SimulatorImpl::Destroy()
     void Destroy() override;
+    /// \copydoc SimulatorImpl::IsFinished()
     bool IsFinished() const override;
+    /// \copydoc SimulatorImpl::Stop()
     void Stop() override;
+    /// \copydoc SimulatorImpl::Stop(const Time&)
     void Stop(const Time& delay) override;
+    /// \copydoc SimulatorImpl::Schedule(const Time&,EventImpl*)
     EventId Schedule(const Time& delay, EventImpl* event) override;
+    /// \copydoc SimulatorImpl::ScheduleWithContext(uint32_t,const Time&,EventImpl*)
     void ScheduleWithContext(uint32_t context, const Time& delay, EventImpl* event) override;
+    /// \copydoc SimulatorImpl::ScheduleNow(EventImpl*)
     EventId ScheduleNow(EventImpl* event) override;
+    /// \copydoc SimulatorImpl::ScheduleDestroy(EventImpl*)
     EventId ScheduleDestroy(EventImpl* event) override;
+    /// \copydoc SimulatorImpl::Remove(const EventId&)
     void Remove(const EventId& id) override;
+    /// \copydoc SimulatorImpl::Cancel(const EventId&)
     void Cancel(const EventId& id) override;
+    /// \copydoc SimulatorImpl::IsExpired(const EventId&)
     bool IsExpired(const EventId& id) const override;
+    /// \copydoc SimulatorImpl::Run()
     void Run() override;
+    /// \copydoc SimulatorImpl::Now()
     Time Now() const override;
+    /// \copydoc SimulatorImpl::GetDelayLeft(const EventId&)
     Time GetDelayLeft(const EventId& id) const override;
+    /// \copydoc SimulatorImpl::GetMaximumSimulationTime()
     Time GetMaximumSimulationTime() const override;
+    /// \copydoc SimulatorImpl::SetScheduler(ObjectFactory)
     void SetScheduler(ObjectFactory schedulerFactory) override;
+    /// \copydoc SimulatorImpl::GetSystemId()
     uint32_t GetSystemId() const override;
+    /// \copydoc SimulatorImpl::GetContext()
     uint32_t GetContext() const override;
+    /// \copydoc SimulatorImpl::GetEventCount()
     uint64_t GetEventCount() const override;
 
     /**
