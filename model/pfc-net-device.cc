@@ -1228,7 +1228,7 @@ PfcNetDevice::GetCounters() const
 bool
 PfcNetDevice::IsTransmitting() const
 {
-    return m_txBusy && !(m_txEndDeferred && m_engine.Peek()->HasPassed(m_txEnd));
+    return m_txBusy && !DeferredTxEndPassed();
 }
 
 void

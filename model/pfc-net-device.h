@@ -528,13 +528,29 @@ class PfcNetDevice : public NetDevice
         {
             return true;
         }
-        if (m_txEndDeferred && m_engine.Peek()->HasPassed(m_txEnd))
+        if (DeferredTxEndPassed())
         {
             m_txBusy = false; // what the uncommitted TransmitComplete would have done
             m_txEndDeferred = false;
             return true;
         }
         return false;
+    }
+
+    /**
+     * \brief Whether a deferred (uncommitted) end of transmission is behind the simulation: its
+     *        reserved place has passed, or the engine it was reserved in was destroyed (the
+     *        transmission ended with that simulation).
+     * \return false if no end is deferred
+     */
+    bool DeferredTxEndPassed() const
+    {
+        if (!m_txEndDeferred)
+        {
+            return false;
+        }
+        const FabricSimulatorImpl* sim = m_engine.Peek();
+        return sim->IsDestroyed() || sim->HasPassed(m_txEnd);
     }
 
     /// Insert the deferred end of transmission at its reserved place in the event order.
