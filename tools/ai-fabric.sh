@@ -6,7 +6,8 @@
 #                                               ns-3's simulator engine and under ai-fabric's
 #   tools/ai-fabric.sh build                    install + build only
 #
-# Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default nproc).
+# Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default nproc),
+# AI_FABRIC_PGO (default 1: a Release build is profile-guided; 0: plain -O3).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,8 +32,32 @@ install_missing() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+# Profile-guided optimization (GCC): an instrumented build in $build_dir/pgo-train runs
+# tools/bench/pgo-train.sh once, and the real build compiles the library with that profile.
+# Training is redone when a model, helper or benchmark source is newer than the last training.
+train_pgo() {
+    local train_dir="$build_dir/pgo-train" profile="$build_dir/pgo-profile"
+    local stamp="$profile/trained.stamp"
+    if [ -f "$stamp" ] && [ -z "$(find "$here/model" "$here/helper" "$here/tools/bench" \
+            "$here/CMakeLists.txt" -newer "$stamp" -print -quit)" ]; then
+        return 0
+    fi
+    echo "ai-fabric: training the profile-guided build (AI_FABRIC_PGO=0 skips it)"
+    rm -rf "$profile"
+    cmake -S "$here" -B "$train_dir" -DCMAKE_BUILD_TYPE=Release -DAI_FABRIC_TESTS=OFF \
+        -DAI_FABRIC_PGO=GENERATE -DAI_FABRIC_PGO_DIR="$profile" >/dev/null
+    cmake --build "$train_dir" -j "$jobs" --target ai-fabric-bench rail-allreduce switch-incast
+    bash "$here/tools/bench/pgo-train.sh" "$train_dir" >/dev/null
+    touch "$stamp"
+}
+
 build() {
-    cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" >/dev/null
+    local pgo=(-DAI_FABRIC_PGO=OFF)
+    if [ "${AI_FABRIC_PGO:-1}" != 0 ] && [ "$build_type" = Release ]; then
+        train_pgo
+        pgo=(-DAI_FABRIC_PGO=USE -DAI_FABRIC_PGO_DIR="$build_dir/pgo-profile")
+    fi
+    cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" "${pgo[@]}" >/dev/null
     cmake --build "$build_dir" -j "$jobs"
 }
 
