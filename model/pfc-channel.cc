@@ -37,22 +37,70 @@ PfcChannel::PfcChannel()
       m_linkUp(true),
       m_delay(0)
 {
-    for (auto& d : m_dir)
+    for (uint32_t i = 0; i < 2; ++i)
     {
-        d.deliver = Create<RecurringEvent<Direction, &Direction::Deliver>>(&d);
+        m_deliver[i] = Create<RecurringEvent<Direction, &Direction::Deliver>>(&m_dir[i]);
+        m_dir[i].deliver = PeekPointer(m_deliver[i]);
     }
+}
+
+PfcChannel::Direction::~Direction()
+{
+    Clear();
 }
 
 void
 PfcChannel::Direction::Deliver()
 {
-    dst->Receive(inFlight.Pop());
+    // The slot releases its reference before the receiver runs (it may send on this cable).
+    Ptr<Packet>& slot = ring[head];
+    head = (head + 1) & ((1u << capacityLog2) - 1);
+    count--;
+    Ptr<Packet> frame = slot;
+    slot = nullptr;
+    dst->Receive(frame);
+}
+
+void
+PfcChannel::Direction::Push(const Ptr<Packet>& frame)
+{
+    uint32_t capacity = capacityLog2 ? 1u << capacityLog2 : 0;
+    if (count == capacity)
+    {
+        uint8_t log2 = capacityLog2 ? capacityLog2 + 1 : 4;
+        NS_ABORT_MSG_IF(log2 > 31, "PfcChannel: more than 2^31 frames propagating on one cable");
+        auto* bigger = new Ptr<Packet>[1u << log2];
+        for (uint32_t i = 0; i < count; ++i)
+        {
+            bigger[i] = ring[(head + i) & (capacity - 1)];
+        }
+        delete[] ring;
+        ring = bigger;
+        capacityLog2 = log2;
+        head = 0;
+    }
+    ring[(head + count) & ((1u << capacityLog2) - 1)] = frame;
+    count++;
+}
+
+void
+PfcChannel::Direction::Clear()
+{
+    delete[] ring;
+    ring = nullptr;
+    capacityLog2 = 0;
+    head = 0;
+    count = 0;
 }
 
 void
 PfcChannel::DoDispose()
 {
-    m_engine.Reset();
+    for (auto& d : m_dir)
+    {
+        d.Clear();
+        d.engine.Reset();
+    }
     Channel::DoDispose();
 }
 
@@ -61,10 +109,14 @@ PfcChannel::SetDelay(Time delay)
 {
     NS_ABORT_MSG_IF(delay.IsStrictlyNegative(),
                     "PfcChannel Delay " << delay << " is invalid; it must be >= 0");
-    NS_ABORT_MSG_IF(!m_dir[0].inFlight.IsEmpty() || !m_dir[1].inFlight.IsEmpty(),
+    NS_ABORT_MSG_IF(m_dir[0].count > 0 || m_dir[1].count > 0,
                     "PfcChannel Delay cannot change from " << m_delay << " to " << delay
                                                            << " while frames are propagating");
     m_delay = delay;
+    for (auto& d : m_dir)
+    {
+        d.delay = delay;
+    }
 }
 
 Time
@@ -73,36 +125,42 @@ PfcChannel::GetDelay() const
     return m_delay;
 }
 
-void
+uint32_t
 PfcChannel::Attach(Ptr<PfcNetDevice> device)
 {
     NS_ABORT_MSG_IF(m_nDevices >= 2, "PfcChannel already has two ports; cannot attach a third");
     NS_ABORT_MSG_IF(!device, "PfcChannel::Attach given a null device");
-    m_dir[m_nDevices].dst = PeekPointer(device);
+    auto end = static_cast<uint32_t>(m_nDevices);
+    m_dir[end].dst = PeekPointer(device);
     m_dev[m_nDevices++] = device;
+    return end;
 }
 
 bool
-PfcChannel::TransmitStart(const Ptr<Packet>& frame, const PfcNetDevice* src, const Time& frameTime)
+PfcChannel::TransmitStart(const Ptr<Packet>& frame, uint32_t srcEnd, const Time& frameTime)
 {
-    NS_ABORT_MSG_IF(m_nDevices != 2, "PfcChannel used with " << m_nDevices << " port(s); need 2");
-    if (!m_linkUp)
+    NS_ABORT_MSG_IF(srcEnd > 1,
+                    "PfcChannel::TransmitStart from end " << srcEnd << "; ends are 0 and 1");
+    Direction& d = m_dir[1 - srcEnd];
+    NS_ABORT_MSG_IF(!d.dst,
+                    "PfcChannel used with " << m_nDevices << " port(s); need 2 (end " << 1 - srcEnd
+                                            << " has no port)");
+    if (!d.linkUp)
     {
         return false;
     }
-    Direction& d = m_dir[src == PeekPointer(m_dev[0]) ? 1 : 0];
-    if (d.inFlight.IsEmpty())
+    if (d.count == 0)
     {
         d.context = d.dst->GetNodeId(); // refreshed whenever the cable goes idle
     }
-    d.inFlight.Push(frame);
-    if (FabricSimulatorImpl* sim = m_engine.Get())
+    d.Push(frame);
+    if (FabricSimulatorImpl* sim = d.engine.Get())
     {
-        sim->ScheduleRecurring(PeekPointer(d.deliver), d.context, frameTime + m_delay);
+        sim->ScheduleRecurring(d.deliver, d.context, frameTime + d.delay);
     }
     else
     {
-        ScheduleRecurringWithContext(d.deliver, d.context, frameTime + m_delay);
+        ScheduleRecurringWithContext(m_deliver[1 - srcEnd], d.context, frameTime + d.delay);
     }
     return true;
 }
@@ -111,6 +169,10 @@ void
 PfcChannel::SetLinkUp(bool up)
 {
     m_linkUp = up;
+    for (auto& d : m_dir)
+    {
+        d.linkUp = up;
+    }
 }
 
 bool

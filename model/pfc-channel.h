@@ -6,7 +6,6 @@
 
 #include "fabric-event.h"
 #include "fabric-simulator-impl.h"
-#include "pfc-tx-queue.h"
 
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
@@ -44,17 +43,20 @@ class PfcChannel : public Channel
     /**
      * \brief Attach a port; a channel takes exactly two.
      * \param device the port; aborts if two are already attached
+     * \return the port's end of the cable (0 for the first attached, 1 for the second), the
+     *         \p srcEnd it gives TransmitStart()
      */
-    void Attach(Ptr<PfcNetDevice> device);
+    uint32_t Attach(Ptr<PfcNetDevice> device);
 
     /**
-     * \brief Put a frame on the wire from \p src towards the other end.
+     * \brief Put a frame on the wire from end \p srcEnd towards the other end.
      * \param frame the complete Ethernet frame (header, payload, FCS); ownership passes to the peer
-     * \param src the sending port (one of the two attached)
+     * \param srcEnd the sending port's end, 0 or 1, as Attach() returned it; aborts if it is
+     *        not 0 or 1 or if the other end has no port
      * \param frameTime time from first to last bit of preamble + frame at the sender's rate
      * \return false if the link is down (the frame is lost), true otherwise
      */
-    bool TransmitStart(const Ptr<Packet>& frame, const PfcNetDevice* src, const Time& frameTime);
+    bool TransmitStart(const Ptr<Packet>& frame, uint32_t srcEnd, const Time& frameTime);
 
     /**
      * \brief Cut or restore the cable (both directions). Frames already propagating arrive.
@@ -86,24 +88,46 @@ class PfcChannel : public Channel
     void SetDelay(Time delay);
 
     /// One direction of the cable: the frames propagating towards one end.
-    struct Direction
+    /**
+     * \brief One direction of the cable: everything a frame's transmission and arrival read,
+     *        in one cache line (a busy fabric touches each cable's state once per frame, long
+     *        after it left the cache).
+     */
+    struct alignas(64) Direction
     {
-        /// Hand the oldest frame in flight to the receiving end (runs at its arrival time).
-        void Deliver();
+        Direction() = default;
+        ~Direction();
+        Direction(const Direction&) = delete;
+        Direction& operator=(const Direction&) = delete;
 
-        PfcNetDevice* dst{nullptr}; //!< receiving end (owned by the channel's m_dev)
-        uint32_t context{0};        //!< receiving node id, the context of the arrival
-        PfcTxQueue inFlight;        //!< frames propagating, oldest first
-        Ptr<EventImpl> deliver;     //!< RecurringEvent running Deliver()
+        void Deliver(); //!< the head frame arrives at dst
+        /**
+         * \brief Append a frame to the ring of frames propagating.
+         * \param frame the frame
+         */
+        void Push(const Ptr<Packet>& frame);
+        void Clear(); //!< drop the frames propagating and the ring
+
+        PfcNetDevice* dst{nullptr};  //!< receiving end (owned by the channel's m_dev)
+        EventImpl* deliver{nullptr}; //!< RecurringEvent running Deliver() (owned by m_deliver)
+        FabricEngineRef engine;      //!< the engine, if a FabricSimulatorImpl (for every frame)
+        Time delay;                  //!< the cable's one-way propagation delay (copy of m_delay)
+        uint32_t context{0};         //!< receiving node id, the context of the arrival
+        bool linkUp{true};           //!< the cable's state (copy of m_linkUp)
+        uint8_t capacityLog2{0};     //!< ring size = 2^capacityLog2 (0 = no ring yet)
+        Ptr<Packet>* ring{nullptr};  //!< frames propagating, oldest at head
+        uint32_t head{0};            //!< index of the oldest frame
+        uint32_t count{0};           //!< frames propagating
     };
 
-    // What TransmitStart reads first, together.
-    std::size_t m_nDevices;     //!< attached ends, 0..2
-    bool m_linkUp;              //!< cable state
-    Time m_delay;               //!< one-way propagation delay
-    FabricEngineRef m_engine;   //!< the engine, if a FabricSimulatorImpl (for every frame)
-    Ptr<PfcNetDevice> m_dev[2]; //!< the two ends
-    Direction m_dir[2];         //!< m_dir[i]: frames travelling towards m_dev[i]
+    static_assert(sizeof(Direction) == 64, "a cable direction should fill one cache line");
+
+    std::size_t m_nDevices;      //!< attached ends, 0..2
+    bool m_linkUp;               //!< cable state
+    Time m_delay;                //!< one-way propagation delay
+    Ptr<PfcNetDevice> m_dev[2];  //!< the two ends
+    Ptr<EventImpl> m_deliver[2]; //!< m_deliver[i] runs m_dir[i].Deliver()
+    Direction m_dir[2];          //!< m_dir[i]: frames travelling towards m_dev[i]
 };
 
 } // namespace ns3

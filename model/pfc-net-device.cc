@@ -268,7 +268,7 @@ PfcNetDevice::PfcNetDevice()
 {
     for (uint8_t d = 0; d < 64; ++d)
     {
-        m_dscpToPriority[d] = d >> 3;
+        SetDscpEntry(d, d >> 3);
     }
     PrimePacketBufferFreeList();
     m_scheduler = CreateObject<PfcStrictPriorityScheduler>();
@@ -348,7 +348,7 @@ PfcNetDevice::SetDataRate(DataRate rate)
     NS_ABORT_MSG_IF(rate.GetBitRate() == 0,
                     "PfcNetDevice DataRate " << rate << " is invalid; it must be > 0 bit/s");
     m_bps = rate;
-    m_txTimes = {}; // cached serialization times were for the old rate
+    m_txTimesBytes = {}; // cached serialization times were for the old rate
 }
 
 DataRate
@@ -382,7 +382,16 @@ PfcNetDevice::SetDscpPriority(uint8_t dscp, uint8_t priority)
 {
     NS_ABORT_MSG_IF(dscp > 63, "DSCP " << unsigned(dscp) << " is invalid; valid DSCPs are 0..63");
     CheckPriority(priority, "SetDscpPriority");
+    SetDscpEntry(dscp, priority);
+}
+
+void
+PfcNetDevice::SetDscpEntry(uint8_t dscp, uint8_t priority)
+{
     m_dscpToPriority[dscp] = priority;
+    uint64_t& word = m_dscpPacked[dscp >> 4];
+    uint32_t shift = (dscp & 15u) * 4;
+    word = (word & ~(uint64_t(0xf) << shift)) | (uint64_t(priority) << shift);
 }
 
 uint8_t
@@ -429,7 +438,7 @@ PfcNetDevice::SetDscpMapString(std::string map)
                         "DscpPriorityMap entry \"" << item
                                                    << "\" is invalid; expected dscp:priority "
                                                       "with dscp 0..63 and priority 0..7");
-        m_dscpToPriority[dscp] = static_cast<uint8_t>(prio);
+        SetDscpEntry(static_cast<uint8_t>(dscp), static_cast<uint8_t>(prio));
     }
 }
 
@@ -454,7 +463,7 @@ PfcNetDevice::Attach(Ptr<PfcChannel> channel)
 {
     NS_ABORT_MSG_IF(!channel, "PfcNetDevice::Attach given a null channel");
     m_channel = channel;
-    m_channel->Attach(this);
+    m_channelEnd = m_channel->Attach(this);
     m_linkUp = true;
     m_linkChangeCallbacks();
 }
@@ -796,7 +805,7 @@ PfcNetDevice::StartTransmission(const Ptr<Packet>& frame)
         m_promiscSnifferTrace(frame);
     }
     const TxTimes& t = GetTxTimes(frame->GetSize());
-    if (!m_channel->TransmitStart(frame, this, t.frame))
+    if (!m_channel->TransmitStart(frame, m_channelEnd, t.frame))
     {
         Drop(frame, PfcDropReason::LINK_DOWN);
     }
@@ -832,16 +841,17 @@ PfcNetDevice::GetTxTimes(uint32_t bytes)
 {
     // Frames come in few sizes (a WRITE's first, middle and last packets, ACKs, CNPs):
     // remember the last four computed.
-    for (const auto& t : m_txTimes)
+    for (std::size_t i = 0; i < m_txTimesBytes.size(); ++i)
     {
-        if (t.bytes == bytes)
+        if (m_txTimesBytes[i] == bytes)
         {
-            return t;
+            return m_txTimes[i];
         }
     }
-    TxTimes& t = m_txTimes[m_txTimesNext];
+    uint8_t i = m_txTimesNext;
     m_txTimesNext = (m_txTimesNext + 1) % m_txTimes.size();
-    t.bytes = bytes;
+    m_txTimesBytes[i] = bytes;
+    TxTimes& t = m_txTimes[i];
     t.frame = BytesTxTime(PREAMBLE_BYTES + bytes, m_bps);
     t.slot = BytesTxTime(PREAMBLE_BYTES + bytes + IFG_BYTES, m_bps);
     return t;
@@ -948,7 +958,7 @@ PfcNetDevice::Receive(const Ptr<Packet>& frame)
         l3Bytes = totalLength;
         if (!tagged)
         {
-            priority = m_dscpToPriority[ip[1] >> 2];
+            priority = DscpPriority(ip[1] >> 2);
         }
     }
 

@@ -577,12 +577,11 @@ class PfcNetDevice : public NetDevice
     /// Validate and set the MTU (attribute).
     void SetMtuAttribute(uint16_t mtu);
 
-    /// Serialization times of one frame size at m_bps.
+    /// Serialization times of one frame size at m_bps (its size is in m_txTimesBytes).
     struct TxTimes
     {
-        uint32_t bytes{0}; //!< frame size (0 = empty entry)
-        Time frame;        //!< preamble + frame
-        Time slot;         //!< preamble + frame + inter-frame gap
+        Time frame; //!< preamble + frame
+        Time slot;  //!< preamble + frame + inter-frame gap
     };
 
     /**
@@ -592,31 +591,56 @@ class PfcNetDevice : public NetDevice
      */
     const TxTimes& GetTxTimes(uint32_t bytes);
 
+    /**
+     * \brief Set one entry of the DSCP map and of its packed copy.
+     * \param dscp 0..63
+     * \param priority 0..7
+     */
+    void SetDscpEntry(uint8_t dscp, uint8_t priority);
+
+    /**
+     * \brief The priority of a DSCP from the packed copy of the map (read per frame).
+     * \param dscp 0..63
+     * \return its priority
+     */
+    uint8_t DscpPriority(uint8_t dscp) const
+    {
+        return static_cast<uint8_t>((m_dscpPacked[dscp >> 4] >> ((dscp & 15u) * 4)) & 0xfu);
+    }
+
     // State read for every frame sent or received comes first and together: a fabric has
     // thousands of ports, so each one touched is usually a cache miss per line.
-    Ptr<PfcChannel> m_channel; //!< attached cable
-    bool m_txBusy;             //!< transmitter state
-    uint8_t m_backlogMask; //!< priorities whose queue holds frames (the device is the only writer)
-    uint8_t m_pausedMask;  //!< priorities paused by the peer
-    uint8_t m_defaultPriority;                 //!< priority of non-IPv4 untagged frames
-    Tagging m_tagging;                         //!< DSCP or PCP priority carriage
-    uint16_t m_mtu;                            //!< max L3 payload, bytes
-    uint16_t m_vid;                            //!< VLAN id in PCP mode
-    uint8_t m_addressBytes[6]{};               //!< this port's MAC as bytes (read per frame)
-    uint8_t m_txTimesNext{0};                  //!< entry of m_txTimes replaced next
-    bool m_controlPending{false};              //!< m_controlQueue is not empty (read per frame)
-    bool m_txEndDeferred{false};               //!< m_txEnd is reserved, not committed
-    uint32_t m_traceSinks{0};                  //!< TraceBit set per per-frame trace with a sink
-    std::array<TxTimes, 4> m_txTimes{};        //!< cache of GetTxTimes
-    FabricSimulatorImpl::Reservation m_txEnd;  //!< place of the deferred TransmitComplete
-    FabricEngineRef m_engine;                  //!< the engine if it is a FabricSimulatorImpl
-    Ptr<EventImpl> m_txCompleteEvent;          //!< RecurringEvent running TransmitComplete()
-    Ptr<PfcTxScheduler> m_scheduler;           //!< picks the next priority
-    bool m_strictPriority{true};               //!< m_scheduler is PfcStrictPriorityScheduler
+    // Line 0 (after the Object base): read for every frame sent and every frame received.
+    Ptr<PfcChannel> m_channel;      //!< attached cable
+    PfcPortOwner* m_owner{nullptr}; //!< direct owner of frames (or null)
+    uint32_t m_traceSinks{0};       //!< TraceBit set per per-frame trace with a sink
+    uint32_t m_ownerPort{0};        //!< the owner's index of this port
+    bool m_txBusy;                  //!< transmitter state
+    uint8_t m_backlogMask;        //!< priorities whose queue holds frames (only the device writes)
+    uint8_t m_pausedMask;         //!< priorities paused by the peer
+    bool m_controlPending{false}; //!< m_controlQueue is not empty (read per frame)
+    bool m_txEndDeferred{false};  //!< m_txEnd is reserved, not committed
+    bool m_strictPriority{true};  //!< m_scheduler is PfcStrictPriorityScheduler
+    uint8_t m_channelEnd{0};      //!< this port's end of m_channel (Attach)
+    uint8_t m_txTimesNext{0};     //!< entry of m_txTimes replaced next
+    // Line 1: the rest of what a received frame reads.
+    alignas(64) uint8_t m_addressBytes[6]{}; //!< this port's MAC as bytes
+    uint8_t m_defaultPriority;               //!< priority of non-IPv4 untagged frames
+    Tagging m_tagging;                       //!< DSCP or PCP priority carriage
+    uint16_t m_mtu;                          //!< max L3 payload, bytes
+    uint16_t m_vid;                          //!< VLAN id in PCP mode
+    Ptr<ErrorModel> m_receiveErrorModel;     //!< optional receive loss model
+    std::array<uint64_t, 4> m_dscpPacked{};  //!< m_dscpToPriority, four bits per DSCP
+    uint32_t m_nodeId{0}; //!< the node's id (the context of events for this port; read by the
+                          //!< channel when a frame is sent to this port over an idle cable)
+    // Line 2: the rest of what a frame's transmission reads.
+    alignas(64) FabricEngineRef m_engine;           //!< the engine if it is a FabricSimulatorImpl
+    FabricSimulatorImpl::Reservation m_txEnd;       //!< place of the deferred TransmitComplete
+    Ptr<EventImpl> m_txCompleteEvent;               //!< RecurringEvent running TransmitComplete()
+    std::array<uint32_t, 4> m_txTimesBytes{};       //!< frame sizes of m_txTimes (0 = empty entry)
+    Ptr<PfcTxScheduler> m_scheduler;                //!< picks the next priority
+    alignas(64) std::array<TxTimes, 4> m_txTimes{}; //!< cache of GetTxTimes (line 3)
     Ptr<Packet> m_currentFrame;                //!< frame being serialized (PhyTxEnd sinks only)
-    Ptr<ErrorModel> m_receiveErrorModel;       //!< optional receive loss model
-    PfcPortOwner* m_owner{nullptr};            //!< direct owner of frames (or null)
-    uint32_t m_ownerPort{0};                   //!< the owner's index of this port
     DequeueCallback m_dequeueCallback;         //!< dequeue notification
     PfcFrameReceiveCallback m_frameRxCallback; //!< whole-frame receive callback
     std::array<uint8_t, 64> m_dscpToPriority;  //!< DSCP -> priority
@@ -636,7 +660,6 @@ class PfcNetDevice : public NetDevice
     mutable PfcPortCounters m_counters; //!< counters (frame counts filled by GetCounters)
 
     Ptr<Node> m_node;       //!< owning node
-    uint32_t m_nodeId{0};   //!< its id (the context of events for this port)
     uint32_t m_ifIndex;     //!< interface index
     Mac48Address m_address; //!< this port's MAC
     DataRate m_bps;         //!< line rate

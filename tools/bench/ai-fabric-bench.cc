@@ -236,6 +236,10 @@ ScenarioFabric8k()
 
 } // namespace
 
+#ifndef AI_FABRIC_PGO_MODE
+#define AI_FABRIC_PGO_MODE "unknown" ///< how the library was built (CMake's AI_FABRIC_PGO)
+#endif
+
 int
 main(int argc, char* argv[])
 {
@@ -303,10 +307,11 @@ main(int argc, char* argv[])
         NS_ABORT_MSG_IF(!out, "cannot write --csv file " << csv);
         if (fresh)
         {
-            out << "scenario,sim_s,wall_s,events,packet_hops,hops_per_s,peak_rss_bytes,result\n";
+            out << "scenario,sim_s,wall_s,events,packet_hops,hops_per_s,peak_rss_bytes,pgo,"
+                   "result\n";
         }
         out << scenario << "," << simSeconds << "," << wall << "," << events << "," << hops << ","
-            << hops / wall << "," << rss << ",\"" << result << "\"\n";
+            << hops / wall << "," << rss << "," << AI_FABRIC_PGO_MODE << ",\"" << result << "\"\n";
     }
     Simulator::Destroy();
     return 0;
