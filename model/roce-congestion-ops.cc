@@ -53,6 +53,12 @@ RoceCongestionOps::Init(DataRate lineRate)
     m_rate = lineRate;
 }
 
+bool
+RoceCongestionOps::WantsRttSamples() const
+{
+    return false;
+}
+
 void
 RoceCongestionOps::OnAck(uint64_t, Time)
 {

@@ -58,9 +58,18 @@ class RoceCongestionOps : public Object
     /**
      * \brief An ACK (or NAK, which acknowledges what precedes it) advanced the QP.
      * \param ackedBytes payload bytes newly acknowledged
-     * \param rtt round-trip sample: time since the newest acknowledged packet was sent
+     * \param rtt round-trip sample: time since the newest acknowledged packet was sent, if
+     *        WantsRttSamples() returns true; zero otherwise
      */
     virtual void OnAck(uint64_t ackedBytes, Time rtt);
+
+    /**
+     * \brief Whether OnAck() needs RTT samples. A QP then records the first-send time of
+     *        every outstanding PSN (a per-packet cost that delay-based algorithms need and
+     *        ECN-based ones such as DCQCN do not).
+     * \return false by default; a delay-based algorithm overrides it to return true
+     */
+    virtual bool WantsRttSamples() const;
     /// A CNP arrived for this QP (the receiver saw ECN CE).
     virtual void OnCnp();
     /// A NAK (PSN sequence error) arrived: packets were lost.

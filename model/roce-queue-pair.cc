@@ -135,19 +135,19 @@ RoceQueuePair::RoceQueuePair()
       m_remoteQpn(0),
       m_sendOffset(0),
       m_sendWr(0),
-      m_sndNxt(0),
-      m_sndUna(0),
-      m_nextWrId(1),
       m_nextAssignPsn(0),
       m_highSent(0),
-      m_retries(0),
-      m_readGapSignalled(false),
+      m_sndNxt(0),
+      m_sndUna(0),
       m_ePsn(0),
       m_msn(0),
       m_unacked(0),
       m_nakSent(false),
+      m_cnpEver(false),
       m_rxMsgBytes(0),
-      m_cnpEver(false)
+      m_nextWrId(1),
+      m_retries(0),
+      m_readGapSignalled(false)
 {
 }
 
@@ -174,6 +174,8 @@ RoceQueuePair::Bind(RoceNic* nic, uint32_t qpn, uint32_t port, Ptr<RoceCongestio
     m_port = port;
     m_cc = cc;
     m_cc->SetRateChangeCallback(MakeCallback(&RoceQueuePair::OnRateChange, this));
+    m_wantRtt = m_cc->WantsRttSamples();
+    m_sendTimes.clear();
     m_dscp = nic->GetDataDscp();
     m_priority = nic->GetPort(port)->GetDscpPriority(m_dscp);
 }
@@ -490,7 +492,10 @@ RoceQueuePair::BuildNextPacket(const Time& now)
         }
         else
         {
-            m_sendTimes.emplace_back(psn, now);
+            if (m_wantRtt)
+            {
+                m_sendTimes.emplace_back(psn, now);
+            }
             m_highSent = Bth::PsnAdd(psn, covers);
         }
         if (wr.opcode == RoceWrOpcode::READ)
@@ -823,7 +828,7 @@ RoceQueuePair::Acknowledge(uint32_t psn)
     }
     m_sndUna = newUna;
     Time rtt;
-    while (!m_sendTimes.empty() && Bth::PsnLess(m_sendTimes.front().first, newUna))
+    while (m_wantRtt && !m_sendTimes.empty() && Bth::PsnLess(m_sendTimes.front().first, newUna))
     {
         rtt = Simulator::Now() - m_sendTimes.front().second;
         m_sendTimes.pop_front();

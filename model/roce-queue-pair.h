@@ -391,6 +391,8 @@ class RoceQueuePair : public Object
 
     // Read for every packet built or acknowledged: first and together (a fabric has
     // thousands of QPs, so each line touched is usually a cache miss).
+    // What sending a packet reads, together (a NIC's arbiter turns to a QP whose state left
+    // the cache since its last packet).
     RoceNic* m_nic;                   //!< owning NIC
     State m_state;                    //!< state
     uint8_t m_dscp;                   //!< data DSCP
@@ -400,40 +402,41 @@ class RoceQueuePair : public Object
     uint32_t m_port;                  //!< local port index
     uint32_t m_remoteQpn;             //!< remote QPN
     bool m_timerPending{false};       //!< m_timer is scheduled (cheaper than EventId::IsRunning)
+    bool m_wantRtt{false};            //!< m_cc wants RTT samples: keep m_sendTimes
     mutable uint32_t m_ipConstSum{0}; //!< IPv4 checksum: sum of the words fixed for this QP
     uint32_t m_localIpBits{0};        //!< the port's IPv4 address, host order (set by Connect)
     uint32_t m_remoteIpBits{0};       //!< remote IPv4 address, host order (set by Connect)
     uint32_t m_sendOffset;            //!< packet index within the WR of the next packet
     std::size_t m_sendWr;             //!< index in m_wrs of the next packet's WR
     uint32_t m_lastWire{0};           //!< pacing: wire bytes of the last packet
+    uint32_t m_nextAssignPsn;         //!< PSN for the next unassigned WR
+    uint32_t m_highSent;              //!< one past the highest PSN ever sent
     Time m_lastSendStart;             //!< pacing: when the last packet left
     Ptr<RoceCongestionOps> m_cc;      //!< congestion control
     TracedValue<uint32_t> m_sndNxt;   //!< next PSN to send
     TracedValue<uint32_t> m_sndUna;   //!< oldest unacknowledged PSN
+    std::deque<WorkRequest> m_wrs;    //!< outstanding work requests, in order
     std::deque<ReadResponseJob> m_readJobs; //!< READ responses to send (responder)
-    std::deque<WorkRequest> m_wrs;          //!< outstanding work requests, in order
-    ReceiveCallback m_rxCallback;           //!< responder notifications
-
-    // requester
-    uint64_t m_nextWrId;                               //!< next id
-    uint32_t m_nextAssignPsn;                          //!< PSN for the next unassigned WR
-    uint32_t m_highSent;                               //!< one past the highest PSN ever sent
-    uint32_t m_retries;                                //!< consecutive timeouts
-    Time m_timerDeadline;                              //!< when the local ACK timer expires
-    EventId m_timer;                                   //!< local ACK timer
-    std::deque<std::pair<uint32_t, Time>> m_sendTimes; //!< first-send time of outstanding PSNs
-    bool m_readGapSignalled;                           //!< a READ gap already triggered go-back-N
+    RoceQpCounters m_counters;              //!< counters
 
     // responder
     TracedValue<uint32_t> m_ePsn; //!< expected PSN
     uint32_t m_msn;               //!< message sequence number
     uint32_t m_unacked;           //!< packets accepted since the last ACK
     bool m_nakSent;               //!< a NAK was sent for the current gap
+    bool m_cnpEver;               //!< a CNP was ever sent
     uint64_t m_rxMsgBytes;        //!< bytes of the message being received
     Time m_lastCnp;               //!< last CNP sent
-    bool m_cnpEver;               //!< a CNP was ever sent
+    ReceiveCallback m_rxCallback; //!< responder notifications
 
-    RoceQpCounters m_counters;                                      //!< counters
+    // requester, per message or rarer
+    uint64_t m_nextWrId;                               //!< next id
+    uint32_t m_retries;                                //!< consecutive timeouts
+    bool m_readGapSignalled;                           //!< a READ gap already triggered go-back-N
+    Time m_timerDeadline;                              //!< when the local ACK timer expires
+    EventId m_timer;                                   //!< local ACK timer
+    std::deque<std::pair<uint32_t, Time>> m_sendTimes; //!< first-send times (m_wantRtt only)
+
     TracedCallback<uint32_t, const std::string&> m_retransmitTrace; //!< go-back-N
     TracedCallback<RoceControlEvent, uint32_t> m_controlTrace;      //!< ACK/NAK/CNP events
     TracedCallback<const RoceWorkCompletion&> m_completionTrace;    //!< completions

@@ -283,6 +283,82 @@ TEST_F(RoceTest, CnpsAreRateLimitedPerQp)
     }
 }
 
+/// Line-rate congestion control that records the RTT samples OnAck() receives.
+class RttProbeCongestionOps : public RoceNoneCongestionOps
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::test::RttProbeCongestionOps")
+                                .SetParent<RoceNoneCongestionOps>()
+                                .SetGroupName("AiFabric")
+                                .AddConstructor<RttProbeCongestionOps>()
+                                .AddAttribute("WantsRtt",
+                                              "Ask the QP for RTT samples.",
+                                              BooleanValue(true),
+                                              MakeBooleanAccessor(&RttProbeCongestionOps::m_want),
+                                              MakeBooleanChecker());
+        return tid;
+    }
+
+    bool WantsRttSamples() const override
+    {
+        return m_want;
+    }
+
+    Ptr<RoceCongestionOps> Fork() const override
+    {
+        return CopyObject<RttProbeCongestionOps>(this);
+    }
+
+    void OnAck(uint64_t ackedBytes, Time rtt) override
+    {
+        samples.push_back(rtt);
+    }
+
+    bool m_want{true};         //!< WantsRttSamples()
+    std::vector<Time> samples; //!< one per OnAck
+};
+
+TEST_F(RoceTest, RttSamplesReachOnlyTheAlgorithmsThatAskForThem)
+{
+    for (bool want : {true, false})
+    {
+        Simulator::Destroy();
+        hosts = NodeContainer();
+        sw = NodeContainer();
+        ports.clear();
+        nics.clear();
+        completions.clear();
+        nicHelper = RoceNicHelper();
+        nicHelper.SetNicAttribute("CongestionControl",
+                                  TypeIdValue(RttProbeCongestionOps::GetTypeId()));
+        Config::SetDefault("ns3::test::RttProbeCongestionOps::WantsRtt", BooleanValue(want));
+        Build();
+        auto qps = nicHelper.Connect(nics[0], nics[1]);
+        qps[0].first->PostWrite(64 * 4096, 0, 1, Collect());
+        Simulator::Run();
+        ASSERT_EQ(completions.size(), 1u);
+        auto cc = DynamicCast<RttProbeCongestionOps>(qps[0].first->GetCongestionOps());
+        ASSERT_TRUE(cc);
+        ASSERT_EQ(cc->samples.size(), 4u) << "one ACK per 16 packets";
+        for (Time rtt : cc->samples)
+        {
+            if (want)
+            {
+                // At least two 1 us cables each way plus a packet's serialization at each hop.
+                EXPECT_GE(rtt, MicroSeconds(4)) << rtt;
+                EXPECT_LT(rtt, MicroSeconds(20)) << rtt;
+            }
+            else
+            {
+                EXPECT_TRUE(rtt.IsZero()) << rtt;
+            }
+        }
+    }
+    Config::Reset();
+}
+
 TEST_F(RoceTest, ThousandQpsShareAPortFairly)
 {
     Build();
