@@ -44,11 +44,6 @@ PfcChannel::PfcChannel()
     }
 }
 
-PfcChannel::Direction::~Direction()
-{
-    Clear();
-}
-
 void
 PfcChannel::Direction::Deliver()
 {
@@ -69,13 +64,12 @@ PfcChannel::Direction::Push(const Ptr<Packet>& frame)
     {
         uint8_t log2 = capacityLog2 ? capacityLog2 + 1 : 4;
         NS_ABORT_MSG_IF(log2 > 31, "PfcChannel: more than 2^31 frames propagating on one cable");
-        auto* bigger = new Ptr<Packet>[1u << log2];
+        auto bigger = std::make_unique<Ptr<Packet>[]>(1u << log2);
         for (uint32_t i = 0; i < count; ++i)
         {
             bigger[i] = ring[(head + i) & (capacity - 1)];
         }
-        delete[] ring;
-        ring = bigger;
+        ring = std::move(bigger);
         capacityLog2 = log2;
         head = 0;
     }
@@ -86,8 +80,7 @@ PfcChannel::Direction::Push(const Ptr<Packet>& frame)
 void
 PfcChannel::Direction::Clear()
 {
-    delete[] ring;
-    ring = nullptr;
+    ring.reset();
     capacityLog2 = 0;
     head = 0;
     count = 0;

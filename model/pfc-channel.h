@@ -12,6 +12,8 @@
 #include "ns3/packet.h"
 #include "ns3/traced-callback.h"
 
+#include <memory>
+
 namespace ns3
 {
 
@@ -87,7 +89,6 @@ class PfcChannel : public Channel
      */
     void SetDelay(Time delay);
 
-    /// One direction of the cable: the frames propagating towards one end.
     /**
      * \brief One direction of the cable: everything a frame's transmission and arrival read,
      *        in one cache line (a busy fabric touches each cable's state once per frame, long
@@ -95,11 +96,6 @@ class PfcChannel : public Channel
      */
     struct alignas(64) Direction
     {
-        Direction() = default;
-        ~Direction();
-        Direction(const Direction&) = delete;
-        Direction& operator=(const Direction&) = delete;
-
         void Deliver(); //!< the head frame arrives at dst
         /**
          * \brief Append a frame to the ring of frames propagating.
@@ -115,9 +111,9 @@ class PfcChannel : public Channel
         uint32_t context{0};         //!< receiving node id, the context of the arrival
         bool linkUp{true};           //!< the cable's state (copy of m_linkUp)
         uint8_t capacityLog2{0};     //!< ring size = 2^capacityLog2 (0 = no ring yet)
-        Ptr<Packet>* ring{nullptr};  //!< frames propagating, oldest at head
-        uint32_t head{0};            //!< index of the oldest frame
-        uint32_t count{0};           //!< frames propagating
+        std::unique_ptr<Ptr<Packet>[]> ring; //!< frames propagating, oldest at head
+        uint32_t head{0};                    //!< index of the oldest frame
+        uint32_t count{0};                   //!< frames propagating
     };
 
     static_assert(sizeof(Direction) == 64, "a cable direction should fill one cache line");
