@@ -32,7 +32,7 @@ install_missing() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-# Profile-guided optimization (GCC): an instrumented build in $build_dir/pgo-train runs
+# Profile-guided optimization (GCC only; other compilers get a plain build): an instrumented build in $build_dir/pgo-train runs
 # tools/bench/pgo-train.sh once, and the real build compiles the library with that profile.
 # Training is redone when a model, helper or benchmark source is newer than the last training.
 train_pgo() {
@@ -53,7 +53,8 @@ train_pgo() {
 
 build() {
     local pgo=(-DAI_FABRIC_PGO=OFF)
-    if [ "${AI_FABRIC_PGO:-1}" != 0 ] && [ "$build_type" = Release ]; then
+    if [ "${AI_FABRIC_PGO:-1}" != 0 ] && [ "$build_type" = Release ] &&
+        [[ "$("${CXX:-c++}" -v 2>&1)" == *"gcc version"* ]]; then
         train_pgo
         pgo=(-DAI_FABRIC_PGO=USE -DAI_FABRIC_PGO_DIR="$build_dir/pgo-profile")
     fi
