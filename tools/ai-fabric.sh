@@ -32,9 +32,10 @@ install_missing() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
-# Profile-guided optimization (GCC only; other compilers get a plain build): an instrumented build in $build_dir/pgo-train runs
-# tools/bench/pgo-train.sh once, and the real build compiles the library with that profile.
-# Training is redone when a model, helper or benchmark source is newer than the last training.
+# Profile-guided optimization (GCC only; other compilers get a plain build): an instrumented
+# build in $build_dir/pgo-train runs tools/bench/pgo-train.sh once, and the real build compiles
+# the library with that profile. Training is redone when a model, helper or benchmark source is
+# newer than the last training.
 train_pgo() {
     local train_dir="$build_dir/pgo-train" profile="$build_dir/pgo-profile"
     local stamp="$profile/trained.stamp"
