@@ -33,9 +33,7 @@ PfcChannel::GetTypeId()
 }
 
 PfcChannel::PfcChannel()
-    : m_nDevices(0),
-      m_linkUp(true),
-      m_delay(0)
+    : m_nDevices(0)
 {
     for (uint32_t i = 0; i < 2; ++i)
     {
@@ -103,9 +101,8 @@ PfcChannel::SetDelay(Time delay)
     NS_ABORT_MSG_IF(delay.IsStrictlyNegative(),
                     "PfcChannel Delay " << delay << " is invalid; it must be >= 0");
     NS_ABORT_MSG_IF(m_dir[0].count > 0 || m_dir[1].count > 0,
-                    "PfcChannel Delay cannot change from " << m_delay << " to " << delay
+                    "PfcChannel Delay cannot change from " << GetDelay() << " to " << delay
                                                            << " while frames are propagating");
-    m_delay = delay;
     for (auto& d : m_dir)
     {
         d.delay = delay;
@@ -115,7 +112,7 @@ PfcChannel::SetDelay(Time delay)
 Time
 PfcChannel::GetDelay() const
 {
-    return m_delay;
+    return m_dir[0].delay; // both directions hold the same
 }
 
 uint32_t
@@ -161,7 +158,6 @@ PfcChannel::TransmitStart(const Ptr<Packet>& frame, uint32_t srcEnd, const Time&
 void
 PfcChannel::SetLinkUp(bool up)
 {
-    m_linkUp = up;
     for (auto& d : m_dir)
     {
         d.linkUp = up;
@@ -171,7 +167,7 @@ PfcChannel::SetLinkUp(bool up)
 bool
 PfcChannel::IsLinkUp() const
 {
-    return m_linkUp;
+    return m_dir[0].linkUp; // both directions hold the same
 }
 
 std::size_t

@@ -107,9 +107,9 @@ class PfcChannel : public Channel
         PfcNetDevice* dst{nullptr};  //!< receiving end (owned by the channel's m_dev)
         EventImpl* deliver{nullptr}; //!< RecurringEvent running Deliver() (owned by m_deliver)
         FabricEngineRef engine;      //!< the engine, if a FabricSimulatorImpl (for every frame)
-        Time delay;                  //!< the cable's one-way propagation delay (copy of m_delay)
+        Time delay;                  //!< the cable's one-way propagation delay
         uint32_t context{0};         //!< receiving node id, the context of the arrival
-        bool linkUp{true};           //!< the cable's state (copy of m_linkUp)
+        bool linkUp{true};           //!< the cable's state
         uint8_t capacityLog2{0};     //!< ring size = 2^capacityLog2 (0 = no ring yet)
         std::unique_ptr<Ptr<Packet>[]> ring; //!< frames propagating, oldest at head
         uint32_t head{0};                    //!< index of the oldest frame
@@ -119,8 +119,6 @@ class PfcChannel : public Channel
     static_assert(sizeof(Direction) == 64, "a cable direction should fill one cache line");
 
     std::size_t m_nDevices;      //!< attached ends, 0..2
-    bool m_linkUp;               //!< cable state
-    Time m_delay;                //!< one-way propagation delay
     Ptr<PfcNetDevice> m_dev[2];  //!< the two ends
     Ptr<EventImpl> m_deliver[2]; //!< m_deliver[i] runs m_dir[i].Deliver()
     Direction m_dir[2];          //!< m_dir[i]: frames travelling towards m_dev[i]

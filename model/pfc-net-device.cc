@@ -388,7 +388,6 @@ PfcNetDevice::SetDscpPriority(uint8_t dscp, uint8_t priority)
 void
 PfcNetDevice::SetDscpEntry(uint8_t dscp, uint8_t priority)
 {
-    m_dscpToPriority[dscp] = priority;
     uint64_t& word = m_dscpPacked[dscp >> 4];
     uint32_t shift = (dscp & 15u) * 4;
     word = (word & ~(uint64_t(0xf) << shift)) | (uint64_t(priority) << shift);
@@ -398,7 +397,7 @@ uint8_t
 PfcNetDevice::GetDscpPriority(uint8_t dscp) const
 {
     NS_ABORT_MSG_IF(dscp > 63, "DSCP " << unsigned(dscp) << " is invalid; valid DSCPs are 0..63");
-    return m_dscpToPriority[dscp];
+    return DscpPriority(dscp);
 }
 
 void
@@ -449,9 +448,9 @@ PfcNetDevice::GetDscpMapString() const
     bool first = true;
     for (uint8_t d = 0; d < 64; ++d)
     {
-        if (m_dscpToPriority[d] != (d >> 3))
+        if (DscpPriority(d) != (d >> 3))
         {
-            oss << (first ? "" : ",") << unsigned(d) << ":" << unsigned(m_dscpToPriority[d]);
+            oss << (first ? "" : ",") << unsigned(d) << ":" << unsigned(DscpPriority(d));
             first = false;
         }
     }
@@ -519,7 +518,7 @@ PfcNetDevice::Classify(Ptr<const Packet> packet, uint16_t protocol) const
     {
         uint8_t first2[2];
         packet->CopyData(first2, 2);
-        return m_dscpToPriority[first2[1] >> 2];
+        return DscpPriority(first2[1] >> 2);
     }
     return m_defaultPriority;
 }

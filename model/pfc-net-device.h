@@ -592,14 +592,14 @@ class PfcNetDevice : public NetDevice
     const TxTimes& GetTxTimes(uint32_t bytes);
 
     /**
-     * \brief Set one entry of the DSCP map and of its packed copy.
+     * \brief Set one entry of the DSCP map.
      * \param dscp 0..63
      * \param priority 0..7
      */
     void SetDscpEntry(uint8_t dscp, uint8_t priority);
 
     /**
-     * \brief The priority of a DSCP from the packed copy of the map (read per frame).
+     * \brief The priority of a DSCP from the map (read per frame).
      * \param dscp 0..63
      * \return its priority
      */
@@ -630,7 +630,7 @@ class PfcNetDevice : public NetDevice
     uint16_t m_mtu;                          //!< max L3 payload, bytes
     uint16_t m_vid;                          //!< VLAN id in PCP mode
     Ptr<ErrorModel> m_receiveErrorModel;     //!< optional receive loss model
-    std::array<uint64_t, 4> m_dscpPacked{};  //!< m_dscpToPriority, four bits per DSCP
+    std::array<uint64_t, 4> m_dscpPacked{};  //!< DSCP -> priority, four bits per DSCP
     uint32_t m_nodeId{0}; //!< the node's id (the context of events for this port; read by the
                           //!< channel when a frame is sent to this port over an idle cable)
     // Line 2: the rest of what a frame's transmission reads.
@@ -643,7 +643,6 @@ class PfcNetDevice : public NetDevice
     Ptr<Packet> m_currentFrame;                //!< frame being serialized (PhyTxEnd sinks only)
     DequeueCallback m_dequeueCallback;         //!< dequeue notification
     PfcFrameReceiveCallback m_frameRxCallback; //!< whole-frame receive callback
-    std::array<uint8_t, 64> m_dscpToPriority;  //!< DSCP -> priority
     alignas(64) PfcTxQueues m_queues;          //!< one FIFO per priority, one cache line each
     FabricWireHeader m_txHeader;               //!< reused for the framing of every frame sent
 
