@@ -218,19 +218,37 @@ FabricSwitch::Receive(uint32_t inPort,
     Drop(packet, inPort, SwitchDropReason::NOT_IPV4);
 }
 
+bool
+FabricSwitch::ParseKey(const FabricFrame& frame, uint32_t l2Bytes, SwitchFlowKey& key)
+{
+    uint32_t headBytes = frame.GetHeadBytes();
+    uint32_t l3Bytes = frame.GetSize() - PfcNetDevice::FCS_BYTES - l2Bytes;
+    if (headBytes >= l2Bytes &&
+        SwitchFlowKey::Parse(frame.GetHead() + l2Bytes, headBytes - l2Bytes, key) &&
+        (headBytes - l2Bytes >= key.headerBytes + SwitchFlowKey::PARSE_BYTES - 20u ||
+         headBytes - l2Bytes >= l3Bytes))
+    {
+        return true; // the head held every field the key reads
+    }
+    // A head too short for the IPv4 options, UDP ports and BTH: read them from the frame.
+    uint8_t b[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES +
+              SwitchFlowKey::PARSE_BYTES + 40];
+    uint32_t got = frame.CopyData(b, std::min<uint32_t>(sizeof(b), l2Bytes + l3Bytes));
+    key = SwitchFlowKey();
+    return got >= l2Bytes && SwitchFlowKey::Parse(b + l2Bytes, got - l2Bytes, key);
+}
+
 void
 FabricSwitch::ReceiveFrame(uint32_t inPort,
                            const Ptr<PfcNetDevice>& dev,
-                           const Ptr<Packet>& frame,
+                           FabricFrame& frame,
                            uint32_t l2Bytes,
-                           uint8_t priority,
-                           const uint8_t* head,
-                           uint32_t headBytes)
+                           uint8_t priority)
 {
-    // The fields are read from the port's copy of the first bytes; the frame is not
-    // deserialized.
+    // The fields are read from the frame's head; the packet is not touched unless the head is
+    // too short for them (IPv4 options).
     SwitchFlowKey key;
-    if (headBytes < l2Bytes || !SwitchFlowKey::Parse(head + l2Bytes, headBytes - l2Bytes, key))
+    if (!ParseKey(frame, l2Bytes, key))
     {
         DropFrame(frame, l2Bytes, inPort, SwitchDropReason::MALFORMED);
         return;
@@ -267,34 +285,41 @@ FabricSwitch::ReceiveFrame(uint32_t inPort,
     }
     if (m_processingDelay.IsZero())
     {
-        Egress(outPort,
-               frame,
-               l2Bytes,
-               key,
-               bytes,
-               headBytes >= l2Bytes + key.headerBytes ? head : nullptr);
+        Egress(outPort, frame, l2Bytes, key, bytes);
     }
     else
     {
+        // The event keeps the frame as a packet (with its headers written into it).
         Simulator::Schedule(m_processingDelay,
-                            &FabricSwitch::Egress,
+                            &FabricSwitch::EgressPacket,
                             this,
                             outPort,
-                            frame,
+                            frame.GetPacket(),
                             l2Bytes,
                             key,
-                            bytes,
-                            nullptr);
+                            bytes);
     }
 }
 
 void
+FabricSwitch::EgressPacket(uint32_t outPort,
+                           Ptr<Packet> packet,
+                           uint32_t l2Bytes,
+                           SwitchFlowKey key,
+                           uint32_t bytes)
+{
+    FabricFrame frame(packet);
+    packet = nullptr; // the frame holds the only other reference
+    frame.LoadHead(PfcNetDevice::RX_PEEK_BYTES);
+    Egress(outPort, frame, l2Bytes, key, bytes);
+}
+
+void
 FabricSwitch::Egress(uint32_t outPort,
-                     const Ptr<Packet>& frame,
+                     FabricFrame& frame,
                      uint32_t l2Bytes,
                      SwitchFlowKey key,
-                     uint32_t bytes,
-                     const uint8_t* head)
+                     uint32_t bytes)
 {
     uint8_t prio = key.priority;
     uint64_t queued = m_mmu->GetEgressBytes(outPort, prio);
@@ -305,21 +330,14 @@ FabricSwitch::Egress(uint32_t outPort,
         m_ecnMarkTrace(outPort, prio, queued);
     }
     // Routed hop: new Ethernet header (this port -> next hop) and, when TTL or ECN change,
-    // the IPv4 header with its checksum, all in one buffer operation (ForwardFrame).
+    // the IPv4 header with its checksum, written into the frame's head (ForwardFrame).
     uint8_t b[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES + 60];
     uint8_t* ip = b + l2Bytes;
     uint32_t ipBytes = 0;
     if (m_decrementTtl || mark)
     {
         ipBytes = key.headerBytes;
-        if (head)
-        {
-            std::memcpy(b, head, l2Bytes + ipBytes);
-        }
-        else
-        {
-            frame->CopyData(b, l2Bytes + ipBytes);
-        }
+        frame.CopyData(b, l2Bytes + ipBytes);
         uint16_t tosWord = wire::GetU16(ip);     // version/IHL, DSCP/ECN
         uint16_t ttlWord = wire::GetU16(ip + 8); // TTL, protocol
         if (m_decrementTtl)
@@ -375,25 +393,25 @@ FabricSwitch::OnXoff(uint32_t port, uint8_t priority, bool xoff)
 }
 
 void
-FabricSwitch::DropFrame(Ptr<Packet> frame,
+FabricSwitch::DropFrame(const FabricFrame& frame,
                         uint32_t l2Bytes,
                         uint32_t inPort,
                         SwitchDropReason reason)
 {
     if (m_dropTrace.IsEmpty())
     {
-        Drop(frame, inPort, reason);
+        Drop(nullptr, inPort, reason); // counted; nothing to show the frame to
         return;
     }
     // The trace sees the IPv4 packet, as if the port had removed the framing and padding.
-    uint32_t l3 = frame->GetSize() - l2Bytes - PfcNetDevice::FCS_BYTES;
+    uint32_t l3 = frame.GetSize() - l2Bytes - PfcNetDevice::FCS_BYTES;
     if (l3 >= 20)
     {
         uint8_t b[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES + 4];
-        frame->CopyData(b, l2Bytes + 4);
+        frame.CopyData(b, l2Bytes + 4);
         l3 = std::min<uint32_t>(l3, wire::GetU16(b + l2Bytes + 2));
     }
-    Drop(frame->CreateFragment(l2Bytes, l3), inPort, reason);
+    Drop(frame.GetPacket()->CreateFragment(l2Bytes, l3), inPort, reason);
 }
 
 void

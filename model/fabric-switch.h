@@ -163,23 +163,33 @@ class FabricSwitch : public Object, public PfcPortOwner
                  Mac48Address from,
                  uint8_t priority);
     /// Ingress of an IPv4 frame (frame-level: the framing stays, fields are read from the
-    /// port's copy of the first \p headBytes bytes, \p head).
+    /// frame's head).
     void ReceiveFrame(uint32_t inPort,
                       const Ptr<PfcNetDevice>& dev,
-                      const Ptr<Packet>& frame,
+                      FabricFrame& frame,
                       uint32_t l2Bytes,
-                      uint8_t priority,
-                      const uint8_t* head,
-                      uint32_t headBytes) override;
-    /// Egress: mark, rewrite the Ethernet and IPv4 headers and queue on the chosen port.
-    /// \p head: a copy of the frame's first l2Bytes + key.headerBytes bytes, or nullptr (the
-    /// frame is read again).
+                      uint8_t priority) override;
+    /// Egress() of a frame delayed by ProcessingDelay, kept as a packet by the event.
+    void EgressPacket(uint32_t outPort,
+                      Ptr<Packet> packet,
+                      uint32_t l2Bytes,
+                      SwitchFlowKey key,
+                      uint32_t bytes);
+    /**
+     * \brief Read the flow key from a frame's head.
+     * \param frame the frame
+     * \param l2Bytes its L2 header length
+     * \param[out] key the key
+     * \return false if the head does not hold a well-formed IPv4 header and the L4 ports
+     */
+    static bool ParseKey(const FabricFrame& frame, uint32_t l2Bytes, SwitchFlowKey& key);
+    /// Egress: mark, rewrite the Ethernet and IPv4 headers (in the frame's head) and queue on
+    /// the chosen port; the frame is moved to the port.
     void Egress(uint32_t outPort,
-                const Ptr<Packet>& frame,
+                FabricFrame& frame,
                 uint32_t l2Bytes,
                 SwitchFlowKey key,
-                uint32_t bytes,
-                const uint8_t* head);
+                uint32_t bytes);
     /// The egress port dequeued a frame: release its MMU bytes.
     void FrameDequeued(uint32_t outPort, uint8_t priority, uint64_t tag) override;
     /// MMU decided XOFF/XON for (ingress port, priority).
@@ -187,7 +197,10 @@ class FabricSwitch : public Object, public PfcPortOwner
     /// Count and trace a drop.
     void Drop(Ptr<const Packet> packet, uint32_t inPort, SwitchDropReason reason);
     /// Count and trace the drop of a received frame (the trace sees its IPv4 packet).
-    void DropFrame(Ptr<Packet> frame, uint32_t l2Bytes, uint32_t inPort, SwitchDropReason reason);
+    void DropFrame(const FabricFrame& frame,
+                   uint32_t l2Bytes,
+                   uint32_t inPort,
+                   SwitchDropReason reason);
 
     Time m_processingDelay;                 //!< attribute ProcessingDelay
     bool m_decrementTtl;                    //!< attribute DecrementTtl

@@ -120,7 +120,10 @@ PacketRecycler::Settle()
     {
         return;
     }
-    packet->RemoveAtStart(headerBytes);
+    if (headerBytes)
+    {
+        packet->RemoveAtStart(headerBytes); // a frame's head is not in its packet (FabricFrame)
+    }
     packet->RemoveAllPacketTags();
     packet->RemoveAllByteTags();
     target->packets.push_back(packet);

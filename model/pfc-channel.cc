@@ -45,33 +45,31 @@ PfcChannel::PfcChannel()
 void
 PfcChannel::Direction::Deliver()
 {
-    // The slot releases its reference before the receiver runs (it may send on this cable).
-    Ptr<Packet>& slot = ring[head];
+    // The frame leaves the ring before the receiver runs (it may send on this cable).
+    FabricFrame frame(std::move(ring[head]));
     head = (head + 1) & ((1u << capacityLog2) - 1);
     count--;
-    Ptr<Packet> frame = slot;
-    slot = nullptr;
     dst->Receive(frame);
 }
 
 void
-PfcChannel::Direction::Push(const Ptr<Packet>& frame)
+PfcChannel::Direction::Push(FabricFrame& frame)
 {
     uint32_t capacity = capacityLog2 ? 1u << capacityLog2 : 0;
     if (count == capacity)
     {
         uint8_t log2 = capacityLog2 ? capacityLog2 + 1 : 4;
         NS_ABORT_MSG_IF(log2 > 31, "PfcChannel: more than 2^31 frames propagating on one cable");
-        auto bigger = std::make_unique<Ptr<Packet>[]>(1u << log2);
+        auto bigger = std::make_unique<FabricFrame[]>(1u << log2);
         for (uint32_t i = 0; i < count; ++i)
         {
-            bigger[i] = ring[(head + i) & (capacity - 1)];
+            bigger[i] = std::move(ring[(head + i) & (capacity - 1)]);
         }
         ring = std::move(bigger);
         capacityLog2 = log2;
         head = 0;
     }
-    ring[(head + count) & ((1u << capacityLog2) - 1)] = frame;
+    ring[(head + count) & ((1u << capacityLog2) - 1)] = std::move(frame);
     count++;
 }
 
@@ -127,7 +125,7 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 }
 
 bool
-PfcChannel::TransmitStart(const Ptr<Packet>& frame, uint32_t srcEnd, const Time& frameTime)
+PfcChannel::TransmitStart(FabricFrame& frame, uint32_t srcEnd, const Time& frameTime)
 {
     NS_ABORT_MSG_IF(srcEnd > 1,
                     "PfcChannel::TransmitStart from end " << srcEnd << "; ends are 0 and 1");

@@ -5,6 +5,7 @@
 #define PFC_CHANNEL_H
 
 #include "fabric-event.h"
+#include "fabric-frame.h"
 #include "fabric-simulator-impl.h"
 
 #include "ns3/channel.h"
@@ -52,13 +53,14 @@ class PfcChannel : public Channel
 
     /**
      * \brief Put a frame on the wire from end \p srcEnd towards the other end.
-     * \param frame the complete Ethernet frame (header, payload, FCS); ownership passes to the peer
+     * \param frame the complete Ethernet frame (header, payload, FCS); moved out (it then
+     *        belongs to the cable, and to the peer on arrival) unless the link is down
      * \param srcEnd the sending port's end, 0 or 1, as Attach() returned it; aborts if it is
      *        not 0 or 1 or if the other end has no port
      * \param frameTime time from first to last bit of preamble + frame at the sender's rate
      * \return false if the link is down (the frame is lost), true otherwise
      */
-    bool TransmitStart(const Ptr<Packet>& frame, uint32_t srcEnd, const Time& frameTime);
+    bool TransmitStart(FabricFrame& frame, uint32_t srcEnd, const Time& frameTime);
 
     /**
      * \brief Cut or restore the cable (both directions). Frames already propagating arrive.
@@ -99,9 +101,9 @@ class PfcChannel : public Channel
         void Deliver(); //!< the head frame arrives at dst
         /**
          * \brief Append a frame to the ring of frames propagating.
-         * \param frame the frame
+         * \param frame the frame (moved into the ring)
          */
-        void Push(const Ptr<Packet>& frame);
+        void Push(FabricFrame& frame);
         void Clear(); //!< drop the frames propagating and the ring
 
         PfcNetDevice* dst{nullptr};  //!< receiving end (owned by the channel's m_dev)
@@ -111,7 +113,7 @@ class PfcChannel : public Channel
         uint32_t context{0};         //!< receiving node id, the context of the arrival
         bool linkUp{true};           //!< the cable's state
         uint8_t capacityLog2{0};     //!< ring size = 2^capacityLog2 (0 = no ring yet)
-        std::unique_ptr<Ptr<Packet>[]> ring; //!< frames propagating, oldest at head
+        std::unique_ptr<FabricFrame[]> ring; //!< frames propagating, oldest at head
         uint32_t head{0};                    //!< index of the oldest frame
         uint32_t count{0};                   //!< frames propagating
     };

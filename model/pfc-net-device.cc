@@ -609,26 +609,34 @@ PfcNetDevice::SendWithPriority(Ptr<Packet> packet,
         m_macTxTrace(packet);
     }
     AddFraming(packet, dest, protocol, priority);
-    return EnqueueFrame(packet, priority);
+    FabricFrame frame(packet);
+    return EnqueueFrame(frame, priority);
 }
 
 bool
 PfcNetDevice::SendFrame(const Ptr<Packet>& frame, uint8_t priority)
 {
+    FabricFrame f(frame);
+    return SendFrame(f, priority);
+}
+
+bool
+PfcNetDevice::SendFrame(FabricFrame& frame, uint8_t priority)
+{
     CheckPriority(priority, "PfcNetDevice::SendFrame");
     uint32_t l2 = L2HeaderBytes();
-    NS_ABORT_MSG_IF(frame->GetSize() < MIN_FRAME_BYTES,
+    NS_ABORT_MSG_IF(frame.GetSize() < MIN_FRAME_BYTES,
                     "PfcNetDevice::SendFrame: a frame of "
-                        << frame->GetSize() << " bytes is shorter than the " << MIN_FRAME_BYTES
+                        << frame.GetSize() << " bytes is shorter than the " << MIN_FRAME_BYTES
                         << "-byte Ethernet minimum");
-    if (frame->GetSize() - l2 - FCS_BYTES > m_mtu)
+    if (frame.GetSize() - l2 - FCS_BYTES > m_mtu)
     {
-        Drop(frame, PfcDropReason::OVERSIZE);
+        Drop(frame.GetPacket(), PfcDropReason::OVERSIZE);
         return false;
     }
     if (m_traceSinks & MAC_TX)
     {
-        m_macTxTrace(L3Fragment(frame, l2));
+        m_macTxTrace(L3Fragment(frame.GetPacket(), l2));
     }
     return EnqueueFrame(frame, priority);
 }
@@ -647,17 +655,17 @@ PfcNetDevice::L3Fragment(Ptr<const Packet> frame, uint32_t l2Bytes) const
 }
 
 bool
-PfcNetDevice::EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority, uint64_t tag)
+PfcNetDevice::EnqueueFrame(FabricFrame& frame, uint8_t priority, uint64_t tag)
 {
     PfcTxQueue& q = m_queues[priority];
-    if (!q.Fits(frame->GetSize()))
+    if (!q.Fits(frame.GetSize()))
     {
-        Drop(frame, PfcDropReason::QUEUE_FULL);
+        Drop(frame.GetPacket(), PfcDropReason::QUEUE_FULL);
         return false;
     }
     if (m_traceSinks & TX_ENQUEUE)
     {
-        m_txEnqueueTrace(frame, priority);
+        m_txEnqueueTrace(frame.GetPacket(), priority);
     }
     if (!m_backlogMask && !m_controlPending && m_strictPriority &&
         !((m_pausedMask >> priority) & 1u) && m_channel && TxIdle())
@@ -667,7 +675,7 @@ PfcNetDevice::EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority, uint64_t 
         Dequeued(frame, priority, tag);
         return true;
     }
-    q.Push(frame, tag);
+    q.Push(std::move(frame), tag);
     m_backlogMask |= static_cast<uint8_t>(1u << priority);
     if (TxIdle())
     {
@@ -681,7 +689,7 @@ PfcNetDevice::EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority, uint64_t 
 }
 
 bool
-PfcNetDevice::ForwardFrame(const Ptr<Packet>& frame,
+PfcNetDevice::ForwardFrame(FabricFrame& frame,
                            uint32_t l2Bytes,
                            Mac48Address dest,
                            uint8_t priority,
@@ -690,26 +698,35 @@ PfcNetDevice::ForwardFrame(const Ptr<Packet>& frame,
                            uint64_t tag)
 {
     CheckPriority(priority, "PfcNetDevice::ForwardFrame");
-    NS_ABORT_MSG_IF(l2Bytes + l3Bytes + FCS_BYTES > frame->GetSize() || l3Bytes > 60,
+    NS_ABORT_MSG_IF(l2Bytes + l3Bytes + FCS_BYTES > frame.GetSize() || l3Bytes > 60,
                     "PfcNetDevice::ForwardFrame: " << l2Bytes << " + " << l3Bytes
                                                    << " header bytes do not fit a frame of "
-                                                   << frame->GetSize() << " bytes");
+                                                   << frame.GetSize() << " bytes");
     uint8_t h[FabricWireHeader::MAX_BYTES];
     uint32_t header = WriteL2Header(h, dest, IPV4_ETHERTYPE, priority);
     std::memcpy(h + header, l3Head, l3Bytes);
-    frame->RemoveAtStart(l2Bytes + l3Bytes);
-    m_txHeader.Set(FabricWireHeader::ETHERNET, h, header + l3Bytes);
-    frame->AddHeader(m_txHeader);
-    if (frame->GetSize() < MIN_FRAME_BYTES)
+    // The new bytes go into the frame's head; the packet is rewritten only when the head cannot
+    // take them or a shorter L2 header leaves the frame under the Ethernet minimum.
+    if (frame.GetSize() - l2Bytes + header < MIN_FRAME_BYTES ||
+        !frame.ReplaceHead(l2Bytes + l3Bytes, h, header + l3Bytes))
     {
-        // A shorter L2 header than the ingress port's: pad again in front of the FCS.
-        frame->RemoveAtEnd(FCS_BYTES);
-        frame->AddPaddingAtEnd(MIN_FRAME_BYTES - FCS_BYTES - frame->GetSize());
-        frame->AddTrailer(m_fcs);
+        Ptr<Packet> packet = frame.GetPacket();
+        packet->RemoveAtStart(l2Bytes + l3Bytes);
+        m_txHeader.Set(FabricWireHeader::ETHERNET, h, header + l3Bytes);
+        packet->AddHeader(m_txHeader);
+        if (packet->GetSize() < MIN_FRAME_BYTES)
+        {
+            // Pad again in front of the FCS.
+            packet->RemoveAtEnd(FCS_BYTES);
+            packet->AddPaddingAtEnd(MIN_FRAME_BYTES - FCS_BYTES - packet->GetSize());
+            packet->AddTrailer(m_fcs);
+        }
+        frame = FabricFrame(packet);
     }
     if (m_traceSinks & MAC_TX)
     {
-        m_macTxTrace(frame->CreateFragment(header, frame->GetSize() - header - FCS_BYTES));
+        m_macTxTrace(
+            frame.GetPacket()->CreateFragment(header, frame.GetSize() - header - FCS_BYTES));
     }
     return EnqueueFrame(frame, priority, tag);
 }
@@ -731,7 +748,7 @@ PfcNetDevice::TryTransmit()
     }
     if (m_controlPending)
     {
-        Ptr<Packet> frame = m_controlQueue.front();
+        FabricFrame frame(m_controlQueue.front());
         m_controlQueue.pop_front();
         m_controlPending = !m_controlQueue.empty();
         StartTransmission(frame);
@@ -754,7 +771,7 @@ PfcNetDevice::TryTransmit()
                         << " which is not eligible (mask 0x" << std::hex << unsigned(eligible)
                         << std::dec << ")");
     uint64_t tag = 0;
-    Ptr<Packet> frame = m_queues[p].Pop(&tag);
+    FabricFrame frame = m_queues[p].Pop(&tag);
     if (m_queues[p].IsEmpty())
     {
         m_backlogMask &= static_cast<uint8_t>(~(1u << p));
@@ -763,50 +780,52 @@ PfcNetDevice::TryTransmit()
 }
 
 void
-PfcNetDevice::Dequeued(const Ptr<Packet>& frame, uint8_t priority, uint64_t tag)
+PfcNetDevice::Dequeued(FabricFrame& frame, uint8_t priority, uint64_t tag)
 {
     if (m_traceSinks & TX_DEQUEUE)
     {
-        m_txDequeueTrace(frame, priority);
+        m_txDequeueTrace(frame.GetPacket(), priority);
     }
     m_frameCounters[priority].txFrames++;
-    m_frameCounters[priority].txBytes += frame->GetSize();
+    m_frameCounters[priority].txBytes += frame.GetSize();
+    Ptr<const Packet> forCallback =
+        !m_owner && !m_dequeueCallback.IsNull() ? frame.GetPacket() : nullptr;
     StartTransmission(frame); // marks the transmitter busy before the owner reacts
     if (m_owner)
     {
         m_owner->FrameDequeued(m_ownerPort, priority, tag);
     }
-    else if (!m_dequeueCallback.IsNull())
+    else if (forCallback)
     {
-        m_dequeueCallback(this, priority, frame);
+        m_dequeueCallback(this, priority, forCallback);
     }
 }
 
 void
-PfcNetDevice::StartTransmission(const Ptr<Packet>& frame)
+PfcNetDevice::StartTransmission(FabricFrame& frame)
 {
     m_txBusy = true;
     if (m_traceSinks & PHY_TX_END)
     {
-        m_currentFrame = frame; // kept for the end trace only: no reference (or cache miss on
-                                // the frame) at the end of every transmission otherwise
+        m_currentFrame = frame.GetPacket(); // kept for the end trace only: no reference (or
+                                            // cache miss on the frame) otherwise
     }
     if (m_traceSinks & PHY_TX_BEGIN)
     {
-        m_phyTxBeginTrace(frame);
+        m_phyTxBeginTrace(frame.GetPacket());
     }
     if (m_traceSinks & SNIFFER)
     {
-        m_snifferTrace(frame);
+        m_snifferTrace(frame.GetPacket());
     }
     if (m_traceSinks & PROMISC)
     {
-        m_promiscSnifferTrace(frame);
+        m_promiscSnifferTrace(frame.GetPacket());
     }
-    const TxTimes& t = GetTxTimes(frame->GetSize());
+    const TxTimes& t = GetTxTimes(frame.GetSize());
     if (!m_channel->TransmitStart(frame, m_channelEnd, t.frame))
     {
-        Drop(frame, PfcDropReason::LINK_DOWN);
+        Drop(frame.GetPacket(), PfcDropReason::LINK_DOWN);
     }
     FabricSimulatorImpl* sim = m_engine.Get();
     if (sim && !m_controlPending && !m_backlogMask && !(m_traceSinks & PHY_TX_END))
@@ -872,40 +891,47 @@ PfcNetDevice::TransmitComplete()
 }
 
 void
-PfcNetDevice::Receive(const Ptr<Packet>& frame)
+PfcNetDevice::Receive(FabricFrame& fabricFrame)
 {
-    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(frame))
+    if (m_receiveErrorModel && m_receiveErrorModel->IsCorrupt(fabricFrame.GetPacket()))
     {
-        Drop(frame, PfcDropReason::RX_ERROR);
+        Drop(fabricFrame.GetPacket(), PfcDropReason::RX_ERROR);
         return;
     }
     if (m_traceSinks & PHY_RX_END)
     {
-        m_phyRxEndTrace(frame);
+        m_phyRxEndTrace(fabricFrame.GetPacket());
     }
     if (m_traceSinks & SNIFFER)
     {
-        m_snifferTrace(frame);
+        m_snifferTrace(fabricFrame.GetPacket());
     }
     if (m_traceSinks & PROMISC)
     {
-        m_promiscSnifferTrace(frame);
+        m_promiscSnifferTrace(fabricFrame.GetPacket());
     }
 
-    // The framing is read in place (one copy of the first bytes), not deserialized.
-    uint32_t frameBytes = frame->GetSize();
+    // The framing is read in place from the frame's head, not deserialized. A head built by
+    // the sender (a NIC's headers) is used as it is; a shorter one (a frame from Send, whose
+    // head is empty) is loaded from the packet.
+    uint32_t frameBytes = fabricFrame.GetSize();
     if (frameBytes < ETH_HEADER_BYTES + FCS_BYTES)
     {
-        Drop(frame, PfcDropReason::MALFORMED);
+        Drop(fabricFrame.GetPacket(), PfcDropReason::MALFORMED);
         return;
     }
-    uint8_t h[RX_PEEK_BYTES];
-    uint32_t got = frame->CopyData(h, std::min<uint32_t>(sizeof(h), frameBytes - FCS_BYTES));
+    if (fabricFrame.GetHeadBytes() < MIN_HEAD_BYTES)
+    {
+        fabricFrame.LoadHead(std::min<uint32_t>(RX_PEEK_BYTES, frameBytes - FCS_BYTES));
+    }
+    const uint8_t* h = fabricFrame.GetHead();
+    uint32_t got = std::min<uint32_t>(fabricFrame.GetHeadBytes(), frameBytes - FCS_BYTES);
     uint16_t type = wire::GetU16(h + 12);
     uint32_t l2 = ETH_HEADER_BYTES;
 
     if (type == PfcHeader::MAC_CONTROL_ETHERTYPE)
     {
+        Ptr<Packet> frame = fabricFrame.GetPacket();
         frame->RemoveAtEnd(FCS_BYTES);
         frame->RemoveAtStart(ETH_HEADER_BYTES);
         if (frame->GetSize() < PfcHeader::SIZE)
@@ -930,7 +956,7 @@ PfcNetDevice::Receive(const Ptr<Packet>& frame)
     {
         if (got < ETH_HEADER_BYTES + DOT1Q_BYTES)
         {
-            Drop(frame, PfcDropReason::MALFORMED);
+            Drop(fabricFrame.GetPacket(), PfcDropReason::MALFORMED);
             return;
         }
         priority = static_cast<uint8_t>(h[14] >> 5);
@@ -944,14 +970,14 @@ PfcNetDevice::Receive(const Ptr<Packet>& frame)
     {
         if (payloadBytes < 20 || got < l2 + 4)
         {
-            Drop(frame, PfcDropReason::MALFORMED);
+            Drop(fabricFrame.GetPacket(), PfcDropReason::MALFORMED);
             return;
         }
         const uint8_t* ip = h + l2;
         uint16_t totalLength = wire::GetU16(ip + 2);
         if (totalLength < 20 || totalLength > payloadBytes)
         {
-            Drop(frame, PfcDropReason::MALFORMED);
+            Drop(fabricFrame.GetPacket(), PfcDropReason::MALFORMED);
             return;
         }
         l3Bytes = totalLength;
@@ -987,15 +1013,15 @@ PfcNetDevice::Receive(const Ptr<Packet>& frame)
         m_frameCounters[priority].rxBytes += frameBytes;
         if (m_traceSinks & MAC_RX)
         {
-            m_macRxTrace(frame->CreateFragment(l2, l3Bytes));
+            m_macRxTrace(fabricFrame.GetPacket()->CreateFragment(l2, l3Bytes));
         }
         if (m_owner)
         {
-            m_owner->ReceiveFrame(m_ownerPort, this, frame, l2, priority, h, got);
+            m_owner->ReceiveFrame(m_ownerPort, this, fabricFrame, l2, priority);
         }
         else
         {
-            m_frameRxCallback(this, frame, l2, priority, h, got);
+            m_frameRxCallback(this, fabricFrame.GetPacket(), l2, priority, h, got);
         }
         return;
     }
@@ -1004,7 +1030,7 @@ PfcNetDevice::Receive(const Ptr<Packet>& frame)
     Mac48Address src;
     dst.CopyFrom(h);
     src.CopyFrom(h + 6);
-    Ptr<Packet> packet = frame;
+    Ptr<Packet> packet = fabricFrame.GetPacket();
     packet->RemoveAtEnd(payloadBytes - l3Bytes + FCS_BYTES); // Ethernet padding and FCS
     packet->RemoveAtStart(l2);
 

@@ -125,22 +125,27 @@ class PfcPortOwner
 
     /**
      * \brief An IPv4 frame addressed to the port arrived (see
-     *        PfcNetDevice::PfcFrameReceiveCallback for the arguments).
+     *        PfcNetDevice::PfcFrameReceiveCallback).
+     *
+     * The owner reads the fields it needs from the frame's head (FabricFrame::GetHead()): the
+     * header bytes its sender put there (a NIC's Ethernet, IPv4, UDP and RoCEv2 headers) if
+     * there are at least PfcNetDevice::MIN_HEAD_BYTES of them, else min(frame size - FCS,
+     * PfcNetDevice::RX_PEEK_BYTES) bytes loaded from the packet; it may load more with
+     * FabricFrame::LoadHead() or read them with FabricFrame::CopyData(). The
+     * IPv4 total length has been checked against the frame. The owner may keep the frame
+     * (move it, e.g. into PfcNetDevice::ForwardFrame); whatever it leaves is released after
+     * the call.
      * \param port the owner's index of the port (given to SetPortOwner)
      * \param dev the port
      * \param frame the whole frame
      * \param l2Bytes its L2 header length, 14 or 18
      * \param priority its priority, 0..7
-     * \param head copy of its first bytes (valid during the call)
-     * \param headBytes how many
      */
     virtual void ReceiveFrame(uint32_t port,
                               const Ptr<PfcNetDevice>& dev,
-                              const Ptr<Packet>& frame,
+                              FabricFrame& frame,
                               uint32_t l2Bytes,
-                              uint8_t priority,
-                              const uint8_t* head,
-                              uint32_t headBytes) = 0;
+                              uint8_t priority) = 0;
 
     /**
      * \brief A data frame left the port's queue for the wire.
@@ -167,8 +172,13 @@ class PfcNetDevice : public NetDevice
     static constexpr uint32_t DOT1Q_BYTES = 4;
     /// Frame check sequence, bytes.
     static constexpr uint32_t FCS_BYTES = 4;
-    /// Bytes of a received frame copied once and read in place (L2 header + 80 bytes of L3/L4)
-    static constexpr uint32_t RX_PEEK_BYTES = 14 + 4 + 80;
+    /// Bytes loaded into the head of a received frame whose head is shorter than
+    /// MIN_HEAD_BYTES (when the frame has them); room is left for an 802.1Q tag to be added
+    /// when it is forwarded
+    static constexpr uint32_t RX_PEEK_BYTES = FabricFrame::HEAD_CAPACITY - DOT1Q_BYTES;
+    /// Bytes a received frame's head holds at least (when the frame has them) when its owner
+    /// reads it: a tagged L2 header, a minimal IPv4 header and the UDP header
+    static constexpr uint32_t MIN_HEAD_BYTES = 14 + 4 + 20 + 8;
     /// Minimum frame (header through FCS), bytes.
     static constexpr uint32_t MIN_FRAME_BYTES = 64;
 
@@ -197,10 +207,10 @@ class PfcNetDevice : public NetDevice
      * \brief Callback that receives whole IPv4 frames (frame-level forwarding, used by switches).
      * Arguments: receiving device, the frame exactly as received (Ethernet header, optional
      * 802.1Q tag, IPv4 packet, padding, FCS), the L2 header length in bytes (14 untagged,
-     * 18 tagged), the priority 0..7, and a copy of the frame's first bytes with their count
-     * (min(frame size - FCS, RX_PEEK_BYTES): the L2 header and at least 20 bytes of IPv4; the
-     * copy is valid during the call only) so the owner reads its fields without copying again.
-     * The IPv4 total length has been checked against the frame.
+     * 18 tagged), the priority 0..7, and the frame's first bytes with their count (its head,
+     * as PfcPortOwner::ReceiveFrame describes; valid during the call only) so the receiver
+     * reads its fields without copying again. The IPv4 total length has been checked against
+     * the frame.
      */
     typedef Callback<void,
                      const Ptr<PfcNetDevice>&,
@@ -338,16 +348,29 @@ class PfcNetDevice : public NetDevice
     bool SendFrame(const Ptr<Packet>& frame, uint8_t priority);
 
     /**
-     * \brief Forward a received frame: replace its L2 header and the start of its payload in
-     * one buffer operation, then queue it on \p priority.
+     * \brief Send a whole frame built by the caller as header bytes plus a body packet (the
+     * RoCE NIC's fast path; see FabricFrame): the same contract as
+     * SendFrame(const Ptr<Packet>&, uint8_t), without writing the headers into the packet.
+     * \param frame the frame; moved out when it is queued or sent
+     * \param priority 0..7 (aborts otherwise)
+     * \return false if the frame was dropped (oversize L3 packet, queue full), traced with the
+     *         reason
+     */
+    bool SendFrame(FabricFrame& frame, uint8_t priority);
+
+    /**
+     * \brief Forward a received frame: replace its L2 header and the start of its payload,
+     * then queue it on \p priority.
      *
      * The frame keeps its payload, padding and FCS; its first \p l2Bytes (the ingress
      * Ethernet header and tag) and the next \p l3Bytes are replaced by this port's framing
      * (source = this port's MAC, destination \p dest, 802.1Q tag per the Tagging attribute,
      * EtherType IPv4) followed by \p l3Head. Switches use it with the rewritten IPv4 header
      * (TTL, ECN, checksum). The FCS field is carried as received (ai-fabric writes it as zero;
-     * it is not recomputed).
-     * \param frame a frame as given by the frame receive callback
+     * it is not recomputed). The bytes are replaced in the frame's head (FabricFrame), not in
+     * its packet, unless the head cannot hold them or the frame must be padded again.
+     * \param frame a frame as given to PfcPortOwner::ReceiveFrame; moved out when it is queued
+     *        or sent
      * \param l2Bytes its L2 header length, 14 or 18
      * \param dest destination MAC
      * \param priority 0..7 (aborts otherwise)
@@ -357,7 +380,7 @@ class PfcNetDevice : public NetDevice
      *        PfcPortOwner::FrameDequeued (e.g. a switch's buffer accounting of the frame)
      * \return false if the frame was dropped (queue full), traced with the reason
      */
-    bool ForwardFrame(const Ptr<Packet>& frame,
+    bool ForwardFrame(FabricFrame& frame,
                       uint32_t l2Bytes,
                       Mac48Address dest,
                       uint8_t priority,
@@ -412,9 +435,9 @@ class PfcNetDevice : public NetDevice
 
     /**
      * \brief Receive a frame from the channel (called by PfcChannel).
-     * \param frame the complete frame; this device takes ownership
+     * \param frame the complete frame; this device takes it (it may be moved out)
      */
-    void Receive(const Ptr<Packet>& frame);
+    void Receive(FabricFrame& frame);
 
     /**
      * \brief Set the receive callback carrying priorities (used by switches and NICs).
@@ -501,19 +524,19 @@ class PfcNetDevice : public NetDevice
      */
     Ptr<Packet> L3Fragment(Ptr<const Packet> frame, uint32_t l2Bytes) const;
     /// Queue a framed packet on a priority, with the owner's tag, and start the transmitter.
-    bool EnqueueFrame(const Ptr<Packet>& frame, uint8_t priority, uint64_t tag = 0);
+    bool EnqueueFrame(FabricFrame& frame, uint8_t priority, uint64_t tag = 0);
     /// Start the next frame if the transmitter is idle and something is eligible.
     void TryTransmit();
     /**
      * \brief A data frame leaves its priority queue (or skips it): dequeue trace, counters,
      *        transmission, then the owner's dequeue notice.
-     * \param frame the frame
+     * \param frame the frame (moved onto the cable)
      * \param priority its priority, 0..7
      * \param tag the owner's tag given with the frame
      */
-    void Dequeued(const Ptr<Packet>& frame, uint8_t priority, uint64_t tag);
-    /// Serialize one frame onto the channel.
-    void StartTransmission(const Ptr<Packet>& frame);
+    void Dequeued(FabricFrame& frame, uint8_t priority, uint64_t tag);
+    /// Serialize one frame onto the channel. \param frame the frame (moved onto the cable)
+    void StartTransmission(FabricFrame& frame);
     /// End of frame + inter-frame gap: the transmitter is free again.
     void TransmitComplete();
 

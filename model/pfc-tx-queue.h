@@ -6,6 +6,8 @@
 #ifndef PFC_TX_QUEUE_H
 #define PFC_TX_QUEUE_H
 
+#include "fabric-frame.h"
+
 #include "ns3/packet.h"
 #include "ns3/queue-size.h"
 
@@ -58,21 +60,31 @@ class PfcTxQueue
 
     /**
      * \brief Append a frame (the caller checked Fits()).
-     * \param frame the frame
+     * \param frame the frame (moved into the queue)
      * \param tag a value kept with the frame and given back by Pop() (the queue's owner's
      *        bookkeeping travels with the frame instead of in a FIFO of its own)
      */
-    void Push(const Ptr<Packet>& frame, uint64_t tag = 0)
+    void Push(FabricFrame&& frame, uint64_t tag = 0)
     {
         if (m_count == m_ring.size())
         {
             Grow();
         }
-        m_bytes += frame->GetSize();
+        m_bytes += frame.GetSize();
         Slot& slot = m_ring[(m_head + m_count) & (m_ring.size() - 1)];
-        slot.frame = frame;
+        slot.frame = std::move(frame);
         slot.tag = tag;
         m_count++;
+    }
+
+    /**
+     * \brief Append a packet holding a whole frame (the caller checked Fits()).
+     * \param frame the frame
+     * \param tag see Push(FabricFrame&&, uint64_t)
+     */
+    void Push(const Ptr<Packet>& frame, uint64_t tag = 0)
+    {
+        Push(FabricFrame(frame), tag);
     }
 
     /**
@@ -80,31 +92,30 @@ class PfcTxQueue
      * \param tag if not null, receives the tag the frame was pushed with
      * \return the head frame
      */
-    Ptr<Packet> Pop(uint64_t* tag = nullptr)
+    FabricFrame Pop(uint64_t* tag = nullptr)
     {
         Slot& slot = m_ring[m_head];
-        Ptr<Packet> frame = slot.frame;
-        slot.frame = nullptr; // ns-3.37's Ptr cannot move: release the slot's reference
         if (tag)
         {
             *tag = slot.tag;
         }
         m_head = (m_head + 1) & (m_ring.size() - 1);
         m_count--;
-        m_bytes -= frame->GetSize();
-        return frame;
+        m_bytes -= slot.frame.GetSize();
+        return std::move(slot.frame);
     }
 
-    /// \return the head frame, or null if the queue is empty
+    /// \return the head frame's packet (with its current headers), or null if the queue is
+    ///         empty
     Ptr<const Packet> Peek() const
     {
-        return m_count == 0 ? nullptr : Ptr<const Packet>(m_ring[m_head].frame);
+        return m_count == 0 ? nullptr : Ptr<const Packet>(m_ring[m_head].frame.GetPacket());
     }
 
     /// \return the size of the head frame in bytes (the queue must not be empty)
     uint32_t GetHeadBytes() const
     {
-        return m_ring[m_head].frame->GetSize();
+        return m_ring[m_head].frame.GetSize();
     }
 
     /// \return true if no frame is queued
@@ -150,7 +161,7 @@ class PfcTxQueue
     /// A queued frame and its owner's tag.
     struct Slot
     {
-        Ptr<Packet> frame; //!< the frame
+        FabricFrame frame; //!< the frame
         uint64_t tag{0};   //!< given to Push
     };
 

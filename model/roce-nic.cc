@@ -440,7 +440,7 @@ RoceNic::Kick(uint32_t portIndex, uint8_t priority)
             PushPaced(arb, qp, t);
             continue;
         }
-        Ptr<Packet> p = qp->BuildNextPacket(now);
+        FabricFrame p = qp->BuildNextPacket(now);
         arb.inDevice.push_back(true);
         arb.dataInDevice++;
         if (qp->HasPacketToSend())
@@ -485,7 +485,7 @@ RoceNic::Reschedule(RoceQueuePair* qp)
 }
 
 void
-RoceNic::SendControl(uint32_t portIndex, Ptr<Packet> frame, uint8_t priority)
+RoceNic::SendControl(uint32_t portIndex, FabricFrame& frame, uint8_t priority)
 {
     Port& port = m_ports[portIndex];
     Arbiter& arb = port.arb[priority];
@@ -535,55 +535,89 @@ RoceNic::Receive(uint32_t portIndex,
     }
     uint8_t b[RX_HEADER_BYTES];
     uint32_t got = packet->CopyData(b, std::min<uint32_t>(sizeof(b), packet->GetSize()));
-    Deliver(portIndex, packet, 0, b, got, packet->GetSize());
+    RoceNicDropReason reason;
+    uint32_t headers = Deliver(portIndex, b, got, packet->GetSize(), reason);
+    if (headers == 0)
+    {
+        Drop(packet, 0, packet->GetSize(), reason);
+        return;
+    }
+    // What follows the headers is zeros (payload, ICRC): the body of a later packet.
+    m_recycler->Recycle(packet, headers);
 }
 
 void
 RoceNic::ReceiveFrame(uint32_t portIndex,
                       const Ptr<PfcNetDevice>& dev,
-                      const Ptr<Packet>& frame,
+                      FabricFrame& frame,
                       uint32_t l2Bytes,
-                      uint8_t priority,
-                      const uint8_t* head,
-                      uint32_t headBytes)
+                      uint8_t priority)
 {
-    static_assert(PfcNetDevice::RX_PEEK_BYTES >= 18 + RX_HEADER_BYTES,
-                  "the port's copy of a frame's first bytes must cover the RoCEv2 headers");
-    // The port checked the IPv4 total length against the frame and copied the first bytes.
-    const uint8_t* b = head + l2Bytes;
-    Deliver(portIndex,
-            frame,
-            l2Bytes,
-            b,
-            std::min(headBytes - l2Bytes, RX_HEADER_BYTES),
-            wire::GetU16(b + 2));
+    // The port checked the IPv4 total length against the frame. A frame built by a NIC
+    // carries all its headers in its head; any other may hold fewer than the opcode has.
+    const uint8_t* b = frame.GetHead() + l2Bytes;
+    uint32_t got = std::min(frame.GetHeadBytes() - l2Bytes, RX_HEADER_BYTES);
+    uint32_t size = wire::GetU16(b + 2);
+    uint8_t more[RX_HEADER_BYTES];
+    if (got < RX_HEADER_BYTES && got < size)
+    {
+        constexpr uint32_t FIXED = 20 + 8 + RoceBthHeader::SIZE;
+        uint8_t op = got >= FIXED ? b[FIXED - RoceBthHeader::SIZE] : 0;
+        uint32_t need = FIXED + (RoceBthHeader::HasReth(op) ? RoceRethHeader::SIZE : 0) +
+                        (RoceBthHeader::HasImmDt(op) ? RoceImmDtHeader::SIZE : 0) +
+                        (RoceBthHeader::HasAeth(op) ? RoceAethHeader::SIZE : 0);
+        if (got < need)
+        {
+            uint8_t f[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES + RX_HEADER_BYTES];
+            uint32_t want =
+                std::min(l2Bytes + std::min(RX_HEADER_BYTES, size), uint32_t(sizeof(f)));
+            got = frame.CopyData(f, want) - l2Bytes;
+            std::memcpy(more, f + l2Bytes, got);
+            b = more;
+        }
+    }
+    RoceNicDropReason reason;
+    uint32_t headers = Deliver(portIndex, b, got, size, reason);
+    if (headers == 0)
+    {
+        Drop(frame.GetPacket(), l2Bytes, size, reason);
+        return;
+    }
+    // What follows the headers is zeros (payload, ICRC, padding, FCS): the body of a later
+    // packet. The packet holds the frame from its stale bytes on, after the head.
+    uint32_t frameHeaders = l2Bytes + headers;
+    uint32_t packetHeaders = frame.GetStaleBytes();
+    if (frameHeaders > frame.GetHeadBytes())
+    {
+        packetHeaders += frameHeaders - frame.GetHeadBytes();
+    }
+    m_recycler->Recycle(Ptr<Packet>(frame.PeekPacket()), packetHeaders);
 }
 
-void
+uint32_t
 RoceNic::Deliver(uint32_t portIndex,
-                 const Ptr<Packet>& packet,
-                 uint32_t offset,
                  const uint8_t* b,
                  uint32_t got,
-                 uint32_t size)
+                 uint32_t size,
+                 RoceNicDropReason& reason)
 {
     constexpr uint32_t FIXED = 20 + 8 + RoceBthHeader::SIZE;
     if (got < FIXED || size < FIXED)
     {
-        Drop(packet, offset, size, RoceNicDropReason::MALFORMED);
-        return;
+        reason = RoceNicDropReason::MALFORMED;
+        return 0;
     }
     uint32_t ihl = (b[0] & 0x0f) * 4u;
     if ((b[0] >> 4) != 4 || ihl != 20 || b[9] != 17 ||
         wire::GetU16(b + 22) != RoceBthHeader::UDP_DST_PORT)
     {
-        Drop(packet, offset, size, RoceNicDropReason::NOT_ROCE);
-        return;
+        reason = RoceNicDropReason::NOT_ROCE;
+        return 0;
     }
     if (wire::GetU32(b + 16) != m_ports[portIndex].addressBits)
     {
-        Drop(packet, offset, size, RoceNicDropReason::WRONG_ADDRESS);
-        return;
+        reason = RoceNicDropReason::WRONG_ADDRESS;
+        return 0;
     }
     const uint8_t* bth = b + 28;
     RoceRxPacket rx;
@@ -600,19 +634,17 @@ RoceNic::Deliver(uint32_t portIndex,
                     (RoceBthHeader::HasAeth(rx.opcode) ? RoceAethHeader::SIZE : 0);
     if (rx.afterBth < need + RoceIcrcTrailer::SIZE + rx.padCount)
     {
-        Drop(packet, offset, size, RoceNicDropReason::MALFORMED);
-        return;
+        reason = RoceNicDropReason::MALFORMED;
+        return 0;
     }
     Ptr<RoceQueuePair> qp = GetQp(wire::GetU24(bth + 5));
     if (!qp || qp->GetPortIndex() != portIndex)
     {
-        Drop(packet, offset, size, RoceNicDropReason::UNKNOWN_QP);
-        return;
+        reason = RoceNicDropReason::UNKNOWN_QP;
+        return 0;
     }
     qp->Receive(rx);
-    // What follows the headers is zeros (payload, ICRC, and for a frame padding and FCS): the
-    // body of a later packet.
-    m_recycler->Recycle(packet, offset + FIXED + need);
+    return FIXED + need;
 }
 
 void

@@ -157,10 +157,11 @@ class RoceNic : public Object, public PfcPortOwner
     /**
      * \brief Send a control frame (ACK/NAK/CNP) now, bypassing the arbiter.
      * \param port local port index
-     * \param frame a whole frame built with WriteFrameHeader() (see PfcNetDevice::SendFrame)
+     * \param frame a whole frame built with WriteFrameHeader() (see PfcNetDevice::SendFrame);
+     *        moved to the port
      * \param priority port priority
      */
-    void SendControl(uint32_t port, Ptr<Packet> frame, uint8_t priority);
+    void SendControl(uint32_t port, FabricFrame& frame, uint8_t priority);
     /**
      * \brief Write the L2 header of a frame leaving a port towards its peer (IPv4 EtherType).
      * \param port local port index
@@ -185,12 +186,6 @@ class RoceNic : public Object, public PfcPortOwner
     Ptr<Packet> AllocatePacket(uint32_t zeroBytes)
     {
         return m_recycler->Get(zeroBytes);
-    }
-
-    /// \return a header object reused for the L2..BTH headers of every frame built
-    FabricWireHeader& GetTxHeader()
-    {
-        return m_txHeader;
     }
 
     /// \return the NIC's packet recycler (statistics: reused / created packets)
@@ -253,29 +248,27 @@ class RoceNic : public Object, public PfcPortOwner
                  Mac48Address from,
                  uint8_t priority);
     /// PfcPortOwner: an IPv4 frame arrived on a port; its RoCEv2 headers are parsed from the
-    /// port's copy of the first bytes and the frame goes to its QP (Deliver).
+    /// frame's head and the frame goes to its QP (Deliver), then its packet to the recycler.
     void ReceiveFrame(uint32_t port,
                       const Ptr<PfcNetDevice>& dev,
-                      const Ptr<Packet>& frame,
+                      FabricFrame& frame,
                       uint32_t l2Bytes,
-                      uint8_t priority,
-                      const uint8_t* head,
-                      uint32_t headBytes) override;
+                      uint8_t priority) override;
     /**
-     * \brief Parse the RoCEv2 headers of a received IPv4 packet and hand it to its QP.
+     * \brief Parse the RoCEv2 headers of a received IPv4 packet and hand them to its QP.
      * \param port local port index
-     * \param packet the packet, or the whole frame
-     * \param offset bytes in front of the IPv4 header (0, or the frame's L2 header length)
-     * \param b copy of the packet's first bytes from its IPv4 header on
-     * \param got how many, up to RX_HEADER_BYTES
+     * \param b the packet's first bytes from its IPv4 header on
+     * \param got how many (the RoCEv2 headers the opcode has, or all the packet has)
      * \param size IPv4 packet length (total length field for frames)
+     * \param[out] reason why the packet was not delivered, when it was not
+     * \return the bytes of IPv4, UDP, BTH and extension headers (the rest of the packet is its
+     *         zero body), or 0 if the packet was not delivered
      */
-    void Deliver(uint32_t port,
-                 const Ptr<Packet>& packet,
-                 uint32_t offset,
-                 const uint8_t* b,
-                 uint32_t got,
-                 uint32_t size);
+    uint32_t Deliver(uint32_t port,
+                     const uint8_t* b,
+                     uint32_t got,
+                     uint32_t size,
+                     RoceNicDropReason& reason);
     /// Count and trace a drop.
     void Drop(Ptr<const Packet> packet, RoceNicDropReason reason);
     /// Count and trace a drop of the IPv4 packet at \p offset (\p size bytes) in \p packet.
@@ -317,7 +310,6 @@ class RoceNic : public Object, public PfcPortOwner
     TracedCallback<Ptr<const Packet>, RoceNicDropReason> m_dropTrace; //!< drops
     Ptr<PacketRecycler> m_recycler; //!< received packets kept for the next sends
     uint32_t m_recycledPackets{0};  //!< RecycledPackets: this NIC's share of its capacity
-    FabricWireHeader m_txHeader;    //!< reused for the headers of every packet built
 };
 
 } // namespace ns3

@@ -365,7 +365,7 @@ RoceQueuePair::OnRateChange()
     }
 }
 
-Ptr<Packet>
+FabricFrame
 RoceQueuePair::MakePacket(uint8_t* h,
                           uint32_t hdrBytes,
                           uint32_t body,
@@ -414,13 +414,10 @@ RoceQueuePair::MakePacket(uint8_t* h,
         frame < PfcNetDevice::MIN_FRAME_BYTES ? PfcNetDevice::MIN_FRAME_BYTES - frame : 0;
     Ptr<Packet> p =
         m_nic->AllocatePacket(body + RoceIcrcTrailer::SIZE + pad + PfcNetDevice::FCS_BYTES);
-    FabricWireHeader& header = m_nic->GetTxHeader();
-    header.Set(FabricWireHeader::ETHERNET, h - l2, l2 + hdrBytes);
-    p->AddHeader(header);
-    return p;
+    return FabricFrame(p, h - l2, l2 + hdrBytes);
 }
 
-Ptr<Packet>
+FabricFrame
 RoceQueuePair::BuildNextPacket(const Time& now)
 {
     NS_ABORT_MSG_IF(!HasPacketToSend(), "RoceQueuePair::BuildNextPacket with nothing to send");
@@ -577,7 +574,7 @@ RoceQueuePair::BuildNextPacket(const Time& now)
             RestartTimer();
         }
     }
-    Ptr<Packet> p = MakePacket(h, hdr, body, m_dscp, true, m_priority);
+    FabricFrame p = MakePacket(h, hdr, body, m_dscp, true, m_priority);
     m_counters.txDataPackets++;
     m_counters.txDataBytes += payload;
     m_cc->OnBytesSent(payload);
@@ -1023,7 +1020,7 @@ RoceQueuePair::SendAck(bool nak, uint32_t psn)
     aeth.Write(h + IP_UDP_BYTES + Bth::SIZE);
     uint8_t dscp = m_nic->GetAckDscp();
     uint8_t priority = m_nic->GetPort(m_port)->GetDscpPriority(dscp);
-    Ptr<Packet> p = MakePacket(h, sizeof(buf) - L2_ROOM, 0, dscp, false, priority);
+    FabricFrame p = MakePacket(h, sizeof(buf) - L2_ROOM, 0, dscp, false, priority);
     m_nic->SendControl(m_port, p, priority);
 }
 
@@ -1040,7 +1037,7 @@ RoceQueuePair::SendCnp()
     uint8_t dscp = m_nic->GetCnpDscp();
     uint8_t priority = m_nic->GetPort(m_port)->GetDscpPriority(dscp);
     // The CNP's 16 reserved bytes (RoceCnpHeader) are zero: part of the zero-filled body.
-    Ptr<Packet> p =
+    FabricFrame p =
         MakePacket(h, sizeof(buf) - L2_ROOM, RoceCnpHeader::SIZE, dscp, false, priority);
     m_counters.cnpsTx++;
     m_controlTrace(RoceControlEvent::CNP_TX, 0);

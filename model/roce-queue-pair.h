@@ -6,6 +6,7 @@
 #ifndef ROCE_QUEUE_PAIR_H
 #define ROCE_QUEUE_PAIR_H
 
+#include "fabric-frame.h"
 #include "roce-congestion-ops.h"
 
 #include "ns3/callback.h"
@@ -289,9 +290,10 @@ class RoceQueuePair : public Object
     /**
      * \brief Build the next data packet (READ response first, then requests) and account it.
      * \param now the current simulation time (Simulator::Now(), which the caller has)
-     * \return the IPv4 packet (IPv4/UDP/BTH/.../ICRC)
+     * \return the whole frame for the QP's port (Ethernet/IPv4/UDP/BTH/... headers in its head,
+     *         then payload, ICRC, padding, FCS; see PfcNetDevice::SendFrame)
      */
-    Ptr<Packet> BuildNextPacket(const Time& now);
+    FabricFrame BuildNextPacket(const Time& now);
     /**
      * \brief Handle an arriving RoCEv2 packet for this QP.
      * \param rx the packet's fields, read by the NIC from one copy of its first bytes
@@ -352,11 +354,11 @@ class RoceQueuePair : public Object
     /**
      * Make a whole frame from header bytes: writes IPv4 + UDP into h[0..28) (h[28..hdrBytes)
      * holds the BTH and its extension headers) and the port's L2 header for \p priority into
-     * the L2_ROOM bytes in front of h, and adds them in one operation in front of a zero body:
-     * \p body bytes of payload and pad, the ICRC field, Ethernet padding to the 64-byte
-     * minimum, and the FCS field (see PfcNetDevice::SendFrame).
+     * the L2_ROOM bytes in front of h; they become the frame's head (FabricFrame), in front of
+     * a zero body packet: \p body bytes of payload and pad, the ICRC field, Ethernet padding
+     * to the 64-byte minimum, and the FCS field (see PfcNetDevice::SendFrame).
      */
-    Ptr<Packet> MakePacket(uint8_t* h,
+    FabricFrame MakePacket(uint8_t* h,
                            uint32_t hdrBytes,
                            uint32_t body,
                            uint8_t dscp,

@@ -452,22 +452,23 @@ class RecordingOwner : public PfcPortOwner
   public:
     void ReceiveFrame(uint32_t port,
                       const Ptr<PfcNetDevice>& dev,
-                      const Ptr<Packet>& frame,
+                      FabricFrame& frame,
                       uint32_t l2Bytes,
-                      uint8_t priority,
-                      const uint8_t* head,
-                      uint32_t headBytes) override
+                      uint8_t priority) override
     {
         EXPECT_EQ(port, 7u);
         EXPECT_EQ(l2Bytes, 14u);
-        EXPECT_EQ(headBytes,
-                  std::min<uint32_t>(frame->GetSize() - PfcNetDevice::FCS_BYTES,
+        // Frames from Send have no head of their own: the port loads it from the packet.
+        EXPECT_EQ(frame.GetHeadBytes(),
+                  std::min<uint32_t>(frame.GetSize() - PfcNetDevice::FCS_BYTES,
                                      PfcNetDevice::RX_PEEK_BYTES));
-        EXPECT_EQ(head[12] << 8 | head[13], 0x0800); // the copy starts at the Ethernet header
+        const uint8_t* head = frame.GetHead();
+        EXPECT_EQ(head[12] << 8 | head[13], 0x0800); // the head starts at the Ethernet header
         EXPECT_EQ(head[14], 0x45);
-        frames.push_back(frame->GetSize());
+        EXPECT_EQ(frame.GetSize(), frame.GetPacket()->GetSize());
+        frames.push_back(frame.GetSize());
         priorities.push_back(priority);
-        kept = frame;
+        kept = std::move(frame);
     }
 
     void FrameDequeued(uint32_t port, uint8_t priority, uint64_t tag) override
@@ -477,7 +478,7 @@ class RecordingOwner : public PfcPortOwner
         tags.push_back(tag);
     }
 
-    Ptr<Packet> kept; //!< the last frame received
+    FabricFrame kept; //!< the last frame received
     std::vector<uint64_t> tags;
     std::vector<uint32_t> frames;
     std::vector<uint8_t> priorities;
@@ -623,3 +624,125 @@ TEST_F(PfcBadInputDeathTest, InvalidAttributesFailEarlyNamingTheValue)
 }
 
 } // namespace
+
+namespace
+{
+
+/// The bytes of a packet, all of them.
+std::vector<uint8_t>
+Bytes(const Ptr<const Packet>& p)
+{
+    std::vector<uint8_t> b(p->GetSize());
+    p->CopyData(b.data(), b.size());
+    return b;
+}
+
+/// \p n bytes counting up from \p first.
+std::vector<uint8_t>
+Counting(uint32_t n, uint8_t first)
+{
+    std::vector<uint8_t> b(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        b[i] = static_cast<uint8_t>(first + i);
+    }
+    return b;
+}
+
+} // namespace
+
+// A frame is its head followed by the packet's bytes after the stale ones, whatever is rewritten
+// in the head and however often the head is written into the packet.
+TEST(FabricFrame, HeadThenPacketIsTheFrameThroughRewritesAndSyncs)
+{
+    std::vector<uint8_t> head = Counting(60, 1);
+    Ptr<Packet> body = Create<Packet>(100); // zeros
+    FabricFrame f(body, head.data(), head.size());
+    EXPECT_EQ(f.GetSize(), 160u);
+    EXPECT_EQ(f.GetStaleBytes(), 0u);
+    EXPECT_EQ(body->GetSize(), 100u) << "building a frame does not touch the packet";
+
+    std::vector<uint8_t> expect = head;
+    expect.resize(160, 0);
+    std::vector<uint8_t> got(200, 0xee);
+    EXPECT_EQ(f.CopyData(got.data(), 200), 160u);
+    got.resize(160);
+    EXPECT_EQ(got, expect);
+
+    // A longer L2 header (14 -> 18 bytes) replaces the first 14 bytes, in the head only.
+    std::vector<uint8_t> l2 = Counting(18, 0xa0);
+    ASSERT_TRUE(f.ReplaceHead(14, l2.data(), 18));
+    EXPECT_EQ(f.GetSize(), 164u);
+    EXPECT_EQ(f.GetHeadBytes(), 64u);
+    EXPECT_EQ(body->GetSize(), 100u);
+    expect.erase(expect.begin(), expect.begin() + 14);
+    expect.insert(expect.begin(), l2.begin(), l2.end());
+    EXPECT_EQ(Bytes(f.GetPacket()), expect);
+    EXPECT_EQ(f.GetStaleBytes(), 64u);
+    EXPECT_EQ(Bytes(f.GetPacket()), expect) << "a second GetPacket changes nothing";
+
+    // Rewrite again after the sync: the stale bytes are replaced, not kept.
+    std::vector<uint8_t> l2b = Counting(14, 0x30);
+    ASSERT_TRUE(f.ReplaceHead(18, l2b.data(), 14));
+    expect.erase(expect.begin(), expect.begin() + 18);
+    expect.insert(expect.begin(), l2b.begin(), l2b.end());
+    got.assign(160, 0);
+    EXPECT_EQ(f.CopyData(got.data(), 160), 160u); // head, then packet after its stale bytes
+    EXPECT_EQ(got, expect);
+    EXPECT_EQ(Bytes(f.GetPacket()), expect);
+    EXPECT_EQ(f.GetSize(), 160u);
+}
+
+// A frame wrapping a whole packet loads its head from it without changing it; a head too
+// small or too big for a replacement is refused and left as it was.
+TEST(FabricFrame, LoadedHeadMirrorsThePacketAndBadReplacementsAreRefused)
+{
+    std::vector<uint8_t> bytes = Counting(200, 7);
+    Ptr<Packet> p = Create<Packet>(bytes.data(), bytes.size());
+    FabricFrame f(p);
+    EXPECT_EQ(f.GetHeadBytes(), 0u);
+    f.LoadHead(30);
+    EXPECT_EQ(f.GetHeadBytes(), 30u);
+    EXPECT_EQ(std::vector<uint8_t>(f.GetHead(), f.GetHead() + 30),
+              std::vector<uint8_t>(bytes.begin(), bytes.begin() + 30));
+    f.LoadHead(500); // capped at the head's capacity
+    EXPECT_EQ(f.GetHeadBytes(), FabricFrame::HEAD_CAPACITY);
+    EXPECT_EQ(Bytes(f.GetPacket()), bytes) << "loading the head leaves the packet as it was";
+
+    std::vector<uint8_t> big = Counting(20, 0);
+    EXPECT_FALSE(f.ReplaceHead(FabricFrame::HEAD_CAPACITY + 1, big.data(), 4))
+        << "more bytes than the head holds";
+    EXPECT_FALSE(f.ReplaceHead(4, big.data(), 8)) << "the head would exceed its capacity";
+    EXPECT_EQ(f.GetSize(), 200u);
+    EXPECT_EQ(Bytes(f.GetPacket()), bytes);
+    // Reads beyond what the head and one copy of stale bytes cover go through the packet.
+    ASSERT_TRUE(f.ReplaceHead(4, big.data(), 4));
+    std::vector<uint8_t> expect = bytes;
+    std::copy(big.begin(), big.begin() + 4, expect.begin());
+    std::vector<uint8_t> got(200);
+    EXPECT_EQ(f.CopyData(got.data(), 200), 200u);
+    EXPECT_EQ(got, expect);
+}
+
+// Moving a frame passes its packet reference on: the count is not touched, and the frame moved
+// from is empty.
+TEST(FabricFrame, MovesKeepOneReference)
+{
+    Ptr<Packet> p = Create<Packet>(64);
+    {
+        FabricFrame a(p);
+        EXPECT_EQ(p->GetReferenceCount(), 2u);
+        FabricFrame b(std::move(a));
+        EXPECT_TRUE(a.IsEmpty());
+        EXPECT_FALSE(b.IsEmpty());
+        EXPECT_EQ(p->GetReferenceCount(), 2u);
+        FabricFrame c;
+        c = std::move(b);
+        EXPECT_TRUE(b.IsEmpty());
+        EXPECT_EQ(p->GetReferenceCount(), 2u);
+        EXPECT_EQ(c.PeekPacket(), PeekPointer(p));
+        c = FabricFrame(Create<Packet>(10)); // the old packet is released
+        EXPECT_EQ(p->GetReferenceCount(), 1u);
+    }
+    EXPECT_EQ(p->GetReferenceCount(), 1u);
+}

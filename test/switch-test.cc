@@ -425,6 +425,36 @@ TEST_F(StarTest, TtlExpiresAtOne)
     EXPECT_EQ(sinks[1].packets, 0u);
 }
 
+// A switch with a ProcessingDelay holds each frame that long between ingress and egress: one
+// packet arrives exactly that much later than through a switch without it, intact (TTL
+// decremented once, checksum valid).
+TEST_F(StarTest, ProcessingDelayAddsToTheLatencyAndKeepsTheFrameIntact)
+{
+    Time arrival[2];
+    for (int delayed = 0; delayed < 2; ++delayed)
+    {
+        test::SimTest::TearDown();
+        test::SimTest::SetUp();
+        hosts = NodeContainer();
+        sw = NodeContainer();
+        hostDev.clear();
+        sinks.clear();
+        switchHelper = SwitchHelper();
+        switchHelper.SetSwitchAttribute("ProcessingDelay",
+                                        TimeValue(delayed ? NanoSeconds(750) : Time(0)));
+        Build(2);
+        Sender s(hostDev[0], HostIp(0), HostIp(1), 1);
+        s.Start();
+        Simulator::Run();
+        ASSERT_EQ(sinks[1].packets, 1u);
+        EXPECT_EQ(sinks[1].bytes, s.payload);
+        EXPECT_EQ(sinks[1].badChecksum, 0u);
+        EXPECT_EQ(sinks[1].ttls, (std::map<uint8_t, uint64_t>{{63, 1}}));
+        arrival[delayed] = sinks[1].first;
+    }
+    EXPECT_EQ(arrival[1] - arrival[0], NanoSeconds(750));
+}
+
 /// Send one UDP packet from a host port without a Sender (no dequeue callback).
 void
 SendUdp(Ptr<PfcNetDevice> dev, Ipv4Address src, Ipv4Address dst, uint16_t sport, uint32_t size)
