@@ -186,6 +186,23 @@ class FabricFrame
     }
 
     /**
+     * \brief Write access to the frame's first \p bytes in the head (e.g. to rewrite IPv4
+     * fields in place); the packet is not touched.
+     * \param bytes how many bytes the caller will read or write
+     * \return the head, or null if it holds fewer than \p bytes (read them with CopyData and
+     *         replace them with ReplaceHead instead)
+     */
+    uint8_t* MutableHead(uint32_t bytes)
+    {
+        if (bytes > m_headBytes)
+        {
+            return nullptr;
+        }
+        m_synced = false;
+        return m_head;
+    }
+
+    /**
      * \brief The packet holding the whole frame: the head is written into it first if it
      * changed since the packet last showed it. Use it whenever the frame leaves the fast path.
      * \return the packet (null for an empty frame)

@@ -330,14 +330,24 @@ FabricSwitch::Egress(uint32_t outPort,
         m_ecnMarkTrace(outPort, prio, queued);
     }
     // Routed hop: new Ethernet header (this port -> next hop) and, when TTL or ECN change,
-    // the IPv4 header with its checksum, written into the frame's head (ForwardFrame).
+    // the IPv4 header with its checksum, rewritten in the frame's head (ForwardFrame).
     uint8_t b[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES + 60];
-    uint8_t* ip = b + l2Bytes;
-    uint32_t ipBytes = 0;
+    const uint8_t* l3Head = b + l2Bytes;
+    uint32_t l3Bytes = 0;
     if (m_decrementTtl || mark)
     {
-        ipBytes = key.headerBytes;
-        frame.CopyData(b, l2Bytes + ipBytes);
+        uint8_t* ip = frame.MutableHead(l2Bytes + key.headerBytes);
+        if (ip)
+        {
+            ip += l2Bytes; // in place: ForwardFrame then replaces the L2 header only
+        }
+        else
+        {
+            // The head is too short for the IPv4 options: copy, rewrite and replace them.
+            frame.CopyData(b, l2Bytes + key.headerBytes);
+            ip = b + l2Bytes;
+            l3Bytes = key.headerBytes;
+        }
         uint16_t tosWord = wire::GetU16(ip);     // version/IHL, DSCP/ECN
         uint16_t ttlWord = wire::GetU16(ip + 8); // TTL, protocol
         if (m_decrementTtl)
@@ -361,8 +371,8 @@ FabricSwitch::Egress(uint32_t outPort,
                                         l2Bytes,
                                         m_peerMac[outPort],
                                         prio,
-                                        ip,
-                                        ipBytes,
+                                        l3Head,
+                                        l3Bytes,
                                         PendingTag(key.ingressPort, bytes)))
     {
         m_mmu->Release(key.ingressPort, prio, outPort, bytes);

@@ -23,6 +23,7 @@
 
 #include <cstring>
 #include <sstream>
+#include <type_traits>
 
 namespace ns3
 {
@@ -529,7 +530,11 @@ PfcNetDevice::WriteL2Header(uint8_t* out,
                             uint16_t protocol,
                             uint8_t priority) const
 {
-    dest.CopyTo(out);
+    // The six bytes of the address, without Mac48Address::CopyTo's out-of-line call (a
+    // standard-layout class whose only member is its byte array).
+    static_assert(std::is_standard_layout_v<Mac48Address> && sizeof(Mac48Address) == 6,
+                  "Mac48Address is read as its six bytes");
+    std::memcpy(out, &dest, 6);
     std::memcpy(out + 6, m_addressBytes, 6);
     if (m_tagging == PCP)
     {

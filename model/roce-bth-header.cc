@@ -312,26 +312,6 @@ RoceBthHeader::IsOnly(uint8_t op)
 }
 
 bool
-RoceBthHeader::HasReth(uint8_t op)
-{
-    return op == WRITE_FIRST || op == WRITE_ONLY || op == WRITE_ONLY_WITH_IMM || op == READ_REQUEST;
-}
-
-bool
-RoceBthHeader::HasImmDt(uint8_t op)
-{
-    return op == SEND_LAST_WITH_IMM || op == SEND_ONLY_WITH_IMM || op == WRITE_LAST_WITH_IMM ||
-           op == WRITE_ONLY_WITH_IMM;
-}
-
-bool
-RoceBthHeader::HasAeth(uint8_t op)
-{
-    return op == ACKNOWLEDGE || op == READ_RESPONSE_FIRST || op == READ_RESPONSE_LAST ||
-           op == READ_RESPONSE_ONLY;
-}
-
-bool
 RoceBthHeader::IsReadResponse(uint8_t op)
 {
     return op >= READ_RESPONSE_FIRST && op <= READ_RESPONSE_ONLY;

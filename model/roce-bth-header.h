@@ -104,6 +104,42 @@ class RoceBthHeader : public Header
      * \param out destination, at least SIZE bytes
      */
     void Write(uint8_t* out) const;
+
+    /**
+     * \brief Write the SIZE wire bytes of a BTH with the given fields and the rest as the
+     * default constructor leaves them (SE, MigReq, TVer, FECN and reserved fields 0, the
+     * default P_Key): the same bytes as a RoceBthHeader with those Set calls would Write(),
+     * without constructing a header object per packet (the RoCE NIC's data path).
+     * \param out destination, at least SIZE bytes
+     * \param opcode the opcode (RoceOpcode)
+     * \param padCnt pad count, 0..3 (not checked)
+     * \param destQp destination QP, 24 bits (not checked)
+     * \param ackReq the AckReq bit
+     * \param psn PSN, 24 bits (not checked)
+     * \param becn the BECN bit (set in CNPs)
+     */
+    static void WriteFields(uint8_t* out,
+                            uint8_t opcode,
+                            uint8_t padCnt,
+                            uint32_t destQp,
+                            bool ackReq,
+                            uint32_t psn,
+                            bool becn = false)
+    {
+        out[0] = opcode;
+        out[1] = static_cast<uint8_t>(padCnt << 4);
+        out[2] = static_cast<uint8_t>(DEFAULT_PKEY >> 8);
+        out[3] = static_cast<uint8_t>(DEFAULT_PKEY);
+        out[4] = becn ? BECN_BIT : 0;
+        out[5] = static_cast<uint8_t>(destQp >> 16);
+        out[6] = static_cast<uint8_t>(destQp >> 8);
+        out[7] = static_cast<uint8_t>(destQp);
+        out[8] = ackReq ? 0x80 : 0;
+        out[9] = static_cast<uint8_t>(psn >> 16);
+        out[10] = static_cast<uint8_t>(psn >> 8);
+        out[11] = static_cast<uint8_t>(psn);
+    }
+
     /**
      * \brief Read the SIZE wire bytes (same as Deserialize, from a copied-out buffer).
      * \param in source, at least SIZE bytes
@@ -230,24 +266,40 @@ class RoceBthHeader : public Header
      *         Acknowledge and CNP are single-packet too but are not "Only" opcodes.
      */
     static bool IsOnly(uint8_t op);
+
     /**
      * \param op an opcode
      * \return true if a RETH follows the BTH (IBTA Vol 1 9.3, RETH): RDMA WRITE First, RDMA WRITE
      *         Only (with or without immediate) and RDMA READ Request
      */
-    static bool HasReth(uint8_t op);
+    static bool HasReth(uint8_t op)
+    {
+        return op == WRITE_FIRST || op == WRITE_ONLY || op == WRITE_ONLY_WITH_IMM ||
+               op == READ_REQUEST;
+    }
+
     /**
      * \param op an opcode
      * \return true if an ImmDt header is present (IBTA Vol 1 9.3, ImmDt): SEND Last/Only with
      *         Immediate and RDMA WRITE Last/Only with Immediate
      */
-    static bool HasImmDt(uint8_t op);
+    static bool HasImmDt(uint8_t op)
+    {
+        return op == SEND_LAST_WITH_IMM || op == SEND_ONLY_WITH_IMM || op == WRITE_LAST_WITH_IMM ||
+               op == WRITE_ONLY_WITH_IMM;
+    }
+
     /**
      * \param op an opcode
      * \return true if an AETH follows the BTH (IBTA Vol 1 9.3, AETH): Acknowledge and RDMA READ
      *         Response First, Last and Only (not Middle)
      */
-    static bool HasAeth(uint8_t op);
+    static bool HasAeth(uint8_t op)
+    {
+        return op == ACKNOWLEDGE || op == READ_RESPONSE_FIRST || op == READ_RESPONSE_LAST ||
+               op == READ_RESPONSE_ONLY;
+    }
+
     /**
      * \param op an opcode
      * \return true for RDMA READ Response First, Middle, Last and Only

@@ -430,8 +430,6 @@ RoceQueuePair::BuildNextPacket(const Time& now)
     uint32_t body = 0;
     uint32_t payload = 0;
     uint32_t psn = 0;
-    Bth bth;
-    bth.SetDestQp(m_remoteQpn);
 
     if (!m_readJobs.empty())
     {
@@ -447,10 +445,7 @@ RoceQueuePair::BuildNextPacket(const Time& now)
                      : k + 1 == job.npkts ? Bth::READ_RESPONSE_LAST
                                           : Bth::READ_RESPONSE_MIDDLE;
         body = payload + pad;
-        bth.SetOpcode(op);
-        bth.SetPadCnt(pad);
-        bth.SetPsn(psn);
-        bth.Write(h + hdr);
+        Bth::WriteFields(h + hdr, op, pad, m_remoteQpn, false, psn);
         hdr += Bth::SIZE;
         if (Bth::HasAeth(op))
         {
@@ -502,10 +497,7 @@ RoceQueuePair::BuildNextPacket(const Time& now)
             reth.SetVirtualAddress(wr.remoteAddress + uint64_t(k) * mtu);
             reth.SetRKey(wr.rkey);
             reth.SetDmaLength(static_cast<uint32_t>(wr.bytes - uint64_t(k) * mtu));
-            bth.SetOpcode(Bth::READ_REQUEST);
-            bth.SetPsn(psn);
-            bth.SetAckReq(true);
-            bth.Write(h + hdr);
+            Bth::WriteFields(h + hdr, Bth::READ_REQUEST, 0, m_remoteQpn, true, psn);
             hdr += Bth::SIZE;
             reth.Write(h + hdr);
             hdr += RoceRethHeader::SIZE;
@@ -540,11 +532,7 @@ RoceQueuePair::BuildNextPacket(const Time& now)
                                      : Bth::SEND_MIDDLE;
             }
             body = payload + pad;
-            bth.SetOpcode(op);
-            bth.SetPadCnt(pad);
-            bth.SetPsn(psn);
-            bth.SetAckReq(last);
-            bth.Write(h + hdr);
+            Bth::WriteFields(h + hdr, op, pad, m_remoteQpn, last, psn);
             hdr += Bth::SIZE;
             if (Bth::HasReth(op))
             {
@@ -1010,13 +998,9 @@ RoceQueuePair::SendAck(bool nak, uint32_t psn)
         m_controlTrace(RoceControlEvent::ACK_TX, psn);
     }
     aeth.SetMsn(m_msn);
-    Bth bth;
-    bth.SetOpcode(Bth::ACKNOWLEDGE);
-    bth.SetDestQp(m_remoteQpn);
-    bth.SetPsn(psn);
     uint8_t buf[L2_ROOM + IP_UDP_BYTES + Bth::SIZE + RoceAethHeader::SIZE];
     uint8_t* h = buf + L2_ROOM;
-    bth.Write(h + IP_UDP_BYTES);
+    Bth::WriteFields(h + IP_UDP_BYTES, Bth::ACKNOWLEDGE, 0, m_remoteQpn, false, psn);
     aeth.Write(h + IP_UDP_BYTES + Bth::SIZE);
     uint8_t dscp = m_nic->GetAckDscp();
     uint8_t priority = m_nic->GetPort(m_port)->GetDscpPriority(dscp);
@@ -1027,13 +1011,10 @@ RoceQueuePair::SendAck(bool nak, uint32_t psn)
 void
 RoceQueuePair::SendCnp()
 {
-    Bth bth;
-    bth.SetOpcode(Bth::CNP);
-    bth.SetDestQp(m_remoteQpn);
-    bth.SetBecn(true); // RoCEv2 CNP: BECN set (Annex A17.9)
     uint8_t buf[L2_ROOM + IP_UDP_BYTES + Bth::SIZE];
     uint8_t* h = buf + L2_ROOM;
-    bth.Write(h + IP_UDP_BYTES);
+    // RoCEv2 CNP: BECN set (Annex A17.9), PSN 0.
+    Bth::WriteFields(h + IP_UDP_BYTES, Bth::CNP, 0, m_remoteQpn, false, 0, true);
     uint8_t dscp = m_nic->GetCnpDscp();
     uint8_t priority = m_nic->GetPort(m_port)->GetDscpPriority(dscp);
     // The CNP's 16 reserved bytes (RoceCnpHeader) are zero: part of the zero-filled body.
