@@ -554,28 +554,17 @@ RoceNic::ReceiveFrame(uint32_t portIndex,
                       uint8_t priority)
 {
     // The port checked the IPv4 total length against the frame. A frame built by a NIC
-    // carries all its headers in its head; any other may hold fewer than the opcode has.
+    // carries all its headers in its head; any other may hold fewer than its opcode has, and
+    // the head is completed from the packet (a no-op otherwise).
+    uint32_t want = l2Bytes + RX_HEADER_BYTES;
+    if (frame.GetHeadBytes() >= l2Bytes + FIXED_HEADER_BYTES)
+    {
+        want = l2Bytes + HeaderBytes(frame.GetHead()[l2Bytes + 28]);
+    }
+    frame.LoadHead(want);
     const uint8_t* b = frame.GetHead() + l2Bytes;
     uint32_t got = std::min(frame.GetHeadBytes() - l2Bytes, RX_HEADER_BYTES);
     uint32_t size = wire::GetU16(b + 2);
-    uint8_t more[RX_HEADER_BYTES];
-    if (got < RX_HEADER_BYTES && got < size)
-    {
-        constexpr uint32_t FIXED = 20 + 8 + RoceBthHeader::SIZE;
-        uint8_t op = got >= FIXED ? b[FIXED - RoceBthHeader::SIZE] : 0;
-        uint32_t need = FIXED + (RoceBthHeader::HasReth(op) ? RoceRethHeader::SIZE : 0) +
-                        (RoceBthHeader::HasImmDt(op) ? RoceImmDtHeader::SIZE : 0) +
-                        (RoceBthHeader::HasAeth(op) ? RoceAethHeader::SIZE : 0);
-        if (got < need)
-        {
-            uint8_t f[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES + RX_HEADER_BYTES];
-            uint32_t want =
-                std::min(l2Bytes + std::min(RX_HEADER_BYTES, size), uint32_t(sizeof(f)));
-            got = frame.CopyData(f, want) - l2Bytes;
-            std::memcpy(more, f + l2Bytes, got);
-            b = more;
-        }
-    }
     RoceNicDropReason reason;
     uint32_t headers = Deliver(portIndex, b, got, size, reason);
     if (headers == 0)
@@ -601,7 +590,7 @@ RoceNic::Deliver(uint32_t portIndex,
                  uint32_t size,
                  RoceNicDropReason& reason)
 {
-    constexpr uint32_t FIXED = 20 + 8 + RoceBthHeader::SIZE;
+    constexpr uint32_t FIXED = FIXED_HEADER_BYTES;
     if (got < FIXED || size < FIXED)
     {
         reason = RoceNicDropReason::MALFORMED;
@@ -629,9 +618,7 @@ RoceNic::Deliver(uint32_t portIndex,
     rx.ext = b + FIXED;
     rx.extBytes = got - FIXED;
     rx.afterBth = size - FIXED;
-    uint32_t need = (RoceBthHeader::HasReth(rx.opcode) ? RoceRethHeader::SIZE : 0) +
-                    (RoceBthHeader::HasImmDt(rx.opcode) ? RoceImmDtHeader::SIZE : 0) +
-                    (RoceBthHeader::HasAeth(rx.opcode) ? RoceAethHeader::SIZE : 0);
+    uint32_t need = HeaderBytes(rx.opcode) - FIXED;
     if (rx.afterBth < need + RoceIcrcTrailer::SIZE + rx.padCount)
     {
         reason = RoceNicDropReason::MALFORMED;

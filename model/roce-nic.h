@@ -6,11 +6,14 @@
 #ifndef ROCE_NIC_H
 #define ROCE_NIC_H
 
-#include "fabric-wire-header.h"
 #include "packet-recycler.h"
 #include "pfc-net-device.h"
+#include "roce-aeth-header.h"
+#include "roce-bth-header.h"
 #include "roce-congestion-ops.h"
+#include "roce-immdt-header.h"
 #include "roce-queue-pair.h"
+#include "roce-reth-header.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -276,6 +279,21 @@ class RoceNic : public Object, public PfcPortOwner
 
     /// IPv4 + UDP + BTH + up to 20 bytes of extension headers (RETH + ImmDt): what Deliver reads.
     static constexpr uint32_t RX_HEADER_BYTES = 20 + 8 + 12 + 16 + 4;
+    /// IPv4 (without options) + UDP + BTH, bytes.
+    static constexpr uint32_t FIXED_HEADER_BYTES = 20 + 8 + RoceBthHeader::SIZE;
+
+    /**
+     * \param opcode a BTH opcode
+     * \return the bytes of IPv4 (without options), UDP, BTH and the extension headers
+     *         (RETH, ImmDt, AETH) a packet with that opcode carries (IBTA Vol 1 9.3)
+     */
+    static uint32_t HeaderBytes(uint8_t opcode)
+    {
+        return FIXED_HEADER_BYTES + (RoceBthHeader::HasReth(opcode) ? RoceRethHeader::SIZE : 0) +
+               (RoceBthHeader::HasImmDt(opcode) ? RoceImmDtHeader::SIZE : 0) +
+               (RoceBthHeader::HasAeth(opcode) ? RoceAethHeader::SIZE : 0);
+    }
+
     /// Drain the host buffer model up to now; maybe XON.
     void DrainRx(uint32_t port, uint8_t priority);
     /// Validate and set the MTU attribute.

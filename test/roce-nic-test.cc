@@ -36,6 +36,10 @@ class RoceTest : public test::SimTest
         PfcHelper pfc;
         pfc.SetDeviceAttribute("DataRate", StringValue(rate));
         pfc.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+        if (pcpTagging)
+        {
+            pfc.SetDeviceAttribute("Tagging", EnumValue(PfcNetDevice::PCP));
+        }
         for (uint32_t i = 0; i < n; ++i)
         {
             NetDeviceContainer d = pfc.Install(hosts.Get(i), sw.Get(0));
@@ -62,6 +66,7 @@ class RoceTest : public test::SimTest
         completions.push_back(wc);
     }
 
+    bool pcpTagging{false}; //!< Build(): 802.1Q-tagged frames (18-byte L2 headers)
     NodeContainer hosts;
     NodeContainer sw;
     SwitchHelper switchHelper;
@@ -235,6 +240,37 @@ TEST_F(RoceTest, SendAndWriteWithImmNotifyTheResponder)
         EXPECT_EQ(completions[i].status, RoceWcStatus::SUCCESS);
         EXPECT_EQ(completions[i].wrId, i + 1); // in order
     }
+}
+
+// A switch with a ProcessingDelay keeps frames as packets in its events and reloads their heads
+// (RX_PEEK_BYTES); behind 18-byte tagged L2 headers that head ends before a WRITE with
+// immediate's RETH + ImmDt do, and the NIC completes it from the packet: same results.
+TEST_F(RoceTest, ExtensionHeadersBeyondTheFrameHeadAreReadFromThePacket)
+{
+    pcpTagging = true;
+    switchHelper.SetSwitchAttribute("ProcessingDelay", TimeValue(NanoSeconds(300)));
+    Build();
+    auto qps = nicHelper.Connect(nics[0], nics[1]);
+    std::vector<RoceReceiveCompletion> got;
+    qps[0].second->SetReceiveCallback(
+        MakeCallback(+[](std::vector<RoceReceiveCompletion>* v, const RoceReceiveCompletion& rc) {
+            v->push_back(rc);
+        }).Bind(&got));
+    qps[0].first->PostWriteWithImm(5, 0xfeedf00d, 0, 1, Collect());     // one packet
+    qps[0].first->PostWriteWithImm(10000, 0x01020304, 0, 1, Collect()); // three packets
+    Simulator::Run();
+    static_assert(PfcNetDevice::RX_PEEK_BYTES < 18 + 20 + 8 + 12 + 16 + 4,
+                  "the test needs a head shorter than tagged L2 + IPv4/UDP/BTH/RETH/ImmDt");
+    ASSERT_EQ(got.size(), 2u);
+    EXPECT_EQ(got[0].opcode, RoceWrOpcode::WRITE_WITH_IMM);
+    EXPECT_EQ(got[0].imm, 0xfeedf00du);
+    EXPECT_EQ(got[0].bytes, 5u);
+    EXPECT_EQ(got[1].imm, 0x01020304u);
+    EXPECT_EQ(got[1].bytes, 10000u);
+    ASSERT_EQ(completions.size(), 2u);
+    EXPECT_EQ(completions[0].status, RoceWcStatus::SUCCESS);
+    EXPECT_EQ(completions[1].status, RoceWcStatus::SUCCESS);
+    EXPECT_EQ(nics[1]->GetDrops()[size_t(RoceNicDropReason::MALFORMED)], 0u);
 }
 
 TEST_F(RoceTest, PsnWrapsAround24Bits)
