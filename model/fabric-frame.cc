@@ -13,10 +13,14 @@ namespace ns3
 static_assert(FabricFrame::HEAD_CAPACITY == FabricWireHeader::MAX_BYTES,
               "a frame's head is written into its packet as one FabricWireHeader");
 
-FabricFrame::FabricFrame(const Ptr<Packet>& body, const uint8_t* head, uint32_t headBytes)
+FabricFrame::FabricFrame(const Ptr<Packet>& body,
+                         const uint8_t* head,
+                         uint32_t headBytes,
+                         bool privateBody)
     : m_packet(PeekPointer(body)),
       m_headBytes(static_cast<uint8_t>(headBytes)),
-      m_synced(headBytes == 0)
+      m_synced(headBytes == 0),
+      m_handedOut(!privateBody)
 {
     NS_ABORT_MSG_IF(!body, "FabricFrame: null body packet");
     NS_ABORT_MSG_IF(headBytes > HEAD_CAPACITY,

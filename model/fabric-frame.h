@@ -57,7 +57,8 @@ class FabricFrame
      */
     explicit FabricFrame(const Ptr<Packet>& frame)
         : m_packet(PeekPointer(frame)),
-          m_size(frame->GetSize())
+          m_size(frame->GetSize()),
+          m_handedOut(true)
     {
         m_packet->Ref();
     }
@@ -67,8 +68,14 @@ class FabricFrame
      * \param body the rest of the frame (payload, trailers, padding, FCS); must not be null
      * \param head the header bytes
      * \param headBytes how many, 0..HEAD_CAPACITY (aborts otherwise)
+     * \param privateBody true if no other code has seen \p body or holds it (a packet just
+     *        created, or taken from a PacketRecycler): IsHandedOut() stays false until
+     *        GetPacket()
      */
-    FabricFrame(const Ptr<Packet>& body, const uint8_t* head, uint32_t headBytes);
+    FabricFrame(const Ptr<Packet>& body,
+                const uint8_t* head,
+                uint32_t headBytes,
+                bool privateBody = false);
 
     /// Not copyable: two frames sharing a packet would each write their head into it.
     FabricFrame(const FabricFrame&) = delete;
@@ -169,11 +176,12 @@ class FabricFrame
      */
     bool ReplaceHead(uint32_t oldBytes, const uint8_t* bytes, uint32_t newBytes)
     {
-        uint32_t tail = m_headBytes - oldBytes;
-        if (oldBytes > m_headBytes || tail + newBytes > HEAD_CAPACITY)
+        uint32_t held = std::min<uint32_t>(m_headBytes, HEAD_CAPACITY); // (always m_headBytes)
+        if (oldBytes > held || held - oldBytes + newBytes > HEAD_CAPACITY)
         {
             return false;
         }
+        uint32_t tail = held - oldBytes;
         if (oldBytes != newBytes)
         {
             std::memmove(m_head + newBytes, m_head + oldBytes, tail);
@@ -213,7 +221,17 @@ class FabricFrame
         {
             Sync();
         }
+        m_handedOut = true;
         return Ptr<Packet>(m_packet);
+    }
+
+    /**
+     * \return true if code outside the frame may have seen the packet (GetPacket() was called,
+     *         or the frame wraps a packet given to it): it may carry tags or other references
+     */
+    bool IsHandedOut() const
+    {
+        return m_handedOut;
     }
 
     /**
@@ -244,6 +262,7 @@ class FabricFrame
     uint8_t m_headBytes{0};          //!< valid bytes in m_head
     mutable uint8_t m_staleBytes{0}; //!< packet bytes the head replaces
     mutable bool m_synced{true};     //!< the packet's first bytes equal the head
+    mutable bool m_handedOut{false}; //!< see IsHandedOut()
     uint8_t m_head[HEAD_CAPACITY];   //!< the frame's first bytes
 };
 

@@ -72,7 +72,7 @@ PacketRecycler::Get(uint32_t zeroBytes)
 }
 
 void
-PacketRecycler::Recycle(Ptr<Packet> packet, uint32_t headerBytes)
+PacketRecycler::Recycle(Ptr<Packet> packet, uint32_t headerBytes, bool mayHaveTags)
 {
     if (m_capacity == 0)
     {
@@ -84,6 +84,7 @@ PacketRecycler::Recycle(Ptr<Packet> packet, uint32_t headerBytes)
     }
     m_pending = packet;
     m_pendingHeader = headerBytes;
+    m_pendingTags = mayHaveTags;
 }
 
 void
@@ -124,8 +125,11 @@ PacketRecycler::Settle()
     {
         packet->RemoveAtStart(headerBytes); // a frame's head is not in its packet (FabricFrame)
     }
-    packet->RemoveAllPacketTags();
-    packet->RemoveAllByteTags();
+    if (m_pendingTags)
+    {
+        packet->RemoveAllPacketTags();
+        packet->RemoveAllByteTags();
+    }
     target->packets.push_back(packet);
 }
 

@@ -77,8 +77,10 @@ class PacketRecycler : public SimpleRefCount<PacketRecycler>
      * \brief Offer a consumed packet for reuse.
      * \param packet the packet; kept if, at the next Recycle() or Get(), no one else holds it
      * \param headerBytes bytes of headers at its start (removed); the rest must be a zero area
+     * \param mayHaveTags false only if no code outside the model has seen the packet since
+     *        Get() (a FabricFrame that never handed it out): its tags are then not cleared
      */
-    void Recycle(Ptr<Packet> packet, uint32_t headerBytes);
+    void Recycle(Ptr<Packet> packet, uint32_t headerBytes, bool mayHaveTags = true);
 
     /// \return packets handed out by Get() that were reused
     uint64_t GetReused() const;
@@ -100,6 +102,7 @@ class PacketRecycler : public SimpleRefCount<PacketRecycler>
     std::vector<Bin> m_bins;     //!< at most MAX_SIZES
     Ptr<Packet> m_pending;       //!< last packet offered, not yet settled
     uint32_t m_pendingHeader{0}; //!< its header bytes
+    bool m_pendingTags{true};    //!< it may carry packet or byte tags
     uint64_t m_reused{0};        //!< Get() served from a bin
     uint64_t m_created{0};       //!< Get() created a packet
 };

@@ -793,16 +793,21 @@ PfcNetDevice::Dequeued(FabricFrame& frame, uint8_t priority, uint64_t tag)
     }
     m_frameCounters[priority].txFrames++;
     m_frameCounters[priority].txBytes += frame.GetSize();
-    Ptr<const Packet> forCallback =
-        !m_owner && !m_dequeueCallback.IsNull() ? frame.GetPacket() : nullptr;
-    StartTransmission(frame); // marks the transmitter busy before the owner reacts
+    // The transmitter is marked busy (StartTransmission) before the owner reacts.
     if (m_owner)
     {
+        StartTransmission(frame);
         m_owner->FrameDequeued(m_ownerPort, priority, tag);
     }
-    else if (forCallback)
+    else if (!m_dequeueCallback.IsNull())
     {
-        m_dequeueCallback(this, priority, forCallback);
+        Ptr<const Packet> packet = frame.GetPacket();
+        StartTransmission(frame);
+        m_dequeueCallback(this, priority, packet);
+    }
+    else
+    {
+        StartTransmission(frame);
     }
 }
 

@@ -580,7 +580,7 @@ RoceNic::ReceiveFrame(uint32_t portIndex,
     {
         packetHeaders += frameHeaders - frame.GetHeadBytes();
     }
-    m_recycler->Recycle(Ptr<Packet>(frame.PeekPacket()), packetHeaders);
+    m_recycler->Recycle(Ptr<Packet>(frame.PeekPacket()), packetHeaders, frame.IsHandedOut());
 }
 
 uint32_t

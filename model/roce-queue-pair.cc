@@ -414,7 +414,7 @@ RoceQueuePair::MakePacket(uint8_t* h,
         frame < PfcNetDevice::MIN_FRAME_BYTES ? PfcNetDevice::MIN_FRAME_BYTES - frame : 0;
     Ptr<Packet> p =
         m_nic->AllocatePacket(body + RoceIcrcTrailer::SIZE + pad + PfcNetDevice::FCS_BYTES);
-    return FabricFrame(p, h - l2, l2 + hdrBytes);
+    return FabricFrame(p, h - l2, l2 + hdrBytes, true); // a recycled or new packet
 }
 
 FabricFrame
