@@ -232,6 +232,51 @@ TEST_F(PacketRecyclerSim, SharedAndPerNicRecyclersGiveTheSameResults)
     EXPECT_EQ(shared, own);
 }
 
+// A trace sink may tag the packets it is shown; those packets are recycled like any other, and
+// the packets later built from them must come without the tags. Frames no sink saw skip the
+// clearing (FabricFrame::IsHandedOut), so only the ones shown are cleared.
+TEST_F(PacketRecyclerSim, TagsAddedByTraceSinksDoNotReachReusedPackets)
+{
+    Config::SetDefault("ns3::RoceNic::RecycledPackets", UintegerValue(256));
+    StarTopologyHelper star;
+    star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    star.Install(2);
+    uint32_t tagged = 0;
+    uint32_t leaked = 0;
+    uint32_t sent = 0;
+    // Every second frame host 1 receives is shown to a sink that tags it.
+    star.GetHostPort(1)->TraceConnectWithoutContext(
+        "PhyRxEnd",
+        MakeCallback(+[](uint32_t* n, Ptr<const Packet> p) {
+            if ((*n)++ % 2 == 0)
+            {
+                p->AddPacketTag(MarkTag());
+                p->AddByteTag(MarkTag());
+            }
+        }).Bind(&tagged));
+    auto check = MakeCallback(+[](uint32_t* bad, uint32_t* n, Ptr<const Packet> p) {
+        MarkTag t;
+        *bad += p->PeekPacketTag(t) || p->GetByteTagIterator().HasNext();
+        ++*n;
+    });
+    star.GetHostPort(0)->TraceConnectWithoutContext("PhyTxBegin", check.Bind(&leaked, &sent));
+    star.GetHostPort(1)->TraceConnectWithoutContext("PhyTxBegin", check.Bind(&leaked, &sent));
+    auto qps = star.Connect(0, 1);
+    auto back = star.Connect(1, 0);
+    for (int m = 0; m < 20; ++m)
+    {
+        qps[0].first->PostWrite(64 * 1024, 0, 1, RoceQueuePair::CompletionCallback());
+        back[0].first->PostWrite(64 * 1024, 0, 1, RoceQueuePair::CompletionCallback());
+    }
+    Simulator::Run();
+    EXPECT_GT(tagged, 300u);
+    EXPECT_GT(star.GetNic(0)->GetPacketRecycler().GetReused(), 300u)
+        << "the tagged packets must have been reused for the test to mean anything";
+    EXPECT_GT(sent, 600u);
+    EXPECT_EQ(leaked, 0u);
+    Simulator::Destroy();
+}
+
 TEST(PacketRecyclerDeathTest, AddCapacityRejectsANegativeResult)
 {
     PacketRecycler r;
