@@ -105,6 +105,7 @@ class FabricFrame
         return *this;
     }
 
+    /// Releases the frame's packet reference (the packet is freed if it was the last).
     ~FabricFrame()
     {
         if (m_packet)
