@@ -66,6 +66,16 @@ class RoceTest : public test::SimTest
         completions.push_back(wc);
     }
 
+    /// Store the receive completions of \p qp; \return where they go
+    std::vector<RoceReceiveCompletion>& CollectReceives(Ptr<RoceQueuePair> qp)
+    {
+        qp->SetReceiveCallback(MakeCallback(+[](std::vector<RoceReceiveCompletion>* v,
+                                                const RoceReceiveCompletion& rc) {
+                                   v->push_back(rc);
+                               }).Bind(&received));
+        return received;
+    }
+
     bool pcpTagging{false}; //!< Build(): 802.1Q-tagged frames (18-byte L2 headers)
     NodeContainer hosts;
     NodeContainer sw;
@@ -75,6 +85,7 @@ class RoceTest : public test::SimTest
     std::vector<Ptr<PfcNetDevice>> ports;
     std::vector<Ptr<RoceNic>> nics;
     std::vector<RoceWorkCompletion> completions;
+    std::vector<RoceReceiveCompletion> received; //!< see CollectReceives
 };
 
 /// Wire bytes of one full data packet: payload + ICRC + BTH + UDP + IPv4 + Ethernet + FCS +
@@ -216,11 +227,7 @@ TEST_F(RoceTest, SendAndWriteWithImmNotifyTheResponder)
 {
     Build();
     auto qps = nicHelper.Connect(nics[0], nics[1]);
-    std::vector<RoceReceiveCompletion> got;
-    qps[0].second->SetReceiveCallback(
-        MakeCallback(+[](std::vector<RoceReceiveCompletion>* v, const RoceReceiveCompletion& rc) {
-            v->push_back(rc);
-        }).Bind(&got));
+    std::vector<RoceReceiveCompletion>& got = CollectReceives(qps[0].second);
     qps[0].first->PostSend(10000, Collect());
     qps[0].first->PostWriteWithImm(5, 0xdeadbeef, 0, 1, Collect());
     qps[0].first->PostWrite(4096, 0, 1, Collect()); // no notification
@@ -251,11 +258,7 @@ TEST_F(RoceTest, ExtensionHeadersBeyondTheFrameHeadAreReadFromThePacket)
     switchHelper.SetSwitchAttribute("ProcessingDelay", TimeValue(NanoSeconds(300)));
     Build();
     auto qps = nicHelper.Connect(nics[0], nics[1]);
-    std::vector<RoceReceiveCompletion> got;
-    qps[0].second->SetReceiveCallback(
-        MakeCallback(+[](std::vector<RoceReceiveCompletion>* v, const RoceReceiveCompletion& rc) {
-            v->push_back(rc);
-        }).Bind(&got));
+    std::vector<RoceReceiveCompletion>& got = CollectReceives(qps[0].second);
     qps[0].first->PostWriteWithImm(5, 0xfeedf00d, 0, 1, Collect());     // one packet
     qps[0].first->PostWriteWithImm(10000, 0x01020304, 0, 1, Collect()); // three packets
     Simulator::Run();
