@@ -67,7 +67,12 @@ FabricFrame::CopyData(uint8_t* out, uint32_t bytes) const
         std::memcpy(out, m_head, m_headBytes);
         return m_headBytes + CopyFromPacket(out + m_headBytes, m_headBytes, bytes - m_headBytes);
     }
-    return GetPacket()->CopyData(out, bytes); // the packet shows the whole frame
+    // Read the whole frame from the packet (a read: the packet is not handed out).
+    if (!m_synced)
+    {
+        Sync();
+    }
+    return m_packet->CopyData(out, bytes);
 }
 
 void

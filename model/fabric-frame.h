@@ -7,6 +7,7 @@
 #ifndef FABRIC_FRAME_H
 #define FABRIC_FRAME_H
 
+#include "ns3/abort.h"
 #include "ns3/packet.h"
 
 #include <algorithm>
@@ -53,13 +54,14 @@ class FabricFrame
 
     /**
      * \brief Wrap a packet that holds the whole frame; the head is empty until LoadHead().
-     * \param frame the frame (must not be null)
+     * \param frame the frame (aborts if null)
      */
     explicit FabricFrame(const Ptr<Packet>& frame)
         : m_packet(PeekPointer(frame)),
-          m_size(frame->GetSize()),
           m_handedOut(true)
     {
+        NS_ABORT_MSG_IF(!frame, "FabricFrame: null frame packet");
+        m_size = frame->GetSize();
         m_packet->Ref();
     }
 

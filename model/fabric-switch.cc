@@ -308,8 +308,7 @@ FabricSwitch::EgressPacket(uint32_t outPort,
                            SwitchFlowKey key,
                            uint32_t bytes)
 {
-    FabricFrame frame(packet);
-    packet = nullptr; // the frame holds the only other reference
+    FabricFrame frame(packet); // shares the packet with the event, which is done with it
     frame.LoadHead(PfcNetDevice::RX_PEEK_BYTES);
     Egress(outPort, frame, l2Bytes, key, bytes);
 }

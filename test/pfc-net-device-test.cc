@@ -746,3 +746,13 @@ TEST(FabricFrame, MovesKeepOneReference)
     }
     EXPECT_EQ(p->GetReferenceCount(), 1u);
 }
+
+// A frame without a packet, or with a head beyond its capacity, is refused with a message.
+TEST(FabricFrameDeathTest, BadConstructionAbortsWithAMessage)
+{
+    uint8_t head[FabricFrame::HEAD_CAPACITY + 1] = {};
+    EXPECT_DEATH(FabricFrame(Ptr<Packet>()), "null frame packet");
+    EXPECT_DEATH(FabricFrame(Ptr<Packet>(), head, 10), "null body packet");
+    EXPECT_DEATH(FabricFrame(Create<Packet>(10), head, FabricFrame::HEAD_CAPACITY + 1),
+                 "a head of 81 bytes; at most 80");
+}
