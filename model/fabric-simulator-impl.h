@@ -10,6 +10,7 @@
 #include "ns3/ptr.h"
 #include "ns3/scheduler.h"
 #include "ns3/simulator-impl.h"
+#include "ns3/simulator.h"
 
 #include <cstdint>
 #include <list>
@@ -163,6 +164,17 @@ class FabricSimulatorImpl final : public SimulatorImpl
     }
 
     /**
+     * \brief The time of the event being run, read inline (Now() is the same value through a
+     *        virtual call; components on the per-packet path use this through
+     *        FabricEngineRef::Now()).
+     * \return the current simulation time
+     */
+    Time CurrentTime() const
+    {
+        return TimeStep(m_currentTs);
+    }
+
+    /**
      * \brief The current context without a virtual call (what GetContext() returns).
      * \return the context of the running event
      */
@@ -259,6 +271,17 @@ class FabricEngineRef
             m_resolved = true;
         }
         return PeekPointer(m_sim);
+    }
+
+    /**
+     * \brief The current simulation time: the engine's clock read inline when the engine is a
+     *        FabricSimulatorImpl, Simulator::Now() otherwise (the same value either way).
+     * \return the time of the event being run
+     */
+    Time Now()
+    {
+        FabricSimulatorImpl* sim = Get();
+        return sim != nullptr ? sim->CurrentTime() : Simulator::Now();
     }
 
     /// \return the engine as last looked up (nullptr if none), without a lookup

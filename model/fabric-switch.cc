@@ -132,6 +132,7 @@ FabricSwitch::DoDispose()
     m_ecn = nullptr;
     m_lb = nullptr;
     m_table = nullptr;
+    m_engine.Reset();
     Object::DoDispose();
 }
 
@@ -267,7 +268,7 @@ FabricSwitch::ReceiveFrame(uint32_t inPort,
         DropFrame(frame, l2Bytes, inPort, SwitchDropReason::NO_ROUTE);
         return;
     }
-    uint32_t outPort = nPorts == 1 ? ports[0] : m_lb->Select(key, ports, nPorts, Simulator::Now());
+    uint32_t outPort = nPorts == 1 ? ports[0] : m_lb->Select(key, ports, nPorts, m_engine.Now());
     uint32_t bytes = key.totalLength + FRAME_OVERHEAD;
     switch (m_mmu->Admit(inPort, priority, outPort, bytes))
     {

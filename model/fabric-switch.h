@@ -6,6 +6,7 @@
 #ifndef FABRIC_SWITCH_H
 #define FABRIC_SWITCH_H
 
+#include "fabric-simulator-impl.h"
 #include "pfc-net-device.h"
 #include "shared-buffer-mmu.h"
 #include "switch-flow-key.h"
@@ -203,6 +204,7 @@ class FabricSwitch : public Object, public PfcPortOwner
                    SwitchDropReason reason);
 
     Time m_processingDelay;                 //!< attribute ProcessingDelay
+    FabricEngineRef m_engine;               //!< the engine, if a FabricSimulatorImpl (Now())
     bool m_decrementTtl;                    //!< attribute DecrementTtl
     Ptr<SharedBufferMmu> m_mmu;             //!< buffer accounting
     Ptr<WredEcnMarker> m_ecn;               //!< ECN marking

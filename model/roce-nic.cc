@@ -195,6 +195,7 @@ RoceNic::DoDispose()
     }
     m_qps.clear();
     m_ccPrototype = nullptr;
+    m_engine.Reset();
     Object::DoDispose();
 }
 
@@ -399,7 +400,7 @@ RoceNic::Kick(uint32_t portIndex, uint8_t priority)
 {
     Port& port = m_ports[portIndex];
     Arbiter& arb = port.arb[priority];
-    Time now = Simulator::Now();
+    Time now = m_engine.Now();
     while (arb.dataInDevice < m_txQueueDepth)
     {
         while (!arb.paced.empty() && std::get<0>(arb.paced.top()) <= now)

@@ -6,6 +6,7 @@
 #ifndef ROCE_NIC_H
 #define ROCE_NIC_H
 
+#include "fabric-simulator-impl.h"
 #include "packet-recycler.h"
 #include "pfc-net-device.h"
 #include "roce-aeth-header.h"
@@ -203,6 +204,17 @@ class RoceNic : public Object, public PfcPortOwner
      * \param recycler the recycler
      */
     void SetPacketRecycler(Ptr<PacketRecycler> recycler);
+
+    /**
+     * \brief The current simulation time (Simulator::Now()), read without a virtual call when
+     *        the engine is a FabricSimulatorImpl: the NIC and its QPs need it for every packet.
+     * \return the time of the event being run
+     */
+    Time Now()
+    {
+        return m_engine.Now();
+    }
+
     /// Completion/receive trace hook: a work completion happened.
     TracedCallback<const RoceWorkCompletion&> m_completionTrace;
 
@@ -328,6 +340,7 @@ class RoceNic : public Object, public PfcPortOwner
     TracedCallback<Ptr<const Packet>, RoceNicDropReason> m_dropTrace; //!< drops
     Ptr<PacketRecycler> m_recycler; //!< received packets kept for the next sends
     uint32_t m_recycledPackets{0};  //!< RecycledPackets: this NIC's share of its capacity
+    FabricEngineRef m_engine;       //!< the engine, if a FabricSimulatorImpl (for Now())
 };
 
 } // namespace ns3

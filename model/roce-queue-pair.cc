@@ -240,7 +240,7 @@ RoceQueuePair::Post(RoceWrOpcode op,
     wr.rkey = rkey;
     wr.imm = imm;
     wr.cb = cb;
-    wr.postTime = Simulator::Now();
+    wr.postTime = m_nic->Now();
     if (m_state == ERROR)
     {
         NS_LOG_WARN("QP " << m_qpn << " is in the error state: work request flushed");
@@ -591,7 +591,7 @@ RoceQueuePair::Receive(const RoceRxPacket& rx)
     {
         // Notification point (DCQCN): at most one CNP per QP per CnpInterval.
         m_counters.ceRx++;
-        Time now = Simulator::Now();
+        Time now = m_nic->Now();
         if (!m_cnpEver || now - m_lastCnp >= m_nic->GetCnpInterval())
         {
             m_cnpEver = true;
@@ -815,7 +815,7 @@ RoceQueuePair::Acknowledge(uint32_t psn)
     Time rtt;
     while (m_wantRtt && !m_sendTimes.empty() && Bth::PsnLess(m_sendTimes.front().first, newUna))
     {
-        rtt = Simulator::Now() - m_sendTimes.front().second;
+        rtt = m_nic->Now() - m_sendTimes.front().second;
         m_sendTimes.pop_front();
     }
     m_retries = 0;
@@ -850,7 +850,7 @@ RoceQueuePair::CompleteHead()
         wc.bytes = wr.bytes;
         wc.postTime = wr.postTime;
         wc.startTime = wr.startTime;
-        wc.endTime = Simulator::Now();
+        wc.endTime = m_nic->Now();
         CompletionCallback cb = wr.cb;
         m_wrs.pop_front();
         m_sendWr--;
@@ -899,12 +899,11 @@ RoceQueuePair::RestartTimer()
     // ACK); disarming removes the event so an idle QP leaves nothing in the scheduler.
     if (m_state == RTS && Bth::PsnDiff(m_sndNxt, m_sndUna) > 0)
     {
-        m_timerDeadline = Simulator::Now() + m_nic->GetLocalAckTimeout();
+        Time now = m_nic->Now();
+        m_timerDeadline = now + m_nic->GetLocalAckTimeout();
         if (!m_timerPending)
         {
-            m_timer = Simulator::Schedule(m_timerDeadline - Simulator::Now(),
-                                          &RoceQueuePair::OnTimer,
-                                          this);
+            m_timer = Simulator::Schedule(m_timerDeadline - now, &RoceQueuePair::OnTimer, this);
             m_timerPending = true;
         }
     }
@@ -918,7 +917,7 @@ RoceQueuePair::RestartTimer()
 void
 RoceQueuePair::OnTimer()
 {
-    Time now = Simulator::Now();
+    Time now = m_nic->Now();
     if (now < m_timerDeadline)
     {
         m_timer = Simulator::Schedule(m_timerDeadline - now, &RoceQueuePair::OnTimer, this);
