@@ -48,59 +48,12 @@ DelayClassScheduler::DelayClassScheduler()
 
 DelayClassScheduler::~DelayClassScheduler() = default;
 
-void
-DelayClassScheduler::Insert(const Event& ev)
-{
-    ++m_entries;
-    if (ev.key.m_ts >= m_now)
-    {
-        int32_t c = ClassOf(ev.key.m_ts - m_now);
-        if (c != NO_CLASS)
-        {
-            Fifo& f = m_fifos[c];
-            if (f.size == 0)
-            {
-                ++m_busyClasses;
-                PushBack(f, ev);
-                PushHead(MakeHead(ev.key, static_cast<uint32_t>(c)));
-                return;
-            }
-            if (!EventKeyBefore(ev.key, f.Back().key))
-            {
-                PushBack(f, ev);
-                return;
-            }
-        }
-    }
-    InsertOverflow(ev);
-}
-
-bool
-DelayClassScheduler::IsEmpty() const
-{
-    return m_heads.empty(); // the front is never a removed entry
-}
-
 Scheduler::Event
 DelayClassScheduler::PeekNext() const
 {
     NS_ABORT_MSG_IF(m_heads.empty(), "DelayClassScheduler::PeekNext on an empty queue");
     uint32_t s = m_heads.front().source;
     return s == OVERFLOW_SOURCE ? m_overflow.front() : m_fifos[s].Front();
-}
-
-Scheduler::Event
-DelayClassScheduler::RemoveNext()
-{
-    NS_ABORT_MSG_IF(m_heads.empty(), "DelayClassScheduler::RemoveNext on an empty queue");
-    Event next = TakeFront();
-    m_now = next.key.m_ts;
-    DropRemovedFront();
-    if (m_removed.GetSize() > m_entries / 4)
-    {
-        Compact(); // popping live events also shifts the live/removed balance
-    }
-    return next;
 }
 
 void
@@ -156,15 +109,8 @@ DelayClassScheduler::GetNOverflow() const
 }
 
 int32_t
-DelayClassScheduler::ClassOf(uint64_t delay)
+DelayClassScheduler::LookupClass(uint64_t delay)
 {
-    for (std::size_t i = 0; i < RECENT; ++i)
-    {
-        if (m_recentDelay[i] == delay)
-        {
-            return m_recentClass[i];
-        }
-    }
     if (m_table.empty())
     {
         RebuildTable();
@@ -187,7 +133,7 @@ DelayClassScheduler::ClassOf(uint64_t delay)
             return NO_CLASS; // releasing the empty classes would free too few
         }
         ReleaseEmptyClasses();
-        return ClassOf(delay); // the table was rebuilt: find a free slot again
+        return LookupClass(delay); // the table was rebuilt: find a free slot again
     }
     auto c = static_cast<int32_t>(m_fifos.size());
     m_fifos.emplace_back();
@@ -255,21 +201,15 @@ DelayClassScheduler::RebuildHeads()
 }
 
 void
-DelayClassScheduler::PushBack(Fifo& f, const Event& ev)
+DelayClassScheduler::Grow(Fifo& f)
 {
-    if (f.size == f.ring.size())
+    std::vector<Event> grown(f.ring.empty() ? 16 : 2 * f.ring.size());
+    for (std::size_t i = 0; i < f.size; ++i)
     {
-        // Grow by doubling, unrolling the ring so that the front is at index 0.
-        std::vector<Event> grown(f.ring.empty() ? 16 : 2 * f.ring.size());
-        for (std::size_t i = 0; i < f.size; ++i)
-        {
-            grown[i] = f.ring[(f.head + i) & (f.ring.size() - 1)];
-        }
-        f.ring.swap(grown);
-        f.head = 0;
+        grown[i] = f.ring[(f.head + i) & (f.ring.size() - 1)];
     }
-    f.ring[(f.head + f.size) & (f.ring.size() - 1)] = ev;
-    ++f.size;
+    f.ring.swap(grown);
+    f.head = 0;
 }
 
 void
@@ -298,50 +238,20 @@ DelayClassScheduler::InsertOverflow(const Event& ev)
 }
 
 Scheduler::Event
-DelayClassScheduler::TakeFront()
+DelayClassScheduler::TakeOverflowFront()
 {
-    --m_entries;
-    Head& top = m_heads.front();
-    Event ev;
-    bool more;
-    if (top.source == OVERFLOW_SOURCE)
+    std::pop_heap(m_overflow.begin(), m_overflow.end(), EventLater);
+    Event ev = m_overflow.back();
+    m_overflow.pop_back();
+    if (m_overflow.empty())
     {
-        std::pop_heap(m_overflow.begin(), m_overflow.end(), EventLater);
-        ev = m_overflow.back();
-        m_overflow.pop_back();
-        more = !m_overflow.empty();
-        if (more)
-        {
-            top = MakeHead(m_overflow.front().key, OVERFLOW_SOURCE);
-        }
+        PopHead();
     }
     else
     {
-        Fifo& f = m_fifos[top.source];
-        ev = f.ring[f.head];
-        f.head = (f.head + 1) & (f.ring.size() - 1);
-        --f.size;
-        more = f.size > 0;
-        if (more)
-        {
-            top = MakeHead(f.Front().key, top.source);
-        }
-        else
-        {
-            --m_busyClasses;
-        }
+        m_heads.front() = MakeHead(m_overflow.front().key, OVERFLOW_SOURCE);
+        SiftDownFront();
     }
-    if (!more)
-    {
-        Head last = m_heads.back();
-        m_heads.pop_back();
-        if (m_heads.empty())
-        {
-            return ev;
-        }
-        m_heads[0] = last;
-    }
-    SiftDownHead(0);
     return ev;
 }
 
@@ -401,56 +311,6 @@ DelayClassScheduler::Compact()
     m_entries -= dropped;
     m_removed.Clear();
     RebuildHeads();
-}
-
-void
-DelayClassScheduler::PushHead(const Head& h)
-{
-    m_heads.push_back(h);
-    SiftUpHead(m_heads.size() - 1);
-}
-
-void
-DelayClassScheduler::SiftUpHead(std::size_t i)
-{
-    Head moving = m_heads[i];
-    while (i > 0)
-    {
-        std::size_t parent = (i - 1) / 2;
-        if (!HeadBefore(moving, m_heads[parent]))
-        {
-            break;
-        }
-        m_heads[i] = m_heads[parent];
-        i = parent;
-    }
-    m_heads[i] = moving;
-}
-
-void
-DelayClassScheduler::SiftDownHead(std::size_t i)
-{
-    const std::size_t n = m_heads.size();
-    Head moving = m_heads[i];
-    while (true)
-    {
-        std::size_t child = 2 * i + 1;
-        if (child >= n)
-        {
-            break;
-        }
-        if (child + 1 < n && HeadBefore(m_heads[child + 1], m_heads[child]))
-        {
-            ++child;
-        }
-        if (!HeadBefore(m_heads[child], moving))
-        {
-            break;
-        }
-        m_heads[i] = m_heads[child];
-        i = child;
-    }
-    m_heads[i] = moving;
 }
 
 } // namespace ns3

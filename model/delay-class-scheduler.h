@@ -9,6 +9,7 @@
 
 #include "removed-event-set.h"
 
+#include "ns3/abort.h"
 #include "ns3/scheduler.h"
 
 #include <array>
@@ -57,7 +58,7 @@ namespace ns3
  * most twice the peak pending events of each class), 16 bytes per removed entry, about
  * 100 bytes per class.
  */
-class DelayClassScheduler : public Scheduler
+class DelayClassScheduler final : public Scheduler
 {
   public:
     /**
@@ -73,16 +74,61 @@ class DelayClassScheduler : public Scheduler
      * \copydoc QuaternaryHeapScheduler::Insert
      * Also, m_ts must not be before the last event removed (ns-3 guarantees it).
      */
-    void Insert(const Event& ev) override;
+    void Insert(const Event& ev) override
+    {
+        ++m_entries;
+        if (ev.key.m_ts >= m_now)
+        {
+            int32_t c = ClassOf(ev.key.m_ts - m_now);
+            if (c != NO_CLASS)
+            {
+                Fifo& f = m_fifos[c];
+                if (f.size == 0)
+                {
+                    ++m_busyClasses;
+                    PushBack(f, ev);
+                    PushHead(MakeHead(ev.key, static_cast<uint32_t>(c)));
+                    return;
+                }
+                if (!EventKeyBefore(ev.key, f.Back().key))
+                {
+                    PushBack(f, ev);
+                    return;
+                }
+            }
+        }
+        InsertOverflow(ev);
+    }
+
     /// \copydoc QuaternaryHeapScheduler::IsEmpty
-    bool IsEmpty() const override;
+    bool IsEmpty() const override
+    {
+        return m_heads.empty(); // the front is never a removed entry
+    }
+
     /// \copydoc QuaternaryHeapScheduler::PeekNext
     Event PeekNext() const override;
+
     /**
      * \copydoc QuaternaryHeapScheduler::RemoveNext
      * Its timestamp becomes the time from which later inserts' delays count.
      */
-    Event RemoveNext() override;
+    Event RemoveNext() override
+    {
+        NS_ABORT_MSG_IF(m_heads.empty(), "DelayClassScheduler::RemoveNext on an empty queue");
+        Event next = TakeFront();
+        m_now = next.key.m_ts;
+        if (!m_removed.IsEmpty())
+        {
+            DropRemovedFront();
+            if (m_removed.GetSize() > m_entries / 4)
+            {
+                Compact(); // popping live events also shifts the live/removed balance
+            }
+        }
+        return next;
+    }
+
     /// \copydoc QuaternaryHeapScheduler::Remove
     void Remove(const Event& ev) override;
 
@@ -194,7 +240,24 @@ class DelayClassScheduler : public Scheduler
      * \param delay the delay, in time steps
      * \return the class index, or NO_CLASS if every class is taken
      */
-    int32_t ClassOf(uint64_t delay);
+    int32_t ClassOf(uint64_t delay)
+    {
+        for (std::size_t i = 0; i < RECENT; ++i)
+        {
+            if (m_recentDelay[i] == delay)
+            {
+                return m_recentClass[i];
+            }
+        }
+        return LookupClass(delay);
+    }
+
+    /**
+     * \brief ClassOf() past the recent-lookup cache: the lookup table, or a new class.
+     * \param delay the delay, in time steps
+     * \return the class index, or NO_CLASS if every class is taken
+     */
+    int32_t LookupClass(uint64_t delay);
 
     /**
      * \brief Put a lookup in the recent-lookup cache (round robin).
@@ -216,41 +279,139 @@ class DelayClassScheduler : public Scheduler
     void RebuildTable();
     /// Rebuild the head heap from the class FIFOs and the overflow heap.
     void RebuildHeads();
+
     /**
      * \brief Append an event to a class FIFO.
      * \param f the class
      * \param ev the event, not before f's last entry
      */
-    static void PushBack(Fifo& f, const Event& ev);
+    static void PushBack(Fifo& f, const Event& ev)
+    {
+        if (f.size == f.ring.size())
+        {
+            Grow(f);
+        }
+        f.ring[(f.head + f.size) & (f.ring.size() - 1)] = ev;
+        ++f.size;
+    }
+
+    /**
+     * \brief Double a full class FIFO's ring, unrolling it so that the front is at index 0.
+     * \param f the class
+     */
+    static void Grow(Fifo& f);
     /**
      * \brief Add an event to the overflow heap.
      * \param ev the event
      */
     void InsertOverflow(const Event& ev);
+
     /**
      * \brief Remove the front event of the whole queue (removed or not).
      * \return the event
      */
-    Event TakeFront();
+    Event TakeFront()
+    {
+        --m_entries;
+        Head& top = m_heads.front();
+        if (top.source == OVERFLOW_SOURCE)
+        {
+            return TakeOverflowFront();
+        }
+        Fifo& f = m_fifos[top.source];
+        Event ev = f.ring[f.head];
+        f.head = (f.head + 1) & (f.ring.size() - 1);
+        if (--f.size > 0)
+        {
+            top = MakeHead(f.Front().key, top.source);
+            SiftDownFront();
+        }
+        else
+        {
+            --m_busyClasses;
+            PopHead();
+        }
+        return ev;
+    }
+
+    /**
+     * \brief TakeFront() when the front is the overflow heap's.
+     * \return the event
+     */
+    Event TakeOverflowFront();
+
+    /// Remove the head heap's front entry (its source ran empty).
+    void PopHead()
+    {
+        Head last = m_heads.back();
+        m_heads.pop_back();
+        if (!m_heads.empty())
+        {
+            m_heads[0] = last;
+            SiftDownFront();
+        }
+    }
+
     /// Drop removed entries that reached the front.
     void DropRemovedFront();
     /// Filter removed entries out of every FIFO and the overflow heap.
     void Compact();
+
     /**
      * \brief Add a head-heap entry.
      * \param h the entry
      */
-    void PushHead(const Head& h);
+    void PushHead(const Head& h)
+    {
+        m_heads.push_back(h);
+        SiftUpHead(m_heads.size() - 1);
+    }
+
     /**
      * \brief Move a head-heap entry up to its place.
      * \param i its index
      */
-    void SiftUpHead(std::size_t i);
-    /**
-     * \brief Move a head-heap entry down to its place.
-     * \param i its index
-     */
-    void SiftDownHead(std::size_t i);
+    void SiftUpHead(std::size_t i)
+    {
+        Head moving = m_heads[i];
+        while (i > 0)
+        {
+            std::size_t parent = (i - 1) / 2;
+            if (!HeadBefore(moving, m_heads[parent]))
+            {
+                break;
+            }
+            m_heads[i] = m_heads[parent];
+            i = parent;
+        }
+        m_heads[i] = moving;
+    }
+
+    /// Move the head heap's front entry down to its place.
+    void SiftDownFront()
+    {
+        // Floyd's variant: the replaced front is usually among the latest keys (a class's next
+        // event), so move the hole down along the smaller children to a leaf (one comparison
+        // per level), then move the entry up from there (rarely more than a level).
+        const std::size_t n = m_heads.size();
+        Head moving = m_heads[0];
+        std::size_t i = 0;
+        std::size_t child = 1;
+        while (child + 1 < n)
+        {
+            child += HeadBefore(m_heads[child + 1], m_heads[child]) ? 1 : 0;
+            m_heads[i] = m_heads[child];
+            i = child;
+            child = 2 * i + 1;
+        }
+        if (child < n)
+        {
+            m_heads[i] = m_heads[child];
+            i = child;
+        }
+        m_heads[i] = moving;
+        SiftUpHead(i);
+    }
 
     uint32_t m_maxClasses;        //!< attribute MaxClasses
     uint64_t m_now{0};            //!< timestamp of the last event removed

@@ -27,7 +27,8 @@ FabricSimulatorImpl::GetTypeId()
 }
 
 FabricSimulatorImpl::FabricSimulatorImpl()
-    : m_currentTs(0),
+    : m_delayClass(nullptr),
+      m_currentTs(0),
       m_currentUid(EventId::UID::INVALID),
       m_currentContext(Simulator::NO_CONTEXT),
       m_uid(EventId::UID::VALID),
@@ -51,6 +52,7 @@ FabricSimulatorImpl::DoDispose()
             m_events->RemoveNext().impl->Unref();
         }
         m_events = nullptr;
+        m_delayClass = nullptr;
     }
     SimulatorImpl::DoDispose();
 }
@@ -82,6 +84,7 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
         }
     }
     m_events = scheduler;
+    m_delayClass = dynamic_cast<DelayClassScheduler*>(PeekPointer(scheduler));
 }
 
 uint32_t
@@ -99,7 +102,8 @@ FabricSimulatorImpl::IsFinished() const
 void
 FabricSimulatorImpl::ProcessOneEvent()
 {
-    Scheduler::Event next = m_events->RemoveNext();
+    Scheduler::Event next =
+        m_delayClass != nullptr ? m_delayClass->RemoveNext() : m_events->RemoveNext();
     m_unscheduledEvents--;
     m_eventCount++;
     m_currentTs = next.key.m_ts;
@@ -115,6 +119,14 @@ FabricSimulatorImpl::Run()
     NS_LOG_FUNCTION(this);
     m_mainThreadId = std::this_thread::get_id();
     m_stop = false;
+    if (m_delayClass != nullptr)
+    {
+        while (!m_stop && !m_delayClass->IsEmpty())
+        {
+            ProcessOneEvent();
+        }
+        return;
+    }
     while (!m_stop && !m_events->IsEmpty())
     {
         ProcessOneEvent();
