@@ -285,44 +285,6 @@ RoceBthHeader::GetPsn() const
     return m_psn;
 }
 
-bool
-RoceBthHeader::IsFirst(uint8_t op)
-{
-    return op == SEND_FIRST || op == WRITE_FIRST || op == READ_RESPONSE_FIRST;
-}
-
-bool
-RoceBthHeader::IsMiddle(uint8_t op)
-{
-    return op == SEND_MIDDLE || op == WRITE_MIDDLE || op == READ_RESPONSE_MIDDLE;
-}
-
-bool
-RoceBthHeader::IsLast(uint8_t op)
-{
-    return op == SEND_LAST || op == SEND_LAST_WITH_IMM || op == WRITE_LAST ||
-           op == WRITE_LAST_WITH_IMM || op == READ_RESPONSE_LAST;
-}
-
-bool
-RoceBthHeader::IsOnly(uint8_t op)
-{
-    return op == SEND_ONLY || op == SEND_ONLY_WITH_IMM || op == WRITE_ONLY ||
-           op == WRITE_ONLY_WITH_IMM || op == READ_RESPONSE_ONLY;
-}
-
-bool
-RoceBthHeader::IsReadResponse(uint8_t op)
-{
-    return op >= READ_RESPONSE_FIRST && op <= READ_RESPONSE_ONLY;
-}
-
-bool
-RoceBthHeader::IsRequest(uint8_t op)
-{
-    return op <= READ_REQUEST;
-}
-
 const char*
 RoceBthHeader::OpcodeName(uint8_t op)
 {
@@ -371,28 +333,11 @@ RoceBthHeader::OpcodeName(uint8_t op)
     }
 }
 
-uint32_t
-RoceBthHeader::PsnAdd(uint32_t psn, uint32_t n)
+void
+RoceBthHeader::PsnOutOfRange(uint32_t psn)
 {
     Check24(psn, "PSN");
-    return (psn + n) & MAX_24BIT;
-}
-
-int32_t
-RoceBthHeader::PsnDiff(uint32_t a, uint32_t b)
-{
-    Check24(a, "PSN");
-    Check24(b, "PSN");
-    uint32_t d = (a - b) & MAX_24BIT;
-    // Distances of half the circle or more are negative: [-2^23, 2^23).
-    return d >= (PSN_MODULUS >> 1) ? static_cast<int32_t>(d) - static_cast<int32_t>(PSN_MODULUS)
-                                   : static_cast<int32_t>(d);
-}
-
-bool
-RoceBthHeader::PsnLess(uint32_t a, uint32_t b)
-{
-    return PsnDiff(a, b) < 0;
+    NS_FATAL_ERROR("unreachable: PSN " << psn << " passed the range check");
 }
 
 } // namespace ns3

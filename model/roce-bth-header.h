@@ -247,25 +247,42 @@ class RoceBthHeader : public Header
      * \param op an opcode
      * \return true for SEND First, RDMA WRITE First and RDMA READ Response First
      */
-    static bool IsFirst(uint8_t op);
+    static bool IsFirst(uint8_t op)
+    {
+        return op == SEND_FIRST || op == WRITE_FIRST || op == READ_RESPONSE_FIRST;
+    }
+
     /**
      * \param op an opcode
      * \return true for SEND Middle, RDMA WRITE Middle and RDMA READ Response Middle
      */
-    static bool IsMiddle(uint8_t op);
+    static bool IsMiddle(uint8_t op)
+    {
+        return op == SEND_MIDDLE || op == WRITE_MIDDLE || op == READ_RESPONSE_MIDDLE;
+    }
+
     /**
      * \param op an opcode
      * \return true for SEND Last (with or without immediate), RDMA WRITE Last (with or without
      *         immediate) and RDMA READ Response Last
      */
-    static bool IsLast(uint8_t op);
+    static bool IsLast(uint8_t op)
+    {
+        return op == SEND_LAST || op == SEND_LAST_WITH_IMM || op == WRITE_LAST ||
+               op == WRITE_LAST_WITH_IMM || op == READ_RESPONSE_LAST;
+    }
+
     /**
      * \param op an opcode
      * \return true for the opcodes named "Only": SEND Only (with or without immediate), RDMA
      *         WRITE Only (with or without immediate) and RDMA READ Response Only. READ Request,
      *         Acknowledge and CNP are single-packet too but are not "Only" opcodes.
      */
-    static bool IsOnly(uint8_t op);
+    static bool IsOnly(uint8_t op)
+    {
+        return op == SEND_ONLY || op == SEND_ONLY_WITH_IMM || op == WRITE_ONLY ||
+               op == WRITE_ONLY_WITH_IMM || op == READ_RESPONSE_ONLY;
+    }
 
     /**
      * \param op an opcode
@@ -304,13 +321,21 @@ class RoceBthHeader : public Header
      * \param op an opcode
      * \return true for RDMA READ Response First, Middle, Last and Only
      */
-    static bool IsReadResponse(uint8_t op);
+    static bool IsReadResponse(uint8_t op)
+    {
+        return op >= READ_RESPONSE_FIRST && op <= READ_RESPONSE_ONLY;
+    }
+
     /**
      * \param op an opcode
      * \return true for the RC requester opcodes: every SEND and RDMA WRITE opcode and RDMA READ
      *         Request (0x00..0x0C); false for responses, CNP and non-RC opcodes
      */
-    static bool IsRequest(uint8_t op);
+    static bool IsRequest(uint8_t op)
+    {
+        return op <= READ_REQUEST;
+    }
+
     /**
      * \param op an opcode
      * \return the enumerator's name (e.g. "WRITE_FIRST", "CNP"), or "UNKNOWN" for any opcode
@@ -324,23 +349,59 @@ class RoceBthHeader : public Header
      * \param n any increment; only n modulo 2^24 matters
      * \return (psn + n) mod 2^24
      */
-    static uint32_t PsnAdd(uint32_t psn, uint32_t n);
+    static uint32_t PsnAdd(uint32_t psn, uint32_t n)
+    {
+        CheckPsn(psn);
+        return (psn + n) & MAX_24BIT;
+    }
+
     /**
      * \brief Signed distance a - b on the 24-bit PSN circle.
      * \param a a PSN, 0..2^24-1 (aborts otherwise)
      * \param b a PSN, 0..2^24-1 (aborts otherwise)
      * \return d in [-2^23, 2^23) with (b + d) mod 2^24 == a; e.g. PsnDiff(0, 0xFFFFFF) == 1
      */
-    static int32_t PsnDiff(uint32_t a, uint32_t b);
+    static int32_t PsnDiff(uint32_t a, uint32_t b)
+    {
+        CheckPsn(a);
+        CheckPsn(b);
+        uint32_t d = (a - b) & MAX_24BIT;
+        // Distances of half the circle or more are negative: [-2^23, 2^23).
+        return d >= (PSN_MODULUS >> 1) ? static_cast<int32_t>(d) - static_cast<int32_t>(PSN_MODULUS)
+                                       : static_cast<int32_t>(d);
+    }
+
     /**
      * \brief Serial-number order of PSNs: a comes before b within half the PSN space.
      * \param a a PSN, 0..2^24-1 (aborts otherwise)
      * \param b a PSN, 0..2^24-1 (aborts otherwise)
      * \return PsnDiff(a, b) < 0
      */
-    static bool PsnLess(uint32_t a, uint32_t b);
+    static bool PsnLess(uint32_t a, uint32_t b)
+    {
+        return PsnDiff(a, b) < 0;
+    }
 
   private:
+    /**
+     * \brief Abort unless a PSN fits in 24 bits (inline check; the message is built out of
+     *        line).
+     * \param psn the PSN
+     */
+    static void CheckPsn(uint32_t psn)
+    {
+        if (psn > MAX_24BIT)
+        {
+            PsnOutOfRange(psn);
+        }
+    }
+
+    /**
+     * \brief Abort with a message naming an out-of-range PSN.
+     * \param psn the PSN, > 2^24-1
+     */
+    [[noreturn]] static void PsnOutOfRange(uint32_t psn);
+
     uint8_t m_opcode;  //!< OpCode
     bool m_se;         //!< Solicited Event
     bool m_migReq;     //!< MigReq

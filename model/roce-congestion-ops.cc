@@ -84,24 +84,6 @@ RoceCongestionOps::OnBytesSent(uint32_t)
 {
 }
 
-DataRate
-RoceCongestionOps::GetRate() const
-{
-    return m_rate;
-}
-
-uint64_t
-RoceCongestionOps::GetWindow() const
-{
-    return m_window;
-}
-
-DataRate
-RoceCongestionOps::GetLineRate() const
-{
-    return m_lineRate;
-}
-
 void
 RoceCongestionOps::SetRate(DataRate rate)
 {

@@ -83,11 +83,23 @@ class RoceCongestionOps : public Object
     virtual void OnBytesSent(uint32_t bytes);
 
     /// \return the pacing rate (<= line rate)
-    DataRate GetRate() const;
+    DataRate GetRate() const
+    {
+        return m_rate;
+    }
+
     /// \return the in-flight window in bytes (0 = no window)
-    uint64_t GetWindow() const;
+    uint64_t GetWindow() const
+    {
+        return m_window;
+    }
+
     /// \return the line rate given to Init()
-    DataRate GetLineRate() const;
+    DataRate GetLineRate() const
+    {
+        return m_lineRate;
+    }
+
     /**
      * \brief Set the callback the QP uses to learn of rate changes (to re-pace at once).
      * \param cb called after every change of GetRate()

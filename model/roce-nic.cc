@@ -119,7 +119,7 @@ RoceNic::GetTypeId()
                           "NIC-originated PFC: rate at which the host drains received payload "
                           "(PCIe/memory); 0 = infinitely fast, the NIC never pauses.",
                           DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&RoceNic::m_rxDrainRate),
+                          MakeDataRateAccessor(&RoceNic::SetRxDrainRate, &RoceNic::GetRxDrainRate),
                           MakeDataRateChecker())
             .AddAttribute("RxXoffBytes",
                           "NIC-originated PFC: host backlog at which the port sends XOFF.",
@@ -337,6 +337,19 @@ RoceNic::GetLocalAckTimeout() const
 {
     // 4.096 us x 2^n, exactly: 4096 ns << n.
     return NanoSeconds(int64_t(4096) << m_localAckTimeout);
+}
+
+void
+RoceNic::SetRxDrainRate(DataRate rate)
+{
+    m_rxDrainRate = rate;
+    m_rxDrainOn = rate.GetBitRate() > 0;
+}
+
+DataRate
+RoceNic::GetRxDrainRate() const
+{
+    return m_rxDrainRate;
 }
 
 uint32_t
@@ -686,7 +699,7 @@ RoceNic::Drop(Ptr<const Packet> packet, RoceNicDropReason reason)
 void
 RoceNic::AccountRx(uint32_t portIndex, uint8_t priority, uint64_t bytes)
 {
-    if (m_rxDrainRate.GetBitRate() == 0)
+    if (!m_rxDrainOn)
     {
         return;
     }

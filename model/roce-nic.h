@@ -129,6 +129,13 @@ class RoceNic : public Object, public PfcPortOwner
     Time GetLocalAckTimeout() const;
     /// \return the retry count
     uint32_t GetRetryCount() const;
+    /**
+     * \brief Set the RxDrainRate attribute (NIC-originated PFC).
+     * \param rate host drain rate of received payload; 0 bit/s disables NIC-originated PFC
+     */
+    void SetRxDrainRate(DataRate rate);
+    /// \return the RxDrainRate attribute (0 bit/s: NIC-originated PFC off)
+    DataRate GetRxDrainRate() const;
     /// \return the minimum time between CNPs of one QP
     Time GetCnpInterval() const;
     /// \return the DSCP of data packets
@@ -328,6 +335,7 @@ class RoceNic : public Object, public PfcPortOwner
     uint8_t m_cnpDscp;                     //!< DSCP of CNP
     uint32_t m_txQueueDepth;               //!< data frames kept in a port queue
     DataRate m_rxDrainRate;                //!< NIC PFC host drain (0 = off)
+    bool m_rxDrainOn{false};               //!< m_rxDrainRate > 0 (checked per packet)
     uint64_t m_rxXoff;                     //!< NIC PFC XOFF level, bytes
     uint64_t m_rxXon;                      //!< NIC PFC XON level, bytes
     uint32_t m_firstQpn;                   //!< QPN of m_qps[0]
