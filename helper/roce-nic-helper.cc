@@ -15,8 +15,6 @@ RoceNicHelper::RoceNicHelper()
 {
     m_nicFactory.SetTypeId("ns3::RoceNic");
     m_psnRng = CreateObject<UniformRandomVariable>();
-    m_recycler = Create<PacketRecycler>();
-    m_recycler->SetCapacity(0); // each NIC installed adds its RecycledPackets
 }
 
 void
@@ -64,7 +62,6 @@ RoceNicHelper::Install(Ptr<Node> node, Ptr<PfcNetDevice> port, Ipv4Address addre
                     "RoceNicHelper::Install: the port does not belong to node " << node->GetId());
     Ptr<RoceNic> nic = m_nicFactory.Create<RoceNic>();
     nic->AddPort(port, address);
-    nic->SetPacketRecycler(m_recycler);
     node->AggregateObject(nic);
     return nic;
 }

@@ -24,9 +24,6 @@ namespace ns3
  * values from an ns-3 random stream (AssignStreams for reproducibility; RandomStartPsn=false
  * gives 0); UDP source ports (flow entropy) are derived from the QP numbers so that the QPs
  * of one connection hash onto different ECMP paths.
- *
- * The NICs installed by one helper share one PacketRecycler: a packet consumed by any of them
- * is reused by the next one to send, while it is still in the CPU cache.
  */
 class RoceNicHelper
 {
@@ -84,7 +81,6 @@ class RoceNicHelper
 
   private:
     ObjectFactory m_nicFactory;          //!< NIC factory
-    Ptr<PacketRecycler> m_recycler;      //!< shared by the NICs installed
     Ptr<UniformRandomVariable> m_psnRng; //!< start PSNs
     bool m_randomPsn;                    //!< randomize start PSNs
 };

@@ -13,14 +13,10 @@ namespace ns3
 static_assert(FabricFrame::HEAD_CAPACITY == FabricWireHeader::MAX_BYTES,
               "a frame's head is written into its packet as one FabricWireHeader");
 
-FabricFrame::FabricFrame(const Ptr<Packet>& body,
-                         const uint8_t* head,
-                         uint32_t headBytes,
-                         bool privateBody)
+FabricFrame::FabricFrame(const Ptr<Packet>& body, const uint8_t* head, uint32_t headBytes)
     : m_packet(PeekPointer(body)),
       m_headBytes(static_cast<uint8_t>(headBytes)),
-      m_synced(headBytes == 0),
-      m_handedOut(!privateBody)
+      m_synced(headBytes == 0)
 {
     NS_ABORT_MSG_IF(!body, "FabricFrame: null body packet");
     NS_ABORT_MSG_IF(headBytes > HEAD_CAPACITY,
@@ -30,9 +26,25 @@ FabricFrame::FabricFrame(const Ptr<Packet>& body,
     std::memcpy(m_head, head, headBytes);
 }
 
+void
+FabricFrame::BadZeroBodyFrame(uint32_t headBytes, uint32_t zeroBytes)
+{
+    NS_FATAL_ERROR("FabricFrame: a zero-body frame of "
+                   << headBytes << " head bytes and " << zeroBytes
+                   << " zero bytes; the head must be 0.." << HEAD_CAPACITY
+                   << " bytes and the frame not empty");
+}
+
 uint32_t
 FabricFrame::CopyFromPacket(uint8_t* out, uint32_t offset, uint32_t bytes) const
 {
+    if (!m_packet)
+    {
+        // A zero body: everything after the head is zeros.
+        uint32_t got = offset < m_size ? std::min(bytes, m_size - offset) : 0;
+        std::memset(out, 0, got);
+        return got;
+    }
     // Packet::CopyData reads from the start only: copy the stale bytes too, keep the rest.
     uint8_t tmp[2 * HEAD_CAPACITY];
     uint32_t skip = m_staleBytes + (offset - m_headBytes);
@@ -50,7 +62,10 @@ FabricFrame::ExtendHead(uint32_t bytes)
 {
     uint32_t got = CopyFromPacket(m_head + m_headBytes, m_headBytes, bytes - m_headBytes);
     m_headBytes = static_cast<uint8_t>(m_headBytes + got);
-    m_staleBytes = static_cast<uint8_t>(m_staleBytes + got);
+    if (m_packet)
+    {
+        m_staleBytes = static_cast<uint8_t>(m_staleBytes + got);
+    }
 }
 
 uint32_t
@@ -62,7 +77,7 @@ FabricFrame::CopyData(uint8_t* out, uint32_t bytes) const
         std::memcpy(out, m_head, bytes);
         return bytes;
     }
-    if (!m_synced && m_staleBytes + bytes - m_headBytes <= 2 * HEAD_CAPACITY)
+    if (!m_packet || (!m_synced && m_staleBytes + bytes - m_headBytes <= 2 * HEAD_CAPACITY))
     {
         std::memcpy(out, m_head, m_headBytes);
         return m_headBytes + CopyFromPacket(out + m_headBytes, m_headBytes, bytes - m_headBytes);
@@ -78,6 +93,18 @@ FabricFrame::CopyData(uint8_t* out, uint32_t bytes) const
 void
 FabricFrame::Sync() const
 {
+    if (!m_packet)
+    {
+        if (m_size == 0)
+        {
+            return; // an empty frame has no packet to show
+        }
+        // A zero body gets its packet: the bytes after the head.
+        Ptr<Packet> body = Create<Packet>(m_size - m_headBytes);
+        m_packet = PeekPointer(body);
+        m_packet->Ref(); // the frame's reference, kept when body goes
+        m_staleBytes = 0;
+    }
     if (m_staleBytes)
     {
         m_packet->RemoveAtStart(m_staleBytes);

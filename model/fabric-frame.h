@@ -41,6 +41,12 @@ namespace ns3
  * reference on without updating the reference count, hence without touching the packet. The
  * packet must not be changed through other references while a frame holds it (GetPacket()
  * hands it out when the frame leaves the fast path for good, or for reading).
+ *
+ * Zero bodies: a NIC's frame is its headers followed by zeros (payload, ICRC, padding, FCS;
+ * the model carries no data). Such a frame is built with no ns-3 packet at all (the
+ * zero-body constructor): the packet is created by the first GetPacket(), i.e. only if the
+ * frame is ever shown outside the fast path. A frame that crosses the fabric unobserved costs
+ * no packet allocation, reference counting or packet cache misses anywhere.
  */
 class FabricFrame
 {
@@ -57,8 +63,7 @@ class FabricFrame
      * \param frame the frame (aborts if null)
      */
     explicit FabricFrame(const Ptr<Packet>& frame)
-        : m_packet(PeekPointer(frame)),
-          m_handedOut(true)
+        : m_packet(PeekPointer(frame))
     {
         NS_ABORT_MSG_IF(!frame, "FabricFrame: null frame packet");
         m_size = frame->GetSize();
@@ -70,14 +75,28 @@ class FabricFrame
      * \param body the rest of the frame (payload, trailers, padding, FCS); must not be null
      * \param head the header bytes
      * \param headBytes how many, 0..HEAD_CAPACITY (aborts otherwise)
-     * \param privateBody true if no other code has seen \p body or holds it (a packet just
-     *        created, or taken from a PacketRecycler): IsHandedOut() stays false until
-     *        GetPacket()
      */
-    FabricFrame(const Ptr<Packet>& body,
-                const uint8_t* head,
-                uint32_t headBytes,
-                bool privateBody = false);
+    FabricFrame(const Ptr<Packet>& body, const uint8_t* head, uint32_t headBytes);
+
+    /**
+     * \brief A frame made of \p headBytes header bytes followed by \p zeroBytes zero bytes,
+     *        with no ns-3 packet until GetPacket() creates one (see "Zero bodies" above).
+     * \param head the header bytes
+     * \param headBytes how many, 0..HEAD_CAPACITY (aborts otherwise)
+     * \param zeroBytes bytes after the head (payload, trailers, padding, FCS), all zero;
+     *        headBytes + zeroBytes must be > 0 (aborts otherwise: that is an empty frame)
+     */
+    FabricFrame(const uint8_t* head, uint32_t headBytes, uint32_t zeroBytes)
+        : m_size(headBytes + zeroBytes),
+          m_headBytes(static_cast<uint8_t>(headBytes)),
+          m_synced(false)
+    {
+        if (headBytes > HEAD_CAPACITY || m_size == 0)
+        {
+            BadZeroBodyFrame(headBytes, zeroBytes);
+        }
+        std::memcpy(m_head, head, headBytes);
+    }
 
     /// Not copyable: two frames sharing a packet would each write their head into it.
     FabricFrame(const FabricFrame&) = delete;
@@ -89,6 +108,7 @@ class FabricFrame
     {
         std::memcpy(static_cast<void*>(this), &other, sizeof(FabricFrame));
         other.m_packet = nullptr;
+        other.m_size = 0;
     }
 
     /// Move assignment. \param other the frame to take (left empty) \return this frame
@@ -99,6 +119,7 @@ class FabricFrame
             Packet* old = m_packet;
             std::memcpy(static_cast<void*>(this), &other, sizeof(FabricFrame));
             other.m_packet = nullptr;
+            other.m_size = 0;
             if (old)
             {
                 old->Unref();
@@ -116,10 +137,10 @@ class FabricFrame
         }
     }
 
-    /// \return true if the frame holds no packet
+    /// \return true if the frame holds nothing (default-constructed or moved from)
     bool IsEmpty() const
     {
-        return m_packet == nullptr;
+        return m_packet == nullptr && m_size == 0;
     }
 
     /// \return the frame's size on the wire, bytes (header through FCS)
@@ -215,7 +236,8 @@ class FabricFrame
 
     /**
      * \brief The packet holding the whole frame: the head is written into it first if it
-     * changed since the packet last showed it. Use it whenever the frame leaves the fast path.
+     * changed since the packet last showed it; a zero-body frame's packet is created here. Use
+     * it whenever the frame leaves the fast path.
      * \return the packet (null for an empty frame)
      */
     Ptr<Packet> GetPacket() const
@@ -224,30 +246,37 @@ class FabricFrame
         {
             Sync();
         }
-        m_handedOut = true;
         return Ptr<Packet>(m_packet);
     }
 
     /**
-     * \return true if code outside the frame may have seen the packet (GetPacket() was called,
-     *         or the frame wraps a packet given to it): it may carry tags or other references
-     */
-    bool IsHandedOut() const
-    {
-        return m_handedOut;
-    }
-
-    /**
      * \return the packet as it is (its first GetStaleBytes() bytes may be out of date), without
-     *         writing the head into it: for code that only needs the object (recycling)
+     *         writing the head into it; nullptr for a zero-body frame whose packet was not
+     *         created yet (HasPacket())
      */
     Packet* PeekPacket() const
     {
         return m_packet;
     }
 
+    /**
+     * \return true if the frame has an ns-3 packet: it wraps or was built with one, or it has
+     *         a zero body and GetPacket() was called
+     */
+    bool HasPacket() const
+    {
+        return m_packet != nullptr;
+    }
+
   private:
-    /// Write the head into the packet (RemoveAtStart of the stale bytes, AddHeader).
+    /**
+     * \brief Abort with a message on bad zero-body constructor arguments.
+     * \param headBytes the head size given
+     * \param zeroBytes the body size given
+     */
+    [[noreturn]] static void BadZeroBodyFrame(uint32_t headBytes, uint32_t zeroBytes);
+    /// Write the head into the packet (RemoveAtStart of the stale bytes, AddHeader), creating
+    /// the packet of a zero body first.
     void Sync() const;
     /// Read packet bytes into the head until it holds \p bytes (<= HEAD_CAPACITY, GetSize()).
     void ExtendHead(uint32_t bytes);
@@ -260,13 +289,12 @@ class FabricFrame
      */
     uint32_t CopyFromPacket(uint8_t* out, uint32_t offset, uint32_t bytes) const;
 
-    Packet* m_packet{nullptr};       //!< the packet (one reference owned), or null
-    uint32_t m_size{0};              //!< frame bytes on the wire
-    uint8_t m_headBytes{0};          //!< valid bytes in m_head
-    mutable uint8_t m_staleBytes{0}; //!< packet bytes the head replaces
-    mutable bool m_synced{true};     //!< the packet's first bytes equal the head
-    mutable bool m_handedOut{false}; //!< see IsHandedOut()
-    uint8_t m_head[HEAD_CAPACITY];   //!< the frame's first bytes
+    mutable Packet* m_packet{nullptr}; //!< the packet (one reference owned), or null
+    uint32_t m_size{0};                //!< frame bytes on the wire
+    uint8_t m_headBytes{0};            //!< valid bytes in m_head
+    mutable uint8_t m_staleBytes{0};   //!< packet bytes the head replaces (0 without a packet)
+    mutable bool m_synced{true};       //!< the packet exists and its first bytes equal the head
+    uint8_t m_head[HEAD_CAPACITY];     //!< the frame's first bytes
 };
 
 static_assert(sizeof(FabricFrame) == 96, "a FabricFrame is one and a half cache lines");

@@ -132,16 +132,17 @@ RoceNic::GetTypeId()
                           UintegerValue(256 * 1024),
                           MakeUintegerAccessor(&RoceNic::m_rxXon),
                           MakeUintegerChecker<uint64_t>())
-            .AddAttribute(
-                "RecycledPackets",
-                "Received packets kept per body size and reused for the next sends, "
-                "saving packet and buffer allocations (0 = off). NICs installed by one "
-                "RoceNicHelper share one recycler (see SetPacketRecycler), which keeps the "
-                "sum of their values. Bodies are zero-filled in this model, so reuse does "
-                "not change any result.",
-                UintegerValue(256),
-                MakeUintegerAccessor(&RoceNic::SetRecycledPackets, &RoceNic::GetRecycledPackets),
-                MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RecycledPackets",
+                          "Obsolete: frames carry no ns-3 packet unless something outside the "
+                          "fast path (a trace sink, pcap, a drop) looks at them, so there are no "
+                          "packets to recycle.",
+                          0, // flags: neither settable nor gettable
+                          EmptyAttributeValue(),
+                          MakeEmptyAttributeAccessor(),
+                          MakeEmptyAttributeChecker(),
+                          TypeId::OBSOLETE,
+                          "remove it: a NIC's frames have no ns-3 packet until one is observed "
+                          "(FabricFrame zero bodies), so nothing is allocated to recycle")
             .AddTraceSource("Drop",
                             "A received packet was dropped: packet, reason.",
                             MakeTraceSourceAccessor(&RoceNic::m_dropTrace),
@@ -167,10 +168,8 @@ RoceNic::RoceNic()
       m_rxXoff(512 * 1024),
       m_rxXon(256 * 1024),
       m_firstQpn(256),
-      m_arbSeq(0),
-      m_recycler(Create<PacketRecycler>())
+      m_arbSeq(0)
 {
-    m_recycler->SetCapacity(0); // the RecycledPackets attribute adds the NIC's share
 }
 
 RoceNic::~RoceNic() = default;
@@ -550,14 +549,10 @@ RoceNic::Receive(uint32_t portIndex,
     uint8_t b[RX_HEADER_BYTES];
     uint32_t got = packet->CopyData(b, std::min<uint32_t>(sizeof(b), packet->GetSize()));
     RoceNicDropReason reason;
-    uint32_t headers = Deliver(portIndex, b, got, packet->GetSize(), reason);
-    if (headers == 0)
+    if (Deliver(portIndex, b, got, packet->GetSize(), reason) == 0)
     {
         Drop(packet, 0, packet->GetSize(), reason);
-        return;
     }
-    // What follows the headers is zeros (payload, ICRC): the body of a later packet.
-    m_recycler->Recycle(packet, headers);
 }
 
 void
@@ -580,21 +575,10 @@ RoceNic::ReceiveFrame(uint32_t portIndex,
     uint32_t got = std::min(frame.GetHeadBytes() - l2Bytes, RX_HEADER_BYTES);
     uint32_t size = wire::GetU16(b + 2);
     RoceNicDropReason reason;
-    uint32_t headers = Deliver(portIndex, b, got, size, reason);
-    if (headers == 0)
+    if (Deliver(portIndex, b, got, size, reason) == 0)
     {
         Drop(frame.GetPacket(), l2Bytes, size, reason);
-        return;
     }
-    // What follows the headers is zeros (payload, ICRC, padding, FCS): the body of a later
-    // packet. The packet holds the frame from its stale bytes on, after the head.
-    uint32_t frameHeaders = l2Bytes + headers;
-    uint32_t packetHeaders = frame.GetStaleBytes();
-    if (frameHeaders > frame.GetHeadBytes())
-    {
-        packetHeaders += frameHeaders - frame.GetHeadBytes();
-    }
-    m_recycler->Recycle(Ptr<Packet>(frame.PeekPacket()), packetHeaders, frame.IsHandedOut());
 }
 
 uint32_t
@@ -658,34 +642,6 @@ RoceNic::Drop(Ptr<const Packet> packet, uint32_t offset, uint32_t size, RoceNicD
         return;
     }
     Drop(packet->CreateFragment(offset, std::min(size, packet->GetSize() - offset)), reason);
-}
-
-void
-RoceNic::SetRecycledPackets(uint32_t packets)
-{
-    m_recycler->AddCapacity(int64_t(packets) - int64_t(m_recycledPackets));
-    m_recycledPackets = packets;
-}
-
-uint32_t
-RoceNic::GetRecycledPackets() const
-{
-    return m_recycledPackets;
-}
-
-const PacketRecycler&
-RoceNic::GetPacketRecycler() const
-{
-    return *m_recycler;
-}
-
-void
-RoceNic::SetPacketRecycler(Ptr<PacketRecycler> recycler)
-{
-    NS_ABORT_MSG_IF(!recycler, "RoceNic::SetPacketRecycler given a null recycler");
-    m_recycler->AddCapacity(-int64_t(m_recycledPackets));
-    recycler->AddCapacity(m_recycledPackets);
-    m_recycler = recycler;
 }
 
 void

@@ -7,7 +7,6 @@
 #define ROCE_NIC_H
 
 #include "fabric-simulator-impl.h"
-#include "packet-recycler.h"
 #include "pfc-net-device.h"
 #include "roce-aeth-header.h"
 #include "roce-bth-header.h"
@@ -190,29 +189,6 @@ class RoceNic : public Object, public PfcPortOwner
     void AccountRx(uint32_t port, uint8_t priority, uint64_t bytes);
 
     /**
-     * \brief A packet with a zero-filled body for a QP to send, reusing a received one if kept.
-     * \param zeroBytes body bytes (payload, pad, ICRC field, Ethernet padding and FCS field)
-     * \return a packet equal to Create<Packet>(zeroBytes)
-     */
-    Ptr<Packet> AllocatePacket(uint32_t zeroBytes)
-    {
-        return m_recycler->Get(zeroBytes);
-    }
-
-    /// \return the NIC's packet recycler (statistics: reused / created packets)
-    const PacketRecycler& GetPacketRecycler() const;
-    /**
-     * \brief Use \p recycler for the packets this NIC consumes and sends, e.g. one shared by
-     *        many NICs (RoceNicHelper does this).
-     *
-     * The NIC's RecycledPackets share moves from its current recycler to \p recycler, so a
-     * recycler shared by n NICs keeps the sum of their shares (as many packets as n recyclers
-     * of their own would). Aborts if \p recycler is null.
-     * \param recycler the recycler
-     */
-    void SetPacketRecycler(Ptr<PacketRecycler> recycler);
-
-    /**
      * \brief The current simulation time (Simulator::Now()), read without a virtual call when
      *        the engine is a FabricSimulatorImpl: the NIC and its QPs need it for every packet.
      * \return the time of the event being run
@@ -270,7 +246,8 @@ class RoceNic : public Object, public PfcPortOwner
                  Mac48Address from,
                  uint8_t priority);
     /// PfcPortOwner: an IPv4 frame arrived on a port; its RoCEv2 headers are parsed from the
-    /// frame's head and the frame goes to its QP (Deliver), then its packet to the recycler.
+    /// frame's head and the frame goes to its QP (Deliver); a zero-body frame never gets a
+    /// packet unless it is dropped or was observed on the way.
     void ReceiveFrame(uint32_t port,
                       const Ptr<PfcNetDevice>& dev,
                       FabricFrame& frame,
@@ -317,13 +294,6 @@ class RoceNic : public Object, public PfcPortOwner
     void DrainRx(uint32_t port, uint8_t priority);
     /// Validate and set the MTU attribute.
     void SetMtu(uint32_t mtu);
-    /**
-     * \brief Set the number of received packets kept per body size for reuse.
-     * \param packets 0 disables recycling
-     */
-    void SetRecycledPackets(uint32_t packets);
-    /// \return the number of received packets kept per body size
-    uint32_t GetRecycledPackets() const;
 
     uint32_t m_mtu;                        //!< path MTU
     uint32_t m_ackInterval;                //!< ACK coalescing
@@ -346,9 +316,7 @@ class RoceNic : public Object, public PfcPortOwner
     uint64_t m_arbSeq;                     //!< tie-break for the paced heap
     std::array<uint64_t, size_t(RoceNicDropReason::COUNT)> m_drops{}; //!< drops
     TracedCallback<Ptr<const Packet>, RoceNicDropReason> m_dropTrace; //!< drops
-    Ptr<PacketRecycler> m_recycler; //!< received packets kept for the next sends
-    uint32_t m_recycledPackets{0};  //!< RecycledPackets: this NIC's share of its capacity
-    FabricEngineRef m_engine;       //!< the engine, if a FabricSimulatorImpl (for Now())
+    FabricEngineRef m_engine; //!< the engine, if a FabricSimulatorImpl (for Now())
 };
 
 } // namespace ns3

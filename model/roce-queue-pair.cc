@@ -412,9 +412,10 @@ RoceQueuePair::MakePacket(uint8_t* h,
     uint32_t frame = l2 + total + PfcNetDevice::FCS_BYTES;
     uint32_t pad =
         frame < PfcNetDevice::MIN_FRAME_BYTES ? PfcNetDevice::MIN_FRAME_BYTES - frame : 0;
-    Ptr<Packet> p =
-        m_nic->AllocatePacket(body + RoceIcrcTrailer::SIZE + pad + PfcNetDevice::FCS_BYTES);
-    return FabricFrame(p, h - l2, l2 + hdrBytes, true); // a recycled or new packet
+    // No ns-3 packet: the frame gets one only if something outside the fast path looks at it.
+    return FabricFrame(h - l2,
+                       l2 + hdrBytes,
+                       body + RoceIcrcTrailer::SIZE + pad + PfcNetDevice::FCS_BYTES);
 }
 
 FabricFrame
