@@ -25,11 +25,11 @@ namespace ns3
  * The frame on the wire is the head's bytes followed by the packet's bytes from
  * GetStaleBytes() on; the packet's first GetStaleBytes() bytes are an older version of the
  * head. A switch forwards a frame by rewriting the head (new Ethernet header, TTL, ECN,
- * checksum) with ReplaceHead(), and a NIC builds one from its header bytes and a body packet,
- * so the ns-3 packet itself is neither read nor changed along the way: at each hop that saves
- * a buffer copy of the headers, a header removal and an addition (with its metadata and tag
- * bookkeeping), and the cache misses on the packet's objects (ai-fabric benchmark, doc
- * "Simulation performance").
+ * checksum) with ReplaceHead(), and a NIC builds one from its header bytes and a zero body
+ * (no packet at all, see below), so the ns-3 packet itself is neither read nor changed along the
+ * way: at each hop that saves a buffer copy of the headers, a header removal and an addition (with
+ * its metadata and tag bookkeeping), and the cache misses on the packet's objects (ai-fabric
+ * benchmark, doc "Simulation performance").
  *
  * GetPacket() returns the packet with the head written into it (one RemoveAtStart and one
  * AddHeader of a FabricWireHeader, only when the head changed since): whatever hands the frame

@@ -348,8 +348,8 @@ class PfcNetDevice : public NetDevice
     bool SendFrame(const Ptr<Packet>& frame, uint8_t priority);
 
     /**
-     * \brief Send a whole frame built by the caller as header bytes plus a body packet (the
-     * RoCE NIC's fast path; see FabricFrame): the same contract as
+     * \brief Send a whole frame built by the caller as header bytes plus a body packet or a
+     * zero body (the RoCE NIC's fast path; see FabricFrame): the same contract as
      * SendFrame(const Ptr<Packet>&, uint8_t), without writing the headers into the packet.
      * \param frame the frame; moved out when it is queued or sent
      * \param priority 0..7 (aborts otherwise)

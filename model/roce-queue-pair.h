@@ -355,8 +355,9 @@ class RoceQueuePair : public Object
      * Make a whole frame from header bytes: writes IPv4 + UDP into h[0..28) (h[28..hdrBytes)
      * holds the BTH and its extension headers) and the port's L2 header for \p priority into
      * the L2_ROOM bytes in front of h; they become the frame's head (FabricFrame), in front of
-     * a zero body packet: \p body bytes of payload and pad, the ICRC field, Ethernet padding
-     * to the 64-byte minimum, and the FCS field (see PfcNetDevice::SendFrame).
+     * a zero body with no ns-3 packet (created only if the frame is observed): \p body bytes
+     * of payload and pad, the ICRC field, Ethernet padding to the 64-byte minimum, and the FCS
+     * field (see PfcNetDevice::SendFrame).
      */
     FabricFrame MakePacket(uint8_t* h,
                            uint32_t hdrBytes,
