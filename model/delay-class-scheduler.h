@@ -120,7 +120,10 @@ class DelayClassScheduler final : public Scheduler
         m_now = next.key.m_ts;
         if (!m_removed.IsEmpty())
         {
-            DropRemovedFront();
+            if (!m_heads.empty() && HeadIs(m_heads.front(), m_removed.Front()))
+            {
+                DropRemovedFront();
+            }
             if (m_removed.GetSize() > m_entries / 4)
             {
                 Compact(); // popping live events also shifts the live/removed balance
@@ -390,27 +393,24 @@ class DelayClassScheduler final : public Scheduler
     /// Move the head heap's front entry down to its place.
     void SiftDownFront()
     {
-        // Floyd's variant: the replaced front is usually among the latest keys (a class's next
-        // event), so move the hole down along the smaller children to a leaf (one comparison
-        // per level), then move the entry up from there (rarely more than a level).
+        Head* h = m_heads.data();
         const std::size_t n = m_heads.size();
-        Head moving = m_heads[0];
+        const Head moving = h[0];
         std::size_t i = 0;
         std::size_t child = 1;
-        while (child + 1 < n)
+        while (child < n)
         {
-            child += HeadBefore(m_heads[child + 1], m_heads[child]) ? 1 : 0;
-            m_heads[i] = m_heads[child];
+            // The earlier child, chosen without a branch when both exist.
+            child += (child + 1 < n && HeadBefore(h[child + 1], h[child])) ? 1 : 0;
+            if (!HeadBefore(h[child], moving))
+            {
+                break;
+            }
+            h[i] = h[child];
             i = child;
             child = 2 * i + 1;
         }
-        if (child < n)
-        {
-            m_heads[i] = m_heads[child];
-            i = child;
-        }
-        m_heads[i] = moving;
-        SiftUpHead(i);
+        h[i] = moving;
     }
 
     uint32_t m_maxClasses;        //!< attribute MaxClasses
