@@ -200,12 +200,11 @@ class FabricFrame
      */
     bool ReplaceHead(uint32_t oldBytes, const uint8_t* bytes, uint32_t newBytes)
     {
-        uint32_t held = std::min<uint32_t>(m_headBytes, HEAD_CAPACITY); // (always m_headBytes)
-        if (oldBytes > held || held - oldBytes + newBytes > HEAD_CAPACITY)
+        if (oldBytes > m_headBytes || m_headBytes - oldBytes + newBytes > HEAD_CAPACITY)
         {
             return false;
         }
-        uint32_t tail = held - oldBytes;
+        uint32_t tail = m_headBytes - oldBytes;
         if (oldBytes != newBytes)
         {
             std::memmove(m_head + newBytes, m_head + oldBytes, tail);

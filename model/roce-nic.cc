@@ -549,7 +549,7 @@ RoceNic::Receive(uint32_t portIndex,
     uint8_t b[RX_HEADER_BYTES];
     uint32_t got = packet->CopyData(b, std::min<uint32_t>(sizeof(b), packet->GetSize()));
     RoceNicDropReason reason;
-    if (Deliver(portIndex, b, got, packet->GetSize(), reason) == 0)
+    if (!Deliver(portIndex, b, got, packet->GetSize(), reason))
     {
         Drop(packet, 0, packet->GetSize(), reason);
     }
@@ -575,13 +575,13 @@ RoceNic::ReceiveFrame(uint32_t portIndex,
     uint32_t got = std::min(frame.GetHeadBytes() - l2Bytes, RX_HEADER_BYTES);
     uint32_t size = wire::GetU16(b + 2);
     RoceNicDropReason reason;
-    if (Deliver(portIndex, b, got, size, reason) == 0)
+    if (!Deliver(portIndex, b, got, size, reason))
     {
         Drop(frame.GetPacket(), l2Bytes, size, reason);
     }
 }
 
-uint32_t
+bool
 RoceNic::Deliver(uint32_t portIndex,
                  const uint8_t* b,
                  uint32_t got,
@@ -592,19 +592,19 @@ RoceNic::Deliver(uint32_t portIndex,
     if (got < FIXED || size < FIXED)
     {
         reason = RoceNicDropReason::MALFORMED;
-        return 0;
+        return false;
     }
     uint32_t ihl = (b[0] & 0x0f) * 4u;
     if ((b[0] >> 4) != 4 || ihl != 20 || b[9] != 17 ||
         wire::GetU16(b + 22) != RoceBthHeader::UDP_DST_PORT)
     {
         reason = RoceNicDropReason::NOT_ROCE;
-        return 0;
+        return false;
     }
     if (wire::GetU32(b + 16) != m_ports[portIndex].addressBits)
     {
         reason = RoceNicDropReason::WRONG_ADDRESS;
-        return 0;
+        return false;
     }
     const uint8_t* bth = b + 28;
     RoceRxPacket rx;
@@ -620,16 +620,16 @@ RoceNic::Deliver(uint32_t portIndex,
     if (rx.afterBth < need + RoceIcrcTrailer::SIZE + rx.padCount)
     {
         reason = RoceNicDropReason::MALFORMED;
-        return 0;
+        return false;
     }
     Ptr<RoceQueuePair> qp = GetQp(wire::GetU24(bth + 5));
     if (!qp || qp->GetPortIndex() != portIndex)
     {
         reason = RoceNicDropReason::UNKNOWN_QP;
-        return 0;
+        return false;
     }
     qp->Receive(rx);
-    return FIXED + need;
+    return true;
 }
 
 void

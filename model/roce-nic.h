@@ -260,14 +260,13 @@ class RoceNic : public Object, public PfcPortOwner
      * \param got how many (the RoCEv2 headers the opcode has, or all the packet has)
      * \param size IPv4 packet length (total length field for frames)
      * \param[out] reason why the packet was not delivered, when it was not
-     * \return the bytes of IPv4, UDP, BTH and extension headers (the rest of the packet is its
-     *         zero body), or 0 if the packet was not delivered
+     * \return true if the packet went to its QP; false if not (the caller drops it)
      */
-    uint32_t Deliver(uint32_t port,
-                     const uint8_t* b,
-                     uint32_t got,
-                     uint32_t size,
-                     RoceNicDropReason& reason);
+    bool Deliver(uint32_t port,
+                 const uint8_t* b,
+                 uint32_t got,
+                 uint32_t size,
+                 RoceNicDropReason& reason);
     /// Count and trace a drop.
     void Drop(Ptr<const Packet> packet, RoceNicDropReason reason);
     /// Count and trace a drop of the IPv4 packet at \p offset (\p size bytes) in \p packet.
