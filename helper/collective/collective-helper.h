@@ -1,0 +1,195 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: builds communicators and jobs of NCCL-style collectives over RoceNics.
+ */
+#ifndef COLLECTIVE_HELPER_H
+#define COLLECTIVE_HELPER_H
+
+#include "ns3/collective-communicator.h"
+#include "ns3/collective-job.h"
+#include "ns3/collective-types.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/object-factory.h"
+#include "ns3/roce-collective-transport.h"
+#include "ns3/roce-nic.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-collective
+ * \brief Creates communicators (groups of ranks running collectives) and training jobs on a
+ *        fabric of RoceNics, and gathers their results.
+ *
+ * Global rank i is the i-th NIC given to SetNics() (its node is the node the NIC is aggregated
+ * to). Every communicator gets its own RoceCollectiveTransport (its own QPs, as every NCCL
+ * communicator has its own connections), configured from the helper:
+ *  - SetConnector(): how a connection's QPs are created; default RoceNicHelper::Connect on
+ *    port 0. A topology plugs in here, e.g.
+ *    `helper.SetConnector(MakeCallback(&FabricTopologyHelper::Connect, topology))`;
+ *  - SetRankLocations(): (server, local) of every global rank, for rail-aware rings,
+ *    hierarchical AllReduce, PXN and trees; with SetNvLinkWithinServer(true) the transport
+ *    charges the NVLink step latency between ranks of one server (else SetHopTypeCallback, or
+ *    NETWORK for every hop).
+ *
+ * Usage:
+ * \code
+ *   CollectiveHelper coll;
+ *   coll.SetNics(nics);
+ *   coll.SetCommunicatorAttribute("Channels", UintegerValue(4));
+ *   Ptr<CollectiveCommunicator> world = coll.CreateWorldCommunicator();
+ *   world->Enqueue(CollectiveOp::ALL_REDUCE, 64 << 20);
+ *   Simulator::Run();
+ *   coll.WriteCsv("collectives.csv");
+ * \endcode
+ */
+class CollectiveHelper
+{
+  public:
+    CollectiveHelper();
+
+    /**
+     * \brief Set the global ranks.
+     * \param nics NIC of each rank (none null, each aggregated to a node; aborts naming the
+     *        index otherwise)
+     */
+    void SetNics(const std::vector<Ptr<RoceNic>>& nics);
+    /// \return number of global ranks
+    uint32_t GetNRanks() const;
+    /**
+     * \param rank a global rank (< GetNRanks(); aborts otherwise)
+     * \return its NIC
+     */
+    Ptr<RoceNic> GetNic(uint32_t rank) const;
+    /**
+     * \brief Use every GPU of an installed topology as the global ranks (rank order), with
+     *        their server/rail locations, NVLink hop types within a server and the topology's
+     *        Connect() (NVLink or NIC ports) as the connector.
+     * \param topology an installed FabricTopologyHelper (aborts if null or not installed)
+     */
+    void SetTopology(Ptr<FabricTopologyHelper> topology);
+    /**
+     * \brief Set the connector of new communicators' transports.
+     * \param connector (src, dst, nQps) -> QP pairs (null: RoceNicHelper::Connect, port 0)
+     */
+    void SetConnector(RoceCollectiveTransport::Connector connector);
+    /**
+     * \brief Set where every global rank lives.
+     * \param locations one per global rank (call after SetNics; aborts on a size mismatch)
+     */
+    void SetRankLocations(const std::vector<CollectiveRankLocation>& locations);
+    /**
+     * \brief Treat hops between ranks of one server as NVLink (for the step latency).
+     * \param enable true to derive the hop type from the rank locations
+     */
+    void SetNvLinkWithinServer(bool enable);
+    /**
+     * \brief Set the hop-type query of new transports (overrides SetNvLinkWithinServer).
+     * \param cb (src, dst) -> hop type, in global ranks
+     */
+    void SetHopTypeCallback(CollectiveTransport::HopTypeCallback cb);
+    /**
+     * \brief Use random (default) or zero start PSNs in the default connector.
+     * \param random true for random
+     */
+    void SetRandomStartPsn(bool random);
+
+    /**
+     * \brief Set an attribute of new CollectiveApplications (StepSize, Slots, latencies).
+     * \param name attribute name
+     * \param value value
+     */
+    void SetApplicationAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Set an attribute of new CollectiveCommunicators (Channels, ChunkSize, Pxn, ...).
+     * \param name attribute name
+     * \param value value
+     */
+    void SetCommunicatorAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Set an attribute of new RoceCollectiveTransports (QpsPerConnection).
+     * \param name attribute name
+     * \param value value
+     */
+    void SetTransportAttribute(const std::string& name, const AttributeValue& value);
+
+    /**
+     * \brief Create a communicator over some global ranks.
+     * \param ranks global ranks in communicator order (non-empty, distinct, < GetNRanks();
+     *        aborts naming the offender)
+     * \param name name for records (default "comm<index>")
+     * \return the communicator, ready for Enqueue()
+     */
+    Ptr<CollectiveCommunicator> CreateCommunicator(const std::vector<uint32_t>& ranks,
+                                                   const std::string& name = "");
+    /**
+     * \brief Create a communicator over every global rank, in rank order.
+     * \param name name for records (default "comm<index>")
+     * \return the communicator
+     */
+    Ptr<CollectiveCommunicator> CreateWorldCommunicator(const std::string& name = "");
+    /**
+     * \brief Create an empty training job (fill it, then CollectiveJob::Start).
+     * \param name job name
+     * \return the job
+     */
+    Ptr<CollectiveJob> CreateJob(const std::string& name = "");
+
+    /**
+     * \brief Tensor-parallel groups (Megatron-LM): consecutive blocks of \p tp ranks.
+     * \param nRanks total ranks (a multiple of \p tp; aborts otherwise)
+     * \param tp group size (>= 1)
+     * \return nRanks / tp groups: {0..tp-1}, {tp..2tp-1}, ...
+     */
+    static std::vector<std::vector<uint32_t>> TensorParallelGroups(uint32_t nRanks, uint32_t tp);
+    /**
+     * \brief Data-parallel groups matching TensorParallelGroups: ranks with equal index
+     *        modulo \p tp.
+     * \param nRanks total ranks (a multiple of \p tp)
+     * \param tp tensor-parallel size (>= 1)
+     * \return tp groups: {i, i+tp, i+2tp, ...}
+     */
+    static std::vector<std::vector<uint32_t>> DataParallelGroups(uint32_t nRanks, uint32_t tp);
+
+    /// \return every communicator created, in creation order
+    const std::vector<Ptr<CollectiveCommunicator>>& GetCommunicators() const;
+    /// \return every job created
+    const std::vector<Ptr<CollectiveJob>>& GetJobs() const;
+    /// \return the records of every communicator, ordered by end time
+    std::vector<CollectiveRecord> GetRecords() const;
+    /**
+     * \brief Write GetRecords() as CSV (CollectiveRecord::WriteCsvHeader columns).
+     * \param path output file (aborts naming it if it cannot be written)
+     */
+    void WriteCsv(const std::string& path) const;
+    /**
+     * \brief Fix the random streams (start PSNs) of current and future transports.
+     * \param stream first stream
+     * \return streams used so far (one per communicator)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    std::vector<Ptr<RoceNic>> m_nics;                 //!< global ranks
+    std::vector<Ptr<Node>> m_nodes;                   //!< their nodes
+    RoceCollectiveTransport::Connector m_connector;   //!< connector
+    std::vector<CollectiveRankLocation> m_locations;  //!< locations (or empty)
+    bool m_nvLinkWithinServer;                        //!< hop type from locations
+    CollectiveTransport::HopTypeCallback m_hopType;   //!< explicit hop type
+    bool m_randomPsn;                                 //!< random start PSNs
+    ObjectFactory m_appFactory;                       //!< applications
+    ObjectFactory m_commFactory;                      //!< communicators
+    ObjectFactory m_transportFactory;                 //!< transports
+    std::vector<Ptr<CollectiveCommunicator>> m_comms; //!< communicators
+    std::vector<Ptr<CollectiveJob>> m_jobs;           //!< jobs
+    bool m_streamSet;                                 //!< AssignStreams called
+    int64_t m_stream;                                 //!< first stream
+};
+
+} // namespace ns3
+
+#endif /* COLLECTIVE_HELPER_H */

@@ -1,0 +1,90 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef SWITCH_HELPER_H
+#define SWITCH_HELPER_H
+
+#include "ns3/fabric-switch.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node.h"
+#include "ns3/object-factory.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-switch
+ * \brief Installs a FabricSwitch on a node whose PfcNetDevices become its ports.
+ *
+ * Usage: create the links with PfcHelper first, then `SwitchHelper().Install(node)`; fill the
+ * forwarding table with `sw->GetForwardingTable()->SetRoute(...)` (topology helpers do this).
+ * A load balancer whose "Seed" is 0 (the default) gets a seed derived from its node id, so
+ * that ECMP decisions at different switches and tiers are decorrelated (no hash
+ * polarization); set a non-zero "Seed" through SetLoadBalancer() to fix it.
+ */
+class SwitchHelper
+{
+  public:
+    SwitchHelper();
+
+    /**
+     * \brief Set an attribute of new switches ("ProcessingDelay", "DecrementTtl").
+     * \param name attribute name
+     * \param value value
+     */
+    void SetSwitchAttribute(std::string name, const AttributeValue& value);
+    /**
+     * \brief Set an attribute of new MMUs (see SharedBufferMmu).
+     * \param name attribute name
+     * \param value value
+     */
+    void SetMmuAttribute(std::string name, const AttributeValue& value);
+    /**
+     * \brief Set an attribute of new ECN markers (see WredEcnMarker).
+     * \param name attribute name
+     * \param value value
+     */
+    void SetEcnAttribute(std::string name, const AttributeValue& value);
+    /**
+     * \brief Choose the load balancer of new switches.
+     * \param type TypeId name: "ns3::EcmpLoadBalancer" (default), "ns3::RoceEcmpLoadBalancer",
+     *        "ns3::SprayLoadBalancer"
+     * \param args attribute name/value pairs
+     */
+    template <typename... Ts>
+    void SetLoadBalancer(std::string type, Ts&&... args);
+
+    /**
+     * \brief Install a switch using every PfcNetDevice of the node as a port, in device order.
+     * \param node the node (must have at least one connected PfcNetDevice; aborts otherwise)
+     * \return the switch, aggregated to the node and configured
+     */
+    Ptr<FabricSwitch> Install(Ptr<Node> node);
+    /**
+     * \brief Install a switch with the given ports, in container order.
+     * \param node the node
+     * \param ports PfcNetDevices on that node
+     * \return the switch, aggregated to the node and configured
+     */
+    Ptr<FabricSwitch> Install(Ptr<Node> node, NetDeviceContainer ports);
+
+  private:
+    ObjectFactory m_switchFactory; //!< switch factory
+    ObjectFactory m_mmuFactory;    //!< MMU factory
+    ObjectFactory m_ecnFactory;    //!< ECN marker factory
+    ObjectFactory m_lbFactory;     //!< load balancer factory
+};
+
+template <typename... Ts>
+void
+SwitchHelper::SetLoadBalancer(std::string type, Ts&&... args)
+{
+    m_lbFactory.SetTypeId(type);
+    m_lbFactory.Set(std::forward<Ts>(args)...);
+}
+
+} // namespace ns3
+
+#endif /* SWITCH_HELPER_H */

@@ -1,0 +1,544 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: common machinery of the AI cluster topology helpers (servers with an NVSwitch
+ * domain, GPUs with RoCE NICs, scale-out switches, addressing, equal-cost forwarding).
+ */
+#ifndef FABRIC_TOPOLOGY_H
+#define FABRIC_TOPOLOGY_H
+
+#include "ns3/data-rate.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/pfc-helper.h"
+#include "ns3/roce-nic-helper.h"
+#include "ns3/roce-nic.h"
+#include "ns3/switch-helper.h"
+
+#include <array>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-topology
+ * \brief Role of a node in a topology built by a FabricTopologyHelper.
+ */
+enum class FabricNodeType : uint8_t
+{
+    GPU = 0,  //!< a GPU: an ns-3 Node with one RoceNic (scale-out ports + NVLink port)
+    NVSWITCH, //!< the NVSwitch domain of one server (a FabricSwitch at NVLink rate)
+    LEAF,     //!< first scale-out tier: rail leaf or rack (ToR) switch
+    SPINE,    //!< second tier: spine (two-tier) or pod aggregation switch (three-tier Clos)
+    CORE,     //!< third tier: core switch (three-tier Clos only)
+    COUNT     //!< number of types (not a type)
+};
+
+/**
+ * \param type a node type
+ * \return its lower-case name as used in exports: "gpu", "nvswitch", "leaf", "spine", "core"
+ */
+const char* FabricNodeTypeName(FabricNodeType type);
+
+/**
+ * \ingroup ai-fabric-topology
+ * \brief Tier of a link in a topology built by a FabricTopologyHelper.
+ */
+enum class FabricLinkTier : uint8_t
+{
+    NVLINK = 0, //!< GPU to its server's NVSwitch
+    GPU_LEAF,   //!< GPU NIC port to its leaf / ToR switch
+    LEAF_SPINE, //!< leaf to spine (or ToR to pod aggregation)
+    SPINE_CORE, //!< pod aggregation to core (three-tier Clos)
+    COUNT       //!< number of tiers (not a tier)
+};
+
+/**
+ * \param tier a link tier
+ * \return its name: "gpu-nvswitch", "gpu-leaf", "leaf-spine", "spine-core"
+ */
+const char* FabricLinkTierName(FabricLinkTier tier);
+
+/**
+ * \ingroup ai-fabric-topology
+ * \brief Wall-clock cost of FabricTopologyHelper::Install, by phase (for benchmarks only; the
+ *        simulation never reads it).
+ */
+struct FabricBuildStats
+{
+    double nodesSeconds{0};           //!< creating the nodes
+    double linksSeconds{0};           //!< creating ports and cables (PfcHelper)
+    double switchesSeconds{0};        //!< installing FabricSwitches (MMU, ECN, load balancer)
+    double nicsSeconds{0};            //!< installing RoceNics and their ports
+    double routesSeconds{0};          //!< computing and writing the forwarding tables
+    double totalSeconds{0};           //!< the whole Install()
+    uint64_t routes{0};               //!< forwarding entries written, all switches
+    uint64_t forwardingTableBytes{0}; //!< memory of all forwarding tables after Freeze()
+};
+
+/**
+ * \ingroup ai-fabric-topology
+ * \brief Base of the AI cluster topology helpers: builds servers, GPUs, NICs, NVSwitches,
+ *        scale-out switches, links, addresses and shortest-path equal-cost forwarding tables,
+ *        and gives PointToPointDumbbellHelper-style accessors to the result.
+ *
+ * Subclasses (RailOptimizedTopologyHelper, RailOnlyTopologyHelper, ClosTopologyHelper) only
+ * decide the shape: how many leaf/spine/core switches, which leaf each GPU NIC port is cabled
+ * to, and the switch-to-switch links. Everything else is common and described here.
+ *
+ * <b>Server model.</b> A server holds GpusPerServer GPUs (>= 1). Every GPU is an ns-3 Node
+ * with one RoceNic whose ports 0..k-1 (k = NicPortsPerGpu, >= 1) are scale-out NIC ports to
+ * the fabric, and whose last port k is its NVLink port, cabled to the server's NVSwitch. The
+ * NVSwitch is a FabricSwitch (installed with GetNvSwitchHelper()) whose ports run at
+ * NvLinkDataRate (default 3.6 Tb/s = 450 GB/s per direction per GPU, NVIDIA DGX H100) over
+ * cables of NvLinkDelay (default 150 ns per GPU-NVSwitch hop; an assumption, NVIDIA publishes
+ * no per-hop figure); it is lossless for the MMU's lossless priorities (default priority 3,
+ * RoCE data) like every FabricSwitch. The NVLink domain is modelled as RoCE packets over a
+ * fast switch: a transfer between two GPUs of a server crosses two NVLink cables and one
+ * NVSwitch and never the scale-out network.
+ *
+ * <b>Ranks</b> are numbered server-major: rank = server x GpusPerServer + local. The local
+ * index is also the GPU's rail (NIC i <-> GPU i <-> rail i, DGX H100).
+ *
+ * <b>Addressing.</b> Scale-out NIC port p of rank r has address
+ * ScaleOutNetwork + 1 + r x k + p; the NVLink port of rank r has NvLinkNetwork + 1 + r
+ * (defaults 10.0.0.0 and 10.128.0.0, i.e. two /9 ranges). Both ranges are contiguous, so the
+ * dense SwitchForwardingTable of every switch spans only the addresses it routes.
+ *
+ * <b>Forwarding.</b> Computed once at the end of Install(): one breadth-first search per leaf
+ * over the switch graph gives every switch its hop distance to that leaf; at switch s, the
+ * destinations cabled to leaf L share the equal-cost set "every port of s whose neighbour is
+ * one hop closer to L" (all parallel links included, so ECMP spreads over every uplink); at L
+ * itself the route is the port to the destination. Cost O(leaves x switch ports + switches x
+ * destinations), no per-pair work. NVSwitches route the NVLink addresses of their own server
+ * only; scale-out switches have no routes to NVLink addresses. Tables are frozen at the end.
+ *
+ * <b>Configuration.</b> Shape and link parameters are Attributes of the helper (settable with
+ * SetAttribute, Config::SetDefault or on the command line as
+ * --ns3::RailOptimizedTopologyHelper::Servers=64). Devices, switches and NICs are configured
+ * through the helpers returned by GetPortHelper(), GetSwitchHelper(), GetNvSwitchHelper() and
+ * GetNicHelper() before Install(); the DataRate of ports and the Delay of cables are always
+ * set per tier by the topology.
+ *
+ * <b>Errors.</b> Install() aborts (NS_ABORT_MSG) before creating anything when the shape is
+ * impossible, naming the attribute, its value and what would fit. Accessors abort on
+ * out-of-range indices, naming the index and the valid range, and before Install().
+ */
+class FabricTopologyHelper : public Object
+{
+  public:
+    /// A connected QP pair: the QP on the first rank, the QP on the second.
+    typedef std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>> QpPair;
+
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    FabricTopologyHelper();
+    ~FabricTopologyHelper() override;
+
+    // ---- configuration (before Install) ---------------------------------------------------
+
+    /**
+     * \brief The link helper used as the template of every port and cable (queues, transmit
+     *        scheduler, PFC attributes). DataRate and Delay are overridden per tier.
+     * \return a reference, valid for the helper's lifetime
+     */
+    PfcHelper& GetPortHelper();
+    /**
+     * \brief The helper that installs leaf, spine and core switches (MMU, ECN, load balancer).
+     * \return a reference, valid for the helper's lifetime
+     */
+    SwitchHelper& GetSwitchHelper();
+    /**
+     * \brief The helper that installs the NVSwitch of every server.
+     * \return a reference, valid for the helper's lifetime
+     */
+    SwitchHelper& GetNvSwitchHelper();
+    /**
+     * \brief The helper that installs the RoceNic of every GPU and connects QPs (NIC
+     *        attributes, start PSN randomization, AssignStreams).
+     * \return a reference, valid for the helper's lifetime
+     */
+    RoceNicHelper& GetNicHelper();
+
+    /**
+     * \brief Build the whole fabric: nodes, ports, cables, switches, NICs, addresses and
+     *        forwarding tables. Call once; aborts on a second call or on an impossible shape.
+     */
+    void Install();
+    /// \return true once Install() has completed
+    bool IsInstalled() const;
+
+    // ---- shape ----------------------------------------------------------------------------
+
+    /// \return number of servers (the Servers attribute)
+    uint32_t GetNServers() const;
+    /// \return GPUs per server (the GpusPerServer attribute)
+    uint32_t GetGpusPerServer() const;
+    /// \return number of ranks (GPUs) = servers x GPUs per server
+    uint32_t GetNRanks() const;
+    /// \return scale-out NIC ports per GPU, k (the NicPortsPerGpu attribute)
+    uint32_t GetNicPortsPerGpu() const;
+    /// \return the RoceNic port index of the NVLink port (= NicPortsPerGpu)
+    uint32_t GetNvLinkPort() const;
+
+    /**
+     * \param server server index, < GetNServers()
+     * \param local GPU index in the server, < GetGpusPerServer()
+     * \return the rank, server x GpusPerServer + local (aborts on out-of-range input)
+     */
+    uint32_t GetRankOf(uint32_t server, uint32_t local) const;
+    /**
+     * \param rank a rank, < GetNRanks() (aborts otherwise)
+     * \return its server
+     */
+    uint32_t GetServerOf(uint32_t rank) const;
+    /**
+     * \param rank a rank, < GetNRanks() (aborts otherwise)
+     * \return its index in the server, which is also its rail
+     */
+    uint32_t GetLocalOf(uint32_t rank) const;
+
+    // ---- nodes (after Install) ------------------------------------------------------------
+
+    /**
+     * \param server server index, < GetNServers()
+     * \param local GPU index in the server, < GetGpusPerServer()
+     * \return the GPU's Node (aborts on out-of-range input or before Install)
+     */
+    Ptr<Node> GetGpu(uint32_t server, uint32_t local) const;
+    /**
+     * \param rank a rank, < GetNRanks()
+     * \return the GPU Node of that rank
+     */
+    Ptr<Node> GetRank(uint32_t rank) const;
+    /// \return every GPU Node, in rank order
+    NodeContainer GetGpus() const;
+    /**
+     * \param rank a rank, < GetNRanks()
+     * \return the RoceNic of that GPU (ports 0..k-1 scale-out, port k NVLink)
+     */
+    Ptr<RoceNic> GetNic(uint32_t rank) const;
+    /**
+     * \param rank a rank, < GetNRanks()
+     * \param port RoceNic port, 0..k (k = GetNvLinkPort(), the NVLink port)
+     * \return the port's IPv4 address (valid before Install too; aborts on bad input)
+     */
+    Ipv4Address GetAddress(uint32_t rank, uint32_t port) const;
+
+    /**
+     * \param server server index, < GetNServers()
+     * \return the Node carrying the server's NVSwitch (a FabricSwitch)
+     */
+    Ptr<Node> GetNvSwitch(uint32_t server) const;
+    /// \return number of NVSwitches (one per server)
+    uint32_t GetNNvSwitches() const;
+
+    /**
+     * \param i leaf index over the whole fabric, < GetNLeaves() (order: see the subclass)
+     * \return the leaf / ToR switch Node (a FabricSwitch is aggregated to it)
+     */
+    Ptr<Node> GetLeaf(uint32_t i) const;
+    /// \return number of leaf (or ToR) switches
+    uint32_t GetNLeaves() const;
+    /**
+     * \param i spine index, < GetNSpines()
+     * \return the spine (or pod aggregation) switch Node
+     */
+    Ptr<Node> GetSpine(uint32_t i) const;
+    /// \return number of spine (or pod aggregation) switches; 0 for rail-only
+    uint32_t GetNSpines() const;
+    /**
+     * \param i core index, < GetNCores()
+     * \return the core switch Node
+     */
+    Ptr<Node> GetCore(uint32_t i) const;
+    /// \return number of core switches (three-tier Clos only; else 0)
+    uint32_t GetNCores() const;
+    /**
+     * \param rank a rank, < GetNRanks()
+     * \param port a scale-out NIC port, < GetNicPortsPerGpu()
+     * \return the leaf that NIC port is cabled to
+     */
+    Ptr<Node> GetLeafOf(uint32_t rank, uint32_t port = 0) const;
+    /**
+     * \param node any node
+     * \return its role in this fabric; aborts if the node is not part of it
+     */
+    FabricNodeType GetNodeType(Ptr<const Node> node) const;
+
+    // ---- connections ----------------------------------------------------------------------
+
+    /**
+     * \brief Create and connect QP pairs between two GPUs (RoceNicHelper::Connect with the
+     *        right local ports).
+     *
+     * Same server: both QPs on the NVLink port (traffic stays in the NVSwitch). Different
+     * servers: QP j uses scale-out port j % k on both GPUs, so both ends sit on the same plane
+     * (the same leaf when they share a rail and scalable unit) and a dual-port NIC spreads its
+     * QPs over both planes. Rail-only fabrics refuse pairs on different rails (see
+     * RailOnlyTopologyHelper::GetRelayRank).
+     * \param rankA first GPU, < GetNRanks()
+     * \param rankB second GPU, < GetNRanks(), != rankA
+     * \param nQps QP pairs to create, >= 1
+     * \return the pairs, rankA's QP first
+     */
+    std::vector<QpPair> Connect(uint32_t rankA, uint32_t rankB, uint32_t nQps = 1);
+
+    // ---- summary and export ---------------------------------------------------------------
+
+    /**
+     * \param tier a link tier
+     * \return number of cables of that tier (parallel cables counted one by one)
+     */
+    uint64_t GetNLinks(FabricLinkTier tier) const;
+    /**
+     * \param tier a link tier
+     * \return rate of each cable of that tier (0 if the tier is absent)
+     */
+    DataRate GetLinkRate(FabricLinkTier tier) const;
+    /**
+     * \brief Scale-out bisection bandwidth: the minimum, over the scale-out tiers present
+     *        (gpu-leaf, leaf-spine, spine-core), of half the tier's aggregate capacity; the
+     *        capacity across the worst cut of the GPUs into two equal halves for the symmetric
+     *        shapes built here. NVLink is not counted. In a rail-only fabric cross-rail
+     *        traffic needs an NVLink relay to reach it.
+     * \return bits/s, one direction
+     */
+    uint64_t GetBisectionBandwidth() const;
+    /**
+     * \brief Leaf oversubscription as designed: the downlink capacity of a full leaf (every
+     *        server slot / rack port cabled) / its uplink capacity. It is at most the requested
+     *        Oversubscription (uplinks are rounded up) and 1 for a non-blocking fabric.
+     * \return the ratio, or 0 when leaves have no uplinks (rail-only)
+     */
+    double GetOversubscription() const;
+    /**
+     * \brief Print a human-readable summary: GPUs, servers, switches per tier, links per tier
+     *        with rate and delay, bisection bandwidth, oversubscription.
+     * \param os the stream
+     */
+    void Print(std::ostream& os) const;
+    /**
+     * \brief Write every cable as CSV:
+     *        node_a,type_a,port_a,node_b,type_b,port_b,rate_bps,delay_ns. Nodes are named
+     *        gpu&lt;rank&gt;, nvswitch&lt;server&gt;, leaf&lt;i&gt;, spine&lt;i&gt;,
+     *        core&lt;i&gt;; ports are RoceNic / FabricSwitch port indices.
+     * \param path output file (aborts naming it if it cannot be written)
+     */
+    void WriteLinksCsv(const std::string& path) const;
+    /**
+     * \brief Write the fabric as an undirected GraphViz graph (one edge per cable).
+     * \param path output file (aborts naming it if it cannot be written)
+     */
+    void WriteDot(const std::string& path) const;
+    /// \return wall-clock cost of Install() by phase
+    const FabricBuildStats& GetBuildStats() const;
+
+  protected:
+    void DoDispose() override;
+
+    /// \return the fabric kind printed in summaries ("rail-optimized", "rail-only", "clos")
+    virtual std::string GetKindName() const = 0;
+    /**
+     * \brief Validate the subclass attributes and plan the scale-out switches: call
+     *        SetSwitchCounts(), SetTier() for every scale-out tier, AddFabricLink() for every
+     *        switch-to-switch cable. Abort on an impossible shape. Nothing is created yet.
+     */
+    virtual void DoPlan() = 0;
+    /**
+     * \param server server index
+     * \param local GPU index in the server
+     * \param port scale-out NIC port, < k
+     * \return the index (< leaves) of the leaf that NIC port is cabled to
+     */
+    virtual uint32_t DoGetLeafIndex(uint32_t server, uint32_t local, uint32_t port) const = 0;
+    /**
+     * \brief Check that two GPUs of different servers can have a direct QP; abort otherwise.
+     *        The default accepts every pair.
+     * \param rankA first rank
+     * \param rankB second rank
+     */
+    virtual void DoCheckConnect(uint32_t rankA, uint32_t rankB) const;
+    /// \return true if every leaf must reach every other leaf (false for rail-only)
+    virtual bool DoRequiresFullReach() const;
+    /**
+     * \brief Print the subclass's shape line(s) of the summary.
+     * \param os the stream
+     */
+    virtual void DoPrintShape(std::ostream& os) const = 0;
+
+    /**
+     * \brief Declare the scale-out switches (DoPlan). Indices: leaves 0..nLeaves-1, spines
+     *        nLeaves.., cores after the spines.
+     * \param nLeaves leaves (>= 1)
+     * \param nSpines spines (or aggregation switches)
+     * \param nCores core switches
+     */
+    void SetSwitchCounts(uint32_t nLeaves, uint32_t nSpines, uint32_t nCores);
+    /**
+     * \brief Set the rate and delay of a scale-out tier's cables (DoPlan).
+     * \param tier LEAF_SPINE or SPINE_CORE
+     * \param rate cable rate (> 0; aborts naming \p attribute otherwise)
+     * \param delay cable delay (>= 0)
+     * \param attribute name of the rate attribute, for messages
+     */
+    void SetTier(FabricLinkTier tier, DataRate rate, Time delay, const std::string& attribute);
+    /**
+     * \brief Plan one cable between two scale-out switches (DoPlan). Call several times for
+     *        parallel cables; ports are numbered in call order after the GPU ports.
+     * \param a lower-tier switch index (leaf, or spine for SPINE_CORE)
+     * \param b upper-tier switch index
+     * \param tier LEAF_SPINE or SPINE_CORE
+     */
+    void AddFabricLink(uint32_t a, uint32_t b, FabricLinkTier tier);
+    /**
+     * \brief Record the designed leaf oversubscription (DoPlan; default 0 = no uplinks).
+     * \param down downlink capacity of a full leaf, bits/s
+     * \param up uplink capacity of a leaf, bits/s
+     */
+    void SetLeafCapacity(double down, double up);
+
+    /**
+     * \brief Number of uplinks a switch needs for \p down downlinks of rate \p downRate so that
+     *        down bandwidth / up bandwidth <= \p oversubscription.
+     * \param down number of downlinks
+     * \param downRate rate of each downlink
+     * \param upRate rate of each uplink (> 0)
+     * \param oversubscription ratio, >= 1
+     * \return ceil(down x downRate / (oversubscription x upRate)), at least 1 if down > 0
+     */
+    static uint32_t UplinksFor(uint32_t down,
+                               DataRate downRate,
+                               DataRate upRate,
+                               double oversubscription);
+    /**
+     * \brief Choose how many upper-tier switches share the uplinks of \p nLower lower-tier
+     *        switches, every lower switch cabled to every upper switch with
+     *        uplinks / count parallel cables (DoPlan helper).
+     *
+     * With \p requested = 0 the count is the smallest divisor of \p uplinks whose switches
+     * have enough ports (nLower x uplinks / count <= upperPorts). Aborts, naming the
+     * attributes, when \p requested does not divide \p uplinks, when the upper switches have
+     * too few ports, or when no count fits.
+     * \param requested the user's count (0 = automatic)
+     * \param countAttr name of the count attribute ("Spines", "Cores", ...)
+     * \param uplinks uplinks of each lower switch (>= 1)
+     * \param nLower number of lower switches
+     * \param lowerName plural name of the lower switches ("leaves", ...)
+     * \param upperPorts ports of each upper switch
+     * \param portsAttr name of the ports attribute ("SpinePorts", ...)
+     * \return the count
+     */
+    uint32_t PlanUpperTier(uint32_t requested,
+                           const std::string& countAttr,
+                           uint32_t uplinks,
+                           uint32_t nLower,
+                           const std::string& lowerName,
+                           uint32_t upperPorts,
+                           const std::string& portsAttr) const;
+    /**
+     * \param n a positive integer
+     * \return its divisors as "1, 2, 4, 8" (for error messages)
+     */
+    static std::string Divisors(uint32_t n);
+    /**
+     * \brief Name of a scale-out switch for messages and exports ("leaf3", "spine0", ...).
+     * \param index scale-out switch index (leaves, then spines, then cores)
+     * \return the name
+     */
+    std::string SwitchName(uint32_t index) const;
+    /// Abort with a message naming \p what unless Install() has completed.
+    void CheckInstalled(const char* what) const;
+    /// Abort unless \p rank < GetNRanks(), naming \p what.
+    void CheckRank(uint32_t rank, const char* what) const;
+
+    uint32_t m_servers;        //!< attribute Servers
+    uint32_t m_gpusPerServer;  //!< attribute GpusPerServer
+    uint32_t m_portsPerGpu;    //!< attribute NicPortsPerGpu
+    DataRate m_gpuLinkRate;    //!< attribute GpuLinkDataRate
+    Time m_gpuLinkDelay;       //!< attribute GpuLinkDelay
+    DataRate m_nvLinkRate;     //!< attribute NvLinkDataRate
+    Time m_nvLinkDelay;        //!< attribute NvLinkDelay
+    Ipv4Address m_scaleOutNet; //!< attribute ScaleOutNetwork
+    Ipv4Address m_nvLinkNet;   //!< attribute NvLinkNetwork
+
+  private:
+    /// One cable, for summaries and exports (node indices: GPUs, NVSwitches, then switches).
+    struct Link
+    {
+        uint32_t a;          //!< global node index of one end
+        uint32_t b;          //!< global node index of the other end
+        uint32_t portA;      //!< port index at a
+        uint32_t portB;      //!< port index at b
+        FabricLinkTier tier; //!< tier
+    };
+
+    /// A planned switch-to-switch cable.
+    struct PlannedLink
+    {
+        uint32_t a;          //!< scale-out switch index
+        uint32_t b;          //!< scale-out switch index
+        FabricLinkTier tier; //!< tier
+    };
+
+    /// Abort on invalid common attributes.
+    void CheckCommon() const;
+    /// Create one cable of a tier; record it.
+    void MakeLink(FabricLinkTier tier, uint32_t globalA, uint32_t globalB);
+    /// Compute and write every forwarding table.
+    void ComputeRoutes();
+    /// \return the node of a global index
+    Ptr<Node> GlobalNode(uint32_t index) const;
+    /// \return name of a global node index ("gpu3", "nvswitch0", "leaf1", ...)
+    std::string GlobalName(uint32_t index) const;
+    /// \return type of a global node index
+    FabricNodeType GlobalType(uint32_t index) const;
+
+    PfcHelper m_portHelper;        //!< template of every port and cable
+    SwitchHelper m_switchHelper;   //!< scale-out switches
+    SwitchHelper m_nvSwitchHelper; //!< NVSwitches
+    RoceNicHelper m_nicHelper;     //!< NICs and QP connections
+    std::array<PfcHelper, size_t(FabricLinkTier::COUNT)> m_tierHelper; //!< per tier
+    std::array<DataRate, size_t(FabricLinkTier::COUNT)> m_tierRate;    //!< per tier
+    std::array<Time, size_t(FabricLinkTier::COUNT)> m_tierDelay;       //!< per tier
+    std::array<uint64_t, size_t(FabricLinkTier::COUNT)> m_tierLinks;   //!< cables per tier
+
+    uint32_t m_nLeaves;                 //!< leaves
+    uint32_t m_nSpines;                 //!< spines / aggregation
+    uint32_t m_nCores;                  //!< cores
+    double m_leafOversubscription;      //!< designed leaf down/up bandwidth (0 = no uplinks)
+    std::vector<PlannedLink> m_planned; //!< switch-to-switch cables
+    NodeContainer m_gpus;               //!< GPU nodes by rank
+    std::vector<Ptr<RoceNic>> m_nics;   //!< NIC by rank
+    NodeContainer m_nvSwitches;         //!< NVSwitch nodes by server
+    NodeContainer m_switches;           //!< scale-out switch nodes by index
+    std::vector<uint32_t> m_attachLeaf; //!< leaf of NIC port (rank x k + port)
+    std::vector<uint32_t> m_attachPort; //!< leaf port of NIC port (rank x k + port)
+    std::vector<Link> m_links;          //!< every cable
+    uint32_t m_firstNodeId;             //!< ns-3 id of the first node created
+    bool m_installed;                   //!< Install() done
+    FabricBuildStats m_stats;           //!< build cost
+};
+
+/**
+ * \brief Print a topology summary (FabricTopologyHelper::Print).
+ * \param os the stream
+ * \param topology the topology
+ * \return the stream
+ */
+std::ostream& operator<<(std::ostream& os, const FabricTopologyHelper& topology);
+
+} // namespace ns3
+
+#endif /* FABRIC_TOPOLOGY_H */

@@ -1,0 +1,97 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef STAR_TOPOLOGY_HELPER_H
+#define STAR_TOPOLOGY_HELPER_H
+
+#include "ns3/fabric-switch.h"
+#include "ns3/node-container.h"
+#include "ns3/pfc-helper.h"
+#include "ns3/roce-nic-helper.h"
+#include "ns3/switch-helper.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-topology
+ * \brief N hosts with a RoceNic each on one FabricSwitch: the smallest RoCE fabric, for
+ *        incast, fairness and point-to-point experiments.
+ *
+ * Host i gets address 10.0.0.1 + i and switch port i; the switch routes each address to its
+ * port. Configure links, the switch and the NICs through GetPortHelper(), GetSwitchHelper()
+ * and GetNicHelper() before Install(). For cluster-shaped fabrics use the rail-optimized,
+ * rail-only or Clos topology helpers.
+ */
+class StarTopologyHelper
+{
+  public:
+    StarTopologyHelper();
+
+    /// \return the helper that creates the host-switch links (rate, delay, queues)
+    PfcHelper& GetPortHelper();
+    /// \return the helper that creates the switch (MMU, ECN, load balancer)
+    SwitchHelper& GetSwitchHelper();
+    /// \return the helper that creates the NICs and connects QPs
+    RoceNicHelper& GetNicHelper();
+
+    /**
+     * \brief Build the star.
+     * \param hosts number of hosts, 1..65536 (aborts otherwise); call once
+     */
+    void Install(uint32_t hosts);
+
+    /// \return number of hosts
+    uint32_t GetNHosts() const;
+    /**
+     * \param i host index (< GetNHosts(); aborts otherwise)
+     * \return the host's NIC
+     */
+    Ptr<RoceNic> GetNic(uint32_t i) const;
+    /**
+     * \param i host index
+     * \return the host's port (its PfcNetDevice)
+     */
+    Ptr<PfcNetDevice> GetHostPort(uint32_t i) const;
+    /**
+     * \param i host index
+     * \return the host's IPv4 address
+     */
+    Ipv4Address GetAddress(uint32_t i) const;
+    /// \return the switch
+    Ptr<FabricSwitch> GetSwitch() const;
+    /**
+     * \brief Connect QPs between two hosts.
+     * \param a host index
+     * \param b host index
+     * \param nQps QP pairs (>= 1)
+     * \return the pairs, a's QP first
+     */
+    std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>> Connect(uint32_t a,
+                                                                           uint32_t b,
+                                                                           uint32_t nQps = 1);
+    /**
+     * \brief Fix random streams (start PSNs, ECN, load balancer).
+     * \param stream first stream
+     * \return streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    /// Abort unless i is a host index.
+    void Check(uint32_t i) const;
+
+    PfcHelper m_ports;                          //!< link factory
+    SwitchHelper m_switchHelper;                //!< switch factory
+    RoceNicHelper m_nicHelper;                  //!< NIC factory
+    NodeContainer m_hosts;                      //!< hosts
+    Ptr<FabricSwitch> m_switch;                 //!< the switch
+    std::vector<Ptr<PfcNetDevice>> m_hostPorts; //!< host ports
+    std::vector<Ptr<RoceNic>> m_nics;           //!< host NICs
+};
+
+} // namespace ns3
+
+#endif /* STAR_TOPOLOGY_HELPER_H */

@@ -1,0 +1,148 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: DCQCN reaction point.
+ */
+#ifndef DCQCN_CONGESTION_OPS_H
+#define DCQCN_CONGESTION_OPS_H
+
+#include "roce-congestion-ops.h"
+
+#include "ns3/event-id.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-cc
+ * \brief DCQCN reaction point (Zhu et al., "Congestion Control for Large-Scale RDMA
+ *        Deployments", SIGCOMM 2015; NVIDIA ConnectX firmware parameters).
+ *
+ * Per QP it keeps the current rate Rc (the pacing rate), the target rate Rt and the
+ * congestion estimate alpha.
+ *
+ * - On a CNP: alpha <- (1 - G) alpha + G. If at least RateReduceMonitorPeriod passed since
+ *   the last decrease: Rt <- Rc (see the clamp options), then
+ *   Rc <- max(MinRate, Rc x max(1 - alpha / Gd, MinDecreaseFactor)). On the very first CNP a
+ *   non-zero RateOnFirstCnp is used as the new Rc instead. The timer and byte stage counters
+ *   and the byte counter are reset and the increase timer restarts.
+ * - Without CNPs alpha decays: alpha <- (1 - G) alpha once per AlphaUpdatePeriod since the
+ *   last CNP. The decay is applied in closed form when alpha is next needed, so a QP costs no
+ *   events while nothing happens (GetAlpha() returns the decayed value).
+ * - Rate increase events come from a timer (every RateIncreaseTimer, stage counter T) and a
+ *   byte counter (every ByteCounter bytes sent, stage counter BC), both only while Rc is
+ *   below the line rate. A QP that sends nothing for a whole timer period stops its timer;
+ *   the stages it missed are replayed in order when it next sends, so the rate evolves as
+ *   with a free-running timer but idle QPs cost no events. At each event: fast recovery if max(T,
+ * BC) < F; hyper increase Rt <- Rt + i x RateHai with i = min(T, BC) - F if min(T, BC) > F;
+ * additive increase Rt <- Rt + RateAi otherwise; then Rc <- (Rt + Rc) / 2. Rt and Rc never exceed
+ * the line rate; at line rate the timer stops.
+ *
+ * Clamp options: with ClampTargetRate (the paper) every decrease sets Rt <- Rc. Without it,
+ * Rt <- Rc only if a timer-driven increase happened since the previous decrease when
+ * ClampTargetRateAfterTimeInc is set (firmware CLAMP_TGT_RATE_AFTER_TIME_INC), and never
+ * otherwise (except on the first decrease), so back-to-back CNPs keep the higher target.
+ *
+ * Defaults are the ConnectX firmware values; SetPresetDefaults("paper") or ("firmware")
+ * sets every attribute default through Config::SetDefault. Firmware units that are not
+ * plain SI are converted as follows (assumptions, documented in the module doc):
+ * RPG_GD = 11 with alpha in 1/1024 units means Gd = 2048 / 1024 = 2; RPG_BYTE_RESET = 32767
+ * is taken in 64-byte units (2 MiB; in bytes the byte counter would restore the rate every
+ * 32 KB and DCQCN would leave the queue to PFC); DCE_TCP_G is taken as G = 1/256; RPG_TIME_RESET
+ * and RATE_REDUCE_MONITOR_PERIOD are in microseconds.
+ */
+class DcqcnCongestionOps : public RoceCongestionOps
+{
+  public:
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    DcqcnCongestionOps();
+    ~DcqcnCongestionOps() override;
+
+    /**
+     * \brief Set the defaults of every DCQCN attribute to a documented preset.
+     * \param preset "paper" (Zhu et al. 2015, 40 Gb/s: G 1/256, K 55 us, T 55 us, B 10 MB,
+     *        F 5, R_AI 40 Mb/s, R_HAI 400 Mb/s, and the notification point's CNP interval
+     *        N = 50 us on RoceNic) or "firmware" (ConnectX defaults, CNP interval 4 us);
+     *        aborts naming the value otherwise. The congestion point (WredEcnMarker Kmin/Kmax/
+     *        Pmax) is the switch's and is not changed.
+     */
+    static void SetPresetDefaults(const std::string& preset);
+
+    std::string GetName() const override;
+    Ptr<RoceCongestionOps> Fork() const override;
+    void Init(DataRate lineRate) override;
+    void OnCnp() override;
+    void OnBytesSent(uint32_t bytes) override;
+
+    /// \return alpha now (with the decay since the last CNP applied), in [0, 1]
+    double GetAlpha() const;
+    /// \return the target rate Rt
+    DataRate GetTargetRate() const;
+    /// \return the timer stage counter T
+    uint32_t GetTimerStage() const;
+    /// \return the byte stage counter BC
+    uint32_t GetByteStage() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// One rate increase event (timer or byte counter).
+    void Increase();
+    /// The increase timer fired.
+    void OnIncreaseTimer();
+    /// One timer stage: T++ and an increase event.
+    void TimerStage();
+    /// Replay the timer stages missed while idle, then restart the timer.
+    void CatchUp();
+    /// (Re)start the increase timer if the rate is below line rate.
+    void ArmIncreaseTimer();
+    /// Rc as a double in bits/s.
+    double CurrentBps() const;
+    /// Validate attribute combinations (called from Init).
+    void Validate() const;
+
+    // attributes
+    double m_g;                 //!< alpha gain G, (0, 1]
+    Time m_alphaPeriod;         //!< alpha update period K
+    double m_initialAlpha;      //!< alpha at start, [0, 1]
+    DataRate m_rateOnFirstCnp;  //!< Rc after the first CNP (0 = decrease normally)
+    Time m_reduceMonitorPeriod; //!< minimum time between decreases
+    double m_minDecreaseFactor; //!< Rc never drops below this fraction per decrease
+    double m_gd;                //!< decrease divisor: Rc x (1 - alpha / Gd)
+    DataRate m_minRate;         //!< rate floor
+    Time m_increaseTimer;       //!< T
+    uint64_t m_byteCounter;     //!< B, bytes
+    uint32_t m_f;               //!< fast recovery threshold F
+    DataRate m_rateAi;          //!< additive increase step
+    DataRate m_rateHai;         //!< hyper increase step
+    bool m_clampTargetRate;     //!< Rt <- Rc on every decrease
+    bool m_clampAfterTimeInc;   //!< Rt <- Rc only after an increase
+
+    // state
+    double m_alpha;                     //!< alpha at m_alphaRef
+    Time m_alphaRef;                    //!< time of the last alpha update
+    TracedValue<double> m_alphaTrace;   //!< alpha at each CNP
+    TracedValue<DataRate> m_targetRate; //!< Rt
+    TracedValue<uint32_t> m_timerStage; //!< T
+    TracedValue<uint32_t> m_byteStage;  //!< BC
+    uint64_t m_bytesSinceStage;         //!< byte counter
+    Time m_lastDecrease;                //!< time of the last decrease
+    bool m_decreasedEver;               //!< a decrease happened
+    bool m_cnpEver;                     //!< a CNP arrived
+    bool m_increasedSinceDecrease;      //!< a timer increase happened since the last decrease
+    EventId m_timer;                    //!< increase timer event
+    Time m_timerDeadline;               //!< when the increase timer is due
+    bool m_idle;                        //!< timer stopped because the QP sent nothing
+    bool m_sentSinceTimer;              //!< bytes were sent since the last timer stage
+};
+
+} // namespace ns3
+
+#endif /* DCQCN_CONGESTION_OPS_H */

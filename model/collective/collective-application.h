@@ -1,0 +1,212 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: the per-rank executor of collective schedules.
+ */
+#ifndef COLLECTIVE_APPLICATION_H
+#define COLLECTIVE_APPLICATION_H
+
+#include "collective-schedule.h"
+#include "collective-transport.h"
+#include "collective-types.h"
+
+#include "ns3/application.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class CollectiveCommunicator;
+
+/**
+ * \ingroup ai-fabric-collective
+ * \brief One rank of a communicator (an ns-3 Application on the rank's node): executes the
+ *        rank's part of each collective's CollectiveSchedule over the communicator's
+ *        CollectiveTransport.
+ *
+ * Collectives run one at a time per rank, in the order the communicator enqueues them (one
+ * NCCL stream per communicator); a rank starts the next one when it has finished the previous
+ * one. Data for a collective this rank has not started yet (a faster peer) is accepted and
+ * counted.
+ *
+ * Timing (NCCL's Simple protocol and latency model, REFERENCE "Collectives"):
+ *  - when a rank starts a collective it waits BaseLatency (NCCL base latency, Ring/Simple
+ *    8.4 us) before its first send;
+ *  - a send becomes ready when every receive it depends on has arrived; it is then posted
+ *    after the per-step software latency of its hop: NvLinkStepLatency (3.4 us) or
+ *    NetworkStepLatency (14 us), as CollectiveTransport::GetHopType says;
+ *  - a posted send moves through its connection (peer, channel) in pieces of at most StepSize
+ *    bytes (NCCL step, 512 KiB), at most Slots pieces in flight per connection (NCCL_STEPS,
+ *    8); a slot is freed when the transport completes (acknowledges) the piece. Ready sends of
+ *    one connection are served in the order they became ready.
+ * A send is complete when all of its data has arrived at the peer (as an NCCL kernel, a rank
+ * does not wait for network acknowledgements); a rank has finished a collective when all of
+ * its sends are complete and all of its receives have arrived.
+ * The per-rank work is per piece and per step, O(1) each; nothing per packet.
+ *
+ * Failure: a piece the transport fails makes the rank report (communicator, collective, rank,
+ * step, peer, reason) to its CollectiveCommunicator, which fails the collective and aborts
+ * every rank; this application then does nothing more.
+ */
+class CollectiveApplication : public Application, public CollectiveMessageListener
+{
+  public:
+    /// Step trace: collective number, algorithm step, peer (global rank), bytes.
+    typedef void (*StepTracedCallback)(uint32_t seq, uint32_t step, uint32_t peer, uint64_t bytes);
+
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    CollectiveApplication();
+    ~CollectiveApplication() override;
+
+    /**
+     * \brief Bind to a communicator (done by CollectiveCommunicator).
+     * \param comm the communicator
+     * \param commRank this rank in the communicator
+     * \param globalRank this rank in the transport
+     */
+    void Setup(Ptr<CollectiveCommunicator> comm, uint32_t commRank, uint32_t globalRank);
+    /// \return the communicator
+    Ptr<CollectiveCommunicator> GetCommunicator() const;
+    /// \return the communicator rank
+    uint32_t GetCommRank() const;
+    /// \return the transport (global) rank
+    uint32_t GetGlobalRank() const;
+
+    /**
+     * \brief Queue collective \p seq of the communicator (done by CollectiveCommunicator).
+     * \param seq collective number (its schedule must be known to the communicator)
+     */
+    void Enqueue(uint32_t seq);
+    /// Stop everything: the communicator failed.
+    void Abort();
+    /// \return true while a collective is running on this rank
+    bool IsBusy() const;
+
+    /// \return payload bytes of all completed (delivered) sends, all collectives
+    uint64_t GetBytesSent() const;
+    /// \return payload bytes of all completed receives
+    uint64_t GetBytesReceived() const;
+    /// \return completed sends
+    uint64_t GetSendsCompleted() const;
+    /// \return completed receives
+    uint64_t GetReceivesCompleted() const;
+    /// \return transport messages (pieces) posted
+    uint64_t GetPiecesPosted() const;
+    /**
+     * \brief Where collective \p seq is stuck on this rank (for timeout reports).
+     * \param seq collective number
+     * \param[out] step step of the first receive not arrived, else of the first send not
+     *             completed
+     * \param[out] peer its peer (communicator rank)
+     * \return false if this rank has nothing pending for \p seq
+     */
+    bool GetFirstPendingStep(uint32_t seq, uint32_t* step, uint32_t* peer) const;
+
+    /// \return the StepSize attribute
+    uint64_t GetStepSize() const;
+    /// \return the Slots attribute
+    uint32_t GetSlots() const;
+    /// \return the BaseLatency attribute
+    Time GetBaseLatency() const;
+    /**
+     * \param type a hop type
+     * \return NvLinkStepLatency or NetworkStepLatency
+     */
+    Time GetStepLatency(CollectiveHopType type) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void StartApplication() override;
+    void StopApplication() override;
+
+    /// Send pipeline of one connection.
+    struct Connection
+    {
+        std::deque<uint32_t> ready;        //!< ready sends, in order
+        uint32_t current{COLLECTIVE_NONE}; //!< send being posted
+        uint64_t posted{0};                //!< bytes of current posted
+        uint32_t inflight{0};              //!< pieces in flight (slots used)
+    };
+
+    /// One collective on this rank.
+    struct Run
+    {
+        Ptr<const CollectiveSchedule> schedule;              //!< the schedule
+        const CollectiveSchedule::Program* program{nullptr}; //!< this rank's part
+        bool started{false};                                 //!< BaseLatency over: sends may go
+        bool failed{false};                                  //!< failed or aborted
+        std::vector<uint32_t> depsLeft;                      //!< per send: receives still missing
+        std::vector<uint32_t> piecesLeft;                    //!< per send: pieces not delivered
+        std::vector<uint64_t> recvLeft;                      //!< per receive: bytes missing
+        std::vector<bool> recvDone;                          //!< per receive: arrived
+        std::vector<Connection> conns;                       //!< per connection
+        uint32_t sendsLeft{0};                               //!< sends not completed
+        uint32_t recvsLeft{0};                               //!< receives not arrived
+    };
+
+    /// \return the run of \p seq, created on first use
+    Run& GetRun(uint32_t seq);
+    /// \return the run of \p seq, or null
+    Run* FindRun(uint32_t seq);
+    /// Start the next queued collective if idle.
+    void StartNext();
+    /// BaseLatency elapsed: release the sends without dependencies.
+    void BeginRun(uint32_t seq);
+    /// A send's dependencies are met: post it after its step latency.
+    void MakeReady(uint32_t seq, uint32_t send);
+    /// The step latency elapsed.
+    void SendReady(uint32_t seq, uint32_t send);
+    /// Post pieces on a connection while slots are free.
+    void Pump(uint32_t seq, Run& run, uint32_t conn);
+    /// A piece of one of this rank's sends arrived at its destination.
+    void PieceArrived(uint32_t seq, uint32_t send, uint64_t bytes);
+    // CollectiveMessageListener: the cookie is (collective number << 32) | send index.
+    void MessageDelivered(uint64_t cookie, uint64_t bytes) override;
+    void MessageSent(uint64_t cookie) override;
+    void MessageFailed(uint64_t cookie, const std::string& reason) override;
+    /// The transport completed (acknowledged) a piece: its slot is free.
+    void PieceSent(uint32_t seq, uint32_t send);
+    /// The transport failed a piece.
+    void PieceFailed(uint32_t seq, uint32_t send, const std::string& reason);
+    /// A piece arrived here.
+    void PieceDelivered(uint32_t seq, uint32_t recv, uint64_t bytes);
+    /// Finish the run if everything is done.
+    void MaybeFinish(uint32_t seq);
+
+    Ptr<CollectiveCommunicator> m_comm; //!< communicator
+    uint32_t m_commRank;                //!< communicator rank
+    uint32_t m_globalRank;              //!< transport rank
+    uint64_t m_stepSize;                //!< attribute StepSize
+    uint32_t m_slots;                   //!< attribute Slots
+    Time m_baseLatency;                 //!< attribute BaseLatency
+    Time m_nvLinkLatency;               //!< attribute NvLinkStepLatency
+    Time m_networkLatency;              //!< attribute NetworkStepLatency
+    std::map<uint32_t, Run> m_runs;     //!< runs by collective number
+    std::deque<uint32_t> m_queue;       //!< collectives waiting
+    uint32_t m_current;                 //!< running collective (or NONE)
+    uint32_t m_finished;                //!< collectives 0..m_finished-1 are finished here
+    bool m_aborted;                     //!< Abort() or StopApplication()
+    uint64_t m_bytesSent;               //!< completed send bytes
+    uint64_t m_bytesReceived;           //!< completed receive bytes
+    uint64_t m_sendsCompleted;          //!< completed sends
+    uint64_t m_recvsCompleted;          //!< completed receives
+    uint64_t m_piecesPosted;            //!< pieces posted
+    TracedCallback<uint32_t, uint32_t, uint32_t, uint64_t> m_stepTrace; //!< send completed
+    TracedCallback<uint32_t, uint32_t, uint32_t, uint64_t> m_recvTrace; //!< receive arrived
+};
+
+} // namespace ns3
+
+#endif /* COLLECTIVE_APPLICATION_H */

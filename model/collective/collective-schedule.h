@@ -1,0 +1,152 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: the schedule of one collective: per rank, the point-to-point transfers it sends
+ * and receives and the data dependencies between them.
+ */
+#ifndef COLLECTIVE_SCHEDULE_H
+#define COLLECTIVE_SCHEDULE_H
+
+#include "collective-types.h"
+
+#include "ns3/simple-ref-count.h"
+
+#include <cstdint>
+#include <initializer_list>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-collective
+ * \brief The schedule of one collective, produced by a CollectiveAlgorithm and executed by one
+ *        CollectiveApplication per rank: a dependency graph of point-to-point transfers.
+ *
+ * Ranks are communicator ranks (0..n-1). Each transfer (AddTransfer) is a send at its source
+ * and a receive at its destination. A send may start only once every receive it depends on
+ * has fully arrived at its source (the data it forwards or reduces); sends without
+ * dependencies may start as soon as the collective starts. Nothing else orders the sends: two
+ * sends on the same connection go in the order they become ready. A rank has finished the
+ * collective when all of its sends have been delivered and all of its receives have arrived.
+ *
+ * Every send carries the algorithm step it belongs to (reported on failure and in traces) and
+ * the index of the matching receive at the peer, so delivery needs no searching. Storage is
+ * compact: dependencies in one flat array per rank (CSR), and Finalize() builds the reverse
+ * index (for every receive, the sends waiting for it), so executing the schedule is O(1) per
+ * transfer event.
+ *
+ * Errors: AddTransfer aborts on ranks out of range, a transfer to itself, an unknown
+ * dependency, or after Finalize().
+ */
+class CollectiveSchedule : public SimpleRefCount<CollectiveSchedule>
+{
+  public:
+    /// A send of one rank.
+    struct Send
+    {
+        uint32_t peer;     //!< destination rank
+        uint32_t channel;  //!< channel (connection id together with the peer)
+        uint64_t bytes;    //!< bytes
+        uint32_t peerRecv; //!< index of the matching receive at the peer
+        uint32_t step;     //!< algorithm step
+        uint32_t conn;     //!< dense connection index at this rank ((peer, channel) pairs)
+        uint32_t depBegin; //!< first dependency in Program::deps
+        uint32_t depEnd;   //!< one past the last dependency
+    };
+
+    /// A receive of one rank.
+    struct Recv
+    {
+        uint32_t peer;           //!< source rank
+        uint32_t channel;        //!< channel
+        uint64_t bytes;          //!< bytes expected
+        uint32_t step;           //!< algorithm step
+        uint32_t dependentBegin; //!< first dependent send in Program::dependents
+        uint32_t dependentEnd;   //!< one past the last
+    };
+
+    /// Everything one rank does.
+    struct Program
+    {
+        std::vector<Send> sends;          //!< sends, in creation order
+        std::vector<Recv> recvs;          //!< receives, in creation order
+        std::vector<uint32_t> deps;       //!< receive indices the sends depend on (CSR)
+        std::vector<uint32_t> dependents; //!< send indices waiting on each receive (CSR)
+        uint32_t nConns{0};               //!< distinct (peer, channel) send connections
+        uint64_t bytesSent{0};            //!< sum of send bytes
+        uint64_t bytesReceived{0};        //!< sum of receive bytes
+    };
+
+    /**
+     * \param nRanks ranks of the communicator (>= 1; aborts on 0)
+     */
+    explicit CollectiveSchedule(uint32_t nRanks);
+
+    /**
+     * \brief Add a transfer of \p bytes from \p src to \p dst.
+     * \param src sending rank (< nRanks)
+     * \param dst receiving rank (< nRanks, != src)
+     * \param channel channel (any value; each (dst, channel) is its own connection)
+     * \param bytes payload bytes (0 allowed: a pure notification)
+     * \param step algorithm step, for reports
+     * \param deps receive indices at \p src that must have arrived before this send starts
+     * \return the index of the new receive at \p dst (use it as a dependency of dst's sends)
+     */
+    uint32_t AddTransfer(uint32_t src,
+                         uint32_t dst,
+                         uint32_t channel,
+                         uint64_t bytes,
+                         uint32_t step,
+                         const std::vector<uint32_t>& deps);
+    /**
+     * \brief AddTransfer with an initializer list of dependencies; entries equal to
+     *        COLLECTIVE_NONE are skipped (convenient for "no dependency yet").
+     * \param src sending rank
+     * \param dst receiving rank
+     * \param channel channel
+     * \param bytes payload bytes
+     * \param step algorithm step
+     * \param deps receive indices at \p src
+     * \return the index of the new receive at \p dst
+     */
+    uint32_t AddTransfer(uint32_t src,
+                         uint32_t dst,
+                         uint32_t channel,
+                         uint64_t bytes,
+                         uint32_t step,
+                         std::initializer_list<uint32_t> deps);
+
+    /// Build the reverse dependency index; no more transfers after this. Idempotent.
+    void Finalize();
+    /// \return true after Finalize()
+    bool IsFinalized() const;
+
+    /// \return number of ranks
+    uint32_t GetNRanks() const;
+    /**
+     * \param rank a rank (< GetNRanks(); aborts otherwise)
+     * \return its program
+     */
+    const Program& GetProgram(uint32_t rank) const;
+    /// \return total number of transfers
+    uint64_t GetNTransfers() const;
+    /// \return total bytes of all transfers
+    uint64_t GetTotalBytes() const;
+    /// \return one past the highest step used
+    uint32_t GetNSteps() const;
+
+  private:
+    uint32_t m_nRanks;                                               //!< ranks
+    std::vector<Program> m_programs;                                 //!< per rank
+    std::vector<std::unordered_map<uint64_t, uint32_t>> m_connIndex; //!< building only
+    uint64_t m_nTransfers;                                           //!< transfers
+    uint64_t m_totalBytes;                                           //!< bytes
+    uint32_t m_nSteps;                                               //!< steps
+    bool m_finalized;                                                //!< Finalize() done
+};
+
+} // namespace ns3
+
+#endif /* COLLECTIVE_SCHEDULE_H */

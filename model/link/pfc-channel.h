@@ -1,0 +1,130 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef PFC_CHANNEL_H
+#define PFC_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/fabric-event.h"
+#include "ns3/fabric-frame.h"
+#include "ns3/fabric-simulator-impl.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <memory>
+
+namespace ns3
+{
+
+class PfcNetDevice;
+
+/**
+ * \ingroup ai-fabric-link
+ * \brief Full-duplex point-to-point Ethernet cable between two PfcNetDevice ports.
+ *
+ * Each direction is independent. A frame handed to TransmitStart() arrives at the peer's
+ * PfcNetDevice::Receive() after its serialization time plus the propagation Delay. The cable
+ * can be cut (SetLinkUp(false)) to model a failed link: frames sent while it is down are lost
+ * and the sending device counts them as "link down" drops.
+ *
+ * Frames on one direction arrive in the order they were sent (serialization is sequential and
+ * the delay is constant), so each direction keeps its frames in flight in a FIFO and one
+ * RecurringEvent delivers the head: no allocation per frame beyond the packet itself.
+ */
+class PfcChannel : public Channel
+{
+  public:
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    PfcChannel();
+
+    /**
+     * \brief Attach a port; a channel takes exactly two.
+     * \param device the port; aborts if two are already attached
+     * \return the port's end of the cable (0 for the first attached, 1 for the second), the
+     *         \p srcEnd it gives TransmitStart()
+     */
+    uint32_t Attach(Ptr<PfcNetDevice> device);
+
+    /**
+     * \brief Put a frame on the wire from end \p srcEnd towards the other end.
+     * \param frame the complete Ethernet frame (header, payload, FCS); moved out (it then
+     *        belongs to the cable, and to the peer on arrival) unless the link is down
+     * \param srcEnd the sending port's end, 0 or 1, as Attach() returned it; aborts if it is
+     *        not 0 or 1 or if the other end has no port
+     * \param frameTime time from first to last bit of preamble + frame at the sender's rate
+     * \return false if the link is down (the frame is lost), true otherwise
+     */
+    bool TransmitStart(FabricFrame& frame, uint32_t srcEnd, const Time& frameTime);
+
+    /**
+     * \brief Cut or restore the cable (both directions). Frames already propagating arrive.
+     * \param up true = working link
+     */
+    void SetLinkUp(bool up);
+    /// \return true if the cable is working
+    bool IsLinkUp() const;
+
+    /// \return the one-way propagation delay
+    Time GetDelay() const;
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+    /**
+     * \param i 0 or 1
+     * \return the attached PfcNetDevice
+     */
+    Ptr<PfcNetDevice> GetPfcDevice(std::size_t i) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /**
+     * \brief Validate and set the propagation delay.
+     * \param delay >= 0; aborts on a negative value
+     */
+    void SetDelay(Time delay);
+
+    /**
+     * \brief One direction of the cable: everything a frame's transmission and arrival read,
+     *        in one cache line (a busy fabric touches each cable's state once per frame, long
+     *        after it left the cache).
+     */
+    struct alignas(64) Direction
+    {
+        void Deliver(); //!< the head frame arrives at dst
+        /**
+         * \brief Append a frame to the ring of frames propagating.
+         * \param frame the frame (moved into the ring)
+         */
+        void Push(FabricFrame& frame);
+        void Clear(); //!< drop the frames propagating and the ring
+
+        PfcNetDevice* dst{nullptr};  //!< receiving end (owned by the channel's m_dev)
+        EventImpl* deliver{nullptr}; //!< RecurringEvent running Deliver() (owned by m_deliver)
+        FabricEngineRef engine;      //!< the engine, if a FabricSimulatorImpl (for every frame)
+        Time delay;                  //!< the cable's one-way propagation delay
+        uint32_t context{0};         //!< receiving node id, the context of the arrival
+        bool linkUp{true};           //!< the cable's state
+        uint8_t capacityLog2{0};     //!< ring size = 2^capacityLog2 (0 = no ring yet)
+        std::unique_ptr<FabricFrame[]> ring; //!< frames propagating, oldest at head
+        uint32_t head{0};                    //!< index of the oldest frame
+        uint32_t count{0};                   //!< frames propagating
+    };
+
+    static_assert(sizeof(Direction) == 64, "a cable direction should fill one cache line");
+
+    std::size_t m_nDevices;      //!< attached ends, 0..2
+    Ptr<PfcNetDevice> m_dev[2];  //!< the two ends
+    Ptr<EventImpl> m_deliver[2]; //!< m_deliver[i] runs m_dir[i].Deliver()
+    Direction m_dir[2];          //!< m_dir[i]: frames travelling towards m_dev[i]
+};
+
+} // namespace ns3
+
+#endif /* PFC_CHANNEL_H */

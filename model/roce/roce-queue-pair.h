@@ -1,0 +1,449 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: a RoCEv2 reliable-connected queue pair.
+ */
+#ifndef ROCE_QUEUE_PAIR_H
+#define ROCE_QUEUE_PAIR_H
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/fabric-frame.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/roce-congestion-ops.h"
+#include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
+
+#include <cstdint>
+#include <deque>
+
+namespace ns3
+{
+
+class RoceNic;
+
+/// Work request operations (IBTA Vol 1 10.8.2).
+enum class RoceWrOpcode : uint8_t
+{
+    WRITE = 0,      //!< RDMA WRITE
+    WRITE_WITH_IMM, //!< RDMA WRITE with immediate (the responder is notified)
+    SEND,           //!< SEND (the responder is notified)
+    SEND_WITH_IMM,  //!< SEND with immediate
+    READ,           //!< RDMA READ
+};
+
+/// Work completion status (IBTA Vol 1 11.6.2, the subset the model produces).
+enum class RoceWcStatus : uint8_t
+{
+    SUCCESS = 0,    //!< completed
+    RETRY_EXCEEDED, //!< local ACK timeout retries exhausted: the QP went to the error state
+    FLUSH_ERROR,    //!< flushed because the QP is in the error state
+};
+
+/**
+ * \param op an operation
+ * \return its name ("WRITE", "READ", ...)
+ */
+const char* RoceWrOpcodeName(RoceWrOpcode op);
+
+/**
+ * \ingroup ai-fabric-roce
+ * \brief The fields of a received RoCEv2 packet that a QP acts on.
+ *
+ * The NIC copies the first bytes of the packet once (IPv4, UDP, BTH and up to 20 bytes of
+ * extension headers) and fills this in; nothing is deserialized header by header.
+ */
+struct RoceRxPacket
+{
+    uint8_t opcode{0};           //!< BTH opcode
+    uint32_t psn{0};             //!< BTH PSN, 24 bits
+    bool ackReq{false};          //!< BTH AckReq bit
+    uint8_t padCount{0};         //!< BTH PadCnt, 0..3
+    bool ce{false};              //!< the IPv4 ECN field was CE
+    const uint8_t* ext{nullptr}; //!< bytes after the BTH (RETH/AETH/ImmDt), valid during the call
+    uint32_t extBytes{0};        //!< how many bytes ext holds, 0..20
+    uint32_t afterBth{0}; //!< packet bytes after the BTH: extension headers, payload, pad, ICRC
+};
+
+/**
+ * \param status a status
+ * \return its name ("SUCCESS", "RETRY_EXCEEDED", "FLUSH_ERROR")
+ */
+const char* RoceWcStatusName(RoceWcStatus status);
+
+/// A requester-side work completion.
+struct RoceWorkCompletion
+{
+    uint64_t wrId{0};                           //!< id returned by Post*
+    uint32_t qpn{0};                            //!< local QP number
+    RoceWrOpcode opcode{RoceWrOpcode::WRITE};   //!< operation
+    RoceWcStatus status{RoceWcStatus::SUCCESS}; //!< outcome
+    uint64_t bytes{0};                          //!< message length, bytes
+    Time postTime;                              //!< when it was posted
+    Time startTime;                             //!< when its first packet left
+    Time endTime;                               //!< when it completed
+};
+
+/// A responder-side notification: a SEND or a WRITE with immediate arrived completely.
+struct RoceReceiveCompletion
+{
+    uint32_t qpn{0};                         //!< local QP number
+    RoceWrOpcode opcode{RoceWrOpcode::SEND}; //!< SEND, SEND_WITH_IMM or WRITE_WITH_IMM
+    uint64_t bytes{0};                       //!< message length, bytes
+    bool hasImm{false};                      //!< immediate data present
+    uint32_t imm{0};                         //!< immediate data
+};
+
+/// ACK/NAK/CNP events of a QP (the "Control" trace).
+enum class RoceControlEvent : uint8_t
+{
+    ACK_TX = 0, //!< ACK sent (responder)
+    ACK_RX,     //!< ACK received (requester)
+    NAK_TX,     //!< NAK sent (responder, PSN sequence error)
+    NAK_RX,     //!< NAK received (requester)
+    CNP_TX,     //!< CNP sent (notification point)
+    CNP_RX,     //!< CNP received (reaction point)
+};
+
+/**
+ * \param e an event
+ * \return its name ("ACK_TX", ...)
+ */
+const char* RoceControlEventName(RoceControlEvent e);
+
+/// Per-QP counters.
+struct RoceQpCounters
+{
+    uint64_t txDataPackets{0}; //!< request/response data packets sent (incl. retransmissions)
+    uint64_t txDataBytes{0};   //!< payload bytes of those
+    uint64_t retransmittedPackets{0}; //!< packets sent again after go-back-N
+    uint64_t rxDataPackets{0};        //!< in-order data packets accepted
+    uint64_t rxDataBytes{0};          //!< payload bytes accepted
+    uint64_t acksTx{0};               //!< ACKs sent
+    uint64_t acksRx{0};               //!< ACKs received
+    uint64_t naksTx{0};               //!< NAKs (PSN sequence error) sent
+    uint64_t naksRx{0};               //!< NAKs received
+    uint64_t cnpsTx{0};               //!< CNPs sent (as notification point)
+    uint64_t cnpsRx{0};               //!< CNPs received (as reaction point)
+    uint64_t ceRx{0};                 //!< CE-marked data packets received
+    uint64_t duplicatesRx{0};         //!< duplicate data packets (PSN < ePSN)
+    uint64_t outOfOrderRx{0};         //!< data packets ahead of ePSN (dropped)
+    uint64_t timeouts{0};             //!< local ACK timeouts
+    uint64_t completions{0};          //!< work completions (any status)
+};
+
+/**
+ * \ingroup ai-fabric-roce
+ * \brief A reliable-connected (RC) queue pair of a RoceNic: requester and responder.
+ *
+ * Requester: work requests (Post*) are segmented at the NIC's path MTU into First/Middle/
+ * Last/Only packets with consecutive 24-bit PSNs (wrapping at 2^24); WRITE First/Only and READ
+ * requests carry a RETH, *_WITH_IMM packets an ImmDt, the last packet of a message requests an
+ * ACK. A READ request consumes one PSN per response packet. Reliability is go-back-N: a NAK
+ * (PSN sequence error) or a gap in READ responses restarts transmission at the missing PSN;
+ * the local ACK timeout (4.096 us x 2^LocalAckTimeout) restarts it at the oldest unacknowledged
+ * PSN, up to RetryCount times, after which the QP enters the error state and every outstanding
+ * work request completes with RETRY_EXCEEDED / FLUSH_ERROR (IBTA Vol 1 9.7.5, 10.3.1).
+ * Completions are in order.
+ *
+ * Responder: keeps the expected PSN (ePSN); accepts in-order packets, ACKs every AckInterval
+ * packets and at every message end or AckReq, sends one NAK per gap, re-ACKs duplicates,
+ * answers READ requests with READ responses (also for duplicate READs), and as DCQCN
+ * notification point returns a CNP for CE-marked data at most once per CnpInterval.
+ *
+ * Pacing: packets leave at the congestion-control rate (wire bytes incl. Ethernet framing,
+ * preamble and IFG), with the optional in-flight window; the NIC's egress arbiter round-robins
+ * among eligible QPs.
+ */
+class RoceQueuePair : public Object
+{
+  public:
+    /// Requester completion callback.
+    typedef Callback<void, const RoceWorkCompletion&> CompletionCallback;
+    /// Responder receive callback.
+    typedef Callback<void, const RoceReceiveCompletion&> ReceiveCallback;
+    /// Control trace: event, PSN carried (ACK/NAK PSN; 0 for CNPs).
+    typedef void (*ControlTracedCallback)(RoceControlEvent event, uint32_t psn);
+    /// Retransmission trace: first PSN resent, cause ("nak", "timeout", "read-gap").
+    typedef void (*RetransmitTracedCallback)(uint32_t psn, const std::string& cause);
+
+    /// QP states (IBTA Vol 1 10.3.1, the subset modelled).
+    enum State
+    {
+        INIT,  //!< created, not connected
+        RTS,   //!< connected, ready to send
+        ERROR, //!< retries exhausted; posts are flushed
+    };
+
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    RoceQueuePair();
+    ~RoceQueuePair() override;
+
+    /**
+     * \brief Connect to the remote QP (done by RoceNicHelper::Connect).
+     * \param remoteIp the remote port's IPv4 address
+     * \param remoteQpn the remote QP number (< 2^24)
+     * \param sendPsn first PSN this QP sends (< 2^24)
+     * \param expectedPsn first PSN this QP expects (the remote's sendPsn)
+     * \param udpSourcePort UDP source port of this QP's packets (flow entropy)
+     */
+    void Connect(Ipv4Address remoteIp,
+                 uint32_t remoteQpn,
+                 uint32_t sendPsn,
+                 uint32_t expectedPsn,
+                 uint16_t udpSourcePort);
+
+    /**
+     * \brief Post an RDMA WRITE.
+     * \param bytes message length, >= 1 (aborts on 0)
+     * \param remoteAddress remote virtual address
+     * \param rkey remote key
+     * \param cb completion callback (may be null)
+     * \return the work request id; a post to a QP in the error state completes at once with
+     *         FLUSH_ERROR
+     */
+    uint64_t PostWrite(uint64_t bytes,
+                       uint64_t remoteAddress,
+                       uint32_t rkey,
+                       CompletionCallback cb);
+    /**
+     * \brief Post an RDMA WRITE with immediate data (the responder gets a receive callback).
+     * \param bytes message length (0 allowed)
+     * \param imm immediate data
+     * \param remoteAddress remote virtual address
+     * \param rkey remote key
+     * \param cb completion callback
+     * \return the work request id
+     */
+    uint64_t PostWriteWithImm(uint64_t bytes,
+                              uint32_t imm,
+                              uint64_t remoteAddress,
+                              uint32_t rkey,
+                              CompletionCallback cb);
+    /**
+     * \brief Post a SEND (the responder gets a receive callback).
+     * \param bytes message length (0 allowed)
+     * \param cb completion callback
+     * \return the work request id
+     */
+    uint64_t PostSend(uint64_t bytes, CompletionCallback cb);
+    /// \return the id the next Post* will return (ids count up from 0 per QP)
+    uint64_t GetNextWrId() const;
+    /**
+     * \brief Post an RDMA READ of remote memory.
+     * \param bytes length, >= 1 (aborts on 0)
+     * \param remoteAddress remote virtual address
+     * \param rkey remote key
+     * \param cb completion callback (fires when all response data arrived)
+     * \return the work request id
+     */
+    uint64_t PostRead(uint64_t bytes, uint64_t remoteAddress, uint32_t rkey, CompletionCallback cb);
+
+    /**
+     * \brief Set the responder-side receive callback.
+     * \param cb the callback
+     */
+    void SetReceiveCallback(ReceiveCallback cb);
+
+    /// \return the local QP number
+    uint32_t GetQpn() const;
+    /// \return the remote QP number
+    uint32_t GetRemoteQpn() const;
+    /// \return the remote IPv4 address (an uninitialized Ipv4Address before Connect)
+    Ipv4Address GetRemoteAddress() const;
+    /// \return the state
+    State GetState() const;
+    /// \return the counters
+    const RoceQpCounters& GetCounters() const;
+    /// \return the congestion control instance of this QP
+    Ptr<RoceCongestionOps> GetCongestionOps() const;
+    /// \return work requests posted and not yet completed
+    uint32_t GetOutstandingWorkRequests() const;
+    /// \return the UDP source port (entropy)
+    uint16_t GetUdpSourcePort() const;
+    /// \return the local port index on the NIC
+    uint32_t GetPortIndex() const;
+    /// \return the priority of this QP's data packets
+    uint8_t GetPriority() const;
+
+    // ---- used by RoceNic -------------------------------------------------------------------
+    /**
+     * \brief Bind to the NIC (RoceNic::CreateQp does this).
+     * \param nic the owning NIC
+     * \param qpn the QP number
+     * \param port local port index
+     * \param cc this QP's congestion control instance (already Init()ed)
+     */
+    void Bind(RoceNic* nic, uint32_t qpn, uint32_t port, Ptr<RoceCongestionOps> cc);
+    /// \return true if a data packet could be built now (ignoring pacing time)
+    bool HasPacketToSend() const;
+    /// \return earliest time the next data packet may leave (pacing)
+    Time GetNextSendTime() const;
+    /**
+     * \brief Build the next data packet (READ response first, then requests) and account it.
+     * \param now the current simulation time (Simulator::Now(), which the caller has)
+     * \return the whole frame for the QP's port (Ethernet/IPv4/UDP/BTH/... headers in its head,
+     *         then payload, ICRC, padding, FCS; see PfcNetDevice::SendFrame)
+     */
+    FabricFrame BuildNextPacket(const Time& now);
+    /**
+     * \brief Handle an arriving RoCEv2 packet for this QP.
+     * \param rx the packet's fields, read by the NIC from one copy of its first bytes
+     */
+    void Receive(const RoceRxPacket& rx);
+    /// Scheduled flag used by the NIC's arbiter.
+    bool m_inArbiter{false};
+    /// The QP waits in the arbiter's pacing heap.
+    bool m_inPaced{false};
+    /// Generation of the QP's pacing-heap entry (older entries are stale).
+    uint64_t m_arbEpoch{0};
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A requester work request.
+    struct WorkRequest
+    {
+        uint64_t wrId;          //!< id
+        RoceWrOpcode opcode;    //!< operation
+        uint64_t bytes;         //!< length
+        uint64_t remoteAddress; //!< RETH VA
+        uint32_t rkey;          //!< RETH R_Key
+        uint32_t imm;           //!< immediate data
+        CompletionCallback cb;  //!< completion
+        Time postTime;          //!< posted at
+        Time startTime;         //!< first packet at
+        uint32_t firstPsn;      //!< PSN of packet 0 (valid when assigned)
+        uint32_t npkts;         //!< packets (requests) or responses (READ)
+        bool assigned;          //!< PSNs assigned
+        bool started;           //!< first packet sent
+        uint32_t readReceived;  //!< READ: response packets received in order
+    };
+
+    /// A READ the responder is answering.
+    struct ReadResponseJob
+    {
+        uint32_t firstPsn; //!< PSN of response 0 of this job
+        uint32_t npkts;    //!< responses in this job
+        uint32_t next;     //!< next response index
+        uint64_t bytes;    //!< bytes of this job
+        uint32_t msn;      //!< MSN to report
+    };
+
+    uint64_t Post(RoceWrOpcode op,
+                  uint64_t bytes,
+                  uint64_t va,
+                  uint32_t rkey,
+                  uint32_t imm,
+                  CompletionCallback cb);
+    /// Number of packets for \p bytes at the path MTU (>= 1).
+    uint32_t PacketsFor(uint64_t bytes) const;
+    /// Bytes of IPv4 + UDP in front of the BTH.
+    static constexpr uint32_t IP_UDP_BYTES = 28;
+    /// Headroom in front of the IPv4 header for the port's L2 header (802.1Q-tagged Ethernet).
+    static constexpr uint32_t L2_ROOM = 14 + 4;
+    /**
+     * Make a whole frame from header bytes: writes IPv4 + UDP into h[0..28) (h[28..hdrBytes)
+     * holds the BTH and its extension headers) and the port's L2 header for \p priority into
+     * the L2_ROOM bytes in front of h; they become the frame's head (FabricFrame), in front of
+     * a zero body with no ns-3 packet (created only if the frame is observed): \p body bytes
+     * of payload and pad, the ICRC field, Ethernet padding to the 64-byte minimum, and the FCS
+     * field (see PfcNetDevice::SendFrame).
+     */
+    FabricFrame MakePacket(uint8_t* h,
+                           uint32_t hdrBytes,
+                           uint32_t body,
+                           uint8_t dscp,
+                           bool ect,
+                           uint8_t priority) const;
+    /// Build and send an ACK or NAK now.
+    void SendAck(bool nak, uint32_t psn);
+    /// Build and send a CNP now.
+    void SendCnp();
+    /// Requester: handle ACK/NAK/READ response.
+    void ReceiveResponse(const RoceRxPacket& rx);
+    /// Responder: handle a request packet.
+    void ReceiveRequest(const RoceRxPacket& rx);
+    /// Requester: everything up to and including \p psn is acknowledged.
+    void Acknowledge(uint32_t psn);
+    /// Requester: restart transmission at \p psn.
+    void GoBackN(uint32_t psn, const std::string& cause);
+    /// Complete finished work requests at the head, in order.
+    void CompleteHead();
+    /// (Re)arm or cancel the local ACK timer.
+    void RestartTimer();
+    /// The timer event fired: time out, or wait on if the deadline moved.
+    void OnTimer();
+    /// Local ACK timer expired.
+    void OnTimeout();
+    /// Retries exhausted: enter the error state and flush.
+    void EnterError();
+    /// Tell the NIC this QP may have packets to send.
+    void Activate();
+    /// The congestion control changed the rate: re-pace now.
+    void OnRateChange();
+
+    // Read for every packet built or acknowledged: first and together (a fabric has
+    // thousands of QPs, so each line touched is usually a cache miss).
+    // What sending a packet reads, together (a NIC's arbiter turns to a QP whose state left
+    // the cache since its last packet).
+    RoceNic* m_nic;                   //!< owning NIC
+    State m_state;                    //!< state
+    uint8_t m_dscp;                   //!< data DSCP
+    uint8_t m_priority;               //!< data priority
+    uint16_t m_udpSrcPort;            //!< entropy
+    uint32_t m_qpn;                   //!< local QPN
+    uint32_t m_port;                  //!< local port index
+    uint32_t m_remoteQpn;             //!< remote QPN
+    bool m_timerPending{false};       //!< m_timer is scheduled (cheaper than EventId::IsRunning)
+    bool m_wantRtt{false};            //!< m_cc wants RTT samples: keep m_sendTimes
+    mutable uint32_t m_ipConstSum{0}; //!< IPv4 checksum: sum of the words fixed for this QP
+    uint32_t m_localIpBits{0};        //!< the port's IPv4 address, host order (set by Connect)
+    uint32_t m_remoteIpBits{0};       //!< remote IPv4 address, host order (set by Connect)
+    uint32_t m_sendOffset;            //!< packet index within the WR of the next packet
+    std::size_t m_sendWr;             //!< index in m_wrs of the next packet's WR
+    uint32_t m_lastWire{0};           //!< pacing: wire bytes of the last packet
+    uint32_t m_nextAssignPsn;         //!< PSN for the next unassigned WR
+    uint32_t m_highSent;              //!< one past the highest PSN ever sent
+    Time m_lastSendStart;             //!< pacing: when the last packet left
+    Ptr<RoceCongestionOps> m_cc;      //!< congestion control
+    TracedValue<uint32_t> m_sndNxt;   //!< next PSN to send
+    TracedValue<uint32_t> m_sndUna;   //!< oldest unacknowledged PSN
+    std::deque<WorkRequest> m_wrs;    //!< outstanding work requests, in order
+    std::deque<ReadResponseJob> m_readJobs; //!< READ responses to send (responder)
+    RoceQpCounters m_counters;              //!< counters
+
+    // responder
+    TracedValue<uint32_t> m_ePsn; //!< expected PSN
+    uint32_t m_msn;               //!< message sequence number
+    uint32_t m_unacked;           //!< packets accepted since the last ACK
+    bool m_nakSent;               //!< a NAK was sent for the current gap
+    bool m_cnpEver;               //!< a CNP was ever sent
+    uint64_t m_rxMsgBytes;        //!< bytes of the message being received
+    Time m_lastCnp;               //!< last CNP sent
+    ReceiveCallback m_rxCallback; //!< responder notifications
+
+    // requester, per message or rarer
+    uint64_t m_nextWrId;                               //!< next id
+    uint32_t m_retries;                                //!< consecutive timeouts
+    bool m_readGapSignalled;                           //!< a READ gap already triggered go-back-N
+    Time m_timerDeadline;                              //!< when the local ACK timer expires
+    EventId m_timer;                                   //!< local ACK timer
+    std::deque<std::pair<uint32_t, Time>> m_sendTimes; //!< first-send times (m_wantRtt only)
+
+    TracedCallback<uint32_t, const std::string&> m_retransmitTrace; //!< go-back-N
+    TracedCallback<RoceControlEvent, uint32_t> m_controlTrace;      //!< ACK/NAK/CNP events
+    TracedCallback<const RoceWorkCompletion&> m_completionTrace;    //!< completions
+};
+
+} // namespace ns3
+
+#endif /* ROCE_QUEUE_PAIR_H */

@@ -1,0 +1,501 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-switch.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/ecmp-load-balancer.h"
+#include "ns3/fabric-wire-header.h"
+#include "ns3/header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <cstring>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricSwitch");
+NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
+
+namespace
+{
+constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
+/// Ethernet header + FCS, charged to the buffer with each packet.
+constexpr uint32_t FRAME_OVERHEAD = PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::FCS_BYTES;
+} // namespace
+
+const char*
+SwitchDropReasonName(SwitchDropReason reason)
+{
+    switch (reason)
+    {
+    case SwitchDropReason::NO_ROUTE:
+        return "no route";
+    case SwitchDropReason::HEADROOM_OVERFLOW:
+        return "headroom overflow";
+    case SwitchDropReason::EGRESS_THRESHOLD:
+        return "egress threshold";
+    case SwitchDropReason::BUFFER_FULL:
+        return "buffer full";
+    case SwitchDropReason::TTL_EXPIRED:
+        return "ttl expired";
+    case SwitchDropReason::NOT_IPV4:
+        return "not ipv4";
+    case SwitchDropReason::MALFORMED:
+        return "malformed";
+    case SwitchDropReason::EGRESS_REFUSED:
+        return "egress refused";
+    default:
+        return "unknown";
+    }
+}
+
+TypeId
+FabricSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FabricSwitch")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<FabricSwitch>()
+            .AddAttribute("ProcessingDelay",
+                          "Time from a packet's arrival to its enqueue on the egress port "
+                          "(>= 0; store-and-forward, excludes serialization).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&FabricSwitch::m_processingDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("DecrementTtl",
+                          "Decrement the IPv4 TTL at each hop (drop at 0) like an L3 switch.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FabricSwitch::m_decrementTtl),
+                          MakeBooleanChecker())
+            .AddAttribute("Mmu",
+                          "The shared-buffer MMU.",
+                          PointerValue(),
+                          MakePointerAccessor(&FabricSwitch::m_mmu),
+                          MakePointerChecker<SharedBufferMmu>())
+            .AddAttribute("EcnMarker",
+                          "The egress WRED ECN marker.",
+                          PointerValue(),
+                          MakePointerAccessor(&FabricSwitch::m_ecn),
+                          MakePointerChecker<WredEcnMarker>())
+            .AddAttribute("LoadBalancer",
+                          "The egress port choice among equal-cost ports.",
+                          PointerValue(),
+                          MakePointerAccessor(&FabricSwitch::m_lb),
+                          MakePointerChecker<SwitchLoadBalancer>())
+            .AddTraceSource(
+                "Drop",
+                "A packet was dropped: packet (IPv4, without Ethernet framing), ingress port, "
+                "reason.",
+                MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
+                "ns3::FabricSwitch::DropTracedCallback")
+            .AddTraceSource("EcnMark",
+                            "A packet was marked CE: egress port, priority, queue bytes.",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_ecnMarkTrace),
+                            "ns3::FabricSwitch::EcnMarkTracedCallback")
+            .AddTraceSource("PfcXoff",
+                            "The MMU sent XOFF (true) or XON (false) for an ingress (port, "
+                            "priority).",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_xoffTrace),
+                            "ns3::FabricSwitch::XoffTracedCallback");
+    return tid;
+}
+
+FabricSwitch::FabricSwitch()
+    : m_processingDelay(0),
+      m_decrementTtl(true),
+      m_configured(false)
+{
+    m_table = CreateObject<SwitchForwardingTable>();
+}
+
+FabricSwitch::~FabricSwitch() = default;
+
+void
+FabricSwitch::DoDispose()
+{
+    for (auto& port : m_ports)
+    {
+        port->SetPfcReceiveCallback(PfcNetDevice::PfcReceiveCallback());
+        port->SetPortOwner(nullptr, 0);
+    }
+    m_ports.clear();
+    m_mmu = nullptr;
+    m_ecn = nullptr;
+    m_lb = nullptr;
+    m_table = nullptr;
+    m_engine.Reset();
+    Object::DoDispose();
+}
+
+uint32_t
+FabricSwitch::AddPort(Ptr<PfcNetDevice> port)
+{
+    NS_ABORT_MSG_IF(m_configured, "FabricSwitch::AddPort after Configure()");
+    NS_ABORT_MSG_IF(!port, "FabricSwitch::AddPort given a null device");
+    m_ports.push_back(port);
+    return static_cast<uint32_t>(m_ports.size() - 1);
+}
+
+void
+FabricSwitch::Configure()
+{
+    NS_ABORT_MSG_IF(m_configured, "FabricSwitch::Configure called twice");
+    NS_ABORT_MSG_IF(m_ports.empty(), "FabricSwitch::Configure: the switch has no ports");
+    if (!m_mmu)
+    {
+        m_mmu = CreateObject<SharedBufferMmu>();
+    }
+    if (!m_ecn)
+    {
+        m_ecn = CreateObject<WredEcnMarker>();
+    }
+    if (!m_lb)
+    {
+        m_lb = CreateObject<EcmpLoadBalancer>();
+    }
+    uint32_t n = GetNPorts();
+    std::vector<DataRate> rates;
+    std::vector<Time> delays;
+    uint32_t maxFrame = 0;
+    m_peerMac.resize(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<PfcNetDevice> port = m_ports[i];
+        Ptr<PfcChannel> ch = port->GetPfcChannel();
+        NS_ABORT_MSG_IF(!ch || ch->GetNDevices() != 2,
+                        "FabricSwitch on node " << port->GetNode()->GetId() << ": port " << i
+                                                << " is not connected to a peer");
+        Ptr<PfcNetDevice> peer =
+            ch->GetPfcDevice(0) == port ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
+        m_peerMac[i] = Mac48Address::ConvertFrom(peer->GetAddress());
+        rates.push_back(port->GetDataRate());
+        delays.push_back(ch->GetDelay());
+        maxFrame = std::max<uint32_t>(maxFrame,
+                                      port->GetMtu() + FRAME_OVERHEAD + PfcNetDevice::DOT1Q_BYTES);
+        for (uint8_t p = 0; p < 8; ++p)
+        {
+            UintegerValue mask;
+            port->GetAttribute("PfcEnableMask", mask);
+            NS_ABORT_MSG_IF(m_mmu->IsLossless(p) && !((mask.Get() >> p) & 1u),
+                            "FabricSwitch on node "
+                                << port->GetNode()->GetId() << ": priority " << unsigned(p)
+                                << " is lossless in the MMU but port " << i
+                                << " has PFC disabled for it (PfcEnableMask 0x" << std::hex
+                                << mask.Get() << std::dec << ")");
+        }
+        port->SetPfcReceiveCallback(MakeCallback(&FabricSwitch::Receive, this).Bind(i));
+        port->SetPortOwner(this, i);
+    }
+    m_mmu->Configure(rates, delays, maxFrame);
+    m_mmu->SetXoffCallback(MakeCallback(&FabricSwitch::OnXoff, this));
+    m_ecn->ConfigurePorts(rates);
+    m_lb->SetEgressBytesCallback(
+        MakeCallback(&SharedBufferMmu::GetEgressPortBytes, PeekPointer(m_mmu)));
+    m_table->SetNPorts(n);
+    m_counters.ecnMarks.assign(n, 0);
+    m_counters.xoffSent.assign(n, {});
+    m_counters.xonSent.assign(n, {});
+    m_configured = true;
+}
+
+void
+FabricSwitch::Receive(uint32_t inPort,
+                      Ptr<PfcNetDevice> dev,
+                      Ptr<Packet> packet,
+                      uint16_t protocol,
+                      Mac48Address from,
+                      uint8_t priority)
+{
+    // IPv4 frames arrive through ReceiveFrame; anything else is not forwarded.
+    Drop(packet, inPort, SwitchDropReason::NOT_IPV4);
+}
+
+bool
+FabricSwitch::ParseKey(const FabricFrame& frame, uint32_t l2Bytes, SwitchFlowKey& key)
+{
+    uint32_t headBytes = frame.GetHeadBytes();
+    uint32_t l3Bytes = frame.GetSize() - PfcNetDevice::FCS_BYTES - l2Bytes;
+    if (headBytes >= l2Bytes &&
+        SwitchFlowKey::Parse(frame.GetHead() + l2Bytes, headBytes - l2Bytes, key) &&
+        (headBytes - l2Bytes >= key.headerBytes + SwitchFlowKey::PARSE_BYTES - 20u ||
+         headBytes - l2Bytes >= l3Bytes))
+    {
+        return true; // the head held every field the key reads
+    }
+    // A head too short for the IPv4 options, UDP ports and BTH: read them from the frame.
+    uint8_t b[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES +
+              SwitchFlowKey::PARSE_BYTES + 40];
+    uint32_t got = frame.CopyData(b, std::min<uint32_t>(sizeof(b), l2Bytes + l3Bytes));
+    key = SwitchFlowKey();
+    return got >= l2Bytes && SwitchFlowKey::Parse(b + l2Bytes, got - l2Bytes, key);
+}
+
+void
+FabricSwitch::ReceiveFrame(uint32_t inPort,
+                           const Ptr<PfcNetDevice>& dev,
+                           FabricFrame& frame,
+                           uint32_t l2Bytes,
+                           uint8_t priority)
+{
+    // The fields are read from the frame's head; the packet is not touched unless the head is
+    // too short for them (IPv4 options).
+    SwitchFlowKey key;
+    if (!ParseKey(frame, l2Bytes, key))
+    {
+        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::MALFORMED);
+        return;
+    }
+    key.priority = priority;
+    key.ingressPort = inPort;
+    if (m_decrementTtl && key.ttl <= 1)
+    {
+        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::TTL_EXPIRED);
+        return;
+    }
+    const uint32_t* ports = nullptr;
+    uint32_t nPorts = 0;
+    if (!m_table->Lookup(key.dstIp, ports, nPorts))
+    {
+        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::NO_ROUTE);
+        return;
+    }
+    uint32_t outPort = nPorts == 1 ? ports[0] : m_lb->Select(key, ports, nPorts, m_engine.Now());
+    uint32_t bytes = key.totalLength + FRAME_OVERHEAD;
+    switch (m_mmu->Admit(inPort, priority, outPort, bytes))
+    {
+    case SharedBufferMmu::ACCEPT:
+        break;
+    case SharedBufferMmu::DROP_HEADROOM:
+        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::HEADROOM_OVERFLOW);
+        return;
+    case SharedBufferMmu::DROP_EGRESS_LOSSY:
+        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::EGRESS_THRESHOLD);
+        return;
+    case SharedBufferMmu::DROP_BUFFER_LOSSY:
+        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::BUFFER_FULL);
+        return;
+    }
+    if (m_processingDelay.IsZero())
+    {
+        Egress(outPort, frame, l2Bytes, key, bytes);
+    }
+    else
+    {
+        // The event keeps the frame as a packet (with its headers written into it).
+        Simulator::Schedule(m_processingDelay,
+                            &FabricSwitch::EgressPacket,
+                            this,
+                            outPort,
+                            frame.GetPacket(),
+                            l2Bytes,
+                            key,
+                            bytes);
+    }
+}
+
+void
+FabricSwitch::EgressPacket(uint32_t outPort,
+                           Ptr<Packet> packet,
+                           uint32_t l2Bytes,
+                           SwitchFlowKey key,
+                           uint32_t bytes)
+{
+    FabricFrame frame(packet); // shares the packet with the event, which is done with it
+    frame.LoadHead(PfcNetDevice::RX_PEEK_BYTES);
+    Egress(outPort, frame, l2Bytes, key, bytes);
+}
+
+void
+FabricSwitch::Egress(uint32_t outPort,
+                     FabricFrame& frame,
+                     uint32_t l2Bytes,
+                     SwitchFlowKey key,
+                     uint32_t bytes)
+{
+    uint8_t prio = key.priority;
+    uint64_t queued = m_mmu->GetEgressBytes(outPort, prio);
+    bool mark = m_ecn->ShouldMark(outPort, prio, key.ecn, queued);
+    if (mark)
+    {
+        m_counters.ecnMarks[outPort]++;
+        m_ecnMarkTrace(outPort, prio, queued);
+    }
+    // Routed hop: new Ethernet header (this port -> next hop) and, when TTL or ECN change,
+    // the IPv4 header with its checksum, rewritten in the frame's head (ForwardFrame).
+    uint8_t b[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES + 60];
+    const uint8_t* l3Head = b + l2Bytes;
+    uint32_t l3Bytes = 0;
+    if (m_decrementTtl || mark)
+    {
+        uint8_t* ip = frame.MutableHead(l2Bytes + key.headerBytes);
+        if (ip)
+        {
+            ip += l2Bytes; // in place: ForwardFrame then replaces the L2 header only
+        }
+        else
+        {
+            // The head is too short for the IPv4 options: copy, rewrite and replace them.
+            frame.CopyData(b, l2Bytes + key.headerBytes);
+            ip = b + l2Bytes;
+            l3Bytes = key.headerBytes;
+        }
+        uint16_t tosWord = wire::GetU16(ip);     // version/IHL, DSCP/ECN
+        uint16_t ttlWord = wire::GetU16(ip + 8); // TTL, protocol
+        if (m_decrementTtl)
+        {
+            ip[8]--;
+        }
+        if (mark)
+        {
+            ip[1] |= 0x03;
+        }
+        uint16_t checksum = wire::GetU16(ip + 10);
+        if (checksum != 0) // a zero checksum (not computed) stays zero
+        {
+            // Incremental update (RFC 1624) of the two words that may change.
+            checksum = wire::UpdateChecksum(checksum, tosWord, wire::GetU16(ip));
+            checksum = wire::UpdateChecksum(checksum, ttlWord, wire::GetU16(ip + 8));
+            wire::PutU16(ip + 10, checksum);
+        }
+    }
+    if (!m_ports[outPort]->ForwardFrame(frame,
+                                        l2Bytes,
+                                        m_peerMac[outPort],
+                                        prio,
+                                        l3Head,
+                                        l3Bytes,
+                                        PendingTag(key.ingressPort, bytes)))
+    {
+        m_mmu->Release(key.ingressPort, prio, outPort, bytes);
+        DropFrame(frame, l2Bytes, key.ingressPort, SwitchDropReason::EGRESS_REFUSED);
+        return;
+    }
+    m_counters.forwarded++;
+}
+
+void
+FabricSwitch::FrameDequeued(uint32_t outPort, uint8_t priority, uint64_t tag)
+{
+    NS_ABORT_MSG_IF(!(tag & PENDING_TAG),
+                    "FabricSwitch: port " << outPort << " priority " << unsigned(priority)
+                                          << " dequeued a frame the switch did not queue");
+    m_mmu->Release(static_cast<uint32_t>((tag & ~PENDING_TAG) >> 32),
+                   priority,
+                   outPort,
+                   static_cast<uint32_t>(tag));
+}
+
+void
+FabricSwitch::OnXoff(uint32_t port, uint8_t priority, bool xoff)
+{
+    (xoff ? m_counters.xoffSent : m_counters.xonSent)[port][priority]++;
+    m_xoffTrace(port, priority, xoff);
+    m_ports[port]->SetXoff(priority, xoff);
+}
+
+void
+FabricSwitch::DropFrame(const FabricFrame& frame,
+                        uint32_t l2Bytes,
+                        uint32_t inPort,
+                        SwitchDropReason reason)
+{
+    if (m_dropTrace.IsEmpty())
+    {
+        Drop(nullptr, inPort, reason); // counted; nothing to show the frame to
+        return;
+    }
+    // The trace sees the IPv4 packet, as if the port had removed the framing and padding.
+    uint32_t l3 = frame.GetSize() - l2Bytes - PfcNetDevice::FCS_BYTES;
+    if (l3 >= 20)
+    {
+        uint8_t b[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES + 4];
+        frame.CopyData(b, l2Bytes + 4);
+        l3 = std::min<uint32_t>(l3, wire::GetU16(b + l2Bytes + 2));
+    }
+    Drop(frame.GetPacket()->CreateFragment(l2Bytes, l3), inPort, reason);
+}
+
+void
+FabricSwitch::Drop(Ptr<const Packet> packet, uint32_t inPort, SwitchDropReason reason)
+{
+    NS_LOG_LOGIC("drop (" << SwitchDropReasonName(reason) << ") from port " << inPort);
+    m_counters.drops[size_t(reason)]++;
+    m_dropTrace(packet, inPort, reason);
+}
+
+uint32_t
+FabricSwitch::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<PfcNetDevice>
+FabricSwitch::GetPort(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= m_ports.size(),
+                    "FabricSwitch: port " << i << " out of range (0.."
+                                          << int64_t(m_ports.size()) - 1 << ")");
+    return m_ports[i];
+}
+
+int32_t
+FabricSwitch::GetPortIndex(Ptr<const NetDevice> device) const
+{
+    for (uint32_t i = 0; i < m_ports.size(); ++i)
+    {
+        if (PeekPointer(m_ports[i]) == PeekPointer(device))
+        {
+            return static_cast<int32_t>(i);
+        }
+    }
+    return -1;
+}
+
+Ptr<SwitchForwardingTable>
+FabricSwitch::GetForwardingTable() const
+{
+    return m_table;
+}
+
+Ptr<SharedBufferMmu>
+FabricSwitch::GetMmu() const
+{
+    return m_mmu;
+}
+
+Ptr<WredEcnMarker>
+FabricSwitch::GetEcnMarker() const
+{
+    return m_ecn;
+}
+
+Ptr<SwitchLoadBalancer>
+FabricSwitch::GetLoadBalancer() const
+{
+    return m_lb;
+}
+
+const SwitchCounters&
+FabricSwitch::GetCounters() const
+{
+    return m_counters;
+}
+
+int64_t
+FabricSwitch::AssignStreams(int64_t stream)
+{
+    NS_ABORT_MSG_IF(!m_configured, "FabricSwitch::AssignStreams before Configure()");
+    int64_t used = m_ecn->AssignStreams(stream);
+    used += m_lb->AssignStreams(stream + used);
+    return used;
+}
+
+} // namespace ns3

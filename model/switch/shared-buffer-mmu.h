@@ -1,0 +1,269 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: shared-buffer switch memory management unit (ingress PFC, egress lossy limits).
+ */
+#ifndef SHARED_BUFFER_MMU_H
+#define SHARED_BUFFER_MMU_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-switch
+ * \brief Byte accounting of a shared-buffer switch (Broadcom-style MMU as configured by
+ *        SONiC): reserved, shared and headroom pools per ingress (port, priority), egress
+ *        occupancy per (port, priority), PFC XOFF/XON decisions and lossy drops.
+ *
+ * Pools. Every (ingress port, priority) owns ReservedBytes. Every (ingress port, lossless
+ * priority) owns a headroom: HeadroomBytes if non-zero, else computed per port as
+ * 2 x cable delay x rate + 2 x largest frame on the wire + one PFC frame + rate x
+ * PfcResponseTime (IEEE 802.1Qbb Annex N; the bytes that still arrive after XOFF is decided).
+ * The shared pool is BufferSize minus all reserved and headroom bytes; Configure() aborts if
+ * that is negative.
+ *
+ * Admission of a packet of b bytes from ingress (i, p) to egress (o, p):
+ *  - lossy p: dropped ("egress threshold") if egress(o, p) + b exceeds EgressAlpha x free
+ *    shared bytes; else charged to reserved, then shared up to the ingress threshold, else
+ *    dropped ("buffer full");
+ *  - lossless p: charged to reserved, then shared if the (i, p) shared use stays within the
+ *    XOFF threshold and the pool has room, else to headroom; if headroom cannot hold it the
+ *    packet is dropped ("headroom overflow", a misconfiguration signal).
+ * Pools are counters of the (i, p) total, not per packet: a departing packet's bytes come off
+ * headroom first, then shared, then reserved, as in Broadcom MMUs, so headroom is always the
+ * part of the (i, p) occupancy above reserved + shared limit and is emptied first.
+ * The XOFF threshold is XoffStaticBytes (ThresholdMode Static) or Alpha x (shared pool -
+ * shared used) (ThresholdMode Dynamic, Choudhury and Hahne 1998). A lossless (i, p) goes XOFF
+ * when a packet spills into headroom or its shared use reaches the threshold, and XON when its
+ * shared use falls to threshold - XonOffset (or 0). Decisions are reported through the XOFF
+ * callback; the switch turns them into PFC frames on port i.
+ *
+ * Invariant, checked by CheckInvariants(): for every (i, p), reserved + shared + headroom
+ * use equals the bytes of its packets held; the sums over (i, p) equal the bytes held and the
+ * sum of egress occupancies; no pool exceeds its size.
+ */
+class SharedBufferMmu : public Object
+{
+  public:
+    /// How the ingress XOFF threshold is set.
+    enum ThresholdMode
+    {
+        STATIC,  //!< XoffStaticBytes of shared use per (port, priority)
+        DYNAMIC, //!< Alpha x free shared bytes
+    };
+
+    /// Outcome of Admit().
+    enum Verdict
+    {
+        ACCEPT = 0,        //!< charged; the packet may be queued
+        DROP_HEADROOM,     //!< lossless packet did not fit in headroom ("headroom overflow")
+        DROP_EGRESS_LOSSY, //!< lossy packet over the egress threshold ("egress threshold")
+        DROP_BUFFER_LOSSY, //!< lossy packet found no reserved/shared room ("buffer full")
+    };
+
+    /// Called on XOFF/XON transitions: ingress port, priority, true = XOFF.
+    typedef Callback<void, uint32_t, uint8_t, bool> XoffCallback;
+
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    SharedBufferMmu();
+    ~SharedBufferMmu() override;
+
+    /**
+     * \brief Size the tables for the switch's ports and compute headrooms and the shared pool.
+     * \param rates line rate of each port (one entry per port)
+     * \param cableDelays one-way propagation delay of each port's cable
+     * \param maxFrameBytes the largest frame a port can carry (MTU + Ethernet overhead), bytes
+     * Aborts if the buffer cannot hold the reserved + headroom bytes (naming all three).
+     */
+    void Configure(const std::vector<DataRate>& rates,
+                   const std::vector<Time>& cableDelays,
+                   uint32_t maxFrameBytes);
+
+    /**
+     * \brief Headroom the formula requires for a port.
+     * \param rate port rate
+     * \param cableDelay one-way cable delay
+     * \param maxFrameBytes largest frame, bytes
+     * \return bytes: 2 x delay x rate + 2 x (frame + 20 B preamble/IFG) + 84 B PFC frame +
+     *         rate x PfcResponseTime
+     */
+    uint64_t RequiredHeadroom(DataRate rate, Time cableDelay, uint32_t maxFrameBytes) const;
+
+    /**
+     * \brief Admit a packet and charge it.
+     * \param inPort ingress port index
+     * \param priority 0..7
+     * \param outPort egress port index
+     * \param bytes bytes the packet occupies
+     * \return the verdict; nothing is charged unless ACCEPT
+     */
+    Verdict Admit(uint32_t inPort, uint8_t priority, uint32_t outPort, uint32_t bytes);
+
+    /**
+     * \brief Return a departed packet's bytes (when it starts transmission on the egress port).
+     * \param inPort ingress port it was admitted on
+     * \param priority its priority
+     * \param outPort its egress port
+     * \param bytes the bytes it was admitted with; aborts if more than (inPort, priority) or
+     *        the egress queue holds
+     */
+    void Release(uint32_t inPort, uint8_t priority, uint32_t outPort, uint32_t bytes);
+
+    /**
+     * \brief Set the XOFF/XON decision callback.
+     * \param cb the callback
+     */
+    void SetXoffCallback(XoffCallback cb);
+
+    /// \return true if the priority is lossless (PFC) on this switch
+    bool IsLossless(uint8_t priority) const;
+    /// \return number of ports configured
+    uint32_t GetNPorts() const;
+    /// \return the shared pool size, bytes
+    uint64_t GetSharedPoolSize() const;
+    /// \return shared bytes in use over all (port, priority)
+    uint64_t GetSharedUsed() const;
+    /// \return bytes held in the buffer
+    uint64_t GetBytesHeld() const;
+    /**
+     * \param port ingress port
+     * \return that port's headroom per lossless priority, bytes
+     */
+    uint64_t GetHeadroomSize(uint32_t port) const;
+    /**
+     * \param port ingress port
+     * \param priority 0..7
+     * \return reserved bytes in use
+     */
+    uint64_t GetReservedUsed(uint32_t port, uint8_t priority) const;
+    /**
+     * \param port ingress port
+     * \param priority 0..7
+     * \return shared bytes in use
+     */
+    uint64_t GetIngressSharedUsed(uint32_t port, uint8_t priority) const;
+    /**
+     * \param port ingress port
+     * \param priority 0..7
+     * \return headroom bytes in use
+     */
+    uint64_t GetHeadroomUsed(uint32_t port, uint8_t priority) const;
+
+    /**
+     * \param port egress port
+     * \param priority 0..7
+     * \return bytes admitted to that egress queue and not yet released
+     */
+    uint64_t GetEgressBytes(uint32_t port, uint8_t priority) const
+    {
+        return m_egress[port].bytes[priority];
+    }
+
+    /**
+     * \param port egress port
+     * \return bytes queued at that port over all priorities
+     */
+    uint64_t GetEgressPortBytes(uint32_t port) const
+    {
+        uint64_t sum = 0;
+        for (uint64_t b : m_egress[port].bytes)
+        {
+            sum += b;
+        }
+        return sum;
+    }
+
+    /**
+     * \param port ingress port
+     * \param priority 0..7
+     * \return the current XOFF threshold of (port, priority) in shared bytes
+     */
+    uint64_t GetXoffThreshold(uint32_t port, uint8_t priority) const;
+    /**
+     * \param port ingress port
+     * \param priority 0..7
+     * \return true if (port, priority) is in XOFF
+     */
+    bool IsXoff(uint32_t port, uint8_t priority) const;
+    /**
+     * \brief Peak of bytes held since Configure().
+     * \return bytes
+     */
+    uint64_t GetPeakBytesHeld() const;
+
+    /**
+     * \brief Verify the accounting invariants.
+     * \param[out] why description of the first violation (if any)
+     * \return true if every invariant holds
+     */
+    bool CheckInvariants(std::string* why) const;
+
+  private:
+    /// Per (ingress port, priority) state.
+    struct IngressPg
+    {
+        uint64_t reserved{0}; //!< reserved bytes used
+        uint64_t shared{0};   //!< shared bytes used
+        uint64_t headroom{0}; //!< headroom bytes used
+        bool xoff{false};     //!< XOFF asserted
+    };
+
+    /// Index of (port, priority) in the flat tables; aborts on bad values.
+    std::size_t Pg(uint32_t port, uint8_t priority) const;
+    /// Threshold for a (port, priority) given current shared use.
+    uint64_t Threshold(const IngressPg& pg) const;
+    /// Evaluate XON after a release.
+    void MaybeXon(uint32_t port, uint8_t priority, IngressPg& pg);
+    /// Validate and set the lossless mask.
+    void SetLosslessPriorities(uint8_t mask);
+    /// \return the lossless mask
+    uint8_t GetLosslessPriorities() const;
+
+    uint64_t m_bufferSize;    //!< attribute BufferSize, bytes
+    uint64_t m_reservedBytes; //!< attribute ReservedBytes per (port, priority)
+    uint64_t m_headroomBytes; //!< attribute HeadroomBytes (0 = computed)
+    Time m_pfcResponseTime;   //!< attribute PfcResponseTime
+    ThresholdMode m_mode;     //!< attribute ThresholdMode
+    double m_alpha;           //!< attribute Alpha
+    uint64_t m_xoffStatic;    //!< attribute XoffStaticBytes
+    uint64_t m_xonOffset;     //!< attribute XonOffset
+    double m_egressAlpha;     //!< attribute EgressAlpha
+    uint8_t m_lossless;       //!< attribute LosslessPriorities
+
+    uint32_t m_nPorts;                //!< configured ports
+    std::vector<uint64_t> m_headroom; //!< headroom size per port
+    uint64_t m_sharedPool;            //!< shared pool size
+    uint64_t m_sharedUsed;            //!< shared bytes used
+    uint64_t m_bytesHeld;             //!< all bytes held
+    uint64_t m_peakBytesHeld;         //!< peak of m_bytesHeld
+    std::vector<IngressPg> m_ingress; //!< per (port, priority)
+
+    /// Bytes queued at one egress port, per priority: one cache line per port (a frame's
+    /// admission and release touch one line, and the port total is the sum of the line).
+    struct alignas(64) EgressPort
+    {
+        std::array<uint64_t, 8> bytes{}; //!< per priority
+    };
+
+    std::vector<EgressPort> m_egress; //!< per port
+    XoffCallback m_xoffCallback;      //!< XOFF/XON decisions
+};
+
+} // namespace ns3
+
+#endif /* SHARED_BUFFER_MMU_H */
