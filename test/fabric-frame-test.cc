@@ -265,10 +265,3 @@ TEST_F(FabricFrameSim, TagsAddedByTraceSinksDoNotReachOtherFrames)
     EXPECT_EQ(leaked, 0u);
     Simulator::Destroy();
 }
-
-// RecycledPackets (packet reuse, before frames had zero bodies) is refused with a message.
-TEST(FabricFrameDeathTest, RecycledPacketsAttributeIsObsolete)
-{
-    EXPECT_DEATH(Config::SetDefault("ns3::RoceNic::RecycledPackets", UintegerValue(256)),
-                 "RecycledPackets' is obsolete.*nothing is allocated to recycle");
-}

@@ -350,9 +350,9 @@ class RttProbeCongestionOps : public RoceNoneCongestionOps
         return CopyObject<RttProbeCongestionOps>(this);
     }
 
-    void OnAck(uint64_t ackedBytes, Time rtt) override
+    void OnAck(const FabricCcAckSample& sample) override
     {
-        samples.push_back(rtt);
+        samples.push_back(sample.rtt);
     }
 
     bool m_want{true};         //!< WantsRttSamples()
@@ -452,8 +452,8 @@ TEST_F(RoceTest, UnknownQpIsDroppedAndCounted)
     a->PostSend(100, Collect());
     Simulator::Stop(MicroSeconds(50));
     Simulator::Run();
-    EXPECT_EQ(nics[1]->GetDrops()[size_t(RoceNicDropReason::UNKNOWN_QP)], 1u);
-    EXPECT_STREQ(RoceNicDropReasonName(RoceNicDropReason::UNKNOWN_QP), "unknown qp");
+    EXPECT_EQ(nics[1]->GetDrops()[size_t(RoceNicDropReason::UNKNOWN_FLOW)], 1u);
+    EXPECT_STREQ(RoceNicDropReasonName(RoceNicDropReason::UNKNOWN_FLOW), "unknown qp");
 }
 
 /// Frames a NIC port put on the wire and the IPv4 packets its MacTx trace reported.

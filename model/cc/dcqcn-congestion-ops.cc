@@ -19,13 +19,14 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("DcqcnCongestionOps");
 NS_OBJECT_ENSURE_REGISTERED(DcqcnCongestionOps);
+NS_OBJECT_ENSURE_REGISTERED(DcqcnNotificationPoint);
 
 TypeId
 DcqcnCongestionOps::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::DcqcnCongestionOps")
-            .SetParent<RoceCongestionOps>()
+            .SetParent<FabricCongestionOps>()
             .SetGroupName("AiFabric")
             .AddConstructor<DcqcnCongestionOps>()
             .AddAttribute("G",
@@ -117,10 +118,6 @@ DcqcnCongestionOps::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&DcqcnCongestionOps::m_clampAfterTimeInc),
                           MakeBooleanChecker())
-            .AddTraceSource("TargetRate",
-                            "Target rate Rt.",
-                            MakeTraceSourceAccessor(&DcqcnCongestionOps::m_targetRate),
-                            "ns3::TracedValueCallback::DataRate")
             .AddTraceSource("Alpha",
                             "Alpha after each CNP update.",
                             MakeTraceSourceAccessor(&DcqcnCongestionOps::m_alphaTrace),
@@ -154,7 +151,6 @@ DcqcnCongestionOps::DcqcnCongestionOps()
       m_clampAfterTimeInc(true),
       m_alpha(1023.0 / 1024),
       m_alphaTrace(1023.0 / 1024),
-      m_targetRate(DataRate(0)),
       m_timerStage(0),
       m_byteStage(0),
       m_bytesSinceStage(0),
@@ -175,7 +171,7 @@ DcqcnCongestionOps::DoDispose()
     {
         Simulator::Remove(m_timer);
     }
-    RoceCongestionOps::DoDispose();
+    FabricCongestionOps::DoDispose();
 }
 
 void
@@ -201,7 +197,7 @@ DcqcnCongestionOps::SetPresetDefaults(const std::string& preset)
         set("RateHai", DataRateValue(DataRate("400Mbps")));
         set("ClampTargetRate", BooleanValue(true));
         set("ClampTargetRateAfterTimeInc", BooleanValue(true));
-        Config::SetDefault("ns3::RoceNic::CnpInterval", TimeValue(MicroSeconds(50)));
+        Config::SetDefault("ns3::DcqcnNotificationPoint::CnpInterval", TimeValue(MicroSeconds(50)));
     }
     else if (preset == "firmware")
     {
@@ -220,7 +216,7 @@ DcqcnCongestionOps::SetPresetDefaults(const std::string& preset)
         set("RateHai", DataRateValue(DataRate("50Mbps")));
         set("ClampTargetRate", BooleanValue(false));
         set("ClampTargetRateAfterTimeInc", BooleanValue(true));
-        Config::SetDefault("ns3::RoceNic::CnpInterval", TimeValue(MicroSeconds(4)));
+        Config::SetDefault("ns3::DcqcnNotificationPoint::CnpInterval", TimeValue(MicroSeconds(4)));
     }
     else
     {
@@ -234,7 +230,7 @@ DcqcnCongestionOps::GetName() const
     return "DCQCN";
 }
 
-Ptr<RoceCongestionOps>
+Ptr<FabricCongestionOps>
 DcqcnCongestionOps::Fork() const
 {
     return CopyObject<DcqcnCongestionOps>(this);
@@ -253,14 +249,15 @@ DcqcnCongestionOps::Validate() const
 }
 
 void
-DcqcnCongestionOps::Init(DataRate lineRate)
+DcqcnCongestionOps::Init(Ptr<FabricCcState> state)
 {
-    RoceCongestionOps::Init(lineRate);
+    FabricCongestionOps::Init(state);
+    DataRate lineRate = GetLineRate();
     Validate();
     m_alpha = m_initialAlpha;
     m_alphaTrace = m_initialAlpha;
     m_alphaRef = Simulator::Now();
-    m_targetRate = lineRate;
+    m_state->SetTargetRate(lineRate);
     m_timerStage = 0;
     m_byteStage = 0;
     m_bytesSinceStage = 0;
@@ -288,7 +285,16 @@ DcqcnCongestionOps::GetAlpha() const
 DataRate
 DcqcnCongestionOps::GetTargetRate() const
 {
-    return m_targetRate;
+    return m_state ? m_state->GetTargetRate() : GetLineRate();
+}
+
+void
+DcqcnCongestionOps::OnEvent(FabricCcEvent event)
+{
+    if (event == FabricCcEvent::CNP)
+    {
+        OnCnp();
+    }
 }
 
 uint32_t
@@ -326,7 +332,7 @@ DcqcnCongestionOps::OnCnp()
         if (m_clampTargetRate || (m_clampAfterTimeInc && m_increasedSinceDecrease) ||
             !m_decreasedEver)
         {
-            m_targetRate = GetRate();
+            m_state->SetTargetRate(GetRate());
         }
         double next;
         if (first && m_rateOnFirstCnp.GetBitRate() > 0)
@@ -447,7 +453,7 @@ DcqcnCongestionOps::Increase()
 {
     uint32_t t = m_timerStage;
     uint32_t bc = m_byteStage;
-    double rt = double(DataRate(m_targetRate).GetBitRate());
+    double rt = double(m_state->GetTargetRate().GetBitRate());
     if (std::max(t, bc) < m_f)
     {
         // fast recovery: Rt unchanged
@@ -461,9 +467,64 @@ DcqcnCongestionOps::Increase()
         rt += double(m_rateAi.GetBitRate());
     }
     rt = std::min(rt, double(GetLineRate().GetBitRate()));
-    m_targetRate = DataRate(static_cast<uint64_t>(rt));
+    m_state->SetTargetRate(DataRate(static_cast<uint64_t>(rt)));
     double rc = (rt + CurrentBps()) / 2;
     SetRate(DataRate(static_cast<uint64_t>(std::ceil(rc))));
+}
+
+TypeId
+DcqcnNotificationPoint::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DcqcnNotificationPoint")
+                            .SetParent<FabricCcReceiverOps>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<DcqcnNotificationPoint>()
+                            .AddAttribute("CnpInterval",
+                                          "At most one CNP per flow per this interval (firmware "
+                                          "MIN_TIME_BETWEEN_CNPS 4 us; DCQCN paper 50 us); >= 0.",
+                                          TimeValue(MicroSeconds(4)),
+                                          MakeTimeAccessor(&DcqcnNotificationPoint::m_cnpInterval),
+                                          MakeTimeChecker(Time(0)));
+    return tid;
+}
+
+DcqcnNotificationPoint::DcqcnNotificationPoint()
+    : m_cnpInterval(MicroSeconds(4)),
+      m_cnpEver(false)
+{
+}
+
+DcqcnNotificationPoint::~DcqcnNotificationPoint() = default;
+
+Ptr<FabricCcReceiverOps>
+DcqcnNotificationPoint::Fork() const
+{
+    Ptr<DcqcnNotificationPoint> np = CopyObject<DcqcnNotificationPoint>(this);
+    np->m_cnpEver = false;
+    np->m_lastCnp = Time(0);
+    return np;
+}
+
+uint8_t
+DcqcnNotificationPoint::OnData(const FabricCcRxSample& sample)
+{
+    if (!sample.ce)
+    {
+        return FABRIC_CC_NO_FEEDBACK;
+    }
+    if (!m_cnpEver || sample.now - m_lastCnp >= m_cnpInterval)
+    {
+        m_cnpEver = true;
+        m_lastCnp = sample.now;
+        return FABRIC_CC_SEND_CNP;
+    }
+    return FABRIC_CC_NO_FEEDBACK;
+}
+
+Time
+DcqcnNotificationPoint::GetCnpInterval() const
+{
+    return m_cnpInterval;
 }
 
 } // namespace ns3

@@ -6,7 +6,7 @@
 #ifndef DCQCN_CONGESTION_OPS_H
 #define DCQCN_CONGESTION_OPS_H
 
-#include "roce-congestion-ops.h"
+#include "fabric-congestion-ops.h"
 
 #include "ns3/event-id.h"
 
@@ -53,7 +53,7 @@ namespace ns3
  * 32 KB and DCQCN would leave the queue to PFC); DCE_TCP_G is taken as G = 1/256; RPG_TIME_RESET
  * and RATE_REDUCE_MONITOR_PERIOD are in microseconds.
  */
-class DcqcnCongestionOps : public RoceCongestionOps
+class DcqcnCongestionOps : public FabricCongestionOps
 {
   public:
     /**
@@ -75,14 +75,21 @@ class DcqcnCongestionOps : public RoceCongestionOps
     static void SetPresetDefaults(const std::string& preset);
 
     std::string GetName() const override;
-    Ptr<RoceCongestionOps> Fork() const override;
-    void Init(DataRate lineRate) override;
-    void OnCnp() override;
+    Ptr<FabricCongestionOps> Fork() const override;
+    using FabricCongestionOps::Init;
+    void Init(Ptr<FabricCcState> state) override;
+    /**
+     * \brief FabricCcEvent::CNP is the DCQCN rate decrease (OnCnp); other events do nothing.
+     * \param event the event
+     */
+    void OnEvent(FabricCcEvent event) override;
     void OnBytesSent(uint32_t bytes) override;
+    /// A CNP arrived: the reaction point's decrease (see the class description).
+    void OnCnp();
 
     /// \return alpha now (with the decay since the last CNP applied), in [0, 1]
     double GetAlpha() const;
-    /// \return the target rate Rt
+    /// \return the target rate Rt (the state's target rate)
     DataRate GetTargetRate() const;
     /// \return the timer stage counter T
     uint32_t GetTimerStage() const;
@@ -129,7 +136,6 @@ class DcqcnCongestionOps : public RoceCongestionOps
     double m_alpha;                     //!< alpha at m_alphaRef
     Time m_alphaRef;                    //!< time of the last alpha update
     TracedValue<double> m_alphaTrace;   //!< alpha at each CNP
-    TracedValue<DataRate> m_targetRate; //!< Rt
     TracedValue<uint32_t> m_timerStage; //!< T
     TracedValue<uint32_t> m_byteStage;  //!< BC
     uint64_t m_bytesSinceStage;         //!< byte counter
@@ -141,6 +147,42 @@ class DcqcnCongestionOps : public RoceCongestionOps
     Time m_timerDeadline;               //!< when the increase timer is due
     bool m_idle;                        //!< timer stopped because the QP sent nothing
     bool m_sentSinceTimer;              //!< bytes were sent since the last timer stage
+};
+
+/**
+ * \ingroup ai-fabric-cc
+ * \brief DCQCN notification point (Zhu et al. SIGCOMM 2015, section 3.2; RoCEv2 Annex A17.9):
+ *        the receiver answers CE-marked data of a flow with a CNP, at most one per flow per
+ *        CnpInterval (firmware MIN_TIME_BETWEEN_CNPS 4 us; the paper's 50 us).
+ *
+ * RoceNic's default "NotificationPoint"; forked per QP.
+ */
+class DcqcnNotificationPoint : public FabricCcReceiverOps
+{
+  public:
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    DcqcnNotificationPoint();
+    ~DcqcnNotificationPoint() override;
+
+    Ptr<FabricCcReceiverOps> Fork() const override;
+    /**
+     * \brief A data packet arrived (the RoCE QP reports CE-marked ones).
+     * \param sample the packet
+     * \return FABRIC_CC_SEND_CNP if it is CE-marked and no CNP was sent in the last
+     *         CnpInterval, FABRIC_CC_NO_FEEDBACK otherwise
+     */
+    uint8_t OnData(const FabricCcRxSample& sample) override;
+    /// \return the CnpInterval attribute
+    Time GetCnpInterval() const;
+
+  private:
+    Time m_cnpInterval; //!< minimum time between CNPs
+    bool m_cnpEver;     //!< a CNP was sent
+    Time m_lastCnp;     //!< when the last CNP was sent
 };
 
 } // namespace ns3

@@ -10,10 +10,11 @@
 #include "roce-reth-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/dcqcn-congestion-ops.h"
 #include "ns3/fabric-wire-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
-#include "ns3/pfc-channel.h"
+#include "ns3/roce-congestion-ops.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
@@ -35,16 +36,12 @@ RoceNicDropReasonName(RoceNicDropReason reason)
 {
     switch (reason)
     {
-    case RoceNicDropReason::UNKNOWN_QP:
+    case RoceNicDropReason::UNKNOWN_FLOW:
         return "unknown qp";
-    case RoceNicDropReason::NOT_ROCE:
+    case RoceNicDropReason::NO_TRANSPORT:
         return "not roce";
-    case RoceNicDropReason::MALFORMED:
-        return "malformed";
-    case RoceNicDropReason::WRONG_ADDRESS:
-        return "wrong address";
     default:
-        return "unknown";
+        return FabricNicDropReasonName(reason);
     }
 }
 
@@ -80,11 +77,12 @@ RoceNic::GetTypeId()
                           MakeUintegerAccessor(&RoceNic::m_retryCount),
                           MakeUintegerChecker<uint32_t>(0, 7))
             .AddAttribute("CnpInterval",
-                          "Notification point: at most one CNP per QP per this interval "
-                          "(firmware MIN_TIME_BETWEEN_CNPS 4 us; DCQCN paper 50 us).",
-                          TimeValue(MicroSeconds(4)),
+                          "Alias of ns3::DcqcnNotificationPoint::CnpInterval for this NIC's "
+                          "QPs: at most one CNP per QP per this interval. Negative (the "
+                          "default) = unset: the notification point's own value applies.",
+                          TimeValue(Time(-1)),
                           MakeTimeAccessor(&RoceNic::m_cnpInterval),
-                          MakeTimeChecker(Time(0)))
+                          MakeTimeChecker())
             .AddAttribute("DataDscp",
                           "DSCP of data packets (26 -> priority 3, the lossless class).",
                           UintegerValue(26),
@@ -101,50 +99,52 @@ RoceNic::GetTypeId()
                           MakeUintegerAccessor(&RoceNic::m_cnpDscp),
                           MakeUintegerChecker<uint8_t>(0, 63))
             .AddAttribute("TxQueueDepth",
-                          "Data frames the NIC keeps queued per (port, priority) (>= 1).",
-                          UintegerValue(2),
-                          MakeUintegerAccessor(&RoceNic::m_txQueueDepth),
-                          MakeUintegerChecker<uint32_t>(1))
+                          "Alias of ns3::FabricNic::TxQueueDepth for this NIC's core: data "
+                          "frames kept queued per (port, priority). 0 (the default) = unset: "
+                          "the core's own value applies.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RoceNic::SetTxQueueDepthAlias,
+                                               &RoceNic::GetTxQueueDepthAlias),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("CongestionControl",
-                          "TypeId of the per-QP congestion control (a RoceCongestionOps).",
+                          "TypeId of the per-QP congestion control (a FabricCongestionOps).",
                           TypeIdValue(RoceNoneCongestionOps::GetTypeId()),
                           MakeTypeIdAccessor(&RoceNic::m_ccTypeId),
+                          MakeTypeIdChecker())
+            .AddAttribute("NotificationPoint",
+                          "TypeId of the per-QP receiver-side congestion control (a "
+                          "FabricCcReceiverOps) that decides when the responder returns a CNP.",
+                          TypeIdValue(DcqcnNotificationPoint::GetTypeId()),
+                          MakeTypeIdAccessor(&RoceNic::m_npTypeId),
                           MakeTypeIdChecker())
             .AddAttribute("FirstQpn",
                           "QP number of the first QP created (later ones count up).",
                           UintegerValue(256),
                           MakeUintegerAccessor(&RoceNic::m_firstQpn),
                           MakeUintegerChecker<uint32_t>(2, 0xfff000))
-            .AddAttribute("RxDrainRate",
-                          "NIC-originated PFC: rate at which the host drains received payload "
-                          "(PCIe/memory); 0 = infinitely fast, the NIC never pauses.",
-                          DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&RoceNic::SetRxDrainRate, &RoceNic::GetRxDrainRate),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "RxDrainRate",
+                "Alias of ns3::FabricNic::RxDrainRate for this NIC's core (host-side "
+                "PFC drain rate; 0 = off). 18446744073709551615bps (the default) = "
+                "unset: the core's own value applies.",
+                DataRateValue(DataRate(UNSET_RATE)),
+                MakeDataRateAccessor(&RoceNic::SetRxDrainRateAlias, &RoceNic::GetRxDrainRateAlias),
+                MakeDataRateChecker())
             .AddAttribute("RxXoffBytes",
-                          "NIC-originated PFC: host backlog at which the port sends XOFF.",
-                          UintegerValue(512 * 1024),
-                          MakeUintegerAccessor(&RoceNic::m_rxXoff),
-                          MakeUintegerChecker<uint64_t>(1))
-            .AddAttribute("RxXonBytes",
-                          "NIC-originated PFC: host backlog at which the port sends XON "
-                          "(< RxXoffBytes).",
-                          UintegerValue(256 * 1024),
-                          MakeUintegerAccessor(&RoceNic::m_rxXon),
+                          "Alias of ns3::FabricNic::RxXoffBytes for this NIC's core. 0 (the "
+                          "default) = unset: the core's own value applies.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RoceNic::SetRxXoffAlias, &RoceNic::GetRxXoffAlias),
                           MakeUintegerChecker<uint64_t>())
-            .AddAttribute("RecycledPackets",
-                          "Obsolete: frames carry no ns-3 packet unless something outside the "
-                          "fast path (a trace sink, pcap, a drop) looks at them, so there are no "
-                          "packets to recycle.",
-                          0, // flags: neither settable nor gettable
-                          EmptyAttributeValue(),
-                          MakeEmptyAttributeAccessor(),
-                          MakeEmptyAttributeChecker(),
-                          TypeId::OBSOLETE,
-                          "remove it: a NIC's frames have no ns-3 packet until one is observed "
-                          "(FabricFrame zero bodies), so nothing is allocated to recycle")
+            .AddAttribute("RxXonBytes",
+                          "Alias of ns3::FabricNic::RxXonBytes for this NIC's core. "
+                          "18446744073709551615 (the default) = unset: the core's own value "
+                          "applies.",
+                          UintegerValue(UNSET_BYTES),
+                          MakeUintegerAccessor(&RoceNic::SetRxXonAlias, &RoceNic::GetRxXonAlias),
+                          MakeUintegerChecker<uint64_t>())
             .AddTraceSource("Drop",
-                            "A received packet was dropped: packet, reason.",
+                            "A received packet was dropped by this NIC's core: packet, reason.",
                             MakeTraceSourceAccessor(&RoceNic::m_dropTrace),
                             "ns3::RoceNic::DropTracedCallback")
             .AddTraceSource("Completion",
@@ -159,16 +159,11 @@ RoceNic::RoceNic()
       m_ackInterval(16),
       m_localAckTimeout(14),
       m_retryCount(7),
-      m_cnpInterval(MicroSeconds(4)),
+      m_cnpInterval(Time(-1)),
       m_dataDscp(26),
       m_ackDscp(48),
       m_cnpDscp(48),
-      m_txQueueDepth(2),
-      m_rxDrainRate(0),
-      m_rxXoff(512 * 1024),
-      m_rxXon(256 * 1024),
-      m_firstQpn(256),
-      m_arbSeq(0)
+      m_firstQpn(256)
 {
 }
 
@@ -177,24 +172,19 @@ RoceNic::~RoceNic() = default;
 void
 RoceNic::DoDispose()
 {
-    for (auto& port : m_ports)
+    if (m_core)
     {
-        for (auto& a : port.arb)
-        {
-            a.wake.Cancel();
-        }
-        port.xonCheck.Cancel();
-        port.dev->SetPfcReceiveCallback(PfcNetDevice::PfcReceiveCallback());
-        port.dev->SetPortOwner(nullptr, 0);
+        m_core->UnregisterTransport(RoceBthHeader::UDP_DST_PORT);
+        m_core->TraceDisconnectWithoutContext("Drop", MakeCallback(&RoceNic::CoreDrop, this));
     }
-    m_ports.clear();
     for (auto& qp : m_qps)
     {
         qp->Dispose();
     }
     m_qps.clear();
     m_ccPrototype = nullptr;
-    m_engine.Reset();
+    m_npPrototype = nullptr;
+    m_core = nullptr;
     Object::DoDispose();
 }
 
@@ -208,73 +198,187 @@ RoceNic::SetMtu(uint32_t mtu)
     m_mtu = mtu;
 }
 
+void
+RoceNic::AttachCore(Ptr<Node> node)
+{
+    m_core = FabricNic::GetOrCreate(node);
+    m_core->RegisterTransport(RoceBthHeader::UDP_DST_PORT, this);
+    m_core->TraceConnectWithoutContext("Drop", MakeCallback(&RoceNic::CoreDrop, this));
+    ApplyAliases();
+}
+
 uint32_t
 RoceNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
 {
     NS_ABORT_MSG_IF(!dev, "RoceNic::AddPort given a null device");
-    Ptr<PfcChannel> ch = dev->GetPfcChannel();
-    NS_ABORT_MSG_IF(!ch || ch->GetNDevices() != 2,
-                    "RoceNic::AddPort: port of node " << dev->GetNode()->GetId()
-                                                      << " is not connected to a peer");
+    NS_ABORT_MSG_IF(!dev->GetNode(), "RoceNic::AddPort: the device belongs to no node");
     uint32_t headers = 20 + 8 + RoceBthHeader::SIZE + 16 + 4 + 4; // IP UDP BTH RETH ImmDt ICRC
     NS_ABORT_MSG_IF(dev->GetMtu() < m_mtu + headers,
                     "RoceNic::AddPort: device MTU " << dev->GetMtu() << " cannot carry RoCE MTU "
                                                     << m_mtu << " + " << headers
                                                     << " header bytes");
-    Port port;
-    port.dev = dev;
-    port.addressBits = address.Get();
-    Ptr<PfcNetDevice> peer = ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
-    port.peerMac = Mac48Address::ConvertFrom(peer->GetAddress());
-    uint32_t index = static_cast<uint32_t>(m_ports.size());
-    m_ports.push_back(std::move(port));
-    dev->SetPortOwner(this, index);
-    dev->SetPfcReceiveCallback(MakeCallback(&RoceNic::Receive, this).Bind(index));
-    return index;
+    if (!m_core)
+    {
+        AttachCore(dev->GetNode());
+    }
+    NS_ABORT_MSG_IF(dev->GetNode()->GetObject<FabricNic>() != m_core,
+                    "RoceNic::AddPort: the device belongs to node " << dev->GetNode()->GetId()
+                                                                    << ", not to this NIC's node");
+    uint32_t index = m_core->FindPort(dev);
+    return index < m_core->GetNPorts() ? index : m_core->AddPort(dev, address);
 }
 
 uint32_t
 RoceNic::GetNPorts() const
 {
-    return static_cast<uint32_t>(m_ports.size());
+    return m_core ? m_core->GetNPorts() : 0;
 }
 
 Ptr<PfcNetDevice>
 RoceNic::GetPort(uint32_t i) const
 {
-    NS_ABORT_MSG_IF(i >= m_ports.size(),
-                    "RoceNic: port " << i << " does not exist (the NIC has " << m_ports.size()
-                                     << ")");
-    return m_ports[i].dev;
+    NS_ABORT_MSG_IF(i >= GetNPorts(),
+                    "RoceNic: port " << i << " does not exist (the NIC has " << GetNPorts() << ")");
+    return m_core->GetPort(i);
 }
 
 Ipv4Address
 RoceNic::GetAddress(uint32_t i) const
 {
-    NS_ABORT_MSG_IF(i >= m_ports.size(),
-                    "RoceNic: port " << i << " does not exist (the NIC has " << m_ports.size()
-                                     << ")");
-    return Ipv4Address(m_ports[i].addressBits);
+    NS_ABORT_MSG_IF(i >= GetNPorts(),
+                    "RoceNic: port " << i << " does not exist (the NIC has " << GetNPorts() << ")");
+    return m_core->GetAddress(i);
+}
+
+Ptr<FabricNic>
+RoceNic::GetCore() const
+{
+    return m_core;
+}
+
+void
+RoceNic::CoreDrop(Ptr<const Packet> packet, FabricNicDropReason reason)
+{
+    m_dropTrace(packet, reason);
+}
+
+void
+RoceNic::SetTxQueueDepthAlias(uint32_t v)
+{
+    m_txQueueDepthAlias = v;
+    ApplyAliases();
+}
+
+uint32_t
+RoceNic::GetTxQueueDepthAlias() const
+{
+    return m_txQueueDepthAlias;
+}
+
+void
+RoceNic::SetRxDrainRateAlias(DataRate v)
+{
+    m_rxDrainAlias = v.GetBitRate();
+    ApplyAliases();
+}
+
+DataRate
+RoceNic::GetRxDrainRateAlias() const
+{
+    return DataRate(m_rxDrainAlias);
+}
+
+void
+RoceNic::SetRxXoffAlias(uint64_t v)
+{
+    m_rxXoffAlias = v;
+    ApplyAliases();
+}
+
+uint64_t
+RoceNic::GetRxXoffAlias() const
+{
+    return m_rxXoffAlias;
+}
+
+void
+RoceNic::SetRxXonAlias(uint64_t v)
+{
+    m_rxXonAlias = v;
+    ApplyAliases();
+}
+
+uint64_t
+RoceNic::GetRxXonAlias() const
+{
+    return m_rxXonAlias;
+}
+
+void
+RoceNic::ApplyAliases()
+{
+    if (!m_core)
+    {
+        return;
+    }
+    if (m_txQueueDepthAlias != 0)
+    {
+        m_core->SetAttribute("TxQueueDepth", UintegerValue(m_txQueueDepthAlias));
+    }
+    if (m_rxDrainAlias != UNSET_RATE)
+    {
+        m_core->SetRxDrainRate(DataRate(m_rxDrainAlias));
+    }
+    if (m_rxXoffAlias != 0)
+    {
+        m_core->SetAttribute("RxXoffBytes", UintegerValue(m_rxXoffAlias));
+    }
+    if (m_rxXonAlias != UNSET_BYTES)
+    {
+        m_core->SetAttribute("RxXonBytes", UintegerValue(m_rxXonAlias));
+    }
 }
 
 Ptr<RoceQueuePair>
 RoceNic::CreateQp(uint32_t port)
 {
-    NS_ABORT_MSG_IF(port >= m_ports.size(),
+    NS_ABORT_MSG_IF(port >= GetNPorts(),
                     "RoceNic::CreateQp: port " << port << " does not exist (the NIC has "
-                                               << m_ports.size() << "; add ports first)");
+                                               << GetNPorts() << "; add ports first)");
     NS_ABORT_MSG_IF(m_firstQpn + m_qps.size() > RoceBthHeader::MAX_24BIT,
                     "RoceNic::CreateQp: QP numbers exhausted (2^24)");
     if (!m_ccPrototype)
     {
         ObjectFactory f;
         f.SetTypeId(m_ccTypeId);
-        m_ccPrototype = f.Create<RoceCongestionOps>();
+        m_ccPrototype = f.Create<FabricCongestionOps>();
+        NS_ABORT_MSG_IF(!m_ccPrototype,
+                        "RoceNic CongestionControl " << m_ccTypeId.GetName()
+                                                     << " is not a FabricCongestionOps");
     }
-    Ptr<RoceCongestionOps> cc = m_ccPrototype->Fork();
-    cc->Init(m_ports[port].dev->GetDataRate());
+    if (!m_npPrototype)
+    {
+        ObjectFactory f;
+        f.SetTypeId(m_npTypeId);
+        m_npPrototype = f.Create<FabricCcReceiverOps>();
+        NS_ABORT_MSG_IF(!m_npPrototype,
+                        "RoceNic NotificationPoint " << m_npTypeId.GetName()
+                                                     << " is not a FabricCcReceiverOps");
+        if (!m_cnpInterval.IsNegative())
+        {
+            m_npPrototype->SetAttribute("CnpInterval", TimeValue(m_cnpInterval));
+        }
+    }
+    Ptr<FabricCcState> state = CreateObject<FabricCcState>();
+    state->Init(m_core->GetPort(port)->GetDataRate());
+    Ptr<FabricCongestionOps> cc = m_ccPrototype->Fork();
+    cc->Init(state);
     Ptr<RoceQueuePair> qp = CreateObject<RoceQueuePair>();
-    qp->Bind(this, m_firstQpn + static_cast<uint32_t>(m_qps.size()), port, cc);
+    qp->Bind(this,
+             m_firstQpn + static_cast<uint32_t>(m_qps.size()),
+             port,
+             cc,
+             m_npPrototype->Fork());
     m_qps.push_back(qp);
     return qp;
 }
@@ -341,26 +445,20 @@ RoceNic::GetLocalAckTimeout() const
 void
 RoceNic::SetRxDrainRate(DataRate rate)
 {
-    m_rxDrainRate = rate;
-    m_rxDrainOn = rate.GetBitRate() > 0;
+    NS_ABORT_MSG_IF(!m_core, "RoceNic::SetRxDrainRate before the NIC has a port (AddPort)");
+    m_core->SetRxDrainRate(rate);
 }
 
 DataRate
 RoceNic::GetRxDrainRate() const
 {
-    return m_rxDrainRate;
+    return m_core ? m_core->GetRxDrainRate() : DataRate(0);
 }
 
 uint32_t
 RoceNic::GetRetryCount() const
 {
     return m_retryCount;
-}
-
-Time
-RoceNic::GetCnpInterval() const
-{
-    return m_cnpInterval;
 }
 
 uint8_t
@@ -384,201 +482,21 @@ RoceNic::GetCnpDscp() const
 const std::array<uint64_t, size_t(RoceNicDropReason::COUNT)>&
 RoceNic::GetDrops() const
 {
-    return m_drops;
-}
-
-int64_t
-RoceNic::AssignStreams(int64_t stream)
-{
-    return 0;
-}
-
-void
-RoceNic::Activate(RoceQueuePair* qp)
-{
-    if (qp->m_inArbiter)
-    {
-        return;
-    }
-    qp->m_inArbiter = true;
-    uint32_t port = qp->GetPortIndex();
-    uint8_t prio = qp->GetPriority();
-    m_ports[port].arb[prio].ready.push_back(qp);
-    Kick(port, prio);
-}
-
-void
-RoceNic::Kick(uint32_t portIndex, uint8_t priority)
-{
-    Port& port = m_ports[portIndex];
-    Arbiter& arb = port.arb[priority];
-    Time now = m_engine.Now();
-    while (arb.dataInDevice < m_txQueueDepth)
-    {
-        while (!arb.paced.empty() && std::get<0>(arb.paced.top()) <= now)
-        {
-            RoceQueuePair* due = std::get<2>(arb.paced.top());
-            bool current = std::get<3>(arb.paced.top()) == due->m_arbEpoch && due->m_inPaced;
-            arb.paced.pop();
-            if (current)
-            {
-                due->m_inPaced = false;
-                arb.ready.push_back(due);
-            }
-        }
-        if (arb.ready.empty())
-        {
-            if (!arb.paced.empty())
-            {
-                Time due = std::get<0>(arb.paced.top());
-                if (!arb.wake.IsRunning() || Simulator::GetDelayLeft(arb.wake) > due - now)
-                {
-                    arb.wake.Cancel();
-                    arb.wake =
-                        Simulator::Schedule(due - now, &RoceNic::Kick, this, portIndex, priority);
-                }
-            }
-            return;
-        }
-        RoceQueuePair* qp = arb.ready.front();
-        arb.ready.pop_front();
-        if (!qp->HasPacketToSend())
-        {
-            qp->m_inArbiter = false;
-            continue;
-        }
-        Time t = qp->GetNextSendTime();
-        if (t > now)
-        {
-            PushPaced(arb, qp, t);
-            continue;
-        }
-        FabricFrame p = qp->BuildNextPacket(now);
-        arb.inDevice.push_back(true);
-        arb.dataInDevice++;
-        if (qp->HasPacketToSend())
-        {
-            Time next = qp->GetNextSendTime();
-            if (next <= now)
-            {
-                arb.ready.push_back(qp);
-            }
-            else
-            {
-                PushPaced(arb, qp, next);
-            }
-        }
-        else
-        {
-            qp->m_inArbiter = false;
-        }
-        if (!port.dev->SendFrame(p, priority))
-        {
-            // The port refused it (queue full): recovered by the QP's go-back-N.
-            arb.inDevice.pop_back();
-            arb.dataInDevice--;
-        }
-    }
-}
-
-void
-RoceNic::PushPaced(Arbiter& arb, RoceQueuePair* qp, Time t)
-{
-    qp->m_inPaced = true;
-    arb.paced.emplace(t, m_arbSeq++, qp, ++qp->m_arbEpoch);
-}
-
-void
-RoceNic::Reschedule(RoceQueuePair* qp)
-{
-    uint32_t port = qp->GetPortIndex();
-    uint8_t prio = qp->GetPriority();
-    PushPaced(m_ports[port].arb[prio], qp, qp->GetNextSendTime());
-    Kick(port, prio);
-}
-
-void
-RoceNic::SendControl(uint32_t portIndex, FabricFrame& frame, uint8_t priority)
-{
-    Port& port = m_ports[portIndex];
-    Arbiter& arb = port.arb[priority];
-    arb.inDevice.push_back(false);
-    if (!port.dev->SendFrame(frame, priority))
-    {
-        arb.inDevice.pop_back();
-    }
-}
-
-void
-RoceNic::FrameDequeued(uint32_t portIndex, uint8_t priority, uint64_t tag)
-{
-    Arbiter& arb = m_ports[portIndex].arb[priority];
-    NS_ABORT_MSG_IF(arb.inDevice.empty(),
-                    "RoceNic: port " << portIndex << " dequeued a frame the NIC did not queue");
-    bool data = arb.inDevice.front();
-    arb.inDevice.pop_front();
-    if (data)
-    {
-        arb.dataInDevice--;
-        Kick(portIndex, priority);
-    }
+    static const std::array<uint64_t, size_t(RoceNicDropReason::COUNT)> none{};
+    return m_core ? m_core->GetDrops() : none;
 }
 
 uint32_t
-RoceNic::WriteFrameHeader(uint32_t port, uint8_t priority, uint8_t* out) const
+RoceNic::GetMaxRxHeaderBytes() const
 {
-    const Port& p = m_ports[port];
-    return p.dev->WriteL2Header(out, p.peerMac, IPV4_ETHERTYPE, priority);
+    return RX_HEADER_BYTES;
 }
 
-void
-RoceNic::Receive(uint32_t portIndex,
-                 Ptr<PfcNetDevice> dev,
-                 Ptr<Packet> packet,
-                 uint16_t protocol,
-                 Mac48Address from,
-                 uint8_t priority)
+uint32_t
+RoceNic::GetRxHeaderBytes(const uint8_t* ip, uint32_t avail) const
 {
-    // IPv4 frames for this port arrive whole through ReceiveFrame; others (other EtherTypes,
-    // IPv4 broadcast or multicast) without framing here.
-    if (protocol != IPV4_ETHERTYPE)
-    {
-        Drop(packet, RoceNicDropReason::NOT_ROCE);
-        return;
-    }
-    uint8_t b[RX_HEADER_BYTES];
-    uint32_t got = packet->CopyData(b, std::min<uint32_t>(sizeof(b), packet->GetSize()));
-    RoceNicDropReason reason;
-    if (!Deliver(portIndex, b, got, packet->GetSize(), reason))
-    {
-        Drop(packet, 0, packet->GetSize(), reason);
-    }
-}
-
-void
-RoceNic::ReceiveFrame(uint32_t portIndex,
-                      const Ptr<PfcNetDevice>& dev,
-                      FabricFrame& frame,
-                      uint32_t l2Bytes,
-                      uint8_t priority)
-{
-    // The port checked the IPv4 total length against the frame. A frame built by a NIC
-    // carries all its headers in its head; any other may hold fewer than its opcode has, and
-    // the head is completed from the packet (a no-op otherwise).
-    uint32_t want = l2Bytes + RX_HEADER_BYTES;
-    if (frame.GetHeadBytes() >= l2Bytes + FIXED_HEADER_BYTES)
-    {
-        want = l2Bytes + HeaderBytes(frame.GetHead()[l2Bytes + 28]);
-    }
-    frame.LoadHead(want);
-    const uint8_t* b = frame.GetHead() + l2Bytes;
-    uint32_t got = std::min(frame.GetHeadBytes() - l2Bytes, RX_HEADER_BYTES);
-    uint32_t size = wire::GetU16(b + 2);
-    RoceNicDropReason reason;
-    if (!Deliver(portIndex, b, got, size, reason))
-    {
-        Drop(frame.GetPacket(), l2Bytes, size, reason);
-    }
+    // With the BTH at hand, exactly the headers its opcode has; otherwise the most there are.
+    return avail >= FIXED_HEADER_BYTES ? HeaderBytes(ip[28]) : RX_HEADER_BYTES;
 }
 
 bool
@@ -586,24 +504,13 @@ RoceNic::Deliver(uint32_t portIndex,
                  const uint8_t* b,
                  uint32_t got,
                  uint32_t size,
-                 RoceNicDropReason& reason)
+                 FabricNicDropReason& reason)
 {
+    // The core checked IPv4 (no options), UDP to port 4791 and the destination address.
     constexpr uint32_t FIXED = FIXED_HEADER_BYTES;
     if (got < FIXED || size < FIXED)
     {
-        reason = RoceNicDropReason::MALFORMED;
-        return false;
-    }
-    uint32_t ihl = (b[0] & 0x0f) * 4u;
-    if ((b[0] >> 4) != 4 || ihl != 20 || b[9] != 17 ||
-        wire::GetU16(b + 22) != RoceBthHeader::UDP_DST_PORT)
-    {
-        reason = RoceNicDropReason::NOT_ROCE;
-        return false;
-    }
-    if (wire::GetU32(b + 16) != m_ports[portIndex].addressBits)
-    {
-        reason = RoceNicDropReason::WRONG_ADDRESS;
+        reason = FabricNicDropReason::MALFORMED;
         return false;
     }
     const uint8_t* bth = b + 28;
@@ -614,87 +521,23 @@ RoceNic::Deliver(uint32_t portIndex,
     rx.psn = wire::GetU24(bth + 9);
     rx.ce = (b[1] & 0x03) == 0x03;
     rx.ext = b + FIXED;
-    rx.extBytes = got - FIXED;
+    rx.extBytes = std::min(got, RX_HEADER_BYTES) - FIXED;
     rx.afterBth = size - FIXED;
     uint32_t need = HeaderBytes(rx.opcode) - FIXED;
     if (rx.afterBth < need + RoceIcrcTrailer::SIZE + rx.padCount)
     {
-        reason = RoceNicDropReason::MALFORMED;
+        reason = FabricNicDropReason::MALFORMED;
         return false;
     }
-    Ptr<RoceQueuePair> qp = GetQp(wire::GetU24(bth + 5));
+    uint32_t idx = wire::GetU24(bth + 5) - m_firstQpn;
+    RoceQueuePair* qp = idx < m_qps.size() ? PeekPointer(m_qps[idx]) : nullptr;
     if (!qp || qp->GetPortIndex() != portIndex)
     {
-        reason = RoceNicDropReason::UNKNOWN_QP;
+        reason = FabricNicDropReason::UNKNOWN_FLOW;
         return false;
     }
     qp->Receive(rx);
     return true;
-}
-
-void
-RoceNic::Drop(Ptr<const Packet> packet, uint32_t offset, uint32_t size, RoceNicDropReason reason)
-{
-    // The trace sees the IPv4 packet, without framing.
-    if (offset == 0 && size >= packet->GetSize())
-    {
-        Drop(packet, reason);
-        return;
-    }
-    Drop(packet->CreateFragment(offset, std::min(size, packet->GetSize() - offset)), reason);
-}
-
-void
-RoceNic::Drop(Ptr<const Packet> packet, RoceNicDropReason reason)
-{
-    NS_LOG_LOGIC("drop (" << RoceNicDropReasonName(reason) << ")");
-    m_drops[size_t(reason)]++;
-    m_dropTrace(packet, reason);
-}
-
-void
-RoceNic::AccountRx(uint32_t portIndex, uint8_t priority, uint64_t bytes)
-{
-    if (!m_rxDrainOn)
-    {
-        return;
-    }
-    NS_ABORT_MSG_IF(m_rxXon >= m_rxXoff,
-                    "RoceNic RxXonBytes " << m_rxXon << " must be below RxXoffBytes " << m_rxXoff);
-    Port& port = m_ports[portIndex];
-    DrainRx(portIndex, priority);
-    port.rxBacklog += double(bytes);
-    if (port.rxBacklog > double(m_rxXoff) && !port.dev->IsXoff(priority))
-    {
-        port.dev->SetXoff(priority, true);
-        port.xonCheck.Cancel();
-        Time until = Seconds((port.rxBacklog - double(m_rxXon)) * 8.0 / m_rxDrainRate.GetBitRate());
-        port.xonCheck = Simulator::Schedule(until, &RoceNic::DrainRx, this, portIndex, priority);
-    }
-}
-
-void
-RoceNic::DrainRx(uint32_t portIndex, uint8_t priority)
-{
-    Port& port = m_ports[portIndex];
-    Time now = Simulator::Now();
-    double drained = (now - port.rxBacklogAt).GetSeconds() * m_rxDrainRate.GetBitRate() / 8.0;
-    port.rxBacklog = std::max(0.0, port.rxBacklog - drained);
-    port.rxBacklogAt = now;
-    if (port.dev->IsXoff(priority))
-    {
-        if (port.rxBacklog <= double(m_rxXon) + 1e-6)
-        {
-            port.dev->SetXoff(priority, false);
-        }
-        else if (!port.xonCheck.IsRunning())
-        {
-            Time until =
-                Seconds((port.rxBacklog - double(m_rxXon)) * 8.0 / m_rxDrainRate.GetBitRate());
-            port.xonCheck =
-                Simulator::Schedule(until, &RoceNic::DrainRx, this, portIndex, priority);
-        }
-    }
 }
 
 } // namespace ns3

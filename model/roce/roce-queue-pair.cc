@@ -126,6 +126,8 @@ RoceQueuePair::GetTypeId()
 
 RoceQueuePair::RoceQueuePair()
     : m_nic(nullptr),
+      m_core(nullptr),
+      m_ccState(nullptr),
       m_state(INIT),
       m_dscp(26),
       m_priority(3),
@@ -143,7 +145,6 @@ RoceQueuePair::RoceQueuePair()
       m_msn(0),
       m_unacked(0),
       m_nakSent(false),
-      m_cnpEver(false),
       m_rxMsgBytes(0),
       m_nextWrId(1),
       m_retries(0),
@@ -161,23 +162,38 @@ RoceQueuePair::DoDispose()
     m_wrs.clear();
     m_readJobs.clear();
     m_cc = nullptr;
+    m_np = nullptr;
+    m_ccState = nullptr;
     m_nic = nullptr;
+    m_core = nullptr;
     m_rxCallback.Nullify();
     Object::DoDispose();
 }
 
 void
-RoceQueuePair::Bind(RoceNic* nic, uint32_t qpn, uint32_t port, Ptr<RoceCongestionOps> cc)
+RoceQueuePair::Bind(RoceNic* nic,
+                    uint32_t qpn,
+                    uint32_t port,
+                    Ptr<FabricCongestionOps> cc,
+                    Ptr<FabricCcReceiverOps> np)
 {
+    NS_ABORT_MSG_IF(!nic || !nic->GetCore(), "RoceQueuePair::Bind: the NIC has no core");
+    NS_ABORT_MSG_IF(!cc || !cc->GetState(),
+                    "RoceQueuePair::Bind: congestion control missing or not Init()ed");
+    NS_ABORT_MSG_IF(!np, "RoceQueuePair::Bind: receiver-side congestion control missing");
     m_nic = nic;
+    m_core = PeekPointer(nic->GetCore());
     m_qpn = qpn;
     m_port = port;
     m_cc = cc;
-    m_cc->SetRateChangeCallback(MakeCallback(&RoceQueuePair::OnRateChange, this));
+    m_np = np;
+    m_ccState = PeekPointer(cc->GetState());
+    m_ccState->SetRateChangeCallback(MakeCallback(&RoceQueuePair::OnRateChange, this));
     m_wantRtt = m_cc->WantsRttSamples();
     m_sendTimes.clear();
     m_dscp = nic->GetDataDscp();
     m_priority = nic->GetPort(port)->GetDscpPriority(m_dscp);
+    SetNicQueue(m_port, m_priority);
 }
 
 void
@@ -240,7 +256,7 @@ RoceQueuePair::Post(RoceWrOpcode op,
     wr.rkey = rkey;
     wr.imm = imm;
     wr.cb = cb;
-    wr.postTime = m_nic->Now();
+    wr.postTime = m_core->Now();
     if (m_state == ERROR)
     {
         NS_LOG_WARN("QP " << m_qpn << " is in the error state: work request flushed");
@@ -309,9 +325,9 @@ RoceQueuePair::SetReceiveCallback(ReceiveCallback cb)
 void
 RoceQueuePair::Activate()
 {
-    if (m_nic && m_state == RTS)
+    if (m_core && m_state == RTS)
     {
-        m_nic->Activate(this);
+        m_core->Activate(this);
     }
 }
 
@@ -330,7 +346,7 @@ RoceQueuePair::HasPacketToSend() const
     {
         return false;
     }
-    uint64_t window = m_cc->GetWindow();
+    uint64_t window = m_ccState->GetWindow();
     if (window > 0)
     {
         uint64_t inflight =
@@ -348,8 +364,8 @@ RoceQueuePair::GetNextSendTime() const
 {
     // Evaluated with the current rate, so a rate increase takes effect at once. At line rate
     // the port itself paces the QP: no timer is needed.
-    DataRate rate = m_cc->GetRate();
-    if (m_lastWire == 0 || rate >= m_cc->GetLineRate())
+    DataRate rate = m_ccState->GetRate();
+    if (m_lastWire == 0 || rate >= m_ccState->GetLineRate())
     {
         return Time(0);
     }
@@ -359,9 +375,9 @@ RoceQueuePair::GetNextSendTime() const
 void
 RoceQueuePair::OnRateChange()
 {
-    if (m_nic && m_inArbiter && m_inPaced)
+    if (m_core)
     {
-        m_nic->Reschedule(this);
+        m_core->Reschedule(this); // only if the QP waits in a pacing heap
     }
 }
 
@@ -407,7 +423,7 @@ RoceQueuePair::MakePacket(uint8_t* h,
     static_assert(L2_ROOM == PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES,
                   "L2_ROOM must hold a tagged Ethernet header");
     uint8_t l2h[L2_ROOM];
-    uint32_t l2 = m_nic->WriteFrameHeader(m_port, priority, l2h);
+    uint32_t l2 = m_core->WriteFrameHeader(m_port, priority, l2h);
     std::memcpy(h - l2, l2h, l2);
     uint32_t frame = l2 + total + PfcNetDevice::FCS_BYTES;
     uint32_t pad =
@@ -584,19 +600,19 @@ RoceQueuePair::Receive(const RoceRxPacket& rx)
     {
         m_counters.cnpsRx++;
         m_controlTrace(RoceControlEvent::CNP_RX, rx.psn);
-        m_cc->OnCnp();
+        m_cc->OnEvent(FabricCcEvent::CNP);
         return;
     }
     bool data = Bth::IsRequest(opcode) || Bth::IsReadResponse(opcode);
     if (rx.ce && data)
     {
-        // Notification point (DCQCN): at most one CNP per QP per CnpInterval.
+        // Notification point (DCQCN's by default): it says whether to return a CNP.
         m_counters.ceRx++;
-        Time now = m_nic->Now();
-        if (!m_cnpEver || now - m_lastCnp >= m_nic->GetCnpInterval())
+        FabricCcRxSample sample;
+        sample.ce = true;
+        sample.now = m_core->Now();
+        if (m_np->OnData(sample) & FABRIC_CC_SEND_CNP)
         {
-            m_cnpEver = true;
-            m_lastCnp = now;
             SendCnp();
         }
     }
@@ -683,7 +699,7 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
     m_rxMsgBytes += payload;
     m_counters.rxDataPackets++;
     m_counters.rxDataBytes += payload;
-    m_nic->AccountRx(m_port, m_priority, payload);
+    m_core->AccountRx(m_port, m_priority, payload);
     bool last = Bth::IsLast(opcode) || Bth::IsOnly(opcode);
     if (last)
     {
@@ -730,7 +746,7 @@ RoceQueuePair::ReceiveResponse(const RoceRxPacket& rx)
             if (aeth.GetNakCode() == RoceAethHeader::NAK_PSN_SEQUENCE_ERROR)
             {
                 Acknowledge(Bth::PsnAdd(psn, Bth::PSN_MODULUS - 1));
-                m_cc->OnNak();
+                m_cc->OnEvent(FabricCcEvent::NACK);
                 GoBackN(psn, "nak");
             }
             return;
@@ -781,7 +797,7 @@ RoceQueuePair::ReceiveResponse(const RoceRxPacket& rx)
     read->readReceived++;
     m_counters.rxDataPackets++;
     m_counters.rxDataBytes += payload;
-    m_nic->AccountRx(m_port, m_priority, payload);
+    m_core->AccountRx(m_port, m_priority, payload);
     Acknowledge(psn);
 }
 
@@ -816,11 +832,15 @@ RoceQueuePair::Acknowledge(uint32_t psn)
     Time rtt;
     while (m_wantRtt && !m_sendTimes.empty() && Bth::PsnLess(m_sendTimes.front().first, newUna))
     {
-        rtt = m_nic->Now() - m_sendTimes.front().second;
+        rtt = m_core->Now() - m_sendTimes.front().second;
         m_sendTimes.pop_front();
     }
     m_retries = 0;
-    m_cc->OnAck(uint64_t(advance) * m_nic->GetMtu(), rtt);
+    FabricCcAckSample sample;
+    sample.ackedBytes = uint64_t(advance) * m_nic->GetMtu();
+    sample.rtt = rtt;
+    sample.entropy = m_udpSrcPort;
+    m_cc->OnAck(sample);
     CompleteHead();
     RestartTimer();
     Activate();
@@ -851,7 +871,7 @@ RoceQueuePair::CompleteHead()
         wc.bytes = wr.bytes;
         wc.postTime = wr.postTime;
         wc.startTime = wr.startTime;
-        wc.endTime = m_nic->Now();
+        wc.endTime = m_core->Now();
         CompletionCallback cb = wr.cb;
         m_wrs.pop_front();
         m_sendWr--;
@@ -900,7 +920,7 @@ RoceQueuePair::RestartTimer()
     // ACK); disarming removes the event so an idle QP leaves nothing in the scheduler.
     if (m_state == RTS && Bth::PsnDiff(m_sndNxt, m_sndUna) > 0)
     {
-        Time now = m_nic->Now();
+        Time now = m_core->Now();
         m_timerDeadline = now + m_nic->GetLocalAckTimeout();
         if (!m_timerPending)
         {
@@ -918,7 +938,7 @@ RoceQueuePair::RestartTimer()
 void
 RoceQueuePair::OnTimer()
 {
-    Time now = m_nic->Now();
+    Time now = m_core->Now();
     if (now < m_timerDeadline)
     {
         m_timer = Simulator::Schedule(m_timerDeadline - now, &RoceQueuePair::OnTimer, this);
@@ -937,7 +957,7 @@ RoceQueuePair::OnTimeout()
         EnterError();
         return;
     }
-    m_cc->OnTimeout();
+    m_cc->OnEvent(FabricCcEvent::TIMEOUT);
     GoBackN(m_sndUna, "timeout");
     RestartTimer();
 }
@@ -1005,7 +1025,7 @@ RoceQueuePair::SendAck(bool nak, uint32_t psn)
     uint8_t dscp = m_nic->GetAckDscp();
     uint8_t priority = m_nic->GetPort(m_port)->GetDscpPriority(dscp);
     FabricFrame p = MakePacket(h, sizeof(buf) - L2_ROOM, 0, dscp, false, priority);
-    m_nic->SendControl(m_port, p, priority);
+    m_core->SendControl(m_port, p, priority);
 }
 
 void
@@ -1022,7 +1042,7 @@ RoceQueuePair::SendCnp()
         MakePacket(h, sizeof(buf) - L2_ROOM, RoceCnpHeader::SIZE, dscp, false, priority);
     m_counters.cnpsTx++;
     m_controlTrace(RoceControlEvent::CNP_TX, 0);
-    m_nic->SendControl(m_port, p, priority);
+    m_core->SendControl(m_port, p, priority);
 }
 
 uint64_t
@@ -1061,10 +1081,22 @@ RoceQueuePair::GetCounters() const
     return m_counters;
 }
 
-Ptr<RoceCongestionOps>
+Ptr<FabricCongestionOps>
 RoceQueuePair::GetCongestionOps() const
 {
     return m_cc;
+}
+
+Ptr<FabricCcState>
+RoceQueuePair::GetCcState() const
+{
+    return m_ccState;
+}
+
+Ptr<FabricCcReceiverOps>
+RoceQueuePair::GetCcReceiverOps() const
+{
+    return m_np;
 }
 
 uint32_t

@@ -8,7 +8,9 @@
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
+#include "ns3/fabric-congestion-ops.h"
 #include "ns3/fabric-frame.h"
+#include "ns3/fabric-nic.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -154,11 +156,15 @@ struct RoceQpCounters
  * answers READ requests with READ responses (also for duplicate READs), and as DCQCN
  * notification point returns a CNP for CE-marked data at most once per CnpInterval.
  *
- * Pacing: packets leave at the congestion-control rate (wire bytes incl. Ethernet framing,
- * preamble and IFG), with the optional in-flight window; the NIC's egress arbiter round-robins
- * among eligible QPs.
+ * Congestion control: the QP's FabricCcState holds the rate and window its algorithm (a
+ * FabricCongestionOps forked from the NIC's CongestionControl) sets; the QP reports ACKs
+ * (FabricCcAckSample), CNPs, NAKs and timeouts (FabricCcEvent) and the bytes it sends. Packets
+ * leave at that rate (wire bytes incl. Ethernet framing, preamble and IFG), within the optional
+ * in-flight window; the NIC core's egress arbiter round-robins among eligible QPs (the QP is a
+ * FabricNicFlow). The responder's receiver-side ops (the NIC's NotificationPoint) decide when
+ * a CE-marked data packet is answered with a CNP.
  */
-class RoceQueuePair : public Object
+class RoceQueuePair : public Object, public FabricNicFlow
 {
   public:
     /// Requester completion callback.
@@ -262,8 +268,12 @@ class RoceQueuePair : public Object
     State GetState() const;
     /// \return the counters
     const RoceQpCounters& GetCounters() const;
-    /// \return the congestion control instance of this QP
-    Ptr<RoceCongestionOps> GetCongestionOps() const;
+    /// \return the congestion control instance of this QP (its algorithm)
+    Ptr<FabricCongestionOps> GetCongestionOps() const;
+    /// \return the congestion-control state of this QP (rate, window, target rate; traced)
+    Ptr<FabricCcState> GetCcState() const;
+    /// \return the receiver-side congestion control of this QP (its notification point)
+    Ptr<FabricCcReceiverOps> GetCcReceiverOps() const;
     /// \return work requests posted and not yet completed
     uint32_t GetOutstandingWorkRequests() const;
     /// \return the UDP source port (entropy)
@@ -276,34 +286,34 @@ class RoceQueuePair : public Object
     // ---- used by RoceNic -------------------------------------------------------------------
     /**
      * \brief Bind to the NIC (RoceNic::CreateQp does this).
-     * \param nic the owning NIC
+     * \param nic the owning NIC (its core must exist)
      * \param qpn the QP number
      * \param port local port index
-     * \param cc this QP's congestion control instance (already Init()ed)
+     * \param cc this QP's congestion control instance (already Init()ed with its state)
+     * \param np this QP's receiver-side congestion control (notification point)
      */
-    void Bind(RoceNic* nic, uint32_t qpn, uint32_t port, Ptr<RoceCongestionOps> cc);
+    void Bind(RoceNic* nic,
+              uint32_t qpn,
+              uint32_t port,
+              Ptr<FabricCongestionOps> cc,
+              Ptr<FabricCcReceiverOps> np);
+    // FabricNicFlow: what the NIC core's arbiter asks.
     /// \return true if a data packet could be built now (ignoring pacing time)
-    bool HasPacketToSend() const;
+    bool HasPacketToSend() const override;
     /// \return earliest time the next data packet may leave (pacing)
-    Time GetNextSendTime() const;
+    Time GetNextSendTime() const override;
     /**
      * \brief Build the next data packet (READ response first, then requests) and account it.
      * \param now the current simulation time (Simulator::Now(), which the caller has)
      * \return the whole frame for the QP's port (Ethernet/IPv4/UDP/BTH/... headers in its head,
      *         then payload, ICRC, padding, FCS; see PfcNetDevice::SendFrame)
      */
-    FabricFrame BuildNextPacket(const Time& now);
+    FabricFrame BuildNextPacket(const Time& now) override;
     /**
      * \brief Handle an arriving RoCEv2 packet for this QP.
      * \param rx the packet's fields, read by the NIC from one copy of its first bytes
      */
     void Receive(const RoceRxPacket& rx);
-    /// Scheduled flag used by the NIC's arbiter.
-    bool m_inArbiter{false};
-    /// The QP waits in the arbiter's pacing heap.
-    bool m_inPaced{false};
-    /// Generation of the QP's pacing-heap entry (older entries are stale).
-    uint64_t m_arbEpoch{0};
 
   protected:
     void DoDispose() override;
@@ -396,6 +406,8 @@ class RoceQueuePair : public Object
     // What sending a packet reads, together (a NIC's arbiter turns to a QP whose state left
     // the cache since its last packet).
     RoceNic* m_nic;                   //!< owning NIC
+    FabricNic* m_core;                //!< its NIC core
+    FabricCcState* m_ccState;         //!< m_cc's state (rate, window), read per packet
     State m_state;                    //!< state
     uint8_t m_dscp;                   //!< data DSCP
     uint8_t m_priority;               //!< data priority
@@ -414,7 +426,8 @@ class RoceQueuePair : public Object
     uint32_t m_nextAssignPsn;         //!< PSN for the next unassigned WR
     uint32_t m_highSent;              //!< one past the highest PSN ever sent
     Time m_lastSendStart;             //!< pacing: when the last packet left
-    Ptr<RoceCongestionOps> m_cc;      //!< congestion control
+    Ptr<FabricCongestionOps> m_cc;    //!< congestion control
+    Ptr<FabricCcReceiverOps> m_np;    //!< receiver-side congestion control
     TracedValue<uint32_t> m_sndNxt;   //!< next PSN to send
     TracedValue<uint32_t> m_sndUna;   //!< oldest unacknowledged PSN
     std::deque<WorkRequest> m_wrs;    //!< outstanding work requests, in order
@@ -426,9 +439,7 @@ class RoceQueuePair : public Object
     uint32_t m_msn;               //!< message sequence number
     uint32_t m_unacked;           //!< packets accepted since the last ACK
     bool m_nakSent;               //!< a NAK was sent for the current gap
-    bool m_cnpEver;               //!< a CNP was ever sent
     uint64_t m_rxMsgBytes;        //!< bytes of the message being received
-    Time m_lastCnp;               //!< last CNP sent
     ReceiveCallback m_rxCallback; //!< responder notifications
 
     // requester, per message or rarer

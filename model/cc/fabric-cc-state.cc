@@ -1,0 +1,100 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-cc-state.h"
+
+#include "ns3/abort.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(FabricCcState);
+
+TypeId
+FabricCcState::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FabricCcState")
+                            .SetParent<Object>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<FabricCcState>()
+                            .AddTraceSource("Rate",
+                                            "The flow's pacing rate (bits/s on the wire).",
+                                            MakeTraceSourceAccessor(&FabricCcState::m_rate),
+                                            "ns3::TracedValueCallback::DataRate")
+                            .AddTraceSource("Window",
+                                            "The flow's in-flight window, bytes (0 = none).",
+                                            MakeTraceSourceAccessor(&FabricCcState::m_window),
+                                            "ns3::TracedValueCallback::Uint64")
+                            .AddTraceSource("TargetRate",
+                                            "The rate the algorithm is heading for.",
+                                            MakeTraceSourceAccessor(&FabricCcState::m_targetRate),
+                                            "ns3::TracedValueCallback::DataRate");
+    return tid;
+}
+
+FabricCcState::FabricCcState()
+    : m_lineRate(DataRate("400Gbps")),
+      m_rateBps(m_lineRate.GetBitRate()),
+      m_rate(m_lineRate),
+      m_window(0),
+      m_targetRate(m_lineRate)
+{
+}
+
+FabricCcState::~FabricCcState() = default;
+
+void
+FabricCcState::DoDispose()
+{
+    m_rateChanged.Nullify();
+    Object::DoDispose();
+}
+
+void
+FabricCcState::Init(DataRate lineRate)
+{
+    NS_ABORT_MSG_IF(lineRate.GetBitRate() == 0,
+                    "FabricCcState: line rate " << lineRate << " is invalid; it must be > 0");
+    m_lineRate = lineRate;
+    m_rateBps = lineRate.GetBitRate();
+    m_rate = lineRate;
+    m_window = 0;
+    m_targetRate = lineRate;
+}
+
+void
+FabricCcState::SetRate(DataRate rate)
+{
+    uint64_t bps = std::max<uint64_t>(1, std::min(rate.GetBitRate(), m_lineRate.GetBitRate()));
+    if (bps != m_rateBps)
+    {
+        m_rateBps = bps;
+        m_rate = DataRate(bps);
+        if (!m_rateChanged.IsNull())
+        {
+            m_rateChanged();
+        }
+    }
+}
+
+void
+FabricCcState::SetWindow(uint64_t bytes)
+{
+    m_window = bytes;
+}
+
+void
+FabricCcState::SetTargetRate(DataRate rate)
+{
+    m_targetRate = DataRate(std::min(rate.GetBitRate(), m_lineRate.GetBitRate()));
+}
+
+void
+FabricCcState::SetRateChangeCallback(Callback<void> cb)
+{
+    m_rateChanged = cb;
+}
+
+} // namespace ns3

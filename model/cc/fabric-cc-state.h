@@ -1,0 +1,118 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: per-flow congestion-control state, shared by a transport flow and its algorithm.
+ */
+#ifndef FABRIC_CC_STATE_H
+#define FABRIC_CC_STATE_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-value.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-cc
+ * \brief The congestion-control state of one flow (a RoCE QP, a UET PDC or congestion context),
+ *        shaped like ns-3's TcpSocketState: what the transport enforces and what the algorithm
+ *        (a FabricCongestionOps) writes, in one traced object.
+ *
+ * The transport paces its packets at GetRate() (bits/s on the wire: Ethernet framing,
+ * preamble and IFG included) and, if GetWindow() is non-zero, keeps at most that many payload
+ * bytes in flight. The algorithm sets both through SetRate() / SetWindow(); the rate is always
+ * clamped to [1 bit/s, line rate]. GetTargetRate() is the rate the algorithm is heading for
+ * (DCQCN's Rt, HPCC's or Swift's target); algorithms without one leave it at the line rate.
+ *
+ * Trace sources: "Rate", "Window", "TargetRate".
+ */
+class FabricCcState : public Object
+{
+  public:
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    FabricCcState();
+    ~FabricCcState() override;
+
+    /**
+     * \brief Start a flow on a port of rate \p lineRate: rate and target rate at line rate,
+     *        no window.
+     * \param lineRate the port rate, > 0 (aborts naming the value otherwise)
+     */
+    void Init(DataRate lineRate);
+
+    /// \return the pacing rate, bits/s, in [1 bit/s, line rate]
+    DataRate GetRate() const
+    {
+        return m_rate;
+    }
+
+    /// \return the pacing rate in bits/s (the same as GetRate(), without a DataRate copy)
+    uint64_t GetRateBps() const
+    {
+        return m_rateBps;
+    }
+
+    /// \return the in-flight window in payload bytes (0 = no window)
+    uint64_t GetWindow() const
+    {
+        return m_window;
+    }
+
+    /// \return the line rate given to Init()
+    DataRate GetLineRate() const
+    {
+        return m_lineRate;
+    }
+
+    /// \return the target rate (the line rate unless the algorithm sets one)
+    DataRate GetTargetRate() const
+    {
+        return m_targetRate;
+    }
+
+    /**
+     * \brief Set the pacing rate, clamped to [1 bit/s, line rate]; a change calls the rate
+     *        change callback (the transport re-paces at once).
+     * \param rate the new rate
+     */
+    void SetRate(DataRate rate);
+    /**
+     * \brief Set the in-flight window.
+     * \param bytes payload bytes, 0 = no window
+     */
+    void SetWindow(uint64_t bytes);
+    /**
+     * \brief Set the target rate (traced only; the transport does not enforce it).
+     * \param rate the target, clamped to the line rate
+     */
+    void SetTargetRate(DataRate rate);
+    /**
+     * \brief Set what the transport does when the rate changes.
+     * \param cb called after every change of GetRate()
+     */
+    void SetRateChangeCallback(Callback<void> cb);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    DataRate m_lineRate;                //!< port rate
+    uint64_t m_rateBps;                 //!< m_rate in bits/s (read per packet)
+    TracedValue<DataRate> m_rate;       //!< pacing rate
+    TracedValue<uint64_t> m_window;     //!< in-flight window, bytes
+    TracedValue<DataRate> m_targetRate; //!< target rate
+    Callback<void> m_rateChanged;       //!< the transport's re-pacing hook
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_CC_STATE_H */
