@@ -40,13 +40,25 @@ CollectiveHelper::CollectiveHelper()
 }
 
 void
-CollectiveHelper::SetNics(const std::vector<Ptr<RoceNic>>& nics)
+CollectiveHelper::SetRanks(const std::vector<Ptr<Node>>& nodes)
 {
     NS_ABORT_MSG_IF(!m_comms.empty(),
-                    "CollectiveHelper::SetNics: communicators were already created");
+                    "CollectiveHelper::SetRanks: communicators were already created");
+    NS_ABORT_MSG_IF(nodes.empty(), "CollectiveHelper::SetRanks: 0 ranks is invalid (>= 1)");
+    for (uint32_t i = 0; i < nodes.size(); ++i)
+    {
+        NS_ABORT_MSG_IF(!nodes[i],
+                        "CollectiveHelper::SetRanks: the node of rank " << i << " is null");
+    }
+    m_nodes = nodes;
+    m_locations.clear();
+}
+
+void
+CollectiveHelper::SetNics(const std::vector<Ptr<RoceNic>>& nics)
+{
     NS_ABORT_MSG_IF(nics.empty(), "CollectiveHelper::SetNics: 0 ranks is invalid (>= 1)");
-    m_nics.clear();
-    m_nodes.clear();
+    std::vector<Ptr<Node>> nodes;
     for (uint32_t i = 0; i < nics.size(); ++i)
     {
         NS_ABORT_MSG_IF(!nics[i], "CollectiveHelper::SetNics: the NIC of rank " << i << " is null");
@@ -54,25 +66,42 @@ CollectiveHelper::SetNics(const std::vector<Ptr<RoceNic>>& nics)
         NS_ABORT_MSG_IF(!node,
                         "CollectiveHelper::SetNics: the NIC of rank "
                             << i << " is not aggregated to a node (install it with RoceNicHelper)");
-        m_nics.push_back(nics[i]);
-        m_nodes.push_back(node);
+        nodes.push_back(node);
     }
-    m_locations.clear();
+    SetRanks(nodes);
+}
+
+void
+CollectiveHelper::SetTransportType(const std::string& typeName)
+{
+    TypeId tid;
+    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(typeName, &tid) ||
+                        !tid.IsChildOf(CollectiveTransport::GetTypeId()) || !tid.HasConstructor(),
+                    "CollectiveHelper::SetTransportType: \""
+                        << typeName
+                        << "\" is not the TypeId of a CollectiveTransport (e.g. "
+                           "ns3::RoceCollectiveTransport)");
+    NS_ABORT_MSG_IF(!m_comms.empty(),
+                    "CollectiveHelper::SetTransportType: communicators were already created");
+    m_transportFactory.SetTypeId(tid);
 }
 
 uint32_t
 CollectiveHelper::GetNRanks() const
 {
-    return static_cast<uint32_t>(m_nics.size());
+    return static_cast<uint32_t>(m_nodes.size());
 }
 
 Ptr<RoceNic>
 CollectiveHelper::GetNic(uint32_t rank) const
 {
-    NS_ABORT_MSG_IF(rank >= m_nics.size(),
-                    "CollectiveHelper: rank " << rank << " does not exist (" << m_nics.size()
-                                              << " ranks)");
-    return m_nics[rank];
+    NS_ABORT_MSG_IF(rank >= m_nodes.size(),
+                    "CollectiveHelper::GetNic: rank " << rank << " does not exist (the helper has "
+                                                      << m_nodes.size() << " ranks)");
+    Ptr<RoceNic> nic = m_nodes[rank]->GetObject<RoceNic>();
+    NS_ABORT_MSG_IF(!nic,
+                    "CollectiveHelper::GetNic: the node of rank " << rank << " has no RoceNic");
+    return nic;
 }
 
 void
@@ -108,9 +137,9 @@ CollectiveHelper::SetConnector(RoceCollectiveTransport::Connector connector)
 void
 CollectiveHelper::SetRankLocations(const std::vector<CollectiveRankLocation>& locations)
 {
-    NS_ABORT_MSG_IF(locations.size() != m_nics.size(),
+    NS_ABORT_MSG_IF(locations.size() != m_nodes.size(),
                     "CollectiveHelper::SetRankLocations: " << locations.size() << " locations for "
-                                                           << m_nics.size()
+                                                           << m_nodes.size()
                                                            << " ranks (call SetNics first)");
     CollectiveLayout check(locations); // aborts on duplicate places
     m_locations = locations;
@@ -155,7 +184,7 @@ CollectiveHelper::SetTransportAttribute(const std::string& name, const Attribute
 Ptr<CollectiveCommunicator>
 CollectiveHelper::CreateWorldCommunicator(const std::string& name)
 {
-    std::vector<uint32_t> all(m_nics.size());
+    std::vector<uint32_t> all(m_nodes.size());
     for (uint32_t i = 0; i < all.size(); ++i)
     {
         all[i] = i;
@@ -166,8 +195,9 @@ CollectiveHelper::CreateWorldCommunicator(const std::string& name)
 Ptr<CollectiveCommunicator>
 CollectiveHelper::CreateCommunicator(const std::vector<uint32_t>& ranks, const std::string& name)
 {
-    NS_ABORT_MSG_IF(m_nics.empty(),
-                    "CollectiveHelper::CreateCommunicator: no ranks (call SetNics first)");
+    NS_ABORT_MSG_IF(m_nodes.empty(),
+                    "CollectiveHelper::CreateCommunicator: no ranks (call SetRanks or SetNics "
+                    "first)");
     std::string n = name.empty() ? "comm" + std::to_string(m_comms.size()) : name;
     NS_ABORT_MSG_IF(ranks.empty(),
                     "CollectiveHelper::CreateCommunicator(" << n
@@ -177,27 +207,36 @@ CollectiveHelper::CreateCommunicator(const std::vector<uint32_t>& ranks, const s
     std::vector<CollectiveRankLocation> locations;
     for (uint32_t r : ranks)
     {
-        NS_ABORT_MSG_IF(r >= m_nics.size(),
+        NS_ABORT_MSG_IF(r >= m_nodes.size(),
                         "CollectiveHelper::CreateCommunicator(" << n << "): rank " << r
                                                                 << " is not a rank of the fabric "
                                                                    "(ranks 0.."
-                                                                << m_nics.size() - 1 << ")");
+                                                                << m_nodes.size() - 1 << ")");
         nodes.push_back(m_nodes[r]);
         if (!m_locations.empty())
         {
             locations.push_back(m_locations[r]);
         }
     }
-    Ptr<RoceCollectiveTransport> transport = m_transportFactory.Create<RoceCollectiveTransport>();
-    transport->SetNics(m_nics);
-    transport->GetNicHelper().SetRandomStartPsn(m_randomPsn);
+    Ptr<CollectiveTransport> transport = m_transportFactory.Create<CollectiveTransport>();
+    transport->SetRankNodes(m_nodes);
+    Ptr<RoceCollectiveTransport> roce = DynamicCast<RoceCollectiveTransport>(transport);
+    NS_ABORT_MSG_IF(!roce && !m_connector.IsNull(),
+                    "CollectiveHelper: a QP connector (SetConnector or SetTopology) was set but "
+                    "the transport "
+                        << transport->GetInstanceTypeId().GetName()
+                        << " is not RoCE; connectors apply to ns3::RoceCollectiveTransport");
+    if (roce)
+    {
+        roce->GetNicHelper().SetRandomStartPsn(m_randomPsn);
+        if (!m_connector.IsNull())
+        {
+            roce->SetConnector(m_connector);
+        }
+    }
     if (m_streamSet)
     {
         transport->AssignStreams(m_stream + int64_t(m_comms.size()));
-    }
-    if (!m_connector.IsNull())
-    {
-        transport->SetConnector(m_connector);
     }
     if (!m_hopType.IsNull())
     {
@@ -298,12 +337,7 @@ CollectiveHelper::AssignStreams(int64_t stream)
     m_stream = stream;
     for (uint32_t i = 0; i < m_comms.size(); ++i)
     {
-        Ptr<RoceCollectiveTransport> t =
-            DynamicCast<RoceCollectiveTransport>(m_comms[i]->GetTransport());
-        if (t)
-        {
-            t->AssignStreams(stream + i);
-        }
+        m_comms[i]->GetTransport()->AssignStreams(stream + i);
     }
     return static_cast<int64_t>(m_comms.size());
 }

@@ -25,9 +25,11 @@ namespace ns3
  * \brief Creates communicators (groups of ranks running collectives) and training jobs on a
  *        fabric of RoceNics, and gathers their results.
  *
- * Global rank i is the i-th NIC given to SetNics() (its node is the node the NIC is aggregated
- * to). Every communicator gets its own RoceCollectiveTransport (its own QPs, as every NCCL
- * communicator has its own connections), configured from the helper:
+ * Global rank i is the i-th node given to SetRanks() (or the node of the i-th NIC given to
+ * SetNics()). Every communicator gets its own transport (its own connections, as every NCCL
+ * communicator has its own), of the CollectiveTransport type chosen with SetTransportType()
+ * (default ns3::RoceCollectiveTransport: RoCE QPs on the RoceNic of each rank's node), given
+ * the ranks' nodes (CollectiveTransport::SetRankNodes) and configured from the helper:
  *  - SetConnector(): how a connection's QPs are created; default RoceNicHelper::Connect on
  *    port 0. A topology plugs in here, e.g.
  *    `helper.SetConnector(MakeCallback(&FabricTopologyHelper::Connect, topology))`;
@@ -53,16 +55,29 @@ class CollectiveHelper
     CollectiveHelper();
 
     /**
-     * \brief Set the global ranks.
+     * \brief Set the global ranks by their nodes (each with the NIC the transport needs).
+     * \param nodes node of each rank (non-empty, none null; aborts naming the index
+     *        otherwise)
+     */
+    void SetRanks(const std::vector<Ptr<Node>>& nodes);
+    /**
+     * \brief Set the global ranks by their RoceNics (SetRanks with their nodes).
      * \param nics NIC of each rank (none null, each aggregated to a node; aborts naming the
      *        index otherwise)
      */
     void SetNics(const std::vector<Ptr<RoceNic>>& nics);
+    /**
+     * \brief Choose the transport of new communicators.
+     * \param typeName the TypeId name of a CollectiveTransport with a constructor (default
+     *        "ns3::RoceCollectiveTransport"); aborts naming it otherwise, or if communicators
+     *        exist already
+     */
+    void SetTransportType(const std::string& typeName);
     /// \return number of global ranks
     uint32_t GetNRanks() const;
     /**
      * \param rank a global rank (< GetNRanks(); aborts otherwise)
-     * \return its NIC
+     * \return the RoceNic of its node (aborts if it has none)
      */
     Ptr<RoceNic> GetNic(uint32_t rank) const;
     /**
@@ -74,7 +89,9 @@ class CollectiveHelper
     void SetTopology(Ptr<FabricTopologyHelper> topology);
     /**
      * \brief Set the connector of new communicators' transports.
-     * \param connector (src, dst, nQps) -> QP pairs (null: RoceNicHelper::Connect, port 0)
+     * \param connector (src, dst, nQps) -> QP pairs (null: RoceNicHelper::Connect, port 0);
+     *        RoCE only: creating a communicator over another transport with a connector set
+     *        aborts
      */
     void SetConnector(RoceCollectiveTransport::Connector connector);
     /**
@@ -111,7 +128,7 @@ class CollectiveHelper
      */
     void SetCommunicatorAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * \brief Set an attribute of new RoceCollectiveTransports (QpsPerConnection).
+     * \brief Set an attribute of new transports (RoCE: QpsPerConnection).
      * \param name attribute name
      * \param value value
      */
@@ -174,7 +191,6 @@ class CollectiveHelper
     int64_t AssignStreams(int64_t stream);
 
   private:
-    std::vector<Ptr<RoceNic>> m_nics;                 //!< global ranks
     std::vector<Ptr<Node>> m_nodes;                   //!< their nodes
     RoceCollectiveTransport::Connector m_connector;   //!< connector
     std::vector<CollectiveRankLocation> m_locations;  //!< locations (or empty)

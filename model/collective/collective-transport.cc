@@ -81,4 +81,10 @@ CollectiveTransport::NotifyFailure(uint32_t src,
     }
 }
 
+int64_t
+CollectiveTransport::AssignStreams(int64_t stream)
+{
+    return 0;
+}
+
 } // namespace ns3

@@ -9,11 +9,13 @@
 #include "collective-types.h"
 
 #include "ns3/callback.h"
+#include "ns3/node.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -94,6 +96,20 @@ class CollectiveTransport : public Object
 
     /// \return number of ranks this transport connects
     virtual uint32_t GetNRanks() const = 0;
+
+    /**
+     * \brief Set the ranks from their nodes: rank i is the NIC of \p nodes[i] for this
+     *        transport (e.g. the RoceNic aggregated to it). What a helper calls, whatever the
+     *        transport; a transport aborts naming the rank whose node lacks its NIC.
+     * \param nodes one node per rank, in rank order (none null)
+     */
+    virtual void SetRankNodes(const std::vector<Ptr<Node>>& nodes) = 0;
+    /**
+     * \brief Fix the random streams of this transport (e.g. start PSNs) for reproducibility.
+     * \param stream first stream
+     * \return streams used (0 by default: the transport draws nothing at random)
+     */
+    virtual int64_t AssignStreams(int64_t stream);
 
     /**
      * \brief Send a message.

@@ -83,6 +83,23 @@ RoceCollectiveTransport::SetNics(const std::vector<Ptr<RoceNic>>& nics)
     }
 }
 
+void
+RoceCollectiveTransport::SetRankNodes(const std::vector<Ptr<Node>>& nodes)
+{
+    std::vector<Ptr<RoceNic>> nics;
+    for (uint32_t i = 0; i < nodes.size(); ++i)
+    {
+        NS_ABORT_MSG_IF(!nodes[i], "RoceCollectiveTransport: the node of rank " << i << " is null");
+        Ptr<RoceNic> nic = nodes[i]->GetObject<RoceNic>();
+        NS_ABORT_MSG_IF(!nic,
+                        "RoceCollectiveTransport: the node of rank "
+                            << i << " (node " << nodes[i]->GetId()
+                            << ") has no RoceNic (install one with RoceNicHelper)");
+        nics.push_back(nic);
+    }
+    SetNics(nics);
+}
+
 uint32_t
 RoceCollectiveTransport::AddRank(Ptr<RoceNic> nic)
 {

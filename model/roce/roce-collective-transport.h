@@ -69,6 +69,12 @@ class RoceCollectiveTransport : public CollectiveTransport
      */
     void SetNics(const std::vector<Ptr<RoceNic>>& nics);
     /**
+     * \brief Set the ranks from their nodes: rank i is the RoceNic aggregated to nodes[i].
+     * \param nodes one node per rank (aborts naming the rank whose node is null or has no
+     *        RoceNic)
+     */
+    void SetRankNodes(const std::vector<Ptr<Node>>& nodes) override;
+    /**
      * \brief Add one rank.
      * \param nic its NIC (not null)
      * \return its rank
@@ -117,7 +123,7 @@ class RoceCollectiveTransport : public CollectiveTransport
      * \param stream first stream index
      * \return number of streams used (1)
      */
-    int64_t AssignStreams(int64_t stream);
+    int64_t AssignStreams(int64_t stream) override;
 
     uint32_t GetNRanks() const override;
     void Send(uint32_t src,
