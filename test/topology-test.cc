@@ -5,7 +5,8 @@
  * rail-only without spines, every GPU pair reachable by walking the forwarding tables (NVLink
  * only inside a server, one leaf on a rail, leaf-spine-leaf across rails, NVLink relay in
  * rail-only), full ECMP sets at the leaves, dual-port NICs, two- and three-tier Clos, RDMA
- * WRITEs end to end, exports, and bad input.
+ * WRITEs end to end, exports, route recomputation after link failures and recoveries (ECMP sets
+ * shrink and grow back, longer paths, unreachable hosts reported), and bad input.
  */
 #include "test-util.h"
 
@@ -138,8 +139,50 @@ class TopologyTest : public test::SimTest
         completions.push_back(wc);
     }
 
+    /// Two-tier Clos of 2 servers x 2 GPUs, one server per rack: 2 ToRs, 2 spines, every ToR
+    /// cabled once to every spine; ranks 0-1 on ToR 0, ranks 2-3 on ToR 1.
+    Ptr<ClosTopologyHelper> SmallClos()
+    {
+        auto t = CreateObject<ClosTopologyHelper>();
+        t->SetAttribute("Servers", UintegerValue(2));
+        t->SetAttribute("GpusPerServer", UintegerValue(2));
+        t->SetAttribute("ServersPerRack", UintegerValue(1));
+        t->SetAttribute("Spines", UintegerValue(2));
+        return t;
+    }
+
     std::vector<RoceWorkCompletion> completions;
 };
+
+/// The FabricSwitch on a node.
+Ptr<FabricSwitch>
+Switch(Ptr<Node> node)
+{
+    return node->GetObject<FabricSwitch>();
+}
+
+/// The ports of \p sw whose cable leads to \p peer, ascending.
+std::vector<uint32_t>
+PortsTo(Ptr<Node> sw, Ptr<Node> peer)
+{
+    std::vector<uint32_t> ports;
+    Ptr<FabricSwitch> s = Switch(sw);
+    for (uint32_t p = 0; p < s->GetNPorts(); ++p)
+    {
+        if (Peer(s->GetPort(p))->GetNode() == peer)
+        {
+            ports.push_back(p);
+        }
+    }
+    return ports;
+}
+
+/// The equal-cost set of \p sw toward \p dst.
+std::vector<uint32_t>
+Route(Ptr<Node> sw, Ipv4Address dst)
+{
+    return Switch(sw)->GetForwardingTable()->GetRoute(dst);
+}
 
 /// Published DGX H100 SuperPOD numbers: 1 SU 8 leaves / 4 spines, 2 SU 16 / 8, 4 SU 32 / 16,
 /// 64-port 400G switches with 32 down / 32 up per leaf.
@@ -609,6 +652,7 @@ TEST_F(TopologyTest, ExportsListEveryCable)
         total += t->GetNLinks(FabricLinkTier(i));
     }
     EXPECT_EQ(rows, total);
+    EXPECT_EQ(rows, t->GetNLinks());
     EXPECT_EQ(nvlink, 32u);
     std::ifstream d(dot);
     std::string all((std::istreambuf_iterator<char>(d)), std::istreambuf_iterator<char>());
@@ -678,6 +722,301 @@ TEST_F(TopologyTest, BadAccessorsAndConnectsAbort)
     EXPECT_DEATH(t->GetAddress(0, 2), "port 2 does not exist");
     EXPECT_DEATH(t->Connect(3, 3), "rankA == rankB == 3");
     EXPECT_DEATH(t->Connect(0, 9, 0), "nQps=0 is invalid");
+}
+
+/// A hand-made graph: a ring of four switches (s0-s1 doubled) with one host each. Failures
+/// push routes onto the longer way round, a failed host link makes its host unreachable
+/// everywhere, a split ring reports what each side lost, and recovery restores the original
+/// sets; bad input aborts naming the value and the valid range.
+TEST_F(TopologyTest, RouteComputerTakesLongerPathsAndReportsUnreachableHosts)
+{
+    auto rc = CreateObject<FabricRouteComputer>();
+    std::vector<Ptr<SwitchForwardingTable>> tables;
+    std::vector<Ipv4Address> host;
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        tables.push_back(CreateObject<SwitchForwardingTable>());
+        tables.back()->SetNPorts(4);
+        EXPECT_EQ(rc->AddSwitch(tables.back(), "s" + std::to_string(i)), i);
+    }
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        host.emplace_back(0x0a000001 + i);
+        EXPECT_EQ(rc->AddHostLink(i, 0, host[i]), i); // links 0..3: host i on port 0 of si
+    }
+    // Port 1 goes to the next switch, port 2 to the previous one; port 3 doubles s0-s1.
+    const uint32_t s0s1 = rc->AddSwitchLink(0, 1, 1, 2);
+    rc->AddSwitchLink(1, 1, 2, 2);
+    const uint32_t s2s3 = rc->AddSwitchLink(2, 1, 3, 2);
+    rc->AddSwitchLink(3, 1, 0, 2);
+    const uint32_t s0s1b = rc->AddSwitchLink(0, 3, 1, 3);
+    EXPECT_EQ(rc->GetNLinks(), 9u);
+    EXPECT_EQ(rc->GetNHosts(), 4u);
+    EXPECT_EQ(rc->GetSwitchName(3), "s3");
+
+    auto route = [&](uint32_t sw, uint32_t h) { return tables[sw]->GetRoute(host[h]); };
+    using Set = std::vector<uint32_t>;
+    const FabricRouteStats first = rc->Compute();
+    EXPECT_EQ(first.routes, 16u);
+    EXPECT_EQ(first.unreachable, 0u);
+    EXPECT_EQ(first.computations, 1u);
+    EXPECT_EQ(route(0, 0), Set{0});
+    EXPECT_EQ(route(0, 1), (Set{1, 3}));    // both parallel cables
+    EXPECT_EQ(route(0, 2), (Set{1, 2, 3})); // two hops either way round
+    EXPECT_EQ(route(2, 0), (Set{1, 2}));
+
+    // Both s0-s1 cables down: s0 and s1 reach each other the long way (3 hops).
+    rc->SetLinkUp(s0s1, false);
+    rc->SetLinkUp(s0s1b, false);
+    EXPECT_FALSE(rc->IsLinkUp(s0s1));
+    EXPECT_EQ(route(0, 1), (Set{1, 3})); // nothing changes before Compute()
+    const FabricRouteStats& cut = rc->Compute();
+    EXPECT_EQ(cut.routes, 16u);
+    EXPECT_EQ(cut.unreachable, 0u);
+    EXPECT_EQ(route(0, 1), Set{2});
+    EXPECT_EQ(route(0, 2), Set{2});
+    EXPECT_EQ(route(1, 0), Set{1});
+    EXPECT_EQ(route(2, 0), Set{1});
+    EXPECT_EQ(route(3, 0), Set{1});
+    EXPECT_TRUE(rc->IsConnected(0, 1));
+
+    // Host 3's own link down too: nobody routes to it, every switch reports it.
+    rc->SetLinkUp(3, false);
+    EXPECT_EQ(rc->Compute().unreachable, 4u);
+    EXPECT_EQ(rc->GetStats().routes, 12u);
+    for (uint32_t sw = 0; sw < 4; ++sw)
+    {
+        const uint32_t* ports = nullptr;
+        uint32_t n = 0;
+        EXPECT_FALSE(tables[sw]->Lookup(host[3].Get(), ports, n)) << "s" << sw;
+        EXPECT_EQ(rc->GetUnreachable(sw), std::vector<Ipv4Address>{host[3]}) << "s" << sw;
+    }
+
+    // s2-s3 down as well: the ring splits into {s0, s3} and {s1, s2}; each side loses the
+    // other side's hosts (s0, s3: hosts 1, 2; s1, s2: host 0), and everyone host 3.
+    rc->SetLinkUp(s2s3, false);
+    EXPECT_EQ(rc->Compute().unreachable, 4u + 2 * 2 + 2 * 1);
+    EXPECT_FALSE(rc->IsConnected(0, 1));
+    EXPECT_TRUE(rc->IsConnected(0, 3));
+    EXPECT_EQ(rc->GetUnreachable(0), (std::vector<Ipv4Address>{host[1], host[2], host[3]}));
+    EXPECT_EQ(rc->GetUnreachable(2), (std::vector<Ipv4Address>{host[0], host[3]}));
+    EXPECT_EQ(route(0, 0), Set{0});
+    EXPECT_EQ(route(1, 2), Set{1});
+    EXPECT_TRUE(route(3, 1).empty());
+
+    // Everything back: the original sets.
+    for (uint32_t l : {s0s1, s0s1b, 3u, s2s3})
+    {
+        rc->SetLinkUp(l, true);
+    }
+    const FabricRouteStats& back = rc->Compute();
+    EXPECT_EQ(back.routes, 16u);
+    EXPECT_EQ(back.unreachable, 0u);
+    EXPECT_EQ(back.computations, 5u);
+    EXPECT_EQ(route(0, 1), (Set{1, 3}));
+    EXPECT_EQ(route(0, 2), (Set{1, 2, 3}));
+    EXPECT_EQ(route(2, 0), (Set{1, 2}));
+    EXPECT_EQ(route(3, 3), Set{0});
+    EXPECT_TRUE(rc->GetUnreachable(0).empty());
+
+    EXPECT_DEATH(rc->SetLinkUp(9, false), "SetLinkUp: link 9 does not exist \\(links 0..8\\)");
+    EXPECT_DEATH(rc->IsLinkUp(100), "link 100 does not exist \\(links 0..8\\)");
+    EXPECT_DEATH(rc->AddSwitchLink(0, 1, 4, 0),
+                 "AddSwitchLink: switch 4 does not exist \\(switches 0..3\\)");
+    EXPECT_DEATH(rc->AddSwitchLink(2, 1, 2, 3), "both ends are switch 2 \\(s2\\)");
+    EXPECT_DEATH(rc->AddHostLink(7, 0, Ipv4Address("10.0.0.9")),
+                 "AddHostLink: switch 7 does not exist");
+    EXPECT_DEATH(rc->AddSwitch(nullptr, "x"), "switch \"x\" has no forwarding table");
+    EXPECT_DEATH(rc->GetUnreachable(4), "switch 4 does not exist");
+    EXPECT_DEATH(CreateObject<FabricRouteComputer>()->IsConnected(0, 0), "does not exist");
+    EXPECT_DEATH(
+        {
+            rc->AddHostLink(1, 3, host[0]);
+            rc->Compute();
+        },
+        "host 10.0.0.1 is attached twice \\(links 0 and 9\\)");
+}
+
+/// Two-tier Clos, 2 ToRs x 2 spines: a failed ToR-spine cable leaves the ECMP sets (the spine
+/// that lost its ToR reaches it the long way), RDMA WRITEs both ways still complete over the
+/// surviving spine, and the sets and the traffic spread come back with the cable.
+TEST_F(TopologyTest, LinkFailureShrinksEcmpSetsAndRecoveryRestoresThem)
+{
+    auto t = SmallClos();
+    t->Install();
+    ASSERT_EQ(t->GetNLeaves(), 2u);
+    ASSERT_EQ(t->GetNSpines(), 2u);
+    ASSERT_EQ(t->GetNLinks(), 4u * 2 + 4); // per GPU a ToR and an NVLink cable; 2 x 2 uplinks
+    Ptr<Node> tor0 = t->GetLeaf(0);
+    Ptr<Node> tor1 = t->GetLeaf(1);
+    Ptr<Node> spine0 = t->GetSpine(0);
+    Ptr<Node> spine1 = t->GetSpine(1);
+    const Ipv4Address onTor0 = t->GetAddress(0, 0);
+    const Ipv4Address onTor1 = t->GetAddress(2, 0);
+    ASSERT_EQ(PortsTo(tor0, spine0).size(), 1u);
+    ASSERT_EQ(PortsTo(tor0, spine1).size(), 1u);
+    const std::vector<uint32_t> up0{PortsTo(tor0, spine0)[0], PortsTo(tor0, spine1)[0]};
+    const std::vector<uint32_t> up1{PortsTo(tor1, spine0)[0], PortsTo(tor1, spine1)[0]};
+    ASSERT_EQ(Route(tor0, onTor1), up0);
+    ASSERT_EQ(Route(tor1, onTor0), up1);
+    ASSERT_EQ(Route(spine0, onTor0), PortsTo(spine0, tor0));
+
+    const std::vector<uint32_t> cable = t->FindLinks(tor0, spine0);
+    ASSERT_EQ(cable.size(), 1u);
+    EXPECT_EQ(t->FindLinks(spine0, tor0), cable);
+    EXPECT_TRUE(t->FindLinks(tor0, tor1).empty());
+    const FabricRouteStats failed = t->SetLinkUp(cable[0], false);
+    EXPECT_EQ(failed.unreachable, 0u);
+    EXPECT_FALSE(t->GetLinkChannel(cable[0])->IsLinkUp());
+    EXPECT_FALSE(t->GetRouteComputer()->IsLinkUp(cable[0]));
+    // Both ToRs now use only spine 1; spine 0 reaches ToR 0 through ToR 1 and spine 1.
+    EXPECT_EQ(Route(tor0, onTor1), PortsTo(tor0, spine1));
+    EXPECT_EQ(Route(tor1, onTor0), PortsTo(tor1, spine1));
+    EXPECT_EQ(Route(spine0, onTor0), PortsTo(spine0, tor1));
+    EXPECT_EQ(Route(spine0, onTor1), PortsTo(spine0, tor1));
+    PathInfo p = Walk(*t, 0, 0, 2, 0);
+    ASSERT_TRUE(p.delivered);
+    EXPECT_EQ(Tiers(p), LEAF_SPINE_LEAF);
+
+    // Eight QPs each way (eight entropies): every WRITE completes, none crosses spine 0.
+    const uint64_t bytes = 64 * 1024;
+    auto qps = t->Connect(0, 2, 8);
+    auto postAll = [&]() {
+        for (const auto& q : qps)
+        {
+            q.first->PostWrite(bytes, 0, 1, Collect());
+            q.second->PostWrite(bytes, 0, 2, Collect());
+        }
+    };
+    postAll();
+    Simulator::Run();
+    ASSERT_EQ(completions.size(), 16u);
+    for (const auto& wc : completions)
+    {
+        EXPECT_EQ(wc.status, RoceWcStatus::SUCCESS);
+        EXPECT_EQ(wc.bytes, bytes);
+    }
+    EXPECT_EQ(Switch(spine0)->GetCounters().forwarded, 0u);
+    EXPECT_GT(Switch(spine1)->GetCounters().forwarded, 16 * bytes / 4096);
+
+    // Recovery: the original sets, and traffic over both spines again.
+    EXPECT_EQ(t->SetLinkUp(cable[0], true).unreachable, 0u);
+    EXPECT_TRUE(t->GetLinkChannel(cable[0])->IsLinkUp());
+    EXPECT_EQ(Route(tor0, onTor1), up0);
+    EXPECT_EQ(Route(tor1, onTor0), up1);
+    EXPECT_EQ(Route(spine0, onTor0), PortsTo(spine0, tor0));
+    completions.clear();
+    postAll();
+    Simulator::Run();
+    ASSERT_EQ(completions.size(), 16u);
+    for (const auto& wc : completions)
+    {
+        EXPECT_EQ(wc.status, RoceWcStatus::SUCCESS);
+    }
+    EXPECT_GT(Switch(spine0)->GetCounters().forwarded, 0u);
+    for (Ptr<Node> n : {tor0, tor1, spine0, spine1})
+    {
+        EXPECT_EQ(Switch(n)->GetCounters().drops[size_t(SwitchDropReason::NO_ROUTE)], 0u);
+    }
+}
+
+/// Every uplink of a ToR down: the remote hosts are reported unreachable at every switch that
+/// lost them, their routes are gone, a WRITE to them fails cleanly (RETRY_EXCEEDED after
+/// no-route drops) while NVLink inside the server still works; one uplink back reconnects.
+TEST_F(TopologyTest, LeafWithEveryUplinkDownReportsRemoteHostsUnreachable)
+{
+    auto t = SmallClos();
+    t->GetNicHelper().SetNicAttribute("RetryCount", UintegerValue(1));
+    t->Install();
+    Ptr<FabricRouteComputer> rc = t->GetRouteComputer();
+    Ptr<Node> tor0 = t->GetLeaf(0);
+    std::vector<uint32_t> uplinks = t->FindLinks(tor0, t->GetSpine(0));
+    uplinks.push_back(t->FindLinks(tor0, t->GetSpine(1)).at(0));
+    ASSERT_EQ(uplinks.size(), 2u);
+    for (uint32_t l : uplinks)
+    {
+        rc->SetLinkUp(l, false);
+    }
+    const FabricRouteStats& st = rc->Compute();
+    // ToR 0 lost ranks 2 and 3; ToR 1 and both spines lost ranks 0 and 1.
+    EXPECT_EQ(st.unreachable, 4u * 2);
+    EXPECT_EQ(rc->GetUnreachable(0),
+              (std::vector<Ipv4Address>{t->GetAddress(2, 0), t->GetAddress(3, 0)}));
+    for (uint32_t sw : {1u, 2u, 3u})
+    {
+        EXPECT_EQ(rc->GetUnreachable(sw),
+                  (std::vector<Ipv4Address>{t->GetAddress(0, 0), t->GetAddress(1, 0)}))
+            << rc->GetSwitchName(sw);
+    }
+    ASSERT_EQ(rc->GetNSwitches(), 4u + 2);
+    for (uint32_t nv = 4; nv < rc->GetNSwitches(); ++nv)
+    {
+        EXPECT_TRUE(rc->GetUnreachable(nv).empty()) << rc->GetSwitchName(nv);
+    }
+    EXPECT_TRUE(Route(tor0, t->GetAddress(2, 0)).empty());
+    EXPECT_TRUE(Route(t->GetSpine(0), t->GetAddress(0, 0)).empty());
+    EXPECT_EQ(Route(tor0, t->GetAddress(1, 0)).size(), 1u);
+    EXPECT_FALSE(Walk(*t, 0, 0, 2, 0).delivered);
+    EXPECT_FALSE(Walk(*t, 2, 0, 0, 0).delivered);
+    EXPECT_TRUE(Walk(*t, 0, t->GetNvLinkPort(), 1, t->GetNvLinkPort()).delivered);
+
+    auto far = t->Connect(0, 2);
+    auto near = t->Connect(0, 1);
+    far[0].first->PostWrite(4096, 0, 1, Collect());
+    near[0].first->PostWrite(4096, 0, 2, Collect());
+    Simulator::Run();
+    ASSERT_EQ(completions.size(), 2u);
+    for (const auto& wc : completions)
+    {
+        EXPECT_EQ(wc.status,
+                  wc.qpn == far[0].first->GetQpn() ? RoceWcStatus::RETRY_EXCEEDED
+                                                   : RoceWcStatus::SUCCESS);
+    }
+    EXPECT_GT(Switch(tor0)->GetCounters().drops[size_t(SwitchDropReason::NO_ROUTE)], 0u);
+
+    // One uplink back: everything reachable again, over the one spine.
+    EXPECT_EQ(t->SetLinkUp(uplinks[1], true).unreachable, 0u);
+    EXPECT_EQ(Route(tor0, t->GetAddress(2, 0)), PortsTo(tor0, t->GetSpine(1)));
+    EXPECT_TRUE(rc->GetUnreachable(0).empty());
+    completions.clear();
+    auto again = t->Connect(0, 2);
+    again[0].first->PostWrite(4096, 0, 3, Collect());
+    Simulator::Run();
+    ASSERT_EQ(completions.size(), 1u);
+    EXPECT_EQ(completions[0].status, RoceWcStatus::SUCCESS);
+}
+
+/// Rail-only: leaves of different rails never meet by design, which is not "unreachable"; a
+/// failed GPU-leaf cable is.
+TEST_F(TopologyTest, DisconnectedByDesignIsNotReportedUnreachable)
+{
+    auto t = CreateObject<RailOnlyTopologyHelper>();
+    t->SetAttribute("Servers", UintegerValue(2));
+    t->Install();
+    Ptr<FabricRouteComputer> rc = t->GetRouteComputer();
+    EXPECT_EQ(rc->GetStats().unreachable, 0u);
+    EXPECT_EQ(rc->GetStats().routes, t->GetBuildStats().routes);
+    const std::vector<uint32_t> cable = t->FindLinks(t->GetRank(0), t->GetLeafOf(0));
+    ASSERT_EQ(cable.size(), 1u);
+    EXPECT_EQ(cable[0], 0u); // the first row of WriteLinksCsv
+    EXPECT_EQ(t->SetLinkUp(cable[0], false).unreachable, 1u);
+    EXPECT_EQ(rc->GetUnreachable(0), std::vector<Ipv4Address>{t->GetAddress(0, 0)});
+    EXPECT_TRUE(Route(t->GetLeafOf(0), t->GetAddress(0, 0)).empty());
+    EXPECT_EQ(t->SetLinkUp(cable[0], true).unreachable, 0u);
+    EXPECT_EQ(Route(t->GetLeafOf(0), t->GetAddress(0, 0)).size(), 1u);
+}
+
+TEST_F(TopologyTest, BadLinkIndicesAbortNamingTheRange)
+{
+    auto t = SmallClos();
+    EXPECT_DEATH(t->GetRouteComputer(), "GetRouteComputer called before Install");
+    EXPECT_DEATH(t->SetLinkUp(0, false), "SetLinkUp called before Install");
+    t->Install();
+    EXPECT_DEATH(t->SetLinkUp(12, false), "SetLinkUp: link 12 does not exist \\(links 0..11\\)");
+    EXPECT_DEATH(t->GetLinkChannel(99), "GetLinkChannel: link 99 does not exist \\(links 0..11\\)");
+    auto other = SmallClos();
+    other->Install();
+    EXPECT_DEATH(t->FindLinks(t->GetLeaf(0), other->GetLeaf(0)), "is not part of this fabric");
 }
 
 } // namespace

@@ -210,6 +210,11 @@ void
 FabricTopologyHelper::DoDispose()
 {
     m_nics.clear();
+    if (m_routes)
+    {
+        m_routes->Dispose();
+        m_routes = nullptr;
+    }
     m_gpus = NodeContainer();
     m_nvSwitches = NodeContainer();
     m_switches = NodeContainer();
@@ -578,147 +583,65 @@ void
 FabricTopologyHelper::ComputeRoutes()
 {
     const uint32_t nRanks = GetNRanks();
-    const uint32_t k = m_portsPerGpu;
     const uint32_t nSw = m_switches.GetN();
     const uint32_t swBase = nRanks + m_servers;
-    const uint64_t nDst = uint64_t(nRanks) * k;
 
-    // Switch graph in compressed-sparse-row form: per switch, (port, neighbour switch).
-    std::vector<uint32_t> offset(nSw + 1, 0);
-    for (const auto& l : m_links)
-    {
-        if (l.tier == FabricLinkTier::LEAF_SPINE || l.tier == FabricLinkTier::SPINE_CORE)
-        {
-            offset[l.a - swBase + 1]++;
-            offset[l.b - swBase + 1]++;
-        }
-    }
+    // Route computer switches: the scale-out switches by index, then the NVSwitches by server.
+    m_routes = CreateObject<FabricRouteComputer>();
     for (uint32_t s = 0; s < nSw; ++s)
     {
-        offset[s + 1] += offset[s];
+        m_routes->AddSwitch(m_switches.Get(s)->GetObject<FabricSwitch>()->GetForwardingTable(),
+                            SwitchName(s));
     }
-    std::vector<std::pair<uint32_t, uint32_t>> adj(offset[nSw]);
-    {
-        std::vector<uint32_t> fill(offset.begin(), offset.end() - 1);
-        for (const auto& l : m_links)
-        {
-            if (l.tier == FabricLinkTier::LEAF_SPINE || l.tier == FabricLinkTier::SPINE_CORE)
-            {
-                uint32_t a = l.a - swBase;
-                uint32_t b = l.b - swBase;
-                adj[fill[a]++] = {l.portA, b};
-                adj[fill[b]++] = {l.portB, a};
-            }
-        }
-    }
-
-    // One BFS per leaf: dist[leaf x nSw + s] = switch hops from s to the leaf.
-    constexpr uint16_t INF = std::numeric_limits<uint16_t>::max();
-    std::vector<uint16_t> dist(uint64_t(m_nLeaves) * nSw, INF);
-    std::vector<uint32_t> queue;
-    queue.reserve(nSw);
-    for (uint32_t leaf = 0; leaf < m_nLeaves; ++leaf)
-    {
-        uint16_t* d = dist.data() + uint64_t(leaf) * nSw;
-        queue.clear();
-        queue.push_back(leaf);
-        d[leaf] = 0;
-        for (size_t head = 0; head < queue.size(); ++head)
-        {
-            uint32_t s = queue[head];
-            for (uint32_t e = offset[s]; e < offset[s + 1]; ++e)
-            {
-                uint32_t nb = adj[e].second;
-                if (d[nb] == INF)
-                {
-                    d[nb] = d[s] + 1;
-                    queue.push_back(nb);
-                }
-            }
-        }
-    }
-    std::vector<bool> hasHosts(m_nLeaves, false);
-    for (uint32_t leaf : m_attachLeaf)
-    {
-        hasHosts[leaf] = true;
-    }
-    if (DoRequiresFullReach())
-    {
-        for (uint32_t a = 0; a < m_nLeaves; ++a)
-        {
-            for (uint32_t b = 0; hasHosts[a] && b < m_nLeaves; ++b)
-            {
-                NS_ABORT_MSG_IF(hasHosts[b] && dist[uint64_t(b) * nSw + a] == INF,
-                                GetInstanceTypeId().GetName()
-                                    << ": " << SwitchName(a) << " cannot reach " << SwitchName(b)
-                                    << " (the planned fabric is disconnected)");
-            }
-        }
-    }
-
-    // Per switch: the equal-cost set toward each leaf, then one route per destination in
-    // address order (the dense table grows at its end).
-    std::vector<std::vector<uint32_t>> toward(m_nLeaves);
-    std::vector<uint32_t> one(1);
-    m_stats.routes = 0;
-    m_stats.forwardingTableBytes = 0;
-    for (uint32_t s = 0; s < nSw; ++s)
-    {
-        for (uint32_t leaf = 0; leaf < m_nLeaves; ++leaf)
-        {
-            const uint16_t* d = dist.data() + uint64_t(leaf) * nSw;
-            toward[leaf].clear();
-            if (!hasHosts[leaf] || d[s] == INF || d[s] == 0)
-            {
-                continue;
-            }
-            for (uint32_t e = offset[s]; e < offset[s + 1]; ++e)
-            {
-                if (d[adj[e].second] + 1 == d[s])
-                {
-                    toward[leaf].push_back(adj[e].first);
-                }
-            }
-        }
-        Ptr<SwitchForwardingTable> table =
-            m_switches.Get(s)->GetObject<FabricSwitch>()->GetForwardingTable();
-        for (uint64_t dst = 0; dst < nDst; ++dst)
-        {
-            uint32_t leaf = m_attachLeaf[dst];
-            Ipv4Address addr(m_scaleOutNet.Get() + 1 + static_cast<uint32_t>(dst));
-            if (leaf == s)
-            {
-                one[0] = m_attachPort[dst];
-                table->SetRoute(addr, one);
-            }
-            else if (!toward[leaf].empty())
-            {
-                table->SetRoute(addr, toward[leaf]);
-            }
-            else
-            {
-                continue;
-            }
-            m_stats.routes++;
-        }
-        table->Freeze();
-        m_stats.forwardingTableBytes += table->GetMemoryBytes();
-    }
-
-    // NVSwitches: the NVLink addresses of their own GPUs (NVSwitch port = local index).
     for (uint32_t server = 0; server < m_servers; ++server)
     {
-        Ptr<SwitchForwardingTable> table =
-            m_nvSwitches.Get(server)->GetObject<FabricSwitch>()->GetForwardingTable();
-        for (uint32_t local = 0; local < m_gpusPerServer; ++local)
-        {
-            one[0] = local;
-            table->SetRoute(GetAddress(server * m_gpusPerServer + local, k), one);
-            m_stats.routes++;
-        }
-        table->Freeze();
-        m_stats.forwardingTableBytes += table->GetMemoryBytes();
+        m_routes->AddSwitch(
+            m_nvSwitches.Get(server)->GetObject<FabricSwitch>()->GetForwardingTable(),
+            "nvswitch" + std::to_string(server));
     }
+    // Every cable, in order, so that route computer link i is cable i: NIC ports are hosts
+    // (GPU device index = NIC port index), switch-to-switch cables are switch links.
+    for (const auto& l : m_links)
+    {
+        switch (l.tier)
+        {
+        case FabricLinkTier::GPU_LEAF:
+            m_routes->AddHostLink(l.b - swBase, l.portB, GetAddress(l.a, l.portA));
+            break;
+        case FabricLinkTier::NVLINK:
+            m_routes->AddHostLink(nSw + (l.b - nRanks), l.portB, GetAddress(l.a, l.portA));
+            break;
+        default:
+            m_routes->AddSwitchLink(l.a - swBase, l.portA, l.b - swBase, l.portB);
+            break;
+        }
+    }
+    const FabricRouteStats& st = m_routes->Compute();
+
+    if (DoRequiresFullReach())
+    {
+        // Every leaf with GPUs must reach every other such leaf: all in the first one's
+        // component.
+        std::vector<bool> hasHosts(m_nLeaves, false);
+        for (uint32_t leaf : m_attachLeaf)
+        {
+            hasHosts[leaf] = true;
+        }
+        uint32_t first = 0;
+        while (!hasHosts[first])
+        {
+            ++first;
+        }
+        for (uint32_t b = first + 1; b < m_nLeaves; ++b)
+        {
+            NS_ABORT_MSG_IF(hasHosts[b] && !m_routes->IsConnected(first, b),
+                            GetInstanceTypeId().GetName()
+                                << ": " << SwitchName(first) << " cannot reach " << SwitchName(b)
+                                << " (the planned fabric is disconnected)");
+        }
+    }
+    m_stats.routes = st.routes;
+    m_stats.forwardingTableBytes = st.forwardingTableBytes;
 }
 
 bool
@@ -1161,6 +1084,67 @@ FabricTopologyHelper::WriteDot(const std::string& path) const
     NS_ABORT_MSG_IF(!out,
                     GetInstanceTypeId().GetName()
                         << "::WriteDot: write to \"" << path << "\" failed");
+}
+
+// ---- links and failures --------------------------------------------------------------------
+
+uint32_t
+FabricTopologyHelper::GetNLinks() const
+{
+    return static_cast<uint32_t>(m_links.size());
+}
+
+void
+FabricTopologyHelper::CheckLink(uint32_t link, const char* what) const
+{
+    CheckInstalled(what);
+    NS_ABORT_MSG_IF(link >= m_links.size(),
+                    GetInstanceTypeId().GetName()
+                        << "::" << what << ": link " << link << " does not exist (links 0.."
+                        << int64_t(m_links.size()) - 1 << ")");
+}
+
+std::vector<uint32_t>
+FabricTopologyHelper::FindLinks(Ptr<const Node> a, Ptr<const Node> b) const
+{
+    GetNodeType(a); // aborts unless installed and part of this fabric
+    GetNodeType(b);
+    uint32_t ga = a->GetId() - m_firstNodeId;
+    uint32_t gb = b->GetId() - m_firstNodeId;
+    std::vector<uint32_t> found;
+    for (uint32_t i = 0; i < m_links.size(); ++i)
+    {
+        const Link& l = m_links[i];
+        if ((l.a == ga && l.b == gb) || (l.a == gb && l.b == ga))
+        {
+            found.push_back(i);
+        }
+    }
+    return found;
+}
+
+Ptr<PfcChannel>
+FabricTopologyHelper::GetLinkChannel(uint32_t link) const
+{
+    CheckLink(link, "GetLinkChannel");
+    const Link& l = m_links[link];
+    return DynamicCast<PfcNetDevice>(GlobalNode(l.a)->GetDevice(l.portA))->GetPfcChannel();
+}
+
+Ptr<FabricRouteComputer>
+FabricTopologyHelper::GetRouteComputer() const
+{
+    CheckInstalled("GetRouteComputer");
+    return m_routes;
+}
+
+const FabricRouteStats&
+FabricTopologyHelper::SetLinkUp(uint32_t link, bool up)
+{
+    CheckLink(link, "SetLinkUp");
+    GetLinkChannel(link)->SetLinkUp(up);
+    m_routes->SetLinkUp(link, up);
+    return m_routes->Compute();
 }
 
 const FabricBuildStats&

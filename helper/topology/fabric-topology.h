@@ -7,12 +7,15 @@
 #ifndef FABRIC_TOPOLOGY_H
 #define FABRIC_TOPOLOGY_H
 
+#include "fabric-route-computer.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/pfc-channel.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/roce-nic-helper.h"
 #include "ns3/roce-nic.h"
@@ -113,13 +116,22 @@ struct FabricBuildStats
  * (defaults 10.0.0.0 and 10.128.0.0, i.e. two /9 ranges). Both ranges are contiguous, so the
  * dense SwitchForwardingTable of every switch spans only the addresses it routes.
  *
- * <b>Forwarding.</b> Computed once at the end of Install(): one breadth-first search per leaf
- * over the switch graph gives every switch its hop distance to that leaf; at switch s, the
+ * <b>Forwarding.</b> At the end of Install() the helper hands the fabric graph (every switch,
+ * every cable with its ports, every NIC port address) to a FabricRouteComputer, which writes
+ * shortest-path equal-cost routes into every switch's forwarding table: at switch s, the
  * destinations cabled to leaf L share the equal-cost set "every port of s whose neighbour is
  * one hop closer to L" (all parallel links included, so ECMP spreads over every uplink); at L
- * itself the route is the port to the destination. Cost O(leaves x switch ports + switches x
- * destinations), no per-pair work. NVSwitches route the NVLink addresses of their own server
- * only; scale-out switches have no routes to NVLink addresses. Tables are frozen at the end.
+ * itself the route is the port to the destination. NVSwitches route the NVLink addresses of
+ * their own server only; scale-out switches have no routes to NVLink addresses.
+ *
+ * <b>Link failures.</b> Cables are numbered 0..GetNLinks()-1 in the order of WriteLinksCsv's
+ * rows (per rank its scale-out ports then its NVLink port, then the switch-to-switch cables);
+ * FindLinks() gives the indices of the cables between two nodes. SetLinkUp(i, false) cuts
+ * cable i (PfcChannel::SetLinkUp) and recomputes every forwarding table without it: equal-cost
+ * sets shrink, destinations still reachable over longer paths get them, unreachable ones get
+ * no route (FabricRouteStats::unreachable, FabricRouteComputer::GetUnreachable);
+ * SetLinkUp(i, true) restores both. To fail several cables at once, or to let routing converge
+ * later than the cut, use GetLinkChannel() and GetRouteComputer() directly.
  *
  * <b>Configuration.</b> Shape and link parameters are Attributes of the helper (settable with
  * SetAttribute, Config::SetDefault or on the command line as
@@ -329,6 +341,37 @@ class FabricTopologyHelper : public Object
      * \param os the stream
      */
     void Print(std::ostream& os) const;
+    /// \return number of cables, all tiers (the rows of WriteLinksCsv; link indices 0..n-1)
+    uint32_t GetNLinks() const;
+    /**
+     * \brief The cables between two nodes (parallel cables each), in link index order.
+     * \param a a node of this fabric
+     * \param b another node of this fabric (order of \p a and \p b does not matter)
+     * \return their link indices; empty if they are not cabled together (aborts before
+     *         Install or if a node is not part of this fabric)
+     */
+    std::vector<uint32_t> FindLinks(Ptr<const Node> a, Ptr<const Node> b) const;
+    /**
+     * \param link a link index, < GetNLinks() (aborts naming the index and the valid range)
+     * \return the cable's channel (PfcChannel::SetLinkUp cuts it in the data plane only)
+     */
+    Ptr<PfcChannel> GetLinkChannel(uint32_t link) const;
+    /**
+     * \brief The route computer that wrote the forwarding tables, to fail or restore several
+     *        links before one FabricRouteComputer::Compute(). Its link indices are this
+     *        helper's link indices.
+     * \return the computer (aborts before Install)
+     */
+    Ptr<FabricRouteComputer> GetRouteComputer() const;
+    /**
+     * \brief Fail or restore one cable: cut or restore its channel (both directions) and
+     *        recompute every forwarding table for the new link state.
+     * \param link a link index, < GetNLinks() (aborts naming the index and the valid range)
+     * \param up false = fail, true = restore
+     * \return the route computation's statistics (routes, unreachable (switch, host) pairs)
+     */
+    const FabricRouteStats& SetLinkUp(uint32_t link, bool up);
+
     /**
      * \brief Write every cable as CSV:
      *        node_a,type_a,port_a,node_b,type_b,port_b,rate_bps,delay_ns. Nodes are named
@@ -496,8 +539,10 @@ class FabricTopologyHelper : public Object
     void CheckCommon() const;
     /// Create one cable of a tier; record it.
     void MakeLink(FabricLinkTier tier, uint32_t globalA, uint32_t globalB);
-    /// Compute and write every forwarding table.
+    /// Hand the fabric graph to a new route computer, compute and write every table.
     void ComputeRoutes();
+    /// Abort unless \p link is a link index, naming \p what.
+    void CheckLink(uint32_t link, const char* what) const;
     /// \return the node of a global index
     Ptr<Node> GlobalNode(uint32_t index) const;
     /// \return name of a global node index ("gpu3", "nvswitch0", "leaf1", ...)
@@ -505,10 +550,11 @@ class FabricTopologyHelper : public Object
     /// \return type of a global node index
     FabricNodeType GlobalType(uint32_t index) const;
 
-    PfcHelper m_portHelper;        //!< template of every port and cable
-    SwitchHelper m_switchHelper;   //!< scale-out switches
-    SwitchHelper m_nvSwitchHelper; //!< NVSwitches
-    RoceNicHelper m_nicHelper;     //!< NICs and QP connections
+    PfcHelper m_portHelper;            //!< template of every port and cable
+    SwitchHelper m_switchHelper;       //!< scale-out switches
+    SwitchHelper m_nvSwitchHelper;     //!< NVSwitches
+    RoceNicHelper m_nicHelper;         //!< NICs and QP connections
+    Ptr<FabricRouteComputer> m_routes; //!< forwarding tables (after Install)
     std::array<PfcHelper, size_t(FabricLinkTier::COUNT)> m_tierHelper; //!< per tier
     std::array<DataRate, size_t(FabricLinkTier::COUNT)> m_tierRate;    //!< per tier
     std::array<Time, size_t(FabricLinkTier::COUNT)> m_tierDelay;       //!< per tier

@@ -162,4 +162,13 @@ SwitchForwardingTable::Freeze()
     m_pool.shrink_to_fit();
 }
 
+void
+SwitchForwardingTable::Clear()
+{
+    m_base = 0;
+    m_entries.clear();
+    m_pool.clear();
+    m_dedup.clear();
+}
+
 } // namespace ns3

@@ -102,6 +102,9 @@ class SwitchForwardingTable : public Object
     /// \brief Drop the build-time dedup index (call when all routes are set, saves memory).
     void Freeze();
 
+    /// \brief Remove every route (the port count stays), e.g. before a route recomputation.
+    void Clear();
+
   private:
     /// One destination.
     struct Entry
