@@ -414,9 +414,10 @@ FabricSwitch::Trim(FabricFrame& frame,
     const bool udp = key.protocol == 17;
     const uint32_t headers = key.headerBytes + (udp ? 8u : 0u);
     reason = verdict.reason;
-    if (key.totalLength <= l3 || headers > l3)
+    if (key.totalLength <= l3 || headers > l3 ||
+        frame.GetSize() < l2Bytes + l3 + PfcNetDevice::FCS_BYTES)
     {
-        return false; // nothing to cut, or the cut would split the headers: dropped
+        return false; // nothing to cut, the cut would split the headers, or a short frame
     }
     const uint32_t trimmedBytes = l3 + FRAME_OVERHEAD;
     MmuVerdict again =
