@@ -30,8 +30,9 @@
 /**
  * \defgroup ai-fabric-switch Switch
  * \ingroup ai-fabric
- * model/switch/, helper/switch/: FabricSwitch with its shared-buffer MMU, WRED ECN marker,
- * flow key and forwarding table; SwitchHelper and the CSV monitor.
+ * model/switch/, helper/switch/: FabricSwitch with its shared-buffer MMU (accept / drop / trim
+ * verdicts), WRED ECN marker, flow key with entropy parsers chosen by UDP port, forwarding
+ * table, port liveness and named drop/mark reasons; SwitchHelper and the CSV monitor.
  */
 
 /**

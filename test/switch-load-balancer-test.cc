@@ -7,10 +7,12 @@
 #include "test-util.h"
 
 #include "ns3/ai-fabric-module.h"
+#include "ns3/hash.h"
 
 #include <array>
 #include <random>
 #include <set>
+#include <sstream>
 #include <vector>
 
 using namespace ns3;
@@ -37,7 +39,7 @@ IndexOf(uint32_t port)
     return NPORTS;
 }
 
-/// A RoCEv2 flow key: UDP to 4791 with a BTH.
+/// A RoCEv2 flow key as RoCEv2's entropy parser leaves it: UDP to 4791, entropy = the QP.
 SwitchFlowKey
 RoceKey(uint32_t src, uint32_t dst, uint16_t srcPort, uint32_t qp)
 {
@@ -46,9 +48,9 @@ RoceKey(uint32_t src, uint32_t dst, uint16_t srcPort, uint32_t qp)
     k.dstIp = dst;
     k.protocol = 17;
     k.srcPort = srcPort;
-    k.dstPort = SwitchFlowKey::ROCEV2_UDP_PORT;
-    k.destQp = qp;
-    k.hasBth = true;
+    k.dstPort = RoceEntropyParser::UDP_PORT;
+    k.entropy = qp;
+    k.entropyBytes = 3;
     return k;
 }
 
@@ -215,7 +217,8 @@ TEST_F(LoadBalancerTest, RoceEcmpWithoutBthIsPlainEcmp)
     auto keys = RandomKeys(2000, 4);
     for (auto& k : keys)
     {
-        k.hasBth = false;
+        k.entropy = 0;
+        k.entropyBytes = 0;
         k.dstPort = 5000;
     }
     auto ecmp = DynamicCast<EcmpLoadBalancer>(Make("ns3::EcmpLoadBalancer", 8));
@@ -224,9 +227,170 @@ TEST_F(LoadBalancerTest, RoceEcmpWithoutBthIsPlainEcmp)
     {
         ASSERT_EQ(ecmp->Hash(k), eecmp->Hash(k));
     }
-    // With a BTH the QP enters the hash.
+    // With entropy (the QP) it enters the hash.
     SwitchFlowKey k = RoceKey(1, 2, 3, 4);
     EXPECT_NE(ecmp->Hash(k), eecmp->Hash(k));
+}
+
+TEST_F(LoadBalancerTest, EntropyEcmpHashInputIsTheFiveTupleThenTheEntropyBytes)
+{
+    // The hash input of E-ECMP is fixed: Seed 4, srcIp 4, dstIp 4, protocol 1, ports 2 + 2,
+    // then the entropy in its wire width (3 bytes for a RoCEv2 QP), all big-endian. The former
+    // RoCE-only E-ECMP hashed exactly these bytes, so its ECMP choices are unchanged.
+    SwitchFlowKey k = RoceKey(0x0a000001, 0x0a000203, 49153, 0x123456);
+    const uint8_t input[] = {0x00, 0x00, 0x00, 0x2a, 0x0a, 0x00, 0x00, 0x01, 0x0a, 0x00,
+                             0x02, 0x03, 17,   0xc0, 0x01, 0x12, 0xb7, 0x12, 0x34, 0x56};
+    uint32_t expected = Hash32(reinterpret_cast<const char*>(input), sizeof(input));
+    for (const char* type : {"ns3::EntropyEcmpLoadBalancer", "ns3::RoceEcmpLoadBalancer"})
+    {
+        auto lb = DynamicCast<EcmpLoadBalancer>(Make(type, 42));
+        EXPECT_EQ(lb->Hash(k), expected) << type;
+    }
+    // A 2-byte entropy (the UDP source port of Ultra Ethernet) appends 2 bytes.
+    k.entropy = 0xbeef;
+    k.entropyBytes = 2;
+    const uint8_t input2[] = {0x00,
+                              0x00,
+                              0x00,
+                              0x2a,
+                              0x0a,
+                              0x00,
+                              0x00,
+                              0x01,
+                              0x0a,
+                              0x00,
+                              0x02,
+                              0x03,
+                              17,
+                              0xc0,
+                              0x01,
+                              0x12,
+                              0xb7,
+                              0xbe,
+                              0xef};
+    auto lb = DynamicCast<EcmpLoadBalancer>(Make("ns3::EntropyEcmpLoadBalancer", 42));
+    EXPECT_EQ(lb->Hash(k), Hash32(reinterpret_cast<const char*>(input2), sizeof(input2)));
+}
+
+/// IPv4 (no options) + UDP + a 12-byte BTH whose destination QP is \p qp.
+std::vector<uint8_t>
+RoceBytes(uint16_t srcPort, uint16_t dstPort, uint32_t qp)
+{
+    std::vector<uint8_t> b(20 + 8 + 12, 0);
+    b[0] = 0x45;
+    b[2] = 0;
+    b[3] = 40;
+    b[8] = 64;
+    b[9] = 17;
+    b[12] = 10;
+    b[15] = 1;
+    b[16] = 10;
+    b[19] = 2;
+    b[20] = static_cast<uint8_t>(srcPort >> 8);
+    b[21] = static_cast<uint8_t>(srcPort);
+    b[22] = static_cast<uint8_t>(dstPort >> 8);
+    b[23] = static_cast<uint8_t>(dstPort);
+    b[28] = 0x0a; // opcode: RC RDMA WRITE ONLY
+    b[33] = static_cast<uint8_t>(qp >> 16);
+    b[34] = static_cast<uint8_t>(qp >> 8);
+    b[35] = static_cast<uint8_t>(qp);
+    return b;
+}
+
+TEST(SwitchEntropyParser, ChosenByUdpDestinationPort)
+{
+    SwitchEntropyParserTable parsers;
+    parsers.Add(RoceEntropyParser::UDP_PORT, &RoceEntropyParser::Parse);
+    parsers.Add(4793, &UdpSourcePortEntropyParser);
+    EXPECT_EQ(parsers.GetN(), 2u);
+
+    SwitchFlowKey k;
+    auto roce = RoceBytes(49200, 4791, 0xabcdef);
+    ASSERT_TRUE(SwitchFlowKey::Parse(roce.data(), roce.size(), k, &parsers));
+    EXPECT_TRUE(k.HasEntropy());
+    EXPECT_EQ(k.entropy, 0xabcdefu);
+    EXPECT_EQ(k.entropyBytes, 3u);
+    EXPECT_EQ(k.srcPort, 49200u);
+
+    // Without a parser table, or for a port without a parser, no entropy.
+    ASSERT_TRUE(SwitchFlowKey::Parse(roce.data(), roce.size(), k));
+    EXPECT_FALSE(k.HasEntropy());
+    EXPECT_EQ(k.entropy, 0u);
+    auto other = RoceBytes(49200, 5000, 0xabcdef);
+    ASSERT_TRUE(SwitchFlowKey::Parse(other.data(), other.size(), k, &parsers));
+    EXPECT_FALSE(k.HasEntropy());
+
+    // A BTH cut short gives no entropy (the parser never reads past what it is given).
+    ASSERT_TRUE(SwitchFlowKey::Parse(roce.data(), 20 + 8 + 11, k, &parsers));
+    EXPECT_FALSE(k.HasEntropy());
+
+    // UDP-source-port entropy (Ultra Ethernet's EV).
+    auto uet = RoceBytes(0x8123, 4793, 0);
+    ASSERT_TRUE(SwitchFlowKey::Parse(uet.data(), 20 + 8, k, &parsers));
+    EXPECT_EQ(k.entropy, 0x8123u);
+    EXPECT_EQ(k.entropyBytes, 2u);
+
+    // Replace, then remove.
+    parsers.Add(4793, &RoceEntropyParser::Parse);
+    EXPECT_EQ(parsers.GetN(), 2u);
+    EXPECT_EQ(parsers.Find(4793), &RoceEntropyParser::Parse);
+    EXPECT_TRUE(parsers.Remove(4793));
+    EXPECT_FALSE(parsers.Remove(4793));
+    EXPECT_EQ(parsers.Find(4793), nullptr);
+    EXPECT_EQ(parsers.Find(RoceEntropyParser::UDP_PORT), &RoceEntropyParser::Parse);
+}
+
+TEST(SwitchEntropyParser, FrameDescriptionsPrintTheBthThroughRocesDescriber)
+{
+    // The engine's FabricWireHeader knows no transport: RoCEv2 registered its describer for
+    // UDP 4791 when the library loaded.
+    ASSERT_NE(FabricWireHeader::GetUdpPayloadDescriber(4791), nullptr);
+    EXPECT_EQ(FabricWireHeader::GetUdpPayloadDescriber(4793), nullptr);
+    auto roce = RoceBytes(49200, 4791, 0x000102);
+    roce[36] = 0x80; // AckReq
+    roce[39] = 7;    // PSN 7
+    std::ostringstream os;
+    FabricWireHeader(FabricWireHeader::IPV4, roce.data(), roce.size()).Print(os);
+    EXPECT_EQ(os.str(),
+              "IPv4 10.0.0.1 > 10.0.0.2 dscp 0 ecn 0 ttl 64 len 40; UDP 49200 > 4791; BTH "
+              "WRITE_ONLY dqpn 258 psn 7 ackreq");
+    // Another port: the description stops after UDP, unless a describer is registered.
+    auto other = RoceBytes(49200, 4793, 0x000102);
+    std::ostringstream plain;
+    FabricWireHeader(FabricWireHeader::IPV4, other.data(), other.size()).Print(plain);
+    EXPECT_EQ(plain.str(), "IPv4 10.0.0.1 > 10.0.0.2 dscp 0 ecn 0 ttl 64 len 40; UDP 49200 > 4793");
+    FabricWireHeader::SetUdpPayloadDescriber(
+        4793,
+        +[](std::ostream& o, const uint8_t*, uint32_t n) { o << "; PDS " << n << " bytes"; });
+    std::ostringstream described;
+    FabricWireHeader(FabricWireHeader::IPV4, other.data(), other.size()).Print(described);
+    FabricWireHeader::SetUdpPayloadDescriber(4793, nullptr);
+    EXPECT_EQ(described.str(), plain.str() + "; PDS 12 bytes");
+    EXPECT_EQ(FabricWireHeader::GetUdpPayloadDescriber(4793), nullptr);
+}
+
+TEST(SwitchEntropyParser, SwitchHelperInstallsRoceByDefault)
+{
+    Ptr<Node> a = CreateObject<Node>();
+    Ptr<Node> sw = CreateObject<Node>();
+    PfcHelper pfc;
+    pfc.Install(a, sw);
+    SwitchHelper helper;
+    Ptr<FabricSwitch> fabric = helper.Install(sw);
+    EXPECT_EQ(fabric->GetEntropyParsers().Find(4791), &RoceEntropyParser::Parse);
+    EXPECT_EQ(fabric->GetEntropyParsers().Find(4793), nullptr);
+    // A helper told otherwise installs that instead.
+    Ptr<Node> b = CreateObject<Node>();
+    Ptr<Node> sw2 = CreateObject<Node>();
+    pfc.Install(b, sw2);
+    helper.RemoveEntropyParser(4791);
+    helper.SetEntropyParser(4793, &UdpSourcePortEntropyParser);
+    Ptr<FabricSwitch> fabric2 = helper.Install(sw2);
+    EXPECT_EQ(fabric2->GetEntropyParsers().Find(4791), nullptr);
+    EXPECT_EQ(fabric2->GetEntropyParsers().Find(4793), &UdpSourcePortEntropyParser);
+    EXPECT_TRUE(fabric2->RemoveEntropyParser(4793));
+    EXPECT_EQ(fabric2->GetEntropyParsers().GetN(), 0u);
+    Simulator::Destroy();
 }
 
 /// Port indices of \p n packets of one flow through \p lb.
@@ -281,6 +445,18 @@ TEST_F(LoadBalancerTest, SprayIsReproducibleForEqualStreams)
 }
 
 using LoadBalancerDeathTest = test::SimTest;
+
+TEST_F(LoadBalancerDeathTest, EntropyParserTableRejectsBadInput)
+{
+    SwitchEntropyParserTable parsers;
+    EXPECT_DEATH(parsers.Add(0, &UdpSourcePortEntropyParser), "UDP port 0 is invalid");
+    EXPECT_DEATH(parsers.Add(4793, nullptr), "null parser for UDP port 4793");
+    for (uint16_t p = 1; p <= SwitchEntropyParserTable::MAX_PARSERS; ++p)
+    {
+        parsers.Add(p, &UdpSourcePortEntropyParser);
+    }
+    EXPECT_DEATH(parsers.Add(100, &UdpSourcePortEntropyParser), "at most 8 ports");
+}
 
 TEST_F(LoadBalancerDeathTest, NoCandidatePortsAborts)
 {

@@ -2,7 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * FabricSwitch end to end: lossless incast under PFC, lossy drops, headroom sizing, dynamic
- * thresholds, ECN marking, ECMP path stickiness, TTL/checksum rewrite, and bad input.
+ * thresholds, ECN marking, ECMP path stickiness, TTL/checksum rewrite, packet trimming, port
+ * liveness (a port that goes down leaves the ECMP set and rejoins), drop/mark reason counters,
+ * and bad input.
  */
 #include "test-util.h"
 
@@ -13,6 +15,7 @@
 #include <map>
 #include <random>
 #include <set>
+#include <sstream>
 
 using namespace ns3;
 
@@ -53,7 +56,15 @@ class Sender
     uint8_t dscp{26};
     uint8_t ecn{2}; // ECT(0)
     uint8_t ttl{64};
-    uint32_t payload{4096}; // IPv4 total length
+    uint32_t payload{4096};        // IPv4 total length
+    bool pattern{false};           // UDP payload byte i = PatternByte(i) instead of zeros
+    std::vector<uint8_t> lastSent; // the IPv4 packet last sent
+
+    /// \param i offset in the UDP payload \return the pattern byte there
+    static uint8_t PatternByte(uint32_t i)
+    {
+        return static_cast<uint8_t>(i * 7 + 3);
+    }
 
   private:
     void OnDequeue(const Ptr<PfcNetDevice>&, uint8_t, const Ptr<const Packet>&)
@@ -66,7 +77,20 @@ class Sender
 
     void SendOne()
     {
-        Ptr<Packet> p = Create<Packet>(payload - 28);
+        Ptr<Packet> p;
+        if (pattern)
+        {
+            std::vector<uint8_t> body(payload - 28);
+            for (uint32_t i = 0; i < body.size(); ++i)
+            {
+                body[i] = PatternByte(i);
+            }
+            p = Create<Packet>(body.data(), body.size());
+        }
+        else
+        {
+            p = Create<Packet>(payload - 28);
+        }
         UdpHeader udp;
         udp.SetSourcePort(sport);
         udp.SetDestinationPort(4791);
@@ -82,6 +106,8 @@ class Sender
         ip.EnableChecksum();
         p->AddHeader(ip);
         sentBytes += p->GetSize();
+        lastSent.resize(p->GetSize());
+        p->CopyData(lastSent.data(), lastSent.size());
         m_left--;
         Mac48Address peer =
             Mac48Address::ConvertFrom(m_dev->GetPfcChannel()->GetPfcDevice(0) == m_dev
@@ -106,11 +132,19 @@ struct Sink
     std::set<uint16_t> sports;
     std::map<uint16_t, uint64_t> ceBySport;
     std::map<uint8_t, uint64_t> ttls;
+    std::map<uint8_t, uint64_t> dscps;
+    std::vector<std::pair<Time, uint16_t>> arrivals;       // (time, UDP source port)
+    std::map<uint16_t, std::vector<uint8_t>> shortBySport; // bytes of a packet < 4096 B
+    uint64_t shortPackets{0};
     Time first;
     Time last;
 
     void Receive(Ptr<PfcNetDevice>, Ptr<Packet> p, uint16_t, Mac48Address, uint8_t)
     {
+        if (p->GetSize() < 4096)
+        {
+            ++shortPackets;
+        }
         Ipv4Header ip;
         ip.EnableChecksum(); // verify the checksum when deserializing
         p->PeekHeader(ip);
@@ -123,6 +157,14 @@ struct Sink
         c->PeekHeader(udp);
         sports.insert(udp.GetSourcePort());
         ceBySport[udp.GetSourcePort()] += ip.GetEcn() == Ipv4Header::ECN_CE;
+        dscps[ip.GetDscp()]++;
+        arrivals.emplace_back(Simulator::Now(), udp.GetSourcePort());
+        if (p->GetSize() < 4096)
+        {
+            auto& bytes = shortBySport[udp.GetSourcePort()];
+            bytes.resize(p->GetSize());
+            p->CopyData(bytes.data(), bytes.size());
+        }
         if (packets == 0)
         {
             first = Simulator::Now();
@@ -296,6 +338,14 @@ TEST_F(StarTest, LossyIncastWithSmallBufferDropsAndConserves)
     EXPECT_GT(TotalDrops(), 0u);
     EXPECT_GT(drops[SwitchDropReason::EGRESS_THRESHOLD], 0u);
     EXPECT_EQ(drops[SwitchDropReason::HEADROOM_OVERFLOW], 0u);
+    // The counters agree with the trace, per reason and by name; trimming is off by default.
+    const SwitchCounters& c = fabric->GetCounters();
+    EXPECT_EQ(c.drops[size_t(SwitchDropReason::EGRESS_THRESHOLD)],
+              drops[SwitchDropReason::EGRESS_THRESHOLD]);
+    EXPECT_EQ(c.drops.Get("egress threshold"), drops[SwitchDropReason::EGRESS_THRESHOLD]);
+    EXPECT_EQ(c.drops.GetTotal(), TotalDrops());
+    EXPECT_EQ(c.marks.Get("trimmed"), 0u);
+    EXPECT_EQ(sinks[8].shortPackets, 0u);
     EXPECT_EQ(sinks[8].bytes + droppedBytes, SentBytes());
     for (uint32_t i = 0; i < 8; ++i)
     {
@@ -548,7 +598,7 @@ TEST(SharedBufferMmu, AccountingInvariantUnderRandomStress)
             uint32_t out = rng->GetInteger(0, nPorts - 1);
             uint8_t prio = prios[rng->GetInteger(0, 3)];
             uint32_t bytes = rng->GetInteger(64, 9022);
-            if (mmu->Admit(in, prio, out, bytes) == SharedBufferMmu::ACCEPT)
+            if (mmu->Admit(in, prio, out, bytes).IsAccept())
             {
                 held.push_back({in, prio, out, bytes});
                 ++accepted;
@@ -586,6 +636,243 @@ TEST(SharedBufferMmu, AccountingInvariantUnderRandomStress)
     }
 }
 
+/// Lossy 8:1 incast into a 1 MiB buffer with trimming on priority 3 (DSCP 26): what does not
+/// fit is cut to TrimSize and queued on priority 5 with DSCP 46.
+class TrimTest : public StarTest
+{
+  protected:
+    void Run(uint32_t trimSize)
+    {
+        switchHelper.SetMmuAttribute("LosslessPriorities", UintegerValue(0));
+        switchHelper.SetMmuAttribute("BufferSize", UintegerValue(1 << 20));
+        switchHelper.SetMmuAttribute("TrimPriorities", UintegerValue(1 << 3));
+        switchHelper.SetMmuAttribute("TrimSize", UintegerValue(trimSize));
+        switchHelper.SetMmuAttribute("TrimDscp", UintegerValue(46));
+        switchHelper.SetMmuAttribute("TrimPriority", UintegerValue(5));
+        Build(9);
+        fabric->TraceConnectWithoutContext(
+            "Mark",
+            MakeCallback(+[](std::map<std::pair<uint8_t, SwitchMarkReason>, uint64_t>* m,
+                             uint32_t port,
+                             uint8_t prio,
+                             SwitchMarkReason reason) {
+                (*m)[{prio, reason}]++;
+            }).Bind(&marks));
+        uint32_t n = hosts.GetN();
+        for (uint32_t i = 0; i + 1 < n; ++i)
+        {
+            senders.push_back(std::make_unique<Sender>(hostDev[i], HostIp(i), HostIp(n - 1), 500));
+            senders.back()->sport = 49152 + i;
+            senders.back()->pattern = true;
+            senders.back()->Start();
+        }
+        Simulator::Run();
+    }
+
+    std::map<std::pair<uint8_t, SwitchMarkReason>, uint64_t> marks; //!< (priority, reason)
+};
+
+TEST_F(TrimTest, PacketsThatDoNotFitAreCutReMarkedAndSentOnTheTrimPriority)
+{
+    Run(64);
+    const SwitchCounters& c = fabric->GetCounters();
+    const Sink& rx = sinks[8];
+    uint64_t trimmed = c.marks.Get("trimmed");
+    EXPECT_GT(trimmed, 100u);
+    EXPECT_EQ(trimmed, c.marks[size_t(SwitchMarkReason::TRIMMED)]);
+    EXPECT_EQ((marks[{5, SwitchMarkReason::TRIMMED}]), trimmed); // traced, on priority 5
+    EXPECT_EQ(TotalDrops(), 0u); // every packet that did not fit was trimmed instead
+    // Every packet arrives, whole or trimmed; the trimmed ones are 64-byte IPv4 packets with
+    // DSCP 46 that left on priority 5.
+    EXPECT_EQ(rx.packets, 8u * 500);
+    EXPECT_EQ(rx.shortPackets, trimmed);
+    EXPECT_EQ(rx.dscps.at(46), trimmed);
+    EXPECT_EQ(rx.dscps.at(26), rx.packets - trimmed);
+    EXPECT_EQ(rx.bytes, (rx.packets - trimmed) * 4096 + trimmed * 64);
+    EXPECT_EQ(rx.badChecksum, 0u);
+    EXPECT_EQ(fabric->GetPort(8)->GetCounters().txFrames[5], trimmed);
+    // The exact bytes: the sender's IPv4 + UDP headers and the first 36 payload bytes, with
+    // total length 64, DSCP 46, TTL - 1, a recomputed IPv4 checksum, UDP length 44 and no UDP
+    // checksum.
+    EXPECT_FALSE(rx.shortBySport.empty());
+    for (const auto& [sport, got] : rx.shortBySport)
+    {
+        const Sender& s = *senders.at(sport - 49152);
+        std::vector<uint8_t> want(s.lastSent.begin(), s.lastSent.begin() + 64);
+        want[1] = static_cast<uint8_t>((46 << 2) | (want[1] & 3));
+        wire::PutU16(want.data() + 2, 64);
+        want[8]--;
+        wire::PutU16(want.data() + 10, wire::Ipv4HeaderChecksum(want.data(), 20));
+        wire::PutU16(want.data() + 24, 44);
+        wire::PutU16(want.data() + 26, 0);
+        for (uint32_t i = 0; i < 36; ++i)
+        {
+            ASSERT_EQ(want[28 + i], Sender::PatternByte(i));
+        }
+        EXPECT_EQ(got, want) << "sport " << sport;
+    }
+    std::string why;
+    EXPECT_TRUE(fabric->GetMmu()->CheckInvariants(&why)) << why;
+    EXPECT_EQ(fabric->GetMmu()->GetBytesHeld(), 0u);
+}
+
+TEST_F(TrimTest, PacketsNotLongerThanTheTrimSizeAreDropped)
+{
+    Run(4096); // the packets are 4096 B long: nothing to cut
+    EXPECT_EQ(fabric->GetCounters().marks.Get("trimmed"), 0u);
+    EXPECT_GT(drops[SwitchDropReason::EGRESS_THRESHOLD], 0u);
+    EXPECT_EQ(sinks[8].shortPackets, 0u);
+    EXPECT_EQ(sinks[8].bytes + droppedBytes, SentBytes());
+}
+
+/// One sender, two equal-cost ports (to hosts 1 and 2) towards 10.1.0.1, 16 flows sending a
+/// packet each per microsecond for 300 us; port 1 goes down at 100 us and up at 200 us.
+TEST_F(StarTest, PortDownLeavesTheEcmpSetAndRejoinsWhenUp)
+{
+    Build(4);
+    Ipv4Address remote("10.1.0.1");
+    Ipv4Address lonely("10.2.0.1"); // only route: port 3
+    fabric->GetForwardingTable()->SetRoute(remote, {1, 2});
+    fabric->GetForwardingTable()->SetRoute(lonely, {3});
+    std::vector<std::pair<uint32_t, bool>> states;
+    fabric->TraceConnectWithoutContext(
+        "PortState",
+        MakeCallback(+[](std::vector<std::pair<uint32_t, bool>>* v, uint32_t port, bool up) {
+            v->emplace_back(port, up);
+        }).Bind(&states));
+    const uint32_t rounds = 300;
+    for (uint32_t r = 0; r < rounds; ++r)
+    {
+        Simulator::Schedule(MicroSeconds(r), [this, remote]() {
+            for (uint16_t f = 0; f < 16; ++f)
+            {
+                SendUdp(hostDev[0], HostIp(0), remote, 2000 + f, 200);
+            }
+        });
+    }
+    Simulator::Schedule(MicroSeconds(100), [this]() {
+        fabric->SetPortUp(1, false);
+        EXPECT_FALSE(fabric->IsPortUp(1));
+        EXPECT_EQ(fabric->GetNPortsDown(), 1u);
+    });
+    // While port 1 is down, port 3 too: the only route to 'lonely' is down.
+    Simulator::Schedule(MicroSeconds(150), [this]() { fabric->SetPortUp(3, false); });
+    Simulator::Schedule(MicroSeconds(150) + NanoSeconds(100), [this, lonely]() {
+        EXPECT_EQ(fabric->GetNPortsDown(), 2u);
+        for (int i = 0; i < 5; ++i)
+        {
+            SendUdp(hostDev[0], HostIp(0), lonely, 3000, 200);
+        }
+    });
+    Simulator::Schedule(MicroSeconds(170), [this]() { fabric->SetPortUp(3, true); });
+    Simulator::Schedule(MicroSeconds(170) + NanoSeconds(100),
+                        [this, lonely]() { SendUdp(hostDev[0], HostIp(0), lonely, 3000, 200); });
+    Simulator::Schedule(MicroSeconds(200), [this]() { fabric->SetPortUp(1, true); });
+    Simulator::Run();
+
+    // Which flows each port carried, and when.
+    auto flows = [](const Sink& s, Time from, Time to) {
+        std::set<uint16_t> out;
+        for (auto [t, sport] : s.arrivals)
+        {
+            if (t >= from && t < to)
+            {
+                out.insert(sport);
+            }
+        }
+        return out;
+    };
+    auto count = [](const Sink& s, Time from, Time to) {
+        uint64_t n = 0;
+        for (auto [t, sport] : s.arrivals)
+        {
+            n += t >= from && t < to;
+        }
+        return n;
+    };
+    // A packet sent at round r reaches a next hop about 2 us later (two 1 us cables).
+    std::set<uint16_t> before1 = flows(sinks[1], Seconds(0), MicroSeconds(100));
+    std::set<uint16_t> before2 = flows(sinks[2], Seconds(0), MicroSeconds(100));
+    ASSERT_FALSE(before1.empty());
+    ASSERT_FALSE(before2.empty());
+    EXPECT_EQ(before1.size() + before2.size(), 16u); // each flow on one port
+    // Down: port 1 carries nothing sent after 100 us; port 2 carries all 16 flows.
+    EXPECT_EQ(count(sinks[1], MicroSeconds(103), MicroSeconds(201)), 0u);
+    EXPECT_EQ(flows(sinks[2], MicroSeconds(103), MicroSeconds(201)).size(), 16u);
+    EXPECT_EQ(count(sinks[2], MicroSeconds(103), MicroSeconds(201)), 16u * 98);
+    // Up again: each flow is back on its port.
+    EXPECT_EQ(flows(sinks[1], MicroSeconds(203), MicroSeconds(400)), before1);
+    EXPECT_EQ(flows(sinks[2], MicroSeconds(203), MicroSeconds(400)), before2);
+    // Nothing to 'remote' was lost; 'lonely' lost the 5 packets sent while its route was down.
+    EXPECT_EQ(sinks[1].packets + sinks[2].packets, 16u * rounds);
+    EXPECT_EQ(fabric->GetCounters().drops.Get("route down"), 5u);
+    EXPECT_EQ(drops[SwitchDropReason::ROUTE_DOWN], 5u);
+    EXPECT_EQ(TotalDrops(), 5u);
+    EXPECT_EQ(sinks[3].packets, 1u);
+    EXPECT_EQ(
+        states,
+        (std::vector<std::pair<uint32_t, bool>>{{1, false}, {3, false}, {3, true}, {1, true}}));
+    EXPECT_EQ(fabric->GetNPortsDown(), 0u);
+    EXPECT_TRUE(fabric->IsPortUp(1));
+}
+
+TEST(FabricReasonCounters, NamedReasonsCountedByIdReadByIdOrName)
+{
+    FabricReasonCounters c{"queue full", "link down"};
+    EXPECT_EQ(c.GetN(), 2u);
+    c.Count(0);
+    c.Count(1, 5);
+    c.Count(0);
+    EXPECT_EQ(c.Get(0), 2u);
+    EXPECT_EQ(c[1], 5u);
+    EXPECT_EQ(c.Get("link down"), 5u);
+    EXPECT_EQ(c.GetTotal(), 7u);
+    EXPECT_EQ(c.Find("queue full"), 0);
+    EXPECT_EQ(c.Find("nope"), -1);
+    EXPECT_EQ(c.GetName(1), "link down");
+    EXPECT_EQ(c.GetMap(), (std::map<std::string, uint64_t>{{"link down", 5}, {"queue full", 2}}));
+    uint64_t sum = 0;
+    for (uint64_t n : c)
+    {
+        sum += n;
+    }
+    EXPECT_EQ(sum, 7u);
+    std::ostringstream os;
+    os << c;
+    EXPECT_EQ(os.str(), "queue full: 2, link down: 5");
+    // A copy shares the names; declaring more in one leaves the other as it was.
+    FabricReasonCounters d = c;
+    EXPECT_EQ(d.AddReason("oversize"), 2u);
+    EXPECT_EQ(d.GetN(), 3u);
+    EXPECT_EQ(c.GetN(), 2u);
+    EXPECT_EQ(c.Find("oversize"), -1);
+    d.Reset();
+    EXPECT_EQ(d.GetTotal(), 0u);
+    EXPECT_EQ(c.GetTotal(), 7u);
+    std::ostringstream none;
+    none << d;
+    EXPECT_EQ(none.str(), "none");
+    // The switch's lists: one name per enum value, in order.
+    FabricReasonCounters drops = MakeSwitchDropCounters();
+    ASSERT_EQ(drops.GetN(), uint32_t(SwitchDropReason::COUNT));
+    for (uint32_t r = 0; r < drops.GetN(); ++r)
+    {
+        EXPECT_EQ(drops.GetName(r), SwitchDropReasonName(SwitchDropReason(r)));
+    }
+    EXPECT_EQ(MakeSwitchMarkCounters().GetName(1), "trimmed");
+    EXPECT_STREQ(SwitchMarkReasonName(SwitchMarkReason::ECN_CE), "ecn ce");
+    EXPECT_STREQ(SwitchDropReasonName(SwitchDropReason::COUNT), "unknown");
+}
+
+TEST(FabricReasonCountersDeathTest, BadNamesAndIdsAbortNamingThem)
+{
+    FabricReasonCounters c{"a", "b"};
+    EXPECT_DEATH(c.AddReason("a"), "reason \"a\" is declared twice");
+    EXPECT_DEATH(c.AddReason(""), "reason 2 has an empty name");
+    EXPECT_DEATH(c.Get(2), "reason id 2 out of range \\(0..1\\)");
+    EXPECT_DEATH(c.Get("c"), "no reason named \"c\"; declared: \"a\", \"b\"");
+}
+
 using SwitchBadInputDeathTest = StarTest;
 
 TEST_F(SwitchBadInputDeathTest, BufferSmallerThanReservedPlusHeadroom)
@@ -613,6 +900,21 @@ TEST_F(SwitchBadInputDeathTest, RoutesNamingBadPortsOrMissing)
     EXPECT_DEATH(table->CheckComplete({HostIp(0), HostIp(1), Ipv4Address("10.0.0.9")}),
                  "no route to destination 10.0.0.9");
     EXPECT_DEATH(switchHelper.Install(hosts.Get(0), NetDeviceContainer()), "has no PfcNetDevice");
+}
+
+TEST_F(SwitchBadInputDeathTest, TrimSettingsAndPortIndicesOutOfRange)
+{
+    auto mmu = CreateObject<SharedBufferMmu>();
+    EXPECT_DEATH(mmu->SetAttribute("TrimSize", UintegerValue(27)),
+                 "TrimSize 27 B is invalid; valid range is 28..65535");
+    EXPECT_DEATH(mmu->SetAttribute("TrimDscp", UintegerValue(64)),
+                 "TrimDscp 64 is invalid; valid range is 0..63");
+    EXPECT_DEATH(mmu->SetAttribute("TrimPriority", UintegerValue(8)),
+                 "TrimPriority 8 is invalid; valid range is 0..7");
+    Build(2);
+    EXPECT_DEATH(fabric->SetPortUp(2, false), "port 2 out of range \\(0..1, 2 ports\\)");
+    EXPECT_DEATH(fabric->IsPortUp(7), "port 7 out of range");
+    EXPECT_DEATH(fabric->SetEntropyParser(0, &UdpSourcePortEntropyParser), "UDP port 0 is invalid");
 }
 
 TEST(SwitchForwardingTable, DenseLookupAndDedup)

@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/pointer.h"
+#include "ns3/roce-entropy-parser.h"
 
 namespace ns3
 {
@@ -15,6 +16,19 @@ SwitchHelper::SwitchHelper()
     m_mmuFactory.SetTypeId("ns3::SharedBufferMmu");
     m_ecnFactory.SetTypeId("ns3::WredEcnMarker");
     m_lbFactory.SetTypeId("ns3::EcmpLoadBalancer");
+    m_parsers.Add(RoceEntropyParser::UDP_PORT, &RoceEntropyParser::Parse);
+}
+
+void
+SwitchHelper::SetEntropyParser(uint16_t udpDstPort, SwitchEntropyParseFn parse)
+{
+    m_parsers.Add(udpDstPort, parse);
+}
+
+bool
+SwitchHelper::RemoveEntropyParser(uint16_t udpDstPort)
+{
+    return m_parsers.Remove(udpDstPort);
 }
 
 void
@@ -70,6 +84,7 @@ SwitchHelper::Install(Ptr<Node> node, NetDeviceContainer ports)
         lb->SetSeed(static_cast<uint32_t>((node->GetId() + 1) * 2654435761u));
     }
     sw->SetAttribute("LoadBalancer", PointerValue(lb));
+    sw->SetEntropyParsers(m_parsers);
     for (uint32_t i = 0; i < ports.GetN(); ++i)
     {
         Ptr<PfcNetDevice> dev = DynamicCast<PfcNetDevice>(ports.Get(i));

@@ -23,6 +23,12 @@ namespace ns3
  * A load balancer whose "Seed" is 0 (the default) gets a seed derived from its node id, so
  * that ECMP decisions at different switches and tiers are decorrelated (no hash
  * polarization); set a non-zero "Seed" through SetLoadBalancer() to fix it.
+ *
+ * Entropy parsers: new switches get the helper's table of parsers by UDP destination port
+ * (SwitchEntropyParserTable). By default it holds RoCEv2's (UDP 4791, the BTH destination QP,
+ * RoceEntropyParser), so "ns3::EntropyEcmpLoadBalancer" (alias "ns3::RoceEcmpLoadBalancer")
+ * does E-ECMP as before; add a transport's with SetEntropyParser() (e.g. UDP 4793 with
+ * UdpSourcePortEntropyParser for Ultra Ethernet), remove one with RemoveEntropyParser().
  */
 class SwitchHelper
 {
@@ -48,8 +54,23 @@ class SwitchHelper
      */
     void SetEcnAttribute(std::string name, const AttributeValue& value);
     /**
+     * \brief Register (or replace) the entropy parser new switches use for a UDP destination
+     *        port.
+     * \param udpDstPort the port, 1..65535 (aborts on 0)
+     * \param parse the parser (aborts if null)
+     */
+    void SetEntropyParser(uint16_t udpDstPort, SwitchEntropyParseFn parse);
+    /**
+     * \brief New switches get no entropy parser for this UDP destination port.
+     * \param udpDstPort the port
+     * \return true if the helper had one
+     */
+    bool RemoveEntropyParser(uint16_t udpDstPort);
+
+    /**
      * \brief Choose the load balancer of new switches.
-     * \param type TypeId name: "ns3::EcmpLoadBalancer" (default), "ns3::RoceEcmpLoadBalancer",
+     * \param type TypeId name: "ns3::EcmpLoadBalancer" (default),
+     *        "ns3::EntropyEcmpLoadBalancer" (alias "ns3::RoceEcmpLoadBalancer"),
      *        "ns3::SprayLoadBalancer"
      * \param args attribute name/value pairs
      */
@@ -71,10 +92,11 @@ class SwitchHelper
     Ptr<FabricSwitch> Install(Ptr<Node> node, NetDeviceContainer ports);
 
   private:
-    ObjectFactory m_switchFactory; //!< switch factory
-    ObjectFactory m_mmuFactory;    //!< MMU factory
-    ObjectFactory m_ecnFactory;    //!< ECN marker factory
-    ObjectFactory m_lbFactory;     //!< load balancer factory
+    ObjectFactory m_switchFactory;      //!< switch factory
+    ObjectFactory m_mmuFactory;         //!< MMU factory
+    ObjectFactory m_ecnFactory;         //!< ECN marker factory
+    ObjectFactory m_lbFactory;          //!< load balancer factory
+    SwitchEntropyParserTable m_parsers; //!< entropy parsers of new switches
 };
 
 template <typename... Ts>

@@ -4,10 +4,10 @@
 #include "fabric-wire-header.h"
 
 #include "ns3/abort.h"
-#include "ns3/roce-bth-header.h"
 
 #include <cstring>
 #include <iomanip>
+#include <map>
 
 namespace ns3
 {
@@ -51,6 +51,15 @@ FabricWireHeader::GetInstanceTypeId() const
 
 namespace
 {
+/// The describers by UDP destination port (a function-local static: transports register
+/// theirs from static initializers of other translation units).
+std::map<uint16_t, FabricWireHeader::UdpPayloadDescriber>&
+UdpDescribers()
+{
+    static std::map<uint16_t, FabricWireHeader::UdpPayloadDescriber> describers;
+    return describers;
+}
+
 void
 PrintMac(std::ostream& os, const uint8_t* m)
 {
@@ -67,6 +76,26 @@ PrintIpv4(std::ostream& os, const uint8_t* a)
     os << unsigned(a[0]) << '.' << unsigned(a[1]) << '.' << unsigned(a[2]) << '.' << unsigned(a[3]);
 }
 } // namespace
+
+void
+FabricWireHeader::SetUdpPayloadDescriber(uint16_t udpDstPort, UdpPayloadDescriber describer)
+{
+    if (describer)
+    {
+        UdpDescribers()[udpDstPort] = describer;
+    }
+    else
+    {
+        UdpDescribers().erase(udpDstPort);
+    }
+}
+
+FabricWireHeader::UdpPayloadDescriber
+FabricWireHeader::GetUdpPayloadDescriber(uint16_t udpDstPort)
+{
+    auto it = UdpDescribers().find(udpDstPort);
+    return it == UdpDescribers().end() ? nullptr : it->second;
+}
 
 void
 FabricWireHeader::Print(std::ostream& os) const
@@ -115,11 +144,9 @@ FabricWireHeader::Print(std::ostream& os) const
     }
     const uint8_t* u = b + ihl;
     os << "; UDP " << wire::GetU16(u) << " > " << wire::GetU16(u + 2);
-    if (wire::GetU16(u + 2) == RoceBthHeader::UDP_DST_PORT && n >= ihl + 8 + RoceBthHeader::SIZE)
+    if (UdpPayloadDescriber describe = GetUdpPayloadDescriber(wire::GetU16(u + 2)))
     {
-        const uint8_t* t = u + 8;
-        os << "; BTH " << RoceBthHeader::OpcodeName(t[0]) << " dqpn " << wire::GetU24(t + 5)
-           << " psn " << wire::GetU24(t + 9) << ((t[8] & 0x80) ? " ackreq" : "");
+        describe(os, u + 8, n - ihl - 8);
     }
 }
 

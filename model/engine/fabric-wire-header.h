@@ -9,6 +9,7 @@
 #include "ns3/header.h"
 
 #include <cstdint>
+#include <ostream>
 
 namespace ns3
 {
@@ -26,8 +27,10 @@ namespace ns3
  * This is a speed measure: each ns-3 header add/remove costs a buffer adjustment, a virtual
  * serialization and metadata bookkeeping (ai-fabric benchmark, doc "Simulation performance").
  *
- * With Packet::EnablePrinting, Print decodes the bytes it holds (Ethernet/802.1Q, or
- * IPv4/UDP/BTH), so ASCII traces stay readable.
+ * With Packet::EnablePrinting, Print decodes the bytes it holds (Ethernet/802.1Q, IPv4, UDP,
+ * and what follows UDP through the describer a transport registered for the UDP destination
+ * port: SetUdpPayloadDescriber(), e.g. RoCEv2's BTH), so ASCII traces stay readable. The engine
+ * itself knows no transport.
  */
 class FabricWireHeader : public Header
 {
@@ -35,11 +38,34 @@ class FabricWireHeader : public Header
     /// Largest run of header bytes, bytes (18 B of Ethernet + 802.1Q + 60 B of IPv4 with options).
     static constexpr uint32_t MAX_BYTES = 80;
 
+    /**
+     * \brief Prints the bytes after a UDP header (a transport's headers) for Print().
+     * \param os where to print (append "; NAME fields ..." to the description)
+     * \param l4Payload the bytes after the UDP header
+     * \param n how many are valid (print nothing if too few)
+     */
+    typedef void (*UdpPayloadDescriber)(std::ostream& os, const uint8_t* l4Payload, uint32_t n);
+
+    /**
+     * \brief Register (or replace, or with null remove) the describer of a UDP destination port.
+     *
+     * Process-wide, for printing only (never on the data path); transports register theirs
+     * once, when the library loads (RoceEntropyParser for 4791).
+     * \param udpDstPort the port
+     * \param describer the describer, or null to remove it
+     */
+    static void SetUdpPayloadDescriber(uint16_t udpDstPort, UdpPayloadDescriber describer);
+    /**
+     * \param udpDstPort a UDP destination port
+     * \return its describer, or null
+     */
+    static UdpPayloadDescriber GetUdpPayloadDescriber(uint16_t udpDstPort);
+
     /// What the bytes start with (used by Print only).
     enum Kind : uint8_t
     {
         ETHERNET, //!< Ethernet header (optionally 802.1Q-tagged), then maybe L3 bytes
-        IPV4      //!< IPv4 header, then maybe UDP and the RoCEv2 BTH and extension headers
+        IPV4      //!< IPv4 header, then maybe UDP and a transport's headers
     };
 
     /**

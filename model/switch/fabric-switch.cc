@@ -30,32 +30,6 @@ constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
 constexpr uint32_t FRAME_OVERHEAD = PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::FCS_BYTES;
 } // namespace
 
-const char*
-SwitchDropReasonName(SwitchDropReason reason)
-{
-    switch (reason)
-    {
-    case SwitchDropReason::NO_ROUTE:
-        return "no route";
-    case SwitchDropReason::HEADROOM_OVERFLOW:
-        return "headroom overflow";
-    case SwitchDropReason::EGRESS_THRESHOLD:
-        return "egress threshold";
-    case SwitchDropReason::BUFFER_FULL:
-        return "buffer full";
-    case SwitchDropReason::TTL_EXPIRED:
-        return "ttl expired";
-    case SwitchDropReason::NOT_IPV4:
-        return "not ipv4";
-    case SwitchDropReason::MALFORMED:
-        return "malformed";
-    case SwitchDropReason::EGRESS_REFUSED:
-        return "egress refused";
-    default:
-        return "unknown";
-    }
-}
-
 TypeId
 FabricSwitch::GetTypeId()
 {
@@ -104,14 +78,24 @@ FabricSwitch::GetTypeId()
                             "The MMU sent XOFF (true) or XON (false) for an ingress (port, "
                             "priority).",
                             MakeTraceSourceAccessor(&FabricSwitch::m_xoffTrace),
-                            "ns3::FabricSwitch::XoffTracedCallback");
+                            "ns3::FabricSwitch::XoffTracedCallback")
+            .AddTraceSource("Mark",
+                            "A forwarded packet was changed: egress port, priority it is queued "
+                            "on, reason (\"ecn ce\", \"trimmed\").",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_markTrace),
+                            "ns3::FabricSwitch::MarkTracedCallback")
+            .AddTraceSource("PortState",
+                            "A port became usable (true) or unusable (false) for forwarding.",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_portStateTrace),
+                            "ns3::FabricSwitch::PortStateTracedCallback");
     return tid;
 }
 
 FabricSwitch::FabricSwitch()
     : m_processingDelay(0),
       m_decrementTtl(true),
-      m_configured(false)
+      m_configured(false),
+      m_portsDown(0)
 {
     m_table = CreateObject<SwitchForwardingTable>();
 }
@@ -141,6 +125,7 @@ FabricSwitch::AddPort(Ptr<PfcNetDevice> port)
     NS_ABORT_MSG_IF(m_configured, "FabricSwitch::AddPort after Configure()");
     NS_ABORT_MSG_IF(!port, "FabricSwitch::AddPort given a null device");
     m_ports.push_back(port);
+    m_portUp.push_back(1);
     return static_cast<uint32_t>(m_ports.size() - 1);
 }
 
@@ -194,6 +179,7 @@ FabricSwitch::Configure()
         port->SetPfcReceiveCallback(MakeCallback(&FabricSwitch::Receive, this).Bind(i));
         port->SetPortOwner(this, i);
     }
+    m_liveScratch.resize(n);
     m_mmu->Configure(rates, delays, maxFrame);
     m_mmu->SetXoffCallback(MakeCallback(&FabricSwitch::OnXoff, this));
     m_ecn->ConfigurePorts(rates);
@@ -218,25 +204,40 @@ FabricSwitch::Receive(uint32_t inPort,
     Drop(packet, inPort, SwitchDropReason::NOT_IPV4);
 }
 
+namespace
+{
+/**
+ * \brief Read the flow key from a frame's head (file-local, so that it is inlined into its one
+ *        caller).
+ * \param frame the frame
+ * \param l2Bytes its L2 header length
+ * \param[out] key the key
+ * \param parsers the switch's entropy parsers
+ * \return false if the head does not hold a well-formed IPv4 header and the L4 ports
+ */
 bool
-FabricSwitch::ParseKey(const FabricFrame& frame, uint32_t l2Bytes, SwitchFlowKey& key)
+ParseKey(const FabricFrame& frame,
+         uint32_t l2Bytes,
+         SwitchFlowKey& key,
+         const SwitchEntropyParserTable* parsers)
 {
     uint32_t headBytes = frame.GetHeadBytes();
     uint32_t l3Bytes = frame.GetSize() - PfcNetDevice::FCS_BYTES - l2Bytes;
     if (headBytes >= l2Bytes &&
-        SwitchFlowKey::Parse(frame.GetHead() + l2Bytes, headBytes - l2Bytes, key) &&
+        SwitchFlowKey::Parse(frame.GetHead() + l2Bytes, headBytes - l2Bytes, key, parsers) &&
         (headBytes - l2Bytes >= key.headerBytes + SwitchFlowKey::PARSE_BYTES - 20u ||
          headBytes - l2Bytes >= l3Bytes))
     {
         return true; // the head held every field the key reads
     }
-    // A head too short for the IPv4 options, UDP ports and BTH: read them from the frame.
+    // A head too short for the IPv4 options, UDP ports and entropy: read them from the frame.
     uint8_t b[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES +
               SwitchFlowKey::PARSE_BYTES + 40];
     uint32_t got = frame.CopyData(b, std::min<uint32_t>(sizeof(b), l2Bytes + l3Bytes));
     key = SwitchFlowKey();
-    return got >= l2Bytes && SwitchFlowKey::Parse(b + l2Bytes, got - l2Bytes, key);
+    return got >= l2Bytes && SwitchFlowKey::Parse(b + l2Bytes, got - l2Bytes, key, parsers);
 }
+} // namespace
 
 void
 FabricSwitch::ReceiveFrame(uint32_t inPort,
@@ -248,7 +249,7 @@ FabricSwitch::ReceiveFrame(uint32_t inPort,
     // The fields are read from the frame's head; the packet is not touched unless the head is
     // too short for them (IPv4 options).
     SwitchFlowKey key;
-    if (!ParseKey(frame, l2Bytes, key))
+    if (!ParseKey(frame, l2Bytes, key, &m_parsers))
     {
         DropFrame(frame, l2Bytes, inPort, SwitchDropReason::MALFORMED);
         return;
@@ -267,21 +268,23 @@ FabricSwitch::ReceiveFrame(uint32_t inPort,
         DropFrame(frame, l2Bytes, inPort, SwitchDropReason::NO_ROUTE);
         return;
     }
+    if (m_portsDown != 0 && !KeepLivePorts(ports, nPorts))
+    {
+        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::ROUTE_DOWN);
+        return;
+    }
     uint32_t outPort = nPorts == 1 ? ports[0] : m_lb->Select(key, ports, nPorts, m_engine.Now());
     uint32_t bytes = key.totalLength + FRAME_OVERHEAD;
-    switch (m_mmu->Admit(inPort, priority, outPort, bytes))
+    MmuVerdict verdict = m_mmu->Admit(inPort, priority, outPort, bytes);
+    if (!verdict.IsAccept())
     {
-    case SharedBufferMmu::ACCEPT:
-        break;
-    case SharedBufferMmu::DROP_HEADROOM:
-        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::HEADROOM_OVERFLOW);
-        return;
-    case SharedBufferMmu::DROP_EGRESS_LOSSY:
-        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::EGRESS_THRESHOLD);
-        return;
-    case SharedBufferMmu::DROP_BUFFER_LOSSY:
-        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::BUFFER_FULL);
-        return;
+        SwitchDropReason reason = verdict.reason;
+        if (verdict.action != MmuVerdict::TRIM ||
+            !Trim(frame, l2Bytes, key, verdict, outPort, bytes, reason))
+        {
+            DropFrame(frame, l2Bytes, inPort, reason);
+            return;
+        }
     }
     if (m_processingDelay.IsZero())
     {
@@ -327,6 +330,7 @@ FabricSwitch::Egress(uint32_t outPort,
     {
         m_counters.ecnMarks[outPort]++;
         m_ecnMarkTrace(outPort, prio, queued);
+        Mark(outPort, prio, SwitchMarkReason::ECN_CE);
     }
     // Routed hop: new Ethernet header (this port -> next hop) and, when TTL or ECN change,
     // the IPv4 header with its checksum, rewritten in the frame's head (ForwardFrame).
@@ -381,6 +385,86 @@ FabricSwitch::Egress(uint32_t outPort,
     m_counters.forwarded++;
 }
 
+bool
+FabricSwitch::KeepLivePorts(const uint32_t*& ports, uint32_t& n)
+{
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (m_portUp[ports[i]])
+        {
+            m_liveScratch[live++] = ports[i];
+        }
+    }
+    ports = m_liveScratch.data();
+    n = live;
+    return live != 0;
+}
+
+bool
+FabricSwitch::Trim(FabricFrame& frame,
+                   uint32_t l2Bytes,
+                   SwitchFlowKey& key,
+                   const MmuVerdict& verdict,
+                   uint32_t outPort,
+                   uint32_t& bytes,
+                   SwitchDropReason& reason)
+{
+    const uint32_t l3 = verdict.trimBytes; // IPv4 total length after the cut
+    const bool udp = key.protocol == 17;
+    const uint32_t headers = key.headerBytes + (udp ? 8u : 0u);
+    reason = verdict.reason;
+    if (key.totalLength <= l3 || headers > l3 ||
+        frame.GetSize() < l2Bytes + l3 + PfcNetDevice::FCS_BYTES)
+    {
+        return false; // nothing to cut, the cut would split the headers, or a short frame
+    }
+    const uint32_t trimmedBytes = l3 + FRAME_OVERHEAD;
+    MmuVerdict again =
+        m_mmu->AdmitTrimmed(key.ingressPort, verdict.trimPriority, outPort, trimmedBytes);
+    if (!again.IsAccept())
+    {
+        reason = again.reason;
+        return false;
+    }
+    // The headers, rewritten for the shorter packet.
+    uint8_t h[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES + 60 + 8];
+    frame.CopyData(h, l2Bytes + headers);
+    uint8_t* ip = h + l2Bytes;
+    bool checksummed = wire::GetU16(ip + 10) != 0; // a zero checksum (not computed) stays zero
+    wire::PutU16(ip + 2, static_cast<uint16_t>(l3));
+    ip[1] = static_cast<uint8_t>((verdict.trimDscp << 2) | (ip[1] & 0x03));
+    if (checksummed)
+    {
+        wire::PutU16(ip + 10, wire::Ipv4HeaderChecksum(ip, key.headerBytes));
+    }
+    if (udp)
+    {
+        uint8_t* u = ip + key.headerBytes;
+        wire::PutU16(u + 4, static_cast<uint16_t>(l3 - key.headerBytes));
+        wire::PutU16(u + 6, 0); // the payload changed: "no checksum" (RFC 768, IPv4)
+    }
+    // The cut frame: headers, the first payload bytes, padding to the Ethernet minimum, FCS.
+    Ptr<Packet> whole = frame.GetPacket();
+    Ptr<Packet> cut = whole->CreateFragment(l2Bytes + headers, l3 - headers);
+    uint32_t frameBytes = l2Bytes + l3 + PfcNetDevice::FCS_BYTES;
+    if (frameBytes < PfcNetDevice::MIN_FRAME_BYTES)
+    {
+        cut->AddPaddingAtEnd(PfcNetDevice::MIN_FRAME_BYTES - frameBytes);
+    }
+    cut->AddAtEnd(
+        whole->CreateFragment(whole->GetSize() - PfcNetDevice::FCS_BYTES, PfcNetDevice::FCS_BYTES));
+    cut->AddHeader(FabricWireHeader(FabricWireHeader::ETHERNET, h, l2Bytes + headers));
+    frame = FabricFrame(cut);
+    frame.LoadHead(PfcNetDevice::RX_PEEK_BYTES);
+    key.totalLength = static_cast<uint16_t>(l3);
+    key.dscp = verdict.trimDscp;
+    key.priority = verdict.trimPriority;
+    bytes = trimmedBytes;
+    Mark(outPort, verdict.trimPriority, SwitchMarkReason::TRIMMED);
+    return true;
+}
+
 void
 FabricSwitch::FrameDequeued(uint32_t outPort, uint8_t priority, uint64_t tag)
 {
@@ -427,8 +511,67 @@ void
 FabricSwitch::Drop(Ptr<const Packet> packet, uint32_t inPort, SwitchDropReason reason)
 {
     NS_LOG_LOGIC("drop (" << SwitchDropReasonName(reason) << ") from port " << inPort);
-    m_counters.drops[size_t(reason)]++;
+    m_counters.drops.Count(static_cast<uint32_t>(reason));
     m_dropTrace(packet, inPort, reason);
+}
+
+void
+FabricSwitch::Mark(uint32_t outPort, uint8_t priority, SwitchMarkReason reason)
+{
+    m_counters.marks.Count(static_cast<uint32_t>(reason));
+    m_markTrace(outPort, priority, reason);
+}
+
+void
+FabricSwitch::SetEntropyParser(uint16_t udpDstPort, SwitchEntropyParseFn parse)
+{
+    m_parsers.Add(udpDstPort, parse);
+}
+
+bool
+FabricSwitch::RemoveEntropyParser(uint16_t udpDstPort)
+{
+    return m_parsers.Remove(udpDstPort);
+}
+
+void
+FabricSwitch::SetEntropyParsers(const SwitchEntropyParserTable& parsers)
+{
+    m_parsers = parsers;
+}
+
+const SwitchEntropyParserTable&
+FabricSwitch::GetEntropyParsers() const
+{
+    return m_parsers;
+}
+
+void
+FabricSwitch::SetPortUp(uint32_t port, bool up)
+{
+    GetPort(port); // range check
+    if (bool(m_portUp[port]) == up)
+    {
+        return;
+    }
+    m_portUp[port] = up;
+    m_portsDown = up ? m_portsDown - 1 : m_portsDown + 1;
+    NS_LOG_INFO("port " << port << (up ? " up" : " down") << "; " << m_portsDown
+                        << " port(s) down");
+    m_portStateTrace(port, up);
+}
+
+bool
+FabricSwitch::IsPortUp(uint32_t port) const
+{
+    GetPort(port); // range check
+    return m_portUp[port];
+}
+
+uint32_t
+FabricSwitch::GetNPortsDown() const
+{
+    return m_portsDown;
 }
 
 uint32_t
@@ -442,7 +585,8 @@ FabricSwitch::GetPort(uint32_t i) const
 {
     NS_ABORT_MSG_IF(i >= m_ports.size(),
                     "FabricSwitch: port " << i << " out of range (0.."
-                                          << int64_t(m_ports.size()) - 1 << ")");
+                                          << int64_t(m_ports.size()) - 1 << ", " << m_ports.size()
+                                          << " ports)");
     return m_ports[i];
 }
 

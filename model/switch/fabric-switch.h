@@ -7,8 +7,10 @@
 #define FABRIC_SWITCH_H
 
 #include "shared-buffer-mmu.h"
+#include "switch-entropy-parser.h"
 #include "switch-flow-key.h"
 #include "switch-forwarding-table.h"
+#include "switch-reasons.h"
 #include "wred-ecn-marker.h"
 
 #include "ns3/fabric-simulator-impl.h"
@@ -26,29 +28,6 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric-switch
- * \brief Why a FabricSwitch dropped a packet.
- */
-enum class SwitchDropReason : uint8_t
-{
-    NO_ROUTE = 0,      //!< "no route": the forwarding table has no entry for the destination
-    HEADROOM_OVERFLOW, //!< "headroom overflow": lossless packet beyond XOFF headroom
-    EGRESS_THRESHOLD,  //!< "egress threshold": lossy packet over the egress dynamic limit
-    BUFFER_FULL,       //!< "buffer full": lossy packet found no ingress buffer
-    TTL_EXPIRED,       //!< "ttl expired": IPv4 TTL reached 0
-    NOT_IPV4,          //!< "not ipv4": an EtherType the switch does not forward
-    MALFORMED,         //!< "malformed": too short or not IPv4 version 4
-    EGRESS_REFUSED,    //!< "egress refused": the egress port refused the frame (MTU, queue)
-    COUNT              //!< number of reasons (not a reason)
-};
-
-/**
- * \param reason a reason
- * \return its name as used in traces and CSV ("no route", "headroom overflow", ...)
- */
-const char* SwitchDropReasonName(SwitchDropReason reason);
-
-/**
- * \ingroup ai-fabric-switch
  * \brief Counters of a FabricSwitch, readable after a run.
  */
 struct SwitchCounters
@@ -57,7 +36,10 @@ struct SwitchCounters
     std::vector<uint64_t> ecnMarks;                //!< CE marks per egress port
     std::vector<std::array<uint64_t, 8>> xoffSent; //!< XOFF decisions per (port, prio)
     std::vector<std::array<uint64_t, 8>> xonSent;  //!< XON decisions per (port, prio)
-    std::array<uint64_t, size_t(SwitchDropReason::COUNT)> drops{}; //!< drops per reason
+    /// Drops per SwitchDropReason (id = enum value; `drops[size_t(reason)]`, GetMap(), sums).
+    FabricReasonCounters drops{MakeSwitchDropCounters()};
+    /// Marks per SwitchMarkReason: "ecn ce" (sum of ecnMarks), "trimmed".
+    FabricReasonCounters marks{MakeSwitchMarkCounters()};
 };
 
 /**
@@ -74,12 +56,35 @@ struct SwitchCounters
  * queue occupancy, decrements the TTL (rewriting only the IPv4 header bytes and checksum) and
  * queues the packet on the egress port at the same priority. The MMU bytes are released when
  * the frame leaves the egress queue.
+ *
+ * Protocol neutrality: the switch knows IPv4 and UDP only. A transport's flow entropy (what
+ * entropy-aware load balancers hash beyond the 5-tuple) is read by the parser registered for
+ * the packet's UDP destination port (SetEntropyParser(); SwitchHelper installs RoCEv2's).
+ *
+ * Trimming: when the MMU answers TRIM (MmuVerdict; SharedBufferMmu TrimPriorities), the switch
+ * cuts the frame to the verdict's IPv4 length, rewrites the IPv4 total length, DSCP and header
+ * checksum and the UDP length (and zeroes a UDP checksum, which no longer matches), pads it to
+ * the Ethernet minimum, admits it again on the trim priority and queues it there; counted as
+ * mark "trimmed", traced by "Mark". A packet it cannot trim is dropped with the MMU's reason.
+ *
+ * Port liveness: every port is up unless SetPortUp(port, false) took it down (a failure
+ * detector, a fault-injection script or the link layer calls it). A port that is down leaves
+ * every equal-cost set (the load balancer chooses among the live ports only); a destination
+ * whose ports are all down is dropped as "route down"; the port rejoins when it is up again.
+ * While every port is up the forwarding path checks one counter.
+ *
+ * Drops and marks are counted per named reason (SwitchCounters::drops and marks,
+ * FabricReasonCounters) and traced with the reason ("Drop", "Mark").
  */
 class FabricSwitch : public Object, public PfcPortOwner
 {
   public:
     /// Drop trace: packet, ingress port, reason.
     typedef void (*DropTracedCallback)(Ptr<const Packet>, uint32_t, SwitchDropReason);
+    /// Mark trace: egress port, priority (the queue it goes to), reason.
+    typedef void (*MarkTracedCallback)(uint32_t, uint8_t, SwitchMarkReason);
+    /// Port state trace: port, true = up.
+    typedef void (*PortStateTracedCallback)(uint32_t, bool);
     /// ECN mark trace: egress port, priority, egress queue bytes.
     typedef void (*EcnMarkTracedCallback)(uint32_t, uint8_t, uint64_t);
     /// XOFF/XON trace: ingress port, priority, true = XOFF.
@@ -132,6 +137,44 @@ class FabricSwitch : public Object, public PfcPortOwner
     const SwitchCounters& GetCounters() const;
 
     /**
+     * \brief Register (or replace) the entropy parser of a UDP destination port (see
+     *        SwitchEntropyParserTable; e.g. RoceEntropyParser::Install does this for 4791).
+     * \param udpDstPort the port, 1..65535
+     * \param parse the parser (aborts if null)
+     */
+    void SetEntropyParser(uint16_t udpDstPort, SwitchEntropyParseFn parse);
+    /**
+     * \brief Unregister the entropy parser of a UDP destination port.
+     * \param udpDstPort the port
+     * \return true if it had one
+     */
+    bool RemoveEntropyParser(uint16_t udpDstPort);
+    /**
+     * \brief Replace all entropy parsers (SwitchHelper installs its table this way).
+     * \param parsers the new table
+     */
+    void SetEntropyParsers(const SwitchEntropyParserTable& parsers);
+    /// \return the entropy parsers
+    const SwitchEntropyParserTable& GetEntropyParsers() const;
+
+    /**
+     * \brief Take a port out of (false) or back into (true) forwarding, e.g. when a failure is
+     *        detected. A down port leaves every equal-cost set; frames already queued on it are
+     *        still transmitted (they are lost if its cable is cut). Takes effect for the next
+     *        packet.
+     * \param port port index (< GetNPorts(); aborts otherwise, naming the range)
+     * \param up true = usable
+     */
+    void SetPortUp(uint32_t port, bool up);
+    /**
+     * \param port port index (< GetNPorts(); aborts otherwise, naming the range)
+     * \return true if the port is usable (not taken down by SetPortUp())
+     */
+    bool IsPortUp(uint32_t port) const;
+    /// \return number of ports that are not usable (0 in a healthy switch)
+    uint32_t GetNPortsDown() const;
+
+    /**
      * \brief Assign fixed random streams to the marker and load balancer.
      * \param stream first stream index
      * \return number of streams used
@@ -177,13 +220,32 @@ class FabricSwitch : public Object, public PfcPortOwner
                       SwitchFlowKey key,
                       uint32_t bytes);
     /**
-     * \brief Read the flow key from a frame's head.
-     * \param frame the frame
-     * \param l2Bytes its L2 header length
-     * \param[out] key the key
-     * \return false if the head does not hold a well-formed IPv4 header and the L4 ports
+     * \brief Keep the live ports of an equal-cost set (called only while a port is down).
+     * \param[in,out] ports the candidates; on return the live ones (in m_liveScratch)
+     * \param[in,out] n their number; on return the number of live ones
+     * \return false if none is live
      */
-    static bool ParseKey(const FabricFrame& frame, uint32_t l2Bytes, SwitchFlowKey& key);
+    bool KeepLivePorts(const uint32_t*& ports, uint32_t& n);
+    /**
+     * \brief Carry out a TRIM verdict: admit the cut size on the trim priority, cut the frame,
+     *        rewrite its IPv4/UDP headers and the key.
+     * \param frame the frame (replaced by the cut one on success)
+     * \param l2Bytes its L2 header length
+     * \param key its key (length, DSCP and priority updated on success)
+     * \param verdict the MMU's TRIM verdict
+     * \param outPort the egress port
+     * \param[out] bytes the MMU bytes of the cut frame
+     * \param[out] reason why the packet must be dropped instead (on failure)
+     * \return false if the packet could not be trimmed (then nothing is charged)
+     */
+    bool Trim(FabricFrame& frame,
+              uint32_t l2Bytes,
+              SwitchFlowKey& key,
+              const MmuVerdict& verdict,
+              uint32_t outPort,
+              uint32_t& bytes,
+              SwitchDropReason& reason);
+
     /// Egress: mark, rewrite the Ethernet and IPv4 headers (in the frame's head) and queue on
     /// the chosen port; the frame is moved to the port.
     void Egress(uint32_t outPort,
@@ -195,6 +257,8 @@ class FabricSwitch : public Object, public PfcPortOwner
     void FrameDequeued(uint32_t outPort, uint8_t priority, uint64_t tag) override;
     /// MMU decided XOFF/XON for (ingress port, priority).
     void OnXoff(uint32_t port, uint8_t priority, bool xoff);
+    /// Count and trace a mark.
+    void Mark(uint32_t outPort, uint8_t priority, SwitchMarkReason reason);
     /// Count and trace a drop.
     void Drop(Ptr<const Packet> packet, uint32_t inPort, SwitchDropReason reason);
     /// Count and trace the drop of a received frame (the trace sees its IPv4 packet).
@@ -214,10 +278,17 @@ class FabricSwitch : public Object, public PfcPortOwner
     std::vector<Mac48Address> m_peerMac;    //!< MAC at the far end of each port
     bool m_configured;                      //!< Configure() done
     SwitchCounters m_counters;              //!< counters
+    SwitchEntropyParserTable m_parsers;     //!< entropy parsers by UDP destination port
+
+    std::vector<uint8_t> m_portUp;       //!< 1 if the port is usable, per port
+    uint32_t m_portsDown;                //!< ports that are not usable
+    std::vector<uint32_t> m_liveScratch; //!< the live ports of one lookup (KeepLivePorts)
 
     TracedCallback<Ptr<const Packet>, uint32_t, SwitchDropReason> m_dropTrace; //!< drops
     TracedCallback<uint32_t, uint8_t, uint64_t> m_ecnMarkTrace;                //!< CE marks
     TracedCallback<uint32_t, uint8_t, bool> m_xoffTrace;                       //!< XOFF/XON
+    TracedCallback<uint32_t, uint8_t, SwitchMarkReason> m_markTrace;           //!< marks
+    TracedCallback<uint32_t, bool> m_portStateTrace;                           //!< port up/down
 };
 
 } // namespace ns3

@@ -83,7 +83,37 @@ SharedBufferMmu::GetTypeId()
                           UintegerValue(0x08),
                           MakeUintegerAccessor(&SharedBufferMmu::SetLosslessPriorities,
                                                &SharedBufferMmu::GetLosslessPriorities),
-                          MakeUintegerChecker<uint8_t>());
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("TrimPriorities",
+                          "Bit i set = a packet of priority i that does not fit is trimmed "
+                          "(cut to TrimSize, DSCP TrimDscp, queued on TrimPriority) instead of "
+                          "dropped. Default 0: no trimming.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_trimMask),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute(
+                "TrimSize",
+                "IPv4 total length of a trimmed packet, bytes (28..65535: at least "
+                "the IPv4 and UDP headers; the Ethernet header and FCS come on top). "
+                "Packets not longer are dropped, not trimmed. SONiC's default is "
+                "128 B of frame.",
+                UintegerValue(128),
+                MakeUintegerAccessor(&SharedBufferMmu::SetTrimSize, &SharedBufferMmu::GetTrimSize),
+                MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "TrimDscp",
+                "DSCP written into trimmed packets (0..63), so that the receiver and "
+                "the next hops know them.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&SharedBufferMmu::SetTrimDscp, &SharedBufferMmu::GetTrimDscp),
+                MakeUintegerChecker<uint32_t>())
+            .AddAttribute("TrimPriority",
+                          "Priority (egress queue, 0..7) trimmed packets are charged to and "
+                          "queued on, usually a high one.",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&SharedBufferMmu::SetTrimPriority,
+                                               &SharedBufferMmu::GetTrimPriority),
+                          MakeUintegerChecker<uint32_t>());
     return tid;
 }
 
@@ -98,6 +128,10 @@ SharedBufferMmu::SharedBufferMmu()
       m_xonOffset(2 * 1024),
       m_egressAlpha(1.0),
       m_lossless(0x08),
+      m_trimMask(0),
+      m_trimSize(128),
+      m_trimDscp(0),
+      m_trimPriority(7),
       m_nPorts(0),
       m_sharedPool(0),
       m_sharedUsed(0),
@@ -120,6 +154,60 @@ uint8_t
 SharedBufferMmu::GetLosslessPriorities() const
 {
     return m_lossless;
+}
+
+void
+SharedBufferMmu::SetTrimSize(uint32_t bytes)
+{
+    NS_ABORT_MSG_IF(bytes < MIN_TRIM_BYTES || bytes > 65535,
+                    "SharedBufferMmu TrimSize " << bytes << " B is invalid; valid range is "
+                                                << MIN_TRIM_BYTES
+                                                << "..65535 (IPv4 + UDP headers at least)");
+    m_trimSize = static_cast<uint16_t>(bytes);
+}
+
+uint32_t
+SharedBufferMmu::GetTrimSize() const
+{
+    return m_trimSize;
+}
+
+void
+SharedBufferMmu::SetTrimDscp(uint32_t dscp)
+{
+    NS_ABORT_MSG_IF(dscp > 63,
+                    "SharedBufferMmu TrimDscp " << dscp << " is invalid; valid range is 0..63");
+    m_trimDscp = static_cast<uint8_t>(dscp);
+}
+
+uint32_t
+SharedBufferMmu::GetTrimDscp() const
+{
+    return m_trimDscp;
+}
+
+void
+SharedBufferMmu::SetTrimPriority(uint32_t priority)
+{
+    NS_ABORT_MSG_IF(priority > 7,
+                    "SharedBufferMmu TrimPriority " << priority
+                                                    << " is invalid; valid range is 0..7");
+    m_trimPriority = static_cast<uint8_t>(priority);
+}
+
+uint32_t
+SharedBufferMmu::GetTrimPriority() const
+{
+    return m_trimPriority;
+}
+
+bool
+SharedBufferMmu::IsTrimEnabled(uint8_t priority) const
+{
+    NS_ABORT_MSG_IF(priority > 7,
+                    "SharedBufferMmu::IsTrimEnabled: priority " << unsigned(priority)
+                                                                << " invalid (0..7)");
+    return (m_trimMask >> priority) & 1u;
 }
 
 uint64_t
@@ -197,8 +285,40 @@ SharedBufferMmu::IsLossless(uint8_t priority) const
     return (m_lossless >> priority) & 1u;
 }
 
-SharedBufferMmu::Verdict
+MmuVerdict
+SharedBufferMmu::Refuse(SwitchDropReason reason, uint8_t priority, bool mayTrim) const
+{
+    MmuVerdict v;
+    v.reason = reason;
+    if (mayTrim && ((m_trimMask >> priority) & 1u))
+    {
+        v.action = MmuVerdict::TRIM;
+        v.trimDscp = m_trimDscp;
+        v.trimPriority = m_trimPriority;
+        v.trimBytes = m_trimSize;
+    }
+    else
+    {
+        v.action = MmuVerdict::DROP;
+    }
+    return v;
+}
+
+MmuVerdict
 SharedBufferMmu::Admit(uint32_t inPort, uint8_t priority, uint32_t outPort, uint32_t bytes)
+{
+    return AdmitPacket<true>(inPort, priority, outPort, bytes);
+}
+
+MmuVerdict
+SharedBufferMmu::AdmitTrimmed(uint32_t inPort, uint8_t priority, uint32_t outPort, uint32_t bytes)
+{
+    return AdmitPacket<false>(inPort, priority, outPort, bytes);
+}
+
+template <bool MAY_TRIM>
+MmuVerdict
+SharedBufferMmu::AdmitPacket(uint32_t inPort, uint8_t priority, uint32_t outPort, uint32_t bytes)
 {
     IngressPg& pg = m_ingress[Pg(inPort, priority)];
     uint64_t& egress = m_egress[outPort].bytes[priority];
@@ -206,7 +326,7 @@ SharedBufferMmu::Admit(uint32_t inPort, uint8_t priority, uint32_t outPort, uint
     uint64_t freeShared = m_sharedPool - m_sharedUsed;
     if (!lossless && egress + bytes > static_cast<uint64_t>(m_egressAlpha * double(freeShared)))
     {
-        return DROP_EGRESS_LOSSY;
+        return Refuse(SwitchDropReason::EGRESS_THRESHOLD, priority, MAY_TRIM);
     }
     uint64_t toReserved = 0;
     uint64_t toShared = 0;
@@ -226,7 +346,7 @@ SharedBufferMmu::Admit(uint32_t inPort, uint8_t priority, uint32_t outPort, uint
         }
         else if (!lossless)
         {
-            return DROP_BUFFER_LOSSY;
+            return Refuse(SwitchDropReason::BUFFER_FULL, priority, MAY_TRIM);
         }
         else if (pg.headroom + rest <= m_headroom[inPort])
         {
@@ -235,7 +355,7 @@ SharedBufferMmu::Admit(uint32_t inPort, uint8_t priority, uint32_t outPort, uint
         }
         else
         {
-            return DROP_HEADROOM;
+            return Refuse(SwitchDropReason::HEADROOM_OVERFLOW, priority, MAY_TRIM);
         }
     }
     pg.reserved += toReserved;
@@ -253,7 +373,7 @@ SharedBufferMmu::Admit(uint32_t inPort, uint8_t priority, uint32_t outPort, uint
             m_xoffCallback(inPort, priority, true);
         }
     }
-    return ACCEPT;
+    return MmuVerdict();
 }
 
 void

@@ -6,6 +6,8 @@
 #ifndef SHARED_BUFFER_MMU_H
 #define SHARED_BUFFER_MMU_H
 
+#include "switch-reasons.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
@@ -19,6 +21,40 @@
 
 namespace ns3
 {
+
+/**
+ * \ingroup ai-fabric-switch
+ * \brief What a SharedBufferMmu decided for a packet: accept it, drop it, or trim it.
+ *
+ * TRIM (packet trimming, as in the SONiC/SAI "drop and trim" buffer admission-fail action and
+ * NVIDIA Spectrum switches; used by Ultra Ethernet): the packet did not fit, nothing was charged,
+ * and the caller may instead cut it to trimBytes of IPv4 packet, re-mark its DSCP to trimDscp,
+ * admit the cut packet on trimPriority with SharedBufferMmu::AdmitTrimmed() and queue it there.
+ * FabricSwitch does exactly that; a packet it cannot trim (not longer than trimBytes, or
+ * headers longer than trimBytes) is dropped with \p reason.
+ */
+struct MmuVerdict
+{
+    /// What to do with the packet.
+    enum Action : uint8_t
+    {
+        ACCEPT = 0, //!< charged; the packet may be queued
+        DROP,       //!< not charged; drop it for \p reason
+        TRIM,       //!< not charged; it did not fit for \p reason, trim it instead of dropping
+    };
+
+    Action action{ACCEPT};                               //!< the decision
+    SwitchDropReason reason{SwitchDropReason::NO_ROUTE}; //!< DROP, TRIM: why it did not fit
+    uint8_t trimDscp{0};                                 //!< TRIM: DSCP of the cut packet
+    uint8_t trimPriority{0};                             //!< TRIM: priority to queue it on, 0..7
+    uint16_t trimBytes{0}; //!< TRIM: IPv4 total length of the cut packet, bytes
+
+    /// \return true if the packet was admitted and charged
+    bool IsAccept() const
+    {
+        return action == ACCEPT;
+    }
+};
 
 /**
  * \ingroup ai-fabric-switch
@@ -49,6 +85,13 @@ namespace ns3
  * shared use falls to threshold - XonOffset (or 0). Decisions are reported through the XOFF
  * callback; the switch turns them into PFC frames on port i.
  *
+ * Trimming: a priority in TrimPriorities gets a TRIM verdict (MmuVerdict) instead of a DROP
+ * for whatever reason its packet did not fit; the caller cuts the packet to TrimSize bytes of
+ * IPv4 packet and admits the cut packet with AdmitTrimmed() on TrimPriority (charged like any
+ * packet of that priority; a second refusal is a DROP). Off by default (TrimPriorities 0).
+ * Drop reasons are SwitchDropReason values ("headroom overflow", "egress threshold", "buffer
+ * full"), counted by the switch with the others.
+ *
  * Invariant, checked by CheckInvariants(): for every (i, p), reserved + shared + headroom
  * use equals the bytes of its packets held; the sums over (i, p) equal the bytes held and the
  * sum of egress occupancies; no pool exceeds its size.
@@ -63,14 +106,8 @@ class SharedBufferMmu : public Object
         DYNAMIC, //!< Alpha x free shared bytes
     };
 
-    /// Outcome of Admit().
-    enum Verdict
-    {
-        ACCEPT = 0,        //!< charged; the packet may be queued
-        DROP_HEADROOM,     //!< lossless packet did not fit in headroom ("headroom overflow")
-        DROP_EGRESS_LOSSY, //!< lossy packet over the egress threshold ("egress threshold")
-        DROP_BUFFER_LOSSY, //!< lossy packet found no reserved/shared room ("buffer full")
-    };
+    /// Smallest TrimSize: an IPv4 header without options and a UDP header, bytes.
+    static constexpr uint16_t MIN_TRIM_BYTES = 28;
 
     /// Called on XOFF/XON transitions: ingress port, priority, true = XOFF.
     typedef Callback<void, uint32_t, uint8_t, bool> XoffCallback;
@@ -110,9 +147,26 @@ class SharedBufferMmu : public Object
      * \param priority 0..7
      * \param outPort egress port index
      * \param bytes bytes the packet occupies
-     * \return the verdict; nothing is charged unless ACCEPT
+     * \return the verdict: ACCEPT (charged), DROP with the reason, or TRIM (for a priority in
+     *         TrimPriorities that would have been dropped); nothing is charged unless ACCEPT
      */
-    Verdict Admit(uint32_t inPort, uint8_t priority, uint32_t outPort, uint32_t bytes);
+    MmuVerdict Admit(uint32_t inPort, uint8_t priority, uint32_t outPort, uint32_t bytes);
+
+    /**
+     * \brief Admit a packet cut after a TRIM verdict (never trims again).
+     * \param inPort ingress port index
+     * \param priority the verdict's trimPriority, 0..7
+     * \param outPort egress port index
+     * \param bytes bytes the cut packet occupies
+     * \return ACCEPT (charged to (inPort, priority) and (outPort, priority)) or DROP
+     */
+    MmuVerdict AdmitTrimmed(uint32_t inPort, uint8_t priority, uint32_t outPort, uint32_t bytes);
+
+    /**
+     * \param priority 0..7
+     * \return true if packets of that priority are trimmed instead of dropped (TrimPriorities)
+     */
+    bool IsTrimEnabled(uint8_t priority) const;
 
     /**
      * \brief Return a departed packet's bytes (when it starts transmission on the egress port).
@@ -223,6 +277,43 @@ class SharedBufferMmu : public Object
         bool xoff{false};     //!< XOFF asserted
     };
 
+    /**
+     * \brief Admit() and AdmitTrimmed().
+     * \tparam MAY_TRIM whether a refusal of a trim-enabled priority is a TRIM verdict
+     * \param inPort ingress port index
+     * \param priority 0..7
+     * \param outPort egress port index
+     * \param bytes bytes the packet occupies
+     * \return the verdict
+     */
+    template <bool MAY_TRIM>
+    MmuVerdict AdmitPacket(uint32_t inPort, uint8_t priority, uint32_t outPort, uint32_t bytes);
+    /**
+     * \brief The verdict for a packet that did not fit.
+     * \param reason why
+     * \param priority its priority
+     * \param mayTrim false after a trim (AdmitTrimmed)
+     * \return TRIM if \p mayTrim and the priority is trim-enabled, else DROP
+     *
+     * Out of line (and marked cold): the admission path keeps the shape of a function that
+     * returns 0 for ACCEPT, with a tail call on refusals.
+     */
+    [[gnu::cold, gnu::noinline]] MmuVerdict Refuse(SwitchDropReason reason,
+                                                   uint8_t priority,
+                                                   bool mayTrim) const;
+    /// Attribute setter of TrimSize: aborts unless MIN_TRIM_BYTES..65535.
+    void SetTrimSize(uint32_t bytes);
+    /// \return attribute TrimSize
+    uint32_t GetTrimSize() const;
+    /// Attribute setter of TrimDscp: aborts unless 0..63.
+    void SetTrimDscp(uint32_t dscp);
+    /// \return attribute TrimDscp
+    uint32_t GetTrimDscp() const;
+    /// Attribute setter of TrimPriority: aborts unless 0..7.
+    void SetTrimPriority(uint32_t priority);
+    /// \return attribute TrimPriority
+    uint32_t GetTrimPriority() const;
+
     /// Index of (port, priority) in the flat tables; aborts on bad values.
     std::size_t Pg(uint32_t port, uint8_t priority) const;
     /// Threshold for a (port, priority) given current shared use.
@@ -244,6 +335,10 @@ class SharedBufferMmu : public Object
     uint64_t m_xonOffset;     //!< attribute XonOffset
     double m_egressAlpha;     //!< attribute EgressAlpha
     uint8_t m_lossless;       //!< attribute LosslessPriorities
+    uint8_t m_trimMask;       //!< attribute TrimPriorities
+    uint16_t m_trimSize;      //!< attribute TrimSize, bytes of IPv4 packet
+    uint8_t m_trimDscp;       //!< attribute TrimDscp
+    uint8_t m_trimPriority;   //!< attribute TrimPriority
 
     uint32_t m_nPorts;                //!< configured ports
     std::vector<uint64_t> m_headroom; //!< headroom size per port

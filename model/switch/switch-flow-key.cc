@@ -3,19 +3,26 @@
  */
 #include "switch-flow-key.h"
 
+#include "switch-entropy-parser.h"
+
 namespace ns3
 {
 
 bool
-SwitchFlowKey::Parse(Ptr<const Packet> packet, SwitchFlowKey& key)
+SwitchFlowKey::Parse(Ptr<const Packet> packet,
+                     SwitchFlowKey& key,
+                     const SwitchEntropyParserTable* parsers)
 {
     uint8_t b[PARSE_BYTES + 40]; // room for IPv4 options (IHL up to 15 words)
     uint32_t n = packet->CopyData(b, sizeof(b));
-    return Parse(b, n, key);
+    return Parse(b, n, key, parsers);
 }
 
 bool
-SwitchFlowKey::Parse(const uint8_t* b, uint32_t n, SwitchFlowKey& key)
+SwitchFlowKey::Parse(const uint8_t* b,
+                     uint32_t n,
+                     SwitchFlowKey& key,
+                     const SwitchEntropyParserTable* parsers)
 {
     if (n < 20 || (b[0] >> 4) != 4)
     {
@@ -36,18 +43,19 @@ SwitchFlowKey::Parse(const uint8_t* b, uint32_t n, SwitchFlowKey& key)
     key.dstIp = (uint32_t(b[16]) << 24) | (uint32_t(b[17]) << 16) | (uint32_t(b[18]) << 8) | b[19];
     key.srcPort = 0;
     key.dstPort = 0;
-    key.destQp = 0;
-    key.hasBth = false;
+    key.entropy = 0;
+    key.entropyBytes = 0;
     if (key.protocol == 17 && n >= ihl + 8)
     {
         const uint8_t* u = b + ihl;
         key.srcPort = static_cast<uint16_t>((u[0] << 8) | u[1]);
         key.dstPort = static_cast<uint16_t>((u[2] << 8) | u[3]);
-        if (key.dstPort == ROCEV2_UDP_PORT && n >= ihl + 8 + 12)
+        if (parsers)
         {
-            const uint8_t* bth = u + 8;
-            key.destQp = (uint32_t(bth[5]) << 16) | (uint32_t(bth[6]) << 8) | bth[7];
-            key.hasBth = true;
+            if (SwitchEntropyParseFn parse = parsers->Find(key.dstPort))
+            {
+                parse(u + 8, n - ihl - 8, key);
+            }
         }
     }
     return true;

@@ -22,7 +22,7 @@ namespace ns3
  * (Murmur3); the port is ports[hash % n]. Per-packet cost is one 17-byte hash, with no
  * allocation. Packets of one flow never reorder; different seeds on different switches give
  * independent choices (no hash polarization across tiers). Subclasses append more fields by
- * overriding PackHashInput() (see RoceEcmpLoadBalancer).
+ * overriding PackHashInput() (see EntropyEcmpLoadBalancer).
  */
 class EcmpLoadBalancer : public SwitchLoadBalancer
 {

@@ -16,7 +16,7 @@ TypeId
 RoceEcmpLoadBalancer::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::RoceEcmpLoadBalancer")
-                            .SetParent<EcmpLoadBalancer>()
+                            .SetParent<EntropyEcmpLoadBalancer>()
                             .SetGroupName("AiFabric")
                             .AddConstructor<RoceEcmpLoadBalancer>();
     return tid;
@@ -30,17 +30,6 @@ RoceEcmpLoadBalancer::RoceEcmpLoadBalancer()
 RoceEcmpLoadBalancer::~RoceEcmpLoadBalancer()
 {
     NS_LOG_FUNCTION(this);
-}
-
-uint32_t
-RoceEcmpLoadBalancer::PackHashInput(const SwitchFlowKey& key, uint8_t* buffer) const
-{
-    uint32_t n = EcmpLoadBalancer::PackHashInput(key, buffer);
-    if (key.hasBth)
-    {
-        n = PutBigEndian(buffer, n, key.destQp & 0xffffffu, 3);
-    }
-    return n;
 }
 
 } // namespace ns3
