@@ -3,6 +3,7 @@
  */
 #include "pfc-net-device.h"
 
+#include "member-trace-source-accessor.h"
 #include "pfc-channel.h"
 #include "pfc-dot1q-header.h"
 #include "pfc-strict-priority-scheduler.h"
@@ -67,71 +68,6 @@ PrimePacketBufferFreeList()
         p->AddHeader(FabricWireHeader(FabricWireHeader::ETHERNET, zeros, HEADROOM_HALF));
         p->AddPaddingAtEnd(TAILROOM);
     }
-}
-
-/**
- * A trace source of one of PfcNetDevice's pause controllers, declared under PfcNetDevice's
- * TypeId: the controllers are plain members, not Objects, so MakeTraceSourceAccessor (which
- * takes a data member of the device) cannot reach their TracedCallbacks.
- * \tparam SOURCE the TracedCallback type
- * \param get returns the trace of a device
- * \return the accessor
- */
-template <typename SOURCE>
-Ptr<const TraceSourceAccessor>
-MakeControllerTraceSourceAccessor(SOURCE& (*get)(PfcNetDevice&))
-{
-    struct Accessor : public TraceSourceAccessor
-    {
-        bool ConnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
-        {
-            auto* dev = dynamic_cast<PfcNetDevice*>(obj);
-            if (dev == nullptr)
-            {
-                return false;
-            }
-            m_get(*dev).ConnectWithoutContext(cb);
-            return true;
-        }
-
-        bool Connect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
-        {
-            auto* dev = dynamic_cast<PfcNetDevice*>(obj);
-            if (dev == nullptr)
-            {
-                return false;
-            }
-            m_get(*dev).Connect(cb, context);
-            return true;
-        }
-
-        bool DisconnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
-        {
-            auto* dev = dynamic_cast<PfcNetDevice*>(obj);
-            if (dev == nullptr)
-            {
-                return false;
-            }
-            m_get(*dev).DisconnectWithoutContext(cb);
-            return true;
-        }
-
-        bool Disconnect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
-        {
-            auto* dev = dynamic_cast<PfcNetDevice*>(obj);
-            if (dev == nullptr)
-            {
-                return false;
-            }
-            m_get(*dev).Disconnect(cb, context);
-            return true;
-        }
-
-        SOURCE& (*m_get)(PfcNetDevice&); //!< the trace of a device
-    }* accessor = new Accessor();
-
-    accessor->m_get = get;
-    return Ptr<const TraceSourceAccessor>(accessor, false);
 }
 } // namespace
 
@@ -304,17 +240,13 @@ PfcNetDevice::GetTypeId()
                             "ns3::PfcNetDevice::PfcTracedCallback")
             .AddTraceSource("PfcPauseRx",
                             "A PFC frame arrived with a time for this priority (0 = XON).",
-                            MakeControllerTraceSourceAccessor(
-                                +[](PfcNetDevice& dev) -> TracedCallback<uint8_t, uint16_t>& {
-                                    return dev.m_pauseReceiver.GetPauseRxTrace();
-                                }),
+                            MakeMemberTraceSourceAccessor(&PfcNetDevice::m_pauseReceiver,
+                                                          &PfcPauseReceiver::GetPauseRxTrace),
                             "ns3::PfcNetDevice::PfcTracedCallback")
             .AddTraceSource("PfcStorm",
                             "The PFC watchdog declared a storm on this priority.",
-                            MakeControllerTraceSourceAccessor(
-                                +[](PfcNetDevice& dev) -> TracedCallback<uint8_t>& {
-                                    return dev.m_pauseReceiver.GetStormTrace();
-                                }),
+                            MakeMemberTraceSourceAccessor(&PfcNetDevice::m_pauseReceiver,
+                                                          &PfcPauseReceiver::GetStormTrace),
                             "ns3::TracedValueCallback::Uint8")
             .AddTraceSource("Drop",
                             "A frame or packet was dropped, with the reason.",
@@ -335,8 +267,8 @@ PfcNetDevice::PfcNetDevice()
       m_bps(DataRate("400Gbps")),
       m_linkUp(false)
 {
-    m_pauseReceiver.Bind(&m_pausedMask, MakeCallback(&PfcNetDevice::PauseEnded, this));
-    m_pauseGenerator.SetSendCallback(MakeCallback(&PfcNetDevice::SendPfcFrame, this));
+    m_pauseReceiver.Bind<PfcNetDevice, &PfcNetDevice::PauseEnded>(&m_pausedMask, this);
+    m_pauseGenerator.Bind<PfcNetDevice, &PfcNetDevice::SendPfcFrame>(this);
     for (uint8_t d = 0; d < 64; ++d)
     {
         SetDscpEntry(d, d >> 3);

@@ -82,36 +82,6 @@ struct PfcPortCounters
     std::array<uint64_t, static_cast<std::size_t>(PfcDropReason::COUNT)> drops{}; //!< by reason
 };
 
-/**
- * \ingroup ai-fabric-link
- * \brief A full-duplex point-to-point Ethernet port with eight priority queues and IEEE 802.1Qbb
- *        Priority-based Flow Control, for NICs and switch ports.
- *
- * Transmit path: Send() classifies the packet to a priority (IPv4 DSCP through a 64-entry
- * DSCP->priority map, default priority = DSCP >> 3, so DSCP 26 -> 3 and DSCP 48 -> 6), frames
- * it (EthernetHeader, an optional 802.1Q tag whose PCP carries the priority, zero padding to the
- * 64-byte minimum, EthernetTrailer FCS) and enqueues it on that priority's ns-3 Queue. When the
- * transmitter is free, PFC frames go first, then the TxScheduler picks among priorities that
- * are backlogged and not paused. A frame occupies the wire for (8 B preamble/SFD + frame +
- * 12 B inter-frame gap) x 8 / DataRate; it reaches the peer after (preamble + frame) time plus
- * the channel delay (IEEE 802.3 clause 4.4).
- *
- * PFC (IEEE 802.1Qbb): the port frames, counts and sends PFC frames ahead of data
- * (SendPfcFrame()) and delegates the pause decisions to two members. Its PfcPauseReceiver
- * honours received PFC frames: each listed, PFC-enabled priority is paused for quanta x 512 bit
- * times at this port's DataRate, replacing any remaining pause; a time of 0 resumes at once; a
- * frame already serializing completes; a PFC watchdog (PfcWatchdogTimeout) declares a storm
- * when a priority stays paused by refreshed pauses longer than the timeout, and pauses on that
- * priority are then ignored for PfcWatchdogRestore (the SONiC/vendor "forward" action). Its
- * PfcPauseGenerator sends what the owner (switch MMU or NIC) asks for with SetXoff(), and
- * refreshes an XOFF before it expires while it holds. The transmitter reads the paused set
- * from a byte of its own (the receiver keeps it there), so the per-frame path makes no call.
- *
- * Receive path: frames are stripped of their Ethernet framing and passed up with their
- * priority through the PFC receive callback (SetPfcReceiveCallback) if one is set, else the
- * standard NetDevice receive callback. Frames that cannot be understood are counted and traced
- * through "Drop" with a PfcDropReason; nothing aborts on received data.
- */
 class PfcNetDevice;
 
 /**
@@ -162,6 +132,36 @@ class PfcPortOwner
     virtual void FrameDequeued(uint32_t port, uint8_t priority, uint64_t tag) = 0;
 };
 
+/**
+ * \ingroup ai-fabric-link
+ * \brief A full-duplex point-to-point Ethernet port with eight priority queues and IEEE 802.1Qbb
+ *        Priority-based Flow Control, for NICs and switch ports.
+ *
+ * Transmit path: Send() classifies the packet to a priority (IPv4 DSCP through a 64-entry
+ * DSCP->priority map, default priority = DSCP >> 3, so DSCP 26 -> 3 and DSCP 48 -> 6), frames
+ * it (EthernetHeader, an optional 802.1Q tag whose PCP carries the priority, zero padding to the
+ * 64-byte minimum, EthernetTrailer FCS) and enqueues it on that priority's FIFO (PfcTxQueue). When
+ * the transmitter is free, PFC frames go first, then the TxScheduler picks among priorities that
+ * are backlogged and not paused. A frame occupies the wire for (8 B preamble/SFD + frame +
+ * 12 B inter-frame gap) x 8 / DataRate; it reaches the peer after (preamble + frame) time plus
+ * the channel delay (IEEE 802.3 clause 4.4).
+ *
+ * PFC (IEEE 802.1Qbb): the port frames, counts and sends PFC frames ahead of data
+ * (SendPfcFrame()) and delegates the pause decisions to two members. Its PfcPauseReceiver
+ * honours received PFC frames: each listed, PFC-enabled priority is paused for quanta x 512 bit
+ * times at this port's DataRate, replacing any remaining pause; a time of 0 resumes at once; a
+ * frame already serializing completes; a PFC watchdog (PfcWatchdogTimeout) declares a storm
+ * when a priority stays paused by refreshed pauses longer than the timeout, and pauses on that
+ * priority are then ignored for PfcWatchdogRestore (the SONiC/vendor "forward" action). Its
+ * PfcPauseGenerator sends what the owner (switch MMU or NIC) asks for with SetXoff(), and
+ * refreshes an XOFF before it expires while it holds. The transmitter reads the paused set
+ * from a byte of its own (the receiver keeps it there), so the per-frame path makes no call.
+ *
+ * Receive path: frames are stripped of their Ethernet framing and passed up with their
+ * priority through the PFC receive callback (SetPfcReceiveCallback) if one is set, else the
+ * standard NetDevice receive callback. Frames that cannot be understood are counted and traced
+ * through "Drop" with a PfcDropReason; nothing aborts on received data.
+ */
 class PfcNetDevice : public NetDevice
 {
   public:

@@ -10,15 +10,9 @@ namespace ns3
 {
 
 PfcPauseGenerator::PfcPauseGenerator()
-    : m_rate(DataRate("400Gbps")),
+    : m_rate(400000000000ull), // 400 Gb/s
       m_refreshInterval(0)
 {
-}
-
-void
-PfcPauseGenerator::SetSendCallback(SendCallback send)
-{
-    m_send = send;
 }
 
 void
@@ -129,13 +123,13 @@ PfcPauseGenerator::Refresh(uint8_t priority)
 void
 PfcPauseGenerator::Send(uint8_t priority, uint16_t quanta)
 {
-    if (m_send.IsNull())
+    if (m_send == nullptr)
     {
         return;
     }
     PfcHeader pfc;
     pfc.SetPauseQuanta(priority, quanta);
-    m_send(pfc);
+    m_send(m_port, pfc);
 }
 
 void
@@ -145,7 +139,8 @@ PfcPauseGenerator::Dispose()
     {
         e.Cancel();
     }
-    m_send.Nullify();
+    m_port = nullptr;
+    m_send = nullptr;
 }
 
 } // namespace ns3

@@ -8,7 +8,6 @@
 
 #include "pfc-header.h"
 
-#include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -32,7 +31,7 @@ namespace ns3
  * a PFC frame with time 0 and stops the refresh. Asking for the current state sends nothing.
  * Each priority is handled alone (one PFC frame per request, listing only that priority).
  *
- * The frames are handed to the port through the send callback (PfcNetDevice::SendPfcFrame(),
+ * The frames are handed to the port (Bind(); PfcNetDevice::SendPfcFrame(),
  * which frames them, counts and traces them and sends them ahead of data). A plain member of
  * its port, not an ns-3 Object: the port forwards its attributes (PauseQuanta,
  * PauseRefreshInterval, PfcEnableMask, DataRate). Nothing here runs per data frame.
@@ -43,9 +42,6 @@ class PfcPauseGenerator
     /// Number of priorities (IEEE 802.1Q).
     static constexpr uint8_t NUM_PRIORITIES = PfcHeader::NUM_PRIORITIES;
 
-    /// Hands a PFC body to the port for transmission.
-    typedef Callback<void, const PfcHeader&> SendCallback;
-
     /// Defaults: every priority PFC-enabled, 400 Gb/s, 65535 quanta, automatic refresh.
     PfcPauseGenerator();
     /// Not copyable: scheduled refreshes refer to this object.
@@ -54,11 +50,21 @@ class PfcPauseGenerator
     PfcPauseGenerator& operator=(const PfcPauseGenerator&) = delete;
 
     /**
-     * \brief Set where PFC frames go (the port). Until set, requests change the XOFF state
-     *        and schedule refreshes but send nothing.
-     * \param send the port's PFC transmit function
+     * \brief Set where PFC frames go: \p port's SEND member (PfcNetDevice::SendPfcFrame).
+     *
+     * Bound at compile time rather than through an ns-3 Callback, which costs more to build
+     * and assign per port than everything else here (see PfcPauseReceiver::Bind). Until a
+     * port is set, requests change the XOFF state and schedule refreshes but send nothing.
+     * \tparam T the port's class
+     * \tparam SEND the member to call, `void T::SEND(const PfcHeader&)`
+     * \param port the object whose SEND runs (not owned; null: nothing is sent)
      */
-    void SetSendCallback(SendCallback send);
+    template <typename T, void (T::*SEND)(const PfcHeader&)>
+    void Bind(T* port)
+    {
+        m_port = port;
+        m_send = port == nullptr ? nullptr : &CallMember<T, SEND>;
+    }
 
     /**
      * \brief Set the rate pause times are measured at (the port's DataRate).
@@ -125,12 +131,25 @@ class PfcPauseGenerator
     }
 
     /**
-     * \brief Cancel the pending refreshes and drop the send callback (the port's DoDispose).
+     * \brief Cancel the pending refreshes and forget the port (the port's DoDispose).
      * The XOFF state is left as it is.
      */
     void Dispose();
 
   private:
+    /**
+     * \brief Call a port's member.
+     * \tparam T the port's class
+     * \tparam SEND the member
+     * \param port the port, a T
+     * \param pfc the PFC body to send
+     */
+    template <typename T, void (T::*SEND)(const PfcHeader&)>
+    static void CallMember(void* port, const PfcHeader& pfc)
+    {
+        (static_cast<T*>(port)->*SEND)(pfc);
+    }
+
     /// Re-send the XOFF of a priority while it holds, and schedule the next refresh.
     /// \param priority 0..7
     void Refresh(uint8_t priority);
@@ -142,7 +161,8 @@ class PfcPauseGenerator
     uint16_t m_pauseQuanta{0xffff};                     //!< time of XOFF frames, quanta
     DataRate m_rate;                                    //!< rate of a pause quantum
     Time m_refreshInterval;                             //!< XOFF refresh period (0 = auto)
-    SendCallback m_send;                                //!< the port
+    void* m_port{nullptr};                              //!< the port (Bind)
+    void (*m_send)(void*, const PfcHeader&){nullptr};   //!< calls the port's SEND
     std::array<EventId, NUM_PRIORITIES> m_refreshEvent; //!< next refresh per priority
 };
 

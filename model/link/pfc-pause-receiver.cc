@@ -14,19 +14,18 @@ NS_LOG_COMPONENT_DEFINE("PfcPauseReceiver");
 
 PfcPauseReceiver::PfcPauseReceiver()
     : m_pausedMask(&m_ownPausedMask),
-      m_rate(DataRate("400Gbps")),
+      m_rate(400000000000ull), // 400 Gb/s
       m_watchdogTimeout(MilliSeconds(200)),
       m_watchdogRestore(MilliSeconds(200))
 {
 }
 
 void
-PfcPauseReceiver::Bind(uint8_t* pausedMask, Callback<void> resumed)
+PfcPauseReceiver::BindMask(uint8_t* pausedMask)
 {
     NS_ABORT_MSG_IF(pausedMask == nullptr, "PfcPauseReceiver::Bind given a null paused mask");
     *pausedMask = *m_pausedMask;
     m_pausedMask = pausedMask;
-    m_resumed = resumed;
 }
 
 void
@@ -153,9 +152,9 @@ PfcPauseReceiver::Resume(uint8_t priority)
     *m_pausedMask &= static_cast<uint8_t>(~(1u << priority));
     m_counters.pausedTime[priority] += now - m_pauseStart[priority];
     m_pausedUntil[priority] = now;
-    if (!m_resumed.IsNull())
+    if (m_resumed != nullptr)
     {
-        m_resumed();
+        m_resumed(m_port);
     }
 }
 
@@ -178,7 +177,8 @@ PfcPauseReceiver::Dispose()
     {
         e.Cancel();
     }
-    m_resumed.Nullify();
+    m_port = nullptr;
+    m_resumed = nullptr;
 }
 
 } // namespace ns3

@@ -8,7 +8,6 @@
 
 #include "pfc-header.h"
 
-#include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -74,14 +73,37 @@ class PfcPauseReceiver
      *
      * The paused set (bit i = priority i paused) is kept in \p pausedMask, a byte of the port
      * that its transmitter reads for every frame (one cache line it touches anyway); only this
-     * receiver writes it. \p resumed is called after a priority resumed (expiry, XON, storm,
-     * PFC disabled), with the byte already updated, so the port restarts its transmitter.
-     * Until Bind() is called the receiver keeps the set itself and calls nothing.
+     * receiver writes it. \p port's RESUMED member is called after a priority resumed (expiry,
+     * XON, storm, PFC disabled), with the byte already updated, so the port restarts its
+     * transmitter. A member bound at compile time rather than an ns-3 Callback: a fabric has
+     * tens of thousands of ports, and building and assigning a Callback per port costs more
+     * than everything else here. Until Bind() is called the receiver keeps the set itself and
+     * calls nothing.
+     * \tparam T the port's class
+     * \tparam RESUMED the member to call, `void T::RESUMED()`
      * \param pausedMask where the paused set lives (must outlive this object; normally a member
      *        of the same port); null aborts
-     * \param resumed called after a priority resumed (may be null)
+     * \param port the object whose RESUMED runs (not owned; null: nothing is called)
      */
-    void Bind(uint8_t* pausedMask, Callback<void> resumed);
+    template <typename T, void (T::*RESUMED)()>
+    void Bind(uint8_t* pausedMask, T* port)
+    {
+        BindMask(pausedMask);
+        m_port = port;
+        m_resumed = port == nullptr ? nullptr : &CallMember<T, RESUMED>;
+    }
+
+    /**
+     * \brief Keep the paused set in \p pausedMask, calling nothing on resume (see the other
+     *        Bind()).
+     * \param pausedMask where the paused set lives (must outlive this object); null aborts
+     */
+    void Bind(uint8_t* pausedMask)
+    {
+        BindMask(pausedMask);
+        m_port = nullptr;
+        m_resumed = nullptr;
+    }
 
     /**
      * \brief Set the rate pause times are measured at (the port's DataRate).
@@ -162,7 +184,7 @@ class PfcPauseReceiver
     }
 
     /**
-     * \brief Cancel the pending expiries and drop the resume callback (the port's DoDispose).
+     * \brief Cancel the pending expiries and forget the port (the port's DoDispose).
      * The paused set is left as it is.
      */
     void Dispose();
@@ -180,6 +202,20 @@ class PfcPauseReceiver
     }
 
   private:
+    /**
+     * \brief Call a port's member.
+     * \tparam T the port's class
+     * \tparam RESUMED the member
+     * \param port the port, a T
+     */
+    template <typename T, void (T::*RESUMED)()>
+    static void CallMember(void* port)
+    {
+        (static_cast<T*>(port)->*RESUMED)();
+    }
+
+    /// Move the paused set to \p pausedMask (Bind). \param pausedMask non-null (aborts)
+    void BindMask(uint8_t* pausedMask);
     /// End a priority's pause, if it is paused: count it, clear the bit, call the port.
     /// \param priority 0..7
     void Resume(uint8_t priority);
@@ -189,7 +225,8 @@ class PfcPauseReceiver
     uint8_t* m_pausedMask;                             //!< the paused set (see Bind())
     uint8_t m_ownPausedMask{0};                        //!< the paused set until Bind()
     uint8_t m_enableMask{0xff};                        //!< PFC-enabled priorities
-    Callback<void> m_resumed;                          //!< the port, after a priority resumed
+    void* m_port{nullptr};                             //!< the port (Bind)
+    void (*m_resumed)(void*){nullptr};                 //!< calls the port after a resume
     DataRate m_rate;                                   //!< rate of a pause quantum
     Time m_watchdogTimeout;                            //!< storm detection (0 = off)
     Time m_watchdogRestore;                            //!< pauses ignored this long after a storm
