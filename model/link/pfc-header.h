@@ -58,7 +58,7 @@ class PfcHeader : public Header
 
     /**
      * \brief Duration of a pause time at a port's rate: quanta x 512 bit times (IEEE 802.1Qbb
-     *        clause 36.1.3.1 / IEEE 802.3 Annex 31D), rounded to the nearest picosecond.
+     *        clause 36 / IEEE 802.3 Annex 31D), rounded to the nearest picosecond.
      *
      * 1.28 ns per quantum at 400 Gb/s; 65535 quanta are 83.886 us at 400 Gb/s.
      * \param quanta pause time, 0..65535 (0 = XON, a zero duration)

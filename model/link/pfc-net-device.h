@@ -413,8 +413,8 @@ class PfcNetDevice : public NetDevice
      * \brief Send one PFC frame now (ahead of all data): the pause generator's way out, also
      *        usable by tests or custom owners.
      *
-     * The frame is the MAC Control body padded to 64 bytes, sent to 01:80:C2:00:00:01 with
-     * EtherType 0x8808 and a computed FCS (IEEE 802.3 Annex 31D); it waits only for the frame
+     * The frame is the MAC Control body (IEEE 802.3 Annex 31D) padded to 64 bytes, sent to
+     * 01:80:C2:00:00:01 with EtherType 0x8808 and a computed FCS; it waits only for the frame
      * on the wire.
      * \param header the PFC body; every priority it enables is counted (pauseTx / xonTx) and
      *        traced (PfcPauseTx)

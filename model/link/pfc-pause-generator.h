@@ -27,12 +27,12 @@ namespace ns3
  * drain) asks for XOFF or XON on a priority with SetXoff(). XOFF sends a PFC frame pausing that
  * priority for PauseQuanta quanta of 512 bit times and, while it holds, re-sends it every
  * refresh interval, so that the peer never resumes by expiry while congestion persists (IEEE
- * 802.1Qbb clause 36.1.3.1; REFERENCE: "senders refresh pauses before they expire"). XON sends
- * a PFC frame with time 0 and stops the refresh. Asking for the current state sends nothing.
- * Each priority is handled alone (one PFC frame per request, listing only that priority).
+ * 802.1Qbb clause 36: a pause lasts only its time; a sender refreshes it before it expires).
+ * XON sends a PFC frame with time 0 and stops the refresh. Asking for the current state sends
+ * nothing. Each priority is handled alone (one PFC frame per request, listing only that priority).
  *
- * The frames are handed to the port (Bind(); PfcNetDevice::SendPfcFrame(),
- * which frames them, counts and traces them and sends them ahead of data). A plain member of
+ * The frames are handed to the port (Bind(): PfcNetDevice::SendPfcFrame(), which frames them,
+ * counts and traces them and sends them ahead of data). A plain member of
  * its port, not an ns-3 Object: the port forwards its attributes (PauseQuanta,
  * PauseRefreshInterval, PfcEnableMask, DataRate). Nothing here runs per data frame.
  */

@@ -24,15 +24,15 @@ namespace ns3
  * \brief Honours the PFC frames a port receives: which of its priorities the peer pauses, until
  *        when, and the PFC watchdog that ends pause storms.
  *
- * IEEE 802.1Qbb clause 36.1.3.1 / IEEE 802.3 Annex 31D: a PFC frame pauses each priority its
+ * IEEE 802.1Qbb clause 36 / IEEE 802.3 Annex 31D: a PFC frame pauses each priority its
  * priority-enable vector lists for time[i] quanta of 512 bit times at this port's rate,
  * replacing the remaining time of an earlier pause; a time of 0 (XON) resumes the priority at
  * once. Priorities outside the enable mask (the port's PfcEnableMask) ignore PFC. A paused
  * priority only stops *starting* frames: the port's transmitter consults the paused set (see
  * Bind()) before it picks the next frame, and a frame already serializing completes.
  *
- * PFC watchdog (operations practice, e.g. SONiC pfcwd; REFERENCE: a queue paused continuously
- * for ~100-200 ms is stormed): when a pause arrives for a priority that has been paused
+ * PFC watchdog (operations practice, e.g. SONiC pfcwd, where a queue paused continuously for
+ * ~100-200 ms is declared stormed): when a pause arrives for a priority that has been paused
  * continuously (by refreshed pauses, without resuming in between) for at least the watchdog
  * timeout, the receiver declares a storm instead of honouring it: the priority resumes, the
  * storm is counted and traced, and every pause for that priority is ignored for the restore
