@@ -353,6 +353,77 @@ TEST_F(LinkTest, WatchdogDeclaresStormAndReleasesThePriority)
     EXPECT_GT(TxTimes(3).back(), MicroSeconds(300));
 }
 
+/// Records the context and priority of a PFC trace.
+void
+RecordPfc(std::vector<std::string>* log, std::string context, uint8_t priority, uint16_t quanta)
+{
+    log->push_back(context + " " + std::to_string(priority) + ":" + std::to_string(quanta));
+}
+
+// The pause controllers are members of the device: their settings stay device attributes and
+// their traces device trace sources, reachable by attribute and Config paths as before.
+TEST_F(LinkTest, PauseAttributesAndTracesAreTheDevicesOwn)
+{
+    helper.SetDeviceAttribute("PauseQuanta", UintegerValue(1000));
+    helper.SetDeviceAttribute("PauseRefreshInterval", TimeValue(NanoSeconds(300)));
+    helper.SetDeviceAttribute("PfcWatchdogTimeout", TimeValue(MicroSeconds(7)));
+    helper.SetDeviceAttribute("PfcWatchdogRestore", TimeValue(MicroSeconds(9)));
+    helper.SetDeviceAttribute("PfcEnableMask", UintegerValue(0x48));
+    Build("100Gbps");
+    UintegerValue quanta;
+    TimeValue refresh;
+    TimeValue watchdog;
+    TimeValue restore;
+    UintegerValue mask;
+    rx->GetAttribute("PauseQuanta", quanta);
+    rx->GetAttribute("PauseRefreshInterval", refresh);
+    rx->GetAttribute("PfcWatchdogTimeout", watchdog);
+    rx->GetAttribute("PfcWatchdogRestore", restore);
+    rx->GetAttribute("PfcEnableMask", mask);
+    EXPECT_EQ(quanta.Get(), 1000u);
+    EXPECT_EQ(refresh.Get(), NanoSeconds(300));
+    EXPECT_EQ(watchdog.Get(), MicroSeconds(7));
+    EXPECT_EQ(restore.Get(), MicroSeconds(9));
+    EXPECT_EQ(mask.Get(), 0x48u);
+    EXPECT_EQ(rx->GetPauseGenerator().GetPauseQuanta(), 1000);
+    EXPECT_EQ(rx->GetPauseGenerator().GetEffectiveRefreshInterval(), NanoSeconds(300));
+    EXPECT_EQ(rx->GetPauseGenerator().GetEnableMask(), 0x48);
+    EXPECT_EQ(rx->GetPauseReceiver().GetWatchdogTimeout(), MicroSeconds(7));
+    EXPECT_EQ(rx->GetPauseReceiver().GetWatchdogRestore(), MicroSeconds(9));
+    EXPECT_EQ(rx->GetPauseReceiver().GetEnableMask(), 0x48);
+    EXPECT_EQ(rx->GetPauseReceiver().GetDataRate(), DataRate("100Gbps"));
+    EXPECT_EQ(tx->QuantaToTime(1000), NanoSeconds(5120)); // 512000 bits at 100 Gb/s
+
+    std::vector<std::string> log;
+    const std::string txPath = "/NodeList/0/DeviceList/0/$ns3::PfcNetDevice/";
+    const std::string rxPath = "/NodeList/1/DeviceList/0/$ns3::PfcNetDevice/";
+    Config::Connect(txPath + "PfcPauseRx", MakeBoundCallback(&RecordPfc, &log));
+    Config::Connect(rxPath + "PfcPauseTx", MakeBoundCallback(&RecordPfc, &log));
+    Simulator::Schedule(MicroSeconds(1), &PfcNetDevice::SetXoff, rx, 3, true);
+    Simulator::Schedule(NanoSeconds(1200), &PfcNetDevice::SetXoff, rx, 3, false);
+    Simulator::Run();
+    // XOFF at 1 us and XON at 1.2 us (before the refresh due at 1.3 us), each seen sent at rx
+    // and received at tx 1 us + 5.76 ns later (72 B at 100 Gb/s).
+    ASSERT_EQ(log.size(), 4u);
+    EXPECT_EQ(log[0], rxPath + "PfcPauseTx 3:1000");
+    EXPECT_EQ(log[1], rxPath + "PfcPauseTx 3:0");
+    EXPECT_EQ(log[2], txPath + "PfcPauseRx 3:1000");
+    EXPECT_EQ(log[3], txPath + "PfcPauseRx 3:0");
+    EXPECT_EQ(tx->GetCounters().pausedTime[3], NanoSeconds(200));
+    Config::Disconnect(txPath + "PfcPauseRx", MakeBoundCallback(&RecordPfc, &log));
+    rx->SetXoff(6, true);
+    Simulator::Stop(MicroSeconds(2));
+    Simulator::Run();
+    // Priority 6's XOFF and refreshes (every 300 ns) are traced at rx, nothing more at tx.
+    auto atTx = std::count_if(log.begin(), log.end(), [&](const std::string& e) {
+        return e.compare(0, txPath.size(), txPath) == 0;
+    });
+    EXPECT_EQ(atTx, 2);
+    EXPECT_EQ(log.size(), 4u + 7u);              // XOFF at t, refreshes at t + 0.3 .. t + 1.8 us
+    EXPECT_EQ(tx->GetCounters().pauseRx[6], 4u); // the XOFF and refreshes that arrived by t + 2 us
+    EXPECT_TRUE(tx->IsPaused(6));
+}
+
 TEST_F(LinkTest, DscpMapAndPcpTagging)
 {
     Build();

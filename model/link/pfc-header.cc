@@ -4,6 +4,7 @@
 #include "pfc-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-time.h"
 
 namespace ns3
 {
@@ -14,6 +15,13 @@ Mac48Address
 PfcHeader::GetPfcDestination()
 {
     return Mac48Address("01:80:c2:00:00:01");
+}
+
+Time
+PfcHeader::QuantaToTime(uint16_t quanta, const DataRate& rate)
+{
+    // 512 bit times = 64 byte times.
+    return BytesTxTime(static_cast<uint64_t>(quanta) * (BITS_PER_QUANTUM / 8), rate);
 }
 
 PfcHeader::PfcHeader()

@@ -6,8 +6,10 @@
 #ifndef PFC_HEADER_H
 #define PFC_HEADER_H
 
+#include "ns3/data-rate.h"
 #include "ns3/header.h"
 #include "ns3/mac48-address.h"
+#include "ns3/nstime.h"
 
 #include <array>
 #include <cstdint>
@@ -53,6 +55,18 @@ class PfcHeader : public Header
      * \return the address
      */
     static Mac48Address GetPfcDestination();
+
+    /**
+     * \brief Duration of a pause time at a port's rate: quanta x 512 bit times (IEEE 802.1Qbb
+     *        clause 36 / IEEE 802.3 Annex 31D), rounded to the nearest picosecond.
+     *
+     * 1.28 ns per quantum at 400 Gb/s; 65535 quanta are 83.886 us at 400 Gb/s.
+     * \param quanta pause time, 0..65535 (0 = XON, a zero duration)
+     * \param rate the rate of the port that honours or sends the pause, > 0 bit/s (not checked
+     *        here: devices validate their rate)
+     * \return the duration
+     */
+    static Time QuantaToTime(uint16_t quanta, const DataRate& rate);
 
     /// Construct an empty PFC frame (opcode 0x0101, no priority enabled).
     PfcHeader();

@@ -3,6 +3,7 @@
  */
 #include "pfc-net-device.h"
 
+#include "member-trace-source-accessor.h"
 #include "pfc-channel.h"
 #include "pfc-dot1q-header.h"
 #include "pfc-strict-priority-scheduler.h"
@@ -157,28 +158,31 @@ PfcNetDevice::GetTypeId()
                           MakeUintegerAccessor(&PfcNetDevice::SetPfcEnableMask,
                                                &PfcNetDevice::GetPfcEnableMask),
                           MakeUintegerChecker<uint8_t>())
-            .AddAttribute("PauseQuanta",
-                          "Pause time in quanta of 512 bit times sent in XOFF frames "
-                          "(1..65535).",
-                          UintegerValue(0xffff),
-                          MakeUintegerAccessor(&PfcNetDevice::m_pauseQuanta),
-                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute(
+                "PauseQuanta",
+                "Pause time in quanta of 512 bit times sent in XOFF frames (1..65535).",
+                UintegerValue(0xffff),
+                MakeUintegerAccessor(&PfcNetDevice::SetPauseQuanta, &PfcNetDevice::GetPauseQuanta),
+                MakeUintegerChecker<uint16_t>(1))
             .AddAttribute("PauseRefreshInterval",
                           "How often an XOFF is re-sent while it holds; 0 = half the pause "
                           "time of PauseQuanta at DataRate.",
                           TimeValue(Time(0)),
-                          MakeTimeAccessor(&PfcNetDevice::m_refreshInterval),
+                          MakeTimeAccessor(&PfcNetDevice::SetPauseRefreshInterval,
+                                           &PfcNetDevice::GetPauseRefreshInterval),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("PfcWatchdogTimeout",
                           "A priority paused continuously for longer than this is declared a "
                           "PFC storm (traced, counted); 0 disables the watchdog.",
                           TimeValue(MilliSeconds(200)),
-                          MakeTimeAccessor(&PfcNetDevice::m_watchdogTimeout),
+                          MakeTimeAccessor(&PfcNetDevice::SetPfcWatchdogTimeout,
+                                           &PfcNetDevice::GetPfcWatchdogTimeout),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("PfcWatchdogRestore",
                           "After a storm, pauses on that priority are ignored for this long.",
                           TimeValue(MilliSeconds(200)),
-                          MakeTimeAccessor(&PfcNetDevice::m_watchdogRestore),
+                          MakeTimeAccessor(&PfcNetDevice::SetPfcWatchdogRestore,
+                                           &PfcNetDevice::GetPfcWatchdogRestore),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("ReceiveErrorModel",
                           "Optional error model deciding which received frames are corrupted.",
@@ -236,11 +240,13 @@ PfcNetDevice::GetTypeId()
                             "ns3::PfcNetDevice::PfcTracedCallback")
             .AddTraceSource("PfcPauseRx",
                             "A PFC frame arrived with a time for this priority (0 = XON).",
-                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcPauseRxTrace),
+                            MakeMemberTraceSourceAccessor(&PfcNetDevice::m_pauseReceiver,
+                                                          &PfcPauseReceiver::GetPauseRxTrace),
                             "ns3::PfcNetDevice::PfcTracedCallback")
             .AddTraceSource("PfcStorm",
                             "The PFC watchdog declared a storm on this priority.",
-                            MakeTraceSourceAccessor(&PfcNetDevice::m_pfcStormTrace),
+                            MakeMemberTraceSourceAccessor(&PfcNetDevice::m_pauseReceiver,
+                                                          &PfcPauseReceiver::GetStormTrace),
                             "ns3::TracedValueCallback::Uint8")
             .AddTraceSource("Drop",
                             "A frame or packet was dropped, with the reason.",
@@ -259,14 +265,10 @@ PfcNetDevice::PfcNetDevice()
       m_vid(0),
       m_ifIndex(0),
       m_bps(DataRate("400Gbps")),
-      m_pfcEnableMask(0xff),
-      m_pauseQuanta(0xffff),
-      m_refreshInterval(0),
-      m_xoffMask(0),
-      m_watchdogTimeout(MilliSeconds(200)),
-      m_watchdogRestore(MilliSeconds(200)),
       m_linkUp(false)
 {
+    m_pauseReceiver.Bind<PfcNetDevice, &PfcNetDevice::PauseEnded>(&m_pausedMask, this);
+    m_pauseGenerator.Bind<PfcNetDevice, &PfcNetDevice::SendPfcFrame>(this);
     for (uint8_t d = 0; d < 64; ++d)
     {
         SetDscpEntry(d, d >> 3);
@@ -291,11 +293,8 @@ PfcNetDevice::~PfcNetDevice() = default;
 void
 PfcNetDevice::DoDispose()
 {
-    for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
-    {
-        m_resumeEvent[p].Cancel();
-        m_refreshEvent[p].Cancel();
-    }
+    m_pauseReceiver.Dispose();
+    m_pauseGenerator.Dispose();
     m_node = nullptr;
     m_channel = nullptr;
     for (auto& q : m_queues)
@@ -350,6 +349,8 @@ PfcNetDevice::SetDataRate(DataRate rate)
                     "PfcNetDevice DataRate " << rate << " is invalid; it must be > 0 bit/s");
     m_bps = rate;
     m_txTimesBytes = {}; // cached serialization times were for the old rate
+    m_pauseReceiver.SetDataRate(rate);
+    m_pauseGenerator.SetDataRate(rate);
 }
 
 DataRate
@@ -361,21 +362,62 @@ PfcNetDevice::GetDataRate() const
 void
 PfcNetDevice::SetPfcEnableMask(uint8_t mask)
 {
-    m_pfcEnableMask = mask;
-    for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
-    {
-        if (!((mask >> p) & 1u) && ((m_pausedMask >> p) & 1u))
-        {
-            m_resumeEvent[p].Cancel();
-            Resume(p);
-        }
-    }
+    m_pauseGenerator.SetEnableMask(mask);
+    m_pauseReceiver.SetEnableMask(mask); // resumes the priorities it disables
 }
 
 uint8_t
 PfcNetDevice::GetPfcEnableMask() const
 {
-    return m_pfcEnableMask;
+    return m_pauseReceiver.GetEnableMask();
+}
+
+void
+PfcNetDevice::SetPauseQuanta(uint16_t quanta)
+{
+    m_pauseGenerator.SetPauseQuanta(quanta);
+}
+
+uint16_t
+PfcNetDevice::GetPauseQuanta() const
+{
+    return m_pauseGenerator.GetPauseQuanta();
+}
+
+void
+PfcNetDevice::SetPauseRefreshInterval(Time interval)
+{
+    m_pauseGenerator.SetRefreshInterval(interval);
+}
+
+Time
+PfcNetDevice::GetPauseRefreshInterval() const
+{
+    return m_pauseGenerator.GetRefreshInterval();
+}
+
+void
+PfcNetDevice::SetPfcWatchdogTimeout(Time timeout)
+{
+    m_pauseReceiver.SetWatchdogTimeout(timeout);
+}
+
+Time
+PfcNetDevice::GetPfcWatchdogTimeout() const
+{
+    return m_pauseReceiver.GetWatchdogTimeout();
+}
+
+void
+PfcNetDevice::SetPfcWatchdogRestore(Time restore)
+{
+    m_pauseReceiver.SetWatchdogRestore(restore);
+}
+
+Time
+PfcNetDevice::GetPfcWatchdogRestore() const
+{
+    return m_pauseReceiver.GetWatchdogRestore();
 }
 
 void
@@ -956,7 +998,7 @@ PfcNetDevice::Receive(FabricFrame& fabricFrame)
             Drop(frame, PfcDropReason::UNKNOWN_MAC_CONTROL);
             return;
         }
-        ProcessPfc(pfc);
+        m_pauseReceiver.Receive(pfc);
         return;
     }
 
@@ -1079,76 +1121,12 @@ PfcNetDevice::Receive(FabricFrame& fabricFrame)
 Time
 PfcNetDevice::QuantaToTime(uint16_t quanta) const
 {
-    // 512 bit times = 64 byte times.
-    return BytesTxTime(static_cast<uint64_t>(quanta) * 64, m_bps);
+    return PfcHeader::QuantaToTime(quanta, m_bps);
 }
 
 void
-PfcNetDevice::ProcessPfc(const PfcHeader& pfc)
+PfcNetDevice::PauseEnded()
 {
-    Time now = Simulator::Now();
-    for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
-    {
-        if (!pfc.IsPriorityEnabled(p))
-        {
-            continue;
-        }
-        uint16_t quanta = pfc.GetPauseQuanta(p);
-        m_pfcPauseRxTrace(p, quanta);
-        if (quanta == 0)
-        {
-            m_counters.xonRx[p]++;
-        }
-        else
-        {
-            m_counters.pauseRx[p]++;
-        }
-        if (!((m_pfcEnableMask >> p) & 1u) || now < m_stormUntil[p])
-        {
-            m_counters.pauseIgnored[p]++;
-            continue;
-        }
-        if (quanta == 0)
-        {
-            m_resumeEvent[p].Cancel();
-            Resume(p);
-            continue;
-        }
-        bool wasPaused = (m_pausedMask >> p) & 1u;
-        if (!wasPaused)
-        {
-            m_pauseStart[p] = now;
-            m_pausedMask |= static_cast<uint8_t>(1u << p);
-        }
-        else if (!m_watchdogTimeout.IsZero() && now - m_pauseStart[p] >= m_watchdogTimeout)
-        {
-            NS_LOG_WARN("PFC storm on node " << m_node->GetId() << " port " << m_ifIndex
-                                             << " priority " << unsigned(p) << ": paused for "
-                                             << (now - m_pauseStart[p]).As(Time::MS));
-            m_counters.stormsDetected[p]++;
-            m_pfcStormTrace(p);
-            m_stormUntil[p] = now + m_watchdogRestore;
-            m_resumeEvent[p].Cancel();
-            Resume(p);
-            continue;
-        }
-        m_pausedUntil[p] = now + QuantaToTime(quanta);
-        m_resumeEvent[p].Cancel();
-        m_resumeEvent[p] =
-            Simulator::Schedule(m_pausedUntil[p] - now, &PfcNetDevice::Resume, this, p);
-    }
-}
-
-void
-PfcNetDevice::Resume(uint8_t priority)
-{
-    if (!((m_pausedMask >> priority) & 1u))
-    {
-        return;
-    }
-    m_pausedMask &= static_cast<uint8_t>(~(1u << priority));
-    m_counters.pausedTime[priority] += Simulator::Now() - m_pauseStart[priority];
-    m_pausedUntil[priority] = Simulator::Now();
     TryTransmit();
 }
 
@@ -1156,14 +1134,14 @@ bool
 PfcNetDevice::IsPaused(uint8_t priority) const
 {
     CheckPriority(priority, "PfcNetDevice::IsPaused");
-    return (m_pausedMask >> priority) & 1u;
+    return m_pauseReceiver.IsPaused(priority);
 }
 
 Time
 PfcNetDevice::GetPausedUntil(uint8_t priority) const
 {
     CheckPriority(priority, "PfcNetDevice::GetPausedUntil");
-    return IsPaused(priority) ? m_pausedUntil[priority] : Simulator::Now();
+    return m_pauseReceiver.GetPausedUntil(priority);
 }
 
 void
@@ -1198,55 +1176,14 @@ void
 PfcNetDevice::SetXoff(uint8_t priority, bool xoff)
 {
     CheckPriority(priority, "PfcNetDevice::SetXoff");
-    NS_ABORT_MSG_IF(!((m_pfcEnableMask >> priority) & 1u),
-                    "PfcNetDevice::SetXoff on priority "
-                        << unsigned(priority) << " but PFC is not enabled for it (PfcEnableMask 0x"
-                        << std::hex << unsigned(m_pfcEnableMask) << std::dec << ")");
-    bool current = (m_xoffMask >> priority) & 1u;
-    if (current == xoff)
-    {
-        return;
-    }
-    PfcHeader pfc;
-    if (xoff)
-    {
-        m_xoffMask |= static_cast<uint8_t>(1u << priority);
-        pfc.SetPauseQuanta(priority, m_pauseQuanta);
-        SendPfcFrame(pfc);
-        Time refresh =
-            m_refreshInterval.IsZero() ? QuantaToTime(m_pauseQuanta) / 2 : m_refreshInterval;
-        m_refreshEvent[priority] =
-            Simulator::Schedule(refresh, &PfcNetDevice::RefreshXoff, this, priority);
-    }
-    else
-    {
-        m_xoffMask &= static_cast<uint8_t>(~(1u << priority));
-        m_refreshEvent[priority].Cancel();
-        pfc.SetPauseQuanta(priority, 0);
-        SendPfcFrame(pfc);
-    }
-}
-
-void
-PfcNetDevice::RefreshXoff(uint8_t priority)
-{
-    if (!((m_xoffMask >> priority) & 1u))
-    {
-        return;
-    }
-    PfcHeader pfc;
-    pfc.SetPauseQuanta(priority, m_pauseQuanta);
-    SendPfcFrame(pfc);
-    Time refresh = m_refreshInterval.IsZero() ? QuantaToTime(m_pauseQuanta) / 2 : m_refreshInterval;
-    m_refreshEvent[priority] =
-        Simulator::Schedule(refresh, &PfcNetDevice::RefreshXoff, this, priority);
+    m_pauseGenerator.SetXoff(priority, xoff);
 }
 
 bool
 PfcNetDevice::IsXoff(uint8_t priority) const
 {
     CheckPriority(priority, "PfcNetDevice::IsXoff");
-    return (m_xoffMask >> priority) & 1u;
+    return m_pauseGenerator.IsXoff(priority);
 }
 
 void
@@ -1267,6 +1204,12 @@ PfcNetDevice::GetCounters() const
         m_counters.rxFrames[p] = m_frameCounters[p].rxFrames;
         m_counters.rxBytes[p] = m_frameCounters[p].rxBytes;
     }
+    const PfcPauseReceiver::Counters& rx = m_pauseReceiver.GetCounters();
+    m_counters.pauseRx = rx.pauseRx;
+    m_counters.xonRx = rx.xonRx;
+    m_counters.pauseIgnored = rx.pauseIgnored;
+    m_counters.pausedTime = rx.pausedTime;
+    m_counters.stormsDetected = rx.stormsDetected;
     return m_counters;
 }
 

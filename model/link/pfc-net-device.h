@@ -7,6 +7,8 @@
 #define PFC_NET_DEVICE_H
 
 #include "pfc-header.h"
+#include "pfc-pause-generator.h"
+#include "pfc-pause-receiver.h"
 #include "pfc-tx-queue.h"
 #include "pfc-tx-scheduler.h"
 
@@ -80,33 +82,6 @@ struct PfcPortCounters
     std::array<uint64_t, static_cast<std::size_t>(PfcDropReason::COUNT)> drops{}; //!< by reason
 };
 
-/**
- * \ingroup ai-fabric-link
- * \brief A full-duplex point-to-point Ethernet port with eight priority queues and IEEE 802.1Qbb
- *        Priority-based Flow Control, for NICs and switch ports.
- *
- * Transmit path: Send() classifies the packet to a priority (IPv4 DSCP through a 64-entry
- * DSCP->priority map, default priority = DSCP >> 3, so DSCP 26 -> 3 and DSCP 48 -> 6), frames
- * it (EthernetHeader, an optional 802.1Q tag whose PCP carries the priority, zero padding to the
- * 64-byte minimum, EthernetTrailer FCS) and enqueues it on that priority's ns-3 Queue. When the
- * transmitter is free, PFC frames go first, then the TxScheduler picks among priorities that
- * are backlogged and not paused. A frame occupies the wire for (8 B preamble/SFD + frame +
- * 12 B inter-frame gap) x 8 / DataRate; it reaches the peer after (preamble + frame) time plus
- * the channel delay (IEEE 802.3 clause 4.4).
- *
- * PFC: a received PFC frame pauses each listed, PFC-enabled priority for quanta x 512 bit times
- * at this port's DataRate, replacing any remaining pause; a time of 0 resumes at once. A frame
- * already serializing completes. The owner (switch MMU or NIC) asks the port to send XOFF/XON
- * with SetXoff(); while XOFF holds, the port refreshes the pause before it expires.
- * A PFC watchdog (PfcWatchdogTimeout) declares a storm when a priority stays paused by
- * refreshed pauses longer than the timeout; it is traced and counted, and pauses on that
- * priority are then ignored for PfcWatchdogRestore (the SONiC/vendor "forward" action).
- *
- * Receive path: frames are stripped of their Ethernet framing and passed up with their
- * priority through the PFC receive callback (SetPfcReceiveCallback) if one is set, else the
- * standard NetDevice receive callback. Frames that cannot be understood are counted and traced
- * through "Drop" with a PfcDropReason; nothing aborts on received data.
- */
 class PfcNetDevice;
 
 /**
@@ -157,6 +132,36 @@ class PfcPortOwner
     virtual void FrameDequeued(uint32_t port, uint8_t priority, uint64_t tag) = 0;
 };
 
+/**
+ * \ingroup ai-fabric-link
+ * \brief A full-duplex point-to-point Ethernet port with eight priority queues and IEEE 802.1Qbb
+ *        Priority-based Flow Control, for NICs and switch ports.
+ *
+ * Transmit path: Send() classifies the packet to a priority (IPv4 DSCP through a 64-entry
+ * DSCP->priority map, default priority = DSCP >> 3, so DSCP 26 -> 3 and DSCP 48 -> 6), frames
+ * it (EthernetHeader, an optional 802.1Q tag whose PCP carries the priority, zero padding to the
+ * 64-byte minimum, EthernetTrailer FCS) and enqueues it on that priority's FIFO (PfcTxQueue). When
+ * the transmitter is free, PFC frames go first, then the TxScheduler picks among priorities that
+ * are backlogged and not paused. A frame occupies the wire for (8 B preamble/SFD + frame +
+ * 12 B inter-frame gap) x 8 / DataRate; it reaches the peer after (preamble + frame) time plus
+ * the channel delay (IEEE 802.3 clause 4.4).
+ *
+ * PFC (IEEE 802.1Qbb): the port frames, counts and sends PFC frames ahead of data
+ * (SendPfcFrame()) and delegates the pause decisions to two members. Its PfcPauseReceiver
+ * honours received PFC frames: each listed, PFC-enabled priority is paused for quanta x 512 bit
+ * times at this port's DataRate, replacing any remaining pause; a time of 0 resumes at once; a
+ * frame already serializing completes; a PFC watchdog (PfcWatchdogTimeout) declares a storm
+ * when a priority stays paused by refreshed pauses longer than the timeout, and pauses on that
+ * priority are then ignored for PfcWatchdogRestore (the SONiC/vendor "forward" action). Its
+ * PfcPauseGenerator sends what the owner (switch MMU or NIC) asks for with SetXoff(), and
+ * refreshes an XOFF before it expires while it holds. The transmitter reads the paused set
+ * from a byte of its own (the receiver keeps it there), so the per-frame path makes no call.
+ *
+ * Receive path: frames are stripped of their Ethernet framing and passed up with their
+ * priority through the PFC receive callback (SetPfcReceiveCallback) if one is set, else the
+ * standard NetDevice receive callback. Frames that cannot be understood are counted and traced
+ * through "Drop" with a PfcDropReason; nothing aborts on received data.
+ */
 class PfcNetDevice : public NetDevice
 {
   public:
@@ -389,7 +394,7 @@ class PfcNetDevice : public NetDevice
                       uint64_t tag = 0);
 
     /**
-     * \brief Owner-level PFC state of one priority towards the peer.
+     * \brief Owner-level PFC state of one priority towards the peer (see PfcPauseGenerator).
      *
      * SetXoff(p, true) sends a PFC frame pausing p for PauseQuanta and keeps refreshing it every
      * PauseRefreshInterval (default: half the pause time) while XOFF holds; SetXoff(p, false)
@@ -405,28 +410,47 @@ class PfcNetDevice : public NetDevice
     bool IsXoff(uint8_t priority) const;
 
     /**
-     * \brief Send one PFC frame now (ahead of all data), e.g. for tests or custom owners.
-     * \param header the PFC body; every priority it enables is counted and traced
+     * \brief Send one PFC frame now (ahead of all data): the pause generator's way out, also
+     *        usable by tests or custom owners.
+     *
+     * The frame is the MAC Control body (IEEE 802.3 Annex 31D) padded to 64 bytes, sent to
+     * 01:80:C2:00:00:01 with EtherType 0x8808 and a computed FCS; it waits only for the frame
+     * on the wire.
+     * \param header the PFC body; every priority it enables is counted (pauseTx / xonTx) and
+     *        traced (PfcPauseTx)
      */
     void SendPfcFrame(const PfcHeader& header);
 
     /**
-     * \param priority 0..7
+     * \param priority 0..7 (aborts otherwise)
      * \return true if the peer currently pauses this port's transmission on that priority
      */
     bool IsPaused(uint8_t priority) const;
     /**
-     * \param priority 0..7
+     * \param priority 0..7 (aborts otherwise)
      * \return the time at which the current pause of that priority ends (now if not paused)
      */
     Time GetPausedUntil(uint8_t priority) const;
 
     /**
-     * \brief Duration of a pause of \p quanta at this port's rate: quanta x 512 / DataRate.
+     * \brief Duration of a pause of \p quanta at this port's rate: quanta x 512 / DataRate
+     *        (PfcHeader::QuantaToTime).
      * \param quanta 0..65535
      * \return the duration
      */
     Time QuantaToTime(uint16_t quanta) const;
+
+    /// \return the receiving side of PFC: pauses the peer imposes on this port, watchdog
+    const PfcPauseReceiver& GetPauseReceiver() const
+    {
+        return m_pauseReceiver;
+    }
+
+    /// \return the sending side of PFC: the XOFF state this port holds the peer in, refresh
+    const PfcPauseGenerator& GetPauseGenerator() const
+    {
+        return m_pauseGenerator;
+    }
 
     /// \return the counters of this port (a snapshot, refreshed by every call)
     const PfcPortCounters& GetCounters() const;
@@ -579,12 +603,8 @@ class PfcNetDevice : public NetDevice
     /// Insert the deferred end of transmission at its reserved place in the event order.
     void CommitTxEnd();
 
-    /// Act on a received PFC body.
-    void ProcessPfc(const PfcHeader& pfc);
-    /// Pause timer of a priority expired, or XON received.
-    void Resume(uint8_t priority);
-    /// Re-send the XOFF of a priority while it holds.
-    void RefreshXoff(uint8_t priority);
+    /// A priority the peer paused resumed (PfcPauseReceiver): start the next frame.
+    void PauseEnded();
     /// Count and trace a drop.
     void Drop(Ptr<const Packet> packet, PfcDropReason reason);
     /// Abort unless priority < 8.
@@ -593,10 +613,26 @@ class PfcNetDevice : public NetDevice
     void SetDscpMapString(std::string map);
     /// \return the map entries that differ from DSCP >> 3, as "dscp:prio,..."
     std::string GetDscpMapString() const;
-    /// Set the PfcEnableMask attribute.
+    /// Set the PfcEnableMask attribute (both pause controllers).
     void SetPfcEnableMask(uint8_t mask);
     /// \return the PfcEnableMask attribute
     uint8_t GetPfcEnableMask() const;
+    /// Set the PauseQuanta attribute (pause generator).
+    void SetPauseQuanta(uint16_t quanta);
+    /// \return the PauseQuanta attribute
+    uint16_t GetPauseQuanta() const;
+    /// Set the PauseRefreshInterval attribute (pause generator).
+    void SetPauseRefreshInterval(Time interval);
+    /// \return the PauseRefreshInterval attribute
+    Time GetPauseRefreshInterval() const;
+    /// Set the PfcWatchdogTimeout attribute (pause receiver).
+    void SetPfcWatchdogTimeout(Time timeout);
+    /// \return the PfcWatchdogTimeout attribute
+    Time GetPfcWatchdogTimeout() const;
+    /// Set the PfcWatchdogRestore attribute (pause receiver).
+    void SetPfcWatchdogRestore(Time restore);
+    /// \return the PfcWatchdogRestore attribute
+    Time GetPfcWatchdogRestore() const;
     /// Validate and set the MTU (attribute).
     void SetMtuAttribute(uint16_t mtu);
 
@@ -640,7 +676,7 @@ class PfcNetDevice : public NetDevice
     uint32_t m_ownerPort{0};        //!< the owner's index of this port
     bool m_txBusy;                  //!< transmitter state
     uint8_t m_backlogMask;        //!< priorities whose queue holds frames (only the device writes)
-    uint8_t m_pausedMask;         //!< priorities paused by the peer
+    uint8_t m_pausedMask;         //!< priorities paused by the peer (m_pauseReceiver writes)
     bool m_controlPending{false}; //!< m_controlQueue is not empty (read per frame)
     bool m_txEndDeferred{false};  //!< m_txEnd is reserved, not committed
     bool m_strictPriority{true};  //!< m_scheduler is PfcStrictPriorityScheduler
@@ -687,17 +723,8 @@ class PfcNetDevice : public NetDevice
     DataRate m_bps;         //!< line rate
     EthernetTrailer m_fcs;  //!< reused FCS trailer
 
-    uint8_t m_pfcEnableMask;               //!< PFC-enabled priorities
-    uint16_t m_pauseQuanta;                //!< quanta sent in XOFF frames
-    Time m_refreshInterval;                //!< XOFF refresh period (0 = auto)
-    std::array<Time, 8> m_pausedUntil;     //!< end of each pause
-    std::array<Time, 8> m_pauseStart;      //!< start of each continuous pause
-    std::array<EventId, 8> m_resumeEvent;  //!< pause expiry per priority
-    uint8_t m_xoffMask;                    //!< priorities we hold the peer in XOFF
-    std::array<EventId, 8> m_refreshEvent; //!< XOFF refresh per priority
-    Time m_watchdogTimeout;                //!< storm detection time (0 = off)
-    Time m_watchdogRestore;                //!< how long a stormed priority ignores PFC
-    std::array<Time, 8> m_stormUntil;      //!< ignore pauses until this time
+    PfcPauseReceiver m_pauseReceiver;   //!< honours received PFC (keeps m_pausedMask)
+    PfcPauseGenerator m_pauseGenerator; //!< XOFF/XON towards the peer, refresh
 
     bool m_linkUp;                                       //!< carrier state
     TracedCallback<> m_linkChangeCallbacks;              //!< link change listeners
@@ -706,8 +733,6 @@ class PfcNetDevice : public NetDevice
     PfcReceiveCallback m_pfcRxCallback;                  //!< receive callback with priority
 
     TracedCallback<uint8_t, uint16_t> m_pfcPauseTxTrace;          //!< PFC time sent, per priority
-    TracedCallback<uint8_t, uint16_t> m_pfcPauseRxTrace;          //!< PFC time received
-    TracedCallback<uint8_t> m_pfcStormTrace;                      //!< watchdog storm, per priority
     TracedCallback<Ptr<const Packet>, PfcDropReason> m_dropTrace; //!< drops with reason
 
     /// Bits of m_traceSinks: which per-frame traces have a sink.
