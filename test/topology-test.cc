@@ -869,6 +869,11 @@ TEST_F(TopologyTest, LinkFailureShrinksEcmpSetsAndRecoveryRestoresThem)
     EXPECT_EQ(failed.unreachable, 0u);
     EXPECT_FALSE(t->GetLinkChannel(cable[0])->IsLinkUp());
     EXPECT_FALSE(t->GetRouteComputer()->IsLinkUp(cable[0]));
+    // The switches at both ends see their port down; nobody else does.
+    EXPECT_EQ(Switch(tor0)->GetNPortsDown(), 1u);
+    EXPECT_EQ(Switch(spine0)->GetNPortsDown(), 1u);
+    EXPECT_EQ(Switch(tor1)->GetNPortsDown(), 0u);
+    EXPECT_FALSE(Switch(tor0)->IsPortUp(PortsTo(tor0, spine0)[0]));
     // Both ToRs now use only spine 1; spine 0 reaches ToR 0 through ToR 1 and spine 1.
     EXPECT_EQ(Route(tor0, onTor1), PortsTo(tor0, spine1));
     EXPECT_EQ(Route(tor1, onTor0), PortsTo(tor1, spine1));
@@ -902,6 +907,8 @@ TEST_F(TopologyTest, LinkFailureShrinksEcmpSetsAndRecoveryRestoresThem)
     // Recovery: the original sets, and traffic over both spines again.
     EXPECT_EQ(t->SetLinkUp(cable[0], true).unreachable, 0u);
     EXPECT_TRUE(t->GetLinkChannel(cable[0])->IsLinkUp());
+    EXPECT_EQ(Switch(tor0)->GetNPortsDown(), 0u);
+    EXPECT_EQ(Switch(spine0)->GetNPortsDown(), 0u);
     EXPECT_EQ(Route(tor0, onTor1), up0);
     EXPECT_EQ(Route(tor1, onTor0), up1);
     EXPECT_EQ(Route(spine0, onTor0), PortsTo(spine0, tor0));

@@ -1142,7 +1142,22 @@ const FabricRouteStats&
 FabricTopologyHelper::SetLinkUp(uint32_t link, bool up)
 {
     CheckLink(link, "SetLinkUp");
-    GetLinkChannel(link)->SetLinkUp(up);
+    Ptr<PfcChannel> channel = GetLinkChannel(link);
+    channel->SetLinkUp(up);
+    // The switches at either end see their port's liveness (load balancing skips a down port
+    // at once, before and beside the recomputed routes).
+    for (std::size_t d = 0; d < channel->GetNDevices(); ++d)
+    {
+        Ptr<PfcNetDevice> dev = channel->GetPfcDevice(d);
+        Ptr<FabricSwitch> sw = dev->GetNode()->GetObject<FabricSwitch>();
+        for (uint32_t p = 0; sw && p < sw->GetNPorts(); ++p)
+        {
+            if (sw->GetPort(p) == dev)
+            {
+                sw->SetPortUp(p, up);
+            }
+        }
+    }
     m_routes->SetLinkUp(link, up);
     return m_routes->Compute();
 }

@@ -127,7 +127,8 @@ struct FabricBuildStats
  * <b>Link failures.</b> Cables are numbered 0..GetNLinks()-1 in the order of WriteLinksCsv's
  * rows (per rank its scale-out ports then its NVLink port, then the switch-to-switch cables);
  * FindLinks() gives the indices of the cables between two nodes. SetLinkUp(i, false) cuts
- * cable i (PfcChannel::SetLinkUp) and recomputes every forwarding table without it: equal-cost
+ * cable i (PfcChannel::SetLinkUp), marks the port down at the switches on either end
+ * (FabricSwitch::SetPortUp) and recomputes every forwarding table without it: equal-cost
  * sets shrink, destinations still reachable over longer paths get them, unreachable ones get
  * no route (FabricRouteStats::unreachable, FabricRouteComputer::GetUnreachable);
  * SetLinkUp(i, true) restores both. To fail several cables at once, or to let routing converge
