@@ -9,6 +9,7 @@
 #include "ring-algorithm.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -70,7 +71,8 @@ CollectiveCommunicator::GetTypeId()
                           "Hierarchical (NVLink reduce-scatter, per-rail AllReduce, NVLink "
                           "all-gather).",
                           EnumValue(ALLREDUCE_RING),
-                          MakeEnumAccessor(&CollectiveCommunicator::m_allReduce),
+                          compat::MakeEnumAccessor<AllReduceAlgorithmType>(
+                              &CollectiveCommunicator::m_allReduce),
                           MakeEnumChecker(ALLREDUCE_RING,
                                           "Ring",
                                           ALLREDUCE_TREE,

@@ -9,6 +9,7 @@
 #include "pfc-strict-priority-scheduler.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
@@ -126,7 +127,7 @@ PfcNetDevice::GetTypeId()
                           "How the priority travels: Dscp (untagged, priority from IPv4 DSCP) "
                           "or Pcp (802.1Q tag, priority in PCP).",
                           EnumValue(DSCP),
-                          MakeEnumAccessor(&PfcNetDevice::m_tagging),
+                          compat::MakeEnumAccessor<Tagging>(&PfcNetDevice::m_tagging),
                           MakeEnumChecker(DSCP, "Dscp", PCP, "Pcp"))
             .AddAttribute("VlanId",
                           "VLAN identifier of 802.1Q tags in Pcp mode (0..4095).",
