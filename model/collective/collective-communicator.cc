@@ -243,12 +243,6 @@ CollectiveCommunicator::GetLayout() const
 }
 
 uint32_t
-CollectiveCommunicator::GetChannels() const
-{
-    return m_channels;
-}
-
-uint32_t
 CollectiveCommunicator::GetElementSize() const
 {
     return m_elementSize;
@@ -444,12 +438,6 @@ uint32_t
 CollectiveCommunicator::GetNEnqueued() const
 {
     return m_nextSeq;
-}
-
-uint32_t
-CollectiveCommunicator::GetNActive() const
-{
-    return static_cast<uint32_t>(m_active.size());
 }
 
 bool
