@@ -4,8 +4,8 @@
  * Zero-body frames (FabricFrame built from header bytes and a count of zero bytes): no ns-3
  * packet until something outside the fast path asks for one, the same bytes as an eagerly built
  * frame when it does, identical simulation results whether frames are observed or not, no packet
- * allocated per frame when nobody observes them, tags added by trace sinks not reaching other
- * frames, and the retired RecycledPackets attribute refused with a message.
+ * allocated per frame when nobody observes them, and tags added by trace sinks not reaching
+ * other frames.
  */
 #include "test-util.h"
 

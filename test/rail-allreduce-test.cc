@@ -21,8 +21,8 @@ namespace
 std::string
 Example()
 {
-#ifdef AI_FABRIC_EXAMPLES_DIR
-    return std::string(AI_FABRIC_EXAMPLES_DIR) + "/rail-allreduce";
+#ifdef AI_FABRIC_RAIL_ALLREDUCE
+    return AI_FABRIC_RAIL_ALLREDUCE; // the example's binary, from CMake
 #else
     return "";
 #endif

@@ -3,11 +3,14 @@
 #
 #   tools/ai-fabric.sh main [example args...]   install + build + run the main example
 #   tools/ai-fabric.sh test [ctest args...]     install + build + run every test (ctest), under
-#                                               ns-3's simulator engine and under ai-fabric's
+#                                               ns-3's simulator engine and under ai-fabric's,
+#                                               then check the sources against ns-3.48
+#                                               (tools/ci/check-ns3-latest.sh)
 #   tools/ai-fabric.sh build                    install + build only
 #
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default nproc),
-# AI_FABRIC_PGO (default 1: a Release build is profile-guided; 0: plain -O3).
+# AI_FABRIC_PGO (default 1: a Release build is profile-guided; 0: plain -O3),
+# NS3_LATEST_TARBALL (default ../shared/ns-3/ns-3.48-src.tar.xz beside the repository).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -88,6 +91,16 @@ case "$cmd" in
             NS_GLOBAL_VALUE="SimulatorImplementationType=ns3::FabricSimulatorImpl" \
                 ctest --output-on-failure -j "$jobs" "$@")
         bash "$here/tools/plots/selftest.sh" "$build_dir"
+        # The module must keep compiling against the newest ns-3 release too (its sources,
+        # -fsyntax-only, against a configured ns-3.48 tree; about three minutes).
+        latest="${NS3_LATEST_TARBALL:-$here/../shared/ns-3/ns-3.48-src.tar.xz}"
+        if [ -f "$latest" ]; then
+            NS3_LATEST_TARBALL="$latest" JOBS="$jobs" \
+                bash "$here/tools/ci/check-ns3-latest.sh" "$build_dir/ns3-latest"
+        else
+            echo "ai-fabric: skipped the newest-ns-3 check: no source tarball at $latest" \
+                "(set NS3_LATEST_TARBALL)"
+        fi
         ;;
     build)
         install_missing

@@ -4,6 +4,7 @@
 #include "dcqcn-congestion-ops.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
@@ -167,7 +168,7 @@ DcqcnCongestionOps::~DcqcnCongestionOps() = default;
 void
 DcqcnCongestionOps::DoDispose()
 {
-    if (m_timer.IsRunning())
+    if (compat::IsPending(m_timer))
     {
         Simulator::Remove(m_timer);
     }
@@ -264,7 +265,7 @@ DcqcnCongestionOps::Init(Ptr<FabricCcState> state)
     m_decreasedEver = false;
     m_cnpEver = false;
     m_increasedSinceDecrease = false;
-    if (m_timer.IsRunning())
+    if (compat::IsPending(m_timer))
     {
         Simulator::Remove(m_timer);
     }
@@ -366,13 +367,13 @@ DcqcnCongestionOps::ArmIncreaseTimer()
     if (GetRate() < GetLineRate())
     {
         m_timerDeadline = Simulator::Now() + m_increaseTimer;
-        if (!m_timer.IsRunning())
+        if (!compat::IsPending(m_timer))
         {
             m_timer =
                 Simulator::Schedule(m_increaseTimer, &DcqcnCongestionOps::OnIncreaseTimer, this);
         }
     }
-    else if (m_timer.IsRunning())
+    else if (compat::IsPending(m_timer))
     {
         Simulator::Remove(m_timer);
     }

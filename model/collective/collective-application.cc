@@ -152,18 +152,6 @@ CollectiveApplication::GetGlobalRank() const
     return m_globalRank;
 }
 
-uint64_t
-CollectiveApplication::GetStepSize() const
-{
-    return m_stepSize;
-}
-
-uint32_t
-CollectiveApplication::GetSlots() const
-{
-    return m_slots;
-}
-
 Time
 CollectiveApplication::GetBaseLatency() const
 {

@@ -112,10 +112,6 @@ class CollectiveApplication : public Application, public CollectiveMessageListen
      */
     bool GetFirstPendingStep(uint32_t seq, uint32_t* step, uint32_t* peer) const;
 
-    /// \return the StepSize attribute
-    uint64_t GetStepSize() const;
-    /// \return the Slots attribute
-    uint32_t GetSlots() const;
     /// \return the BaseLatency attribute
     Time GetBaseLatency() const;
     /**

@@ -9,6 +9,7 @@
 #include "ring-algorithm.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -70,7 +71,8 @@ CollectiveCommunicator::GetTypeId()
                           "Hierarchical (NVLink reduce-scatter, per-rail AllReduce, NVLink "
                           "all-gather).",
                           EnumValue(ALLREDUCE_RING),
-                          MakeEnumAccessor(&CollectiveCommunicator::m_allReduce),
+                          compat::MakeEnumAccessor<AllReduceAlgorithmType>(
+                              &CollectiveCommunicator::m_allReduce),
                           MakeEnumChecker(ALLREDUCE_RING,
                                           "Ring",
                                           ALLREDUCE_TREE,
@@ -238,12 +240,6 @@ Ptr<const CollectiveLayout>
 CollectiveCommunicator::GetLayout() const
 {
     return m_layout;
-}
-
-uint32_t
-CollectiveCommunicator::GetChannels() const
-{
-    return m_channels;
 }
 
 uint32_t
@@ -442,12 +438,6 @@ uint32_t
 CollectiveCommunicator::GetNEnqueued() const
 {
     return m_nextSeq;
-}
-
-uint32_t
-CollectiveCommunicator::GetNActive() const
-{
-    return static_cast<uint32_t>(m_active.size());
 }
 
 bool

@@ -165,12 +165,8 @@ class CollectiveCommunicator : public Object
     const std::vector<CollectiveRecord>& GetRecords() const;
     /// \return collectives enqueued so far
     uint32_t GetNEnqueued() const;
-    /// \return collectives enqueued and not finished
-    uint32_t GetNActive() const;
     /// \return true once a collective failed
     bool HasFailed() const;
-    /// \return the Channels attribute
-    uint32_t GetChannels() const;
     /// \return the ElementSize attribute, bytes
     uint32_t GetElementSize() const;
 

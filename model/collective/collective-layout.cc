@@ -140,12 +140,6 @@ CollectiveLayout::IsCrossRail(uint32_t a, uint32_t b) const
     return m_hasLocations && m_serverOf[a] != m_serverOf[b] && m_localOf[a] != m_localOf[b];
 }
 
-bool
-CollectiveLayout::IsSameServer(uint32_t a, uint32_t b) const
-{
-    return m_hasLocations && m_serverOf[a] == m_serverOf[b];
-}
-
 std::vector<uint32_t>
 CollectiveLayout::GetRing(uint32_t channel, bool railAware) const
 {

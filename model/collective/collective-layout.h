@@ -89,12 +89,6 @@ class CollectiveLayout : public SimpleRefCount<CollectiveLayout>
      * \return true if both have locations, different servers and different rails
      */
     bool IsCrossRail(uint32_t a, uint32_t b) const;
-    /**
-     * \param a a rank
-     * \param b a rank
-     * \return true if both are on the same server (never when flat)
-     */
-    bool IsSameServer(uint32_t a, uint32_t b) const;
 
     /**
      * \brief The ring order of a channel.

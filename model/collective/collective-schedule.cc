@@ -139,12 +139,6 @@ CollectiveSchedule::Finalize()
     m_finalized = true;
 }
 
-bool
-CollectiveSchedule::IsFinalized() const
-{
-    return m_finalized;
-}
-
 uint32_t
 CollectiveSchedule::GetNRanks() const
 {

@@ -120,8 +120,6 @@ class CollectiveSchedule : public SimpleRefCount<CollectiveSchedule>
 
     /// Build the reverse dependency index; no more transfers after this. Idempotent.
     void Finalize();
-    /// \return true after Finalize()
-    bool IsFinalized() const;
 
     /// \return number of ranks
     uint32_t GetNRanks() const;

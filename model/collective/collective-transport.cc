@@ -37,7 +37,6 @@ void
 CollectiveTransport::DoDispose()
 {
     m_hopType.Nullify();
-    m_failureCb.Nullify();
     Object::DoDispose();
 }
 
@@ -51,12 +50,6 @@ void
 CollectiveTransport::SetHopTypeCallback(HopTypeCallback cb)
 {
     m_hopType = cb;
-}
-
-void
-CollectiveTransport::SetFailureCallback(FailureCallback cb)
-{
-    m_failureCb = cb;
 }
 
 uint32_t
@@ -75,10 +68,6 @@ CollectiveTransport::NotifyFailure(uint32_t src,
                               << " failed: " << reason);
     m_nFailures++;
     m_failureTrace(src, dst, channel, reason);
-    if (!m_failureCb.IsNull())
-    {
-        m_failureCb(src, dst, reason);
-    }
 }
 
 int64_t

@@ -78,8 +78,6 @@ class CollectiveTransport : public Object
   public:
     /// Hop kind query: (source rank, destination rank) -> hop type.
     typedef Callback<CollectiveHopType, uint32_t, uint32_t> HopTypeCallback;
-    /// Transport-wide failure callback: source rank, destination rank, reason.
-    typedef Callback<void, uint32_t, uint32_t, const std::string&> FailureCallback;
     /// Failure trace signature: source, destination, channel, reason.
     typedef void (*FailureTracedCallback)(uint32_t src,
                                           uint32_t dst,
@@ -144,11 +142,6 @@ class CollectiveTransport : public Object
      * \param cb the callback (null restores "always NETWORK")
      */
     void SetHopTypeCallback(HopTypeCallback cb);
-    /**
-     * \brief Set a callback fired once per failed connection.
-     * \param cb the callback
-     */
-    void SetFailureCallback(FailureCallback cb);
 
     /// \return number of connections that failed
     uint32_t GetNFailures() const;
@@ -156,7 +149,7 @@ class CollectiveTransport : public Object
   protected:
     void DoDispose() override;
     /**
-     * \brief Report a failed connection: fires the Failure trace and the failure callback.
+     * \brief Report a failed connection: fires the Failure trace.
      * \param src source rank
      * \param dst destination rank
      * \param channel channel
@@ -165,9 +158,8 @@ class CollectiveTransport : public Object
     void NotifyFailure(uint32_t src, uint32_t dst, uint32_t channel, const std::string& reason);
 
   private:
-    HopTypeCallback m_hopType;   //!< hop kind query
-    FailureCallback m_failureCb; //!< failure callback
-    uint32_t m_nFailures;        //!< failed connections
+    HopTypeCallback m_hopType; //!< hop kind query
+    uint32_t m_nFailures;      //!< failed connections
     TracedCallback<uint32_t, uint32_t, uint32_t, const std::string&> m_failureTrace; //!< trace
 };
 

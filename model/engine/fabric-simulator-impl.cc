@@ -139,11 +139,11 @@ FabricSimulatorImpl::Stop()
     m_stop = true;
 }
 
-void
+compat::StopEventId
 FabricSimulatorImpl::Stop(const Time& delay)
 {
     CheckDelay(delay, "Stop");
-    Schedule(delay, MakeEvent(&Simulator::Stop));
+    return compat::ToStopEventId(Schedule(delay, MakeEvent(&Simulator::Stop)));
 }
 
 void

@@ -6,6 +6,7 @@
 #ifndef FABRIC_SIMULATOR_IMPL_H
 #define FABRIC_SIMULATOR_IMPL_H
 
+#include "ai-fabric-compat.h"
 #include "delay-class-scheduler.h"
 
 #include "ns3/event-id.h"
@@ -88,7 +89,7 @@ class FabricSimulatorImpl final : public SimulatorImpl
     /// \copydoc SimulatorImpl::Stop()
     void Stop() override;
     /// \copydoc SimulatorImpl::Stop(const Time&)
-    void Stop(const Time& delay) override;
+    compat::StopEventId Stop(const Time& delay) override;
     /// \copydoc SimulatorImpl::Schedule(const Time&,EventImpl*)
     EventId Schedule(const Time& delay, EventImpl* event) override;
     /// \copydoc SimulatorImpl::ScheduleWithContext(uint32_t,const Time&,EventImpl*)

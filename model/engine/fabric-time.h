@@ -28,7 +28,8 @@ namespace ns3
 inline Time
 BytesTxTime(uint64_t bytes, const DataRate& rate)
 {
-    unsigned __int128 bits = static_cast<unsigned __int128>(bytes) * 8u * 1000000000000ull;
+    // __uint128_t, not "unsigned __int128": the same type, without a -Wpedantic warning
+    __uint128_t bits = static_cast<__uint128_t>(bytes) * 8u * 1000000000000ull;
     uint64_t bps = rate.GetBitRate();
     uint64_t ps = static_cast<uint64_t>((bits + bps / 2) / bps);
     return Time::FromInteger(ps, Time::PS);

@@ -40,6 +40,15 @@ namespace ns3
  * cost amortized O(1) per removal. The top of the heap is never a removed entry, so PeekNext() and
  * IsEmpty() are exact.
  *
+ * When to use it rather than DelayClassScheduler: when events are scheduled with many distinct
+ * delays (more than DelayClassScheduler's MaxClasses, 64 by default: randomized or jittered
+ * delays, many different link lengths or timer periods), which DelayClassScheduler sends to
+ * its binary overflow heap. Measured (hold model, 10,000 pending events, 3 M pops, plain -O3):
+ * 0.25-0.29 s against 0.41-0.50 s with 1,000 distinct delays, 0.26-0.36 s against 0.41-0.49 s
+ * with continuous random delays. On a fabric, whose delays are a few dozen serialization and
+ * propagation times, DelayClassScheduler wins: 12 % fewer instructions on the benchmark's p2p
+ * (256 MiB) and 17 % fewer on its incast (callgrind, inside Simulator::Run).
+ *
  * Use: `Simulator::SetScheduler(ObjectFactory("ns3::QuaternaryHeapScheduler"))` before the
  * first event, or `--SchedulerType=ns3::QuaternaryHeapScheduler` on any ns-3 program's
  * command line (the SchedulerType global value).

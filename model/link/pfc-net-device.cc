@@ -9,6 +9,7 @@
 #include "pfc-strict-priority-scheduler.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
@@ -35,40 +36,6 @@ NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
 namespace
 {
 constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
-
-/**
- * Fill ns-3's packet-buffer free list with buffers large enough for any ai-fabric frame.
- *
- * ns-3's Buffer recycles only buffers of the largest size it has seen and otherwise starts a
- * packet from a 1-byte allocation. A RoCE frame then reallocated its buffer three times (BTH
- * and IP/UDP, Ethernet header, FCS) and freed all of them: about a tenth of the data path's
- * instructions went to malloc/free. Once 1000 buffers with 96 bytes of headroom and 16 of
- * tailroom have been recycled, every new packet takes one of them and its headers and
- * trailers fit without reallocation; the buffers keep circulating as long as no larger
- * buffer is created (a larger one just ends the benefit; nothing else changes). Runs once per
- * process; packet contents and results are unaffected.
- */
-void
-PrimePacketBufferFreeList()
-{
-    static bool primed = false; // ns-3's free list is process-wide; so is this flag
-    if (primed)
-    {
-        return;
-    }
-    primed = true;
-    constexpr uint32_t HEADROOM_HALF = 48; // 2 x 48 B >= Ethernet + 802.1Q + 60 B of L3/L4
-    constexpr uint32_t TAILROOM = 16;      // FCS and slack
-    const uint8_t zeros[HEADROOM_HALF] = {};
-    std::vector<Ptr<Packet>> packets(1000);
-    for (auto& p : packets)
-    {
-        p = Create<Packet>();
-        p->AddHeader(FabricWireHeader(FabricWireHeader::ETHERNET, zeros, HEADROOM_HALF));
-        p->AddHeader(FabricWireHeader(FabricWireHeader::ETHERNET, zeros, HEADROOM_HALF));
-        p->AddPaddingAtEnd(TAILROOM);
-    }
-}
 } // namespace
 
 const char*
@@ -126,7 +93,7 @@ PfcNetDevice::GetTypeId()
                           "How the priority travels: Dscp (untagged, priority from IPv4 DSCP) "
                           "or Pcp (802.1Q tag, priority in PCP).",
                           EnumValue(DSCP),
-                          MakeEnumAccessor(&PfcNetDevice::m_tagging),
+                          compat::MakeEnumAccessor<Tagging>(&PfcNetDevice::m_tagging),
                           MakeEnumChecker(DSCP, "Dscp", PCP, "Pcp"))
             .AddAttribute("VlanId",
                           "VLAN identifier of 802.1Q tags in Pcp mode (0..4095).",
@@ -273,7 +240,6 @@ PfcNetDevice::PfcNetDevice()
     {
         SetDscpEntry(d, d >> 3);
     }
-    PrimePacketBufferFreeList();
     m_scheduler = CreateObject<PfcStrictPriorityScheduler>();
     m_strictPriority = true;
     m_txCompleteEvent = Create<RecurringEvent<PfcNetDevice, &PfcNetDevice::TransmitComplete>>(this);

@@ -4,6 +4,7 @@
 #include "fabric-nic.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
 #include "ns3/fabric-wire-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -272,7 +273,7 @@ FabricNic::Kick(uint32_t portIndex, uint8_t priority)
             if (!arb.paced.empty())
             {
                 Time due = std::get<0>(arb.paced.top());
-                if (!arb.wake.IsRunning() || Simulator::GetDelayLeft(arb.wake) > due - now)
+                if (!compat::IsPending(arb.wake) || Simulator::GetDelayLeft(arb.wake) > due - now)
                 {
                     arb.wake.Cancel();
                     arb.wake =
@@ -518,7 +519,7 @@ FabricNic::DrainRx(uint32_t portIndex, uint8_t priority)
         {
             port.dev->SetXoff(priority, false);
         }
-        else if (!port.xonCheck.IsRunning())
+        else if (!compat::IsPending(port.xonCheck))
         {
             Time until =
                 Seconds((port.rxBacklog - double(m_rxXon)) * 8.0 / m_rxDrainRate.GetBitRate());

@@ -415,7 +415,7 @@ class RoceQueuePair : public Object, public FabricNicFlow
     uint32_t m_qpn;                   //!< local QPN
     uint32_t m_port;                  //!< local port index
     uint32_t m_remoteQpn;             //!< remote QPN
-    bool m_timerPending{false};       //!< m_timer is scheduled (cheaper than EventId::IsRunning)
+    bool m_timerPending{false};       //!< m_timer is scheduled (cheaper than EventId::IsPending)
     bool m_wantRtt{false};            //!< m_cc wants RTT samples: keep m_sendTimes
     mutable uint32_t m_ipConstSum{0}; //!< IPv4 checksum: sum of the words fixed for this QP
     uint32_t m_localIpBits{0};        //!< the port's IPv4 address, host order (set by Connect)

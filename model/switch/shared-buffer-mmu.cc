@@ -4,6 +4,7 @@
 #include "shared-buffer-mmu.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
@@ -53,7 +54,7 @@ SharedBufferMmu::GetTypeId()
                           "Ingress XOFF threshold: Static (XoffStaticBytes) or Dynamic "
                           "(Alpha x free shared bytes).",
                           EnumValue(DYNAMIC),
-                          MakeEnumAccessor(&SharedBufferMmu::m_mode),
+                          compat::MakeEnumAccessor<ThresholdMode>(&SharedBufferMmu::m_mode),
                           MakeEnumChecker(STATIC, "Static", DYNAMIC, "Dynamic"))
             .AddAttribute("Alpha",
                           "Dynamic threshold factor (> 0): a (port, priority) may use "
