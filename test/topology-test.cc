@@ -619,6 +619,38 @@ TEST_F(TopologyTest, RailOnlyRelayedWriteCompletes)
                  "GetRelayRank\\(0, 11\\) = 3");
 }
 
+// Every GPU gets a transport-neutral NIC core with all its ports; RoCE runs on it by default,
+// and a transport installer replaces RoCE (here: none at all, so GetNic aborts by name).
+TEST_F(TopologyTest, GpusHaveANicCoreAndTransportsAreInstalledOnIt)
+{
+    auto t = RailOptimized(4);
+    t->Install();
+    const uint32_t k = t->GetNvLinkPort();
+    for (uint32_t r : {0u, 31u})
+    {
+        Ptr<FabricNic> core = t->GetNicCore(r);
+        ASSERT_TRUE(core);
+        EXPECT_EQ(core->GetNPorts(), k + 1);
+        EXPECT_EQ(t->GetNic(r)->GetCore(), core);
+        EXPECT_EQ(t->GetNic(r)->GetNPorts(), k + 1);
+        EXPECT_EQ(core->GetAddress(k), t->GetAddress(r, k));
+    }
+    Simulator::Destroy();
+
+    auto u = RailOptimized(4);
+    std::vector<Ptr<FabricNic>> seen;
+    u->SetTransportInstaller(
+        MakeCallback(+[](std::vector<Ptr<FabricNic>>* v, Ptr<Node> node, Ptr<FabricNic> core) {
+            EXPECT_EQ(node->GetObject<FabricNic>(), core);
+            v->push_back(core);
+        }).Bind(&seen));
+    u->Install();
+    EXPECT_EQ(seen.size(), u->GetNRanks());
+    EXPECT_EQ(seen[5], u->GetNicCore(5));
+    EXPECT_DEATH(u->GetNic(5), "GetNic: rank 5 has no RoceNic");
+    EXPECT_DEATH(u->Connect(0, 9, 1), "rank (0|9) has no RoceNic");
+}
+
 TEST_F(TopologyTest, ExportsListEveryCable)
 {
     auto t = RailOptimized(4);

@@ -210,6 +210,7 @@ void
 FabricTopologyHelper::DoDispose()
 {
     m_nics.clear();
+    m_cores.clear();
     if (m_routes)
     {
         m_routes->Dispose();
@@ -558,17 +559,32 @@ FabricTopologyHelper::Install()
 
     t = std::chrono::steady_clock::now();
     m_nics.resize(nRanks);
+    m_cores.resize(nRanks);
     for (uint32_t r = 0; r < nRanks; ++r)
     {
         Ptr<Node> gpu = m_gpus.Get(r);
-        Ptr<RoceNic> nic = m_nicHelper.Install(gpu,
-                                               DynamicCast<PfcNetDevice>(gpu->GetDevice(0)),
-                                               GetAddress(r, 0));
-        for (uint32_t p = 1; p <= k; ++p)
+        Ptr<FabricNic> core = FabricNic::GetOrCreate(gpu);
+        for (uint32_t p = 0; p <= k; ++p)
         {
-            nic->AddPort(DynamicCast<PfcNetDevice>(gpu->GetDevice(p)), GetAddress(r, p));
+            core->AddPort(DynamicCast<PfcNetDevice>(gpu->GetDevice(p)), GetAddress(r, p));
         }
-        m_nics[r] = nic;
+        m_cores[r] = core;
+        if (m_transportInstaller.IsNull())
+        {
+            // RoCE on the core's ports (RoceNic::AddPort finds them on the core).
+            Ptr<RoceNic> nic = m_nicHelper.Install(gpu,
+                                                   DynamicCast<PfcNetDevice>(gpu->GetDevice(0)),
+                                                   GetAddress(r, 0));
+            for (uint32_t p = 1; p <= k; ++p)
+            {
+                nic->AddPort(DynamicCast<PfcNetDevice>(gpu->GetDevice(p)), GetAddress(r, p));
+            }
+        }
+        else
+        {
+            m_transportInstaller(gpu, core);
+        }
+        m_nics[r] = gpu->GetObject<RoceNic>();
     }
     m_stats.nicsSeconds = Since(t);
 
@@ -749,7 +765,28 @@ FabricTopologyHelper::GetNic(uint32_t rank) const
 {
     CheckRank(rank, "GetNic");
     CheckInstalled("GetNic");
+    NS_ABORT_MSG_IF(!m_nics[rank],
+                    GetInstanceTypeId().GetName()
+                        << "::GetNic: rank " << rank
+                        << " has no RoceNic (the transport installer put none on its NIC core)");
     return m_nics[rank];
+}
+
+Ptr<FabricNic>
+FabricTopologyHelper::GetNicCore(uint32_t rank) const
+{
+    CheckRank(rank, "GetNicCore");
+    CheckInstalled("GetNicCore");
+    return m_cores[rank];
+}
+
+void
+FabricTopologyHelper::SetTransportInstaller(TransportInstaller installer)
+{
+    NS_ABORT_MSG_IF(m_installed,
+                    GetInstanceTypeId().GetName()
+                        << "::SetTransportInstaller after Install(); set it before");
+    m_transportInstaller = installer;
 }
 
 Ipv4Address
@@ -932,7 +969,7 @@ FabricTopologyHelper::Connect(uint32_t rankA, uint32_t rankB, uint32_t nQps)
     if (rankA / m_gpusPerServer == rankB / m_gpusPerServer)
     {
         uint32_t nv = GetNvLinkPort();
-        return m_nicHelper.Connect(m_nics[rankA], m_nics[rankB], nQps, nv, nv);
+        return m_nicHelper.Connect(GetNic(rankA), GetNic(rankB), nQps, nv, nv);
     }
     DoCheckConnect(rankA, rankB);
     std::vector<QpPair> pairs;
@@ -940,7 +977,7 @@ FabricTopologyHelper::Connect(uint32_t rankA, uint32_t rankB, uint32_t nQps)
     for (uint32_t j = 0; j < nQps; ++j)
     {
         uint32_t plane = j % m_portsPerGpu;
-        auto p = m_nicHelper.Connect(m_nics[rankA], m_nics[rankB], 1, plane, plane);
+        auto p = m_nicHelper.Connect(GetNic(rankA), GetNic(rankB), 1, plane, plane);
         pairs.push_back(p[0]);
     }
     return pairs;

@@ -183,6 +183,18 @@ class FabricTopologyHelper : public Object
      * \return a reference, valid for the helper's lifetime
      */
     RoceNicHelper& GetNicHelper();
+    /// What installs the transports of a GPU on its NIC core: (GPU node, its FabricNic).
+    typedef Callback<void, Ptr<Node>, Ptr<FabricNic>> TransportInstaller;
+    /**
+     * \brief Choose how Install() puts transports on every GPU's NIC core. Install() always
+     *        gives each GPU a FabricNic with all its ports (scale-out 0..k-1, NVLink k) and
+     *        addresses, then calls the installer; the default (a null callback) installs a
+     *        RoceNic through GetNicHelper(). An installer may add several transports (RoCE
+     *        and UET on one NIC). Without a RoceNic on a GPU, GetNic() and Connect() abort
+     *        naming the rank.
+     * \param installer the installer (null: RoCE)
+     */
+    void SetTransportInstaller(TransportInstaller installer);
 
     /**
      * \brief Build the whole fabric: nodes, ports, cables, switches, NICs, addresses and
@@ -239,9 +251,15 @@ class FabricTopologyHelper : public Object
     NodeContainer GetGpus() const;
     /**
      * \param rank a rank, < GetNRanks()
-     * \return the RoceNic of that GPU (ports 0..k-1 scale-out, port k NVLink)
+     * \return the RoceNic of that GPU (ports 0..k-1 scale-out, port k NVLink); aborts if the
+     *         transport installer put none on it
      */
     Ptr<RoceNic> GetNic(uint32_t rank) const;
+    /**
+     * \param rank a rank, < GetNRanks()
+     * \return the transport-neutral NIC core of that GPU (same ports as GetNic())
+     */
+    Ptr<FabricNic> GetNicCore(uint32_t rank) const;
     /**
      * \param rank a rank, < GetNRanks()
      * \param port RoceNic port, 0..k (k = GetNvLinkPort(), the NVLink port)
@@ -551,31 +569,33 @@ class FabricTopologyHelper : public Object
     /// \return type of a global node index
     FabricNodeType GlobalType(uint32_t index) const;
 
-    PfcHelper m_portHelper;            //!< template of every port and cable
-    SwitchHelper m_switchHelper;       //!< scale-out switches
-    SwitchHelper m_nvSwitchHelper;     //!< NVSwitches
-    RoceNicHelper m_nicHelper;         //!< NICs and QP connections
-    Ptr<FabricRouteComputer> m_routes; //!< forwarding tables (after Install)
+    PfcHelper m_portHelper;                  //!< template of every port and cable
+    SwitchHelper m_switchHelper;             //!< scale-out switches
+    SwitchHelper m_nvSwitchHelper;           //!< NVSwitches
+    RoceNicHelper m_nicHelper;               //!< NICs and QP connections
+    TransportInstaller m_transportInstaller; //!< transports per GPU (null: RoCE)
+    Ptr<FabricRouteComputer> m_routes;       //!< forwarding tables (after Install)
     std::array<PfcHelper, size_t(FabricLinkTier::COUNT)> m_tierHelper; //!< per tier
     std::array<DataRate, size_t(FabricLinkTier::COUNT)> m_tierRate;    //!< per tier
     std::array<Time, size_t(FabricLinkTier::COUNT)> m_tierDelay;       //!< per tier
     std::array<uint64_t, size_t(FabricLinkTier::COUNT)> m_tierLinks;   //!< cables per tier
 
-    uint32_t m_nLeaves;                 //!< leaves
-    uint32_t m_nSpines;                 //!< spines / aggregation
-    uint32_t m_nCores;                  //!< cores
-    double m_leafOversubscription;      //!< designed leaf down/up bandwidth (0 = no uplinks)
-    std::vector<PlannedLink> m_planned; //!< switch-to-switch cables
-    NodeContainer m_gpus;               //!< GPU nodes by rank
-    std::vector<Ptr<RoceNic>> m_nics;   //!< NIC by rank
-    NodeContainer m_nvSwitches;         //!< NVSwitch nodes by server
-    NodeContainer m_switches;           //!< scale-out switch nodes by index
-    std::vector<uint32_t> m_attachLeaf; //!< leaf of NIC port (rank x k + port)
-    std::vector<uint32_t> m_attachPort; //!< leaf port of NIC port (rank x k + port)
-    std::vector<Link> m_links;          //!< every cable
-    uint32_t m_firstNodeId;             //!< ns-3 id of the first node created
-    bool m_installed;                   //!< Install() done
-    FabricBuildStats m_stats;           //!< build cost
+    uint32_t m_nLeaves;                  //!< leaves
+    uint32_t m_nSpines;                  //!< spines / aggregation
+    uint32_t m_nCores;                   //!< cores
+    double m_leafOversubscription;       //!< designed leaf down/up bandwidth (0 = no uplinks)
+    std::vector<PlannedLink> m_planned;  //!< switch-to-switch cables
+    NodeContainer m_gpus;                //!< GPU nodes by rank
+    std::vector<Ptr<RoceNic>> m_nics;    //!< RoceNic by rank (null without RoCE)
+    std::vector<Ptr<FabricNic>> m_cores; //!< NIC core by rank
+    NodeContainer m_nvSwitches;          //!< NVSwitch nodes by server
+    NodeContainer m_switches;            //!< scale-out switch nodes by index
+    std::vector<uint32_t> m_attachLeaf;  //!< leaf of NIC port (rank x k + port)
+    std::vector<uint32_t> m_attachPort;  //!< leaf port of NIC port (rank x k + port)
+    std::vector<Link> m_links;           //!< every cable
+    uint32_t m_firstNodeId;              //!< ns-3 id of the first node created
+    bool m_installed;                    //!< Install() done
+    FabricBuildStats m_stats;            //!< build cost
 };
 
 /**
