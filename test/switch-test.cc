@@ -555,6 +555,52 @@ TEST_F(StarTest, EcmpKeepsEachFlowOnOnePathAndSpreadsFlows)
     EXPECT_EQ(packets, 5u * 64);
 }
 
+// A lossless class decides XOFF before it ever drops: a frame that overflows the headroom (here
+// one larger than the maximum frame the headroom was sized for) raises XOFF on its ingress
+// (port, priority) and only then is refused as "headroom overflow".
+TEST(SharedBufferMmu, LosslessOverflowRaisesXoffBeforeTheDrop)
+{
+    auto mmu = CreateObject<SharedBufferMmu>();
+    mmu->SetAttribute("BufferSize", UintegerValue(1 << 20));
+    mmu->SetAttribute("ThresholdMode", EnumValue(SharedBufferMmu::STATIC));
+    mmu->SetAttribute("XoffStaticBytes", UintegerValue(4096));
+    mmu->SetAttribute("HeadroomBytes", UintegerValue(4200)); // >= one 4178 B frame: accepted
+    std::cerr.setstate(std::ios::failbit);                   // the "below the requirement" warning
+    mmu->Configure(std::vector<DataRate>(2, DataRate("400Gbps")),
+                   std::vector<Time>(2, MicroSeconds(1)),
+                   4178);
+    std::cerr.clear();
+    std::vector<std::pair<uint32_t, bool>> xoff;
+    mmu->SetXoffCallback(MakeCallback(+[](std::vector<std::pair<uint32_t, bool>>* v,
+                                          uint32_t port,
+                                          uint8_t p,
+                                          bool x) {
+                             v->emplace_back(port * 8 + p, x);
+                         }).Bind(&xoff));
+    // 4000 B fit the shared threshold; the next 9000 B frame fits neither shared nor headroom.
+    EXPECT_EQ(mmu->Admit(0, 3, 1, 4000).action, MmuVerdict::ACCEPT);
+    EXPECT_TRUE(xoff.empty());
+    MmuVerdict v = mmu->Admit(0, 3, 1, 9000);
+    EXPECT_EQ(v.action, MmuVerdict::DROP);
+    EXPECT_EQ(v.reason, SwitchDropReason::HEADROOM_OVERFLOW);
+    ASSERT_EQ(xoff.size(), 1u);
+    EXPECT_EQ(xoff[0], std::make_pair(3u, true));
+    // Draining the admitted bytes sends XON: the pause ends.
+    mmu->Release(0, 3, 1, 4000);
+    ASSERT_EQ(xoff.size(), 2u);
+    EXPECT_EQ(xoff[1], std::make_pair(3u, false));
+}
+
+TEST(SharedBufferMmuDeathTest, HeadroomBelowOneFrameIsRefused)
+{
+    auto mmu = CreateObject<SharedBufferMmu>();
+    mmu->SetAttribute("HeadroomBytes", UintegerValue(1000));
+    EXPECT_DEATH(mmu->Configure(std::vector<DataRate>(2, DataRate("400Gbps")),
+                                std::vector<Time>(2, MicroSeconds(1)),
+                                4178),
+                 "HeadroomBytes 1000 is below one maximum frame \\(4178 B\\).*>= 4178");
+}
+
 TEST(SharedBufferMmu, AccountingInvariantUnderRandomStress)
 {
     auto mmu = CreateObject<SharedBufferMmu>();

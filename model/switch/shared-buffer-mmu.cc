@@ -11,6 +11,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <iostream>
 #include <sstream>
 
 namespace ns3
@@ -234,11 +235,34 @@ SharedBufferMmu::Configure(const std::vector<DataRate>& rates,
     m_headroom.assign(m_nPorts, 0);
     uint32_t nLossless = __builtin_popcount(m_lossless);
     uint64_t totalHeadroom = 0;
+    NS_ABORT_MSG_IF(nLossless > 0 && m_headroomBytes > 0 && m_headroomBytes < maxFrameBytes,
+                    "SharedBufferMmu HeadroomBytes "
+                        << m_headroomBytes << " is below one maximum frame (" << maxFrameBytes
+                        << " B): a lossless class could not absorb "
+                           "even the frame that triggers XOFF; use "
+                           "0 (computed) or >= "
+                        << maxFrameBytes);
+    uint64_t shortBy = 0;
+    uint32_t shortPort = 0;
     for (uint32_t i = 0; i < m_nPorts; ++i)
     {
-        m_headroom[i] = m_headroomBytes ? m_headroomBytes
-                                        : RequiredHeadroom(rates[i], cableDelays[i], maxFrameBytes);
+        uint64_t required = RequiredHeadroom(rates[i], cableDelays[i], maxFrameBytes);
+        m_headroom[i] = m_headroomBytes ? m_headroomBytes : required;
+        if (nLossless > 0 && m_headroom[i] < required && required - m_headroom[i] > shortBy)
+        {
+            shortBy = required - m_headroom[i];
+            shortPort = i;
+        }
         totalHeadroom += m_headroom[i] * nLossless;
+    }
+    if (shortBy > 0)
+    {
+        std::cerr << "ai-fabric warning: SharedBufferMmu HeadroomBytes " << m_headroomBytes
+                  << " is " << shortBy << " B below what port " << shortPort << " ("
+                  << rates[shortPort] << ", cable " << cableDelays[shortPort].As(Time::NS)
+                  << ") needs to stay lossless ("
+                  << RequiredHeadroom(rates[shortPort], cableDelays[shortPort], maxFrameBytes)
+                  << " B); lossless priorities may drop (counted as 'headroom overflow')\n";
     }
     uint64_t totalReserved = m_reservedBytes * 8ull * m_nPorts;
     NS_ABORT_MSG_IF(totalReserved + totalHeadroom > m_bufferSize,
@@ -356,6 +380,17 @@ SharedBufferMmu::AdmitPacket(uint32_t inPort, uint8_t priority, uint32_t outPort
         }
         else
         {
+            // A lossless class pauses before it ever drops: the XOFF is decided first, so the
+            // upstream port stops even when this frame does not fit (headroom too small for
+            // the cable, or frames larger than expected).
+            if (!pg.xoff)
+            {
+                pg.xoff = true;
+                if (!m_xoffCallback.IsNull())
+                {
+                    m_xoffCallback(inPort, priority, true);
+                }
+            }
             return Refuse(SwitchDropReason::HEADROOM_OVERFLOW, priority, MAY_TRIM);
         }
     }
