@@ -112,6 +112,12 @@ main(int argc, char* argv[])
     cmd.AddValue("preset", "DCQCN preset: firmware or paper", preset);
     cmd.AddValue("prefix", "Output file prefix", prefix);
     cmd.Parse(argc, argv);
+    NS_ABORT_MSG_IF(!sample.IsStrictlyPositive(),
+                    "--sample=" << sample.As(Time::US) << " is invalid; the sampling interval "
+                                << "must be > 0");
+    NS_ABORT_MSG_IF(!join.IsStrictlyPositive(),
+                    "--join=" << join.As(Time::US) << " is invalid; the interval between flow "
+                              << "arrivals must be > 0");
     NS_ABORT_MSG_IF(flows < 1 || flows > 64, "--flows " << flows << " is invalid (1..64)");
     NS_ABORT_MSG_IF(cc != "dcqcn" && cc != "none", "--cc=" << cc << " is invalid: dcqcn or none");
     if (cc == "dcqcn")

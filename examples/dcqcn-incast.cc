@@ -50,6 +50,9 @@ main(int argc, char* argv[])
     cmd.AddValue("prefix", "Output file prefix", prefix);
     cmd.AddValue("sample", "Queue sampling interval", sample);
     cmd.Parse(argc, argv);
+    NS_ABORT_MSG_IF(!sample.IsStrictlyPositive(),
+                    "--sample=" << sample.As(Time::US) << " is invalid; the sampling interval "
+                                << "must be > 0");
     NS_ABORT_MSG_IF(senders < 1 || senders > 256,
                     "--senders " << senders << " is invalid (1..256)");
     NS_ABORT_MSG_IF(bytes == 0, "--bytes must be >= 1");

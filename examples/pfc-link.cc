@@ -167,6 +167,12 @@ main(int argc, char* argv[])
     cmd.AddValue("csv", "Output CSV of received bytes per priority (empty = none)", csvPath);
     cmd.AddValue("pcap", "Write pfc-link-<node>-<dev>.pcap (promiscuous, includes PFC)", pcap);
     cmd.Parse(argc, argv);
+    NS_ABORT_MSG_IF(!duration.IsStrictlyPositive(),
+                    "--duration=" << duration.As(Time::US) << " is invalid; it must be > 0");
+    NS_ABORT_MSG_IF(delay.IsNegative(),
+                    "--delay=" << delay.As(Time::US) << " is invalid; it must be >= 0");
+    NS_ABORT_MSG_IF(xoffStart.IsNegative(),
+                    "--xoff-start=" << xoffStart.As(Time::US) << " is invalid; it must be >= 0");
 
     NS_ABORT_MSG_IF(xoffEnd < xoffStart,
                     "--xoff-end " << xoffEnd << " is before --xoff-start " << xoffStart);

@@ -75,6 +75,11 @@ main(int argc, char* argv[])
     cmd.AddValue("sample", "Switch CSV sampling interval", sampleInterval);
     cmd.AddValue("pcap", "Write pcap of the receiver port", pcap);
     cmd.Parse(argc, argv);
+    NS_ABORT_MSG_IF(!sampleInterval.IsStrictlyPositive(),
+                    "--sample=" << sampleInterval.As(Time::US)
+                                << " is invalid; the sampling interval must be > 0");
+    NS_ABORT_MSG_IF(delay.IsNegative(),
+                    "--delay=" << delay.As(Time::US) << " is invalid; it must be >= 0");
     NS_ABORT_MSG_IF(senders < 1 || senders > 1024,
                     "--senders " << senders << " is invalid; valid range 1..1024");
     NS_ABORT_MSG_IF(packets < 1, "--packets must be >= 1");
