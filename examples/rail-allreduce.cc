@@ -303,9 +303,9 @@ class Sweep
         for (uint64_t s = cfg.minBytes; s <= cfg.maxBytes; s *= cfg.factor)
         {
             m_sizes.push_back(s);
-            if (cfg.factor == 1)
+            if (cfg.factor == 1 || s > cfg.maxBytes / cfg.factor)
             {
-                break;
+                break; // the next size would pass --max-bytes (or wrap around)
             }
         }
         m_fabric.open(cfg.prefix + "-fabric.csv");
@@ -446,6 +446,9 @@ WriteResults(const SweepConfig& cfg,
 
 } // namespace
 
+/// Largest collective size the example accepts, bytes (1 TiB; real sweeps stop at a few GiB).
+constexpr uint64_t MAX_COLLECTIVE_BYTES = 1ull << 40;
+
 int
 main(int argc, char* argv[])
 {
@@ -492,7 +495,10 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_IF(cfg.minBytes == 0 || cfg.maxBytes < cfg.minBytes,
                     "--min-bytes " << cfg.minBytes << " / --max-bytes " << cfg.maxBytes
                                    << " are invalid; need 0 < min <= max");
-    NS_ABORT_MSG_IF(cfg.factor < 1, "--factor must be >= 1");
+    NS_ABORT_MSG_IF(cfg.maxBytes > MAX_COLLECTIVE_BYTES,
+                    "--max-bytes " << cfg.maxBytes << " exceeds what the model supports, "
+                                   << MAX_COLLECTIVE_BYTES << " B (1 TiB) per collective");
+    NS_ABORT_MSG_IF(cfg.factor < 1, "--factor " << cfg.factor << " is invalid; it must be >= 1");
     NS_ABORT_MSG_IF(cfg.iters < 1, "--iters must be >= 1");
     NS_ABORT_MSG_IF(cfg.algo != "ring" && cfg.algo != "tree" && cfg.algo != "hierarchical",
                     "--algo=" << cfg.algo << " is invalid; use ring, tree or hierarchical");

@@ -64,12 +64,17 @@ TEST_P(ExampleInputTest, RefusedAtOnceNamingTheOption)
 INSTANTIATE_TEST_SUITE_P(
     Examples,
     ExampleInputTest,
-    ::testing::Values(BadInput{"dcqcn-incast", "--sample=0s", "--sample=+0us is invalid"},
-                      BadInput{"dcqcn-incast", "--sample=-1us", "--sample=-1us is invalid"},
-                      BadInput{"dcqcn-fairness", "--sample=0s", "--sample=+0us is invalid"},
-                      BadInput{"dcqcn-fairness", "--join=0s", "--join=+0us is invalid"},
-                      BadInput{"switch-incast", "--sample=0s", "--sample=+0us is invalid"},
-                      BadInput{"pfc-link", "--duration=0s", "--duration=+0us is invalid"},
-                      BadInput{"pfc-link", "--xoff-start=-5us", "--xoff-start=-5us is invalid"}));
+    ::testing::Values(
+        BadInput{"dcqcn-incast", "--sample=0s", "--sample=+0us is invalid"},
+        BadInput{"dcqcn-incast", "--sample=-1us", "--sample=-1us is invalid"},
+        BadInput{"dcqcn-fairness", "--sample=0s", "--sample=+0us is invalid"},
+        BadInput{"dcqcn-fairness", "--join=0s", "--join=+0us is invalid"},
+        BadInput{"switch-incast", "--sample=0s", "--sample=+0us is invalid"},
+        BadInput{"pfc-link", "--duration=0s", "--duration=+0us is invalid"},
+        BadInput{"pfc-link", "--xoff-start=-5us", "--xoff-start=-5us is invalid"},
+        BadInput{"rail-allreduce",
+                 "--max-bytes=18446744073709551615",
+                 "--max-bytes 18446744073709551615 exceeds what the model supports"},
+        BadInput{"rail-allreduce", "--factor=0", "--factor 0 is invalid; it must be >= 1"}));
 
 } // namespace
