@@ -446,6 +446,29 @@ WriteResults(const SweepConfig& cfg,
 
 } // namespace
 
+/**
+ * Refuse a negative value given to an unsigned option before CommandLine wraps it around
+ * (--servers=-1 would become 4294967295).
+ * \param argc argument count
+ * \param argv arguments
+ * \param names the unsigned options, without "--"
+ */
+void
+RejectNegativeCounts(int argc, char* argv[], const std::vector<std::string>& names)
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string a = argv[i];
+        for (const auto& n : names)
+        {
+            std::string prefix = "--" + n + "=";
+            NS_ABORT_MSG_IF(a.rfind(prefix, 0) == 0 && a.size() > prefix.size() &&
+                                a[prefix.size()] == '-',
+                            a << " is invalid; --" << n << " must be >= 0");
+        }
+    }
+}
+
 /// Largest collective size the example accepts, bytes (1 TiB; real sweeps stop at a few GiB).
 constexpr uint64_t MAX_COLLECTIVE_BYTES = 1ull << 40;
 
@@ -489,6 +512,20 @@ main(int argc, char* argv[])
                  "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl, ns-3's "
                  "default; ns3::FabricSimulatorImpl runs fewer events)",
                  cfg.simulator);
+    RejectNegativeCounts(argc,
+                         argv,
+                         {"servers",
+                          "gpus-per-server",
+                          "spines",
+                          "channels",
+                          "qps-per-connection",
+                          "mtu",
+                          "seed",
+                          "min-bytes",
+                          "max-bytes",
+                          "factor",
+                          "warmup-iters",
+                          "iters"});
     cmd.Parse(argc, argv);
     SetSimulatorImpl(cfg.simulator);  // aborts naming a bad --simulator
     SetEventScheduler(cfg.scheduler); // aborts naming a bad --scheduler

@@ -75,6 +75,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"rail-allreduce",
                  "--max-bytes=18446744073709551615",
                  "--max-bytes 18446744073709551615 exceeds what the model supports"},
-        BadInput{"rail-allreduce", "--factor=0", "--factor 0 is invalid; it must be >= 1"}));
+        BadInput{"rail-allreduce", "--factor=0", "--factor 0 is invalid; it must be >= 1"},
+        BadInput{"rail-allreduce",
+                 "--servers=-1",
+                 "--servers=-1 is invalid; --servers must be >= 0"}));
 
 } // namespace
