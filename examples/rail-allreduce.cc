@@ -469,6 +469,9 @@ RejectNegativeCounts(int argc, char* argv[], const std::vector<std::string>& nam
     }
 }
 
+/// Most channels NCCL runs (its MAXCHANNELS); more would only slow the simulation.
+constexpr uint32_t MAX_CHANNELS = 32;
+
 /// Largest collective size the example accepts, bytes (1 TiB; real sweeps stop at a few GiB).
 constexpr uint64_t MAX_COLLECTIVE_BYTES = 1ull << 40;
 
@@ -540,15 +543,23 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_IF(cfg.algo != "ring" && cfg.algo != "tree" && cfg.algo != "hierarchical",
                     "--algo=" << cfg.algo << " is invalid; use ring, tree or hierarchical");
     RngSeedManager::SetSeed(cfg.seed);
-    if (cfg.channels == 0)
-    {
-        cfg.channels = cfg.gpusPerServer;
-    }
     if (cfg.cc == "dcqcn")
     {
         DcqcnCongestionOps::SetPresetDefaults("firmware");
         cmd.Parse(argc, argv); // explicit --ns3::... values win over the preset
     }
+    // After the last Parse (a second Parse would reset a derived value).
+    if (cfg.channels == 0)
+    {
+        cfg.channels = cfg.gpusPerServer;
+    }
+    NS_ABORT_MSG_IF(cfg.channels > MAX_CHANNELS,
+                    "--channels " << cfg.channels << " is invalid; NCCL runs at most "
+                                  << MAX_CHANNELS
+                                  << " channels (MAXCHANNELS), more add no bandwidth (1.."
+                                  << MAX_CHANNELS << ", 0 = GPUs per server)");
+    NS_ABORT_MSG_IF(cfg.qpsPerConnection == 0,
+                    "--qps-per-connection 0 is invalid; it must be >= 1");
     if (!cfg.measured.empty())
     {
         NcclTestsFormat::ParseFileOrAbort(cfg.measured); // reject a bad file before running

@@ -7,6 +7,7 @@
  */
 #include "test-util.h"
 
+#include <cstdio>
 #include <gtest/gtest.h>
 #include <string>
 
@@ -77,7 +78,35 @@ INSTANTIATE_TEST_SUITE_P(
                  "--max-bytes 18446744073709551615 exceeds what the model supports"},
         BadInput{"rail-allreduce", "--factor=0", "--factor 0 is invalid; it must be >= 1"},
         BadInput{"rail-allreduce",
+                 "--channels=1000",
+                 "--channels 1000 is invalid; NCCL runs at most 32 channels"},
+        BadInput{"rail-allreduce",
+                 "--qps-per-connection=0",
+                 "--qps-per-connection 0 is invalid; it must be >= 1"},
+        BadInput{"rail-allreduce",
                  "--servers=-1",
                  "--servers=-1 is invalid; --servers must be >= 0"}));
+
+// --channels=0 means "GPUs per server", also when the DCQCN preset re-parses the command line
+// (that second parse used to reset the derived value and abort later with a generic message).
+TEST(ExampleInputTest, ChannelsZeroMeansGpusPerServerWithDcqcn)
+{
+    if (ExamplesDir().empty())
+    {
+        GTEST_SKIP() << "example binaries unknown in this build mode";
+    }
+    int status = 0;
+    std::string out = RunExample("rail-allreduce",
+                                 "--channels=0 --cc=dcqcn --servers=2 --gpus-per-server=2 "
+                                 "--min-bytes=65536 --max-bytes=65536 --prefix=eit-ch0",
+                                 &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_NE(out.find("cc=dcqcn, channels 2"), std::string::npos) << out;
+    for (const char* f :
+         {"eit-ch0-nccl.txt", "eit-ch0-results.csv", "eit-ch0-fabric.csv", "eit-ch0-nic.csv"})
+    {
+        std::remove(f);
+    }
+}
 
 } // namespace
