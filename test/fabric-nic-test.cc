@@ -279,9 +279,9 @@ TEST(FabricCcStateTest, RateIsClampedAndChangesAreTracedAndReported)
     int changes = 0;
     s->SetRateChangeCallback(MakeCallback(+[](int* c) { ++*c; }).Bind(&changes));
     s->SetRate(DataRate("40Gbps"));
-    s->SetRate(DataRate("40Gbps")); // no change: no callback, no trace
-    s->SetRate(DataRate("1000Gbps"));  // clamped to the line rate
-    s->SetRate(DataRate(0));        // clamped to 1 bit/s
+    s->SetRate(DataRate("40Gbps"));   // no change: no callback, no trace
+    s->SetRate(DataRate("1000Gbps")); // clamped to the line rate
+    s->SetRate(DataRate(0));          // clamped to 1 bit/s
     EXPECT_EQ(traced, (std::vector<uint64_t>{40000000000ull, 100000000000ull, 1ull}));
     EXPECT_EQ(changes, 3);
     s->SetTargetRate(DataRate("1000Gbps"));

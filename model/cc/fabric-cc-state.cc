@@ -36,7 +36,6 @@ FabricCcState::GetTypeId()
 
 FabricCcState::FabricCcState()
     : m_lineRate(DataRate("400Gbps")),
-      m_rateBps(m_lineRate.GetBitRate()),
       m_rate(m_lineRate),
       m_window(0),
       m_targetRate(m_lineRate)
@@ -58,7 +57,6 @@ FabricCcState::Init(DataRate lineRate)
     NS_ABORT_MSG_IF(lineRate.GetBitRate() == 0,
                     "FabricCcState: line rate " << lineRate << " is invalid; it must be > 0");
     m_lineRate = lineRate;
-    m_rateBps = lineRate.GetBitRate();
     m_rate = lineRate;
     m_window = 0;
     m_targetRate = lineRate;
@@ -68,9 +66,8 @@ void
 FabricCcState::SetRate(DataRate rate)
 {
     uint64_t bps = std::max<uint64_t>(1, std::min(rate.GetBitRate(), m_lineRate.GetBitRate()));
-    if (bps != m_rateBps)
+    if (bps != DataRate(m_rate).GetBitRate())
     {
-        m_rateBps = bps;
         m_rate = DataRate(bps);
         if (!m_rateChanged.IsNull())
         {

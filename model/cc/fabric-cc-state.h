@@ -55,12 +55,6 @@ class FabricCcState : public Object
         return m_rate;
     }
 
-    /// \return the pacing rate in bits/s (the same as GetRate(), without a DataRate copy)
-    uint64_t GetRateBps() const
-    {
-        return m_rateBps;
-    }
-
     /// \return the in-flight window in payload bytes (0 = no window)
     uint64_t GetWindow() const
     {
@@ -106,7 +100,6 @@ class FabricCcState : public Object
 
   private:
     DataRate m_lineRate;                //!< port rate
-    uint64_t m_rateBps;                 //!< m_rate in bits/s (read per packet)
     TracedValue<DataRate> m_rate;       //!< pacing rate
     TracedValue<uint64_t> m_window;     //!< in-flight window, bytes
     TracedValue<DataRate> m_targetRate; //!< target rate

@@ -4,10 +4,10 @@
 #include "fabric-wire-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/udp-port-table.h"
 
 #include <cstring>
 #include <iomanip>
-#include <map>
 
 namespace ns3
 {
@@ -53,10 +53,10 @@ namespace
 {
 /// The describers by UDP destination port (a function-local static: transports register
 /// theirs from static initializers of other translation units).
-std::map<uint16_t, FabricWireHeader::UdpPayloadDescriber>&
+UdpPortTable<FabricWireHeader::UdpPayloadDescriber>&
 UdpDescribers()
 {
-    static std::map<uint16_t, FabricWireHeader::UdpPayloadDescriber> describers;
+    static UdpPortTable<FabricWireHeader::UdpPayloadDescriber> describers;
     return describers;
 }
 
@@ -82,19 +82,18 @@ FabricWireHeader::SetUdpPayloadDescriber(uint16_t udpDstPort, UdpPayloadDescribe
 {
     if (describer)
     {
-        UdpDescribers()[udpDstPort] = describer;
+        UdpDescribers().Set(udpDstPort, describer);
     }
     else
     {
-        UdpDescribers().erase(udpDstPort);
+        UdpDescribers().Remove(udpDstPort);
     }
 }
 
 FabricWireHeader::UdpPayloadDescriber
 FabricWireHeader::GetUdpPayloadDescriber(uint16_t udpDstPort)
 {
-    auto it = UdpDescribers().find(udpDstPort);
-    return it == UdpDescribers().end() ? nullptr : it->second;
+    return UdpDescribers().Find(udpDstPort);
 }
 
 void

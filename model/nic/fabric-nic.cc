@@ -120,7 +120,7 @@ FabricNic::DoDispose()
         port.dev->SetPortOwner(nullptr, 0);
     }
     m_ports.clear();
-    m_transports.clear();
+    m_transports.Clear();
     m_engine.Reset();
     Object::DoDispose();
 }
@@ -190,7 +190,7 @@ void
 FabricNic::RegisterTransport(uint16_t udpPort, FabricNicTransport* transport)
 {
     NS_ABORT_MSG_IF(!transport, "FabricNic::RegisterTransport given a null transport");
-    NS_ABORT_MSG_IF(FindTransport(udpPort) != nullptr,
+    NS_ABORT_MSG_IF(m_transports.Find(udpPort) != nullptr,
                     "FabricNic::RegisterTransport: UDP port " << udpPort
                                                               << " already has a transport");
     uint32_t need = transport->GetMaxRxHeaderBytes();
@@ -199,21 +199,14 @@ FabricNic::RegisterTransport(uint16_t udpPort, FabricNicTransport* transport)
                                                                          << " header bytes "
                                                                             "(< 28) on UDP port "
                                                                          << udpPort);
-    m_transports.push_back({udpPort, transport});
+    m_transports.Set(udpPort, transport);
     m_maxRxHeaderBytes = std::max(m_maxRxHeaderBytes, need);
 }
 
 void
 FabricNic::UnregisterTransport(uint16_t udpPort)
 {
-    for (auto it = m_transports.begin(); it != m_transports.end(); ++it)
-    {
-        if (it->udpPort == udpPort)
-        {
-            m_transports.erase(it);
-            return;
-        }
-    }
+    m_transports.Remove(udpPort);
 }
 
 void
@@ -395,7 +388,7 @@ FabricNic::Receive(uint32_t portIndex,
     std::vector<uint8_t> b(std::min<uint32_t>(m_maxRxHeaderBytes, packet->GetSize()));
     uint32_t got = packet->CopyData(b.data(), static_cast<uint32_t>(b.size()));
     FabricNicDropReason reason;
-    if (!Deliver(portIndex, b.data(), got, packet->GetSize(), reason))
+    if (!Deliver(portIndex, b.data(), got, packet->GetSize(), TransportOf(b.data(), got), reason))
     {
         Drop(packet, 0, packet->GetSize(), reason);
     }
@@ -413,20 +406,22 @@ FabricNic::ReceiveFrame(uint32_t portIndex,
     // from the packet (a no-op otherwise): first as much as the largest transport reads, then
     // what this packet's transport says its headers take.
     uint32_t want = l2Bytes + m_maxRxHeaderBytes;
-    if (frame.GetHeadBytes() >= l2Bytes + IP_UDP_BYTES)
+    FabricNicTransport* t = TransportOf(frame.GetHead() + l2Bytes, frame.GetHeadBytes() - l2Bytes);
+    if (t)
     {
-        const uint8_t* ip = frame.GetHead() + l2Bytes;
-        if (FabricNicTransport* t = FindTransport(wire::GetU16(ip + 22)))
-        {
-            want = l2Bytes + t->GetRxHeaderBytes(ip, frame.GetHeadBytes() - l2Bytes);
-        }
+        want = l2Bytes +
+               t->GetRxHeaderBytes(frame.GetHead() + l2Bytes, frame.GetHeadBytes() - l2Bytes);
     }
     frame.LoadHead(want);
     const uint8_t* b = frame.GetHead() + l2Bytes;
     uint32_t got = std::min(frame.GetHeadBytes() - l2Bytes, m_maxRxHeaderBytes);
     uint32_t size = wire::GetU16(b + 2);
+    if (!t)
+    {
+        t = TransportOf(b, got); // the head was too short to say before LoadHead
+    }
     FabricNicDropReason reason;
-    if (!Deliver(portIndex, b, got, size, reason))
+    if (!Deliver(portIndex, b, got, size, t, reason))
     {
         Drop(frame.GetPacket(), l2Bytes, size, reason);
     }
@@ -437,6 +432,7 @@ FabricNic::Deliver(uint32_t portIndex,
                    const uint8_t* b,
                    uint32_t got,
                    uint32_t size,
+                   FabricNicTransport* t,
                    FabricNicDropReason& reason)
 {
     if (got < IP_UDP_BYTES || size < IP_UDP_BYTES)
@@ -445,9 +441,7 @@ FabricNic::Deliver(uint32_t portIndex,
         return false;
     }
     uint32_t ihl = (b[0] & 0x0f) * 4u;
-    FabricNicTransport* t = nullptr;
-    if ((b[0] >> 4) != 4 || ihl != 20 || b[9] != 17 ||
-        (t = FindTransport(wire::GetU16(b + 22))) == nullptr)
+    if ((b[0] >> 4) != 4 || ihl != 20 || b[9] != 17 || t == nullptr)
     {
         reason = FabricNicDropReason::NO_TRANSPORT;
         return false;

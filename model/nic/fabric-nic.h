@@ -10,10 +10,12 @@
 #include "ns3/event-id.h"
 #include "ns3/fabric-frame.h"
 #include "ns3/fabric-simulator-impl.h"
+#include "ns3/fabric-wire-header.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/object.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/traced-callback.h"
+#include "ns3/udp-port-table.h"
 
 #include <array>
 #include <deque>
@@ -304,13 +306,6 @@ class FabricNic : public Object, public PfcPortOwner
         EventId xonCheck;           //!< host-side PFC XON check
     };
 
-    /// A registered transport.
-    struct Transport
-    {
-        uint16_t udpPort;              //!< its UDP destination port
-        FabricNicTransport* transport; //!< the transport
-    };
-
     /// Put a flow in the pacing heap of its arbiter.
     void PushPaced(Arbiter& arb, FabricNicFlow* flow, Time t);
     /// Fill the port queue of (port, priority) from its arbiter.
@@ -336,6 +331,7 @@ class FabricNic : public Object, public PfcPortOwner
      * \param b the packet's first bytes from its IPv4 header on
      * \param got how many
      * \param size IPv4 packet length
+     * \param t the transport registered for the packet's UDP destination port (null: none)
      * \param[out] reason why the packet was not delivered, when it was not
      * \return true if the transport took it
      */
@@ -343,19 +339,17 @@ class FabricNic : public Object, public PfcPortOwner
                  const uint8_t* b,
                  uint32_t got,
                  uint32_t size,
+                 FabricNicTransport* t,
                  FabricNicDropReason& reason);
 
-    /// \return the transport of \p udpPort, or null
-    FabricNicTransport* FindTransport(uint16_t udpPort) const
+    /**
+     * \param ip a packet's first bytes from its IPv4 header on
+     * \param got how many
+     * \return the transport of its UDP destination port (null: none, or too short to say)
+     */
+    FabricNicTransport* TransportOf(const uint8_t* ip, uint32_t got) const
     {
-        for (const auto& t : m_transports)
-        {
-            if (t.udpPort == udpPort)
-            {
-                return t.transport;
-            }
-        }
-        return nullptr;
+        return got >= IP_UDP_BYTES ? m_transports.Find(wire::GetU16(ip + 22)) : nullptr;
     }
 
     /// Count and trace a drop.
@@ -368,15 +362,15 @@ class FabricNic : public Object, public PfcPortOwner
     /// IPv4 (without options) + UDP, bytes: what the core itself reads.
     static constexpr uint32_t IP_UDP_BYTES = 20 + 8;
 
-    uint32_t m_txQueueDepth;                   //!< data frames kept in a port queue
-    DataRate m_rxDrainRate;                    //!< host-side PFC drain (0 = off)
-    bool m_rxDrainOn{false};                   //!< m_rxDrainRate > 0 (checked per packet)
-    uint64_t m_rxXoff;                         //!< host-side PFC XOFF level, bytes
-    uint64_t m_rxXon;                          //!< host-side PFC XON level, bytes
-    std::vector<Port> m_ports;                 //!< ports
-    std::vector<Transport> m_transports;       //!< registered transports (a few)
-    uint32_t m_maxRxHeaderBytes{IP_UDP_BYTES}; //!< largest GetMaxRxHeaderBytes()
-    uint64_t m_arbSeq;                         //!< tie-break for the paced heap
+    uint32_t m_txQueueDepth;                        //!< data frames kept in a port queue
+    DataRate m_rxDrainRate;                         //!< host-side PFC drain (0 = off)
+    bool m_rxDrainOn{false};                        //!< m_rxDrainRate > 0 (checked per packet)
+    uint64_t m_rxXoff;                              //!< host-side PFC XOFF level, bytes
+    uint64_t m_rxXon;                               //!< host-side PFC XON level, bytes
+    std::vector<Port> m_ports;                      //!< ports
+    UdpPortTable<FabricNicTransport*> m_transports; //!< transport by UDP destination port
+    uint32_t m_maxRxHeaderBytes{IP_UDP_BYTES};      //!< largest GetMaxRxHeaderBytes()
+    uint64_t m_arbSeq;                              //!< tie-break for the paced heap
     std::array<uint64_t, size_t(FabricNicDropReason::COUNT)> m_drops{}; //!< drops
     TracedCallback<Ptr<const Packet>, FabricNicDropReason> m_dropTrace; //!< drops
     FabricEngineRef m_engine; //!< the engine, if a FabricSimulatorImpl (for Now())

@@ -16,39 +16,17 @@ SwitchEntropyParserTable::Add(uint16_t udpDstPort, SwitchEntropyParseFn parse)
                     "1..65535");
     NS_ABORT_MSG_IF(!parse,
                     "SwitchEntropyParserTable::Add: null parser for UDP port " << udpDstPort);
-    for (uint32_t i = 0; i < m_n; ++i)
-    {
-        if (m_ports[i] == udpDstPort)
-        {
-            m_parsers[i] = parse;
-            return;
-        }
-    }
-    NS_ABORT_MSG_IF(m_n == MAX_PARSERS,
+    NS_ABORT_MSG_IF(!m_parsers.Find(udpDstPort) && m_parsers.GetN() == MAX_PARSERS,
                     "SwitchEntropyParserTable::Add: UDP port "
-                        << udpDstPort << " would be parser " << m_n + 1 << "; at most "
+                        << udpDstPort << " would be parser " << m_parsers.GetN() + 1 << "; at most "
                         << MAX_PARSERS << " ports may have one");
-    m_ports[m_n] = udpDstPort;
-    m_parsers[m_n] = parse;
-    ++m_n;
+    m_parsers.Set(udpDstPort, parse);
 }
 
 bool
 SwitchEntropyParserTable::Remove(uint16_t udpDstPort)
 {
-    for (uint32_t i = 0; i < m_n; ++i)
-    {
-        if (m_ports[i] == udpDstPort)
-        {
-            --m_n;
-            m_ports[i] = m_ports[m_n];
-            m_parsers[i] = m_parsers[m_n];
-            m_ports[m_n] = 0;
-            m_parsers[m_n] = nullptr;
-            return true;
-        }
-    }
-    return false;
+    return m_parsers.Remove(udpDstPort);
 }
 
 void

@@ -8,7 +8,8 @@
 
 #include "switch-flow-key.h"
 
-#include <array>
+#include "ns3/udp-port-table.h"
+
 #include <cstdint>
 
 namespace ns3
@@ -71,26 +72,17 @@ class SwitchEntropyParserTable
      */
     SwitchEntropyParseFn Find(uint16_t udpDstPort) const
     {
-        for (uint32_t i = 0; i < m_n; ++i)
-        {
-            if (m_ports[i] == udpDstPort)
-            {
-                return m_parsers[i];
-            }
-        }
-        return nullptr;
+        return m_parsers.Find(udpDstPort);
     }
 
     /// \return number of ports with a parser
     uint32_t GetN() const
     {
-        return m_n;
+        return m_parsers.GetN();
     }
 
   private:
-    std::array<uint16_t, MAX_PARSERS> m_ports{};               //!< UDP destination ports
-    std::array<SwitchEntropyParseFn, MAX_PARSERS> m_parsers{}; //!< their parsers
-    uint32_t m_n{0};                                           //!< entries in use
+    UdpPortTable<SwitchEntropyParseFn> m_parsers; //!< parser by UDP destination port
 };
 
 /**
