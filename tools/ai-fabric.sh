@@ -20,7 +20,7 @@ jobs="${JOBS:-$(nproc)}"
 
 # Debian bookworm packages the build, tests and plot scripts need.
 packages=(cmake g++ make pkg-config libns3-dev ns3 libgsl-dev libxml2-dev python3-dev
-          libgtest-dev tshark python3 python3-matplotlib python3-pandas)
+          libgtest-dev tshark python3 python3-matplotlib python3-pandas xz-utils)
 
 install_missing() {
     local missing=()
