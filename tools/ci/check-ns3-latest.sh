@@ -14,8 +14,8 @@
 # tarball is unchanged. Environment: NS3_LATEST_TARBALL (default
 # ../shared/ns-3/ns-3.48-src.tar.xz beside the repository), JOBS (default nproc). Needs
 # cmake >= 3.25, g++ >= 11, python3, xz and GoogleTest (Debian bookworm: cmake g++ python3
-# xz-utils libgtest-dev; tools/ai-fabric.sh installs them). Exit status: 0 every source compiles, 1 some do not (their errors are
-# printed), 2 no usable tarball.
+# xz-utils libgtest-dev; tools/ai-fabric.sh installs them). Exit status: 0 every source
+# compiles, 1 some do not (their errors are printed), 2 no usable tarball.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
