@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <numeric>
 #include <sstream>
 
@@ -978,3 +979,48 @@ TEST_F(CollectiveBadInputDeathTest, ClearErrors)
 }
 
 } // namespace
+
+// ---- per-collective state is bounded by the model, not by the message size -------------------
+
+/// Exposes the algorithms' protected chunking rule.
+struct ChunksProbe : public CollectiveAlgorithm
+{
+    using CollectiveAlgorithm::Chunks;
+};
+
+TEST(CollectiveChunksTest, ChunksAreCappedAndNeverOverflow)
+{
+    // 10 MiB at 2 MiB chunks: 5 chunks of 2 MiB; capped at 4: four of 2.5 MiB.
+    EXPECT_EQ(ChunksProbe::Chunks(10 * MiB, 2 * MiB, 4, 64), std::vector<uint64_t>(5, 2 * MiB));
+    EXPECT_EQ(ChunksProbe::Chunks(10 * MiB, 2 * MiB, 4, 4), std::vector<uint64_t>(4, 10 * MiB / 4));
+    // The largest size: no wrap in the chunk count, at most maxChunks, bytes conserved.
+    const uint64_t huge = std::numeric_limits<uint64_t>::max() / 4 * 4;
+    std::vector<uint64_t> c = ChunksProbe::Chunks(huge, 2 * MiB, 4, 64);
+    ASSERT_EQ(c.size(), 64u);
+    uint64_t sum = 0;
+    for (uint64_t x : c)
+    {
+        sum += x;
+    }
+    EXPECT_EQ(sum, huge);
+    EXPECT_DEATH(ChunksProbe::Chunks(MiB, 1024, 4, 0), "maxChunks 0 is invalid");
+}
+
+TEST_F(CollectiveTest, ScheduleOfAHugeCollectiveIsBoundedBySteps)
+{
+    Build(8);
+    coll.SetCommunicatorAttribute("Channels", UintegerValue(2));
+    Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("huge");
+    // 1 TiB at 2 MiB chunks would be 32768 chunks per step segment; the schedule has at most
+    // 64 per (rank, channel, step): 8 ranks x 2 channels x 14 steps x 64.
+    Ptr<const CollectiveSchedule> s =
+        comm->BuildSchedule(CollectiveOp::ALL_REDUCE, uint64_t(1) << 40);
+    EXPECT_LE(s->GetNTransfers(), 8u * 2 * 14 * 64);
+    EXPECT_EQ(s->GetTotalBytes(), 2 * 7 * (uint64_t(1) << 40));
+    comm->SetAttribute("MaxChunksPerStep", UintegerValue(4));
+    EXPECT_LE(comm->BuildSchedule(CollectiveOp::ALL_REDUCE, uint64_t(1) << 40)->GetNTransfers(),
+              8u * 2 * 14 * 4);
+    EXPECT_DEATH(
+        comm->BuildSchedule(CollectiveOp::ALL_REDUCE, CollectiveCommunicator::MAX_BYTES + 4),
+        "beyond what the model supports \\(at most 1125899906842624 B = 1 PiB");
+}

@@ -739,6 +739,27 @@ TEST_F(TopologyTest, BadShapesAbortNamingTheParameter)
                  "SpinesPerPod=3 cannot take the ToR uplinks evenly");
 }
 
+TEST_F(TopologyTest, PlansBeyondTheMemoryLimitAreRefusedBeforeBuilding)
+{
+    // The model: 18 MiB + 20 KiB per cable + 4 KiB per node + 8 B per forwarding entry.
+    EXPECT_EQ(FabricTopologyHelper::EstimateMemoryBytes(10, 100, 1000),
+              (18u << 20) + 100 * 20480 + 10 * 4096 + 8000);
+    EXPECT_GT(FabricTopologyHelper::GetAvailableMemoryBytes(), 0u);
+    // One SU (32 servers x 8 GPUs): 256 + 32 + 12 nodes; 256 x 2 + 256 cables; 12 x 256
+    // entries: about 34 MiB, so a 30 MiB limit refuses it and names the estimate.
+    Ptr<RailOptimizedTopologyHelper> t = CreateObject<RailOptimizedTopologyHelper>();
+    t->SetAttribute("MemoryLimit", UintegerValue(30 << 20));
+    EXPECT_DEATH(t->Install(),
+                 "the planned fabric \\(300 nodes, 768 cables, 12 scale-out switches x 256 NIC "
+                 "addresses of forwarding entries\\) needs an estimated 34 MiB, more than the 30 "
+                 "MiB of MemoryLimit");
+    // Within the limit it builds, and the estimate is recorded.
+    t->SetAttribute("MemoryLimit", UintegerValue(40 << 20));
+    t->Install();
+    EXPECT_EQ(t->GetBuildStats().estimatedBytes,
+              FabricTopologyHelper::EstimateMemoryBytes(300, 768, 12 * 256));
+}
+
 TEST_F(TopologyTest, BadAccessorsAndConnectsAbort)
 {
     auto t = RailOptimized(2);

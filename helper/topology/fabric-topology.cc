@@ -16,6 +16,7 @@
 #include <iomanip>
 #include <limits>
 #include <sstream>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -180,7 +181,15 @@ FabricTopologyHelper::GetTypeId()
                           "(default 10.128.0.0, a /9). Must not overlap the scale-out range.",
                           Ipv4AddressValue(Ipv4Address("10.128.0.0")),
                           MakeIpv4AddressAccessor(&FabricTopologyHelper::m_nvLinkNet),
-                          MakeIpv4AddressChecker());
+                          MakeIpv4AddressChecker())
+            .AddAttribute("MemoryLimit",
+                          "Most memory, bytes, the planned fabric may need (estimated before "
+                          "anything is built, see EstimateMemoryBytes); a larger plan is "
+                          "refused with the estimate. 0 = the memory available on this "
+                          "machine (MemAvailable).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FabricTopologyHelper::m_memoryLimit),
+                          MakeUintegerChecker<uint64_t>());
     return tid;
 }
 
@@ -200,7 +209,8 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_nCores(0),
       m_leafOversubscription(0),
       m_firstNodeId(0),
-      m_installed(false)
+      m_installed(false),
+      m_memoryLimit(0)
 {
 }
 
@@ -504,9 +514,24 @@ FabricTopologyHelper::Install()
         }
     }
 
+    // Refuse a plan that cannot fit before building any of it.
+    const uint32_t nSwitches = m_nLeaves + m_nSpines + m_nCores;
+    const uint64_t nNodes = uint64_t(nRanks) + m_servers + nSwitches;
+    const uint64_t nCables = uint64_t(nRanks) * (k + 1) + m_planned.size();
+    m_stats.estimatedBytes = EstimateMemoryBytes(nNodes, nCables, uint64_t(nSwitches) * nRanks * k);
+    const uint64_t limit = m_memoryLimit > 0 ? m_memoryLimit : GetAvailableMemoryBytes();
+    NS_ABORT_MSG_IF(limit > 0 && m_stats.estimatedBytes > limit,
+                    GetInstanceTypeId().GetName()
+                        << ": the planned fabric (" << nNodes << " nodes, " << nCables
+                        << " cables, " << nSwitches << " scale-out switches x " << nRanks * k
+                        << " NIC addresses of forwarding entries) needs an estimated "
+                        << m_stats.estimatedBytes / (1 << 20) << " MiB, more than the "
+                        << limit / (1 << 20) << " MiB "
+                        << (m_memoryLimit > 0 ? "of MemoryLimit" : "available on this machine")
+                        << "; plan fewer servers or switches (or raise MemoryLimit)");
+
     // Nodes: GPUs, NVSwitches, then leaves, spines, cores, with consecutive ids.
     auto t = std::chrono::steady_clock::now();
-    const uint32_t nSwitches = m_nLeaves + m_nSpines + m_nCores;
     m_gpus.Create(nRanks);
     m_nvSwitches.Create(m_servers);
     m_switches.Create(nSwitches);
@@ -658,6 +683,37 @@ FabricTopologyHelper::ComputeRoutes()
     }
     m_stats.routes = st.routes;
     m_stats.forwardingTableBytes = st.forwardingTableBytes;
+}
+
+uint64_t
+FabricTopologyHelper::EstimateMemoryBytes(uint64_t nNodes,
+                                          uint64_t nCables,
+                                          uint64_t nForwardingEntries)
+{
+    constexpr uint64_t BASE = 18ull << 20;
+    constexpr uint64_t PER_CABLE = 20ull << 10;
+    constexpr uint64_t PER_NODE = 4ull << 10;
+    constexpr uint64_t PER_ENTRY = 8;
+    return BASE + PER_CABLE * nCables + PER_NODE * nNodes + PER_ENTRY * nForwardingEntries;
+}
+
+uint64_t
+FabricTopologyHelper::GetAvailableMemoryBytes()
+{
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    uint64_t kib = 0;
+    std::string unit;
+    while (meminfo >> key >> kib >> unit)
+    {
+        if (key == "MemAvailable:")
+        {
+            return kib * 1024;
+        }
+    }
+    long pages = sysconf(_SC_PHYS_PAGES);
+    long pageSize = sysconf(_SC_PAGESIZE);
+    return pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : 0;
 }
 
 bool

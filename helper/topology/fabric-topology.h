@@ -85,6 +85,7 @@ struct FabricBuildStats
     double totalSeconds{0};           //!< the whole Install()
     uint64_t routes{0};               //!< forwarding entries written, all switches
     uint64_t forwardingTableBytes{0}; //!< memory of all forwarding tables after Freeze()
+    uint64_t estimatedBytes{0};       //!< memory the plan was estimated to need (MemoryLimit)
 };
 
 /**
@@ -407,6 +408,30 @@ class FabricTopologyHelper : public Object
     /// \return wall-clock cost of Install() by phase
     const FabricBuildStats& GetBuildStats() const;
 
+    /**
+     * \brief Estimate the memory a planned fabric needs once built, before building it.
+     *
+     * A linear model calibrated on this module's builds (maxrss of topology-summary, 256 to
+     * 4096 GPUs, rail-optimized and 2/3-tier Clos; within about 15 % there): a fixed 18 MiB,
+     * 20 KiB per cable (two ports with their queues, the channel, the NIC or switch port
+     * state), 4 KiB per node and 8 B per forwarding entry (every scale-out switch holds one
+     * per scale-out NIC address). Traffic state (QPs, collectives, queued frames) comes on
+     * top.
+     * \param nNodes GPUs + NVSwitches + scale-out switches
+     * \param nCables every cable (GPU-leaf, NVLink, switch-to-switch)
+     * \param nForwardingEntries forwarding entries of all switches
+     * \return estimated bytes
+     */
+    static uint64_t EstimateMemoryBytes(uint64_t nNodes,
+                                        uint64_t nCables,
+                                        uint64_t nForwardingEntries);
+    /**
+     * \brief The memory the process may still use: MemAvailable of /proc/meminfo (Linux),
+     *        else the physical memory (sysconf), else 0 (unknown).
+     * \return bytes (0 = unknown)
+     */
+    static uint64_t GetAvailableMemoryBytes();
+
   protected:
     void DoDispose() override;
 
@@ -596,6 +621,7 @@ class FabricTopologyHelper : public Object
     uint32_t m_firstNodeId;              //!< ns-3 id of the first node created
     bool m_installed;                    //!< Install() done
     FabricBuildStats m_stats;            //!< build cost
+    uint64_t m_memoryLimit;              //!< attribute MemoryLimit (0 = available memory)
 };
 
 /**

@@ -99,7 +99,8 @@ CollectiveAlgorithm::AddRing(const CollectiveRequest& request,
         return prev;
     }
     uint32_t steps = static_cast<uint32_t>(kind == RING_ALL_REDUCE ? 2 * (n - 1) : n - 1);
-    std::vector<uint64_t> chunks = Chunks(segmentBytes, request.chunkSize, request.elementSize);
+    std::vector<uint64_t> chunks =
+        Chunks(segmentBytes, request.chunkSize, request.elementSize, request.maxChunks);
     size_t k = chunks.size();
     std::vector<std::vector<uint32_t>> next(n, std::vector<uint32_t>(k, COLLECTIVE_NONE));
     std::vector<uint32_t> deps;
@@ -150,14 +151,19 @@ CollectiveAlgorithm::SegmentBytes(uint64_t bytes, uint64_t parts, uint32_t eleme
 }
 
 std::vector<uint64_t>
-CollectiveAlgorithm::Chunks(uint64_t bytes, uint64_t chunkSize, uint32_t elementSize)
+CollectiveAlgorithm::Chunks(uint64_t bytes,
+                            uint64_t chunkSize,
+                            uint32_t elementSize,
+                            uint32_t maxChunks)
 {
+    NS_ABORT_MSG_IF(maxChunks == 0, "maxChunks 0 is invalid; it must be >= 1");
     uint64_t elements = bytes / elementSize;
     if (chunkSize == 0 || bytes <= chunkSize || elements <= 1)
     {
         return {bytes};
     }
-    uint64_t k = std::min<uint64_t>(elements, (bytes + chunkSize - 1) / chunkSize);
+    uint64_t k =
+        std::min<uint64_t>({elements, bytes / chunkSize + (bytes % chunkSize != 0), maxChunks});
     std::vector<uint64_t> out(k);
     uint64_t base = elements / k;
     uint64_t extra = elements % k;

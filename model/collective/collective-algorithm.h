@@ -32,6 +32,7 @@ struct CollectiveRequest
     uint32_t root{0};          //!< root rank (Broadcast)
     uint32_t channels{1};      //!< channels (NCCL rings/trees in parallel), >= 1
     uint64_t chunkSize{0};     //!< pipelining chunk in bytes; 0 = every step store-and-forward
+    uint32_t maxChunks{64};    //!< most chunks per step segment (bounds the schedule), >= 1
     uint32_t elementSize{4};   //!< bytes per element (padding unit), >= 1
     bool pxn{false};           //!< relay cross-rail sends through NVLink (PXN)
     bool railAwareRings{true}; //!< build rail-aware rings when locations are known
@@ -52,7 +53,9 @@ struct CollectiveRequest
  *    independent ring (or tree), with its own connections (and QPs) and rail choice.
  *  - <b>Chunk pipelining</b> (chunkSize > 0): a step's segment is split into chunks of at most
  *    chunkSize; chunk j of step t depends only on chunk j of step t-1, so chunks pipeline
- *    across steps like NCCL's kernel loop (NCCL Simple: 2 MiB chunks). With chunkSize = 0
+ *    across steps like NCCL's kernel loop (NCCL Simple: 2 MiB chunks). A segment is cut into at
+ *    most maxChunks chunks (larger ones when it would take more), so a schedule's size is
+ *    bounded by channels x ranks x steps x maxChunks, never by the message size. With chunkSize = 0
  *    every algorithm step is one store-and-forward transfer: the alpha-beta (Hockney) model
  *    that NCCL's tuner uses, T = steps x (alpha + step bytes / beta).
  *  - <b>PXN</b> (pxn and known locations): a send between different servers and different
@@ -168,9 +171,15 @@ class CollectiveAlgorithm : public Object
      * \param bytes bytes to split
      * \param chunkSize maximum chunk (0 = one chunk)
      * \param elementSize element size
-     * \return chunk sizes (at least one; near-equal, each <= max(chunkSize, one element))
+     * \param maxChunks most chunks (>= 1): when \p bytes would need more chunks of
+     *        \p chunkSize, it is cut into \p maxChunks larger ones
+     * \return chunk sizes (at least one, at most \p maxChunks; near-equal, each <=
+     *         max(chunkSize, one element) unless capped by \p maxChunks)
      */
-    static std::vector<uint64_t> Chunks(uint64_t bytes, uint64_t chunkSize, uint32_t elementSize);
+    static std::vector<uint64_t> Chunks(uint64_t bytes,
+                                        uint64_t chunkSize,
+                                        uint32_t elementSize,
+                                        uint32_t maxChunks);
 };
 
 } // namespace ns3

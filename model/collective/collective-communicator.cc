@@ -47,6 +47,14 @@ CollectiveCommunicator::GetTypeId()
                           UintegerValue(2 * 1024 * 1024),
                           MakeUintegerAccessor(&CollectiveCommunicator::m_chunkSize),
                           MakeUintegerChecker<uint64_t>())
+            .AddAttribute("MaxChunksPerStep",
+                          "Most pipelining chunks a step's segment is cut into (1..4096): a "
+                          "segment that would need more ChunkSize chunks gets this many larger "
+                          "ones, so a collective's schedule (its memory) is bounded by channels "
+                          "x ranks x steps x this, never by the message size.",
+                          UintegerValue(64),
+                          MakeUintegerAccessor(&CollectiveCommunicator::m_maxChunks),
+                          MakeUintegerChecker<uint32_t>(1, 4096))
             .AddAttribute("ElementSize",
                           "Bytes per element (the padding unit; 4 = float, nccl-tests "
                           "default; 1..1024).",
@@ -112,6 +120,7 @@ CollectiveCommunicator::CollectiveCommunicator()
       m_failed(false),
       m_channels(2),
       m_chunkSize(2 * 1024 * 1024),
+      m_maxChunks(64),
       m_elementSize(4),
       m_pxn(false),
       m_railAware(true),
@@ -311,6 +320,10 @@ CollectiveCommunicator::Validate(CollectiveOp op, uint64_t bytes, uint32_t root)
                     "communicator " << m_name << ": " << CollectiveOpName(op) << " size " << bytes
                                     << " B is not a multiple of the element size " << m_elementSize
                                     << " B (ElementSize)");
+    NS_ABORT_MSG_IF(bytes > MAX_BYTES,
+                    "communicator " << m_name << ": " << CollectiveOpName(op) << " size " << bytes
+                                    << " B is beyond what the model supports (at most " << MAX_BYTES
+                                    << " B = 1 PiB per collective)");
     NS_ABORT_MSG_IF(op == CollectiveOp::BROADCAST && root >= GetSize(),
                     "communicator " << m_name << ": Broadcast root " << root
                                     << " is not in the communicator (ranks 0.." << GetSize() - 1
@@ -334,6 +347,7 @@ CollectiveCommunicator::BuildSchedule(CollectiveOp op,
                  root,
                  m_channels,
                  m_chunkSize,
+                 m_maxChunks,
                  m_elementSize,
                  m_pxn,
                  m_railAware,
@@ -353,6 +367,7 @@ CollectiveCommunicator::BuildSchedule(CollectiveOp op,
     request.root = root;
     request.channels = m_channels;
     request.chunkSize = m_chunkSize;
+    request.maxChunks = m_maxChunks;
     request.elementSize = m_elementSize;
     request.pxn = m_pxn;
     request.railAwareRings = m_railAware;

@@ -76,6 +76,11 @@ class CollectiveCommunicator : public Object
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+
+    /// Largest collective size the model supports, bytes (1 PiB: its times stay far inside
+    /// ns-3's 64-bit nanosecond clock even at 1 Gb/s); larger sizes are refused.
+    static constexpr uint64_t MAX_BYTES = 1ull << 50;
+
     CollectiveCommunicator();
     ~CollectiveCommunicator() override;
 
@@ -212,12 +217,14 @@ class CollectiveCommunicator : public Object
         EventId timeout;                        //!< watchdog
     };
 
-    /// Cache key: op, bytes, root, channels, chunk, element size, pxn, rail-aware, algorithm.
+    /// Cache key: op, bytes, root, channels, chunk, most chunks, element size, pxn, rail-aware,
+    /// algorithm.
     typedef std::tuple<int,
                        uint64_t,
                        uint32_t,
                        uint32_t,
                        uint64_t,
+                       uint32_t,
                        uint32_t,
                        bool,
                        bool,
@@ -251,6 +258,7 @@ class CollectiveCommunicator : public Object
 
     uint32_t m_channels;                //!< attribute Channels
     uint64_t m_chunkSize;               //!< attribute ChunkSize
+    uint32_t m_maxChunks;               //!< attribute MaxChunksPerStep
     uint32_t m_elementSize;             //!< attribute ElementSize
     bool m_pxn;                         //!< attribute Pxn
     bool m_railAware;                   //!< attribute RailAwareRings

@@ -115,7 +115,8 @@ DoubleBinaryTreeAlgorithm::DoBuild(const CollectiveRequest& request,
     uint32_t m = layout.GetNServers();
     uint32_t nc = request.channels;
     uint64_t part = SegmentBytes(request.bytes, 2 * uint64_t(nc), request.elementSize);
-    std::vector<uint64_t> chunks = Chunks(part, request.chunkSize, request.elementSize);
+    std::vector<uint64_t> chunks =
+        Chunks(part, request.chunkSize, request.elementSize, request.maxChunks);
     std::vector<uint32_t> parentPos = TreeParents(m);
     std::vector<std::vector<uint32_t>> childPos(m);
     for (uint32_t p = 0; p < m; ++p)

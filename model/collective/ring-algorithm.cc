@@ -44,7 +44,8 @@ RingAlgorithm::DoBuild(const CollectiveRequest& request, CollectiveSchedule& sch
     if (request.op == CollectiveOp::BROADCAST)
     {
         uint64_t part = SegmentBytes(request.bytes, nc, request.elementSize);
-        std::vector<uint64_t> chunks = Chunks(part, request.chunkSize, request.elementSize);
+        std::vector<uint64_t> chunks =
+            Chunks(part, request.chunkSize, request.elementSize, request.maxChunks);
         for (uint32_t c = 0; c < nc; ++c)
         {
             std::vector<uint32_t> ring = layout.GetRing(c, request.railAwareRings);
