@@ -49,6 +49,13 @@
  */
 
 /**
+ * \defgroup ai-fabric-monitor Run health
+ * \ingroup ai-fabric
+ * model/monitor/: FabricHealthMonitor, which ends a stalled run with a diagnosis (pending
+ * operations, paused ports, stuck collectives) and reports lossless drops at the end of a run.
+ */
+
+/**
  * \defgroup ai-fabric-roce RoCEv2
  * \ingroup ai-fabric
  * model/roce/, helper/roce/: RoCEv2 headers (BTH, RETH, AETH, ImmDt, CNP, ICRC), reliable

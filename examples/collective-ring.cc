@@ -116,8 +116,12 @@ main(int argc, char* argv[])
     }
     sw->AssignStreams(1);
 
+    Ptr<FabricHealthMonitor> health = CreateObject<FabricHealthMonitor>(); // ends a stalled run
+    health->Install(hosts);
+
     CollectiveHelper coll;
     coll.SetNics(nics);
+    coll.SetHealthMonitor(health);
     if (servers > 0)
     {
         std::vector<CollectiveRankLocation> locs(ranks);
@@ -144,6 +148,7 @@ main(int argc, char* argv[])
         world->Enqueue(op, bytes, 0);
     }
     Simulator::Run();
+    health->ReportEndOfRun(std::cerr);
 
     // nccl-tests style: the first half of the runs is reported as out-of-place, the second as
     // in-place (the model moves the same bytes either way).

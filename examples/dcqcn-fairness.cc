@@ -189,6 +189,7 @@ main(int argc, char* argv[])
     Simulator::Schedule(sample, sampler);
     Simulator::Stop(end + MicroSeconds(100));
     Simulator::Run();
+    star.GetHealthMonitor()->ReportEndOfRun(std::cerr); // stalls, lossless drops
 
     double line = DataRate(rate).GetBitRate() * 4096.0 / 4178 / 1e9;
     std::cout << std::fixed << std::setprecision(1) << "dcqcn-fairness: " << flows << " flows, "

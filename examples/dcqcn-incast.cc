@@ -110,6 +110,7 @@ main(int argc, char* argv[])
     };
     Simulator::Schedule(sample, sampler);
     Simulator::Run();
+    star.GetHealthMonitor()->ReportEndOfRun(std::cerr); // stalls, lossless drops
 
     uint64_t cnps = 0;
     for (auto& [a, b] : qps)

@@ -168,10 +168,12 @@ class FabricView
             fabric << bytes << "," << e.name << "," << util << "," << e.maxQueue << ","
                    << pauses - e.pauses << "," << marks - e.marks << "," << drops - e.drops << "\n";
         }
-        RoceQpCounters now = NicTotals();
-        nic << bytes << "," << now.cnpsTx - m_nic.cnpsTx << ","
-            << now.retransmittedPackets - m_nic.retransmittedPackets << ","
-            << now.timeouts - m_nic.timeouts << "," << now.naksRx - m_nic.naksRx << "\n";
+        NicSnapshot now = NicTotals();
+        nic << bytes << "," << now.qp.cnpsTx - m_nic.qp.cnpsTx << ","
+            << now.qp.retransmittedPackets - m_nic.qp.retransmittedPackets << ","
+            << now.qp.timeouts - m_nic.qp.timeouts << "," << now.qp.naksRx - m_nic.qp.naksRx << ","
+            << now.pausesSent - m_nic.pausesSent << "," << now.pausesReceived - m_nic.pausesReceived
+            << "," << (now.paused - m_nic.paused).GetSeconds() * 1e6 << "\n";
     }
 
   private:
@@ -201,16 +203,36 @@ class FabricView
         }
     }
 
-    RoceQpCounters NicTotals() const
+    /// NIC totals: QP counters and the PFC frames of the NIC ports (host-side PFC).
+    struct NicSnapshot
     {
-        RoceQpCounters t;
+        RoceQpCounters qp;
+        uint64_t pausesSent{0};     // PFC pauses the NICs sent (their receive side was full)
+        uint64_t pausesReceived{0}; // PFC pauses the NICs received (from leaves, NVSwitches)
+        Time paused;                // time NIC ports spent paused by their peer
+    };
+
+    NicSnapshot NicTotals() const
+    {
+        NicSnapshot t;
         for (uint32_t r = 0; r < m_topo->GetNRanks(); ++r)
         {
             RoceQpCounters c = m_topo->GetNic(r)->GetTotalQpCounters();
-            t.cnpsTx += c.cnpsTx;
-            t.retransmittedPackets += c.retransmittedPackets;
-            t.timeouts += c.timeouts;
-            t.naksRx += c.naksRx;
+            t.qp.cnpsTx += c.cnpsTx;
+            t.qp.retransmittedPackets += c.retransmittedPackets;
+            t.qp.timeouts += c.timeouts;
+            t.qp.naksRx += c.naksRx;
+            Ptr<FabricNic> core = m_topo->GetNicCore(r);
+            for (uint32_t p = 0; p < core->GetNPorts(); ++p)
+            {
+                const PfcPortCounters& pc = core->GetPort(p)->GetCounters();
+                for (uint8_t q = 0; q < 8; ++q)
+                {
+                    t.pausesSent += pc.pauseTx[q];
+                    t.pausesReceived += pc.pauseRx[q];
+                    t.paused += pc.pausedTime[q];
+                }
+            }
         }
         return t;
     }
@@ -234,7 +256,7 @@ class FabricView
     Time m_sample;
     std::vector<Element> m_elements;
     Time m_start;
-    RoceQpCounters m_nic;
+    NicSnapshot m_nic;
     EventId m_event;
 };
 
@@ -312,7 +334,8 @@ class Sweep
         m_nic.open(cfg.prefix + "-nic.csv");
         NS_ABORT_MSG_IF(!m_fabric || !m_nic, "cannot write outputs with prefix " << cfg.prefix);
         m_fabric << "bytes,element,utilization,max_queue_bytes,pfc_pauses,ecn_marks,drops\n";
-        m_nic << "bytes,cnps,retransmitted_packets,timeouts,naks\n";
+        m_nic << "bytes,cnps,retransmitted_packets,timeouts,naks,nic_pfc_pauses_sent,"
+                 "nic_pfc_pauses_received,nic_paused_us\n";
     }
 
     void Start()
@@ -342,6 +365,7 @@ class Sweep
     {
         if (m_index >= m_sizes.size())
         {
+            Simulator::Stop(); // done: timers (PFC refresh of a stalled NIC) must not go on
             return;
         }
         uint64_t bytes = m_sizes[m_index];
@@ -589,6 +613,7 @@ main(int argc, char* argv[])
     Sweep sweep(cfg, comm, view);
     sweep.Start();
     Simulator::Run();
+    topo->GetHealthMonitor()->ReportEndOfRun(std::cerr); // lossless drops, stalls: loudly
     NS_ABORT_MSG_IF(sweep.Failed(), "the sweep stopped on a failed collective");
 
     WriteResults(cfg, topo->GetNRanks(), sweep.Results());
@@ -596,6 +621,13 @@ main(int argc, char* argv[])
     std::clog << "rail-allreduce: simulated " << Simulator::Now().As(Time::MS) << " in " << wall
               << " s wall; wrote " << cfg.prefix << "-nccl.txt, -results.csv, -fabric.csv, "
               << "-nic.csv\n";
+    bool stalled = topo->GetHealthMonitor()->IsStalled();
     Simulator::Destroy();
+    if (stalled)
+    {
+        std::cerr << "rail-allreduce: the run stalled (diagnosis above); results cover the "
+                     "sizes finished before the stall\n";
+        return 2;
+    }
     return 0;
 }

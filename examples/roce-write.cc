@@ -86,6 +86,7 @@ main(int argc, char* argv[])
         }
     }
     Simulator::Run();
+    star.GetHealthMonitor()->ReportEndOfRun(std::cerr); // stalls, lossless drops
 
     double lineRate = DataRate(rate).GetBitRate();
     double analytic = lineRate * mtu / (mtu + 82.0);
@@ -107,7 +108,7 @@ main(int argc, char* argv[])
     {
         const auto& t = a->GetCounters();
         const auto& r = b->GetCounters();
-        std::cout << "  QP " << a->GetQpn() << "->" << b->GetQpn() << " (UDP sport "
+        std::cout << "  " << a->GetLabel() << " -> " << b->GetLabel() << " (UDP sport "
                   << a->GetUdpSourcePort() << "): data pkts " << t.txDataPackets
                   << ", retransmitted " << t.retransmittedPackets << ", ACKs rx " << t.acksRx
                   << ", NAKs rx " << t.naksRx << ", timeouts " << t.timeouts << ", CNPs rx "

@@ -132,6 +132,7 @@ main(int argc, char* argv[])
     monitor.Add(sw);
     monitor.Start(MicroSeconds(1), horizon);
     Simulator::Run();
+    CreateObject<FabricHealthMonitor>()->ReportEndOfRun(std::cerr); // lossless drops, loudly
 
     std::ofstream flowsCsv(prefix + "-flows.csv");
     NS_ABORT_MSG_IF(!flowsCsv, "cannot write " << prefix << "-flows.csv");

@@ -8,8 +8,11 @@
 #include "test-util.h"
 
 #include <cstdio>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace
 {
@@ -109,6 +112,91 @@ TEST(ExampleInputTest, ChannelsZeroMeansGpusPerServerWithDcqcn)
          {"eit-ch0-nccl.txt", "eit-ch0-results.csv", "eit-ch0-fabric.csv", "eit-ch0-nic.csv"})
     {
         std::remove(f);
+    }
+}
+
+} // namespace
+
+namespace
+{
+
+/// \return true if \p path exists (and removes it)
+bool
+ExistsAndRemove(const std::string& path)
+{
+    bool exists = std::ifstream(path).good();
+    std::remove(path.c_str());
+    return exists;
+}
+
+// A receiver draining at 1 bit/s: the collectives finish once the PFC watchdog breaks the
+// pause, and the run must then end (the paused NIC's XOFF refresh used to keep Simulator::Run
+// going for ever) with every output written and the NIC's pauses counted.
+TEST(ExampleInputTest, SlowReceiverRunEndsWithOutputsAndNicPauses)
+{
+    if (ExamplesDir().empty())
+    {
+        GTEST_SKIP() << "example binaries unknown in this build mode";
+    }
+    int status = 0;
+    std::string out = RunExample("rail-allreduce",
+                                 "--servers=2 --gpus-per-server=2 --min-bytes=1048576 "
+                                 "--max-bytes=1048576 --ns3::RoceNic::RxDrainRate=1bps "
+                                 "--prefix=eit-slow",
+                                 &status);
+    EXPECT_EQ(status, 0) << out;
+    std::ifstream nic("eit-slow-nic.csv");
+    std::string header;
+    std::string row;
+    std::getline(nic, header);
+    std::getline(nic, row);
+    EXPECT_EQ(header,
+              "bytes,cnps,retransmitted_packets,timeouts,naks,nic_pfc_pauses_sent,"
+              "nic_pfc_pauses_received,nic_paused_us");
+    // The NICs sent pauses (their receive side was full): no longer invisible.
+    std::vector<std::string> fields;
+    std::istringstream cells(row);
+    for (std::string cell; std::getline(cells, cell, ',');)
+    {
+        fields.push_back(cell);
+    }
+    ASSERT_EQ(fields.size(), 8u) << row;
+    EXPECT_EQ(fields[0], "1048576");
+    EXPECT_GT(std::stoull(fields[5]), 0u) << row;
+    for (const char* f :
+         {"eit-slow-nic.csv", "eit-slow-results.csv", "eit-slow-fabric.csv", "eit-slow-nccl.txt"})
+    {
+        EXPECT_TRUE(ExistsAndRemove(f)) << f;
+    }
+}
+
+// The same with the PFC watchdog off: nothing can progress, so the run stops after StallTime
+// with a diagnosis, still writes its outputs, and exits with status 2.
+TEST(ExampleInputTest, StalledRunEndsWithADiagnosisAndItsOutputs)
+{
+    if (ExamplesDir().empty())
+    {
+        GTEST_SKIP() << "example binaries unknown in this build mode";
+    }
+    int status = 0;
+    std::string out = RunExample("rail-allreduce",
+                                 "--servers=2 --gpus-per-server=2 --min-bytes=1048576 "
+                                 "--max-bytes=1048576 --ns3::RoceNic::RxDrainRate=1bps "
+                                 "--ns3::PfcNetDevice::PfcWatchdogTimeout=0s "
+                                 "--ns3::FabricHealthMonitor::StallTime=50ms --prefix=eit-stall",
+                                 &status);
+    EXPECT_EQ(status, 2) << out;
+    EXPECT_NE(out.find("ai-fabric: STALLED at"), std::string::npos) << out;
+    EXPECT_NE(out.find("gpu0: QP "), std::string::npos) << out;
+    EXPECT_NE(out.find("XOFF sent"), std::string::npos) << out;
+    EXPECT_NE(out.find("world collective 0: AllReduce of 1048576 B"), std::string::npos) << out;
+    EXPECT_NE(out.find("the run stalled"), std::string::npos) << out;
+    for (const char* f : {"eit-stall-nccl.txt",
+                          "eit-stall-results.csv",
+                          "eit-stall-fabric.csv",
+                          "eit-stall-nic.csv"})
+    {
+        EXPECT_TRUE(ExistsAndRemove(f)) << f;
     }
 }
 

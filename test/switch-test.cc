@@ -351,6 +351,7 @@ TEST_F(StarTest, LossyIncastWithSmallBufferDropsAndConserves)
     {
         EXPECT_EQ(hostDev[i]->GetCounters().pauseRx[3], 0u); // no PFC on a lossy class
     }
+    EXPECT_EQ(FabricHealthMonitor::CountLosslessDrops(), 0u); // the drops were lossy
     EXPECT_LE(fabric->GetMmu()->GetPeakBytesHeld(), 1u << 20);
 }
 
@@ -389,6 +390,9 @@ TEST_F(HeadroomTest, AtTheComputedRequirementNoOverflow)
     EXPECT_EQ(TotalDrops(), 0u);
     EXPECT_GT(fabric->GetCounters().xoffSent[0][3], 0u);
     EXPECT_EQ(sinks[2].bytes, SentBytes());
+    std::ostringstream report;
+    EXPECT_TRUE(CreateObject<FabricHealthMonitor>()->ReportEndOfRun(report)) << report.str();
+    EXPECT_EQ(report.str(), "");
 }
 
 TEST_F(HeadroomTest, BelowTheRequirementOverflows)
@@ -396,6 +400,20 @@ TEST_F(HeadroomTest, BelowTheRequirementOverflows)
     Run(0.5);
     EXPECT_GT(drops[SwitchDropReason::HEADROOM_OVERFLOW], 0u);
     EXPECT_EQ(sinks[2].bytes + droppedBytes, SentBytes());
+    // Every drop was in the lossless priority 3, and the end-of-run report says so loudly.
+    const auto& lost = fabric->GetCounters().losslessDrops;
+    EXPECT_EQ(lost[3], TotalDrops());
+    EXPECT_EQ(lost[0] + lost[1] + lost[2] + lost[4] + lost[5] + lost[6] + lost[7], 0u);
+    EXPECT_EQ(FabricHealthMonitor::CountLosslessDrops(), TotalDrops());
+    std::ostringstream report;
+    EXPECT_FALSE(CreateObject<FabricHealthMonitor>()->ReportEndOfRun(report));
+    EXPECT_NE(report.str().find("WARNING: " + std::to_string(TotalDrops()) +
+                                " packets were DROPPED in lossless (PFC) priorities"),
+              std::string::npos)
+        << report.str();
+    EXPECT_NE(report.str().find("priority 3: " + std::to_string(TotalDrops()) + " dropped"),
+              std::string::npos)
+        << report.str();
 }
 
 TEST_F(StarTest, DynamicThresholdXoffAtAlphaTimesFreeSharedWithinOnePacket)

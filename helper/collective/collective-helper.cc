@@ -126,6 +126,13 @@ CollectiveHelper::SetTopology(Ptr<FabricTopologyHelper> topology)
     SetConnector(MakeCallback(+[](Ptr<FabricTopologyHelper> t, uint32_t a, uint32_t b, uint32_t n) {
                      return t->Connect(a, b, n);
                  }).Bind(topology));
+    SetHealthMonitor(topology->GetHealthMonitor());
+}
+
+void
+CollectiveHelper::SetHealthMonitor(Ptr<FabricHealthMonitor> monitor)
+{
+    m_monitor = monitor;
 }
 
 void
@@ -249,6 +256,11 @@ CollectiveHelper::CreateCommunicator(const std::vector<uint32_t>& ranks, const s
     }
     Ptr<CollectiveCommunicator> comm = m_commFactory.Create<CollectiveCommunicator>();
     comm->Setup(n, transport, ranks, nodes, locations, m_appFactory);
+    if (m_monitor)
+    {
+        m_monitor->AddDiagnoser("communicator " + n,
+                                MakeCallback(&CollectiveCommunicator::DescribePending, comm));
+    }
     m_comms.push_back(comm);
     return comm;
 }

@@ -9,6 +9,7 @@
 #include "ns3/collective-communicator.h"
 #include "ns3/collective-job.h"
 #include "ns3/collective-types.h"
+#include "ns3/fabric-health-monitor.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/object-factory.h"
 #include "ns3/roce-collective-transport.h"
@@ -84,9 +85,17 @@ class CollectiveHelper
      * \brief Use every GPU of an installed topology as the global ranks (rank order), with
      *        their server/rail locations, NVLink hop types within a server and the topology's
      *        Connect() (NVLink or NIC ports) as the connector.
+     * Communicators created afterwards register with the topology's FabricHealthMonitor, so a
+     * stall diagnosis lists their unfinished collectives.
      * \param topology an installed FabricTopologyHelper (aborts if null or not installed)
      */
     void SetTopology(Ptr<FabricTopologyHelper> topology);
+    /**
+     * \brief Register every communicator created afterwards with \p monitor (its stall
+     *        diagnosis lists their unfinished collectives and stuck ranks).
+     * \param monitor the monitor (null: none)
+     */
+    void SetHealthMonitor(Ptr<FabricHealthMonitor> monitor);
     /**
      * \brief Set the connector of new communicators' transports.
      * \param connector (src, dst, nQps) -> QP pairs (null: RoceNicHelper::Connect, port 0);
@@ -193,6 +202,7 @@ class CollectiveHelper
   private:
     std::vector<Ptr<Node>> m_nodes;                   //!< their nodes
     RoceCollectiveTransport::Connector m_connector;   //!< connector
+    Ptr<FabricHealthMonitor> m_monitor;               //!< gets the communicators' diagnosers
     std::vector<CollectiveRankLocation> m_locations;  //!< locations (or empty)
     bool m_nvLinkWithinServer;                        //!< hop type from locations
     CollectiveTransport::HopTypeCallback m_hopType;   //!< explicit hop type

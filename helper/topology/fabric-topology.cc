@@ -221,6 +221,11 @@ FabricTopologyHelper::DoDispose()
 {
     m_nics.clear();
     m_cores.clear();
+    if (m_monitor)
+    {
+        m_monitor->Dispose();
+        m_monitor = nullptr;
+    }
     if (m_routes)
     {
         m_routes->Dispose();
@@ -613,6 +618,10 @@ FabricTopologyHelper::Install()
     }
     m_stats.nicsSeconds = Since(t);
 
+    m_monitor = CreateObject<FabricHealthMonitor>();
+    m_monitor->Install(m_gpus);
+    m_monitor->SetNodeNamer(MakeCallback(&FabricTopologyHelper::GetNodeName, this));
+
     t = std::chrono::steady_clock::now();
     m_installed = true;
     ComputeRoutes();
@@ -939,6 +948,24 @@ FabricTopologyHelper::GetLeafOf(uint32_t rank, uint32_t port) const
                         << "::GetLeafOf: port " << port << " is not a scale-out port (0.."
                         << m_portsPerGpu - 1 << ")");
     return m_switches.Get(m_attachLeaf[uint64_t(rank) * m_portsPerGpu + port]);
+}
+
+Ptr<FabricHealthMonitor>
+FabricTopologyHelper::GetHealthMonitor() const
+{
+    CheckInstalled("GetHealthMonitor");
+    return m_monitor;
+}
+
+std::string
+FabricTopologyHelper::GetNodeName(uint32_t nodeId) const
+{
+    uint32_t total = GetNRanks() + m_servers + m_switches.GetN();
+    if (!m_installed || nodeId < m_firstNodeId || nodeId >= m_firstNodeId + total)
+    {
+        return "node " + std::to_string(nodeId);
+    }
+    return GlobalName(nodeId - m_firstNodeId);
 }
 
 FabricNodeType

@@ -10,6 +10,7 @@
 #include "fabric-route-computer.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/fabric-health-monitor.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node-container.h"
@@ -384,6 +385,20 @@ class FabricTopologyHelper : public Object
      */
     Ptr<FabricRouteComputer> GetRouteComputer() const;
     /**
+     * \brief The fabric's health monitor, created by Install() watching every GPU's NIC
+     *        core (nodes named "gpu3", "leaf1", ... in its diagnoses): a run that makes no
+     *        progress for its StallTime (ns3::FabricHealthMonitor::StallTime, 1 s) stops
+     *        with a diagnosis; call ReportEndOfRun() after Simulator::Run().
+     * \return the monitor (aborts before Install)
+     */
+    Ptr<FabricHealthMonitor> GetHealthMonitor() const;
+    /**
+     * \param nodeId a node id
+     * \return its name in this fabric ("gpu3", "nvswitch0", "leaf1", "spine0", "core2"), or
+     *         "node <id>" if it is not part of it
+     */
+    std::string GetNodeName(uint32_t nodeId) const;
+    /**
      * \brief Fail or restore one cable: cut or restore its channel (both directions) and
      *        recompute every forwarding table for the new link state.
      * \param link a link index, < GetNLinks() (aborts naming the index and the valid range)
@@ -600,6 +615,7 @@ class FabricTopologyHelper : public Object
     RoceNicHelper m_nicHelper;               //!< NICs and QP connections
     TransportInstaller m_transportInstaller; //!< transports per GPU (null: RoCE)
     Ptr<FabricRouteComputer> m_routes;       //!< forwarding tables (after Install)
+    Ptr<FabricHealthMonitor> m_monitor;      //!< stall detection (after Install)
     std::array<PfcHelper, size_t(FabricLinkTier::COUNT)> m_tierHelper; //!< per tier
     std::array<DataRate, size_t(FabricLinkTier::COUNT)> m_tierRate;    //!< per tier
     std::array<Time, size_t(FabricLinkTier::COUNT)> m_tierDelay;       //!< per tier

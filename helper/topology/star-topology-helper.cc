@@ -49,6 +49,14 @@ StarTopologyHelper::Install(uint32_t hosts)
         m_nics.push_back(m_nicHelper.Install(m_hosts.Get(i), m_hostPorts[i], GetAddress(i)));
     }
     m_switch->GetForwardingTable()->Freeze();
+    m_monitor = CreateObject<FabricHealthMonitor>();
+    m_monitor->Install(m_hosts);
+}
+
+Ptr<FabricHealthMonitor>
+StarTopologyHelper::GetHealthMonitor() const
+{
+    return m_monitor;
 }
 
 uint32_t

@@ -4,6 +4,7 @@
 #ifndef STAR_TOPOLOGY_HELPER_H
 #define STAR_TOPOLOGY_HELPER_H
 
+#include "ns3/fabric-health-monitor.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/node-container.h"
 #include "ns3/pfc-helper.h"
@@ -63,6 +64,13 @@ class StarTopologyHelper
     /// \return the switch
     Ptr<FabricSwitch> GetSwitch() const;
     /**
+     * \brief The star's health monitor, created by Install() watching every host's NIC: a
+     *        run that makes no progress for its StallTime stops with a diagnosis; call
+     *        FabricHealthMonitor::ReportEndOfRun() after Simulator::Run().
+     * \return the monitor (null before Install)
+     */
+    Ptr<FabricHealthMonitor> GetHealthMonitor() const;
+    /**
      * \brief Connect QPs between two hosts.
      * \param a host index
      * \param b host index
@@ -90,6 +98,7 @@ class StarTopologyHelper
     Ptr<FabricSwitch> m_switch;                 //!< the switch
     std::vector<Ptr<PfcNetDevice>> m_hostPorts; //!< host ports
     std::vector<Ptr<RoceNic>> m_nics;           //!< host NICs
+    Ptr<FabricHealthMonitor> m_monitor;         //!< stall detection
 };
 
 } // namespace ns3

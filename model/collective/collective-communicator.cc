@@ -523,6 +523,47 @@ CollectiveCommunicator::Finish(uint32_t seq)
 }
 
 void
+CollectiveCommunicator::DescribePending(std::ostream& os) const
+{
+    if (m_active.empty())
+    {
+        os << "  none\n";
+        return;
+    }
+    constexpr uint32_t MAX_RANKS = 16;
+    for (const auto& [seq, a] : m_active)
+    {
+        os << "  " << m_name << " collective " << seq << ": " << CollectiveOpName(a.record.op)
+           << " of " << a.record.bytes << " B enqueued at " << a.record.enqueued.As(Time::US)
+           << ", started by " << a.started << "/" << GetSize() << " ranks, finished by " << a.done
+           << "/" << GetSize();
+        uint32_t shown = 0;
+        uint32_t stuck = 0;
+        for (uint32_t r = 0; r < GetSize(); ++r)
+        {
+            uint32_t step = COLLECTIVE_NONE;
+            uint32_t peer = COLLECTIVE_NONE;
+            if (!m_apps[r]->GetFirstPendingStep(seq, &step, &peer))
+            {
+                continue;
+            }
+            ++stuck;
+            if (shown++ < MAX_RANKS)
+            {
+                os << (shown == 1 ? "; waiting: " : ", ") << "rank " << m_globalRanks[r] << " step "
+                   << step << " peer rank "
+                   << (peer < GetSize() ? m_globalRanks[peer] : COLLECTIVE_NONE);
+            }
+        }
+        if (stuck > MAX_RANKS)
+        {
+            os << " ... (" << stuck << " ranks in all)";
+        }
+        os << "\n";
+    }
+}
+
+void
 CollectiveCommunicator::OnTimeout(uint32_t seq)
 {
     for (uint32_t r = 0; r < GetSize(); ++r)

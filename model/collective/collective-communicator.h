@@ -202,6 +202,15 @@ class CollectiveCommunicator : public Object
                        uint32_t peer,
                        const std::string& reason);
 
+    /**
+     * \brief Describe the unfinished collectives for a stall diagnosis
+     *        (FabricHealthMonitor::AddDiagnoser): per collective its number, operation, size,
+     *        enqueue time and how many ranks started and finished it; per stuck rank (at most
+     *        16) the global rank, the step and peer it waits for.
+     * \param os the stream; one line per collective ("  none" if all finished)
+     */
+    void DescribePending(std::ostream& os) const;
+
   protected:
     void DoDispose() override;
 

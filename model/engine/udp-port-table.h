@@ -84,6 +84,19 @@ class UdpPortTable
         return static_cast<uint32_t>(m_entries.size());
     }
 
+    /**
+     * \brief Call \p f(port, value) for every entry, in registration order.
+     * \param f a callable taking (uint16_t, const T&)
+     */
+    template <typename F>
+    void ForEach(F f) const
+    {
+        for (const auto& e : m_entries)
+        {
+            f(e.first, e.second);
+        }
+    }
+
     /// Remove every entry.
     void Clear()
     {

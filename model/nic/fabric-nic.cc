@@ -12,6 +12,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <sstream>
+
 namespace ns3
 {
 
@@ -451,7 +453,55 @@ FabricNic::Deliver(uint32_t portIndex,
         reason = FabricNicDropReason::WRONG_ADDRESS;
         return false;
     }
-    return t->Deliver(portIndex, b, got, size, reason);
+    if (!t->Deliver(portIndex, b, got, size, reason))
+    {
+        return false;
+    }
+    ++m_deliveredFrames;
+    return true;
+}
+
+void
+FabricNic::SetWorkCallback(Callback<void, int64_t> cb)
+{
+    m_workCallback = cb;
+}
+
+uint64_t
+FabricNic::GetPendingOperations() const
+{
+    uint64_t n = 0;
+    m_transports.ForEach([&n](uint16_t, FabricNicTransport* t) { n += t->GetPendingOperations(); });
+    return n;
+}
+
+uint32_t
+FabricNic::DescribePending(std::ostream& os, const std::string& prefix) const
+{
+    uint32_t n = 0;
+    m_transports.ForEach([&](uint16_t, FabricNicTransport* t) {
+        std::ostringstream lines;
+        t->DescribePending(lines);
+        std::istringstream in(lines.str());
+        std::string line;
+        while (std::getline(in, line))
+        {
+            os << prefix << line << "\n";
+            ++n;
+        }
+    });
+    return n;
+}
+
+uint64_t
+FabricNicTransport::GetPendingOperations() const
+{
+    return 0;
+}
+
+void
+FabricNicTransport::DescribePending(std::ostream&) const
+{
 }
 
 void

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <deque>
+#include <ostream>
 #include <queue>
 #include <tuple>
 #include <vector>
@@ -136,6 +137,22 @@ class FabricNicTransport
                          uint32_t got,
                          uint32_t size,
                          FabricNicDropReason& reason) = 0;
+
+    /**
+     * \brief Operations posted and not yet completed (work requests, messages), for stall
+     *        detection (FabricHealthMonitor). Called rarely (every check interval), so it may
+     *        scan the transport's flows. Default: none.
+     * \return pending operations
+     */
+    virtual uint64_t GetPendingOperations() const;
+    /**
+     * \brief Describe every pending operation's flow for a stall diagnosis: one line each,
+     *        naming the flow (e.g. "QP 256 -> 10.0.0.2 QP 257"), its pending operations and
+     *        its progress state (PSNs, window, rate). The NIC core prefixes the node. Default:
+     *        nothing.
+     * \param os the stream
+     */
+    virtual void DescribePending(std::ostream& os) const;
 };
 
 /**
@@ -256,6 +273,60 @@ class FabricNic : public Object, public PfcPortOwner
     void AccountRx(uint32_t port, uint8_t priority, uint64_t bytes);
 
     /**
+     * \brief A transport posted an operation (a work request or a message): tells the work
+     *        callback (+1; a FabricHealthMonitor arms its stall check). Called once per
+     *        posted operation, not per packet.
+     */
+    void NotifyWorkPosted()
+    {
+        if (!m_workCallback.IsNull())
+        {
+            m_workCallback(1);
+        }
+    }
+
+    /**
+     * \brief A transport completed operations (successfully or in error): tells the work
+     *        callback (-n; the monitor stops checking when nothing is pending). Every posted
+     *        operation must complete exactly once.
+     * \param n operations completed
+     */
+    void NotifyWorkCompleted(uint64_t n = 1)
+    {
+        if (!m_workCallback.IsNull() && n > 0)
+        {
+            m_workCallback(-int64_t(n));
+        }
+    }
+
+    /**
+     * \brief Set the callback NotifyWorkPosted() and NotifyWorkCompleted() call with the
+     *        change of pending operations (one; a null callback removes it).
+     * \param cb the callback, given +1 per posted and -n per n completed operations
+     */
+    void SetWorkCallback(Callback<void, int64_t> cb);
+
+    /**
+     * \return frames delivered to transports so far (data, ACKs, NACKs, CNPs): the progress
+     *         measure of stall detection
+     */
+    uint64_t GetDeliveredFrames() const
+    {
+        return m_deliveredFrames;
+    }
+
+    /// \return the sum of every transport's GetPendingOperations()
+    uint64_t GetPendingOperations() const;
+    /**
+     * \brief Write every transport's DescribePending() lines, each prefixed with \p prefix
+     *        (the NIC's node, e.g. "gpu7: "), for a stall diagnosis.
+     * \param os the stream
+     * \param prefix written before every line
+     * \return lines written
+     */
+    uint32_t DescribePending(std::ostream& os, const std::string& prefix) const;
+
+    /**
      * \brief Set the RxDrainRate attribute (host-side PFC).
      * \param rate host drain rate of received payload; 0 bit/s disables host-side PFC
      */
@@ -372,6 +443,8 @@ class FabricNic : public Object, public PfcPortOwner
     uint32_t m_maxRxHeaderBytes{IP_UDP_BYTES};      //!< largest GetMaxRxHeaderBytes()
     uint64_t m_arbSeq;                              //!< tie-break for the paced heap
     std::array<uint64_t, size_t(FabricNicDropReason::COUNT)> m_drops{}; //!< drops
+    uint64_t m_deliveredFrames{0};          //!< frames a transport accepted
+    Callback<void, int64_t> m_workCallback; //!< NotifyWork*() target
     TracedCallback<Ptr<const Packet>, FabricNicDropReason> m_dropTrace; //!< drops
     FabricEngineRef m_engine; //!< the engine, if a FabricSimulatorImpl (for Now())
 };

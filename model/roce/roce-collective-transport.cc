@@ -345,8 +345,9 @@ RoceCollectiveTransport::OnComplete(uint32_t conn, uint32_t qp, const RoceWorkCo
     auto& posted = c.posted[qp];
     // RC completes work requests in post order (flushes included).
     NS_ABORT_MSG_IF(posted.empty() || posted.front().first != wc.wrId,
-                    "RoceCollectiveTransport: QP " << wc.qpn << " completed work request "
-                                                   << wc.wrId << " out of post order");
+                    "RoceCollectiveTransport: " << c.qps[qp].first->GetLabel()
+                                                << " completed work request " << wc.wrId
+                                                << " out of post order");
     uint32_t seq = posted.front().second;
     posted.pop_front();
     Message* m = Find(c, seq);
@@ -358,8 +359,8 @@ RoceCollectiveTransport::OnComplete(uint32_t conn, uint32_t qp, const RoceWorkCo
     {
         m->failed = true;
         std::ostringstream why;
-        why << "QP " << wc.qpn << " " << RoceWcStatusName(wc.status) << " (rank " << c.src
-            << " -> rank " << c.dst << ", channel " << c.channel << ")";
+        why << c.qps[qp].first->GetLabel() << " " << RoceWcStatusName(wc.status) << " (rank "
+            << c.src << " -> rank " << c.dst << ", channel " << c.channel << ")";
         CollectiveMessageListener* listener = m->sentPending ? m->listener : nullptr;
         uint64_t cookie = m->cookie;
         m->sentPending = false;

@@ -396,6 +396,30 @@ RoceNic::GetNQps() const
     return static_cast<uint32_t>(m_qps.size());
 }
 
+uint64_t
+RoceNic::GetPendingOperations() const
+{
+    uint64_t n = 0;
+    for (const auto& qp : m_qps)
+    {
+        n += qp->GetOutstandingWorkRequests();
+    }
+    return n;
+}
+
+void
+RoceNic::DescribePending(std::ostream& os) const
+{
+    for (const auto& qp : m_qps)
+    {
+        if (qp->GetOutstandingWorkRequests() > 0)
+        {
+            qp->Describe(os);
+            os << "\n";
+        }
+    }
+}
+
 RoceQpCounters
 RoceNic::GetTotalQpCounters() const
 {

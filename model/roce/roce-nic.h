@@ -167,6 +167,10 @@ class RoceNic : public Object, public FabricNicTransport
     // FabricNicTransport
     uint32_t GetMaxRxHeaderBytes() const override;
     uint32_t GetRxHeaderBytes(const uint8_t* ip, uint32_t avail) const override;
+    /// \return work requests posted on this NIC's QPs and not completed (FabricNicTransport)
+    uint64_t GetPendingOperations() const override;
+    /// One line per QP with pending work (RoceQueuePair::Describe). \param os the stream
+    void DescribePending(std::ostream& os) const override;
     bool Deliver(uint32_t port,
                  const uint8_t* ip,
                  uint32_t got,

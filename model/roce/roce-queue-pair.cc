@@ -15,6 +15,7 @@
 #include "ns3/fabric-time.h"
 #include "ns3/fabric-wire-header.h"
 #include "ns3/log.h"
+#include "ns3/node.h"
 #include "ns3/simulator.h"
 
 #include <cstring>
@@ -205,12 +206,12 @@ RoceQueuePair::Connect(Ipv4Address remoteIp,
 {
     NS_ABORT_MSG_IF(!m_nic, "RoceQueuePair::Connect: QP not created by a RoceNic");
     NS_ABORT_MSG_IF(m_state != INIT,
-                    "RoceQueuePair::Connect: QP " << m_qpn << " already connected");
+                    "RoceQueuePair::Connect: " << GetLabel() << " already connected");
     NS_ABORT_MSG_IF(remoteQpn > Bth::MAX_24BIT || sendPsn > Bth::MAX_24BIT ||
                         expectedPsn > Bth::MAX_24BIT,
-                    "RoceQueuePair::Connect: remote QPN " << remoteQpn << ", send PSN " << sendPsn
-                                                          << " and expected PSN " << expectedPsn
-                                                          << " must be < 2^24");
+                    "RoceQueuePair::Connect: " << GetLabel() << ": remote QPN " << remoteQpn
+                                               << ", send PSN " << sendPsn << " and expected PSN "
+                                               << expectedPsn << " must be < 2^24");
     m_remoteIpBits = remoteIp.Get();
     m_localIpBits = m_nic->GetAddress(m_port).Get();
     m_remoteQpn = remoteQpn;
@@ -239,14 +240,14 @@ RoceQueuePair::Post(RoceWrOpcode op,
                     CompletionCallback cb)
 {
     NS_ABORT_MSG_IF(m_state == INIT,
-                    "RoceQueuePair " << m_qpn << ": post of " << RoceWrOpcodeName(op)
+                    "RoceQueuePair " << GetLabel() << ": post of " << RoceWrOpcodeName(op)
                                      << " to a QP that is not connected (use "
                                         "RoceNicHelper::Connect)");
     NS_ABORT_MSG_IF(bytes == 0 && (op == RoceWrOpcode::WRITE || op == RoceWrOpcode::READ),
-                    "RoceQueuePair " << m_qpn << ": " << RoceWrOpcodeName(op)
+                    "RoceQueuePair " << GetLabel() << ": " << RoceWrOpcodeName(op)
                                      << " of 0 bytes is invalid; length must be >= 1");
     NS_ABORT_MSG_IF(bytes > MAX_MESSAGE,
-                    "RoceQueuePair " << m_qpn << ": message of " << bytes
+                    "RoceQueuePair " << GetLabel() << ": message of " << bytes
                                      << " bytes exceeds the 2^31-byte RC maximum");
     WorkRequest wr{};
     wr.wrId = m_nextWrId++;
@@ -259,7 +260,7 @@ RoceQueuePair::Post(RoceWrOpcode op,
     wr.postTime = m_core->Now();
     if (m_state == ERROR)
     {
-        NS_LOG_WARN("QP " << m_qpn << " is in the error state: work request flushed");
+        NS_LOG_WARN(GetLabel() << " is in the error state: work request flushed");
         RoceWorkCompletion wc;
         wc.wrId = wr.wrId;
         wc.qpn = m_qpn;
@@ -278,6 +279,10 @@ RoceQueuePair::Post(RoceWrOpcode op,
         return wr.wrId;
     }
     m_wrs.push_back(wr);
+    if (m_core)
+    {
+        m_core->NotifyWorkPosted();
+    }
     Activate();
     return wr.wrId;
 }
@@ -875,6 +880,7 @@ RoceQueuePair::CompleteHead()
         CompletionCallback cb = wr.cb;
         m_wrs.pop_front();
         m_sendWr--;
+        m_core->NotifyWorkCompleted();
         m_counters.completions++;
         m_completionTrace(wc);
         m_nic->m_completionTrace(wc);
@@ -965,8 +971,8 @@ RoceQueuePair::OnTimeout()
 void
 RoceQueuePair::EnterError()
 {
-    NS_LOG_WARN("QP " << m_qpn << " retry count exhausted after " << m_counters.timeouts
-                      << " timeouts: entering the error state");
+    NS_LOG_WARN(GetLabel() << " retry count exhausted after " << m_counters.timeouts
+                           << " timeouts: entering the error state");
     m_state = ERROR;
     if (m_timerPending)
     {
@@ -979,6 +985,10 @@ RoceQueuePair::EnterError()
     wrs.swap(m_wrs);
     m_sendWr = 0;
     m_sendOffset = 0;
+    if (m_core)
+    {
+        m_core->NotifyWorkCompleted(wrs.size());
+    }
     for (const auto& wr : wrs)
     {
         RoceWorkCompletion wc;
@@ -1103,6 +1113,38 @@ uint32_t
 RoceQueuePair::GetOutstandingWorkRequests() const
 {
     return static_cast<uint32_t>(m_wrs.size());
+}
+
+std::string
+RoceQueuePair::GetLabel() const
+{
+    Ptr<Node> node = m_nic ? m_nic->GetObject<Node>() : nullptr;
+    return "node " + (node ? std::to_string(node->GetId()) : std::string("?")) + " QP " +
+           std::to_string(m_qpn);
+}
+
+void
+RoceQueuePair::Describe(std::ostream& os) const
+{
+    uint64_t bytes = 0;
+    for (const auto& wr : m_wrs)
+    {
+        bytes += wr.bytes;
+    }
+    os << "QP " << m_qpn << " (port " << m_port << ", priority " << unsigned(m_priority) << ") -> "
+       << Ipv4Address(m_remoteIpBits) << " QP " << m_remoteQpn << ": " << m_wrs.size()
+       << " work requests pending (" << bytes << " B)";
+    if (!m_readJobs.empty())
+    {
+        os << ", " << m_readJobs.size() << " READ responses to send";
+    }
+    os << ", state "
+       << (m_state == RTS     ? "RTS"
+           : m_state == ERROR ? "ERROR"
+                              : "INIT")
+       << ", PSN acked " << m_sndUna.Get() << " next " << m_sndNxt.Get() << ", rate "
+       << m_ccState->GetRate().GetBitRate() << " bit/s, window " << m_ccState->GetWindow()
+       << " B, consecutive timeouts " << m_retries;
 }
 
 uint16_t

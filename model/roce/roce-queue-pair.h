@@ -276,6 +276,19 @@ class RoceQueuePair : public Object, public FabricNicFlow
     Ptr<FabricCcReceiverOps> GetCcReceiverOps() const;
     /// \return work requests posted and not yet completed
     uint32_t GetOutstandingWorkRequests() const;
+    /**
+     * \return "node <id> QP <qpn>": QPNs are per NIC, so messages name the node with them
+     *         ("node ?" before the NIC is aggregated to a node)
+     */
+    std::string GetLabel() const;
+    /**
+     * \brief One line for a stall diagnosis: "QP <qpn> (port <p>, priority <q>) -> <remote
+     *        address> QP <remote qpn>: <n> work requests pending (<bytes> B), state, acked and
+     *        next PSN, rate, window, consecutive timeouts" (no newline). QPNs are per NIC, so
+     *        the caller names the NIC's node.
+     * \param os the stream
+     */
+    void Describe(std::ostream& os) const;
     /// \return the UDP source port (entropy)
     uint16_t GetUdpSourcePort() const;
     /// \return the local port index on the NIC

@@ -251,26 +251,26 @@ FabricSwitch::ReceiveFrame(uint32_t inPort,
     SwitchFlowKey key;
     if (!ParseKey(frame, l2Bytes, key, &m_parsers))
     {
-        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::MALFORMED);
+        DropFrame(frame, l2Bytes, inPort, priority, SwitchDropReason::MALFORMED);
         return;
     }
     key.priority = priority;
     key.ingressPort = inPort;
     if (m_decrementTtl && key.ttl <= 1)
     {
-        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::TTL_EXPIRED);
+        DropFrame(frame, l2Bytes, inPort, priority, SwitchDropReason::TTL_EXPIRED);
         return;
     }
     const uint32_t* ports = nullptr;
     uint32_t nPorts = 0;
     if (!m_table->Lookup(key.dstIp, ports, nPorts))
     {
-        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::NO_ROUTE);
+        DropFrame(frame, l2Bytes, inPort, priority, SwitchDropReason::NO_ROUTE);
         return;
     }
     if (m_portsDown != 0 && !KeepLivePorts(ports, nPorts))
     {
-        DropFrame(frame, l2Bytes, inPort, SwitchDropReason::ROUTE_DOWN);
+        DropFrame(frame, l2Bytes, inPort, priority, SwitchDropReason::ROUTE_DOWN);
         return;
     }
     uint32_t outPort = nPorts == 1 ? ports[0] : m_lb->Select(key, ports, nPorts, m_engine.Now());
@@ -282,7 +282,7 @@ FabricSwitch::ReceiveFrame(uint32_t inPort,
         if (verdict.action != MmuVerdict::TRIM ||
             !Trim(frame, l2Bytes, key, verdict, outPort, bytes, reason))
         {
-            DropFrame(frame, l2Bytes, inPort, reason);
+            DropFrame(frame, l2Bytes, inPort, priority, reason);
             return;
         }
     }
@@ -379,7 +379,7 @@ FabricSwitch::Egress(uint32_t outPort,
                                         PendingTag(key.ingressPort, bytes)))
     {
         m_mmu->Release(key.ingressPort, prio, outPort, bytes);
-        DropFrame(frame, l2Bytes, key.ingressPort, SwitchDropReason::EGRESS_REFUSED);
+        DropFrame(frame, l2Bytes, key.ingressPort, prio, SwitchDropReason::EGRESS_REFUSED);
         return;
     }
     m_counters.forwarded++;
@@ -489,8 +489,13 @@ void
 FabricSwitch::DropFrame(const FabricFrame& frame,
                         uint32_t l2Bytes,
                         uint32_t inPort,
+                        uint8_t priority,
                         SwitchDropReason reason)
 {
+    if (m_mmu->IsLossless(priority))
+    {
+        m_counters.losslessDrops[priority & 7]++;
+    }
     if (m_dropTrace.IsEmpty())
     {
         Drop(nullptr, inPort, reason); // counted; nothing to show the frame to

@@ -38,6 +38,9 @@ struct SwitchCounters
     std::vector<std::array<uint64_t, 8>> xonSent;  //!< XON decisions per (port, prio)
     /// Drops per SwitchDropReason (id = enum value; `drops[size_t(reason)]`, GetMap(), sums).
     FabricReasonCounters drops{MakeSwitchDropCounters()};
+    /// Drops of packets in a lossless priority (SharedBufferMmu::LosslessPriorities), per
+    /// priority, any reason: a lossless fabric should show none.
+    std::array<uint64_t, 8> losslessDrops{};
     /// Marks per SwitchMarkReason: "ecn ce" (sum of ecnMarks), "trimmed".
     FabricReasonCounters marks{MakeSwitchMarkCounters()};
 };
@@ -265,6 +268,7 @@ class FabricSwitch : public Object, public PfcPortOwner
     void DropFrame(const FabricFrame& frame,
                    uint32_t l2Bytes,
                    uint32_t inPort,
+                   uint8_t priority,
                    SwitchDropReason reason);
 
     Time m_processingDelay;                 //!< attribute ProcessingDelay
