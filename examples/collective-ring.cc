@@ -72,6 +72,7 @@ main(int argc, char* argv[])
     bool pxn = false;
     std::string csv = "collective-ring.csv";
 
+    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
     CommandLine cmd(__FILE__);
     cmd.AddValue("ranks", "Number of ranks (GPUs), each with one 400G NIC", ranks);
     cmd.AddValue("size", "Collective size (nccl-tests convention), e.g. 4096, 1MiB, 1G", size);

@@ -102,6 +102,7 @@ main(int argc, char* argv[])
     std::string preset = "firmware";
     std::string prefix = "dcqcn-fairness";
 
+    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
     CommandLine cmd(__FILE__);
     cmd.AddValue("flows", "Number of flows (1..64)", flows);
     cmd.AddValue("rate", "Rate of every link", rate);

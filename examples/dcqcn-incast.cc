@@ -41,6 +41,7 @@ main(int argc, char* argv[])
     std::string prefix = "dcqcn-incast";
     Time sample = MicroSeconds(5);
 
+    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
     CommandLine cmd(__FILE__);
     cmd.AddValue("senders", "Number of senders (1..256)", senders);
     cmd.AddValue("bytes", "WRITE size per sender, bytes", bytes);

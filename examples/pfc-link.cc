@@ -157,6 +157,7 @@ main(int argc, char* argv[])
     std::string csvPath = "pfc-link.csv";
     bool pcap = false;
 
+    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
     CommandLine cmd(__FILE__);
     cmd.AddValue("rate", "Link rate", rate);
     cmd.AddValue("delay", "Cable propagation delay", delay);

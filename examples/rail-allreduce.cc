@@ -504,6 +504,7 @@ main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
     SweepConfig cfg;
+    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
     CommandLine cmd(__FILE__);
     cmd.AddValue("servers", "Servers (nodes)", cfg.servers);
     cmd.AddValue("gpus-per-server", "GPUs (and rails) per server", cfg.gpusPerServer);

@@ -16,6 +16,7 @@
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 
@@ -35,17 +36,29 @@ main(int argc, char* argv[])
     bool pcap = false;
     std::string cc = "none";
 
+    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
     CommandLine cmd(__FILE__);
     cmd.AddValue("bytes", "Message size per QP, bytes", bytes);
     cmd.AddValue("qps", "Number of queue pairs", qps);
     cmd.AddValue("mtu", "RoCE path MTU (256, 512, 1024, 2048, 4096)", mtu);
     cmd.AddValue("rate", "Link rate", rate);
     cmd.AddValue("read", "Post RDMA READs instead of WRITEs", read);
-    cmd.AddValue("loss", "Drop this data frame (0-based) at the receiver; -1 = none", loss);
+    cmd.AddValue("loss",
+                 "Drop this data frame (0-based, < qps x ceil(bytes / mtu)) at the receiver; "
+                 "-1 = none",
+                 loss);
     cmd.AddValue("cc", "Congestion control: none, dcqcn or a RoceCongestionOps TypeId name", cc);
     cmd.AddValue("pcap", "Write roce-write-<node>-<dev>.pcap", pcap);
     cmd.Parse(argc, argv);
     NS_ABORT_MSG_IF(qps == 0, "--qps must be >= 1");
+    // --loss names a data frame of the first pass: qps messages of ceil(bytes / mtu) frames
+    // (at least 1 each). Anything else would drop nothing, silently.
+    const uint64_t frames =
+        uint64_t(qps) * std::max<uint64_t>(1, (bytes + mtu - 1) / std::max<uint32_t>(mtu, 1));
+    NS_ABORT_MSG_IF(loss < -1 || (loss >= 0 && uint64_t(loss) >= frames),
+                    "--loss=" << loss << " is invalid; valid range is -1 (no loss) or 0.."
+                              << frames - 1 << " (the " << frames << " data frames sent: --qps="
+                              << qps << " x ceil(--bytes=" << bytes << " / --mtu=" << mtu << "))");
 
     StarTopologyHelper star;
     star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue(rate));

@@ -65,6 +65,7 @@ main(int argc, char* argv[])
     Time sampleInterval = MicroSeconds(5);
     bool pcap = false;
 
+    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
     CommandLine cmd(__FILE__);
     cmd.AddValue("senders", "Number of senders (1..1024)", senders);
     cmd.AddValue("packets", "Packets of 4096 B per sender", packets);

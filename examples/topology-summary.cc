@@ -13,7 +13,11 @@
  *   ./topology-summary --topology=clos --tiers=3 --servers=256 --dot=clos.dot
  *
  * Every attribute of the helpers can also be set directly, e.g.
- * --ns3::RailOptimizedTopologyHelper::LeafSpineDataRate=800Gbps.
+ * --ns3::RailOptimizedTopologyHelper::LeafSpineDataRate=800Gbps, or for the attributes common
+ * to every topology --ns3::FabricTopologyHelper::GpuLinkDataRate=800Gbps (the derived spelling
+ * --ns3::RailOptimizedTopologyHelper::GpuLinkDataRate=800Gbps is accepted too), except those
+ * the options above set (Servers, GpusPerServer, NicPortsPerGpu, Spines, SpinePorts, LeafPorts,
+ * TorPorts, Tiers, Oversubscription): use the options for them.
  */
 
 #include "ns3/ai-fabric-module.h"
@@ -59,6 +63,7 @@ main(int argc, char* argv[])
     std::string csv;
     std::string dot;
 
+    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "rail-optimized | rail-only | clos", topology);
     cmd.AddValue("servers", "Servers (0 = sus x 32)", servers);

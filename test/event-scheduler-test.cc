@@ -251,8 +251,12 @@ TEST(EventSchedulerDeathTest, SetEventSchedulerRejectsBadNamesNamingThem)
 TEST(DelayClassScheduler, InvalidMaxClassesIsRejected)
 {
     Ptr<DelayClassScheduler> s = CreateObject<DelayClassScheduler>();
-    EXPECT_FALSE(s->SetAttributeFailSafe("MaxClasses", UintegerValue(0)));
-    EXPECT_FALSE(s->SetAttributeFailSafe("MaxClasses", UintegerValue(5000)));
+    // Out of range is a configuration error, refused even by the FailSafe variant, naming the
+    // attribute, the value and the range.
+    EXPECT_DEATH(s->SetAttributeFailSafe("MaxClasses", UintegerValue(0)),
+                 "ns3::DelayClassScheduler::MaxClasses=0 is out of range: valid range 1..4096");
+    EXPECT_DEATH(s->SetAttributeFailSafe("MaxClasses", UintegerValue(5000)),
+                 "ns3::DelayClassScheduler::MaxClasses=5000 is out of range");
     EXPECT_TRUE(s->SetAttributeFailSafe("MaxClasses", UintegerValue(4096)));
 }
 

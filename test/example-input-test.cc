@@ -91,7 +91,112 @@ INSTANTIATE_TEST_SUITE_P(
                  "--servers=-1 is invalid; --servers must be >= 0"},
         BadInput{"rail-allreduce",
                  "--servers=100000 --ns3::RailOptimizedTopologyHelper::SpinePorts=60000",
-                 "needs an estimated 203191 MiB, more than the"}));
+                 "needs an estimated 203191 MiB, more than the"},
+
+        // Attribute values out of range name the attribute, the value and the valid range
+        // (ns-3 alone says only "Invalid command-line argument").
+        BadInput{"dcqcn-incast",
+                 "--ns3::DcqcnCongestionOps::G=2",
+                 "ns3::DcqcnCongestionOps::G=2 is out of range: valid range (0, 1]"},
+        BadInput{"dcqcn-incast",
+                 "--ns3::DcqcnCongestionOps::Gd=0",
+                 "ns3::DcqcnCongestionOps::Gd=0 is out of range: valid range >= 1"},
+        BadInput{"dcqcn-incast",
+                 "--ns3::DcqcnCongestionOps::MinDecreaseFactor=1.5",
+                 "ns3::DcqcnCongestionOps::MinDecreaseFactor=1.5 is out of range: valid range "
+                 "[0, 1]"},
+        BadInput{"dcqcn-incast",
+                 "--ns3::DcqcnCongestionOps::InitialAlpha=5",
+                 "ns3::DcqcnCongestionOps::InitialAlpha=5 is out of range: valid range [0, 1]"},
+        BadInput{"dcqcn-incast",
+                 "--ns3::DcqcnCongestionOps::ByteCounter=0",
+                 "ns3::DcqcnCongestionOps::ByteCounter=0 is out of range: valid range >= 1"},
+        BadInput{"dcqcn-incast",
+                 "--ns3::DcqcnCongestionOps::RateIncreaseTimer=0s",
+                 "ns3::DcqcnCongestionOps::RateIncreaseTimer=0s is out of range: valid range "
+                 ">= 1ns"},
+        BadInput{"dcqcn-incast",
+                 "--ns3::DcqcnCongestionOps::RateAi=0bps",
+                 "ns3::DcqcnCongestionOps::RateAi=0bps is out of range: valid range > 0bps"},
+        BadInput{"dcqcn-incast",
+                 "--ns3::SharedBufferMmu::Alpha=0",
+                 "ns3::SharedBufferMmu::Alpha=0 is out of range: valid range > 0"},
+        BadInput{"dcqcn-incast",
+                 "--ns3::PfcNetDevice::PauseQuanta=0",
+                 "ns3::PfcNetDevice::PauseQuanta=0 is out of range: valid range 1..65535"},
+        // Values that used to be accepted and ignored.
+        BadInput{"roce-write",
+                 "--loss=-5",
+                 "--loss=-5 is invalid; valid range is -1 (no loss) or 0..16383 (the 16384 data "
+                 "frames sent: --qps=1 x ceil(--bytes=67108864 / --mtu=4096))"},
+        BadInput{"roce-write",
+                 "--loss=100000 --qps=2 --bytes=200000",
+                 "--loss=100000 is invalid; valid range is -1 (no loss) or 0..97 (the 98 data "
+                 "frames sent: --qps=2 x ceil(--bytes=200000 / --mtu=4096))"},
+        BadInput{"switch-incast",
+                 "--ns3::SharedBufferMmu::ThresholdMode=Static "
+                 "--ns3::SharedBufferMmu::XonOffset=300000",
+                 "SharedBufferMmu XonOffset 300000 B is larger than the XOFF threshold "
+                 "XoffStaticBytes 262144 B (ThresholdMode Static); valid range is 0..262144 B"},
+        BadInput{"switch-incast",
+                 "--ns3::SharedBufferMmu::XonOffset=100000000",
+                 "SharedBufferMmu XonOffset 100000000 B is larger than the largest XOFF "
+                 "threshold (ThresholdMode Dynamic: Alpha 0.125 x shared pool "}));
+
+// --ns3::Derived::BaseAttr=value sets the attribute the base class registers (ns-3 alone
+// refuses it as an unknown attribute): the GPU links run at the rate given.
+TEST(ExampleInputTest, DerivedClassSpellingOfABaseAttributeIsApplied)
+{
+    if (ExamplesDir().empty())
+    {
+        GTEST_SKIP() << "example binaries unknown in this build mode";
+    }
+    for (const char* cls : {"FabricTopologyHelper", "RailOptimizedTopologyHelper"})
+    {
+        int status = 0;
+        std::string out =
+            RunExample("topology-summary",
+                       std::string("--servers=4 --ns3::") + cls + "::GpuLinkDataRate=200Gbps",
+                       &status);
+        EXPECT_EQ(status, 0) << cls << ":\n" << out;
+        EXPECT_NE(out.find("gpu-leaf @ 200 Gb/s"), std::string::npos) << cls << ":\n" << out;
+    }
+}
+
+// A topology sets every port's rate and cable delay per tier: a changed PfcNetDevice::DataRate
+// or PfcChannel::Delay default is ignored, and said so, naming the attributes that apply.
+TEST(ExampleInputTest, PortDefaultsIgnoredByATopologyAreReported)
+{
+    if (ExamplesDir().empty())
+    {
+        GTEST_SKIP() << "example binaries unknown in this build mode";
+    }
+    int status = 0;
+    std::string out = RunExample("topology-summary",
+                                 "--servers=4 --ns3::PfcNetDevice::DataRate=100Gbps "
+                                 "--ns3::PfcChannel::Delay=5us",
+                                 &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_NE(out.find("ai-fabric warning: ns3::RailOptimizedTopologyHelper: "
+                       "ns3::PfcNetDevice::DataRate=100000000000bps is ignored: the topology "
+                       "sets every port's rate per link tier; set "
+                       "ns3::RailOptimizedTopologyHelper::LeafSpineDataRate, "
+                       "ns3::FabricTopologyHelper::GpuLinkDataRate, "
+                       "ns3::FabricTopologyHelper::NvLinkDataRate instead"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("ns3::PfcChannel::Delay=5us is ignored: the topology sets every "
+                       "cable's delay per link tier; set "
+                       "ns3::RailOptimizedTopologyHelper::LeafSpineDelay, "
+                       "ns3::FabricTopologyHelper::GpuLinkDelay, "
+                       "ns3::FabricTopologyHelper::NvLinkDelay instead"),
+              std::string::npos)
+        << out;
+    // Untouched defaults: no warning.
+    out = RunExample("topology-summary", "--servers=4", &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_EQ(out.find("ai-fabric warning"), std::string::npos) << out;
+}
 
 // --channels=0 means "GPUs per server", also when the DCQCN preset re-parses the command line
 // (that second parse used to reset the derived value and abort later with a generic message).

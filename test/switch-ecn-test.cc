@@ -207,4 +207,29 @@ TEST_F(WredEcnDeathTest, BadThresholdsAbortNamingTheValues)
     EXPECT_DEATH(MakeMarker({DataRate("25Gbps"), DataRate(0)}), "port 1: rate 0bps is invalid");
 }
 
+// On a switch, Kmin > Kmax names the switch (node id), the port and the configured values, not
+// only the rate-scaled thresholds.
+TEST_F(WredEcnDeathTest, KminAboveKmaxNamesTheSwitchPortAndConfiguredValues)
+{
+    Config::SetDefault("ns3::WredEcnMarker::Kmin", QueueSizeValue(QueueSize("500KB")));
+    EXPECT_DEATH(
+        {
+            StarTopologyHelper star;
+            star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+            star.Install(2);
+        },
+        "WredEcnMarker on switch node [0-9]+ port 0: Kmin 2000000 B > Kmax 1600000 B is "
+        "invalid; Kmin must be <= Kmax \\(configured ns3::WredEcnMarker::Kmin=500000B, "
+        "Kmax=400000B, scaled by the port rate 100000000000bps / ReferenceRate "
+        "25000000000bps\\)");
+    Config::SetDefault("ns3::WredEcnMarker::ScaleWithRate", BooleanValue(false));
+    EXPECT_DEATH(
+        {
+            StarTopologyHelper star;
+            star.Install(2);
+        },
+        "WredEcnMarker on switch node [0-9]+ port 0: Kmin 500000 B > Kmax 400000 B is invalid; "
+        "Kmin must be <= Kmax \\(configured ns3::WredEcnMarker::Kmin=500000B, Kmax=400000B\\)");
+}
+
 } // namespace

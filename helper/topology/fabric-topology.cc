@@ -5,15 +5,18 @@
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/uinteger.h"
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
+#include <iostream>
 #include <limits>
 #include <sstream>
 #include <unistd.h>
@@ -469,6 +472,49 @@ FabricTopologyHelper::CheckCommon() const
                          << " addresses); choose disjoint ranges, e.g. 10.0.0.0 and 10.128.0.0");
 }
 
+void
+FabricTopologyHelper::WarnIgnoredPortDefaults() const
+{
+    // (class, attribute, suffix of this helper's attributes that set it per tier)
+    static const std::array<std::array<const char*, 3>, 2> perTier = {
+        {{"ns3::PfcNetDevice", "DataRate", "DataRate"}, {"ns3::PfcChannel", "Delay", "Delay"}}};
+    for (const auto& [cls, attr, suffix] : perTier)
+    {
+        TypeId::AttributeInformation info;
+        if (!TypeId::LookupByName(cls).LookupAttributeByName(attr, &info))
+        {
+            continue;
+        }
+        if (info.initialValue->SerializeToString(info.checker) ==
+            info.originalInitialValue->SerializeToString(info.checker))
+        {
+            continue;
+        }
+        auto time = DynamicCast<const TimeValue>(info.initialValue);
+        const std::string now = time ? FabricFormatTime(time->Get())
+                                     : info.initialValue->SerializeToString(info.checker);
+        // The attributes of this helper and its parents that set it, e.g. GpuLinkDataRate.
+        std::ostringstream tiers;
+        const std::string end(suffix);
+        for (TypeId t = GetInstanceTypeId(); t != Object::GetTypeId(); t = t.GetParent())
+        {
+            for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+            {
+                const std::string& name = t.GetAttribute(i).name;
+                if (name.size() > end.size() &&
+                    name.compare(name.size() - end.size(), end.size(), end) == 0)
+                {
+                    tiers << (tiers.tellp() > 0 ? ", " : "") << t.GetAttributeFullName(i);
+                }
+            }
+        }
+        std::cerr << "ai-fabric warning: " << GetInstanceTypeId().GetName() << ": " << cls
+                  << "::" << attr << "=" << now << " is ignored: the topology sets every "
+                  << (end == "Delay" ? "cable's delay" : "port's rate") << " per link tier; set "
+                  << tiers.str() << " instead\n";
+    }
+}
+
 // ---- build ---------------------------------------------------------------------------------
 
 void
@@ -488,6 +534,7 @@ FabricTopologyHelper::Install()
                         << "::Install called twice; create a new helper for another fabric");
     auto start = std::chrono::steady_clock::now();
     CheckCommon();
+    WarnIgnoredPortDefaults();
     m_tierRate.fill(DataRate(0));
     m_tierDelay.fill(Time(0));
     m_tierLinks.fill(0);

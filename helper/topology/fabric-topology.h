@@ -136,12 +136,19 @@ struct FabricBuildStats
  * SetLinkUp(i, true) restores both. To fail several cables at once, or to let routing converge
  * later than the cut, use GetLinkChannel() and GetRouteComputer() directly.
  *
- * <b>Configuration.</b> Shape and link parameters are Attributes of the helper (settable with
- * SetAttribute, Config::SetDefault or on the command line as
- * --ns3::RailOptimizedTopologyHelper::Servers=64). Devices, switches and NICs are configured
- * through the helpers returned by GetPortHelper(), GetSwitchHelper(), GetNvSwitchHelper() and
- * GetNicHelper() before Install(); the DataRate of ports and the Delay of cables are always
- * set per tier by the topology.
+ * <b>Configuration.</b> Shape and link parameters are Attributes of the helper, settable with
+ * SetAttribute, Config::SetDefault or on the command line. An attribute is named by the class
+ * that registers it, as --PrintAttributes lists it: the common ones (Servers, GpusPerServer,
+ * NicPortsPerGpu, GpuLinkDataRate, ...) as --ns3::FabricTopologyHelper::Servers=64 (the default
+ * of every topology), those of one topology as --ns3::RailOptimizedTopologyHelper::LeafPorts=32.
+ * ns-3's Config::SetDefault (and so CommandLine) looks an attribute up in the named class only,
+ * not in its parents; the examples accept --ns3::RailOptimizedTopologyHelper::Servers=64 as well
+ * (FabricResolveInheritedAttributes() rewrites it to the registering class). Devices, switches
+ * and NICs are configured through the helpers returned by GetPortHelper(), GetSwitchHelper(),
+ * GetNvSwitchHelper() and GetNicHelper() before Install(); the DataRate of ports and the Delay
+ * of cables are always set per tier by the topology (GpuLinkDataRate, NvLinkDataRate and the
+ * helper's tier rates such as LeafSpineDataRate): a changed ns3::PfcNetDevice::DataRate or
+ * ns3::PfcChannel::Delay default has no effect, and Install() warns about it on stderr.
  *
  * <b>Errors.</b> Install() aborts (NS_ABORT_MSG) before creating anything when the shape is
  * impossible, naming the attribute, its value and what would fit. Accessors abort on
@@ -596,6 +603,13 @@ class FabricTopologyHelper : public Object
 
     /// Abort on invalid common attributes.
     void CheckCommon() const;
+    /**
+     * Warn (stderr, "ai-fabric warning: ...") when the default of ns3::PfcNetDevice::DataRate
+     * or ns3::PfcChannel::Delay was changed (Config::SetDefault, --ns3::PfcNetDevice::DataRate):
+     * the topology sets both per link tier, so such a default has no effect; the warning names
+     * the tier attributes of this helper that do.
+     */
+    void WarnIgnoredPortDefaults() const;
     /// Create one cable of a tier; record it.
     void MakeLink(FabricLinkTier tier, uint32_t globalA, uint32_t globalB);
     /// Hand the fabric graph to a new route computer, compute and write every table.

@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/double.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -35,60 +36,66 @@ DcqcnCongestionOps::GetTypeId()
                           "(firmware DCE_TCP_G, taken as 1/256).",
                           DoubleValue(1.0 / 256),
                           MakeDoubleAccessor(&DcqcnCongestionOps::m_g),
-                          MakeDoubleChecker<double>(1e-9, 1.0))
-            .AddAttribute("AlphaUpdatePeriod",
-                          "K: alpha decays by (1 - g) once per period without CNP "
-                          "(firmware DCE_TCP_RTT 1 us; paper 55 us).",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&DcqcnCongestionOps::m_alphaPeriod),
-                          MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("InitialAlpha",
-                          "Alpha of a new QP, [0, 1] (firmware INITIAL_ALPHA 1023/1024).",
-                          DoubleValue(1023.0 / 1024),
-                          MakeDoubleAccessor(&DcqcnCongestionOps::m_initialAlpha),
-                          MakeDoubleChecker<double>(0.0, 1.0))
+                          MakeFabricPositiveDoubleChecker("ns3::DcqcnCongestionOps::G", 1.0))
+            .AddAttribute(
+                "AlphaUpdatePeriod",
+                "K: alpha decays by (1 - g) once per period without CNP "
+                "(firmware DCE_TCP_RTT 1 us; paper 55 us).",
+                TimeValue(MicroSeconds(1)),
+                MakeTimeAccessor(&DcqcnCongestionOps::m_alphaPeriod),
+                MakeFabricTimeChecker("ns3::DcqcnCongestionOps::AlphaUpdatePeriod", NanoSeconds(1)))
+            .AddAttribute(
+                "InitialAlpha",
+                "Alpha of a new QP, [0, 1] (firmware INITIAL_ALPHA 1023/1024).",
+                DoubleValue(1023.0 / 1024),
+                MakeDoubleAccessor(&DcqcnCongestionOps::m_initialAlpha),
+                MakeFabricDoubleChecker("ns3::DcqcnCongestionOps::InitialAlpha", 0.0, 1.0))
             .AddAttribute("RateOnFirstCnp",
                           "Rate set on the first CNP of the QP; 0 = decrease from the current "
                           "rate as usual (firmware RATE_TO_SET_ON_FIRST_CNP 0).",
                           DataRateValue(DataRate(0)),
                           MakeDataRateAccessor(&DcqcnCongestionOps::m_rateOnFirstCnp),
                           MakeDataRateChecker())
-            .AddAttribute("RateReduceMonitorPeriod",
-                          "At most one rate decrease per period (firmware "
-                          "RATE_REDUCE_MONITOR_PERIOD 4 us; paper: every CNP, 0).",
-                          TimeValue(MicroSeconds(4)),
-                          MakeTimeAccessor(&DcqcnCongestionOps::m_reduceMonitorPeriod),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("MinDecreaseFactor",
-                          "A decrease keeps at least this fraction of Rc, [0, 1] (firmware "
-                          "RPG_MIN_DEC_FAC 50%).",
-                          DoubleValue(0.5),
-                          MakeDoubleAccessor(&DcqcnCongestionOps::m_minDecreaseFactor),
-                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute(
+                "RateReduceMonitorPeriod",
+                "At most one rate decrease per period (firmware "
+                "RATE_REDUCE_MONITOR_PERIOD 4 us; paper: every CNP, 0).",
+                TimeValue(MicroSeconds(4)),
+                MakeTimeAccessor(&DcqcnCongestionOps::m_reduceMonitorPeriod),
+                MakeFabricTimeChecker("ns3::DcqcnCongestionOps::RateReduceMonitorPeriod", Time(0)))
+            .AddAttribute(
+                "MinDecreaseFactor",
+                "A decrease keeps at least this fraction of Rc, [0, 1] (firmware "
+                "RPG_MIN_DEC_FAC 50%).",
+                DoubleValue(0.5),
+                MakeDoubleAccessor(&DcqcnCongestionOps::m_minDecreaseFactor),
+                MakeFabricDoubleChecker("ns3::DcqcnCongestionOps::MinDecreaseFactor", 0.0, 1.0))
             .AddAttribute("Gd",
                           "Decrease divisor: Rc <- Rc (1 - alpha / Gd), >= 1 (paper 2; firmware "
                           "RPG_GD 11 with alpha in 1/1024 units is also 2).",
                           DoubleValue(2.0),
                           MakeDoubleAccessor(&DcqcnCongestionOps::m_gd),
-                          MakeDoubleChecker<double>(1.0))
+                          MakeFabricDoubleChecker("ns3::DcqcnCongestionOps::Gd", 1.0))
             .AddAttribute("MinRate",
-                          "Rate floor (firmware RPG_MIN_RATE 1 Mb/s).",
+                          "Rate floor, > 0 (firmware RPG_MIN_RATE 1 Mb/s).",
                           DataRateValue(DataRate("1Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionOps::m_minRate),
-                          MakeDataRateChecker())
-            .AddAttribute("RateIncreaseTimer",
-                          "T: period of timer-driven increase events (firmware RPG_TIME_RESET "
-                          "300 us; paper 55 us).",
-                          TimeValue(MicroSeconds(300)),
-                          MakeTimeAccessor(&DcqcnCongestionOps::m_increaseTimer),
-                          MakeTimeChecker(NanoSeconds(1)))
-            .AddAttribute("ByteCounter",
-                          "B: bytes sent per byte-counter increase event (firmware "
-                          "RPG_BYTE_RESET 32767, taken in 64-byte units = 2 MiB; paper 10 MB). "
-                          ">= 1.",
-                          UintegerValue(32767ull * 64),
-                          MakeUintegerAccessor(&DcqcnCongestionOps::m_byteCounter),
-                          MakeUintegerChecker<uint64_t>(1))
+                          MakeFabricDataRateChecker("ns3::DcqcnCongestionOps::MinRate"))
+            .AddAttribute(
+                "RateIncreaseTimer",
+                "T: period of timer-driven increase events (firmware RPG_TIME_RESET "
+                "300 us; paper 55 us).",
+                TimeValue(MicroSeconds(300)),
+                MakeTimeAccessor(&DcqcnCongestionOps::m_increaseTimer),
+                MakeFabricTimeChecker("ns3::DcqcnCongestionOps::RateIncreaseTimer", NanoSeconds(1)))
+            .AddAttribute(
+                "ByteCounter",
+                "B: bytes sent per byte-counter increase event (firmware "
+                "RPG_BYTE_RESET 32767, taken in 64-byte units = 2 MiB; paper 10 MB). "
+                ">= 1.",
+                UintegerValue(32767ull * 64),
+                MakeUintegerAccessor(&DcqcnCongestionOps::m_byteCounter),
+                MakeFabricUintegerChecker<uint64_t>("ns3::DcqcnCongestionOps::ByteCounter", 1))
             .AddAttribute("FastRecoveryThreshold",
                           "F: stages of fast recovery before additive increase (firmware "
                           "RPG_THRESHOLD 1; paper 5).",
@@ -96,16 +103,16 @@ DcqcnCongestionOps::GetTypeId()
                           MakeUintegerAccessor(&DcqcnCongestionOps::m_f),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("RateAi",
-                          "Additive increase step R_AI (firmware RPG_AI_RATE 5 Mb/s; paper "
+                          "Additive increase step R_AI, > 0 (firmware RPG_AI_RATE 5 Mb/s; paper "
                           "40 Mb/s).",
                           DataRateValue(DataRate("5Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionOps::m_rateAi),
-                          MakeDataRateChecker())
+                          MakeFabricDataRateChecker("ns3::DcqcnCongestionOps::RateAi"))
             .AddAttribute("RateHai",
-                          "Hyper increase step R_HAI (firmware RPG_HAI_RATE 50 Mb/s).",
+                          "Hyper increase step R_HAI, > 0 (firmware RPG_HAI_RATE 50 Mb/s).",
                           DataRateValue(DataRate("50Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionOps::m_rateHai),
-                          MakeDataRateChecker())
+                          MakeFabricDataRateChecker("ns3::DcqcnCongestionOps::RateHai"))
             .AddAttribute("ClampTargetRate",
                           "Every decrease sets Rt <- Rc (the paper's behaviour; firmware "
                           "CLAMP_TGT_RATE default off).",
@@ -476,16 +483,18 @@ DcqcnCongestionOps::Increase()
 TypeId
 DcqcnNotificationPoint::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::DcqcnNotificationPoint")
-                            .SetParent<FabricCcReceiverOps>()
-                            .SetGroupName("AiFabric")
-                            .AddConstructor<DcqcnNotificationPoint>()
-                            .AddAttribute("CnpInterval",
-                                          "At most one CNP per flow per this interval (firmware "
-                                          "MIN_TIME_BETWEEN_CNPS 4 us; DCQCN paper 50 us); >= 0.",
-                                          TimeValue(MicroSeconds(4)),
-                                          MakeTimeAccessor(&DcqcnNotificationPoint::m_cnpInterval),
-                                          MakeTimeChecker(Time(0)));
+    static TypeId tid =
+        TypeId("ns3::DcqcnNotificationPoint")
+            .SetParent<FabricCcReceiverOps>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<DcqcnNotificationPoint>()
+            .AddAttribute(
+                "CnpInterval",
+                "At most one CNP per flow per this interval (firmware "
+                "MIN_TIME_BETWEEN_CNPS 4 us; DCQCN paper 50 us); >= 0.",
+                TimeValue(MicroSeconds(4)),
+                MakeTimeAccessor(&DcqcnNotificationPoint::m_cnpInterval),
+                MakeFabricTimeChecker("ns3::DcqcnNotificationPoint::CnpInterval", Time(0)));
     return tid;
 }
 

@@ -7,6 +7,7 @@
 #include "collective-transport.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -27,35 +28,41 @@ CollectiveApplication::GetTypeId()
             .SetParent<Application>()
             .SetGroupName("AiFabric")
             .AddConstructor<CollectiveApplication>()
-            .AddAttribute("StepSize",
-                          "Largest piece a connection moves at once, bytes (NCCL Simple "
-                          "protocol step: buffer 4 MiB / NCCL_STEPS 8 = 512 KiB; 1..2^31).",
-                          UintegerValue(512 * 1024),
-                          MakeUintegerAccessor(&CollectiveApplication::m_stepSize),
-                          MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 31))
-            .AddAttribute("Slots",
-                          "Pieces in flight per connection (NCCL_STEPS = 8; >= 1).",
-                          UintegerValue(8),
-                          MakeUintegerAccessor(&CollectiveApplication::m_slots),
-                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "StepSize",
+                "Largest piece a connection moves at once, bytes (NCCL Simple "
+                "protocol step: buffer 4 MiB / NCCL_STEPS 8 = 512 KiB; 1..2^31).",
+                UintegerValue(512 * 1024),
+                MakeUintegerAccessor(&CollectiveApplication::m_stepSize),
+                MakeFabricUintegerChecker<uint64_t>("ns3::CollectiveApplication::StepSize",
+                                                    1,
+                                                    uint64_t(1) << 31))
+            .AddAttribute(
+                "Slots",
+                "Pieces in flight per connection (NCCL_STEPS = 8; >= 1).",
+                UintegerValue(8),
+                MakeUintegerAccessor(&CollectiveApplication::m_slots),
+                MakeFabricUintegerChecker<uint32_t>("ns3::CollectiveApplication::Slots", 1))
             .AddAttribute("BaseLatency",
                           "Software latency before a rank's first send of a collective (NCCL "
                           "tuning model base latency, Ring/Simple: 8.4 us; >= 0).",
                           TimeValue(NanoSeconds(8400)),
                           MakeTimeAccessor(&CollectiveApplication::m_baseLatency),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("NvLinkStepLatency",
-                          "Software latency of each step over NVLink (NCCL tuning model, "
-                          "NVLink Ring/Simple: 3.4 us; >= 0).",
-                          TimeValue(NanoSeconds(3400)),
-                          MakeTimeAccessor(&CollectiveApplication::m_nvLinkLatency),
-                          MakeTimeChecker(Time(0)))
-            .AddAttribute("NetworkStepLatency",
-                          "Software latency of each step through the network (NCCL tuning "
-                          "model, NET Ring/Simple: 14 us; >= 0).",
-                          TimeValue(MicroSeconds(14)),
-                          MakeTimeAccessor(&CollectiveApplication::m_networkLatency),
-                          MakeTimeChecker(Time(0)))
+                          MakeFabricTimeChecker("ns3::CollectiveApplication::BaseLatency", Time(0)))
+            .AddAttribute(
+                "NvLinkStepLatency",
+                "Software latency of each step over NVLink (NCCL tuning model, "
+                "NVLink Ring/Simple: 3.4 us; >= 0).",
+                TimeValue(NanoSeconds(3400)),
+                MakeTimeAccessor(&CollectiveApplication::m_nvLinkLatency),
+                MakeFabricTimeChecker("ns3::CollectiveApplication::NvLinkStepLatency", Time(0)))
+            .AddAttribute(
+                "NetworkStepLatency",
+                "Software latency of each step through the network (NCCL tuning "
+                "model, NET Ring/Simple: 14 us; >= 0).",
+                TimeValue(MicroSeconds(14)),
+                MakeTimeAccessor(&CollectiveApplication::m_networkLatency),
+                MakeFabricTimeChecker("ns3::CollectiveApplication::NetworkStepLatency", Time(0)))
             .AddTraceSource(
                 "StepComplete",
                 "A send of this rank was fully delivered: collective number, step, peer "

@@ -12,6 +12,7 @@
 #include "ns3/ai-fabric-compat.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -33,13 +34,16 @@ CollectiveCommunicator::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("AiFabric")
             .AddConstructor<CollectiveCommunicator>()
-            .AddAttribute("Channels",
-                          "Channels: rings (or tree pairs) run in parallel, each with its own "
-                          "connections and QPs (NCCL_MIN_NCHANNELS/NCCL_MAX_NCHANNELS; "
-                          "1..65535).",
-                          UintegerValue(2),
-                          MakeUintegerAccessor(&CollectiveCommunicator::m_channels),
-                          MakeUintegerChecker<uint32_t>(1, 65535))
+            .AddAttribute(
+                "Channels",
+                "Channels: rings (or tree pairs) run in parallel, each with its own "
+                "connections and QPs (NCCL_MIN_NCHANNELS/NCCL_MAX_NCHANNELS; "
+                "1..65535).",
+                UintegerValue(2),
+                MakeUintegerAccessor(&CollectiveCommunicator::m_channels),
+                MakeFabricUintegerChecker<uint32_t>("ns3::CollectiveCommunicator::Channels",
+                                                    1,
+                                                    65535))
             .AddAttribute("ChunkSize",
                           "Pipelining chunk, bytes: a step's segment is cut into chunks of at "
                           "most this size that pipeline across steps (NCCL Simple: 2 MiB); 0 = "
@@ -47,20 +51,26 @@ CollectiveCommunicator::GetTypeId()
                           UintegerValue(2 * 1024 * 1024),
                           MakeUintegerAccessor(&CollectiveCommunicator::m_chunkSize),
                           MakeUintegerChecker<uint64_t>())
-            .AddAttribute("MaxChunksPerStep",
-                          "Most pipelining chunks a step's segment is cut into (1..4096): a "
-                          "segment that would need more ChunkSize chunks gets this many larger "
-                          "ones, so a collective's schedule (its memory) is bounded by channels "
-                          "x ranks x steps x this, never by the message size.",
-                          UintegerValue(64),
-                          MakeUintegerAccessor(&CollectiveCommunicator::m_maxChunks),
-                          MakeUintegerChecker<uint32_t>(1, 4096))
-            .AddAttribute("ElementSize",
-                          "Bytes per element (the padding unit; 4 = float, nccl-tests "
-                          "default; 1..1024).",
-                          UintegerValue(4),
-                          MakeUintegerAccessor(&CollectiveCommunicator::m_elementSize),
-                          MakeUintegerChecker<uint32_t>(1, 1024))
+            .AddAttribute(
+                "MaxChunksPerStep",
+                "Most pipelining chunks a step's segment is cut into (1..4096): a "
+                "segment that would need more ChunkSize chunks gets this many larger "
+                "ones, so a collective's schedule (its memory) is bounded by channels "
+                "x ranks x steps x this, never by the message size.",
+                UintegerValue(64),
+                MakeUintegerAccessor(&CollectiveCommunicator::m_maxChunks),
+                MakeFabricUintegerChecker<uint32_t>("ns3::CollectiveCommunicator::MaxChunksPerStep",
+                                                    1,
+                                                    4096))
+            .AddAttribute(
+                "ElementSize",
+                "Bytes per element (the padding unit; 4 = float, nccl-tests "
+                "default; 1..1024).",
+                UintegerValue(4),
+                MakeUintegerAccessor(&CollectiveCommunicator::m_elementSize),
+                MakeFabricUintegerChecker<uint32_t>("ns3::CollectiveCommunicator::ElementSize",
+                                                    1,
+                                                    1024))
             .AddAttribute("Pxn",
                           "Relay sends between different servers and rails through NVLink to "
                           "the source server's rank on the destination's rail (NCCL PXN).",
@@ -92,7 +102,7 @@ CollectiveCommunicator::GetTypeId()
                           "failed with reason \"timeout\" (catches deadlocks; 0 = off).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&CollectiveCommunicator::m_timeout),
-                          MakeTimeChecker(Time(0)))
+                          MakeFabricTimeChecker("ns3::CollectiveCommunicator::Timeout", Time(0)))
             .AddAttribute("StopOnFailure",
                           "Call Simulator::Stop() when a collective fails.",
                           BooleanValue(true),

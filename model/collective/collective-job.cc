@@ -4,6 +4,7 @@
 #include "collective-job.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -17,19 +18,20 @@ NS_OBJECT_ENSURE_REGISTERED(CollectiveJob);
 TypeId
 CollectiveJob::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::CollectiveJob")
-                            .SetParent<Object>()
-                            .SetGroupName("AiFabric")
-                            .AddConstructor<CollectiveJob>()
-                            .AddAttribute("Iterations",
-                                          "Times the program runs (>= 1).",
-                                          UintegerValue(1),
-                                          MakeUintegerAccessor(&CollectiveJob::m_iterations),
-                                          MakeUintegerChecker<uint32_t>(1))
-                            .AddTraceSource("IterationComplete",
-                                            "An iteration finished: index, start, end.",
-                                            MakeTraceSourceAccessor(&CollectiveJob::m_iterTrace),
-                                            "ns3::CollectiveJob::IterationTracedCallback");
+    static TypeId tid =
+        TypeId("ns3::CollectiveJob")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<CollectiveJob>()
+            .AddAttribute("Iterations",
+                          "Times the program runs (>= 1).",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&CollectiveJob::m_iterations),
+                          MakeFabricUintegerChecker<uint32_t>("ns3::CollectiveJob::Iterations", 1))
+            .AddTraceSource("IterationComplete",
+                            "An iteration finished: index, start, end.",
+                            MakeTraceSourceAccessor(&CollectiveJob::m_iterTrace),
+                            "ns3::CollectiveJob::IterationTracedCallback");
     return tid;
 }
 

@@ -4,6 +4,7 @@
 #include "delay-class-scheduler.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -31,13 +32,16 @@ DelayClassScheduler::GetTypeId()
             .SetParent<Scheduler>()
             .SetGroupName("AiFabric")
             .AddConstructor<DelayClassScheduler>()
-            .AddAttribute("MaxClasses",
-                          "Most delay classes (FIFOs) kept at once; events of further delays go "
-                          "to an overflow heap (1..4096).",
-                          UintegerValue(64),
-                          MakeUintegerAccessor(&DelayClassScheduler::SetMaxClasses,
-                                               &DelayClassScheduler::GetMaxClasses),
-                          MakeUintegerChecker<uint32_t>(1, 4096));
+            .AddAttribute(
+                "MaxClasses",
+                "Most delay classes (FIFOs) kept at once; events of further delays go "
+                "to an overflow heap (1..4096).",
+                UintegerValue(64),
+                MakeUintegerAccessor(&DelayClassScheduler::SetMaxClasses,
+                                     &DelayClassScheduler::GetMaxClasses),
+                MakeFabricUintegerChecker<uint32_t>("ns3::DelayClassScheduler::MaxClasses",
+                                                    1,
+                                                    4096));
     return tid;
 }
 

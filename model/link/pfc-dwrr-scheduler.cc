@@ -4,6 +4,7 @@
 #include "pfc-dwrr-scheduler.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -28,12 +29,13 @@ PfcDwrrScheduler::GetTypeId()
                           MakeStringAccessor(&PfcDwrrScheduler::SetWeightsString,
                                              &PfcDwrrScheduler::GetWeightsString),
                           MakeStringChecker())
-            .AddAttribute("QuantumBytes",
-                          "Credit in bytes a priority earns per round per unit of weight "
-                          "(>= 1; at least the largest frame keeps rounds short).",
-                          UintegerValue(9216),
-                          MakeUintegerAccessor(&PfcDwrrScheduler::m_quantum),
-                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "QuantumBytes",
+                "Credit in bytes a priority earns per round per unit of weight "
+                "(>= 1; at least the largest frame keeps rounds short).",
+                UintegerValue(9216),
+                MakeUintegerAccessor(&PfcDwrrScheduler::m_quantum),
+                MakeFabricUintegerChecker<uint32_t>("ns3::PfcDwrrScheduler::QuantumBytes", 1))
             .AddAttribute("StrictPriorityMask",
                           "Bit i set = priority i is served by strict priority before the "
                           "round robin (e.g. 0x40 for CNPs on priority 6).",

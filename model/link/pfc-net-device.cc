@@ -14,6 +14,7 @@
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-time.h"
 #include "ns3/fabric-wire-header.h"
 #include "ns3/log.h"
@@ -99,12 +100,13 @@ PfcNetDevice::GetTypeId()
                           "VLAN identifier of 802.1Q tags in Pcp mode (0..4095).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&PfcNetDevice::m_vid),
-                          MakeUintegerChecker<uint16_t>(0, 4095))
-            .AddAttribute("DefaultPriority",
-                          "Priority (0..7) of untagged non-IPv4 frames.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&PfcNetDevice::m_defaultPriority),
-                          MakeUintegerChecker<uint8_t>(0, 7))
+                          MakeFabricUintegerChecker<uint16_t>("ns3::PfcNetDevice::VlanId", 0, 4095))
+            .AddAttribute(
+                "DefaultPriority",
+                "Priority (0..7) of untagged non-IPv4 frames.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&PfcNetDevice::m_defaultPriority),
+                MakeFabricUintegerChecker<uint8_t>("ns3::PfcNetDevice::DefaultPriority", 0, 7))
             .AddAttribute("DscpPriorityMap",
                           "Overrides of the DSCP->priority map as \"dscp:priority,...\" "
                           "(dscp 0..63, priority 0..7); unlisted DSCPs map to DSCP >> 3.",
@@ -130,27 +132,27 @@ PfcNetDevice::GetTypeId()
                 "Pause time in quanta of 512 bit times sent in XOFF frames (1..65535).",
                 UintegerValue(0xffff),
                 MakeUintegerAccessor(&PfcNetDevice::SetPauseQuanta, &PfcNetDevice::GetPauseQuanta),
-                MakeUintegerChecker<uint16_t>(1))
+                MakeFabricUintegerChecker<uint16_t>("ns3::PfcNetDevice::PauseQuanta", 1))
             .AddAttribute("PauseRefreshInterval",
                           "How often an XOFF is re-sent while it holds; 0 = half the pause "
                           "time of PauseQuanta at DataRate.",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&PfcNetDevice::SetPauseRefreshInterval,
                                            &PfcNetDevice::GetPauseRefreshInterval),
-                          MakeTimeChecker(Time(0)))
+                          MakeFabricTimeChecker("ns3::PfcNetDevice::PauseRefreshInterval", Time(0)))
             .AddAttribute("PfcWatchdogTimeout",
                           "A priority paused continuously for longer than this is declared a "
                           "PFC storm (traced, counted); 0 disables the watchdog.",
                           TimeValue(MilliSeconds(200)),
                           MakeTimeAccessor(&PfcNetDevice::SetPfcWatchdogTimeout,
                                            &PfcNetDevice::GetPfcWatchdogTimeout),
-                          MakeTimeChecker(Time(0)))
+                          MakeFabricTimeChecker("ns3::PfcNetDevice::PfcWatchdogTimeout", Time(0)))
             .AddAttribute("PfcWatchdogRestore",
                           "After a storm, pauses on that priority are ignored for this long.",
                           TimeValue(MilliSeconds(200)),
                           MakeTimeAccessor(&PfcNetDevice::SetPfcWatchdogRestore,
                                            &PfcNetDevice::GetPfcWatchdogRestore),
-                          MakeTimeChecker(Time(0)))
+                          MakeFabricTimeChecker("ns3::PfcNetDevice::PfcWatchdogRestore", Time(0)))
             .AddAttribute("ReceiveErrorModel",
                           "Optional error model deciding which received frames are corrupted.",
                           PointerValue(),

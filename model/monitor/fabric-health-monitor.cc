@@ -4,6 +4,7 @@
 #include "fabric-health-monitor.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
@@ -28,26 +29,30 @@ FabricHealthMonitor::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("AiFabric")
             .AddConstructor<FabricHealthMonitor>()
-            .AddAttribute("StallTime",
-                          "Simulated time without any frame delivered to a transport, while "
-                          "operations are pending, after which the run is declared stalled, "
-                          "diagnosed and stopped (> 0; longer than a PFC watchdog recovery and "
-                          "the transports' retry timeouts).",
-                          TimeValue(Seconds(1)),
-                          MakeTimeAccessor(&FabricHealthMonitor::m_stallTime),
-                          MakeTimeChecker())
-            .AddAttribute("CheckInterval",
-                          "How often progress is checked while operations are pending (> 0, "
-                          "<= StallTime); a stall is detected within StallTime + this.",
-                          TimeValue(MilliSeconds(10)),
-                          MakeTimeAccessor(&FabricHealthMonitor::m_checkInterval),
-                          MakeTimeChecker())
-            .AddAttribute("MaxDiagnosisLines",
-                          "Most lines per section of a diagnosis (pending operations, paused "
-                          "ports); the rest is counted (>= 1).",
-                          UintegerValue(40),
-                          MakeUintegerAccessor(&FabricHealthMonitor::m_maxLines),
-                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute(
+                "StallTime",
+                "Simulated time without any frame delivered to a transport, while "
+                "operations are pending, after which the run is declared stalled, "
+                "diagnosed and stopped (> 0; longer than a PFC watchdog recovery and "
+                "the transports' retry timeouts).",
+                TimeValue(Seconds(1)),
+                MakeTimeAccessor(&FabricHealthMonitor::m_stallTime),
+                MakeFabricTimeChecker("ns3::FabricHealthMonitor::StallTime", NanoSeconds(1)))
+            .AddAttribute(
+                "CheckInterval",
+                "How often progress is checked while operations are pending (> 0, "
+                "<= StallTime); a stall is detected within StallTime + this.",
+                TimeValue(MilliSeconds(10)),
+                MakeTimeAccessor(&FabricHealthMonitor::m_checkInterval),
+                MakeFabricTimeChecker("ns3::FabricHealthMonitor::CheckInterval", NanoSeconds(1)))
+            .AddAttribute(
+                "MaxDiagnosisLines",
+                "Most lines per section of a diagnosis (pending operations, paused "
+                "ports); the rest is counted (>= 1).",
+                UintegerValue(40),
+                MakeUintegerAccessor(&FabricHealthMonitor::m_maxLines),
+                MakeFabricUintegerChecker<uint32_t>("ns3::FabricHealthMonitor::MaxDiagnosisLines",
+                                                    1))
             .AddTraceSource("Stalled",
                             "No progress for StallTime with work pending: the time without "
                             "progress and the diagnosis (the simulation is stopped).",

@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/ai-fabric-compat.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-wire-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -58,7 +59,7 @@ FabricNic::GetTypeId()
                           "Data frames the NIC keeps queued per (port, priority) (>= 1).",
                           UintegerValue(2),
                           MakeUintegerAccessor(&FabricNic::m_txQueueDepth),
-                          MakeUintegerChecker<uint32_t>(1))
+                          MakeFabricUintegerChecker<uint32_t>("ns3::FabricNic::TxQueueDepth", 1))
             .AddAttribute(
                 "RxDrainRate",
                 "Host-side PFC: rate at which the host drains received payload "
@@ -70,7 +71,7 @@ FabricNic::GetTypeId()
                           "Host-side PFC: host backlog at which the port sends XOFF, bytes.",
                           UintegerValue(512 * 1024),
                           MakeUintegerAccessor(&FabricNic::m_rxXoff),
-                          MakeUintegerChecker<uint64_t>(1))
+                          MakeFabricUintegerChecker<uint64_t>("ns3::FabricNic::RxXoffBytes", 1))
             .AddAttribute("RxXonBytes",
                           "Host-side PFC: host backlog at which the port sends XON, bytes "
                           "(< RxXoffBytes).",

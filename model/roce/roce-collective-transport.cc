@@ -4,6 +4,7 @@
 #include "roce-collective-transport.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -40,7 +41,10 @@ RoceCollectiveTransport::GetTypeId()
                           "path-MTU units (NCCL_IB_QPS_PER_CONNECTION, default 1; 1..1024).",
                           UintegerValue(1),
                           MakeUintegerAccessor(&RoceCollectiveTransport::m_qpsPerConnection),
-                          MakeUintegerChecker<uint32_t>(1, 1024));
+                          MakeFabricUintegerChecker<uint32_t>(
+                              "ns3::RoceCollectiveTransport::QpsPerConnection",
+                              1,
+                              1024));
     return tid;
 }
 

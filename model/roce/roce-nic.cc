@@ -11,6 +11,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/dcqcn-congestion-ops.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-wire-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -64,18 +65,19 @@ RoceNic::GetTypeId()
                           "a message end or on AckReq (>= 1).",
                           UintegerValue(16),
                           MakeUintegerAccessor(&RoceNic::m_ackInterval),
-                          MakeUintegerChecker<uint32_t>(1))
-            .AddAttribute("LocalAckTimeout",
-                          "Local ACK timeout exponent: timeout = 4.096 us x 2^value (0..31; "
-                          "14 = 67 ms, a common default).",
-                          UintegerValue(14),
-                          MakeUintegerAccessor(&RoceNic::m_localAckTimeout),
-                          MakeUintegerChecker<uint32_t>(0, 31))
+                          MakeFabricUintegerChecker<uint32_t>("ns3::RoceNic::AckInterval", 1))
+            .AddAttribute(
+                "LocalAckTimeout",
+                "Local ACK timeout exponent: timeout = 4.096 us x 2^value (0..31; "
+                "14 = 67 ms, a common default).",
+                UintegerValue(14),
+                MakeUintegerAccessor(&RoceNic::m_localAckTimeout),
+                MakeFabricUintegerChecker<uint32_t>("ns3::RoceNic::LocalAckTimeout", 0, 31))
             .AddAttribute("RetryCount",
                           "Timeouts tolerated before the QP enters the error state (0..7).",
                           UintegerValue(7),
                           MakeUintegerAccessor(&RoceNic::m_retryCount),
-                          MakeUintegerChecker<uint32_t>(0, 7))
+                          MakeFabricUintegerChecker<uint32_t>("ns3::RoceNic::RetryCount", 0, 7))
             .AddAttribute("CnpInterval",
                           "Alias of ns3::DcqcnNotificationPoint::CnpInterval for this NIC's "
                           "QPs: at most one CNP per QP per this interval. Negative (the "
@@ -87,17 +89,17 @@ RoceNic::GetTypeId()
                           "DSCP of data packets (26 -> priority 3, the lossless class).",
                           UintegerValue(26),
                           MakeUintegerAccessor(&RoceNic::m_dataDscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
+                          MakeFabricUintegerChecker<uint8_t>("ns3::RoceNic::DataDscp", 0, 63))
             .AddAttribute("AckDscp",
                           "DSCP of ACK/NAK packets (48 -> priority 6).",
                           UintegerValue(48),
                           MakeUintegerAccessor(&RoceNic::m_ackDscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
+                          MakeFabricUintegerChecker<uint8_t>("ns3::RoceNic::AckDscp", 0, 63))
             .AddAttribute("CnpDscp",
                           "DSCP of CNPs (firmware CNP_DSCP 48 -> priority 6).",
                           UintegerValue(48),
                           MakeUintegerAccessor(&RoceNic::m_cnpDscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
+                          MakeFabricUintegerChecker<uint8_t>("ns3::RoceNic::CnpDscp", 0, 63))
             .AddAttribute("TxQueueDepth",
                           "Alias of ns3::FabricNic::TxQueueDepth for this NIC's core: data "
                           "frames kept queued per (port, priority). 0 (the default) = unset: "
@@ -117,11 +119,12 @@ RoceNic::GetTypeId()
                           TypeIdValue(DcqcnNotificationPoint::GetTypeId()),
                           MakeTypeIdAccessor(&RoceNic::m_npTypeId),
                           MakeTypeIdChecker())
-            .AddAttribute("FirstQpn",
-                          "QP number of the first QP created (later ones count up).",
-                          UintegerValue(256),
-                          MakeUintegerAccessor(&RoceNic::m_firstQpn),
-                          MakeUintegerChecker<uint32_t>(2, 0xfff000))
+            .AddAttribute(
+                "FirstQpn",
+                "QP number of the first QP created (later ones count up).",
+                UintegerValue(256),
+                MakeUintegerAccessor(&RoceNic::m_firstQpn),
+                MakeFabricUintegerChecker<uint32_t>("ns3::RoceNic::FirstQpn", 2, 0xfff000))
             .AddAttribute(
                 "RxDrainRate",
                 "Alias of ns3::FabricNic::RxDrainRate for this NIC's core (host-side "

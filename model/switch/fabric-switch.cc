@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/ecmp-load-balancer.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-wire-header.h"
 #include "ns3/header.h"
 #include "ns3/log.h"
@@ -43,7 +44,7 @@ FabricSwitch::GetTypeId()
                           "(>= 0; store-and-forward, excludes serialization).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&FabricSwitch::m_processingDelay),
-                          MakeTimeChecker(Time(0)))
+                          MakeFabricTimeChecker("ns3::FabricSwitch::ProcessingDelay", Time(0)))
             .AddAttribute("DecrementTtl",
                           "Decrement the IPv4 TTL at each hop (drop at 0) like an L3 switch.",
                           BooleanValue(true),
@@ -182,7 +183,7 @@ FabricSwitch::Configure()
     m_liveScratch.resize(n);
     m_mmu->Configure(rates, delays, maxFrame);
     m_mmu->SetXoffCallback(MakeCallback(&FabricSwitch::OnXoff, this));
-    m_ecn->ConfigurePorts(rates);
+    m_ecn->ConfigurePorts(rates, "switch node " + std::to_string(m_ports[0]->GetNode()->GetId()));
     m_lb->SetEgressBytesCallback(
         MakeCallback(&SharedBufferMmu::GetEgressPortBytes, PeekPointer(m_mmu)));
     m_table->SetNPorts(n);

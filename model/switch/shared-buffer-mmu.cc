@@ -7,6 +7,7 @@
 #include "ns3/ai-fabric-compat.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -28,12 +29,13 @@ SharedBufferMmu::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("AiFabric")
             .AddConstructor<SharedBufferMmu>()
-            .AddAttribute("BufferSize",
-                          "Total packet buffer of the switch, bytes (e.g. 64 MB for a "
-                          "51.2 Tb/s Tomahawk 5 class chip; default 32 MiB).",
-                          UintegerValue(32ull << 20),
-                          MakeUintegerAccessor(&SharedBufferMmu::m_bufferSize),
-                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute(
+                "BufferSize",
+                "Total packet buffer of the switch, bytes (e.g. 64 MB for a "
+                "51.2 Tb/s Tomahawk 5 class chip; default 32 MiB).",
+                UintegerValue(32ull << 20),
+                MakeUintegerAccessor(&SharedBufferMmu::m_bufferSize),
+                MakeFabricUintegerChecker<uint64_t>("ns3::SharedBufferMmu::BufferSize", 1))
             .AddAttribute("ReservedBytes",
                           "Guaranteed (min) bytes per (ingress port, priority).",
                           UintegerValue(0),
@@ -50,7 +52,7 @@ SharedBufferMmu::GetTypeId()
                           "computed headroom (rate x time).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&SharedBufferMmu::m_pfcResponseTime),
-                          MakeTimeChecker(Time(0)))
+                          MakeFabricTimeChecker("ns3::SharedBufferMmu::PfcResponseTime", Time(0)))
             .AddAttribute("ThresholdMode",
                           "Ingress XOFF threshold: Static (XoffStaticBytes) or Dynamic "
                           "(Alpha x free shared bytes).",
@@ -63,14 +65,16 @@ SharedBufferMmu::GetTypeId()
                           "two from 1/128 to 8.",
                           DoubleValue(0.125),
                           MakeDoubleAccessor(&SharedBufferMmu::m_alpha),
-                          MakeDoubleChecker<double>(1e-9))
+                          MakeFabricPositiveDoubleChecker("ns3::SharedBufferMmu::Alpha"))
             .AddAttribute("XoffStaticBytes",
                           "Static XOFF threshold: shared bytes a (port, priority) may use.",
                           UintegerValue(256 * 1024),
                           MakeUintegerAccessor(&SharedBufferMmu::m_xoffStatic),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("XonOffset",
-                          "XON when shared use falls to threshold - XonOffset, bytes.",
+                          "XON when shared use falls to threshold - XonOffset, bytes (0..the XOFF "
+                          "threshold: XoffStaticBytes, or Alpha x shared pool when Dynamic; "
+                          "checked when the switch is configured).",
                           UintegerValue(2 * 1024),
                           MakeUintegerAccessor(&SharedBufferMmu::m_xonOffset),
                           MakeUintegerChecker<uint64_t>())
@@ -78,7 +82,7 @@ SharedBufferMmu::GetTypeId()
                           "Dynamic egress threshold factor for lossy priorities (> 0).",
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&SharedBufferMmu::m_egressAlpha),
-                          MakeDoubleChecker<double>(1e-9))
+                          MakeFabricPositiveDoubleChecker("ns3::SharedBufferMmu::EgressAlpha"))
             .AddAttribute("LosslessPriorities",
                           "Bit i set = priority i is lossless (PFC, headroom, never dropped "
                           "by thresholds). Default 0x08: priority 3, RoCE data.",
@@ -273,6 +277,24 @@ SharedBufferMmu::Configure(const std::vector<DataRate>& rates,
                                                    << " lossless priorities); raise BufferSize or "
                                                       "lower ReservedBytes/HeadroomBytes");
     m_sharedPool = m_bufferSize - totalReserved - totalHeadroom;
+    // XON comes at threshold - XonOffset: an offset above the threshold would leave a paused
+    // priority paused until its shared use is 0.
+    NS_ABORT_MSG_IF(nLossless > 0 && m_mode == STATIC && m_xonOffset > m_xoffStatic,
+                    "SharedBufferMmu XonOffset " << m_xonOffset
+                                                 << " B is larger than the XOFF threshold "
+                                                    "XoffStaticBytes "
+                                                 << m_xoffStatic
+                                                 << " B (ThresholdMode Static); valid range is "
+                                                    "0.."
+                                                 << m_xoffStatic << " B");
+    const auto largestDynamic = static_cast<uint64_t>(m_alpha * static_cast<double>(m_sharedPool));
+    NS_ABORT_MSG_IF(nLossless > 0 && m_mode == DYNAMIC && m_xonOffset > largestDynamic,
+                    "SharedBufferMmu XonOffset "
+                        << m_xonOffset
+                        << " B is larger than the largest XOFF threshold (ThresholdMode "
+                           "Dynamic: Alpha "
+                        << m_alpha << " x shared pool " << m_sharedPool << " B = " << largestDynamic
+                        << " B); valid range is 0.." << largestDynamic << " B");
     m_ingress.assign(m_nPorts * 8ull, IngressPg{});
     m_egress.assign(m_nPorts, EgressPort{});
     m_sharedUsed = 0;

@@ -10,6 +10,7 @@
 #include "ns3/uinteger.h"
 
 #include <cmath>
+#include <sstream>
 
 namespace ns3
 {
@@ -155,15 +156,28 @@ WredEcnMarker::GetReferenceRate() const
     return m_referenceRate;
 }
 
+std::string
+WredEcnMarker::DescribePort(uint32_t port) const
+{
+    std::ostringstream os;
+    os << "WredEcnMarker";
+    if (!m_owner.empty())
+    {
+        os << " on " << m_owner;
+    }
+    os << " port " << port;
+    return os.str();
+}
+
 void
-WredEcnMarker::Validate(uint32_t port, uint64_t kmin, uint64_t kmax, double pmax)
+WredEcnMarker::Validate(uint32_t port, uint64_t kmin, uint64_t kmax, double pmax) const
 {
     NS_ABORT_MSG_IF(kmin > kmax,
-                    "WredEcnMarker port " << port << ": Kmin " << kmin << " B > Kmax " << kmax
-                                          << " B is invalid; Kmin must be <= Kmax");
+                    DescribePort(port) << ": Kmin " << kmin << " B > Kmax " << kmax
+                                       << " B is invalid; Kmin must be <= Kmax");
     NS_ABORT_MSG_IF(!(pmax >= 0.0 && pmax <= 1.0),
-                    "WredEcnMarker port " << port << ": Pmax " << pmax
-                                          << " is invalid; valid range is [0, 1]");
+                    DescribePort(port)
+                        << ": Pmax " << pmax << " is invalid; valid range is [0, 1]");
 }
 
 void
@@ -176,9 +190,10 @@ WredEcnMarker::CheckPort(uint32_t port, const char* what) const
 }
 
 void
-WredEcnMarker::ConfigurePorts(const std::vector<DataRate>& rates)
+WredEcnMarker::ConfigurePorts(const std::vector<DataRate>& rates, const std::string& owner)
 {
-    NS_LOG_FUNCTION(this << rates.size());
+    NS_LOG_FUNCTION(this << rates.size() << owner);
+    m_owner = owner;
     const uint64_t kmin = m_kmin.GetValue();
     const uint64_t kmax = m_kmax.GetValue();
     m_ports.assign(rates.size(), PortThresholds{kmin, kmax, m_pmax});
@@ -195,6 +210,19 @@ WredEcnMarker::ConfigurePorts(const std::vector<DataRate>& rates)
                                  static_cast<double>(m_referenceRate.GetBitRate());
             t.kmin = static_cast<uint64_t>(std::llround(static_cast<double>(kmin) * scale));
             t.kmax = static_cast<uint64_t>(std::llround(static_cast<double>(kmax) * scale));
+        }
+        if (t.kmin > t.kmax)
+        {
+            std::ostringstream configured;
+            configured << "configured ns3::WredEcnMarker::Kmin=" << m_kmin << ", Kmax=" << m_kmax;
+            if (m_scaleWithRate)
+            {
+                configured << ", scaled by the port rate " << rates[i] << " / ReferenceRate "
+                           << m_referenceRate;
+            }
+            NS_ABORT_MSG(DescribePort(i)
+                         << ": Kmin " << t.kmin << " B > Kmax " << t.kmax
+                         << " B is invalid; Kmin must be <= Kmax (" << configured.str() << ")");
         }
         Validate(i, t.kmin, t.kmax, t.pmax);
         NS_LOG_DEBUG("port " << i << " rate " << rates[i] << " Kmin " << t.kmin << " B Kmax "

@@ -12,6 +12,7 @@
 #include "ns3/random-variable-stream.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -47,11 +48,14 @@ class WredEcnMarker : public Object
      * \brief Size the per-port tables from the switch's port rates, applying the attribute
      *        thresholds (scaled by rate when ScaleWithRate). Called by the switch at install.
      * \param rates one entry per switch port (each > 0 bit/s when ScaleWithRate)
+     * \param owner who owns the marker, named in errors (FabricSwitch passes "switch node
+     *        <id>"); empty = unnamed
      * Kmin/Kmax are rounded to whole bytes after scaling. Calling it again resizes the table
-     * and discards SetPortThresholds() overrides. Aborts, naming the port and values, if
-     * Kmin > Kmax, Pmax is outside [0, 1] or a rate is 0 with ScaleWithRate.
+     * and discards SetPortThresholds() overrides. Aborts, naming the owner, the port and the
+     * values, if Kmin > Kmax (also the configured Kmin/Kmax attributes and, when scaled, the
+     * port rate and ReferenceRate), Pmax is outside [0, 1] or a rate is 0 with ScaleWithRate.
      */
-    void ConfigurePorts(const std::vector<DataRate>& rates);
+    void ConfigurePorts(const std::vector<DataRate>& rates, const std::string& owner = "");
 
     /**
      * \brief Override one port's thresholds with absolute values.
@@ -120,8 +124,11 @@ class WredEcnMarker : public Object
         double pmax;   //!< probability at kmax
     };
 
-    /// Abort unless the triple is valid, naming the port and values.
-    static void Validate(uint32_t port, uint64_t kmin, uint64_t kmax, double pmax);
+    /// Abort unless the triple is valid, naming the owner, the port and the values.
+    void Validate(uint32_t port, uint64_t kmin, uint64_t kmax, double pmax) const;
+
+    /// \return "WredEcnMarker[ on <owner>] port <port>", how errors name a port
+    std::string DescribePort(uint32_t port) const;
 
     /// Abort unless \p port < GetNPorts(), naming \p what (the caller) and the port.
     void CheckPort(uint32_t port, const char* what) const;
@@ -149,6 +156,7 @@ class WredEcnMarker : public Object
     bool m_scaleWithRate;                 //!< attribute ScaleWithRate
     DataRate m_referenceRate;             //!< attribute ReferenceRate
     uint8_t m_priorities;                 //!< attribute EcnPriorities
+    std::string m_owner;                  //!< who owns the marker, for errors (may be empty)
     std::vector<PortThresholds> m_ports;  //!< per-port thresholds
     Ptr<UniformRandomVariable> m_uniform; //!< marking draws
 };

@@ -4,6 +4,7 @@
 #include "pfc-bulk-sender.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/simulator.h"
@@ -34,22 +35,24 @@ PfcBulkSender::GetTypeId()
                           "IPv4 total length of each packet, bytes (28..port MTU).",
                           UintegerValue(4096),
                           MakeUintegerAccessor(&PfcBulkSender::m_packetSize),
-                          MakeUintegerChecker<uint32_t>(IPV4_UDP_HEADERS, 9216))
+                          MakeFabricUintegerChecker<uint32_t>("ns3::PfcBulkSender::PacketSize",
+                                                              IPV4_UDP_HEADERS,
+                                                              9216))
             .AddAttribute("MaxPackets",
                           "Number of packets to send (>= 1).",
                           UintegerValue(1000),
                           MakeUintegerAccessor(&PfcBulkSender::m_maxPackets),
-                          MakeUintegerChecker<uint64_t>(1))
+                          MakeFabricUintegerChecker<uint64_t>("ns3::PfcBulkSender::MaxPackets", 1))
             .AddAttribute("Dscp",
                           "IPv4 DSCP (0..63); the port maps it to a priority (26 -> 3).",
                           UintegerValue(26),
                           MakeUintegerAccessor(&PfcBulkSender::m_dscp),
-                          MakeUintegerChecker<uint8_t>(0, 63))
+                          MakeFabricUintegerChecker<uint8_t>("ns3::PfcBulkSender::Dscp", 0, 63))
             .AddAttribute("Ecn",
                           "IPv4 ECN field: 0 Not-ECT, 1 ECT(1), 2 ECT(0).",
                           UintegerValue(2),
                           MakeUintegerAccessor(&PfcBulkSender::m_ecn),
-                          MakeUintegerChecker<uint8_t>(0, 2))
+                          MakeFabricUintegerChecker<uint8_t>("ns3::PfcBulkSender::Ecn", 0, 2))
             .AddAttribute("SourcePort",
                           "UDP source port (flow entropy).",
                           UintegerValue(49152),
@@ -64,7 +67,7 @@ PfcBulkSender::GetTypeId()
                           "Frames kept queued in the port (>= 1).",
                           UintegerValue(2),
                           MakeUintegerAccessor(&PfcBulkSender::m_depth),
-                          MakeUintegerChecker<uint32_t>(1))
+                          MakeFabricUintegerChecker<uint32_t>("ns3::PfcBulkSender::Depth", 1))
             .AddTraceSource("Tx",
                             "A packet was handed to the port.",
                             MakeTraceSourceAccessor(&PfcBulkSender::m_txTrace),
