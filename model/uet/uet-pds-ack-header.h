@@ -35,7 +35,7 @@ namespace ns3
    octet 12      cc_type 4 (CcType; ACK_CCX: ccx_type) | cc_flags 4
    octet 13      MPR 8 (maximum PSN range the receiver accepts beyond CACK_PSN)
    octets 14-15  sack_psn_offset 16: SACK base PSN = CACK_PSN + sack_psn_offset
-   octets 16-23  SACK bitmap 64 (bit i, counted from the least significant, = base PSN + i)
+   octets 16-23  SACK bitmap 64 (relative to the SACK base PSN)
    -- ACK_CC only:
    octets 24-31  CC state 64:
                  cc_type NSCC:   service_time 16 | RC 1 | rcv_cwnd_pend 7 | rcvd_bytes 24 |
@@ -47,9 +47,9 @@ namespace ns3
  * Units (UET.md): service_time in 128 ns, rcvd_bytes in 256 B (wraps), credit in bytes. The CC
  * state is held as one 64-bit value; the NSCC and credit accessors are views of it, and
  * ooo_count (the low 16 bits) is shared. sack_psn_offset is kept signed, like the other PSN
- * offsets (Wireshark shows it unsigned: the bytes are the same). The bit order of the SACK
- * bitmap is not visible in any public source; the model's convention (least significant bit =
- * base PSN) is only a convention of the transport built on these headers.
+ * offsets (Wireshark shows it unsigned: the bytes are the same). The header carries the SACK
+ * bitmap as one big-endian 64-bit value; which bit stands for which PSN (relative to the base
+ * PSN) is not shown by any public source and is left to the transport to define.
  * Defaults: ACK, NH_NONE, every field 0.
  */
 class UetPdsAckHeader : public UetPdsHeader
@@ -64,6 +64,7 @@ class UetPdsAckHeader : public UetPdsHeader
     /// Size of the ACK_CCX extended CC state, bytes.
     static constexpr uint32_t CCX_STATE_SIZE = 16;
 
+    /// Construct an ACK with every field 0.
     UetPdsAckHeader();
 
     /**

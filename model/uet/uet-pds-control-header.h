@@ -39,6 +39,7 @@ class UetPdsControlHeader : public UetPdsHeader
     /// Serialized size, bytes.
     static constexpr uint32_t SIZE = 16;
 
+    /// Construct a CTRL_NOOP control packet with every field 0.
     UetPdsControlHeader();
 
     /**

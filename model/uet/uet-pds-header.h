@@ -183,6 +183,7 @@ class UetPdsHeader : public Header
     /// Largest flags value (7 bits).
     static constexpr uint8_t FLAGS_MAX = 0x7F;
 
+    /// Construct a prologue of type RESERVED_TYPE, next header NH_NONE, no flags.
     UetPdsHeader();
 
     /**

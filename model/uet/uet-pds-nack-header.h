@@ -39,6 +39,7 @@ class UetPdsNackHeader : public UetPdsHeader
     /// Serialized size, bytes.
     static constexpr uint32_t SIZE = 16;
 
+    /// Construct a NACK with code TRIMMED and every other field 0.
     UetPdsNackHeader();
 
     /**

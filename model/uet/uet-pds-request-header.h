@@ -45,6 +45,7 @@ class UetPdsRequestHeader : public UetPdsHeader
     /// Size with CC state, bytes (RUD_CC_REQ, ROD_CC_REQ).
     static constexpr uint32_t CC_SIZE = 16;
 
+    /// Construct a RUD_REQ with every field 0.
     UetPdsRequestHeader();
 
     /**

@@ -34,6 +34,7 @@ class UetPdsRudiHeader : public UetPdsHeader
     /// Serialized size, bytes.
     static constexpr uint32_t SIZE = 8;
 
+    /// Construct a RUDI_REQ with every field 0.
     UetPdsRudiHeader();
 
     /**
@@ -114,6 +115,7 @@ class UetPdsUudHeader : public UetPdsHeader
     /// Serialized size, bytes.
     static constexpr uint32_t SIZE = 4;
 
+    /// Construct a UUD_REQ with every field 0.
     UetPdsUudHeader();
 
     /**

@@ -31,6 +31,7 @@ namespace ns3
 class UetSesRequestBase : public UetSesHeader
 {
   public:
+    /// Construct with opcode WRITE and every other field 0.
     UetSesRequestBase();
 
     /**
@@ -190,6 +191,7 @@ class UetSesRequestHeader : public UetSesRequestBase
     /// Serialized size, bytes.
     static constexpr uint32_t SIZE = 44;
 
+    /// Construct a standard WRITE request with every other field 0.
     UetSesRequestHeader();
 
     /**
@@ -345,6 +347,7 @@ class UetSesSmallRequestHeader : public UetSesRequestBase
     /// Serialized size, bytes.
     static constexpr uint32_t SIZE = 20;
 
+    /// Construct a small WRITE request with SOM and EOM set, every other field 0.
     UetSesSmallRequestHeader();
 
     /**

@@ -29,6 +29,7 @@ namespace ns3
 class UetSesResponseBase : public UetSesHeader
 {
   public:
+    /// Construct a DEFAULT_RESPONSE with return code RC_OK, every other field 0.
     UetSesResponseBase();
 
     /**
@@ -141,6 +142,7 @@ class UetSesResponseHeader : public UetSesResponseBase
     /// Serialized size, bytes.
     static constexpr uint32_t SIZE = 12;
 
+    /// Construct a DEFAULT_RESPONSE with return code RC_OK, every other field 0.
     UetSesResponseHeader();
 
     /**
@@ -221,6 +223,7 @@ class UetSesResponseDataHeader : public UetSesResponseBase
     /// Serialized size, bytes.
     static constexpr uint32_t SIZE = 20;
 
+    /// Construct a RESPONSE_W_DATA with return code RC_OK, every other field 0.
     UetSesResponseDataHeader();
 
     /**
