@@ -10,7 +10,7 @@
  * An ns-3 module for the networks of AI training clusters: PFC Ethernet links, shared-buffer
  * switches, RoCEv2 NICs with pluggable congestion control, rail-optimized and Clos topologies
  * and NCCL-style collectives. Dependencies point down only:
- * collective -> roce (transport) -> nic core + cc -> switch / link -> engine.
+ * collective -> roce / uet (transports) -> nic core + cc -> switch / link -> engine.
  */
 
 /**
@@ -60,6 +60,16 @@
  * \ingroup ai-fabric
  * model/roce/, helper/roce/: RoCEv2 headers (BTH, RETH, AETH, ImmDt, CNP, ICRC), reliable
  * connected queue pairs, the RoCE NIC and its collective transport.
+ */
+
+/**
+ * \defgroup ai-fabric-uet Ultra Ethernet Transport
+ * \ingroup ai-fabric
+ * model/uet/: Ultra Ethernet Transport (UEC 1.0.1) wire headers: the PDS prologue and the RUD/ROD
+ * (with or without CC state), RUDI, UUD, ACK / ACK_CC / ACK_CCX, NACK and control packet
+ * headers; the SES standard and small request, response and response-with-data headers; each
+ * with static fast-path writers for the frame head. The UET transport (PDS/SES state machines)
+ * builds on them.
  */
 
 /**
