@@ -85,7 +85,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "--qps-per-connection 0 is invalid; it must be >= 1"},
         BadInput{"rail-allreduce",
                  "--servers=-1",
-                 "--servers=-1 is invalid; --servers must be >= 0"}));
+                 "--servers=-1 is invalid; --servers must be >= 0"},
+        BadInput{"rail-allreduce",
+                 "--measured=no/such/all_reduce_perf.txt",
+                 "--measured=no/such/all_reduce_perf.txt: no such file"}));
 
 // --channels=0 means "GPUs per server", also when the DCQCN preset re-parses the command line
 // (that second parse used to reset the derived value and abort later with a generic message).
