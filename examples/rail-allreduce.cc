@@ -156,7 +156,10 @@ class FabricView
         }
     }
 
-    /// Also write per-direction link utilization rows (the --plot-data links CSV).
+    /**
+     * \brief Also write per-direction link utilization rows (the --plot-data links CSV).
+     * \param links the stream, with its header already written (null: no rows)
+     */
     void SetLinksCsv(std::ostream* links)
     {
         m_links = links;
@@ -210,7 +213,11 @@ class FabricView
     }
 
   private:
-    /// Files \p port under the direction "<switch type>><peer type>".
+    /**
+     * \brief File a switch port under its direction "<switch type>><peer type>".
+     * \param switchType the type of the switch that owns the port
+     * \param port the port
+     */
     void AddToDirection(FabricNodeType switchType, Ptr<PfcNetDevice> port)
     {
         Ptr<Channel> channel = port->GetChannel();
@@ -229,6 +236,10 @@ class FabricView
         it->txBytes.push_back(0);
     }
 
+    /**
+     * \param port a port
+     * \return the bytes it has sent so far, all priorities
+     */
     static uint64_t PortTxBytes(Ptr<PfcNetDevice> port)
     {
         uint64_t tx = 0;
@@ -239,7 +250,12 @@ class FabricView
         return tx;
     }
 
-    /// Rows of the links CSV: utilization over the ports that carried traffic, and the busiest.
+    /**
+     * \brief Rows of the links CSV: utilization over the ports that carried traffic, and the
+     *        busiest port's.
+     * \param bytes the collective size the interval measured
+     * \param seconds the interval's length
+     */
     void ReportDirections(uint64_t bytes, double seconds)
     {
         for (const auto& d : m_directions)

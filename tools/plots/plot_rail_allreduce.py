@@ -93,7 +93,7 @@ def caption(cfg, res):
     if not cfg:
         return "ai-fabric simulation: %s, %d ranks" % (op, ranks)
     rate = float(cfg.get("nic_rate_bps", "0") or 0) / 1e9
-    return ("ai-fabric simulation: %s (%s), %d GPUs = %s servers × %s, %s fabric, %g Gb/s "
+    return ("ai-fabric simulation: %s (%s), %d GPUs = %s servers × %s, %s fabric,\n%g Gb/s "
             "RoCEv2 NICs, cc=%s, %s channels, MTU %s B" % (op, cfg.get("algo", "?"), ranks, cfg.get("servers", "?"),
                                        cfg.get("gpus_per_server", "?"),
                                        cfg.get("topology", "?"), rate, cfg.get("cc", "?"),
