@@ -121,8 +121,10 @@ case "$cmd" in
             echo "ai-fabric: no measured nccl-tests log at $measured: the results and the" \
                 "plot show the simulation only (AI_FABRIC_MEASURED=FILE or --measured=FILE)" >&2
         fi
+        prefix=rail-allreduce
+        for a in "$@"; do [[ "$a" == --prefix=* ]] && prefix="${a#--prefix=}"; done
         "$build_dir/examples/rail-allreduce" "${extra[@]}" "$@"
-        /usr/bin/python3 "$here/tools/plots/plot_rail_allreduce.py" rail-allreduce \
+        /usr/bin/python3 "$here/tools/plots/plot_rail_allreduce.py" "$prefix" \
             --out "$here/out" "${plot_args[@]}"
         echo "ai-fabric: outputs (CSV, PDF/PNG figures) in $here/out"
         ;;
