@@ -17,8 +17,16 @@
  *   <prefix>-fabric.csv            per size and element (rail leaf, spine, NVSwitch tier):
  *                                  utilization, max queue, PFC pauses, ECN marks, drops
  *   <prefix>-nic.csv               per size: CNPs, retransmissions, timeouts, NAKs
+ * With --plot-data (tools/ai-fabric.sh main sets it), for the plot script:
+ *   <prefix>-links.csv             per size and link direction (switch type > peer type,
+ *                                  e.g. leaf>gpu): ports, ports that sent anything, mean
+ *                                  utilization of those, busiest port's utilization
+ *   <prefix>-config.csv            key,value: the configuration, the NIC bottleneck of busbw
+ *                                  and the --measured file
  * --measured=FILE reads a real all_reduce_perf log (nccl-tests text format) and puts its
- * busbw next to the simulated one. tools/plots/plot_rail_allreduce.py draws the figures.
+ * busbw next to the simulated one. tools/plots/plot_rail_allreduce.py draws the figures (with
+ * the --plot-data files when present: the bottleneck, a caption, and utilization over busy
+ * ports only, so that idle ports do not dilute busy ones).
  */
 
 #include "ns3/ai-fabric-module.h"
@@ -60,6 +68,7 @@ struct SweepConfig
     uint32_t iters{1};
     std::string measured;
     std::string prefix{"rail-allreduce"};
+    bool plotData{false};
     bool pcap{false};
     std::string scheduler{"ns3::DelayClassScheduler"};
     std::string simulator{"ns3::FabricSimulatorImpl"};
@@ -76,6 +85,14 @@ struct Element
     uint64_t drops{0};                       //!< snapshot
     uint64_t maxQueue{0};                    //!< max egress queue (bytes) since the snapshot
     double capacityBps{0};                   //!< sum of port rates
+};
+
+/// The switch ports that send in one direction of one link tier (e.g. leaf ports to GPUs).
+struct LinkDirection
+{
+    std::string name;                     //!< "<switch type>><peer type>", e.g. "leaf>gpu"
+    std::vector<Ptr<PfcNetDevice>> ports; //!< its ports
+    std::vector<uint64_t> txBytes;        //!< per port: snapshot of the bytes sent
 };
 
 /// Collects the fabric's view between two snapshots.
@@ -133,9 +150,19 @@ class FabricView
                 for (uint32_t p = 0; p < s->GetNPorts(); ++p)
                 {
                     e.capacityBps += double(s->GetPort(p)->GetDataRate().GetBitRate());
+                    AddToDirection(topo->GetNodeType(s->GetObject<Node>()), s->GetPort(p));
                 }
             }
         }
+    }
+
+    /**
+     * \brief Also write per-direction link utilization rows (the --plot-data links CSV).
+     * \param links the stream, with its header already written (null: no rows)
+     */
+    void SetLinksCsv(std::ostream* links)
+    {
+        m_links = links;
     }
 
     /// Start of a measured interval.
@@ -148,6 +175,13 @@ class FabricView
             e.maxQueue = 0;
         }
         m_nic = NicTotals();
+        for (auto& d : m_directions)
+        {
+            for (std::size_t i = 0; i < d.ports.size(); ++i)
+            {
+                d.txBytes[i] = PortTxBytes(d.ports[i]);
+            }
+        }
         m_event.Cancel();
         m_event = Simulator::Schedule(m_sample, &FabricView::Sample, this);
     }
@@ -174,9 +208,80 @@ class FabricView
             << now.qp.timeouts - m_nic.qp.timeouts << "," << now.qp.naksRx - m_nic.qp.naksRx << ","
             << now.pausesSent - m_nic.pausesSent << "," << now.pausesReceived - m_nic.pausesReceived
             << "," << (now.paused - m_nic.paused).GetSeconds() * 1e6 << "\n";
+        if (m_links)
+        {
+            ReportDirections(bytes, seconds);
+        }
     }
 
   private:
+    /**
+     * \brief File a switch port under its direction "<switch type>><peer type>".
+     * \param switchType the type of the switch that owns the port
+     * \param port the port
+     */
+    void AddToDirection(FabricNodeType switchType, Ptr<PfcNetDevice> port)
+    {
+        Ptr<Channel> channel = port->GetChannel();
+        Ptr<NetDevice> peer =
+            channel->GetDevice(0) == port ? channel->GetDevice(1) : channel->GetDevice(0);
+        std::string name = std::string(FabricNodeTypeName(switchType)) + ">" +
+                           FabricNodeTypeName(m_topo->GetNodeType(peer->GetNode()));
+        auto it = std::find_if(m_directions.begin(),
+                               m_directions.end(),
+                               [&name](const LinkDirection& d) { return d.name == name; });
+        if (it == m_directions.end())
+        {
+            it = m_directions.insert(m_directions.end(), LinkDirection{name, {}, {}});
+        }
+        it->ports.push_back(port);
+        it->txBytes.push_back(0);
+    }
+
+    /**
+     * \param port a port
+     * \return the bytes it has sent so far, all priorities
+     */
+    static uint64_t PortTxBytes(Ptr<PfcNetDevice> port)
+    {
+        uint64_t tx = 0;
+        for (uint64_t b : port->GetCounters().txBytes)
+        {
+            tx += b;
+        }
+        return tx;
+    }
+
+    /**
+     * \brief Rows of the links CSV: utilization over the ports that carried traffic, and the
+     *        busiest port's.
+     * \param bytes the collective size the interval measured
+     * \param seconds the interval's length
+     */
+    void ReportDirections(uint64_t bytes, double seconds)
+    {
+        for (const auto& d : m_directions)
+        {
+            uint32_t active = 0;
+            double sum = 0;
+            double max = 0;
+            for (std::size_t i = 0; i < d.ports.size(); ++i)
+            {
+                uint64_t tx = PortTxBytes(d.ports[i]) - d.txBytes[i];
+                double rate = double(d.ports[i]->GetDataRate().GetBitRate());
+                double util = seconds > 0 ? tx * 8.0 / (rate * seconds) : 0;
+                if (tx > 0)
+                {
+                    ++active;
+                    sum += util;
+                    max = std::max(max, util);
+                }
+            }
+            *m_links << bytes << "," << d.name << "," << d.ports.size() << "," << active << ","
+                     << (active ? sum / active : 0) << "," << max << "\n";
+        }
+    }
+
     void Totals(const Element& e,
                 uint64_t& tx,
                 uint64_t& pauses,
@@ -258,6 +363,8 @@ class FabricView
     Time m_start;
     NicSnapshot m_nic;
     EventId m_event;
+    std::vector<LinkDirection> m_directions; //!< switch ports by link direction
+    std::ostream* m_links{nullptr};          //!< --plot-data links CSV, if asked for
 };
 
 CollectiveOp
@@ -333,6 +440,13 @@ class Sweep
         m_fabric.open(cfg.prefix + "-fabric.csv");
         m_nic.open(cfg.prefix + "-nic.csv");
         NS_ABORT_MSG_IF(!m_fabric || !m_nic, "cannot write outputs with prefix " << cfg.prefix);
+        if (cfg.plotData)
+        {
+            m_links.open(cfg.prefix + "-links.csv");
+            NS_ABORT_MSG_IF(!m_links, "cannot write " << cfg.prefix << "-links.csv");
+            m_links << "bytes,direction,ports,active_ports,active_utilization,max_utilization\n";
+            m_view.SetLinksCsv(&m_links);
+        }
         m_fabric << "bytes,element,utilization,max_queue_bytes,pfc_pauses,ecn_marks,drops\n";
         m_nic << "bytes,cnps,retransmitted_packets,timeouts,naks,nic_pfc_pauses_sent,"
                  "nic_pfc_pauses_received,nic_paused_us\n";
@@ -414,6 +528,7 @@ class Sweep
     std::vector<std::pair<uint64_t, Time>> m_results;
     std::ofstream m_fabric;
     std::ofstream m_nic;
+    std::ofstream m_links;
     bool m_failed{false};
 };
 
@@ -466,6 +581,45 @@ WriteResults(const SweepConfig& cfg,
             << cfg.topology << ", cc=" << cfg.cc << ", channels " << cfg.channels << "\n";
         NcclTestsFormat::Write(*os, rows);
     }
+}
+
+/**
+ * Write <prefix>-config.csv (--plot-data): the run's configuration as key,value rows, and the
+ * NIC bottleneck of busbw: every channel's ring crosses each server boundary once through one
+ * NIC, so busbw <= min(channels, NICs per server) x a NIC's RoCE payload rate (an MTU of
+ * payload in MTU + 82 bytes on the wire). Left empty where it does not apply (one server,
+ * AlltoAll).
+ * \param cfg the configuration
+ * \param topo the fabric
+ */
+void
+WriteConfig(const SweepConfig& cfg, Ptr<FabricTopologyHelper> topo)
+{
+    std::ofstream out(cfg.prefix + "-config.csv");
+    NS_ABORT_MSG_IF(!out, "cannot write " << cfg.prefix << "-config.csv");
+    uint64_t nicBps = topo->GetLinkRate(FabricLinkTier::GPU_LEAF).GetBitRate();
+    uint32_t nics = topo->GetGpusPerServer() * topo->GetNicPortsPerGpu();
+    uint32_t used = std::min(cfg.channels, nics);
+    double payload = double(cfg.mtu) / (cfg.mtu + 82);
+    out << "key,value\n"
+        << "op," << cfg.op << "\n"
+        << "algo," << cfg.algo << "\n"
+        << "ranks," << topo->GetNRanks() << "\n"
+        << "servers," << cfg.servers << "\n"
+        << "gpus_per_server," << cfg.gpusPerServer << "\n"
+        << "topology," << cfg.topology << "\n"
+        << "cc," << cfg.cc << "\n"
+        << "channels," << cfg.channels << "\n"
+        << "nics_per_server," << nics << "\n"
+        << "nic_rate_bps," << nicBps << "\n"
+        << "mtu," << cfg.mtu << "\n"
+        << "bound_busbw_GBps,";
+    if (cfg.servers > 1 && cfg.op != "alltoall")
+    {
+        out << used * double(nicBps) / 8 * payload / 1e9;
+    }
+    out << "\nbound_nics," << used << "\n"
+        << "measured," << cfg.measured << "\n";
 }
 
 } // namespace
@@ -531,6 +685,11 @@ main(int argc, char* argv[])
     cmd.AddValue("iters", "Measured iterations per size (nccl-tests -n)", cfg.iters);
     cmd.AddValue("measured", "A real nccl-tests log to compare busbw with", cfg.measured);
     cmd.AddValue("prefix", "Output file prefix", cfg.prefix);
+    cmd.AddValue("plot-data",
+                 "Also write <prefix>-links.csv (utilization per link direction over the ports "
+                 "that carried traffic) and <prefix>-config.csv (configuration, bottleneck) for "
+                 "the plot script",
+                 cfg.plotData);
     cmd.AddValue("pcap", "Capture rank 0's NIC port (use with small sizes)", cfg.pcap);
     cmd.AddValue("scheduler",
                  "ns-3 event scheduler (same results with any; ns3::MapScheduler is ns-3's "
@@ -587,6 +746,12 @@ main(int argc, char* argv[])
                     "--qps-per-connection 0 is invalid; it must be >= 1");
     if (!cfg.measured.empty())
     {
+        NS_ABORT_MSG_IF(!std::ifstream(cfg.measured).good(),
+                        "--measured=" << cfg.measured
+                                      << ": no such file, or it cannot be read; give the path "
+                                         "of a real nccl-tests all_reduce_perf log (the project "
+                                         "ships one: "
+                                         "data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt)");
         NcclTestsFormat::ParseFileOrAbort(cfg.measured); // reject a bad file before running
     }
 
@@ -618,6 +783,10 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_IF(sweep.Failed(), "the sweep stopped on a failed collective");
 
     WriteResults(cfg, topo->GetNRanks(), sweep.Results());
+    if (cfg.plotData)
+    {
+        WriteConfig(cfg, topo);
+    }
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     std::clog << "rail-allreduce: simulated " << Simulator::Now().As(Time::MS) << " in " << wall
               << " s wall; wrote " << cfg.prefix << "-nccl.txt, -results.csv, -fabric.csv, "

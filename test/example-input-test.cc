@@ -92,6 +92,9 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"rail-allreduce",
                  "--servers=100000 --ns3::RailOptimizedTopologyHelper::SpinePorts=60000",
                  "needs an estimated 203191 MiB, more than the"},
+        BadInput{"rail-allreduce",
+                 "--measured=no/such/all_reduce_perf.txt",
+                 "--measured=no/such/all_reduce_perf.txt: no such file"},
 
         // Attribute values out of range name the attribute, the value and the valid range
         // (ns-3 alone says only "Invalid command-line argument").

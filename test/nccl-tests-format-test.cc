@@ -15,26 +15,10 @@ using namespace ns3;
 namespace
 {
 
-std::string
-RealLog()
-{
-    // The CI layout: the repository with ../shared beside it; tests run in build/test.
-    for (std::string p : {"../../../shared/data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt",
-                          "../../shared/data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt",
-                          "/work/shared/data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt"})
-    {
-        if (std::ifstream(p).good())
-        {
-            return p;
-        }
-    }
-    return "";
-}
-
 TEST(NcclTestsFormat, ParsesTheRealH100Log)
 {
-    std::string path = RealLog();
-    ASSERT_FALSE(path.empty()) << "shared/data/nccl-tests log not found beside the repository";
+    std::string path = test::MeasuredH100Log();
+    ASSERT_TRUE(std::ifstream(path).good()) << "the project's measured log is missing: " << path;
     auto rows = NcclTestsFormat::ParseFileOrAbort(path);
     ASSERT_EQ(rows.size(), 32u); // 8 B .. 16 GiB, factor 2
     EXPECT_EQ(rows.front().sizeBytes, 8u);
@@ -62,7 +46,7 @@ TEST(NcclTestsFormat, ParsesTheRealH100Log)
 
 TEST(NcclTestsFormat, WriteThenParseRoundTrips)
 {
-    auto rows = NcclTestsFormat::ParseFileOrAbort(RealLog());
+    auto rows = NcclTestsFormat::ParseFileOrAbort(test::MeasuredH100Log());
     std::stringstream ss;
     NcclTestsFormat::Write(ss, rows);
     std::vector<NcclTestsRow> back;

@@ -28,70 +28,19 @@ Example()
 #endif
 }
 
-std::string
-RealLog()
-{
-    for (std::string p : {"../../../shared/data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt",
-                          "/work/shared/data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt"})
-    {
-        if (std::ifstream(p).good())
-        {
-            return p;
-        }
-    }
-    return "";
-}
-
-/// Rows of a CSV file as column -> value maps.
-std::vector<std::map<std::string, std::string>>
-ReadCsv(const std::string& path)
-{
-    std::ifstream in(path);
-    std::vector<std::map<std::string, std::string>> rows;
-    std::string line;
-    std::vector<std::string> header;
-    auto split = [](const std::string& l) {
-        std::vector<std::string> f;
-        std::stringstream ss(l);
-        for (std::string x; std::getline(ss, x, ',');)
-        {
-            f.push_back(x);
-        }
-        if (!l.empty() && l.back() == ',')
-        {
-            f.emplace_back();
-        }
-        return f;
-    };
-    if (std::getline(in, line))
-    {
-        header = split(line);
-    }
-    while (std::getline(in, line))
-    {
-        auto f = split(line);
-        std::map<std::string, std::string> row;
-        for (std::size_t i = 0; i < header.size() && i < f.size(); ++i)
-        {
-            row[header[i]] = f[i];
-        }
-        rows.push_back(row);
-    }
-    return rows;
-}
-
 TEST(RailAllReduce, SmallClusterSweepEndToEnd)
 {
     if (Example().empty())
     {
         GTEST_SKIP() << "example path unknown in this build mode";
     }
-    std::string log = RealLog();
-    ASSERT_FALSE(log.empty()) << "shared/data/nccl-tests log not found";
+    std::string log = test::MeasuredH100Log();
+    ASSERT_TRUE(std::ifstream(log).good()) << "the project's measured log is missing: " << log;
     int status = 0;
     std::string out = test::RunCommand(Example() +
                                            " --servers=2 --gpus-per-server=4 --min-bytes=1048576"
                                            " --max-bytes=67108864 --factor=4 --prefix=ra-test"
+                                           " --plot-data=true"
                                            " --measured=" +
                                            log + " 2>/dev/null",
                                        &status);
@@ -104,7 +53,7 @@ TEST(RailAllReduce, SmallClusterSweepEndToEnd)
     ASSERT_TRUE(NcclTestsFormat::Parse(table, "stdout", printed, &error)) << error;
     ASSERT_EQ(printed.size(), 4u); // 1, 4, 16, 64 MiB
 
-    auto rows = ReadCsv("ra-test-results.csv");
+    auto rows = test::ReadCsv("ra-test-results.csv");
     ASSERT_EQ(rows.size(), 4u);
     // Analytical bottleneck: one ring per rail (4 channels), each limited by a 400 Gb/s NIC's
     // RoCE payload rate: 4 x 400e9 x 4096 / (4096 + 82) / 8 bytes/s.
@@ -123,7 +72,7 @@ TEST(RailAllReduce, SmallClusterSweepEndToEnd)
     EXPECT_GE(previous, 0.8 * bound) << previous << " GB/s vs bottleneck " << bound;
     EXPECT_DOUBLE_EQ(std::stod(rows[0].at("measured_busbw_GBps")), 24.73);
 
-    auto fabric = ReadCsv("ra-test-fabric.csv");
+    auto fabric = test::ReadCsv("ra-test-fabric.csv");
     ASSERT_FALSE(fabric.empty());
     double nvUtil = 0;
     uint64_t drops = 0;
@@ -137,6 +86,52 @@ TEST(RailAllReduce, SmallClusterSweepEndToEnd)
     }
     EXPECT_EQ(drops, 0u);
     EXPECT_GT(nvUtil, 0); // intra-server hops went over NVLink
+
+    // --plot-data: utilization over the ports that carried traffic. The rings stay inside
+    // their rails, so the leaf ports towards the GPUs are busy and the uplinks idle; a rail's
+    // mean over all its ports (fabric CSV) is diluted by those idle uplinks, this is not.
+    std::map<std::string, double> railUtil; // bytes -> rail0's mean over all ports
+    for (const auto& r : fabric)
+    {
+        if (r.at("element") == "rail0")
+        {
+            railUtil[r.at("bytes")] = std::stod(r.at("utilization"));
+        }
+    }
+    auto links = test::ReadCsv("ra-test-links.csv");
+    ASSERT_FALSE(links.empty());
+    bool sawLeafToGpu = false;
+    for (const auto& r : links)
+    {
+        double active = std::stod(r.at("active_utilization"));
+        double max = std::stod(r.at("max_utilization"));
+        EXPECT_LE(std::stoul(r.at("active_ports")), std::stoul(r.at("ports")));
+        EXPECT_GE(max, active);
+        EXPECT_LE(max, 1.0) << r.at("direction") << " at " << r.at("bytes");
+        if (r.at("direction") == "leaf>spine")
+        {
+            EXPECT_EQ(r.at("active_ports"), "0") << r.at("bytes");
+        }
+        if (r.at("direction") == "leaf>gpu")
+        {
+            sawLeafToGpu = true;
+            EXPECT_EQ(r.at("ports"), "8");        // 2 servers x 4 rails
+            EXPECT_EQ(r.at("active_ports"), "8"); // every GPU receives in the ring
+            EXPECT_GT(active, 2 * railUtil.at(r.at("bytes"))) << r.at("bytes");
+        }
+    }
+    EXPECT_TRUE(sawLeafToGpu);
+
+    // --plot-data: the configuration and the NIC bottleneck, as key,value rows.
+    std::map<std::string, std::string> config;
+    for (const auto& r : test::ReadCsv("ra-test-config.csv"))
+    {
+        config[r.at("key")] = r.at("value");
+    }
+    EXPECT_EQ(config["ranks"], "8");
+    EXPECT_EQ(config["channels"], "4");
+    EXPECT_EQ(config["measured"], log);
+    EXPECT_NEAR(std::stod(config["bound_busbw_GBps"]), bound, 1e-3);
 }
 
 TEST(RailAllReduce, RejectsAMalformedMeasuredLog)

@@ -7,10 +7,15 @@
 
 #include <array>
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <sys/wait.h>
 
 #ifndef AI_FABRIC_TSHARK
 #define AI_FABRIC_TSHARK "tshark"
+#endif
+#ifndef AI_FABRIC_DATA_DIR
+#error "AI_FABRIC_DATA_DIR (the project's data/ folder) must be defined by CMakeLists.txt"
 #endif
 
 namespace ns3
@@ -58,6 +63,49 @@ std::string
 TsharkPath()
 {
     return AI_FABRIC_TSHARK;
+}
+
+std::string
+MeasuredH100Log()
+{
+    return std::string(AI_FABRIC_DATA_DIR) + "/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt";
+}
+
+std::vector<std::map<std::string, std::string>>
+ReadCsv(const std::string& path)
+{
+    std::ifstream in(path);
+    std::vector<std::map<std::string, std::string>> rows;
+    std::string line;
+    std::vector<std::string> header;
+    auto split = [](const std::string& l) {
+        std::vector<std::string> f;
+        std::stringstream ss(l);
+        for (std::string x; std::getline(ss, x, ',');)
+        {
+            f.push_back(x);
+        }
+        if (!l.empty() && l.back() == ',')
+        {
+            f.emplace_back();
+        }
+        return f;
+    };
+    if (std::getline(in, line))
+    {
+        header = split(line);
+    }
+    while (std::getline(in, line))
+    {
+        auto f = split(line);
+        std::map<std::string, std::string> row;
+        for (std::size_t i = 0; i < header.size() && i < f.size(); ++i)
+        {
+            row[header[i]] = f[i];
+        }
+        rows.push_back(row);
+    }
+    return rows;
 }
 
 std::string

@@ -10,7 +10,9 @@
 #include "ns3/network-module.h"
 
 #include <gtest/gtest.h>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -37,6 +39,20 @@ std::string RunCommand(const std::string& command, int* status);
 
 /// \return the tshark executable configured at build time
 std::string TsharkPath();
+
+/**
+ * \return the path of the real 4 x 8 H100 nccl-tests log shipped in the project
+ *         (data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt)
+ */
+std::string MeasuredH100Log();
+
+/**
+ * \brief Read a CSV file with a header line (no quoting: the examples write none).
+ * \param path the file
+ * \return its rows as column name -> value maps (a trailing comma is an empty last field);
+ *         empty if the file cannot be read
+ */
+std::vector<std::map<std::string, std::string>> ReadCsv(const std::string& path);
 
 /**
  * \brief Run tshark on a capture file; the test fails if tshark exits non-zero.

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # ai-fabric driver: install what is missing, build, then run the main example or the test suite.
 #
-#   tools/ai-fabric.sh main [example args...]   install + build + run the main example
+#   tools/ai-fabric.sh main [example args...]   install + build what the main example needs
+#                                               (the library and rail-allreduce, no tests),
+#                                               run it and plot it into out/
 #   tools/ai-fabric.sh test [ctest args...]     install + build + run every test (ctest), under
 #                                               ns-3's simulator engine and under ai-fabric's,
 #                                               then check the sources against ns-3.48
@@ -9,7 +11,10 @@
 #   tools/ai-fabric.sh build                    install + build only
 #
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default nproc),
-# AI_FABRIC_PGO (default 1: a Release build is profile-guided; 0: plain -O3),
+# AI_FABRIC_PGO (build/test: default 1, a Release build is profile-guided, 0: plain -O3;
+# main: default 0, plain -O3 unless a fresh profile is already in BUILD_DIR, 1: train one),
+# AI_FABRIC_MEASURED (main: the real nccl-tests log put next to the simulation, default
+# data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt; a --measured=FILE argument wins),
 # NS3_LATEST_TARBALL (default ../shared/ns-3/ns-3.48-src.tar.xz beside the repository).
 set -euo pipefail
 
@@ -39,31 +44,55 @@ install_missing() {
 # build in $build_dir/pgo-train runs tools/bench/pgo-train.sh once, and the real build compiles
 # the library with that profile. Training is redone when a model, helper or benchmark source is
 # newer than the last training.
+pgo_profile_fresh() {
+    local stamp="$build_dir/pgo-profile/trained.stamp"
+    [ -f "$stamp" ] && [ -z "$(find "$here/model" "$here/helper" "$here/tools/bench" \
+        "$here/CMakeLists.txt" -newer "$stamp" -print -quit)" ]
+}
+
 train_pgo() {
     local train_dir="$build_dir/pgo-train" profile="$build_dir/pgo-profile"
-    local stamp="$profile/trained.stamp"
-    if [ -f "$stamp" ] && [ -z "$(find "$here/model" "$here/helper" "$here/tools/bench" \
-            "$here/CMakeLists.txt" -newer "$stamp" -print -quit)" ]; then
-        return 0
-    fi
+    local log="$build_dir/pgo-train.log"
+    pgo_profile_fresh && return 0
     echo "ai-fabric: training the profile-guided build (AI_FABRIC_PGO=0 skips it)"
     rm -rf "$profile"
     cmake -S "$here" -B "$train_dir" -DCMAKE_BUILD_TYPE=Release -DAI_FABRIC_TESTS=OFF \
         -DAI_FABRIC_PGO=GENERATE -DAI_FABRIC_PGO_DIR="$profile" >/dev/null
     cmake --build "$train_dir" -j "$jobs" --target ai-fabric-bench rail-allreduce switch-incast
-    bash "$here/tools/bench/pgo-train.sh" "$train_dir" >/dev/null
-    touch "$stamp"
+    # The training runs' own output (small sweeps on an instrumented build) is no result: it
+    # goes to a log, not to the terminal.
+    echo "ai-fabric: profile-guided training run (about a minute; its output: $log)"
+    if ! bash "$here/tools/bench/pgo-train.sh" "$train_dir" >"$log" 2>&1; then
+        echo "ai-fabric: the training run failed; the end of $log:" >&2
+        tail -n 20 "$log" >&2
+        exit 1
+    fi
+    touch "$profile/trained.stamp"
 }
 
+# build [mode [target...]]: configure and build $build_dir. mode "pgo" (build, test) trains and
+# uses a profile when AI_FABRIC_PGO is not 0; mode "main" builds without unless AI_FABRIC_PGO=1
+# or a fresh profile is already there (no training). Targets default to everything.
 build() {
-    local pgo=(-DAI_FABRIC_PGO=OFF)
-    if [ "${AI_FABRIC_PGO:-1}" != 0 ] && [ "$build_type" = Release ] &&
-        [[ "$("${CXX:-c++}" -v 2>&1)" == *"gcc version"* ]]; then
+    local mode="${1:-pgo}"
+    shift || true
+    local pgo=(-DAI_FABRIC_PGO=OFF) use=0 want
+    if [ "$mode" = pgo ]; then want="${AI_FABRIC_PGO:-1}"; else want="${AI_FABRIC_PGO:-reuse}"; fi
+    if [ "$build_type" = Release ] && [[ "$("${CXX:-c++}" -v 2>&1)" == *"gcc version"* ]]; then
+        case "$want" in
+            0) ;;
+            reuse) pgo_profile_fresh && use=1 ;;
+            *) use=1 ;;
+        esac
+    fi
+    if [ "$use" = 1 ]; then
         train_pgo
         pgo=(-DAI_FABRIC_PGO=USE -DAI_FABRIC_PGO_DIR="$build_dir/pgo-profile")
     fi
     cmake -S "$here" -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" "${pgo[@]}" >/dev/null
-    cmake --build "$build_dir" -j "$jobs"
+    local targets=()
+    for t in "$@"; do targets+=(--target "$t"); done
+    cmake --build "$build_dir" -j "$jobs" "${targets[@]}"
 }
 
 cmd="${1:-main}"
@@ -71,14 +100,32 @@ shift || true
 case "$cmd" in
     main)
         install_missing
-        build
+        # Only what the main job needs: the library and the example (tests: `test`).
+        build main rail-allreduce
         mkdir -p "$here/out"
         cd "$here/out"
-        measured="$here/../shared/data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt"
-        extra=()
-        [ -f "$measured" ] && extra+=("--measured=$measured")
+        # The real nccl-tests log shipped in the project (data/nccl-tests/README.md says where
+        # it comes from and what it measured), unless AI_FABRIC_MEASURED or the arguments name
+        # another; the plot labels another one from its header.
+        shipped="$here/data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt"
+        measured="${AI_FABRIC_MEASURED:-$shipped}"
+        extra=(--plot-data=true)
+        plot_args=()
+        if [[ " $* " == *" --measured="* ]]; then
+            :
+        elif [ -f "$measured" ]; then
+            extra+=("--measured=$measured")
+            [ "$measured" = "$shipped" ] && plot_args+=(--measured-label
+                "measured: 4 × 8 H100, 400 Gb/s InfiniBand, NCCL 2.26.2 (nccl-tests)")
+        else
+            echo "ai-fabric: no measured nccl-tests log at $measured: the results and the" \
+                "plot show the simulation only (AI_FABRIC_MEASURED=FILE or --measured=FILE)" >&2
+        fi
+        prefix=rail-allreduce
+        for a in "$@"; do [[ "$a" == --prefix=* ]] && prefix="${a#--prefix=}"; done
         "$build_dir/examples/rail-allreduce" "${extra[@]}" "$@"
-        /usr/bin/python3 "$here/tools/plots/plot_rail_allreduce.py" rail-allreduce --out "$here/out"
+        /usr/bin/python3 "$here/tools/plots/plot_rail_allreduce.py" "$prefix" \
+            --out "$here/out" "${plot_args[@]}"
         echo "ai-fabric: outputs (CSV, PDF/PNG figures) in $here/out"
         ;;
     test)

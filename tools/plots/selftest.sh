@@ -108,9 +108,15 @@ figures "plot_dcqcn_fairness figures" figs fair-goodput fair-rate fair-queue
 # --- rail-allreduce (the main job), when the example is built
 if [ -x "$examples/rail-allreduce" ]; then
     run "rail-allreduce" "$examples/rail-allreduce" --servers=2 --gpus-per-server=2 \
-        --min-bytes=1048576 --max-bytes=4194304 --factor=4 --prefix=ra
+        --min-bytes=1048576 --max-bytes=4194304 --factor=4 --prefix=ra --plot-data=true
     run "plot_rail_allreduce" "$python" "$plots/plot_rail_allreduce.py" ra --out figs
     figures "plot_rail_allreduce figures" figs ra-busbw ra-time ra-fabric
+    # Without the --plot-data files: no bottleneck or caption, utilization over all ports.
+    for f in ra-results.csv ra-fabric.csv; do cp "$f" "plain${f#ra}"; done
+    run "plot_rail_allreduce without --plot-data" "$python" "$plots/plot_rail_allreduce.py" \
+        plain --out figs
+    figures "plot_rail_allreduce figures without --plot-data" figs plain-busbw plain-time \
+        plain-fabric
 else
     echo "SKIP rail-allreduce: $examples/rail-allreduce not built"
 fi
