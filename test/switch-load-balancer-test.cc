@@ -471,3 +471,41 @@ TEST_F(LoadBalancerDeathTest, NoCandidatePortsAborts)
 }
 
 } // namespace
+
+// Replications re-draw ECMP placement: the default per-switch seed mixes ns-3's global seed and
+// run number (--RngSeed/--RngRun, the examples' --seed) into the node-id hash; seed 1 run 1
+// keeps the historical seeds. Installed switches get it, and placement really changes.
+TEST_F(LoadBalancerTest, DefaultSeedsFollowTheRunAndTheGlobalSeed)
+{
+    const uint32_t historical = 8u * 2654435761u; // node 7: (id + 1) x Knuth's constant
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(1);
+    EXPECT_EQ(SwitchHelper::DefaultSeed(7), historical);
+    std::set<uint32_t> seeds{historical};
+    for (auto [seed, run] : {std::pair{1u, 2u}, std::pair{2u, 1u}, std::pair{2u, 2u}})
+    {
+        RngSeedManager::SetSeed(seed);
+        RngSeedManager::SetRun(run);
+        seeds.insert(SwitchHelper::DefaultSeed(7));
+        EXPECT_NE(SwitchHelper::DefaultSeed(7), SwitchHelper::DefaultSeed(8));
+    }
+    EXPECT_EQ(seeds.size(), 4u); // every (seed, run) pair gives its own seed
+
+    // An installed switch: run 2's ECMP choices agree with run 1's only by chance (1 in
+    // NPORTS = 4).
+    auto install = [](uint64_t run) {
+        RngSeedManager::SetSeed(1);
+        RngSeedManager::SetRun(run);
+        NodeContainer n(2);
+        PfcHelper().Install(n.Get(0), n.Get(1));
+        return SwitchHelper().Install(n.Get(0))->GetLoadBalancer();
+    };
+    Ptr<SwitchLoadBalancer> run1 = install(1);
+    Ptr<SwitchLoadBalancer> run2 = install(2);
+    EXPECT_NE(run1->GetSeed(), run2->GetSeed());
+    double agree = Agreement(run1, run2, RandomKeys(10000, 3));
+    EXPECT_GT(agree, 0.20);
+    EXPECT_LT(agree, 0.30);
+    RngSeedManager::SetSeed(1);
+    RngSeedManager::SetRun(1);
+}

@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/pointer.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/roce-entropy-parser.h"
 
 namespace ns3
@@ -64,6 +65,23 @@ SwitchHelper::Install(Ptr<Node> node)
     return Install(node, ports);
 }
 
+uint32_t
+SwitchHelper::DefaultSeed(uint32_t nodeId)
+{
+    // (seed - 1, run - 1) through MurmurHash3's 64-bit finalizer, which maps 0 to 0: seed 1,
+    // run 1 leaves the per-node seed unchanged; any other pair changes every switch's seed.
+    uint64_t k = (uint64_t(RngSeedManager::GetSeed()) - 1) * 0x9e3779b97f4a7c15ull +
+                 (RngSeedManager::GetRun() - 1) * 0xc2b2ae3d27d4eb4full;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    k ^= k >> 33;
+    uint32_t perNode = static_cast<uint32_t>((nodeId + 1) * 2654435761u);
+    uint32_t seed = perNode ^ static_cast<uint32_t>(k ^ (k >> 32));
+    return seed != 0 ? seed : perNode; // 0 means "unset"
+}
+
 Ptr<FabricSwitch>
 SwitchHelper::Install(Ptr<Node> node, NetDeviceContainer ports)
 {
@@ -80,8 +98,7 @@ SwitchHelper::Install(Ptr<Node> node, NetDeviceContainer ports)
     Ptr<SwitchLoadBalancer> lb = m_lbFactory.Create<SwitchLoadBalancer>();
     if (lb->GetSeed() == 0)
     {
-        // Knuth multiplicative hash of the node id: distinct, well-spread per switch.
-        lb->SetSeed(static_cast<uint32_t>((node->GetId() + 1) * 2654435761u));
+        lb->SetSeed(DefaultSeed(node->GetId()));
     }
     sw->SetAttribute("LoadBalancer", PointerValue(lb));
     sw->SetEntropyParsers(m_parsers);

@@ -91,6 +91,18 @@ class SwitchHelper
      */
     Ptr<FabricSwitch> Install(Ptr<Node> node, NetDeviceContainer ports);
 
+    /**
+     * \brief The hash seed Install() gives a switch's load balancer when its Seed attribute is
+     *        0 (the default): distinct per switch (Knuth's multiplicative hash of the node id)
+     *        and, so that a replication also re-draws ECMP placement, mixed with ns-3's global
+     *        seed and run number (RngSeedManager, --RngSeed / --RngRun; the examples' --seed
+     *        sets the global seed). The default run (seed 1, run 1) keeps the seeds of earlier
+     *        releases, so their results reproduce. Set the seed before installing.
+     * \param nodeId the switch's node id
+     * \return the seed
+     */
+    static uint32_t DefaultSeed(uint32_t nodeId);
+
   private:
     ObjectFactory m_switchFactory;      //!< switch factory
     ObjectFactory m_mmuFactory;         //!< MMU factory
