@@ -1,0 +1,168 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The PSN bookkeeping of a UET PDC against hand-worked sequences: cumulative ACK and SACK
+ * bitmap at the receiver, acknowledgement, inferred loss and retransmission at the sender,
+ * ACK coalescing, 32-bit wrap.
+ */
+#include "ns3/uet-psn-window.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+TEST(UetReceiveWindow, InOrderAdvancesTheCumulativeAck)
+{
+    UetReceiveWindow w(100, 128);
+    EXPECT_EQ(w.GetCackPsn(), 99u); // Start_PSN - 1 before any packet
+    for (uint32_t psn = 100; psn < 104; ++psn)
+    {
+        EXPECT_EQ(w.Receive(psn), UetReceiveWindow::NEW);
+    }
+    EXPECT_EQ(w.GetCackPsn(), 103u);
+    EXPECT_FALSE(w.HasHole());
+    EXPECT_EQ(w.GetSackBitmap(), 0u);
+}
+
+TEST(UetReceiveWindow, HolesAreReportedInTheSackBitmapAndFilled)
+{
+    UetReceiveWindow w(100, 128);
+    EXPECT_EQ(w.Receive(101), UetReceiveWindow::NEW);
+    EXPECT_EQ(w.Receive(103), UetReceiveWindow::NEW);
+    // CACK 99; base 100: 101 is bit 1, 103 bit 3.
+    EXPECT_EQ(w.GetCackPsn(), 99u);
+    EXPECT_EQ(w.GetSackBase(), 100u);
+    EXPECT_EQ(w.GetSackBitmap(), 0b1010u);
+    EXPECT_EQ(w.GetOutOfOrderCount(), 2u);
+    EXPECT_EQ(w.Receive(101), UetReceiveWindow::DUPLICATE);
+    EXPECT_EQ(w.Receive(100), UetReceiveWindow::NEW); // fills: CACK jumps over 101
+    EXPECT_EQ(w.GetCackPsn(), 101u);
+    EXPECT_EQ(w.GetSackBase(), 102u);
+    EXPECT_EQ(w.GetSackBitmap(), 0b10u); // 103
+    EXPECT_EQ(w.Receive(102), UetReceiveWindow::NEW);
+    EXPECT_EQ(w.GetCackPsn(), 103u);
+    EXPECT_EQ(w.GetSackBitmap(), 0u);
+    EXPECT_FALSE(w.HasHole());
+    EXPECT_EQ(w.Receive(99), UetReceiveWindow::DUPLICATE);
+}
+
+TEST(UetReceiveWindow, BeyondMpRangeIsOutOfWindowAndPsnsWrap)
+{
+    UetReceiveWindow w(100, 8);
+    EXPECT_EQ(w.Receive(108), UetReceiveWindow::OUT_OF_WINDOW); // CACK 99 + 8 = 107 is last
+    EXPECT_EQ(w.Receive(107), UetReceiveWindow::NEW);
+    EXPECT_EQ(w.GetSackBitmap(), uint64_t(1) << 7);
+
+    UetReceiveWindow wrap(0xfffffffeu, 4);
+    for (uint32_t psn : {0xfffffffeu, 0xffffffffu, 0u, 1u})
+    {
+        EXPECT_EQ(wrap.Receive(psn), UetReceiveWindow::NEW) << psn;
+    }
+    EXPECT_EQ(wrap.GetCackPsn(), 1u);
+    // The ring is reused many times over: 1000 windows of in-order and reversed pairs.
+    UetReceiveWindow ring(0, 4);
+    for (uint32_t psn = 0; psn < 2000; psn += 2)
+    {
+        ASSERT_EQ(ring.Receive(psn + 1), UetReceiveWindow::NEW);
+        ASSERT_EQ(ring.Receive(psn), UetReceiveWindow::NEW);
+        ASSERT_EQ(ring.GetCackPsn(), psn + 1);
+    }
+}
+
+TEST(UetAckCoalescer, AcksEvery16KiBCountingSmallPacketsAs1KiB)
+{
+    UetAckCoalescer c(16384, 1024);
+    for (int i = 0; i < 3; ++i)
+    {
+        EXPECT_FALSE(c.OnPacket(4096, false));
+    }
+    EXPECT_TRUE(c.OnPacket(4096, false)); // 16384
+    for (int i = 0; i < 15; ++i)
+    {
+        EXPECT_FALSE(c.OnPacket(64, false)); // each counts 1024
+    }
+    EXPECT_TRUE(c.OnPacket(64, false));
+    EXPECT_TRUE(c.OnPacket(64, true)); // AR, RETX, SYN, CE, a hole: at once
+    EXPECT_FALSE(c.OnPacket(4096, false));
+}
+
+TEST(UetSendWindow, CumulativeAndSelectiveAcksThenInferredLossAndRetransmission)
+{
+    UetSendWindow w(100, 4);
+    for (uint64_t i = 0; i < 4; ++i)
+    {
+        ASSERT_TRUE(w.CanSend());
+        EXPECT_EQ(w.SendNew(i, MicroSeconds(i)), 100 + i);
+    }
+    EXPECT_FALSE(w.CanSend()); // MP_RANGE 4
+    // The receiver got 100, 101 and 103: CACK 101, SACK base 102, bit 1 = 103.
+    std::vector<std::pair<uint32_t, UetSendWindow::Record>> acked;
+    EXPECT_EQ(w.OnAck(101, 102, 0b10, &acked), 3u);
+    ASSERT_EQ(acked.size(), 3u);
+    EXPECT_EQ(acked[0].first, 100u);
+    EXPECT_EQ(acked[1].first, 101u);
+    EXPECT_EQ(acked[2].first, 103u);
+    EXPECT_EQ(acked[2].second.cookie, 3u);
+    EXPECT_EQ(w.GetUnackedPsn(), 102u);
+    EXPECT_EQ(w.GetOutstanding(), 2u);
+    EXPECT_TRUE(w.CanSend());
+    // 102 is not SACKed while one later PSN is: lost with threshold 1, not with 2.
+    EXPECT_EQ(w.InferLosses(2), 0u);
+    EXPECT_EQ(w.InferLosses(1), 1u);
+    uint32_t lost = 0;
+    ASSERT_TRUE(w.NextLost(&lost));
+    EXPECT_EQ(lost, 102u);
+    EXPECT_EQ(w.Retransmit(102, MicroSeconds(10)).retx, 1u);
+    EXPECT_FALSE(w.NextLost(&lost));
+    uint32_t oldest = 0;
+    ASSERT_TRUE(w.OldestInFlight(&oldest));
+    EXPECT_EQ(oldest, 102u);
+    // A duplicate of the old ACK changes nothing; the ACK for 102 acknowledges only it.
+    acked.clear();
+    EXPECT_EQ(w.OnAck(101, 102, 0b10, &acked), 0u);
+    EXPECT_EQ(w.OnAck(103, 0, 0, &acked), 1u);
+    ASSERT_EQ(acked.size(), 1u);
+    EXPECT_EQ(acked[0].first, 102u);
+    EXPECT_EQ(acked[0].second.retx, 1u);
+    EXPECT_EQ(w.GetOutstanding(), 0u);
+    EXPECT_FALSE(w.OldestInFlight(&oldest));
+}
+
+TEST(UetSendWindow, NackMarksOnePsnAndTheOldestInFlightDrivesTheRto)
+{
+    UetSendWindow w(0xfffffffeu, 8); // across the 32-bit wrap
+    for (uint64_t i = 0; i < 4; ++i)
+    {
+        w.SendNew(i, MicroSeconds(10 * i));
+    }
+    EXPECT_TRUE(w.MarkLost(0xffffffffu));
+    EXPECT_FALSE(w.MarkLost(0xffffffffu)); // already
+    EXPECT_FALSE(w.MarkLost(5));           // not sent
+    uint32_t psn = 0;
+    ASSERT_TRUE(w.OldestInFlight(&psn));
+    EXPECT_EQ(psn, 0xfffffffeu);
+    w.Retransmit(0xffffffffu, MicroSeconds(100));
+    ASSERT_TRUE(w.OldestInFlight(&psn));
+    EXPECT_EQ(psn, 0xfffffffeu);
+    EXPECT_EQ(w.OnAck(0xfffffffeu, 0, 0, nullptr), 1u);
+    ASSERT_TRUE(w.OldestInFlight(&psn));
+    EXPECT_EQ(psn, 0u); // sent at 20 us; 0xffffffff was resent at 100 us
+    EXPECT_EQ(w.OnAck(1, 0, 0, nullptr), 3u);
+    EXPECT_EQ(w.GetNextPsn(), 2u);
+}
+
+TEST(UetPsnWindowDeathTest, BadRangesAndPsnsAreRefusedNamingThem)
+{
+    EXPECT_DEATH(UetSendWindow(0, 0), "MP_RANGE 0 is invalid; valid range 1..1048576 PSNs");
+    EXPECT_DEATH(UetReceiveWindow(0, 2000000), "MP_RANGE 2000000 is invalid");
+    UetSendWindow w(10, 1);
+    w.SendNew(0, Seconds(0));
+    EXPECT_DEATH(w.SendNew(1, Seconds(0)), "PSN 11 is beyond the window");
+    EXPECT_DEATH(w.Get(12), "PSN 12 is not outstanding \\(10..10\\)");
+    EXPECT_DEATH(UetAckCoalescer(0, 1024), "ACK_Gen_Trigger 0 is invalid");
+}
+
+} // namespace
