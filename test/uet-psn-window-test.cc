@@ -5,6 +5,7 @@
  * bitmap at the receiver, acknowledgement, inferred loss and retransmission at the sender,
  * ACK coalescing, 32-bit wrap.
  */
+#include "ns3/uet-pdc-id-pool.h"
 #include "ns3/uet-psn-window.h"
 
 #include <gtest/gtest.h>
@@ -163,6 +164,39 @@ TEST(UetPsnWindowDeathTest, BadRangesAndPsnsAreRefusedNamingThem)
     EXPECT_DEATH(w.SendNew(1, Seconds(0)), "PSN 11 is beyond the window");
     EXPECT_DEATH(w.Get(12), "PSN 12 is not outstanding \\(10..10\\)");
     EXPECT_DEATH(UetAckCoalescer(0, 1024), "ACK_Gen_Trigger 0 is invalid");
+}
+
+} // namespace
+
+namespace
+{
+
+TEST(UetPdcIdPool, FiniteGeneralAndReservedPoolsReuseOldestFirst)
+{
+    UetPdcIdPool pool(3, 1);
+    EXPECT_EQ(pool.Allocate(), 1u);
+    EXPECT_EQ(pool.Allocate(), 2u);
+    EXPECT_EQ(pool.Allocate(), 3u);
+    EXPECT_EQ(pool.Allocate(), 0u); // exhausted: NO_PDC_AVAIL
+    EXPECT_EQ(pool.Allocate(true), 4u);
+    EXPECT_EQ(pool.Allocate(true), 0u);
+    EXPECT_EQ(pool.GetNAllocated(), 4u);
+    pool.Release(2);
+    pool.Release(1);
+    EXPECT_FALSE(pool.IsAllocated(2));
+    EXPECT_EQ(pool.Allocate(), 2u); // the oldest released first
+    EXPECT_EQ(pool.Allocate(), 1u);
+    pool.Release(4);
+    EXPECT_EQ(pool.Allocate(true), 4u);
+}
+
+TEST(UetPdcIdPoolDeathTest, BadSizesAndReleasesAreRefusedNamingThem)
+{
+    EXPECT_DEATH(UetPdcIdPool(0, 0), "0 general \\+ 0 reserved PDCIDs is invalid");
+    EXPECT_DEATH(UetPdcIdPool(65535, 1), "65535 general \\+ 1 reserved PDCIDs is invalid");
+    UetPdcIdPool pool(2, 0);
+    EXPECT_DEATH(pool.Release(0), "PDCID 0 is not allocated \\(valid ids 1..2\\)");
+    EXPECT_DEATH(pool.Release(1), "PDCID 1 is not allocated");
 }
 
 } // namespace
