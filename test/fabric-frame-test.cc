@@ -145,7 +145,7 @@ TEST(FabricFrameDeathTest, BadZeroBodyFramesAbortWithAMessage)
 {
     uint8_t head[FabricFrame::HEAD_CAPACITY + 1] = {};
     EXPECT_DEATH(FabricFrame(head, FabricFrame::HEAD_CAPACITY + 1, 10),
-                 "81 head bytes and 10 zero bytes; the head must be 0..80");
+                 "113 head bytes and 10 zero bytes; the head must be 0..112");
     EXPECT_DEATH(FabricFrame(head, 0, 0), "0 head bytes and 0 zero bytes");
 }
 

@@ -826,5 +826,5 @@ TEST(FabricFrameDeathTest, BadConstructionAbortsWithAMessage)
     EXPECT_DEATH(FabricFrame(Ptr<Packet>()), "null frame packet");
     EXPECT_DEATH(FabricFrame(Ptr<Packet>(), head, 10), "null body packet");
     EXPECT_DEATH(FabricFrame(Create<Packet>(10), head, FabricFrame::HEAD_CAPACITY + 1),
-                 "a head of 81 bytes; at most 80");
+                 "a head of 113 bytes; at most 112");
 }

@@ -250,9 +250,9 @@ TEST_F(RoceTest, SendAndWriteWithImmNotifyTheResponder)
 }
 
 // A switch with a ProcessingDelay keeps frames as packets in its events and reloads their heads
-// (RX_PEEK_BYTES); behind 18-byte tagged L2 headers that head ends before a WRITE with
-// immediate's RETH + ImmDt do, and the NIC completes it from the packet: same results.
-TEST_F(RoceTest, ExtensionHeadersBeyondTheFrameHeadAreReadFromThePacket)
+// (RX_PEEK_BYTES) behind 18-byte tagged L2 headers: a WRITE with immediate's RETH + ImmDt still
+// reach the NIC whole (the head holds 108 B since it was sized for Ultra Ethernet's headers).
+TEST_F(RoceTest, ExtensionHeadersSurviveAReloadedFrameHead)
 {
     pcpTagging = true;
     switchHelper.SetSwitchAttribute("ProcessingDelay", TimeValue(NanoSeconds(300)));
@@ -262,8 +262,8 @@ TEST_F(RoceTest, ExtensionHeadersBeyondTheFrameHeadAreReadFromThePacket)
     qps[0].first->PostWriteWithImm(5, 0xfeedf00d, 0, 1, Collect());     // one packet
     qps[0].first->PostWriteWithImm(10000, 0x01020304, 0, 1, Collect()); // three packets
     Simulator::Run();
-    static_assert(PfcNetDevice::RX_PEEK_BYTES < 18 + 20 + 8 + 12 + 16 + 4,
-                  "the test needs a head shorter than tagged L2 + IPv4/UDP/BTH/RETH/ImmDt");
+    static_assert(PfcNetDevice::RX_PEEK_BYTES >= 18 + 20 + 8 + 12 + 16 + 4,
+                  "tagged L2 + IPv4/UDP/BTH/RETH/ImmDt fit in a reloaded head");
     ASSERT_EQ(got.size(), 2u);
     EXPECT_EQ(got[0].opcode, RoceWrOpcode::WRITE_WITH_IMM);
     EXPECT_EQ(got[0].imm, 0xfeedf00du);

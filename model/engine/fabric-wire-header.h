@@ -35,8 +35,9 @@ namespace ns3
 class FabricWireHeader : public Header
 {
   public:
-    /// Largest run of header bytes, bytes (18 B of Ethernet + 802.1Q + 60 B of IPv4 with options).
-    static constexpr uint32_t MAX_BYTES = 80;
+    /// Largest run of header bytes, bytes (FabricFrame::HEAD_CAPACITY: Ethernet + 802.1Q and an
+    /// Ultra Ethernet packet's IPv4/UDP/PDS/SES headers, or IPv4 with options).
+    static constexpr uint32_t MAX_BYTES = 112;
 
     /**
      * \brief Prints the bytes after a UDP header (a transport's headers) for Print().
