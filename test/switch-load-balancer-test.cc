@@ -345,7 +345,7 @@ TEST(SwitchEntropyParser, FrameDescriptionsPrintTheBthThroughRocesDescriber)
     // The engine's FabricWireHeader knows no transport: RoCEv2 registered its describer for
     // UDP 4791 when the library loaded.
     ASSERT_NE(FabricWireHeader::GetUdpPayloadDescriber(4791), nullptr);
-    EXPECT_EQ(FabricWireHeader::GetUdpPayloadDescriber(4793), nullptr);
+    EXPECT_EQ(FabricWireHeader::GetUdpPayloadDescriber(4800), nullptr);
     auto roce = RoceBytes(49200, 4791, 0x000102);
     roce[36] = 0x80; // AckReq
     roce[39] = 7;    // PSN 7
@@ -355,18 +355,18 @@ TEST(SwitchEntropyParser, FrameDescriptionsPrintTheBthThroughRocesDescriber)
               "IPv4 10.0.0.1 > 10.0.0.2 dscp 0 ecn 0 ttl 64 len 40; UDP 49200 > 4791; BTH "
               "WRITE_ONLY dqpn 258 psn 7 ackreq");
     // Another port: the description stops after UDP, unless a describer is registered.
-    auto other = RoceBytes(49200, 4793, 0x000102);
+    auto other = RoceBytes(49200, 4800, 0x000102);
     std::ostringstream plain;
     FabricWireHeader(FabricWireHeader::IPV4, other.data(), other.size()).Print(plain);
-    EXPECT_EQ(plain.str(), "IPv4 10.0.0.1 > 10.0.0.2 dscp 0 ecn 0 ttl 64 len 40; UDP 49200 > 4793");
+    EXPECT_EQ(plain.str(), "IPv4 10.0.0.1 > 10.0.0.2 dscp 0 ecn 0 ttl 64 len 40; UDP 49200 > 4800");
     FabricWireHeader::SetUdpPayloadDescriber(
-        4793,
+        4800,
         +[](std::ostream& o, const uint8_t*, uint32_t n) { o << "; PDS " << n << " bytes"; });
     std::ostringstream described;
     FabricWireHeader(FabricWireHeader::IPV4, other.data(), other.size()).Print(described);
-    FabricWireHeader::SetUdpPayloadDescriber(4793, nullptr);
+    FabricWireHeader::SetUdpPayloadDescriber(4800, nullptr);
     EXPECT_EQ(described.str(), plain.str() + "; PDS 12 bytes");
-    EXPECT_EQ(FabricWireHeader::GetUdpPayloadDescriber(4793), nullptr);
+    EXPECT_EQ(FabricWireHeader::GetUdpPayloadDescriber(4800), nullptr);
 }
 
 TEST(SwitchEntropyParser, SwitchHelperInstallsRoceByDefault)

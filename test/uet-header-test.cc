@@ -14,6 +14,7 @@
 #include "ns3/pcap-file.h"
 #include "ns3/udp-header.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 #include <vector>
@@ -1258,6 +1259,93 @@ TEST(UetLuaDissector, TsharkDecodesEveryHeaderType)
     // The IP header is ECT(0) and the EV is the UDP source port.
     EXPECT_EQ(fields("frame.number == 1", "ip.dsfield.ecn udp.srcport udp.dstport"),
               "2,49152,4793\n");
+}
+
+} // namespace
+
+namespace
+{
+
+/// IPv4 (10.0.0.1 > 10.0.0.2) + UDP (EV 50000 > 4793) + \p l4 bytes, as a NIC writes them.
+std::vector<uint8_t>
+UetIpBytes(const std::vector<uint8_t>& l4)
+{
+    std::vector<uint8_t> b(28 + l4.size(), 0);
+    std::copy(l4.begin(), l4.end(), b.begin() + 28);
+    b[0] = 0x45;
+    b[1] = 0x02; // ECT(0)
+    uint16_t total = static_cast<uint16_t>(28 + l4.size());
+    b[2] = total >> 8;
+    b[3] = total & 0xff;
+    b[8] = 64;
+    b[9] = 17;
+    b[12] = 10;
+    b[15] = 1;
+    b[16] = 10;
+    b[19] = 2;
+    b[20] = 50000 >> 8;
+    b[21] = 50000 & 0xff;
+    b[22] = 4793 >> 8;
+    b[23] = 4793 & 0xff;
+    return b;
+}
+
+std::string
+Described(const std::vector<uint8_t>& ip)
+{
+    std::ostringstream os;
+    FabricWireHeader(FabricWireHeader::IPV4, ip.data(), ip.size()).Print(os);
+    return os.str();
+}
+
+// ASCII traces describe UET frames: the library registers a describer for UDP 4793 that
+// prints the PDS header's type and PSNs and the SES operation, from the frame's head bytes.
+TEST(UetFrameDescriber, AsciiTracesNamePdsAndSesFields)
+{
+    ASSERT_NE(FabricWireHeader::GetUdpPayloadDescriber(UetPdsHeader::UDP_DST_PORT), nullptr);
+    std::vector<uint8_t> l4(12 + 44, 0);
+    UetPdsRequestHeader::WriteFields(l4.data(),
+                                     UetPdsHeader::RUD_REQ,
+                                     UetPdsHeader::NH_REQUEST_STD,
+                                     UetPdsHeader::FLAG_SYN | UetPdsHeader::FLAG_AR,
+                                     0,
+                                     70000,
+                                     5,
+                                     UetPdsRequestHeader::SynField(0, 0));
+    UetSesRequestHeader::WriteFields(l4.data() + 12,
+                                     UetSesHeader::WRITE,
+                                     UetSesHeader::FLAG_SOM | UetSesHeader::FLAG_EOM,
+                                     1,
+                                     0,
+                                     42,
+                                     3,
+                                     0,
+                                     0,
+                                     0,
+                                     0,
+                                     0,
+                                     4096);
+    std::string d = Described(UetIpBytes(l4));
+    EXPECT_EQ(d,
+              "IPv4 10.0.0.1 > 10.0.0.2 dscp 0 ecn 2 ttl 64 len 84; UDP 50000 > 4793; PDS RUD_REQ "
+              "psn 70000 spdcid 5 SYN AR; SES REQUEST_STD WRITE SOM EOM")
+        << d;
+    std::vector<uint8_t> nack(16, 0);
+    UetPdsNackHeader::WriteFields(nack.data(),
+                                  UetPdsHeader::NH_NONE,
+                                  0,
+                                  UetPdsHeader::NACK_TRIMMED,
+                                  0,
+                                  70001,
+                                  7,
+                                  5,
+                                  0);
+    d = Described(UetIpBytes(nack));
+    EXPECT_NE(d.find("; PDS NACK TRIMMED psn 70001"), std::string::npos) << d;
+    // Too few bytes for the PDS header: the type only, no garbage.
+    std::vector<uint8_t> cut(l4.begin(), l4.begin() + 6);
+    d = Described(UetIpBytes(cut));
+    EXPECT_EQ(d.substr(d.find("; PDS")), "; PDS RUD_REQ") << d;
 }
 
 } // namespace
