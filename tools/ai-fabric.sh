@@ -6,8 +6,9 @@
 #                                               ns-3's simulator engine and under ai-fabric's;
 #                                               then a Debug build with AddressSanitizer and
 #                                               UndefinedBehaviorSanitizer (Clang, build-asan)
-#                                               runs every test again and each libFuzzer
-#                                               harness of test/fuzz for FUZZ_SECONDS; then
+#                                               runs every test again (both engines) and each
+#                                               libFuzzer harness of test/fuzz for
+#                                               FUZZ_SECONDS; then
 #                                               check the sources against ns-3.48
 #                                               (tools/ci/check-ns3-latest.sh)
 #   tools/ai-fabric.sh sanitize [ctest args...] install + only the sanitizer and fuzzing stage
@@ -78,9 +79,10 @@ build() {
 }
 
 # AddressSanitizer + UndefinedBehaviorSanitizer (with leak detection) over the whole test suite,
-# then the libFuzzer harnesses, in one Debug build made by Clang (AI_FABRIC_FUZZ=ON builds the
-# library once for both: sanitized and coverage-instrumented). ctest -LE fuzz selects the
-# GoogleTest suites, -L fuzz the harnesses (each replays test/fuzz/corpus/<name>, then fuzzes).
+# then the libFuzzer harnesses, in one Debug build made by Clang (AI_FABRIC_FUZZ=ON also builds
+# the coverage-instrumented copy of the library that the harnesses link). ctest -LE fuzz selects
+# the GoogleTest suites, -L fuzz the harnesses (each replays test/fuzz/corpus/<name>, then
+# fuzzes).
 sanitize() {
     local dir="${SANITIZE_BUILD_DIR:-$here/build-asan}"
     local cxx=clang++-14
@@ -92,6 +94,10 @@ sanitize() {
     # shellcheck source=ci/sanitizer-env.sh
     source "$here/tools/ci/sanitizer-env.sh"
     (cd "$dir" && ctest --output-on-failure -j "$jobs" -LE fuzz "$@")
+    # Again under ai-fabric's engine (its event queues are model code too).
+    (cd "$dir" &&
+        NS_GLOBAL_VALUE="SimulatorImplementationType=ns3::FabricSimulatorImpl" \
+            ctest --output-on-failure -j "$jobs" -LE fuzz "$@")
     (cd "$dir" && ctest --output-on-failure -j "$jobs" -L fuzz)
 }
 
