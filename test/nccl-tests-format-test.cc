@@ -8,6 +8,7 @@
 #include "ns3/ai-fabric-module.h"
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 using namespace ns3;
@@ -63,6 +64,56 @@ TEST(NcclTestsFormat, WriteThenParseRoundTrips)
         EXPECT_DOUBLE_EQ(back[i].inPlace.algbwGBs, rows[i].inPlace.algbwGBs);
         EXPECT_EQ(back[i].inPlace.wrong, rows[i].inPlace.wrong);
     }
+}
+
+/// Found by test/fuzz/nccl-tests-format-fuzz (corpus regression-type-wider-than-its-column): a
+/// value as wide as its column ran into the previous column, so Write()'s output did not parse
+/// back. Values that fit keep nccl-tests' exact layout.
+TEST(NcclTestsFormat, WriteKeepsValuesWiderThanTheirColumnApart)
+{
+    NcclTestsRow wide;
+    wide.sizeBytes = 18446744073709551615u; // 20 digits in a 12-wide column
+    wide.count = 12345678901234567890u;
+    wide.type = "float_with_a_long_name";
+    wide.redop = "sum_long";
+    wide.root = std::numeric_limits<int64_t>::min();
+    wide.outOfPlace = {123456789.0, 1234567.5, 7654321.25, 1234567890123};
+    wide.inPlace = {0.5, 0, 0, -1};
+    std::stringstream ss;
+    NcclTestsFormat::Write(ss, {wide});
+    std::vector<NcclTestsRow> back;
+    std::string error;
+    ASSERT_TRUE(NcclTestsFormat::Parse(ss, "written", back, &error)) << error << "\n" << ss.str();
+    ASSERT_EQ(back.size(), 1u);
+    const NcclTestsRow& r = back[0];
+    EXPECT_EQ(r.sizeBytes, wide.sizeBytes);
+    EXPECT_EQ(r.count, wide.count);
+    EXPECT_EQ(r.type, wide.type);
+    EXPECT_EQ(r.redop, wide.redop);
+    EXPECT_EQ(r.root, wide.root);
+    EXPECT_EQ(r.outOfPlace.timeUs, wide.outOfPlace.timeUs);
+    EXPECT_EQ(r.outOfPlace.algbwGBs, wide.outOfPlace.algbwGBs);
+    EXPECT_EQ(r.outOfPlace.busbwGBs, wide.outOfPlace.busbwGBs);
+    EXPECT_EQ(r.outOfPlace.wrong, wide.outOfPlace.wrong);
+    EXPECT_EQ(r.inPlace.timeUs, wide.inPlace.timeUs);
+    EXPECT_EQ(r.inPlace.wrong, -1);
+
+    // A row of ordinary widths is written exactly as nccl-tests prints it.
+    NcclTestsRow small;
+    small.sizeBytes = 8;
+    small.count = 2;
+    small.type = "float";
+    small.redop = "sum";
+    small.root = -1;
+    small.outOfPlace = {83.42, 0, 0, 0};
+    small.inPlace = {3109.04, 172.68, 334.58, -1};
+    std::stringstream line;
+    NcclTestsFormat::Write(line, {small});
+    std::string text = line.str();
+    text = text.substr(text.rfind('\n', text.size() - 2) + 1);
+    EXPECT_EQ(text,
+              "           8             2     float     sum      -1    83.42    0.00    0.00      0"
+              "   3109.0  172.68  334.58    N/A\n");
 }
 
 TEST(NcclTestsFormat, RejectsMalformedInputWithALineNumber)

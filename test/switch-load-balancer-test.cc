@@ -369,6 +369,24 @@ TEST(SwitchEntropyParser, FrameDescriptionsPrintTheBthThroughRocesDescriber)
     EXPECT_EQ(FabricWireHeader::GetUdpPayloadDescriber(4800), nullptr);
 }
 
+/// Found by test/fuzz/fabric-wire-header-fuzz (corpus regression-empty-header): an empty header
+/// given as (nullptr, 0) passed the null pointer to memcpy, undefined behaviour that stops the
+/// sanitizer build. It is a valid header of no bytes.
+TEST(FabricWireHeader, EmptyFromANullPointerHoldsNoBytes)
+{
+    const uint8_t bytes[4] = {0x45, 0, 0, 0};
+    FabricWireHeader h(FabricWireHeader::IPV4, bytes, sizeof(bytes));
+    h.Set(FabricWireHeader::ETHERNET, nullptr, 0);
+    EXPECT_EQ(h.GetSerializedSize(), 0u);
+    std::ostringstream os;
+    h.Print(os);
+    EXPECT_EQ(os.str(), "0 header bytes");
+    FabricWireHeader empty(FabricWireHeader::IPV4, nullptr, 0);
+    Ptr<Packet> p = Create<Packet>(8);
+    p->AddHeader(empty);
+    EXPECT_EQ(p->GetSize(), 8u);
+}
+
 TEST(SwitchEntropyParser, SwitchHelperInstallsRoceByDefault)
 {
     Ptr<Node> a = CreateObject<Node>();

@@ -426,7 +426,7 @@ TEST_F(StarTest, DynamicThresholdXoffAtAlphaTimesFreeSharedWithinOnePacket)
     fabric->TraceConnectWithoutContext(
         "PfcXoff",
         MakeCallback(+[](std::vector<std::pair<uint64_t, uint64_t>>* v,
-                         Ptr<FabricSwitch> s,
+                         FabricSwitch* s,
                          uint32_t port,
                          uint8_t prio,
                          bool xoff) {
@@ -435,7 +435,8 @@ TEST_F(StarTest, DynamicThresholdXoffAtAlphaTimesFreeSharedWithinOnePacket)
                 v->emplace_back(s->GetMmu()->GetIngressSharedUsed(port, prio),
                                 s->GetMmu()->GetXoffThreshold(port, prio));
             }
-        }).Bind(&atXoff, fabric));
+        }).Bind(&atXoff, PeekPointer(fabric))); // a raw pointer: a Ptr bound into the
+                                                // switch's own trace would keep it alive
     Incast(3000);
     Simulator::Run();
     ASSERT_FALSE(atXoff.empty());

@@ -5,9 +5,15 @@
 #                                               (the library and rail-allreduce, no tests),
 #                                               run it and plot it into out/
 #   tools/ai-fabric.sh test [ctest args...]     install + build + run every test (ctest), under
-#                                               ns-3's simulator engine and under ai-fabric's,
-#                                               then check the sources against ns-3.48
+#                                               ns-3's simulator engine and under ai-fabric's;
+#                                               then a Debug build with AddressSanitizer and
+#                                               UndefinedBehaviorSanitizer (Clang, build-asan)
+#                                               runs every test again (ai-fabric's engine) and each
+#                                               libFuzzer harness of test/fuzz for
+#                                               FUZZ_SECONDS; then
+#                                               check the sources against ns-3.48
 #                                               (tools/ci/check-ns3-latest.sh)
+#   tools/ai-fabric.sh sanitize [ctest args...] install + only the sanitizer and fuzzing stage
 #   tools/ai-fabric.sh build                    install + build only
 #
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default nproc),
@@ -15,7 +21,10 @@
 # main: default 0, plain -O3 unless a fresh profile is already in BUILD_DIR, 1: train one),
 # AI_FABRIC_MEASURED (main: the real nccl-tests log put next to the simulation, default
 # data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt; a --measured=FILE argument wins),
-# NS3_LATEST_TARBALL (default ../shared/ns-3/ns-3.48-src.tar.xz beside the repository).
+# NS3_LATEST_TARBALL (default ../shared/ns-3/ns-3.48-src.tar.xz beside the repository),
+# SANITIZE_BUILD_DIR (default build-asan), FUZZ_SECONDS (default 15: how long each fuzz harness
+# fuzzes after replaying its corpus; 0 only replays), AI_FABRIC_SANITIZE (default 1; 0 skips the
+# sanitizer and fuzzing stage of `test`). Sanitizer options: tools/ci/sanitizer-env.sh.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,7 +34,10 @@ jobs="${JOBS:-$(nproc)}"
 
 # Debian bookworm packages the build, tests and plot scripts need.
 packages=(cmake g++ make pkg-config libns3-dev ns3 libgsl-dev libxml2-dev python3-dev
-          libgtest-dev tshark python3 python3-matplotlib python3-pandas xz-utils)
+          libgtest-dev tshark python3 python3-matplotlib python3-pandas xz-utils
+          clang-14 libclang-rt-14-dev llvm-14)
+# (clang-14 and libclang-rt-14-dev: the sanitizer runtimes and libFuzzer; llvm-14: the
+# llvm-symbolizer that puts function names and lines in sanitizer reports.)
 
 install_missing() {
     local missing=()
@@ -95,6 +107,30 @@ build() {
     cmake --build "$build_dir" -j "$jobs" "${targets[@]}"
 }
 
+# AddressSanitizer + UndefinedBehaviorSanitizer (with leak detection) over the whole test suite,
+# then the libFuzzer harnesses, in one Debug build made by Clang (AI_FABRIC_FUZZ=ON also builds
+# the coverage-instrumented copy of the library that the harnesses link). ctest -LE fuzz selects
+# the GoogleTest suites, -L fuzz the harnesses (each replays test/fuzz/corpus/<name>, then
+# fuzzes).
+sanitize() {
+    local dir="${SANITIZE_BUILD_DIR:-$here/build-asan}"
+    local cxx=clang++-14
+    command -v "$cxx" >/dev/null || cxx=clang++
+    cmake -S "$here" -B "$dir" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Debug \
+        -DAI_FABRIC_PGO=OFF -DAI_FABRIC_FUZZ=ON -DAI_FABRIC_FUZZ_SECONDS="${FUZZ_SECONDS:-15}" \
+        >/dev/null
+    cmake --build "$dir" -j "$jobs"
+    # shellcheck source=ci/sanitizer-env.sh
+    source "$here/tools/ci/sanitizer-env.sh"
+    # Under ai-fabric's engine only (its event queues are model code too; ns-3's engine is not
+    # ours, and the Release runs above cover both): one sanitized pass keeps CI well under 40
+    # minutes on a 2-core machine.
+    (cd "$dir" &&
+        NS_GLOBAL_VALUE="SimulatorImplementationType=ns3::FabricSimulatorImpl" \
+            ctest --output-on-failure -j "$jobs" -LE fuzz "$@")
+    (cd "$dir" && ctest --output-on-failure -j "$jobs" -L fuzz)
+}
+
 cmd="${1:-main}"
 shift || true
 case "$cmd" in
@@ -138,6 +174,9 @@ case "$cmd" in
             NS_GLOBAL_VALUE="SimulatorImplementationType=ns3::FabricSimulatorImpl" \
                 ctest --output-on-failure -j "$jobs" "$@")
         bash "$here/tools/plots/selftest.sh" "$build_dir"
+        if [ "${AI_FABRIC_SANITIZE:-1}" != 0 ]; then
+            sanitize "$@"
+        fi
         # The module must keep compiling against the newest ns-3 release too (its sources,
         # -fsyntax-only, against a configured ns-3.48 tree; about three minutes).
         latest="${NS3_LATEST_TARBALL:-$here/../shared/ns-3/ns-3.48-src.tar.xz}"
@@ -153,8 +192,12 @@ case "$cmd" in
         install_missing
         build
         ;;
+    sanitize)
+        install_missing
+        sanitize "$@"
+        ;;
     *)
-        echo "usage: $0 main|test|build [args...]" >&2
+        echo "usage: $0 main|test|sanitize|build [args...]" >&2
         exit 2
         ;;
 esac

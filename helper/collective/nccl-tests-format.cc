@@ -201,14 +201,17 @@ NcclTestsFormat::Write(std::ostream& out, const std::vector<NcclTestsRow>& rows)
                                                   : 0)
           << r.timeUs;
         std::string ts = t.str();
-        out << std::setw(9) << ts << std::fixed << std::setprecision(2) << std::setw(8)
-            << r.algbwGBs << std::setw(8) << r.busbwGBs << std::setw(7)
-            << (r.wrong < 0 ? std::string("N/A") : std::to_string(r.wrong));
+        out << ' ' << std::setw(8) << ts << std::fixed << std::setprecision(2) << ' '
+            << std::setw(7) << r.algbwGBs << ' ' << std::setw(7) << r.busbwGBs << ' '
+            << std::setw(6) << (r.wrong < 0 ? std::string("N/A") : std::to_string(r.wrong));
     };
+    // Each column is right-aligned in its nccl-tests width, but always after at least one
+    // space: a value as wide as its column must not run into the previous one.
     for (const auto& r : rows)
     {
-        out << std::setw(12) << r.sizeBytes << std::setw(14) << r.count << std::setw(10) << r.type
-            << std::setw(8) << r.redop << std::setw(8) << r.root;
+        out << std::setw(12) << r.sizeBytes << ' ' << std::setw(13) << r.count << ' '
+            << std::setw(9) << r.type << ' ' << std::setw(7) << r.redop << ' ' << std::setw(7)
+            << r.root;
         side(r.outOfPlace);
         side(r.inPlace);
         out << "\n";

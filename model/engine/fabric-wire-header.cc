@@ -30,7 +30,10 @@ FabricWireHeader::FabricWireHeader(Kind kind, const uint8_t* bytes, uint32_t siz
 {
     NS_ABORT_MSG_IF(size > MAX_BYTES,
                     "FabricWireHeader: " << size << " bytes given, at most " << MAX_BYTES);
-    std::memcpy(m_bytes, bytes, size);
+    if (size != 0) // memcpy from a null pointer is undefined even for 0 bytes
+    {
+        std::memcpy(m_bytes, bytes, size);
+    }
 }
 
 void
@@ -40,7 +43,10 @@ FabricWireHeader::Set(Kind kind, const uint8_t* bytes, uint32_t size)
                     "FabricWireHeader: " << size << " bytes given, at most " << MAX_BYTES);
     m_kind = kind;
     m_size = size;
-    std::memcpy(m_bytes, bytes, size);
+    if (size != 0) // memcpy from a null pointer is undefined even for 0 bytes
+    {
+        std::memcpy(m_bytes, bytes, size);
+    }
 }
 
 TypeId
