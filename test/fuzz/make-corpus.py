@@ -159,3 +159,116 @@ put("nccl-tests-format-fuzz", "all-gather-na-crlf",
     "        1024            32     float    none       0    12.50    0.08    0.07    N/A"
     "    12.40    0.08    0.07    N/A\r\n")
 put("nccl-tests-format-fuzz", "bad-row", "# header\n 8 2 float sum -1 1.0 x 0 0 1 0 0 0\n")
+
+# Ultra Ethernet (UET): PDS headers (uet-pds-header-fuzz: the PDS header alone) and SES headers
+# (uet-ses-header-fuzz: one byte, the PDS next-header code announcing the SES header, then it).
+RUD_REQ, ROD_REQ, RUDI_REQ, RUDI_RESP, UUD_REQ, UACK, ACK_CC, ACK_CCX = 2, 3, 4, 5, 6, 7, 8, 9
+NACK, CTRL, NACK_CCX, RUD_CC_REQ, ROD_CC_REQ = 10, 11, 12, 13, 14
+NH_NONE, NH_REQUEST_SMALL, NH_REQUEST_STD, NH_RESPONSE, NH_RESPONSE_DATA = 0, 1, 3, 4, 5
+RETX, AR, SYN, FLAG_M, FLAG_P, FLAG_NT = 0x10, 0x08, 0x04, 0x20, 0x08, 0x08
+
+
+def pds_prologue(ptype, nh, flags):
+    return struct.pack(">H", (ptype << 11) | (nh << 7) | flags)
+
+
+def pds_request(ptype, nh, flags, clear_off, psn, spdcid, dpdcid, ccc=None, credit=0):
+    h = pds_prologue(ptype, nh, flags) + struct.pack(">hIHH", clear_off, psn, spdcid, dpdcid)
+    if ccc is not None:
+        h += struct.pack(">I", (ccc << 24) | credit)
+    return h
+
+
+def pds_ack_base(ptype, nh, flags, ack_off, cack, spdcid, dpdcid):
+    return pds_prologue(ptype, nh, flags) + struct.pack(">hIHH", ack_off, cack, spdcid, dpdcid)
+
+
+def pds_sack(cc_type, cc_flags, mpr, sack_off, bitmap):
+    return struct.pack(">BBhQ", (cc_type << 4) | cc_flags, mpr, sack_off, bitmap)
+
+
+PDS = "uet-pds-header-fuzz"
+put(PDS, "rud-req-std", pds_request(RUD_REQ, NH_REQUEST_STD, AR, -3, 1000, 0x11, 0x22))
+put(PDS, "rod-req-syn", pds_request(ROD_REQ, NH_REQUEST_SMALL, SYN | RETX, 0, 0xFFFFFFFF, 1,
+                                    (0x8 << 12) | 0x123))
+put(PDS, "rud-cc-req", pds_request(RUD_CC_REQ, NH_REQUEST_STD, 0, 5, 7, 2, 3, 0x42, 0x123456))
+put(PDS, "rod-cc-req-reserved-flags",
+    pds_request(ROD_CC_REQ, NH_NONE, 0x63, -32768, 0x80000000, 0xFFFF, 0, 0xFF, 0xFFFFFF))
+put(PDS, "rudi-req", pds_prologue(RUDI_REQ, NH_REQUEST_SMALL, RETX) + struct.pack(">HI", 0, 77))
+put(PDS, "rudi-resp-reserved",
+    pds_prologue(RUDI_RESP, NH_RESPONSE, FLAG_M | 0x0F) + struct.pack(">HI", 0xBEEF, 77))
+put(PDS, "uud-req", pds_prologue(UUD_REQ, NH_REQUEST_SMALL, 0) + bytes(2))
+put(PDS, "uud-req-reserved", pds_prologue(UUD_REQ, NH_NONE, 0x7F) + b"\xff\xff")
+put(PDS, "ack", pds_ack_base(UACK, NH_RESPONSE, FLAG_M | (1 << 1), 4, 1000, 0x22, 0x11))
+put(PDS, "ack-probe", pds_ack_base(UACK, NH_NONE, FLAG_P, 0x7ABC, 5, 1, 2))
+put(PDS, "ack-cc-nscc",
+    pds_ack_base(ACK_CC, NH_NONE, 0, 0, 500, 3, 4) + pds_sack(0, 0, 64, 2, 0xF0F0F0F0F0F0F0F0)
+    + struct.pack(">Q", (0x1234 << 48) | (1 << 47) | (0x55 << 40) | (0xABCDEF << 16) | 9))
+put(PDS, "ack-cc-credit",
+    pds_ack_base(ACK_CC, NH_RESPONSE, RETX, -1, 9, 3, 4) + pds_sack(1, 0xF, 255, -5, 1)
+    + struct.pack(">Q", (0x100000 << 40) | 0xFFFF))
+put(PDS, "ack-ccx",
+    pds_ack_base(ACK_CCX, NH_NONE, 0x06, 0, 0xFFFFFFFE, 7, 8) + pds_sack(2, 1, 32, 0, 0)
+    + bytes(range(0xA0, 0xB0)))
+put(PDS, "nack-trimmed", pds_prologue(NACK, NH_NONE, FLAG_M)
+    + struct.pack(">BBIHHI", 0x01, 0, 1234, 5, 6, 1235))
+put(PDS, "nack-rudi-exp", pds_prologue(NACK, NH_NONE, FLAG_NT | RETX | 0x47)
+    + struct.pack(">BBIHHI", 0xFF, 0x99, 42, 5, 6, 0))
+put(PDS, "ctrl-ack-req", pds_prologue(CTRL, 1, AR) + struct.pack(">HIHHI", 0, 10, 1, 2, 3))
+put(PDS, "ctrl-probe-syn", pds_prologue(CTRL, 6, SYN) + struct.pack(">HIHHI", 0xABCD, 10, 1,
+                                                                   (1 << 12) | 4, 10))
+put(PDS, "ctrl-reserved-type", pds_prologue(CTRL, 15, 0x7F) + b"\xff" * 14)
+put(PDS, "unmodelled-tss", pds_prologue(1, 0, 0) + bytes(14))
+put(PDS, "unmodelled-nack-ccx", pds_prologue(NACK_CCX, 0, 0) + bytes(30))
+put(PDS, "unmodelled-type-31", b"\xff" * 16)
+
+
+def ses_req_common(opcode, version, flags, gen, job, pid, ri, rsvd=0):
+    return (bytes([(rsvd << 6) | opcode, (version << 6) | flags]),
+            struct.pack(">IHH", (gen << 24) | job, pid, ri))
+
+
+def ses_std(opcode, flags, msg_id, gen, job, pid, ri, buf_off, initiator, key, hdr_data,
+            req_len, version=0, rsvd=0):
+    a, b = ses_req_common(opcode, version, flags, gen, job, pid, ri, rsvd)
+    return a + struct.pack(">H", msg_id) + b + struct.pack(">QIQQI", buf_off, initiator, key,
+                                                           hdr_data, req_len)
+
+
+def ses_small(opcode, flags, req_len, gen, job, pid, ri, buf_off, version=0, rsvd=0):
+    a, b = ses_req_common(opcode, version, flags, gen, job, pid, ri, rsvd)
+    return a + struct.pack(">H", req_len) + b + struct.pack(">Q", buf_off)
+
+
+def ses_resp(opcode, rc, msg_id, gen, job, mod_len, lst=0, version=0):
+    return struct.pack(">BBHII", (lst << 6) | opcode, (version << 6) | rc, msg_id,
+                       (gen << 24) | job, mod_len)
+
+
+def ses_resp_data(opcode, rc, msg_id, job, rr_msg_id, pay_len, mod_len, msg_off, lst=0,
+                  version=0, rsvd=0):
+    return struct.pack(">BBHIHHII", (lst << 6) | opcode, (version << 6) | rc, msg_id,
+                       (rsvd << 24) | job, rr_msg_id, pay_len, mod_len, msg_off)
+
+
+SES = "uet-ses-header-fuzz"
+SOM, EOM = 0x01, 0x02
+put(SES, "std-write-som", bytes([NH_REQUEST_STD]) + ses_std(
+    0x01, SOM, 7, 1, 0x123456, 0x0AB, 0x0CD, 0x1000, 3, 0x1122334455667788, 0xDEADBEEF, 65536))
+put(SES, "std-send-middle", bytes([NH_REQUEST_STD]) + ses_std(
+    0x05, 0, 7, 0, 1, 2, 3, 4096, 3, 0, (0x3FFF << 32) | 8192, 65536, version=1))
+put(SES, "std-tagged-eom-reserved", bytes([NH_REQUEST_STD]) + ses_std(
+    0x09, EOM | 0x3C, 0xFFFF, 0xFF, 0xFFFFFF, 0xFFFF, 0xFFFF, 0, 0, 0, (0x3FFFF << 46), 0,
+    version=3, rsvd=3))
+put(SES, "small-write", bytes([NH_REQUEST_SMALL]) + ses_small(
+    0x01, SOM | EOM, 4096, 2, 0x000042, 5, 6, 0x2000))
+put(SES, "small-reserved", bytes([NH_REQUEST_SMALL]) + ses_small(
+    0x3F, 0x3F, 0xFFFF, 0xFF, 0xFFFFFF, 0xFFFF, 0xFFFF, 0xFFFFFFFFFFFFFFFF, version=3, rsvd=3))
+put(SES, "response-ok", bytes([NH_RESPONSE]) + ses_resp(0x00, 0x01, 7, 1, 0x123456, 4096))
+put(SES, "response-error", bytes([NH_RESPONSE]) + ses_resp(0x01, 0x24, 9, 0, 1, 0, 1, 2))
+put(SES, "response-data", bytes([NH_RESPONSE_DATA]) + ses_resp_data(
+    0x02, 0x01, 7, 0x42, 11, 4096, 4096, 8192))
+put(SES, "response-data-other-opcode-reserved", bytes([NH_RESPONSE_DATA]) + ses_resp_data(
+    0x3F, 0x3F, 0xFFFF, 0xFFFFFF, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 3, 3, 0xFF))
+put(SES, "none", bytes([NH_NONE]))
+put(SES, "unmodelled-medium", bytes([2]) + bytes(32))
