@@ -250,22 +250,19 @@ FabricHealthMonitor::Diagnose(std::ostream& os) const
     uint64_t more = 0;
     for (const auto& nic : m_nics)
     {
-        if (nic->GetPendingOperations() == 0)
-        {
-            continue;
-        }
         Ptr<Node> node = nic->GetObject<Node>();
         std::string prefix = "  " + NodeName(node ? node->GetId() : 0) + ": ";
-        if (lines >= m_maxLines)
-        {
-            std::ostringstream discard;
-            more += nic->DescribePending(discard, prefix);
-            continue;
-        }
         std::ostringstream part;
         uint32_t n = nic->DescribePending(part, prefix);
-        lines += n;
-        os << part.str();
+        if (lines < m_maxLines)
+        {
+            os << part.str();
+            lines += n;
+        }
+        else
+        {
+            more += n;
+        }
     }
     if (more > 0)
     {

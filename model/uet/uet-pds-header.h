@@ -305,6 +305,16 @@ class UetPdsHeader : public Header
         return PsnDiff(a, b) < 0;
     }
 
+    /**
+     * \param a a PSN
+     * \param n a signed step
+     * \return a + n modulo 2^32
+     */
+    static uint32_t PsnAdd(uint32_t a, int64_t n)
+    {
+        return static_cast<uint32_t>(a + static_cast<uint32_t>(n));
+    }
+
   protected:
     /**
      * \brief Set the type after checking that the derived class accepts it.

@@ -29,7 +29,7 @@ CheckRange(uint32_t mpRange, const char* who)
 // ---- receiver --------------------------------------------------------------------------------
 
 UetReceiveWindow::UetReceiveWindow(uint32_t startPsn, uint32_t mpRange)
-    : m_cack(UetPsn::Add(startPsn, -1)),
+    : m_cack(UetPdsHeader::PsnAdd(startPsn, -1)),
       m_range(mpRange)
 {
     CheckRange(mpRange, "UetReceiveWindow");
@@ -53,7 +53,7 @@ UetReceiveWindow::Set(uint32_t offset)
 UetReceiveWindow::Verdict
 UetReceiveWindow::Receive(uint32_t psn)
 {
-    int32_t d = UetPsn::Diff(psn, m_cack);
+    int32_t d = UetPdsHeader::PsnDiff(psn, m_cack);
     if (d <= 0)
     {
         return DUPLICATE;
@@ -80,7 +80,7 @@ UetReceiveWindow::Receive(uint32_t psn)
     {
         uint32_t i = m_head;
         m_bits[i / 64] &= ~(uint64_t(1) << (i % 64));
-        m_cack = UetPsn::Add(m_cack, 1);
+        m_cack = UetPdsHeader::PsnAdd(m_cack, 1);
         m_head = (m_head + 1) % m_range;
         --m_beyond;
     }
@@ -150,7 +150,7 @@ UetSendWindow::SendNew(uint64_t cookie, Time now)
     r.cookie = cookie;
     r.firstSent = now;
     r.lastSent = now;
-    m_next = UetPsn::Add(m_next, 1);
+    m_next = UetPdsHeader::PsnAdd(m_next, 1);
     ++m_outstanding;
     return psn;
 }
@@ -158,7 +158,7 @@ UetSendWindow::SendNew(uint64_t cookie, Time now)
 bool
 UetSendWindow::IsOutstanding(uint32_t psn) const
 {
-    int32_t d = UetPsn::Diff(psn, m_una);
+    int32_t d = UetPdsHeader::PsnDiff(psn, m_una);
     return d >= 0 && uint32_t(d) < m_outstanding;
 }
 
@@ -167,7 +167,7 @@ UetSendWindow::Get(uint32_t psn)
 {
     NS_ABORT_MSG_IF(!IsOutstanding(psn),
                     "UetSendWindow: PSN " << psn << " is not outstanding (" << m_una << ".."
-                                          << UetPsn::Add(m_next, -1) << ")");
+                                          << UetPdsHeader::PsnAdd(m_next, -1) << ")");
     return m_ring[Slot(psn)];
 }
 
@@ -179,7 +179,7 @@ UetSendWindow::OnAck(uint32_t cackPsn,
 {
     uint32_t n = 0;
     // Cumulative: everything up to and including CACK_PSN (bounded by what was sent).
-    int32_t upto = UetPsn::Diff(cackPsn, m_una) + 1;
+    int32_t upto = UetPdsHeader::PsnDiff(cackPsn, m_una) + 1;
     upto = std::min<int32_t>(upto, static_cast<int32_t>(m_outstanding));
     for (int32_t i = 0; i < upto; ++i)
     {
@@ -197,7 +197,7 @@ UetSendWindow::OnAck(uint32_t cackPsn,
             --m_lostCount;
         }
         m_headSlot = (m_headSlot + 1) % m_range;
-        m_una = UetPsn::Add(m_una, 1);
+        m_una = UetPdsHeader::PsnAdd(m_una, 1);
         --m_outstanding;
     }
     // Selective: the bits of the bitmap that fall on outstanding PSNs.
@@ -207,7 +207,7 @@ UetSendWindow::OnAck(uint32_t cackPsn,
         {
             continue;
         }
-        uint32_t psn = UetPsn::Add(sackBase, i);
+        uint32_t psn = UetPdsHeader::PsnAdd(sackBase, i);
         if (!IsOutstanding(psn))
         {
             continue;
@@ -284,7 +284,7 @@ UetSendWindow::NextLost(uint32_t* psn) const
     {
         if (m_ring[(m_headSlot + k) % m_range].lost)
         {
-            *psn = UetPsn::Add(m_una, k);
+            *psn = UetPdsHeader::PsnAdd(m_una, k);
             return true;
         }
     }
@@ -319,7 +319,7 @@ UetSendWindow::OldestInFlight(uint32_t* psn) const
         {
             found = true;
             oldest = r.lastSent;
-            *psn = UetPsn::Add(m_una, k);
+            *psn = UetPdsHeader::PsnAdd(m_una, k);
         }
     }
     return found;

@@ -9,37 +9,13 @@
 #define UET_PSN_WINDOW_H
 
 #include "ns3/nstime.h"
+#include "ns3/uet-pds-header.h"
 
 #include <cstdint>
 #include <vector>
 
 namespace ns3
 {
-
-/**
- * \ingroup ai-fabric-uet
- * \brief 32-bit PSN serial arithmetic (UEC 1.0 PDS: PSNs wrap modulo 2^32).
- */
-struct UetPsn
-{
-    /// \return a + n modulo 2^32
-    static uint32_t Add(uint32_t a, int64_t n)
-    {
-        return static_cast<uint32_t>(a + static_cast<uint32_t>(n));
-    }
-
-    /// \return the signed distance a - b (valid within +-2^31)
-    static int32_t Diff(uint32_t a, uint32_t b)
-    {
-        return static_cast<int32_t>(a - b);
-    }
-
-    /// \return true if a comes before b
-    static bool Less(uint32_t a, uint32_t b)
-    {
-        return Diff(a, b) < 0;
-    }
-};
 
 /**
  * \ingroup ai-fabric-uet
@@ -96,7 +72,7 @@ class UetReceiveWindow
     /// \return the SACK base PSN, CACK_PSN + 1
     uint32_t GetSackBase() const
     {
-        return UetPsn::Add(m_cack, 1);
+        return UetPdsHeader::PsnAdd(m_cack, 1);
     }
 
     /// \return the SACK bitmap: bit i set if PSN GetSackBase() + i arrived (i < 64)
@@ -288,7 +264,7 @@ class UetSendWindow
     /// \return the ring slot of an outstanding PSN
     uint32_t Slot(uint32_t psn) const
     {
-        return (m_headSlot + static_cast<uint32_t>(UetPsn::Diff(psn, m_una))) % m_range;
+        return (m_headSlot + static_cast<uint32_t>(UetPdsHeader::PsnDiff(psn, m_una))) % m_range;
     }
 
     uint32_t m_range;           //!< MP_RANGE
