@@ -233,6 +233,19 @@ UetSendWindow::OnAck(uint32_t cackPsn,
 }
 
 uint32_t
+UetSendWindow::SackedAfter(uint32_t k) const
+{
+    const Record& r = m_ring[(m_headSlot + k) % m_range];
+    uint32_t n = 0;
+    for (uint32_t j = k + 1; j < m_outstanding; ++j)
+    {
+        const Record& s = m_ring[(m_headSlot + j) % m_range];
+        n += (s.sacked && s.lastSent > r.lastSent) ? 1 : 0;
+    }
+    return n;
+}
+
+uint32_t
 UetSendWindow::InferLosses(uint32_t threshold)
 {
     NS_ABORT_MSG_IF(threshold == 0, "UetSendWindow::InferLosses: threshold 0 is invalid (>= 1)");
@@ -246,7 +259,7 @@ UetSendWindow::InferLosses(uint32_t threshold)
         {
             ++later;
         }
-        else if (later >= threshold && !r.lost)
+        else if (later >= threshold && !r.lost && (r.retx == 0 || SackedAfter(k) >= threshold))
         {
             r.lost = true;
             ++m_lostCount;

@@ -226,6 +226,9 @@ class UetSendWindow
     /**
      * \brief Mark PSNs lost that the receiver has provably skipped: not SACKed while at
      *        least \p threshold later PSNs were (inferred loss, for fabrics without trimming).
+     *        A retransmitted PSN counts only the SACKed PSNs sent after its retransmission
+     *        (as RACK does: earlier ones say nothing about the new copy), so one loss is
+     *        resent once, not once per ACK.
      * \param threshold the out-of-order count that declares a loss (>= 1)
      * \return PSNs newly marked lost
      */
@@ -245,6 +248,12 @@ class UetSendWindow
      */
     bool NextLost(uint32_t* psn) const;
 
+    /// \return true if an outstanding PSN is marked lost (O(1))
+    bool HasLost() const
+    {
+        return m_lostCount > 0;
+    }
+
     /**
      * \brief Retransmit a lost PSN: clears its mark, counts the retransmission.
      * \param psn the PSN (outstanding and lost; aborts otherwise)
@@ -261,6 +270,9 @@ class UetSendWindow
     bool OldestInFlight(uint32_t* psn) const;
 
   private:
+    /// \return SACKed PSNs after the \p k-th outstanding one sent after its last transmission
+    uint32_t SackedAfter(uint32_t k) const;
+
     /// \return the ring slot of an outstanding PSN
     uint32_t Slot(uint32_t psn) const
     {

@@ -1,0 +1,72 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "uet-nic-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/node.h"
+
+#include <map>
+
+namespace ns3
+{
+
+UetNicHelper::UetNicHelper()
+{
+    m_nicFactory.SetTypeId(UetNic::GetTypeId());
+}
+
+void
+UetNicHelper::SetNicAttribute(std::string name, const AttributeValue& value)
+{
+    m_nicFactory.Set(name, value);
+}
+
+Ptr<UetNic>
+UetNicHelper::Install(Ptr<Node> node, Ptr<PfcNetDevice> port, Ipv4Address address)
+{
+    NS_ABORT_MSG_IF(!node, "UetNicHelper::Install given a null node");
+    NS_ABORT_MSG_IF(node->GetObject<UetNic>(),
+                    "UetNicHelper::Install: node " << node->GetId() << " already has a UetNic");
+    NS_ABORT_MSG_IF(!port || port->GetNode() != node,
+                    "UetNicHelper::Install: the port does not belong to node " << node->GetId());
+    Ptr<UetNic> nic = m_nicFactory.Create<UetNic>();
+    nic->AddPort(port, address);
+    node->AggregateObject(nic);
+    m_nics.push_back(nic);
+    return nic;
+}
+
+std::vector<Ptr<UetEndpoint>>
+UetNicHelper::CreateEndpoints(const std::vector<Ptr<Node>>& nodes,
+                              uint32_t jobId,
+                              uint16_t resources)
+{
+    std::vector<Ptr<UetEndpoint>> eps;
+    std::map<UetNic*, uint16_t> perNic;
+    for (uint32_t r = 0; r < nodes.size(); ++r)
+    {
+        NS_ABORT_MSG_IF(!nodes[r],
+                        "UetNicHelper::CreateEndpoints: the node of rank " << r << " is null");
+        Ptr<UetNic> nic = nodes[r]->GetObject<UetNic>();
+        NS_ABORT_MSG_IF(!nic,
+                        "UetNicHelper::CreateEndpoints: the node of rank "
+                            << r << " (node " << nodes[r]->GetId()
+                            << ") has no UetNic (install one with UetNicHelper)");
+        uint16_t pid = perNic[PeekPointer(nic)]++;
+        eps.push_back(nic->CreateEndpoint(jobId, pid, 0, resources));
+    }
+    return eps;
+}
+
+int64_t
+UetNicHelper::AssignStreams(int64_t stream)
+{
+    for (uint32_t i = 0; i < m_nics.size(); ++i)
+    {
+        m_nics[i]->AssignStreams(stream + i);
+    }
+    return static_cast<int64_t>(m_nics.size());
+}
+
+} // namespace ns3

@@ -1,0 +1,72 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: installs Ultra Ethernet NICs and creates endpoints for ranks.
+ */
+#ifndef UET_NIC_HELPER_H
+#define UET_NIC_HELPER_H
+
+#include "ns3/object-factory.h"
+#include "ns3/uet-nic.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-uet
+ * \brief Installs a UetNic on a node's PfcNetDevice (aggregated to the node, beside a RoceNic
+ *        if it has one: both share the node's FabricNic core) and creates one endpoint per
+ *        rank of a job, like RoceNicHelper does for RoCE.
+ */
+class UetNicHelper
+{
+  public:
+    UetNicHelper();
+
+    /**
+     * \brief Set an attribute of the NICs installed from now on.
+     * \param name a UetNic attribute (Mtu, MpRange, RtoMin, ...)
+     * \param value its value (checked by the attribute's checker: out of range aborts)
+     */
+    void SetNicAttribute(std::string name, const AttributeValue& value);
+
+    /**
+     * \brief Install a UetNic on a node with one port.
+     * \param node the node (not null; aborts if it already has a UetNic)
+     * \param port a PfcNetDevice of \p node attached to a cable
+     * \param address the port's IPv4 address (the FEP address)
+     * \return the NIC, aggregated to \p node
+     */
+    Ptr<UetNic> Install(Ptr<Node> node, Ptr<PfcNetDevice> port, Ipv4Address address);
+
+    /**
+     * \brief Create one endpoint per rank: rank i is the UetNic of \p nodes[i], port 0, with
+     *        PIDonFEP = how many earlier ranks share its NIC (0 when one rank per NIC).
+     * \param nodes one node per rank (each with a UetNic; aborts naming the rank otherwise)
+     * \param jobId the job's JobID (0..2^24-1)
+     * \param resources resources per endpoint (1..4096)
+     * \return the endpoints, in rank order
+     */
+    std::vector<Ptr<UetEndpoint>> CreateEndpoints(const std::vector<Ptr<Node>>& nodes,
+                                                  uint32_t jobId,
+                                                  uint16_t resources = 1);
+
+    /**
+     * \brief Fix the random streams (Start_PSNs, EVs) of the NICs this helper installed, one
+     *        stream each in install order.
+     * \param stream first stream
+     * \return streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    ObjectFactory m_nicFactory;      //!< NIC factory
+    std::vector<Ptr<UetNic>> m_nics; //!< installed NICs (AssignStreams)
+};
+
+} // namespace ns3
+
+#endif /* UET_NIC_HELPER_H */

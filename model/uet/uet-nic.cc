@@ -1,0 +1,975 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "uet-nic.h"
+
+#include "uet-pds-ack-header.h"
+#include "uet-pds-control-header.h"
+#include "uet-pds-header.h"
+#include "uet-pds-nack-header.h"
+#include "uet-pds-request-header.h"
+#include "uet-ses-header.h"
+#include "uet-ses-request-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-wire-header.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <cstring>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("UetNic");
+NS_OBJECT_ENSURE_REGISTERED(UetNic);
+
+namespace
+{
+constexpr uint32_t IP_UDP = 28; //!< IPv4 (no options) + UDP
+/// The most header bytes a UET packet has from IPv4 on: IPv4, UDP, PDS CC request, SES std.
+constexpr uint32_t MAX_HEADERS = IP_UDP + 16 + 44;
+/// Headroom in front of the IPv4 header for a tagged Ethernet header.
+constexpr uint32_t L2_ROOM = 18;
+} // namespace
+
+TypeId
+UetNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::UetNic")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<UetNic>()
+            .AddAttribute("Mtu",
+                          "Payload bytes per packet (256..16383; the SES payload_length field "
+                          "is 14 bits). The port's MTU must carry it plus 88 header bytes.",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&UetNic::SetMtu, &UetNic::GetMtu),
+                          MakeFabricUintegerChecker<uint32_t>("ns3::UetNic::Mtu", 256, 16383))
+            .AddAttribute("DataDscp",
+                          "DSCP of request packets (26 -> priority 3, the fabric's lossless "
+                          "class, as RoCE's; the UET congestion-management issue moves UET to "
+                          "a trimming class).",
+                          UintegerValue(26),
+                          MakeUintegerAccessor(&UetNic::m_dataDscp),
+                          MakeFabricUintegerChecker<uint8_t>("ns3::UetNic::DataDscp", 0, 63))
+            .AddAttribute("ControlDscp",
+                          "DSCP of ACK, NACK and control packets (48 -> priority 6).",
+                          UintegerValue(48),
+                          MakeUintegerAccessor(&UetNic::m_controlDscp),
+                          MakeFabricUintegerChecker<uint8_t>("ns3::UetNic::ControlDscp", 0, 63))
+            .AddAttribute("PdcPoolSize",
+                          "General PDCIDs per FEP (1..65534; with ReservedPdcs at most 65535). "
+                          "A target out of them answers SYNs with NACK NO_PDC_AVAIL.",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&UetNic::m_poolSize),
+                          MakeFabricUintegerChecker<uint32_t>("ns3::UetNic::PdcPoolSize", 1, 65534))
+            .AddAttribute(
+                "ReservedPdcs",
+                "Reserved PDCIDs per FEP (0..65534), for SYNs that ask for one.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&UetNic::m_reservedPdcs),
+                MakeFabricUintegerChecker<uint32_t>("ns3::UetNic::ReservedPdcs", 0, 65534))
+            .AddAttribute("MpRange",
+                          "MP_RANGE: PSNs a sender may have outstanding beyond CACK_PSN; the "
+                          "receiver NACKs PSNs beyond it with PSN_OOR_WINDOW (1..32768; UET "
+                          "implementations use 128).",
+                          UintegerValue(128),
+                          MakeUintegerAccessor(&UetNic::m_mpRange),
+                          MakeFabricUintegerChecker<uint32_t>("ns3::UetNic::MpRange", 1, 32768))
+            .AddAttribute("AckGenTrigger",
+                          "ACK_Gen_Trigger: bytes received between coalesced ACKs (>= 1; spec "
+                          "default 16384).",
+                          UintegerValue(16384),
+                          MakeUintegerAccessor(&UetNic::m_ackGenTrigger),
+                          MakeFabricUintegerChecker<uint32_t>("ns3::UetNic::AckGenTrigger", 1))
+            .AddAttribute("AckGenMinPktAdd",
+                          "ACK_Gen_Min_Pkt_Add: the least a packet adds to the ACK counter, "
+                          "bytes (spec default 1024).",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&UetNic::m_ackGenMinPktAdd),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RtoMin",
+                          "Retransmission timeout of a packet sent once (doubles per "
+                          "retransmission up to RtoMax); (0, 10 s]. htsim uses about 100 us "
+                          "at 100 Gb/s.",
+                          TimeValue(MicroSeconds(100)),
+                          MakeTimeAccessor(&UetNic::m_rtoMin),
+                          MakeFabricTimeChecker("ns3::UetNic::RtoMin", TimeStep(1), Seconds(10)))
+            .AddAttribute("RtoMax",
+                          "Cap of the backed-off RTO, (0, 100 s]; must be >= RtoMin.",
+                          TimeValue(MilliSeconds(100)),
+                          MakeTimeAccessor(&UetNic::m_rtoMax),
+                          MakeFabricTimeChecker("ns3::UetNic::RtoMax", TimeStep(1), Seconds(100)))
+            .AddAttribute("RetryLimit",
+                          "Retransmissions of one packet; when its RTO expires again the PDC "
+                          "closes in error and its operations complete with an error (0..64).",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&UetNic::m_retryLimit),
+                          MakeFabricUintegerChecker<uint32_t>("ns3::UetNic::RetryLimit", 0, 64))
+            .AddAttribute("OooThreshold",
+                          "Inferred loss: a PSN not SACKed while this many later PSNs were is "
+                          "retransmitted (fabrics without trimming); 0 = off (0..1024).",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&UetNic::m_oooThreshold),
+                          MakeFabricUintegerChecker<uint32_t>("ns3::UetNic::OooThreshold", 0, 1024))
+            .AddAttribute("PdcIdleTime",
+                          "An initiator PDC with nothing pending for this long sends Close "
+                          "and frees its PDCID; 0 = never close.",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&UetNic::m_pdcIdleTime),
+                          MakeFabricTimeChecker("ns3::UetNic::PdcIdleTime", Time(0), Seconds(1000)))
+            .AddAttribute(
+                "NewPdcTime",
+                "New_PDC_Time: a target PDC that saw only SYN packets for this long "
+                "is freed (half-open reaping; implementation default 1 s).",
+                TimeValue(Seconds(1)),
+                MakeTimeAccessor(&UetNic::m_newPdcTime),
+                MakeFabricTimeChecker("ns3::UetNic::NewPdcTime", TimeStep(1), Seconds(1000)))
+            .AddAttribute(
+                "CloseReqTime",
+                "Close_REQ_Time: a target that sent Request-Close frees the PDC in "
+                "error if no Close comes within this (implementation default 1 s).",
+                TimeValue(Seconds(1)),
+                MakeTimeAccessor(&UetNic::m_closeReqTime),
+                MakeFabricTimeChecker("ns3::UetNic::CloseReqTime", TimeStep(1), Seconds(1000)))
+            .AddAttribute("CongestionControl",
+                          "TypeId of the per-PDC congestion control (a FabricCongestionOps): "
+                          "its rate paces the PDC and its window bounds the payload in flight.",
+                          TypeIdValue(FabricNoneCongestionOps::GetTypeId()),
+                          MakeTypeIdAccessor(&UetNic::m_ccTypeId),
+                          MakeTypeIdChecker())
+            .AddTraceSource("Completion",
+                            "An operation completed (successfully or not) at the initiator.",
+                            MakeTraceSourceAccessor(&UetNic::m_completionTrace),
+                            "ns3::UetNic::CompletionTracedCallback")
+            .AddTraceSource("Delivery",
+                            "A message was delivered to an endpoint of this NIC.",
+                            MakeTraceSourceAccessor(&UetNic::m_deliveryTrace),
+                            "ns3::UetNic::DeliveryTracedCallback")
+            .AddTraceSource("PdcOpen",
+                            "A PDC opened: port, local PDCID, peer FEP, initiator.",
+                            MakeTraceSourceAccessor(&UetNic::m_pdcOpenTrace),
+                            "ns3::UetNic::PdcOpenTracedCallback")
+            .AddTraceSource("PdcClose",
+                            "A PDC closed: port, local PDCID, peer FEP, in error, why.",
+                            MakeTraceSourceAccessor(&UetNic::m_pdcCloseTrace),
+                            "ns3::UetNic::PdcCloseTracedCallback")
+            .AddTraceSource("Ack",
+                            "An ACK was sent or received: local PDCID, CACK_PSN, PSNs newly "
+                            "acknowledged (received ACKs), received.",
+                            MakeTraceSourceAccessor(&UetNic::m_ackTrace),
+                            "ns3::UetNic::AckTracedCallback")
+            .AddTraceSource("Nack",
+                            "A NACK was sent or received: local PDCID, NACK_PSN, code, "
+                            "received.",
+                            MakeTraceSourceAccessor(&UetNic::m_nackTrace),
+                            "ns3::UetNic::NackTracedCallback")
+            .AddTraceSource("Retransmit",
+                            "A request packet is sent again: local PDCID, PSN, cause (nack, "
+                            "rto, inferred, no-pdc).",
+                            MakeTraceSourceAccessor(&UetNic::m_retxTrace),
+                            "ns3::UetNic::RetransmitTracedCallback")
+            .AddTraceSource("PsnSent",
+                            "A request packet left: local PDCID, PSN, payload bytes (per-PDC "
+                            "PSN progress with the Ack trace).",
+                            MakeTraceSourceAccessor(&UetNic::m_sentTrace),
+                            "ns3::UetNic::PsnSentTracedCallback");
+    return tid;
+}
+
+UetNic::UetNic()
+    : m_mtu(4096),
+      m_dataDscp(26),
+      m_controlDscp(48),
+      m_poolSize(4096),
+      m_reservedPdcs(0),
+      m_mpRange(128),
+      m_ackGenTrigger(16384),
+      m_ackGenMinPktAdd(1024),
+      m_rtoMin(MicroSeconds(100)),
+      m_rtoMax(MilliSeconds(100)),
+      m_retryLimit(7),
+      m_oooThreshold(3),
+      m_pdcIdleTime(MilliSeconds(1)),
+      m_newPdcTime(Seconds(1)),
+      m_closeReqTime(Seconds(1)),
+      m_rng(CreateObject<UniformRandomVariable>())
+{
+}
+
+UetNic::~UetNic() = default;
+
+void
+UetNic::DoDispose()
+{
+    if (m_core)
+    {
+        m_core->UnregisterTransport(UetPdsHeader::UDP_DST_PORT);
+    }
+    for (auto& fep : m_feps)
+    {
+        for (auto& ep : fep.endpoints)
+        {
+            ep->Dispose();
+        }
+    }
+    m_feps.clear();
+    m_ccPrototype = nullptr;
+    m_core = nullptr;
+    m_rng = nullptr;
+    Object::DoDispose();
+}
+
+void
+UetNic::SetMtu(uint32_t mtu)
+{
+    NS_ABORT_MSG_IF(!m_feps.empty(),
+                    "UetNic Mtu cannot change after ports were added (it was "
+                        << m_mtu << ", asked " << mtu << ")");
+    m_mtu = mtu;
+}
+
+uint32_t
+UetNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
+{
+    NS_ABORT_MSG_IF(!dev, "UetNic::AddPort given a null device");
+    NS_ABORT_MSG_IF(!dev->GetNode(), "UetNic::AddPort: the device belongs to no node");
+    NS_ABORT_MSG_IF(dev->GetMtu() < m_mtu + MAX_HEADERS - IP_UDP + IP_UDP,
+                    "UetNic::AddPort: device MTU " << dev->GetMtu() << " cannot carry UET Mtu "
+                                                   << m_mtu << " + " << MAX_HEADERS
+                                                   << " header bytes (IPv4 20, UDP 8, PDS 16, "
+                                                      "SES 44)");
+    NS_ABORT_MSG_IF(m_poolSize + m_reservedPdcs > 65535,
+                    "UetNic: PdcPoolSize " << m_poolSize << " + ReservedPdcs " << m_reservedPdcs
+                                           << " exceed the 65535 PDCIDs of a FEP");
+    NS_ABORT_MSG_IF(m_rtoMax < m_rtoMin,
+                    "UetNic: RtoMax " << m_rtoMax.As(Time::US) << " is below RtoMin "
+                                      << m_rtoMin.As(Time::US));
+    if (!m_core)
+    {
+        m_core = FabricNic::GetOrCreate(dev->GetNode());
+        m_core->RegisterTransport(UetPdsHeader::UDP_DST_PORT, this);
+    }
+    NS_ABORT_MSG_IF(dev->GetNode()->GetObject<FabricNic>() != m_core,
+                    "UetNic::AddPort: the device belongs to node " << dev->GetNode()->GetId()
+                                                                   << ", not to this NIC's node");
+    uint32_t index = m_core->FindPort(dev);
+    if (index >= m_core->GetNPorts())
+    {
+        index = m_core->AddPort(dev, address);
+    }
+    if (m_feps.size() <= index)
+    {
+        m_feps.resize(index + 1);
+    }
+    Fep& fep = m_feps[index];
+    if (!fep.pool)
+    {
+        fep.pool = std::make_unique<UetPdcIdPool>(m_poolSize, m_reservedPdcs);
+    }
+    return index;
+}
+
+uint32_t
+UetNic::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_feps.size());
+}
+
+Ipv4Address
+UetNic::GetAddress(uint32_t i) const
+{
+    NS_ABORT_MSG_IF(i >= GetNPorts() || !m_feps[i].pool,
+                    "UetNic: port " << i << " does not exist (the NIC has " << GetNPorts() << ")");
+    return m_core->GetAddress(i);
+}
+
+Ptr<FabricNic>
+UetNic::GetCore() const
+{
+    return m_core;
+}
+
+uint32_t
+UetNic::GetNodeId() const
+{
+    return m_core && m_core->GetNPorts() > 0 ? m_core->GetPort(0)->GetNode()->GetId() : 0;
+}
+
+Ptr<UetEndpoint>
+UetNic::CreateEndpoint(uint32_t jobId, uint16_t pidOnFep, uint32_t port, uint16_t resources)
+{
+    NS_ABORT_MSG_IF(port >= GetNPorts() || !m_feps[port].pool,
+                    "UetNic::CreateEndpoint: port " << port << " does not exist (the NIC has "
+                                                    << GetNPorts() << "; add ports first)");
+    NS_ABORT_MSG_IF(jobId > 0xFFFFFF,
+                    "UetNic::CreateEndpoint: JobID " << jobId << " is out of range (0..16777215)");
+    NS_ABORT_MSG_IF(pidOnFep > 0xFFF,
+                    "UetNic::CreateEndpoint: PIDonFEP " << pidOnFep
+                                                        << " is out of range (0..4095)");
+    NS_ABORT_MSG_IF(resources == 0 || resources > 4096,
+                    "UetNic::CreateEndpoint: " << resources
+                                               << " resources is out of range (1..4096)");
+    NS_ABORT_MSG_IF(GetEndpoint(port, jobId, pidOnFep),
+                    "UetNic::CreateEndpoint: node " << GetNodeId() << " port " << port
+                                                    << " already has the endpoint {JobID " << jobId
+                                                    << ", PIDonFEP " << pidOnFep << "}");
+    Ptr<UetEndpoint> ep = CreateObject<UetEndpoint>();
+    ep->Bind(this, port, jobId, pidOnFep, resources);
+    m_feps[port].endpoints.push_back(ep);
+    return ep;
+}
+
+Ptr<UetEndpoint>
+UetNic::GetEndpoint(uint32_t port, uint32_t jobId, uint16_t pidOnFep) const
+{
+    if (port >= m_feps.size())
+    {
+        return nullptr;
+    }
+    for (const auto& ep : m_feps[port].endpoints)
+    {
+        if (ep->GetJobId() == jobId && ep->GetPidOnFep() == pidOnFep)
+        {
+            return ep;
+        }
+    }
+    return nullptr;
+}
+
+uint8_t
+UetNic::FindTarget(uint32_t port, uint32_t jobId, uint16_t pid, UetEndpoint** ep) const
+{
+    *ep = nullptr;
+    bool job = false;
+    for (const auto& e : m_feps[port].endpoints)
+    {
+        if (e->GetJobId() == jobId)
+        {
+            job = true;
+            if (e->GetPidOnFep() == pid)
+            {
+                *ep = PeekPointer(e);
+                return UetSesHeader::RC_OK;
+            }
+        }
+    }
+    return job ? UetSesHeader::RC_BAD_PID : UetSesHeader::RC_BAD_JOB_ID;
+}
+
+const UetNicCounters&
+UetNic::GetCounters() const
+{
+    return m_counters;
+}
+
+uint64_t
+UetNic::GetPendingBytes() const
+{
+    return m_pendingBytes;
+}
+
+uint64_t
+UetNic::GetPendingOperations() const
+{
+    return m_pendingOps;
+}
+
+uint32_t
+UetNic::GetNOpenPdcs() const
+{
+    return m_openPdcs;
+}
+
+const UetPdc*
+UetNic::GetPdc(uint32_t port, uint16_t id) const
+{
+    if (port >= m_feps.size() || id >= m_feps[port].pdcs.size())
+    {
+        return nullptr;
+    }
+    return m_feps[port].pdcs[id].get();
+}
+
+const UetPdc*
+UetNic::FindInitiatorPdc(uint32_t port, UetDeliveryMode mode, uint32_t jobId, Ipv4Address dst) const
+{
+    if (port >= m_feps.size())
+    {
+        return nullptr;
+    }
+    auto it = m_feps[port].initiator.find(InitiatorKey(mode, jobId, dst.Get()));
+    return it == m_feps[port].initiator.end() ? nullptr : GetPdc(port, it->second);
+}
+
+void
+UetNic::DescribePending(std::ostream& os) const
+{
+    for (const auto& fep : m_feps)
+    {
+        for (const auto& pdc : fep.pdcs)
+        {
+            if (pdc && pdc->GetState() != UetPdc::CLOSED && pdc->GetPendingOperations() > 0)
+            {
+                pdc->Describe(os);
+                os << "\n";
+            }
+        }
+        if (!fep.waiting.empty())
+        {
+            os << "UET: " << fep.waiting.size()
+               << " operation(s) wait for a free PDCID (PdcPoolSize " << m_poolSize << ")\n";
+        }
+    }
+}
+
+uint32_t
+UetNic::GetMtu() const
+{
+    return m_mtu;
+}
+
+uint32_t
+UetNic::GetMpRange() const
+{
+    return m_mpRange;
+}
+
+uint32_t
+UetNic::GetAckGenTrigger() const
+{
+    return m_ackGenTrigger;
+}
+
+uint32_t
+UetNic::GetAckGenMinPktAdd() const
+{
+    return m_ackGenMinPktAdd;
+}
+
+Time
+UetNic::GetRtoMin() const
+{
+    return m_rtoMin;
+}
+
+Time
+UetNic::GetRtoMax() const
+{
+    return m_rtoMax;
+}
+
+uint32_t
+UetNic::GetRetryLimit() const
+{
+    return m_retryLimit;
+}
+
+uint32_t
+UetNic::GetOooThreshold() const
+{
+    return m_oooThreshold;
+}
+
+Time
+UetNic::GetPdcIdleTime() const
+{
+    return m_pdcIdleTime;
+}
+
+Time
+UetNic::GetNewPdcTime() const
+{
+    return m_newPdcTime;
+}
+
+Time
+UetNic::GetCloseReqTime() const
+{
+    return m_closeReqTime;
+}
+
+uint8_t
+UetNic::GetDataDscp() const
+{
+    return m_dataDscp;
+}
+
+uint8_t
+UetNic::GetControlDscp() const
+{
+    return m_controlDscp;
+}
+
+uint8_t
+UetNic::GetDataPriority(uint32_t port) const
+{
+    return m_core->GetPort(port)->GetDscpPriority(m_dataDscp);
+}
+
+uint8_t
+UetNic::GetControlPriority(uint32_t port) const
+{
+    return m_core->GetPort(port)->GetDscpPriority(m_controlDscp);
+}
+
+int64_t
+UetNic::AssignStreams(int64_t stream)
+{
+    m_rng->SetStream(stream);
+    return 1;
+}
+
+Ptr<FabricCongestionOps>
+UetNic::NewCongestionOps(uint32_t port)
+{
+    if (!m_ccPrototype)
+    {
+        ObjectFactory f;
+        f.SetTypeId(m_ccTypeId);
+        m_ccPrototype = f.Create<FabricCongestionOps>();
+        NS_ABORT_MSG_IF(!m_ccPrototype,
+                        "UetNic CongestionControl " << m_ccTypeId.GetName()
+                                                    << " is not a FabricCongestionOps");
+    }
+    Ptr<FabricCcState> state = CreateObject<FabricCcState>();
+    state->Init(m_core->GetPort(port)->GetDataRate());
+    Ptr<FabricCongestionOps> cc = m_ccPrototype->Fork();
+    cc->Init(state);
+    return cc;
+}
+
+uint64_t
+UetNic::InitiatorKey(UetDeliveryMode mode, uint32_t jobId, uint32_t dstBits)
+{
+    return (uint64_t(mode) << 56) | (uint64_t(jobId & 0xFFFFFF) << 32) | dstBits;
+}
+
+uint64_t
+UetNic::TargetKey(uint32_t srcBits, uint16_t spdcid)
+{
+    return (uint64_t(srcBits) << 16) | spdcid;
+}
+
+UetPdc*
+UetNic::PdcSlot(uint32_t port, uint16_t id)
+{
+    Fep& fep = m_feps[port];
+    if (fep.pdcs.size() <= id)
+    {
+        fep.pdcs.resize(id + 1);
+    }
+    if (!fep.pdcs[id])
+    {
+        fep.pdcs[id] = std::make_unique<UetPdc>(this, port, id);
+    }
+    return fep.pdcs[id].get();
+}
+
+UetPdc*
+UetNic::Lookup(uint32_t port, uint16_t id, uint32_t srcBits)
+{
+    const Fep& fep = m_feps[port];
+    if (id == 0 || id >= fep.pdcs.size() || !fep.pdcs[id])
+    {
+        return nullptr;
+    }
+    UetPdc* pdc = fep.pdcs[id].get();
+    if (pdc->GetState() == UetPdc::CLOSED || pdc->GetPeer().Get() != srcBits)
+    {
+        return nullptr;
+    }
+    return pdc;
+}
+
+uint32_t
+UetNic::NewStartPsn(Fep& fep)
+{
+    uint32_t psn = m_rng->GetInteger(0, 0xFFFFFFFFu);
+    // At least 2^16 away from the last Start_PSN of this FEP (UET.md), so a stale packet of a
+    // previous PDC with the same PDCID cannot fall into the new one's window.
+    if (fep.started && std::abs(UetPdsHeader::PsnDiff(psn, fep.lastStartPsn)) < (1 << 16))
+    {
+        psn = UetPdsHeader::PsnAdd(fep.lastStartPsn, 1 << 17);
+    }
+    fep.lastStartPsn = psn;
+    fep.started = true;
+    return psn;
+}
+
+uint16_t
+UetNic::NewEv()
+{
+    return static_cast<uint16_t>(m_rng->GetInteger(49152, 65535));
+}
+
+uint64_t
+UetNic::PostOperation(uint32_t port, UetDeliveryMode mode, UetTxMessage m)
+{
+    NS_ABORT_MSG_IF(port >= m_feps.size() || !m_feps[port].pool,
+                    "UetNic: port " << port << " does not exist");
+    NS_ABORT_MSG_IF(mode == UetDeliveryMode::RUDI || mode == UetDeliveryMode::UUD,
+                    "UetNic: delivery mode " << UetDeliveryModeName(mode)
+                                             << " is not available yet (use RUD or ROD)");
+    m.opId = m_nextOpId++;
+    m.postTime = m_core->Now();
+    m_counters.opsPosted++;
+    m_counters.bytesPosted += m.bytes;
+    m_pendingOps++;
+    m_pendingBytes += m.bytes;
+    m_core->NotifyWorkPosted();
+    uint64_t id = m.opId;
+    Dispatch(port, mode, std::move(m));
+    return id;
+}
+
+void
+UetNic::Dispatch(uint32_t port, UetDeliveryMode mode, UetTxMessage m)
+{
+    Fep& fep = m_feps[port];
+    uint64_t key = InitiatorKey(mode, m.target.jobId, m.target.fep.Get());
+    auto it = fep.initiator.find(key);
+    if (it != fep.initiator.end())
+    {
+        fep.pdcs[it->second]->Post(std::move(m));
+        return;
+    }
+    if (!fep.waiting.empty())
+    {
+        fep.waiting.emplace_back(mode, std::move(m)); // keep post order
+        return;
+    }
+    uint16_t id = fep.pool->Allocate(false);
+    if (id == 0)
+    {
+        NS_LOG_LOGIC("node " << GetNodeId() << " port " << port
+                             << ": no free PDCID; the operation waits");
+        fep.waiting.emplace_back(mode, std::move(m));
+        return;
+    }
+    UetPdc* pdc = PdcSlot(port, id);
+    pdc->OpenInitiator(mode, m.target.jobId, m.target.fep, NewStartPsn(fep), NewEv());
+    fep.initiator[key] = id;
+    pdc->Post(std::move(m));
+}
+
+void
+UetNic::PdcOpened(UetPdc* pdc)
+{
+    m_openPdcs++;
+    m_counters.pdcsOpened++;
+    m_pdcOpenTrace(pdc->GetPort(),
+                   pdc->GetLocalId(),
+                   pdc->GetPeer(),
+                   pdc->GetRole() == UetPdc::INITIATOR);
+}
+
+void
+UetNic::PdcClosing(UetPdc* pdc)
+{
+    Fep& fep = m_feps[pdc->GetPort()];
+    auto it =
+        fep.initiator.find(InitiatorKey(pdc->GetMode(), pdc->GetJobId(), pdc->GetPeer().Get()));
+    if (it != fep.initiator.end() && it->second == pdc->GetLocalId())
+    {
+        fep.initiator.erase(it);
+    }
+}
+
+void
+UetNic::PdcClosed(UetPdc* pdc, bool error, const std::string& why)
+{
+    Fep& fep = m_feps[pdc->GetPort()];
+    if (pdc->GetRole() == UetPdc::INITIATOR)
+    {
+        auto it =
+            fep.initiator.find(InitiatorKey(pdc->GetMode(), pdc->GetJobId(), pdc->GetPeer().Get()));
+        if (it != fep.initiator.end() && it->second == pdc->GetLocalId())
+        {
+            fep.initiator.erase(it);
+        }
+    }
+    else
+    {
+        auto it = fep.target.find(TargetKey(pdc->GetPeer().Get(), pdc->GetPeerId()));
+        if (it != fep.target.end() && it->second == pdc->GetLocalId())
+        {
+            fep.target.erase(it);
+        }
+    }
+    fep.pool->Release(pdc->GetLocalId());
+    m_openPdcs--;
+    (error ? m_counters.pdcsClosedInError : m_counters.pdcsClosed)++;
+    m_pdcCloseTrace(pdc->GetPort(), pdc->GetLocalId(), pdc->GetPeer(), error, why);
+    // Operations waiting for a PDCID may go now (in post order).
+    uint32_t port = pdc->GetPort();
+    while (!fep.waiting.empty())
+    {
+        auto [mode, m] = std::move(fep.waiting.front());
+        fep.waiting.pop_front();
+        uint64_t key = InitiatorKey(mode, m.target.jobId, m.target.fep.Get());
+        if (fep.initiator.count(key) == 0 &&
+            fep.pool->GetNAllocated() >= fep.pool->GetGeneralSize())
+        {
+            fep.waiting.emplace_front(mode, std::move(m));
+            break;
+        }
+        Dispatch(port, mode, std::move(m));
+    }
+}
+
+void
+UetNic::NotifyCompletion(const UetCompletion& c, const UetCompletionCallback& cb)
+{
+    m_pendingOps--;
+    m_pendingBytes -= c.bytes;
+    if (c.ok)
+    {
+        m_counters.opsCompleted++;
+        m_counters.bytesCompleted += c.bytes;
+    }
+    else
+    {
+        m_counters.opsFailed++;
+        m_counters.bytesFailed += c.bytes;
+    }
+    m_core->NotifyWorkCompleted(1);
+    m_completionTrace(c);
+    if (!cb.IsNull())
+    {
+        cb(c);
+    }
+}
+
+void
+UetNic::NotifyDelivery(const UetDelivery& d)
+{
+    m_counters.messagesDelivered++;
+    m_counters.bytesDelivered += d.bytes;
+    m_deliveryTrace(d);
+}
+
+FabricFrame
+UetNic::MakeFrame(uint32_t port,
+                  uint8_t* h,
+                  uint32_t hdrBytes,
+                  uint32_t body,
+                  uint32_t dstBits,
+                  uint16_t udpSrc,
+                  bool data)
+{
+    uint32_t total = hdrBytes + body;
+    uint8_t dscp = data ? m_dataDscp : m_controlDscp;
+    h[0] = 0x45;
+    h[1] = static_cast<uint8_t>((dscp << 2) | (data ? 0x02 : 0x00)); // ECT(0) on data
+    wire::PutU16(h + 2, static_cast<uint16_t>(total));
+    wire::PutU16(h + 4, 0);
+    wire::PutU16(h + 6, 0x4000); // DF
+    h[8] = 64;
+    h[9] = 17;
+    wire::PutU16(h + 10, 0);
+    wire::PutU32(h + 12, m_core->GetAddress(port).Get());
+    wire::PutU32(h + 16, dstBits);
+    wire::PutU16(h + 10, wire::Ipv4HeaderChecksum(h, 20));
+    wire::PutU16(h + 20, udpSrc);
+    wire::PutU16(h + 22, UetPdsHeader::UDP_DST_PORT);
+    wire::PutU16(h + 24, static_cast<uint16_t>(total - 20));
+    wire::PutU16(h + 26, 0); // UDP checksum 0 (UET.md)
+    uint8_t priority = data ? GetDataPriority(port) : GetControlPriority(port);
+    uint8_t l2h[L2_ROOM];
+    uint32_t l2 = m_core->WriteFrameHeader(port, priority, l2h);
+    std::memcpy(h - l2, l2h, l2);
+    uint32_t frame = l2 + total + PfcNetDevice::FCS_BYTES;
+    uint32_t pad =
+        frame < PfcNetDevice::MIN_FRAME_BYTES ? PfcNetDevice::MIN_FRAME_BYTES - frame : 0;
+    return FabricFrame(h - l2, l2 + hdrBytes, body + pad + PfcNetDevice::FCS_BYTES);
+}
+
+uint32_t
+UetNic::GetMaxRxHeaderBytes() const
+{
+    return MAX_HEADERS;
+}
+
+uint32_t
+UetNic::GetRxHeaderBytes(const uint8_t* ip, uint32_t avail) const
+{
+    if (avail < IP_UDP + UetPdsHeader::PROLOGUE_SIZE)
+    {
+        return MAX_HEADERS;
+    }
+    const uint8_t* pds = ip + IP_UDP;
+    uint8_t type = UetPdsHeader::PeekType(pds);
+    uint32_t n = IP_UDP + UetPdsHeader::HeaderSize(type);
+    if (UetPdsRequestHeader::IsRequestType(type) || UetPdsAckHeader::IsAckType(type))
+    {
+        n += UetPdsHeader::SesHeaderSize(UetPdsHeader::PeekNextHeader(pds));
+    }
+    return std::min(n, MAX_HEADERS);
+}
+
+void
+UetNic::SendStatelessNack(uint32_t port, const UetRxPacket& rx, uint8_t code)
+{
+    uint8_t buf[L2_ROOM + IP_UDP + UetPdsNackHeader::SIZE];
+    uint8_t* h = buf + L2_ROOM;
+    // SPDCID 0: this side has no PDC; DPDCID: the sender's PDCID (its SPDCID).
+    UetPdsNackHeader::WriteFields(h + IP_UDP, 0, 0, code, 0, rx.psn, 0, rx.spdcid, 0);
+    FabricFrame f =
+        MakeFrame(port, h, IP_UDP + UetPdsNackHeader::SIZE, 0, rx.src.Get(), rx.udpSrc, false);
+    m_counters.nacksSent++;
+    m_nackTrace(0, rx.psn, code, false);
+    m_core->SendControl(port, f, GetControlPriority(port));
+}
+
+UetPdc*
+UetNic::AcceptSyn(uint32_t port, const UetRxPacket& rx)
+{
+    Fep& fep = m_feps[port];
+    uint32_t psnOffset = rx.dpdcid & 0xFFF;
+    uint32_t startPsn = UetPdsHeader::PsnAdd(rx.psn, -int64_t(psnOffset));
+    uint64_t key = TargetKey(rx.src.Get(), rx.spdcid);
+    auto it = fep.target.find(key);
+    if (it != fep.target.end())
+    {
+        UetPdc* pdc = fep.pdcs[it->second].get();
+        if (pdc->GetStartPsn() == startPsn)
+        {
+            return pdc;
+        }
+        // The initiator reused its PDCID with a new Start_PSN: the old PDC is stale.
+        pdc->CloseInError("superseded by a SYN with a new Start_PSN");
+    }
+    bool reserved = ((rx.dpdcid >> 12) & 0x8) != 0;
+    uint16_t id = fep.pool->Allocate(reserved && fep.pool->GetReservedSize() > 0);
+    if (id == 0)
+    {
+        // Pool exhausted: NO_PDC_AVAIL, and ask idle PDCs to close so the retry can succeed.
+        SendStatelessNack(port, rx, UetPdsHeader::NACK_NO_PDC_AVAIL);
+        for (auto& p : fep.pdcs)
+        {
+            if (p && p->GetState() != UetPdc::CLOSED && p->GetRole() == UetPdc::TARGET)
+            {
+                p->RequestClose();
+            }
+        }
+        return nullptr;
+    }
+    UetDeliveryMode mode = (rx.type == UetPdsHeader::ROD_REQ || rx.type == UetPdsHeader::ROD_CC_REQ)
+                               ? UetDeliveryMode::ROD
+                               : UetDeliveryMode::RUD;
+    UetPdc* pdc = PdcSlot(port, id);
+    pdc->OpenTarget(mode, rx.src, rx.spdcid, startPsn, rx.udpSrc);
+    fep.target[key] = id;
+    return pdc;
+}
+
+bool
+UetNic::Deliver(uint32_t port,
+                const uint8_t* b,
+                uint32_t got,
+                uint32_t size,
+                FabricNicDropReason& reason)
+{
+    // The core checked IPv4 (no options), UDP to 4793 and the destination address.
+    if (got < IP_UDP + UetPdsHeader::PROLOGUE_SIZE || port >= m_feps.size())
+    {
+        reason = FabricNicDropReason::MALFORMED;
+        return false;
+    }
+    UetRxPacket rx;
+    rx.pds = b + IP_UDP;
+    rx.type = UetPdsHeader::PeekType(rx.pds);
+    rx.nextHeader = UetPdsHeader::PeekNextHeader(rx.pds);
+    rx.flags = UetPdsHeader::PeekFlags(rx.pds);
+    uint32_t pdsSize = UetPdsHeader::HeaderSize(rx.type);
+    bool request = UetPdsRequestHeader::IsRequestType(rx.type);
+    bool ack = UetPdsAckHeader::IsAckType(rx.type);
+    bool known = request || ack || rx.type == UetPdsHeader::NACK || rx.type == UetPdsHeader::CTRL;
+    uint32_t sesSize = (request || ack) ? UetPdsHeader::SesHeaderSize(rx.nextHeader) : 0;
+    uint32_t hdr = IP_UDP + pdsSize + sesSize;
+    if (!known || pdsSize == 0 || size < hdr || got < std::min(hdr, MAX_HEADERS) ||
+        hdr > MAX_HEADERS)
+    {
+        reason = FabricNicDropReason::MALFORMED;
+        return false;
+    }
+    rx.ses = sesSize > 0 ? rx.pds + pdsSize : nullptr;
+    rx.payload = size - hdr;
+    rx.size = size;
+    rx.ce = (b[1] & 0x03) == 0x03;
+    rx.udpSrc = wire::GetU16(b + 20);
+    rx.src = Ipv4Address(wire::GetU32(b + 12));
+    rx.psn = UetPdsRequestHeader::PeekPsn(rx.pds); // same octets in every type modelled
+    rx.spdcid = UetPdsRequestHeader::PeekSpdcid(rx.pds);
+    rx.dpdcid = UetPdsRequestHeader::PeekDpdcid(rx.pds);
+    uint32_t srcBits = rx.src.Get();
+
+    if (request)
+    {
+        UetPdc* pdc = nullptr;
+        if (rx.flags & UetPdsHeader::FLAG_SYN)
+        {
+            pdc = AcceptSyn(port, rx);
+            if (!pdc)
+            {
+                reason = FabricNicDropReason::UNKNOWN_FLOW;
+                return false;
+            }
+        }
+        else
+        {
+            pdc = Lookup(port, rx.dpdcid, srcBits);
+            if (!pdc || (pdc->GetPeerId() != 0 && pdc->GetPeerId() != rx.spdcid))
+            {
+                SendStatelessNack(port, rx, UetPdsHeader::NACK_INV_DPDCID);
+                reason = FabricNicDropReason::UNKNOWN_FLOW;
+                return false;
+            }
+        }
+        pdc->ReceiveRequest(rx);
+        return true;
+    }
+    if (rx.type == UetPdsHeader::CTRL && rx.nextHeader == UetPdsHeader::CTRL_CLOSE)
+    {
+        UetPdc* pdc = Lookup(port, rx.dpdcid, srcBits);
+        if (!pdc || pdc->GetPeerId() != rx.spdcid)
+        {
+            // Already closed (the ACK of an earlier Close was lost): say so.
+            SendStatelessNack(port, rx, UetPdsHeader::NACK_INV_DPDCID);
+            reason = FabricNicDropReason::UNKNOWN_FLOW;
+            return false;
+        }
+        pdc->ReceiveControl(rx);
+        return true;
+    }
+    UetPdc* pdc = Lookup(port, rx.dpdcid, srcBits);
+    if (!pdc)
+    {
+        reason = FabricNicDropReason::UNKNOWN_FLOW;
+        return false;
+    }
+    if (ack)
+    {
+        pdc->ReceiveAck(rx);
+    }
+    else if (rx.type == UetPdsHeader::NACK)
+    {
+        pdc->ReceiveNack(rx);
+    }
+    else
+    {
+        pdc->ReceiveControl(rx);
+    }
+    return true;
+}
+
+} // namespace ns3

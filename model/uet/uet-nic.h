@@ -1,0 +1,363 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: Ultra Ethernet Transport (UET) on a NIC: SES over PDS on the NIC core.
+ */
+#ifndef UET_NIC_H
+#define UET_NIC_H
+
+#include "uet-endpoint.h"
+#include "uet-pdc-id-pool.h"
+#include "uet-pdc.h"
+#include "uet-types.h"
+
+#include "ns3/fabric-congestion-ops.h"
+#include "ns3/fabric-nic.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-uet
+ * \brief Ultra Ethernet Transport on a NIC (UEC 1.0): the SES semantic sublayer (WRITE, READ,
+ *        SEND, TAGGED_SEND between endpoints) over the PDS packet delivery sublayer (PDCs with
+ *        RUD/ROD, RUDI, UUD), as real packets (Ethernet / IPv4 / UDP 4793 / PDS / SES /
+ *        payload) on the transport-neutral NIC core (FabricNic), beside RoCEv2 if the node
+ *        has both.
+ *
+ * Each NIC port is a fabric endpoint (FEP) with its own finite PDC pool (PdcPoolSize general
+ * and ReservedPdcs reserved PDCIDs). Endpoints ({JobID, PIDonFEP} on a FEP) are created with
+ * CreateEndpoint(); operations go through them (UetEndpoint). An initiator finds its PDC by
+ * {mode, JobID, destination FEP} (the traffic class is the NIC's DataDscp) and opens one on
+ * the first operation (UetPdc explains the lifecycle and reliability); the target finds its
+ * PDC by {source FEP, SPDCID}. Running out of local PDCIDs queues operations until one is
+ * freed; a target out of PDCIDs answers NACK NO_PDC_AVAIL and asks idle PDCs to close.
+ *
+ * Addressing and errors (UET.md, SES): an operation for a JobID / PIDonFEP / Resource Index
+ * the target does not have completes with RC_BAD_JOB_ID / RC_BAD_PID / RC_BAD_INDEX; a packet
+ * for an unknown PDC without SYN gets NACK INV_DPDCID.
+ *
+ * Headers: PDS 12 B (16 B with CC state), SES standard request 44 B, response 12 B on the
+ * ACK, response-with-data 20 B on READ data. Data packets are IPv4 ECT(0), control packets
+ * not ECT; the UDP checksum is 0 and the optional 4-byte UET CRC is not carried.
+ *
+ * Left out on purpose (documented): TSS (security), atomics, rendezvous and deferrable sends,
+ * the SES medium header, guaranteed-delivery responses. Congestion control: the
+ * "CongestionControl" prototype (a FabricCongestionOps) is forked per PDC, its rate paces and
+ * its window bounds the PDC's payload in flight; NSCC and RCCC are the next issue's work.
+ */
+class UetNic : public Object, public FabricNicTransport
+{
+  public:
+    /// Completion trace signature.
+    typedef void (*CompletionTracedCallback)(const UetCompletion&);
+    /// Delivery trace signature.
+    typedef void (*DeliveryTracedCallback)(const UetDelivery&);
+    /// PDC open trace: port, local PDCID, peer FEP, true if initiator.
+    typedef void (*PdcOpenTracedCallback)(uint32_t, uint16_t, Ipv4Address, bool);
+    /// PDC close trace: port, local PDCID, peer FEP, in error, why.
+    typedef void (
+        *PdcCloseTracedCallback)(uint32_t, uint16_t, Ipv4Address, bool, const std::string&);
+    /// ACK trace: local PDCID, CACK_PSN, PSNs newly acknowledged, true if received.
+    typedef void (*AckTracedCallback)(uint16_t, uint32_t, uint32_t, bool);
+    /// NACK trace: local PDCID, NACK_PSN, NACK code, true if received.
+    typedef void (*NackTracedCallback)(uint16_t, uint32_t, uint8_t, bool);
+    /// Retransmission trace: local PDCID, PSN, cause ("nack", "rto", "inferred", "no-pdc").
+    typedef void (*RetransmitTracedCallback)(uint16_t, uint32_t, const std::string&);
+    /// Packet sent trace: local PDCID, PSN, payload bytes.
+    typedef void (*PsnSentTracedCallback)(uint16_t, uint32_t, uint32_t);
+
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    UetNic();
+    ~UetNic() override;
+
+    /**
+     * \brief Add a port (a FEP): the port of the NIC core (created on the device's node if it
+     *        has none), registering UET (UDP 4793) on the core the first time.
+     * \param port a PfcNetDevice of the NIC's node, attached to a cable; its MTU must carry
+     *        Mtu + 88 header bytes (IPv4 20, UDP 8, PDS 16, SES 44; aborts naming both)
+     * \param address its IPv4 address
+     * \return the port index (the core's)
+     */
+    uint32_t AddPort(Ptr<PfcNetDevice> port, Ipv4Address address);
+    /// \return number of ports
+    uint32_t GetNPorts() const;
+    /**
+     * \param i port index (< GetNPorts(); aborts otherwise)
+     * \return its IPv4 address (the FEP address)
+     */
+    Ipv4Address GetAddress(uint32_t i) const;
+    /// \return the NIC core (null before the first AddPort)
+    Ptr<FabricNic> GetCore() const;
+
+    /**
+     * \brief Create an endpoint {JobID, PIDonFEP} on a port.
+     * \param jobId JobID, 0..2^24-1
+     * \param pidOnFep PIDonFEP, 0..4095
+     * \param port FEP index (< GetNPorts())
+     * \param resources number of resources, 1..4096
+     * \return the endpoint (aborts, naming the values, if one exists with the same
+     *         {JobID, PIDonFEP} on the port or a value is out of range)
+     */
+    Ptr<UetEndpoint> CreateEndpoint(uint32_t jobId,
+                                    uint16_t pidOnFep,
+                                    uint32_t port = 0,
+                                    uint16_t resources = 1);
+    /**
+     * \param port FEP index
+     * \param jobId JobID
+     * \param pidOnFep PIDonFEP
+     * \return the endpoint, or null
+     */
+    Ptr<UetEndpoint> GetEndpoint(uint32_t port, uint32_t jobId, uint16_t pidOnFep) const;
+
+    /// \return the counters (all ports)
+    const UetNicCounters& GetCounters() const;
+    /// \return payload bytes of the operations posted and not completed
+    uint64_t GetPendingBytes() const;
+    /// \return open PDCs (initiator and target, all ports)
+    uint32_t GetNOpenPdcs() const;
+    /**
+     * \param port FEP index
+     * \param id a PDCID
+     * \return the PDC with that id on that port (open or not), or null if never used
+     */
+    const UetPdc* GetPdc(uint32_t port, uint16_t id) const;
+    /**
+     * \brief The initiator PDC for {mode, JobID, destination} on a port, if open.
+     * \param port FEP index
+     * \param mode delivery mode
+     * \param jobId JobID
+     * \param dst destination FEP
+     * \return the PDC or null
+     */
+    const UetPdc* FindInitiatorPdc(uint32_t port,
+                                   UetDeliveryMode mode,
+                                   uint32_t jobId,
+                                   Ipv4Address dst) const;
+
+    /// \return Mtu: payload bytes per packet
+    uint32_t GetMtu() const;
+    /// \return MP_RANGE, PSNs
+    uint32_t GetMpRange() const;
+    /// \return ACK_Gen_Trigger, bytes
+    uint32_t GetAckGenTrigger() const;
+    /// \return ACK_Gen_Min_Pkt_Add, bytes
+    uint32_t GetAckGenMinPktAdd() const;
+    /// \return the minimum RTO
+    Time GetRtoMin() const;
+    /// \return the maximum RTO (backoff cap)
+    Time GetRtoMax() const;
+    /// \return retransmissions of one packet before its PDC closes in error
+    uint32_t GetRetryLimit() const;
+    /// \return the inferred-loss out-of-order threshold (0: off)
+    uint32_t GetOooThreshold() const;
+    /// \return idle time before an initiator closes its PDC (0: never)
+    Time GetPdcIdleTime() const;
+    /// \return New_PDC_Time
+    Time GetNewPdcTime() const;
+    /// \return Close_REQ_Time
+    Time GetCloseReqTime() const;
+    /// \return DSCP of data packets
+    uint8_t GetDataDscp() const;
+    /// \return DSCP of control packets (ACK, NACK, control)
+    uint8_t GetControlDscp() const;
+
+    /**
+     * \brief Fix the random stream (Start_PSNs, EVs) for reproducibility.
+     * \param stream stream index
+     * \return streams used (1)
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    // FabricNicTransport
+    uint32_t GetMaxRxHeaderBytes() const override;
+    uint32_t GetRxHeaderBytes(const uint8_t* ip, uint32_t avail) const override;
+    bool Deliver(uint32_t port,
+                 const uint8_t* ip,
+                 uint32_t got,
+                 uint32_t size,
+                 FabricNicDropReason& reason) override;
+    /// \return operations posted on this NIC and not completed (FabricNicTransport)
+    uint64_t GetPendingOperations() const override;
+    /// One line per PDC with pending work (UetPdc::Describe). \param os the stream
+    void DescribePending(std::ostream& os) const override;
+
+    // ---- used by UetEndpoint / UetPdc -----------------------------------------------------
+    /**
+     * \brief Post an operation (UetEndpoint's Post* functions after their checks).
+     * \param port FEP index
+     * \param mode delivery mode
+     * \param m the message (opId, postTime set here)
+     * \return the operation id
+     */
+    uint64_t PostOperation(uint32_t port, UetDeliveryMode mode, UetTxMessage m);
+    /**
+     * \brief An operation completed: counters, trace, callback.
+     * \param c the completion
+     * \param cb the operation's callback
+     */
+    void NotifyCompletion(const UetCompletion& c, const UetCompletionCallback& cb);
+    /**
+     * \brief A message was delivered to an endpoint: counters and trace.
+     * \param d the delivery
+     */
+    void NotifyDelivery(const UetDelivery& d);
+    /**
+     * \brief The SES target for a message's first packet: the endpoint's decision, or the
+     *        return code of an unknown JobID / PIDonFEP.
+     * \param port FEP index
+     * \param jobId JobID
+     * \param pid PIDonFEP
+     * \param[out] ep the endpoint (null if none)
+     * \return RC_OK if the endpoint exists, else RC_BAD_JOB_ID or RC_BAD_PID
+     */
+    uint8_t FindTarget(uint32_t port, uint32_t jobId, uint16_t pid, UetEndpoint** ep) const;
+    /**
+     * \brief A PDC was freed: its id goes back to the pool; queued operations may open PDCs.
+     * \param pdc the PDC
+     * \param error closed in error
+     * \param why the cause (trace)
+     */
+    void PdcClosed(UetPdc* pdc, bool error, const std::string& why);
+    /**
+     * \brief An initiator PDC starts closing: new operations to its destination open a new
+     *        PDC.
+     * \param pdc the PDC
+     */
+    void PdcClosing(UetPdc* pdc);
+    /**
+     * \brief A PDC opened (trace, counter).
+     * \param pdc the PDC
+     */
+    void PdcOpened(UetPdc* pdc);
+    /**
+     * \brief Build a frame from IPv4 header room \p h (IPv4 + UDP written here).
+     * \param port FEP index
+     * \param h the IPv4 header's place; 18 bytes of room in front for the L2 header
+     * \param hdrBytes headers from IPv4 on, bytes
+     * \param body zero-filled bytes after the headers (payload)
+     * \param dstBits destination address, host order
+     * \param udpSrc UDP source port (EV)
+     * \param data true: data DSCP, ECT(0); false: control DSCP, not ECT
+     * \return the frame
+     */
+    FabricFrame MakeFrame(uint32_t port,
+                          uint8_t* h,
+                          uint32_t hdrBytes,
+                          uint32_t body,
+                          uint32_t dstBits,
+                          uint16_t udpSrc,
+                          bool data);
+    /// \return the data priority of a port
+    uint8_t GetDataPriority(uint32_t port) const;
+    /// \return the control priority of a port
+    uint8_t GetControlPriority(uint32_t port) const;
+    /// \return a fresh congestion-control instance bound to a new state for \p port
+    Ptr<FabricCongestionOps> NewCongestionOps(uint32_t port);
+
+    /// \return the NIC's counters, writable (PDCs count into them)
+    UetNicCounters& Counters()
+    {
+        return m_counters;
+    }
+
+    /// \return the core (raw, for PDCs)
+    FabricNic* GetCorePtr() const
+    {
+        return PeekPointer(m_core);
+    }
+
+    /// \return the node id (labels)
+    uint32_t GetNodeId() const;
+
+    TracedCallback<const UetCompletion&> m_completionTrace;               //!< operation completed
+    TracedCallback<const UetDelivery&> m_deliveryTrace;                   //!< message delivered
+    TracedCallback<uint32_t, uint16_t, Ipv4Address, bool> m_pdcOpenTrace; //!< PDC opened
+    TracedCallback<uint32_t, uint16_t, Ipv4Address, bool, const std::string&>
+        m_pdcCloseTrace;                                                //!< PDC closed
+    TracedCallback<uint16_t, uint32_t, uint32_t, bool> m_ackTrace;      //!< ACK sent/received
+    TracedCallback<uint16_t, uint32_t, uint8_t, bool> m_nackTrace;      //!< NACK sent/received
+    TracedCallback<uint16_t, uint32_t, const std::string&> m_retxTrace; //!< retransmission
+    TracedCallback<uint16_t, uint32_t, uint32_t> m_sentTrace;           //!< request packet sent
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Per-FEP state.
+    struct Fep
+    {
+        std::unique_ptr<UetPdcIdPool> pool;               //!< PDCIDs
+        std::vector<std::unique_ptr<UetPdc>> pdcs;        //!< by PDCID (created lazily)
+        std::unordered_map<uint64_t, uint16_t> initiator; //!< {mode, JobID, dst} -> PDCID
+        std::unordered_map<uint64_t, uint16_t> target;    //!< {src, SPDCID} -> PDCID
+        std::deque<std::pair<UetDeliveryMode, UetTxMessage>> waiting; //!< no PDCID free
+        std::vector<Ptr<UetEndpoint>> endpoints;                      //!< endpoints
+        uint32_t lastStartPsn{0};                                     //!< Start_PSN spacing
+        bool started{false};                                          //!< lastStartPsn valid
+    };
+
+    /// \return the initiator key
+    static uint64_t InitiatorKey(UetDeliveryMode mode, uint32_t jobId, uint32_t dstBits);
+    /// \return the target key
+    static uint64_t TargetKey(uint32_t srcBits, uint16_t spdcid);
+    /// \return the PDC object for \p id on \p fep, created if needed
+    UetPdc* PdcSlot(uint32_t port, uint16_t id);
+    /// \return the open PDC with \p id whose peer is \p src / \p peerId (null otherwise)
+    UetPdc* Lookup(uint32_t port, uint16_t id, uint32_t srcBits);
+    /// Open an initiator PDC and post \p m on it (or queue if no PDCID is free).
+    void Dispatch(uint32_t port, UetDeliveryMode mode, UetTxMessage m);
+    /// A request with SYN: find or make the target PDC.
+    UetPdc* AcceptSyn(uint32_t port, const UetRxPacket& rx);
+    /// Send a NACK without a PDC (unknown DPDCID, no PDC available).
+    void SendStatelessNack(uint32_t port, const UetRxPacket& rx, uint8_t code);
+    /// \return a random Start_PSN at least 2^16 from the FEP's last one
+    uint32_t NewStartPsn(Fep& fep);
+    /// \return a random EV (UDP source port 49152..65535)
+    uint16_t NewEv();
+    /// Validate and set the Mtu attribute.
+    void SetMtu(uint32_t mtu);
+
+    Ptr<FabricNic> m_core;                  //!< the NIC core
+    std::vector<Fep> m_feps;                //!< per port
+    uint32_t m_mtu;                         //!< payload bytes per packet
+    uint8_t m_dataDscp;                     //!< DSCP of data
+    uint8_t m_controlDscp;                  //!< DSCP of ACK/NACK/control
+    uint32_t m_poolSize;                    //!< general PDCIDs per FEP
+    uint32_t m_reservedPdcs;                //!< reserved PDCIDs per FEP
+    uint32_t m_mpRange;                     //!< MP_RANGE
+    uint32_t m_ackGenTrigger;               //!< ACK_Gen_Trigger
+    uint32_t m_ackGenMinPktAdd;             //!< ACK_Gen_Min_Pkt_Add
+    Time m_rtoMin;                          //!< RTO minimum
+    Time m_rtoMax;                          //!< RTO cap
+    uint32_t m_retryLimit;                  //!< retries per packet
+    uint32_t m_oooThreshold;                //!< inferred loss (0 = off)
+    Time m_pdcIdleTime;                     //!< initiator idle close (0 = never)
+    Time m_newPdcTime;                      //!< New_PDC_Time
+    Time m_closeReqTime;                    //!< Close_REQ_Time
+    TypeId m_ccTypeId;                      //!< congestion control
+    Ptr<FabricCongestionOps> m_ccPrototype; //!< its prototype
+    Ptr<UniformRandomVariable> m_rng;       //!< Start_PSN, EV
+    uint64_t m_nextOpId{1};                 //!< next operation id
+    uint64_t m_pendingOps{0};               //!< operations not completed
+    uint64_t m_pendingBytes{0};             //!< their bytes
+    uint32_t m_openPdcs{0};                 //!< open PDCs
+    UetNicCounters m_counters;              //!< counters
+};
+
+} // namespace ns3
+
+#endif /* UET_NIC_H */

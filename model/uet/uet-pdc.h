@@ -1,0 +1,413 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: a UET packet delivery context (PDC): one reliable PSN space in each direction
+ * between an initiator and a target FEP, with SYN-based 0-RTT open, ACK/SACK, NACK, RTO and
+ * close.
+ */
+#ifndef UET_PDC_H
+#define UET_PDC_H
+
+#include "uet-psn-window.h"
+#include "uet-types.h"
+
+#include "ns3/event-id.h"
+#include "ns3/fabric-congestion-ops.h"
+#include "ns3/fabric-nic.h"
+
+#include <deque>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+class UetNic;
+class UetEndpoint;
+
+/**
+ * \ingroup ai-fabric-uet
+ * \brief A received UET packet as the NIC parsed it (valid during the call only).
+ */
+struct UetRxPacket
+{
+    uint8_t type{0};             //!< PDS type (UetPdsHeader::Type)
+    uint8_t nextHeader{0};       //!< next header / control type (prologue bits)
+    uint8_t flags{0};            //!< PDS flags
+    uint32_t psn{0};             //!< PSN (requests, control), CACK_PSN (ACK), NACK_PSN (NACK)
+    uint16_t spdcid{0};          //!< SPDCID
+    uint16_t dpdcid{0};          //!< DPDCID (or pdc_info | psn_offset with SYN)
+    bool ce{false};              //!< IPv4 ECN was CE
+    uint16_t udpSrc{0};          //!< UDP source port (the EV)
+    Ipv4Address src;             //!< IPv4 source (the peer FEP)
+    const uint8_t* pds{nullptr}; //!< the PDS header
+    const uint8_t* ses{nullptr}; //!< the SES header after it (null if none or not read)
+    uint32_t payload{0};         //!< payload bytes after the headers
+    uint32_t size{0};            //!< IPv4 packet length, bytes
+};
+
+/**
+ * \ingroup ai-fabric-uet
+ * \brief A message on a PDC's send side: an initiator's SES request (WRITE, READ request,
+ *        SEND, TAGGED_SEND), or a target's READ response data.
+ */
+struct UetTxMessage
+{
+    uint64_t opId{0};                     //!< Post*() id (initiator)
+    UetOperation op{UetOperation::WRITE}; //!< operation
+    bool readResponse{false};             //!< target: READ data going back to the initiator
+    uint16_t msgId{0};                    //!< SES message_id (READ response: the READ's)
+    UetAddress target;                    //!< where it goes
+    uint32_t initiator{0};                //!< SES initiator field (the initiator's PIDonFEP)
+    uint64_t key{0};                      //!< memory key / match bits
+    uint64_t offset{0};                   //!< buffer offset
+    uint64_t headerData{0};               //!< header data (SES HD)
+    bool hasHeaderData{false};            //!< HD set
+    uint64_t bytes{0};                    //!< message length (READ: bytes to read)
+    uint32_t npkts{1};                    //!< packets carrying it
+    uint32_t nextPkt{0};                  //!< next packet index to send for the first time
+    uint32_t ackedPkts{0};                //!< packets acknowledged
+    uint64_t readReceived{0};             //!< initiator READ: data bytes arrived
+    uint8_t returnCode{1};                //!< SES return code (RC_OK unless a response said)
+    uint64_t modified{0};                 //!< modified_length reported by the target
+    bool done{false};                     //!< completed (or failed)
+    UetCompletionCallback cb;             //!< initiator completion
+    Time postTime;                        //!< posted
+    Time startTime;                       //!< first packet sent
+    bool started{false};                  //!< first packet sent
+};
+
+/**
+ * \ingroup ai-fabric-uet
+ * \brief A UET packet delivery context (UEC 1.0 PDS, RUD and ROD): one PSN space per
+ *        direction between an initiator FEP and a target FEP, owned by a UetNic.
+ *
+ * Lifecycle (UET.md "PDC lifecycle"): the initiator opens it 0-RTT: its packets carry SYN and
+ * psn_offset (Start_PSN = PSN - psn_offset, Start_PSN random) until the first ACK returns the
+ * target's PDCID; the target allocates a PDCID on the first SYN (none free: NACK
+ * NO_PDC_AVAIL, the initiator retries with backoff). After PdcIdleTime without work the
+ * initiator sends a Close control packet (it takes a PSN and is retransmitted like data); the
+ * target ACKs and frees its PDCID, the initiator frees its own on that ACK. A target may ask
+ * for the Close (Request-Close) when its pool runs out, and frees the PDC in error if none
+ * comes within CloseReqTime; a target PDC that never saw a packet without SYN is reaped after
+ * NewPdcTime.
+ *
+ * Reliability (UET.md "Reliability"): the sender keeps at most MP_RANGE PSNs outstanding
+ * (UetSendWindow); the receiver tracks them (UetReceiveWindow) and ACKs as ACK_Gen_Trigger /
+ * ACK_Gen_Min_Pkt_Add say, at once for the first packet, AR, RETX, SYN, CE, a hole, a filled
+ * hole and a completed message; with a hole the ACK is an ACK_CC carrying the 64-bit SACK
+ * bitmap (base CACK_PSN + 1). The sender retransmits on NACK, on inferred loss (a PSN not
+ * SACKed while OooThreshold later ones were) and on a per-packet RTO (RtoMin x 2^retries, at
+ * most RtoMax). A packet retransmitted RetryLimit times whose RTO expires again closes the
+ * PDC in error: every operation on it completes with an error.
+ *
+ * ROD: the receiver accepts only the next PSN (NACK ROD_OOO otherwise, once per gap) and the
+ * sender goes back to the NACKed PSN. READ data returns as requests (SES next header 5) on
+ * the reverse PSN space, which starts at the same Start_PSN [model choice: the public sources
+ * do not say how the reverse space's start is chosen].
+ *
+ * Memory: O(MP_RANGE) per PDC plus one entry per message posted and not completed.
+ */
+class UetPdc : public FabricNicFlow
+{
+  public:
+    /// Which end of the PDC this is.
+    enum Role : uint8_t
+    {
+        INITIATOR = 0, //!< opened it (sends the requests)
+        TARGET,        //!< answers it
+    };
+
+    /// PDC states.
+    enum State : uint8_t
+    {
+        CLOSED = 0,  //!< free (its PDCID is in the pool)
+        SYN_SENT,    //!< initiator: sending with SYN until the first ACK
+        ESTABLISHED, //!< both PDCIDs known
+        CLOSING,     //!< initiator: Close sent, waiting for its ACK
+    };
+
+    /**
+     * \param nic the NIC that owns the PDC
+     * \param port NIC port (FEP) index
+     * \param localId its PDCID (1..65535)
+     */
+    UetPdc(UetNic* nic, uint32_t port, uint16_t localId);
+    ~UetPdc() override;
+
+    /**
+     * \brief Open as initiator.
+     * \param mode RUD or ROD
+     * \param jobId the JobID it serves
+     * \param peer target FEP address
+     * \param startPsn Start_PSN
+     * \param ev the entropy value (UDP source port) of its packets
+     */
+    void OpenInitiator(UetDeliveryMode mode,
+                       uint32_t jobId,
+                       Ipv4Address peer,
+                       uint32_t startPsn,
+                       uint16_t ev);
+    /**
+     * \brief Open as target on a SYN.
+     * \param mode RUD or ROD (from the request type)
+     * \param peer initiator FEP address
+     * \param peerId the initiator's PDCID (the SYN's SPDCID)
+     * \param startPsn Start_PSN (SYN PSN - psn_offset)
+     * \param ev the entropy value of its packets
+     */
+    void OpenTarget(UetDeliveryMode mode,
+                    Ipv4Address peer,
+                    uint16_t peerId,
+                    uint32_t startPsn,
+                    uint16_t ev);
+
+    /**
+     * \brief Queue a message for sending (initiator requests; target READ responses).
+     * \param m the message (npkts and msgId are set here)
+     */
+    void Post(UetTxMessage m);
+
+    /// A request (RUD/ROD, with or without CC state) for this PDC arrived. \param rx the packet
+    void ReceiveRequest(const UetRxPacket& rx);
+    /// An ACK / ACK_CC / ACK_CCX for this PDC arrived. \param rx the packet
+    void ReceiveAck(const UetRxPacket& rx);
+    /// A NACK for this PDC arrived. \param rx the packet
+    void ReceiveNack(const UetRxPacket& rx);
+    /// A control packet for this PDC arrived. \param rx the packet
+    void ReceiveControl(const UetRxPacket& rx);
+
+    /**
+     * \brief Fail every pending operation and free the PDC.
+     * \param why the cause, for the completions' error text and the PdcClose trace
+     */
+    void CloseInError(const std::string& why);
+
+    /// \return its role
+    Role GetRole() const
+    {
+        return m_role;
+    }
+
+    /// \return its state
+    State GetState() const
+    {
+        return m_state;
+    }
+
+    /// \return its PDCID
+    uint16_t GetLocalId() const
+    {
+        return m_localId;
+    }
+
+    /// \return the peer's PDCID (0 until known)
+    uint16_t GetPeerId() const
+    {
+        return m_peerId;
+    }
+
+    /// \return the peer FEP address
+    Ipv4Address GetPeer() const
+    {
+        return m_peer;
+    }
+
+    /// \return the delivery mode
+    UetDeliveryMode GetMode() const
+    {
+        return m_mode;
+    }
+
+    /// \return the JobID it serves (initiator)
+    uint32_t GetJobId() const
+    {
+        return m_jobId;
+    }
+
+    /// \return Start_PSN
+    uint32_t GetStartPsn() const
+    {
+        return m_startPsn;
+    }
+
+    /// \return the NIC port index
+    uint32_t GetPort() const
+    {
+        return m_port;
+    }
+
+    /// \return the send window (PSNs this side sends)
+    const UetSendWindow& GetSendWindow() const
+    {
+        return *m_tx;
+    }
+
+    /// \return the receive window (PSNs the peer sends)
+    const UetReceiveWindow& GetReceiveWindow() const
+    {
+        return *m_rx;
+    }
+
+    /// \return operations (initiator messages) posted and not completed
+    uint32_t GetPendingOperations() const
+    {
+        return m_pendingOps;
+    }
+
+    /// \return payload bytes of the pending operations
+    uint64_t GetPendingBytes() const;
+
+    /// \return "node N PDC L -> a.b.c.d PDC R" (node of the NIC)
+    std::string GetLabel() const;
+
+    /**
+     * \brief One line for a stall diagnosis: label, state, PSNs, pending operations.
+     * \param os the stream
+     */
+    void Describe(std::ostream& os) const;
+
+    /// \return the congestion-control state (rate, window)
+    Ptr<FabricCcState> GetCcState() const;
+
+    // FabricNicFlow
+    bool HasPacketToSend() const override;
+    Time GetNextSendTime() const override;
+    FabricFrame BuildNextPacket(const Time& now) override;
+
+    /// Cookie flag of the Close control packet in the send window.
+    static constexpr uint64_t CLOSE_COOKIE = uint64_t(1) << 63;
+
+  private:
+    /// A message arriving on the receive side (target: requests; initiator: nothing).
+    struct RxMessage
+    {
+        UetOperation op{UetOperation::WRITE}; //!< operation
+        uint8_t rc{1};                        //!< SES return code decided on its first packet
+        uint64_t bytes{0};                    //!< request_length
+        uint64_t received{0};                 //!< payload bytes arrived
+        UetEndpoint* ep{nullptr};             //!< the target endpoint (null if rc != OK)
+        uint64_t matchId{0};                  //!< the endpoint's match handle (SEND)
+        UetDelivery delivery;                 //!< what is delivered at the end
+    };
+
+    /// Reset every per-connection field (open, close).
+    void Reset();
+    /// Common part of the two Open functions.
+    void Open(Role role, UetDeliveryMode mode, Ipv4Address peer, uint32_t startPsn, uint16_t ev);
+    /// Send an ACK now for the packet \p psn (flags, SES response if \p rsp).
+    void SendAck(uint32_t psn, uint8_t reqFlags, bool ce, const RxMessage* rsp, uint16_t msgId);
+    /// Send a NACK.
+    void SendNack(uint8_t code, uint32_t psn, uint8_t flags);
+    /// Send a control packet (not through the send window).
+    void SendControl(uint8_t ctlType, uint32_t psn, uint32_t payload);
+    /// Process a new request's SES header and payload (target, or READ data at the initiator).
+    /// \return the message that just completed (for the ACK's response), or null
+    bool ProcessSes(const UetRxPacket& rx, RxMessage* done, uint16_t* msgId);
+    /// READ response data arrived at the initiator.
+    void ProcessReadData(const UetRxPacket& rx);
+    /// The message at \p seq: null if retired.
+    UetTxMessage* FindTx(uint32_t seq);
+    /// The message whose SES message id is \p msgId: null if none.
+    UetTxMessage* FindTxByMsgId(uint16_t msgId);
+    /// Complete a message (success or error) and retire what can be.
+    void Complete(UetTxMessage& m, bool ok, uint8_t rc, const std::string& error);
+    /// Check whether a message is finished; complete it if so.
+    void MaybeComplete(UetTxMessage& m);
+    /// Pop finished messages at the front.
+    void Retire();
+    /// Arm or move the RTO timer.
+    void ArmRto();
+    /// The RTO timer fired.
+    void RtoExpired();
+    /// \return the RTO of a packet retransmitted \p retx times
+    Time Rto(uint32_t retx) const;
+    /// Start the idle timer if nothing is pending (initiator).
+    void MaybeIdle();
+    /// The idle timer fired: send Close if still idle.
+    void IdleExpired();
+    /// Queue the Close control packet (initiator).
+    void StartClose();
+    /// Free the PDC (state CLOSED, PDCID back to the pool). \param error closed in error
+    void Finish(bool error, const std::string& why);
+    /// The NO_PDC_AVAIL hold ended.
+    void HoldExpired();
+    /// Wake the arbiter if there is something to send.
+    void Wake();
+    /// Hand out the decided completions (the last thing an entry point does).
+    void Flush();
+    /// The congestion control changed the rate: requeue in the pacing heap.
+    void OnRateChange();
+    /// \return payload bytes of packet \p k of \p m
+    uint32_t PayloadOf(const UetTxMessage& m, uint32_t k) const;
+    /// The Close request timer (target) fired.
+    void CloseReqExpired();
+    /// The New_PDC_Time timer (target) fired.
+    void NewPdcExpired();
+
+  public:
+    /**
+     * \brief Target: ask the initiator to close this PDC (Request-Close) if it is idle; it is
+     *        freed in error if no Close comes within CloseReqTime.
+     * \return true if the request was sent
+     */
+    bool RequestClose();
+    /// Initiator: the target asked for a Close: close as soon as idle.
+    void CloseRequested();
+
+  private:
+    UetNic* m_nic;                                //!< owner
+    FabricNic* m_core;                            //!< the NIC core
+    uint32_t m_port;                              //!< FEP index
+    uint16_t m_localId;                           //!< PDCID
+    Role m_role{INITIATOR};                       //!< role
+    State m_state{CLOSED};                        //!< state
+    UetDeliveryMode m_mode{UetDeliveryMode::RUD}; //!< RUD or ROD
+    uint32_t m_jobId{0};                          //!< JobID (initiator key)
+    Ipv4Address m_peer;                           //!< peer FEP
+    uint32_t m_localIpBits{0};                    //!< local address, host order
+    uint32_t m_peerIpBits{0};                     //!< peer address, host order
+    uint16_t m_peerId{0};                         //!< peer PDCID (0 = unknown)
+    uint32_t m_startPsn{0};                       //!< Start_PSN
+    uint16_t m_ev{0};                             //!< UDP source port
+    uint8_t m_priority{0};                        //!< data priority
+    uint8_t m_ctlPriority{0};                     //!< control priority
+    std::optional<UetSendWindow> m_tx;            //!< this side's PSNs
+    std::optional<UetReceiveWindow> m_rx;         //!< the peer's PSNs
+    std::optional<UetAckCoalescer> m_ackGen;      //!< ACK generation
+    bool m_firstRx{true};                         //!< no packet received yet
+    bool m_rodNackSent{false};                    //!< ROD: a NACK for the current gap was sent
+    std::deque<UetTxMessage> m_msgs;              //!< send side messages, by seq - m_baseSeq
+    uint32_t m_baseSeq{0};                        //!< seq of m_msgs.front()
+    uint32_t m_sendIdx{0};                        //!< index of the first message with new packets
+    uint32_t m_pendingOps{0};                     //!< initiator messages not completed
+    std::unordered_map<uint16_t, RxMessage> m_rxMsgs; //!< arriving messages by message_id
+    bool m_closeQueued{false};                        //!< the Close packet waits to be sent
+    bool m_closeWanted{false};                        //!< the target asked for a Close
+    uint32_t m_noPdcRetries{0};                       //!< NO_PDC_AVAIL retries in a row
+    Time m_holdUntil;                                 //!< no sending before (NO_PDC_AVAIL backoff)
+    bool m_sawNonSyn{false};                          //!< target: a packet without SYN arrived
+    EventId m_rtoEvent;                               //!< RTO timer
+    Time m_rtoAt;                                     //!< when m_rtoEvent fires
+    EventId m_idleEvent;                              //!< idle timer (initiator)
+    EventId m_holdEvent;                              //!< NO_PDC_AVAIL hold timer
+    EventId m_closeReqEvent;                          //!< Close_REQ_Time timer (target)
+    EventId m_newPdcEvent;                            //!< New_PDC_Time timer (target)
+    Ptr<FabricCongestionOps> m_cc;                    //!< congestion control (sender side)
+    FabricCcState* m_ccState{nullptr};                //!< its state
+    Time m_lastSendStart;                             //!< pacing: last packet's start
+    uint32_t m_lastWire{0};                           //!< pacing: last packet's wire bytes
+    uint64_t m_inflightBytes{0};                      //!< payload bytes outstanding (window)
+    /// Completions decided and not yet handed out (Flush(), at the end of each entry point,
+    /// so a callback that posts again finds the PDC consistent).
+    std::vector<std::pair<UetCompletion, UetCompletionCallback>> m_completed;
+    std::vector<std::pair<uint32_t, UetSendWindow::Record>> m_acked; //!< OnAck scratch
+};
+
+} // namespace ns3
+
+#endif /* UET_PDC_H */
