@@ -493,6 +493,62 @@ TEST_F(UetTest, PacketForAnUnknownPdcGetsNackInvDpdcid)
     EXPECT_EQ(nics[1]->GetCore()->GetDrops()[size_t(FabricNicDropReason::UNKNOWN_FLOW)], 1u);
 }
 
+TEST_F(UetTest, RudiAnswersEveryPacketAndResendsWithoutDoubleCounting)
+{
+    nicHelper.SetNicAttribute("RtoMin", TimeValue(MicroSeconds(30)));
+    Build();
+    // Frame 5 at the target: a request (resent after its RTO). Frame 12 at the initiator: a
+    // RUDI_RESP (its request is resent, the target answers the duplicate again).
+    DropFrames(ports[1], {5});
+    DropFrames(ports[0], {12});
+    auto& sent = Sniff(0);
+    const uint64_t bytes = 40 * 4096;
+    eps[0]->PostWrite(eps[1]->GetAddress(), 0xabc, 0, bytes, Collect(), UetDeliveryMode::RUDI);
+    Simulator::Run();
+    ASSERT_EQ(completions.size(), 1u);
+    EXPECT_TRUE(completions[0].ok) << completions[0].error;
+    EXPECT_EQ(completions[0].mode, UetDeliveryMode::RUDI);
+    const UetNicCounters& tx = nics[0]->GetCounters();
+    const UetNicCounters& rx = nics[1]->GetCounters();
+    EXPECT_EQ(tx.retransmissions, 2u);
+    EXPECT_EQ(tx.rtoExpirations, 2u);
+    EXPECT_EQ(rx.acksSent, 41u) << "one RUDI_RESP per packet, and one for the duplicate";
+    EXPECT_EQ(tx.rudiResponses, 40u) << "all but the lost one arrive";
+    EXPECT_EQ(rx.dataPacketsReceived, 40u) << "each packet counted once";
+    EXPECT_EQ(rx.duplicatesReceived, 1u);
+    ASSERT_EQ(deliveries.size(), 1u);
+    EXPECT_EQ(deliveries[0].bytes, bytes);
+    EXPECT_EQ(nics[0]->GetNOpenPdcs(), 0u) << "RUDI opens no PDC";
+    uint32_t requests = 0;
+    for (const auto& p : sent)
+    {
+        requests += p.type == UetPdsHeader::RUDI_REQ;
+    }
+    EXPECT_EQ(requests, 42u);
+}
+
+TEST_F(UetTest, UudLosesWhatTheFabricDropsAndCountsIt)
+{
+    Build();
+    DropFrames(ports[1], {3});
+    eps[0]->PostWrite(eps[1]->GetAddress(), 0xabc, 0, 10 * 4096, Collect(), UetDeliveryMode::UUD);
+    eps[0]->PostSend(eps[1]->GetAddress(), 3000, Collect(), UetDeliveryMode::UUD);
+    eps[1]->PostReceive(0, 3000, UetDeliveryCallback());
+    Simulator::Run();
+    ASSERT_EQ(completions.size(), 2u);
+    EXPECT_TRUE(completions[0].ok) << "UUD completes when its packets have left";
+    EXPECT_TRUE(completions[1].ok);
+    EXPECT_LE(completions[0].endTime, MicroSeconds(1)) << "no round trip";
+    const UetNicCounters& tx = nics[0]->GetCounters();
+    const UetNicCounters& rx = nics[1]->GetCounters();
+    EXPECT_EQ(tx.uudPacketsSent, 11u);
+    EXPECT_EQ(rx.uudPacketsReceived, 10u);
+    EXPECT_EQ(tx.retransmissions, 0u);
+    EXPECT_EQ(rx.acksSent, 0u) << "nothing is acknowledged";
+    ASSERT_EQ(deliveries.size(), 1u) << "the WRITE that lost a packet is never delivered";
+    EXPECT_EQ(deliveries[0].op, UetOperation::SEND);
+}
+
 using UetBadInputDeathTest = UetTest;
 
 TEST_F(UetBadInputDeathTest, ClearErrors)

@@ -8,8 +8,10 @@
 #include "uet-pds-header.h"
 #include "uet-pds-nack-header.h"
 #include "uet-pds-request-header.h"
+#include "uet-pds-rudi-header.h"
 #include "uet-ses-header.h"
 #include "uet-ses-request-header.h"
+#include "uet-ses-response-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -37,6 +39,23 @@ constexpr uint32_t IP_UDP = 28; //!< IPv4 (no options) + UDP
 constexpr uint32_t MAX_HEADERS = IP_UDP + 16 + 44;
 /// Headroom in front of the IPv4 header for a tagged Ethernet header.
 constexpr uint32_t L2_ROOM = 18;
+
+/// \return true if a PDS type's next-header field names an SES header
+bool
+HasSesHeader(uint8_t type)
+{
+    return UetPdsRequestHeader::IsRequestType(type) || UetPdsAckHeader::IsAckType(type) ||
+           type == UetPdsHeader::RUDI_REQ || type == UetPdsHeader::RUDI_RESP ||
+           type == UetPdsHeader::UUD_REQ;
+}
+
+/// \return true for the PDC-less request/response types
+bool
+IsPdcless(uint8_t type)
+{
+    return type == UetPdsHeader::RUDI_REQ || type == UetPdsHeader::RUDI_RESP ||
+           type == UetPdsHeader::UUD_REQ;
+}
 } // namespace
 
 TypeId
@@ -140,6 +159,14 @@ UetNic::GetTypeId()
                 TimeValue(Seconds(1)),
                 MakeTimeAccessor(&UetNic::m_closeReqTime),
                 MakeFabricTimeChecker("ns3::UetNic::CloseReqTime", TimeStep(1), Seconds(1000)))
+            .AddAttribute(
+                "UudReassemblyLimit",
+                "UUD messages partly arrived kept per {source FEP, JobID} at a "
+                "target; beyond it the oldest is dropped incomplete (a UUD message "
+                "that lost a packet never completes) (1..65536).",
+                UintegerValue(256),
+                MakeUintegerAccessor(&UetNic::m_uudReassemblyLimit),
+                MakeFabricUintegerChecker<uint32_t>("ns3::UetNic::UudReassemblyLimit", 1, 65536))
             .AddAttribute("CongestionControl",
                           "TypeId of the per-PDC congestion control (a FabricCongestionOps): "
                           "its rate paces the PDC and its window bounds the payload in flight.",
@@ -201,6 +228,7 @@ UetNic::UetNic()
       m_pdcIdleTime(MilliSeconds(1)),
       m_newPdcTime(Seconds(1)),
       m_closeReqTime(Seconds(1)),
+      m_uudReassemblyLimit(256),
       m_rng(CreateObject<UniformRandomVariable>())
 {
 }
@@ -423,6 +451,14 @@ UetNic::DescribePending(std::ostream& os) const
                 os << "\n";
             }
         }
+        for (const auto& [key, flow] : fep.pdcless)
+        {
+            if (flow->GetPendingOperations() > 0)
+            {
+                flow->Describe(os);
+                os << "\n";
+            }
+        }
         if (!fep.waiting.empty())
         {
             os << "UET: " << fep.waiting.size()
@@ -616,9 +652,6 @@ UetNic::PostOperation(uint32_t port, UetDeliveryMode mode, UetTxMessage m)
 {
     NS_ABORT_MSG_IF(port >= m_feps.size() || !m_feps[port].pool,
                     "UetNic: port " << port << " does not exist");
-    NS_ABORT_MSG_IF(mode == UetDeliveryMode::RUDI || mode == UetDeliveryMode::UUD,
-                    "UetNic: delivery mode " << UetDeliveryModeName(mode)
-                                             << " is not available yet (use RUD or ROD)");
     m.opId = m_nextOpId++;
     m.postTime = m_core->Now();
     m_counters.opsPosted++;
@@ -636,6 +669,21 @@ UetNic::Dispatch(uint32_t port, UetDeliveryMode mode, UetTxMessage m)
 {
     Fep& fep = m_feps[port];
     uint64_t key = InitiatorKey(mode, m.target.jobId, m.target.fep.Get());
+    if (mode == UetDeliveryMode::RUDI || mode == UetDeliveryMode::UUD)
+    {
+        auto& flow = fep.pdcless[key];
+        if (!flow)
+        {
+            flow = std::make_unique<UetPdclessFlow>(this,
+                                                    port,
+                                                    mode,
+                                                    m.target.jobId,
+                                                    m.target.fep,
+                                                    NewEv());
+        }
+        flow->Post(std::move(m));
+        return;
+    }
     auto it = fep.initiator.find(key);
     if (it != fep.initiator.end())
     {
@@ -809,7 +857,7 @@ UetNic::GetRxHeaderBytes(const uint8_t* ip, uint32_t avail) const
     const uint8_t* pds = ip + IP_UDP;
     uint8_t type = UetPdsHeader::PeekType(pds);
     uint32_t n = IP_UDP + UetPdsHeader::HeaderSize(type);
-    if (UetPdsRequestHeader::IsRequestType(type) || UetPdsAckHeader::IsAckType(type))
+    if (HasSesHeader(type))
     {
         n += UetPdsHeader::SesHeaderSize(UetPdsHeader::PeekNextHeader(pds));
     }
@@ -872,6 +920,111 @@ UetNic::AcceptSyn(uint32_t port, const UetRxPacket& rx)
     return pdc;
 }
 
+void
+UetNic::SendRudiResponse(uint32_t port,
+                         const UetRxPacket& rx,
+                         uint8_t rc,
+                         uint16_t msgId,
+                         uint32_t jobId,
+                         uint32_t modified)
+{
+    uint8_t buf[L2_ROOM + IP_UDP + UetPdsRudiHeader::SIZE + UetSesResponseHeader::SIZE];
+    uint8_t* h = buf + L2_ROOM;
+    uint8_t flags = (rx.ce ? UetPdsHeader::FLAG_M : 0) | (rx.flags & UetPdsHeader::FLAG_RETX);
+    uint32_t n = IP_UDP + UetPdsRudiHeader::WriteFields(h + IP_UDP,
+                                                        UetPdsHeader::RUDI_RESP,
+                                                        UetPdsHeader::NH_RESPONSE,
+                                                        flags,
+                                                        rx.psn);
+    bool ok = rc == UetSesHeader::RC_OK;
+    n += UetSesResponseHeader::WriteFields(h + n,
+                                           ok ? UetSesHeader::DEFAULT_RESPONSE
+                                              : UetSesHeader::RESPONSE,
+                                           rc,
+                                           msgId,
+                                           0,
+                                           jobId,
+                                           ok ? modified : 0);
+    FabricFrame f = MakeFrame(port, h, n, 0, rx.src.Get(), rx.udpSrc, false);
+    m_counters.acksSent++;
+    m_core->SendControl(port, f, GetControlPriority(port));
+}
+
+void
+UetNic::ReceivePdcless(uint32_t port, const UetRxPacket& rx)
+{
+    Fep& fep = m_feps[port];
+    if (rx.type == UetPdsHeader::RUDI_RESP)
+    {
+        uint32_t jobId = rx.ses ? wire::GetU24(rx.ses + 5) : 0;
+        auto it = fep.pdcless.find(InitiatorKey(UetDeliveryMode::RUDI, jobId, rx.src.Get()));
+        if (it != fep.pdcless.end())
+        {
+            it->second->ReceiveResponse(rx);
+        }
+        return;
+    }
+    if (rx.nextHeader != UetPdsHeader::NH_REQUEST_STD || !rx.ses)
+    {
+        return; // only standard SES requests are modelled
+    }
+    bool rudi = rx.type == UetPdsHeader::RUDI_REQ;
+    uint32_t jobId = wire::GetU24(rx.ses + 5);
+    UetDeliveryMode mode = rudi ? UetDeliveryMode::RUDI : UetDeliveryMode::UUD;
+    PdclessPeer& peer = fep.pdclessPeers[InitiatorKey(mode, jobId, rx.src.Get())];
+    if (!peer.ses)
+    {
+        peer.ses = std::make_unique<UetSesReassembly>(this, port, rudi ? 0 : m_uudReassemblyLimit);
+        if (rudi)
+        {
+            peer.ids.emplace(0, m_mpRange);
+        }
+    }
+    if (rx.ce)
+    {
+        m_counters.ceReceived++;
+    }
+    if (!rudi)
+    {
+        m_counters.uudPacketsReceived++;
+        m_counters.dataPacketsReceived++;
+        peer.ses->Receive(rx.src, rx.ses, rx.payload, m_core->Now());
+        return;
+    }
+    UetReceiveWindow::Verdict v = peer.ids->Receive(rx.psn);
+    if (v == UetReceiveWindow::OUT_OF_WINDOW)
+    {
+        uint8_t buf[L2_ROOM + IP_UDP + UetPdsNackHeader::SIZE];
+        uint8_t* h = buf + L2_ROOM;
+        UetPdsNackHeader::WriteFields(h + IP_UDP,
+                                      0,
+                                      UetPdsHeader::FLAG_NT,
+                                      UetPdsHeader::NACK_PSN_OOR_WINDOW,
+                                      0,
+                                      rx.psn,
+                                      0,
+                                      0,
+                                      jobId);
+        FabricFrame f =
+            MakeFrame(port, h, IP_UDP + UetPdsNackHeader::SIZE, 0, rx.src.Get(), rx.udpSrc, false);
+        m_counters.nacksSent++;
+        m_core->SendControl(port, f, GetControlPriority(port));
+        return;
+    }
+    uint16_t msgId = wire::GetU16(rx.ses + 2);
+    if (v == UetReceiveWindow::DUPLICATE)
+    {
+        // Its response was lost: answer again, without counting it twice.
+        m_counters.duplicatesReceived++;
+        SendRudiResponse(port, rx, UetSesHeader::RC_OK, msgId, jobId, 0);
+        return;
+    }
+    m_counters.dataPacketsReceived++;
+    UetSesReassembly::Outcome o = peer.ses->Receive(rx.src, rx.ses, rx.payload, m_core->Now());
+    uint8_t rc = o.read ? UetSesHeader::RC_UNSUPPORTED_OP : o.rc;
+    SendRudiResponse(port, rx, rc, msgId, jobId, static_cast<uint32_t>(o.bytes));
+}
+
 bool
 UetNic::Deliver(uint32_t port,
                 const uint8_t* b,
@@ -893,8 +1046,9 @@ UetNic::Deliver(uint32_t port,
     uint32_t pdsSize = UetPdsHeader::HeaderSize(rx.type);
     bool request = UetPdsRequestHeader::IsRequestType(rx.type);
     bool ack = UetPdsAckHeader::IsAckType(rx.type);
-    bool known = request || ack || rx.type == UetPdsHeader::NACK || rx.type == UetPdsHeader::CTRL;
-    uint32_t sesSize = (request || ack) ? UetPdsHeader::SesHeaderSize(rx.nextHeader) : 0;
+    bool known = request || ack || rx.type == UetPdsHeader::NACK || rx.type == UetPdsHeader::CTRL ||
+                 IsPdcless(rx.type);
+    uint32_t sesSize = HasSesHeader(rx.type) ? UetPdsHeader::SesHeaderSize(rx.nextHeader) : 0;
     uint32_t hdr = IP_UDP + pdsSize + sesSize;
     if (!known || pdsSize == 0 || size < hdr || got < std::min(hdr, MAX_HEADERS) ||
         hdr > MAX_HEADERS)
@@ -908,10 +1062,31 @@ UetNic::Deliver(uint32_t port,
     rx.ce = (b[1] & 0x03) == 0x03;
     rx.udpSrc = wire::GetU16(b + 20);
     rx.src = Ipv4Address(wire::GetU32(b + 12));
-    rx.psn = UetPdsRequestHeader::PeekPsn(rx.pds); // same octets in every type modelled
+    if (IsPdcless(rx.type))
+    {
+        rx.psn = wire::GetU32(rx.pds + 4); // pkt_id (RUDI); UUD has none
+        ReceivePdcless(port, rx);
+        return true;
+    }
+    rx.psn = UetPdsRequestHeader::PeekPsn(rx.pds); // same octets in every PDC type
     rx.spdcid = UetPdsRequestHeader::PeekSpdcid(rx.pds);
     rx.dpdcid = UetPdsRequestHeader::PeekDpdcid(rx.pds);
     uint32_t srcBits = rx.src.Get();
+    if (rx.type == UetPdsHeader::NACK && (rx.flags & UetPdsHeader::FLAG_NT))
+    {
+        // A RUDI NACK: the packet id in NACK_PSN, the JobID in the payload [model choice].
+        uint32_t jobId = wire::GetU32(rx.pds + 12) & 0xFFFFFF;
+        auto it = m_feps[port].pdcless.find(InitiatorKey(UetDeliveryMode::RUDI, jobId, srcBits));
+        if (it == m_feps[port].pdcless.end())
+        {
+            reason = FabricNicDropReason::UNKNOWN_FLOW;
+            return false;
+        }
+        m_counters.nacksReceived++;
+        m_nackTrace(0, rx.psn, UetPdsNackHeader::PeekNackCode(rx.pds), true);
+        it->second->ReceiveNack(rx);
+        return true;
+    }
 
     if (request)
     {

@@ -9,6 +9,8 @@
 #include "uet-endpoint.h"
 #include "uet-pdc-id-pool.h"
 #include "uet-pdc.h"
+#include "uet-pdcless-flow.h"
+#include "uet-ses-reassembly.h"
 #include "uet-types.h"
 
 #include "ns3/fabric-congestion-ops.h"
@@ -19,6 +21,7 @@
 
 #include <deque>
 #include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -297,9 +300,20 @@ class UetNic : public Object, public FabricNicTransport
     void DoDispose() override;
 
   private:
+    /// A PDC-less (RUDI/UUD) source at a target: {initiator FEP, JobID}.
+    struct PdclessPeer
+    {
+        std::optional<UetReceiveWindow> ids;   //!< RUDI: packet ids seen (duplicates)
+        std::unique_ptr<UetSesReassembly> ses; //!< messages arriving
+    };
+
     /// Per-FEP state.
     struct Fep
     {
+        /// Initiator RUDI/UUD flows by {mode, JobID, dst} (never freed: per-peer state).
+        std::unordered_map<uint64_t, std::unique_ptr<UetPdclessFlow>> pdcless;
+        /// Target RUDI/UUD sources by {mode, src, JobID}.
+        std::unordered_map<uint64_t, PdclessPeer> pdclessPeers;
         std::unique_ptr<UetPdcIdPool> pool;               //!< PDCIDs
         std::vector<std::unique_ptr<UetPdc>> pdcs;        //!< by PDCID (created lazily)
         std::unordered_map<uint64_t, uint16_t> initiator; //!< {mode, JobID, dst} -> PDCID
@@ -328,6 +342,15 @@ class UetNic : public Object, public FabricNicTransport
     uint32_t NewStartPsn(Fep& fep);
     /// \return a random EV (UDP source port 49152..65535)
     uint16_t NewEv();
+    /// A RUDI/UUD request arrived (target).
+    void ReceivePdcless(uint32_t port, const UetRxPacket& rx);
+    /// Send a RUDI_RESP with an SES response.
+    void SendRudiResponse(uint32_t port,
+                          const UetRxPacket& rx,
+                          uint8_t rc,
+                          uint16_t msgId,
+                          uint32_t jobId,
+                          uint32_t modified);
     /// Validate and set the Mtu attribute.
     void SetMtu(uint32_t mtu);
 
@@ -348,6 +371,7 @@ class UetNic : public Object, public FabricNicTransport
     Time m_pdcIdleTime;                     //!< initiator idle close (0 = never)
     Time m_newPdcTime;                      //!< New_PDC_Time
     Time m_closeReqTime;                    //!< Close_REQ_Time
+    uint32_t m_uudReassemblyLimit;          //!< UUD messages partly arrived, per source
     TypeId m_ccTypeId;                      //!< congestion control
     Ptr<FabricCongestionOps> m_ccPrototype; //!< its prototype
     Ptr<UniformRandomVariable> m_rng;       //!< Start_PSN, EV

@@ -48,34 +48,10 @@ GetU64(const uint8_t* p)
     return (uint64_t(wire::GetU32(p)) << 32) | wire::GetU32(p + 4);
 }
 
-/// The operation of an SES request opcode; false if the model does not carry it.
-bool
-OperationOf(uint8_t opcode, UetOperation* op)
-{
-    switch (opcode)
-    {
-    case Ses::WRITE:
-        *op = UetOperation::WRITE;
-        return true;
-    case Ses::READ:
-        *op = UetOperation::READ;
-        return true;
-    case Ses::SEND:
-        *op = UetOperation::SEND;
-        return true;
-    case Ses::TAGGED_SEND:
-        *op = UetOperation::TAGGED_SEND;
-        return true;
-    default:
-        return false;
-    }
-}
 } // namespace
 
 UetPdc::UetPdc(UetNic* nic, uint32_t port, uint16_t localId)
-    : m_nic(nic),
-      m_core(nic->GetCorePtr()),
-      m_port(port),
+    : UetMessageSender(nic, port),
       m_localId(localId)
 {
     SetNicQueue(port, nic->GetDataPriority(port));
@@ -101,12 +77,8 @@ UetPdc::Reset()
     m_tx.reset();
     m_rx.reset();
     m_ackGen.reset();
-    m_msgs.clear();
-    m_rxMsgs.clear();
-    m_completed.clear();
-    m_baseSeq = 0;
-    m_sendIdx = 0;
-    m_pendingOps = 0;
+    ResetMessages();
+    m_ses.reset();
     m_peerId = 0;
     m_jobId = 0;
     m_firstRx = true;
@@ -145,6 +117,7 @@ UetPdc::Open(Role role, UetDeliveryMode mode, Ipv4Address peer, uint32_t startPs
     m_tx.emplace(startPsn, m_nic->GetMpRange());
     m_rx.emplace(startPsn, m_nic->GetMpRange());
     m_ackGen.emplace(m_nic->GetAckGenTrigger(), m_nic->GetAckGenMinPktAdd());
+    m_ses.emplace(m_nic, m_port);
     m_cc = m_nic->NewCongestionOps(m_port);
     m_ccState = PeekPointer(m_cc->GetState());
     m_ccState->SetRateChangeCallback(MakeCallback(&UetPdc::OnRateChange, this));
@@ -223,41 +196,10 @@ UetPdc::Describe(std::ostream& os) const
     }
 }
 
-uint64_t
-UetPdc::GetPendingBytes() const
-{
-    uint64_t n = 0;
-    for (const auto& m : m_msgs)
-    {
-        n += (!m.done && !m.readResponse) ? m.bytes : 0;
-    }
-    return n;
-}
-
-uint32_t
-UetPdc::PayloadOf(const UetTxMessage& m, uint32_t k) const
-{
-    if (m.op == UetOperation::READ && !m.readResponse)
-    {
-        return 0; // the READ request carries no data
-    }
-    uint64_t mtu = m_nic->GetMtu();
-    uint64_t at = uint64_t(k) * mtu;
-    return at >= m.bytes ? 0 : static_cast<uint32_t>(std::min(mtu, m.bytes - at));
-}
-
 void
 UetPdc::Post(UetTxMessage m)
 {
-    uint64_t mtu = m_nic->GetMtu();
-    bool readRequest = m.op == UetOperation::READ && !m.readResponse;
-    m.npkts = readRequest || m.bytes == 0 ? 1 : static_cast<uint32_t>((m.bytes + mtu - 1) / mtu);
-    if (!m.readResponse)
-    {
-        m.msgId = static_cast<uint16_t>(m_baseSeq + m_msgs.size());
-        m_pendingOps++;
-    }
-    m_msgs.push_back(std::move(m));
+    Enqueue(std::move(m));
     m_idleEvent.Cancel();
     Wake();
 }
@@ -296,7 +238,7 @@ UetPdc::HasPacketToSend() const
     {
         return true;
     }
-    if (m_sendIdx >= m_msgs.size())
+    if (!HasNewPacket())
     {
         return false;
     }
@@ -347,15 +289,10 @@ UetPdc::BuildNextPacket(const Time& now)
     }
     else
     {
-        UetTxMessage& m = m_msgs[m_sendIdx];
-        uint32_t k = m.nextPkt++;
-        cookie = (uint64_t(m_baseSeq + m_sendIdx) << 32) | k;
+        cookie = TakeNewPacket();
         psn = m_tx->SendNew(cookie, now);
-        m_inflightBytes += PayloadOf(m, k);
-        while (m_sendIdx < m_msgs.size() && m_msgs[m_sendIdx].nextPkt >= m_msgs[m_sendIdx].npkts)
-        {
-            m_sendIdx++;
-        }
+        m_inflightBytes +=
+            PayloadOf(*FindTx(static_cast<uint32_t>(cookie >> 32)), static_cast<uint32_t>(cookie));
     }
     bool syn = m_state == SYN_SENT;
     uint16_t dpdcid =
@@ -397,45 +334,7 @@ UetPdc::BuildNextPacket(const Time& now)
                                                 psn,
                                                 m_localId,
                                                 dpdcid);
-        uint64_t offsetInMsg = uint64_t(k) * m_nic->GetMtu();
-        if (m->readResponse)
-        {
-            hdr += UetSesResponseDataHeader::WriteFields(h + hdr,
-                                                         Ses::RC_OK,
-                                                         m->msgId,
-                                                         m->target.jobId,
-                                                         m->msgId,
-                                                         static_cast<uint16_t>(payload),
-                                                         static_cast<uint32_t>(m->bytes),
-                                                         static_cast<uint32_t>(offsetInMsg));
-        }
-        else
-        {
-            uint8_t sesFlags = (k == 0 ? Ses::FLAG_SOM : 0) | (last ? Ses::FLAG_EOM : 0) |
-                               (m->hasHeaderData ? Ses::FLAG_HD : 0);
-            uint64_t hd =
-                k == 0 ? m->headerData
-                       : UetSesRequestHeader::PackLengthOffset(static_cast<uint16_t>(payload),
-                                                               static_cast<uint32_t>(offsetInMsg));
-            hdr += UetSesRequestHeader::WriteFields(h + hdr,
-                                                    UetOperationOpcode(m->op),
-                                                    sesFlags,
-                                                    m->msgId,
-                                                    0,
-                                                    m->target.jobId,
-                                                    m->target.pidOnFep,
-                                                    m->target.resource,
-                                                    m->offset,
-                                                    m->initiator,
-                                                    m->key,
-                                                    hd,
-                                                    static_cast<uint32_t>(m->bytes));
-        }
-        if (!m->started)
-        {
-            m->started = true;
-            m->startTime = now;
-        }
+        hdr += WriteSes(h + hdr, *m, k, now);
     }
     UetNicCounters& c = m_nic->Counters();
     c.dataPacketsSent++;
@@ -452,18 +351,6 @@ UetPdc::BuildNextPacket(const Time& now)
         ArmRto();
     }
     return m_nic->MakeFrame(m_port, h, hdr, payload, m_peerIpBits, m_ev, true);
-}
-
-Time
-UetPdc::Rto(uint32_t retx) const
-{
-    Time rto = m_nic->GetRtoMin();
-    Time max = m_nic->GetRtoMax();
-    for (uint32_t i = 0; i < retx && rto < max; ++i)
-    {
-        rto = rto * 2;
-    }
-    return std::min(rto, max);
 }
 
 void
@@ -510,106 +397,6 @@ UetPdc::RtoExpired()
     m_cc->OnEvent(FabricCcEvent::TIMEOUT);
     ArmRto();
     Wake();
-}
-
-UetTxMessage*
-UetPdc::FindTx(uint32_t seq)
-{
-    uint32_t i = seq - m_baseSeq;
-    return i < m_msgs.size() ? &m_msgs[i] : nullptr;
-}
-
-UetTxMessage*
-UetPdc::FindTxByMsgId(uint16_t msgId)
-{
-    uint32_t seq = m_baseSeq + static_cast<uint16_t>(msgId - static_cast<uint16_t>(m_baseSeq));
-    UetTxMessage* m = FindTx(seq);
-    return (m && !m->readResponse && m->msgId == msgId) ? m : nullptr;
-}
-
-void
-UetPdc::Complete(UetTxMessage& m, bool ok, uint8_t rc, const std::string& error)
-{
-    if (m.done)
-    {
-        return;
-    }
-    m.done = true;
-    if (m.readResponse)
-    {
-        return;
-    }
-    m_pendingOps--;
-    UetCompletion c;
-    c.id = m.opId;
-    c.op = m.op;
-    c.mode = m_mode;
-    c.target = m.target;
-    c.bytes = m.bytes;
-    c.modifiedBytes = m.op == UetOperation::READ ? m.readReceived : m.modified;
-    c.postTime = m.postTime;
-    c.startTime = m.started ? m.startTime : m_core->Now();
-    c.endTime = m_core->Now();
-    c.returnCode = rc;
-    c.ok = ok;
-    c.error = error;
-    m_completed.emplace_back(std::move(c), m.cb);
-    m.cb = UetCompletionCallback();
-}
-
-void
-UetPdc::MaybeComplete(UetTxMessage& m)
-{
-    if (m.done || m.ackedPkts < m.npkts)
-    {
-        return;
-    }
-    if (m.readResponse)
-    {
-        m.done = true;
-        return;
-    }
-    if (m.returnCode != Ses::RC_OK)
-    {
-        std::ostringstream why;
-        why << "target " << m.target.fep << " returned " << Ses::ReturnCodeName(m.returnCode);
-        Complete(m, false, m.returnCode, why.str());
-        return;
-    }
-    if (m.op == UetOperation::READ && m.readReceived < m.bytes)
-    {
-        return; // the data is still coming
-    }
-    Complete(m, true, Ses::RC_OK, "");
-}
-
-void
-UetPdc::Retire()
-{
-    while (!m_msgs.empty() && m_msgs.front().done)
-    {
-        m_msgs.pop_front();
-        m_baseSeq++;
-        if (m_sendIdx > 0)
-        {
-            m_sendIdx--;
-        }
-    }
-}
-
-void
-UetPdc::Flush()
-{
-    if (m_completed.empty())
-    {
-        return;
-    }
-    std::vector<std::pair<UetCompletion, UetCompletionCallback>> done;
-    done.swap(m_completed);
-    for (const auto& [c, cb] : done)
-    {
-        m_nic->NotifyCompletion(c, cb);
-    }
 }
 
 void
@@ -797,7 +584,7 @@ UetPdc::ReceiveNack(const UetRxPacket& rx)
 }
 
 void
-UetPdc::SendAck(uint32_t psn, uint8_t reqFlags, bool ce, const RxMessage* rsp, uint16_t msgId)
+UetPdc::SendAck(uint32_t psn, uint8_t reqFlags, bool ce, const UetSesReassembly::Outcome* rsp)
 {
     uint8_t buf[L2_ROOM + IP_UDP + UetPdsAckHeader::CC_SIZE + UetSesResponseHeader::SIZE];
     uint8_t* h = buf + L2_ROOM;
@@ -841,9 +628,9 @@ UetPdc::SendAck(uint32_t psn, uint8_t reqFlags, bool ce, const RxMessage* rsp, u
         n += UetSesResponseHeader::WriteFields(p + n,
                                                ok ? Ses::DEFAULT_RESPONSE : Ses::RESPONSE,
                                                rsp->rc,
-                                               msgId,
+                                               rsp->msgId,
                                                0,
-                                               rsp->delivery.jobId,
+                                               rsp->jobId,
                                                ok ? static_cast<uint32_t>(rsp->bytes) : 0);
     }
     FabricFrame f = m_nic->MakeFrame(m_port, h, IP_UDP + n, 0, m_peerIpBits, m_ev, false);
@@ -930,122 +717,46 @@ UetPdc::ReceiveRequest(const UetRxPacket& rx)
     if (v == UetReceiveWindow::DUPLICATE)
     {
         c.duplicatesReceived++;
-        SendAck(psn, rx.flags, rx.ce, nullptr, 0); // its ACK may have been lost
+        SendAck(psn, rx.flags, rx.ce, nullptr); // its ACK may have been lost
         return;
     }
     m_rodNackSent = false;
     c.dataPacketsReceived++;
-    RxMessage done;
-    uint16_t msgId = 0;
-    bool completed = false;
+    UetSesReassembly::Outcome done;
     if (rx.nextHeader == Pds::NH_RESPONSE_DATA && rx.ses)
     {
         ProcessReadData(rx);
     }
     else if (rx.nextHeader == Pds::NH_REQUEST_STD && rx.ses)
     {
-        completed = ProcessSes(rx, &done, &msgId);
+        done = m_ses->Receive(m_peer, rx.ses, rx.payload, m_core->Now());
+        if (done.read && done.rc == Ses::RC_OK)
+        {
+            // The data goes back on this PDC's reverse PSN space; the ACK carries no response.
+            UetTxMessage data;
+            data.op = UetOperation::READ;
+            data.readResponse = true;
+            data.msgId = done.msgId;
+            data.target.fep = m_peer;
+            data.target.jobId = done.jobId;
+            data.bytes = done.bytes;
+            Post(std::move(data));
+            done.complete = false;
+        }
     }
+    bool completed = done.complete;
     bool filled = hadHole && Pds::PsnDiff(m_rx->GetCackPsn(), cackBefore) > 1;
     bool immediate = m_firstRx || (rx.flags & (Pds::FLAG_AR | Pds::FLAG_RETX | Pds::FLAG_SYN)) ||
                      rx.ce || m_rx->HasHole() || filled || completed;
     m_firstRx = false;
     if (m_ackGen->OnPacket(rx.size, immediate))
     {
-        SendAck(psn, rx.flags, rx.ce, completed ? &done : nullptr, msgId);
+        SendAck(psn, rx.flags, rx.ce, completed ? &done : nullptr);
     }
     Retire();
     Wake();
     MaybeIdle();
     Flush();
-}
-
-bool
-UetPdc::ProcessSes(const UetRxPacket& rx, RxMessage* done, uint16_t* msgIdOut)
-{
-    const uint8_t* s = rx.ses;
-    uint8_t opcode = s[0] & 0x3F;
-    uint8_t sesFlags = s[1] & 0x3F;
-    uint16_t msgId = wire::GetU16(s + 2);
-    auto it = m_rxMsgs.find(msgId);
-    if (it == m_rxMsgs.end())
-    {
-        // The message's first packet to arrive (any of them: RUD reorders): the SES decides.
-        RxMessage rm;
-        uint32_t jobId = wire::GetU24(s + 5);
-        uint16_t pid = wire::GetU16(s + 8) & 0xFFF;
-        uint16_t ri = wire::GetU16(s + 10) & 0xFFF;
-        uint64_t bufferOffset = GetU64(s + 12);
-        uint64_t key = GetU64(s + 24);
-        rm.bytes = wire::GetU32(s + 40);
-        UetDelivery& d = rm.delivery;
-        d.initiatorFep = m_peer;
-        d.initiator = wire::GetU32(s + 20);
-        d.jobId = jobId;
-        d.pidOnFep = pid;
-        d.resource = ri;
-        d.bytes = rm.bytes;
-        d.key = key;
-        d.offset = bufferOffset;
-        d.firstTime = m_core->Now();
-        if (!OperationOf(opcode, &rm.op))
-        {
-            rm.rc = Ses::RC_UNSUPPORTED_OP;
-        }
-        else
-        {
-            d.op = rm.op;
-            rm.rc = m_nic->FindTarget(m_port, jobId, pid, &rm.ep);
-            if (rm.rc == Ses::RC_OK)
-            {
-                rm.rc = rm.ep->Admit(rm.op, ri, key, bufferOffset, rm.bytes, &rm.matchId);
-            }
-        }
-        it = m_rxMsgs.emplace(msgId, std::move(rm)).first;
-    }
-    RxMessage& rm = it->second;
-    if ((sesFlags & Ses::FLAG_SOM) && (sesFlags & Ses::FLAG_HD))
-    {
-        rm.delivery.headerData = GetU64(s + 32);
-        rm.delivery.hasHeaderData = true;
-    }
-    if (rm.op == UetOperation::READ)
-    {
-        // One request packet; the data goes back on this PDC's reverse PSN space.
-        RxMessage r = std::move(rm);
-        m_rxMsgs.erase(it);
-        if (r.rc == Ses::RC_OK)
-        {
-            UetTxMessage data;
-            data.op = UetOperation::READ;
-            data.readResponse = true;
-            data.msgId = msgId;
-            data.target.fep = m_peer;
-            data.target.jobId = r.delivery.jobId;
-            data.bytes = r.bytes;
-            Post(std::move(data));
-            return false;
-        }
-        *done = std::move(r);
-        *msgIdOut = msgId;
-        return true; // the error returns on the ACK
-    }
-    rm.received += rx.payload;
-    if (rm.received < rm.bytes)
-    {
-        return false;
-    }
-    RxMessage r = std::move(rm);
-    m_rxMsgs.erase(it);
-    if (r.ep && (r.rc == Ses::RC_OK || r.matchId != 0))
-    {
-        r.delivery.endTime = m_core->Now();
-        r.delivery.returnCode = r.rc;
-        r.ep->Deliver(r.matchId, r.delivery);
-    }
-    *done = std::move(r);
-    *msgIdOut = msgId;
-    return true;
 }
 
 void
@@ -1082,7 +793,7 @@ UetPdc::ReceiveControl(const UetRxPacket& rx)
             SendNack(Pds::NACK_PSN_OOR_WINDOW, rx.psn, 0);
             return;
         }
-        SendAck(rx.psn, rx.flags, false, nullptr, 0);
+        SendAck(rx.psn, rx.flags, false, nullptr);
         if (!m_rx->HasHole())
         {
             Finish(false, "closed by the initiator");
@@ -1096,7 +807,7 @@ UetPdc::ReceiveControl(const UetRxPacket& rx)
         }
         return;
     case Pds::CTRL_ACK_REQ:
-        SendAck(m_rx->GetCackPsn(), 0, false, nullptr, 0);
+        SendAck(m_rx->GetCackPsn(), 0, false, nullptr);
         return;
     default:
         return; // NOOP, probes, credit: not modelled here
@@ -1153,7 +864,7 @@ bool
 UetPdc::RequestClose()
 {
     if (m_role != TARGET || m_state == CLOSED || compat::IsPending(m_closeReqEvent) ||
-        m_tx->GetOutstanding() > 0 || !m_msgs.empty() || !m_rxMsgs.empty())
+        m_tx->GetOutstanding() > 0 || !m_msgs.empty() || m_ses->GetNMessages() > 0)
     {
         return false;
     }
@@ -1191,19 +902,14 @@ UetPdc::CloseInError(const std::string& why)
         return;
     }
     NS_LOG_WARN(GetLabel() << " closes in error: " << why);
-    std::string error = GetLabel() + " closed in error: " + why;
-    for (auto& m : m_msgs)
-    {
-        Complete(m, false, Ses::RC_NULL, error);
-    }
+    FailAll(GetLabel() + " closed in error: " + why);
     Finish(true, why);
 }
 
 void
 UetPdc::Finish(bool error, const std::string& why)
 {
-    std::vector<std::pair<UetCompletion, UetCompletionCallback>> done;
-    done.swap(m_completed);
+    auto done = TakeCompleted();
     m_rtoEvent.Cancel();
     m_idleEvent.Cancel();
     m_holdEvent.Cancel();
@@ -1219,7 +925,7 @@ UetPdc::Finish(bool error, const std::string& why)
     if (m_state == CLOSED)
     {
         m_msgs.clear();
-        m_rxMsgs.clear();
+        m_ses.reset();
     }
     for (const auto& [c, cb] : done)
     {

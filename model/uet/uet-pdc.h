@@ -8,7 +8,9 @@
 #ifndef UET_PDC_H
 #define UET_PDC_H
 
+#include "uet-message-sender.h"
 #include "uet-psn-window.h"
+#include "uet-ses-reassembly.h"
 #include "uet-types.h"
 
 #include "ns3/event-id.h"
@@ -52,37 +54,6 @@ struct UetRxPacket
 
 /**
  * \ingroup ai-fabric-uet
- * \brief A message on a PDC's send side: an initiator's SES request (WRITE, READ request,
- *        SEND, TAGGED_SEND), or a target's READ response data.
- */
-struct UetTxMessage
-{
-    uint64_t opId{0};                     //!< Post*() id (initiator)
-    UetOperation op{UetOperation::WRITE}; //!< operation
-    bool readResponse{false};             //!< target: READ data going back to the initiator
-    uint16_t msgId{0};                    //!< SES message_id (READ response: the READ's)
-    UetAddress target;                    //!< where it goes
-    uint32_t initiator{0};                //!< SES initiator field (the initiator's PIDonFEP)
-    uint64_t key{0};                      //!< memory key / match bits
-    uint64_t offset{0};                   //!< buffer offset
-    uint64_t headerData{0};               //!< header data (SES HD)
-    bool hasHeaderData{false};            //!< HD set
-    uint64_t bytes{0};                    //!< message length (READ: bytes to read)
-    uint32_t npkts{1};                    //!< packets carrying it
-    uint32_t nextPkt{0};                  //!< next packet index to send for the first time
-    uint32_t ackedPkts{0};                //!< packets acknowledged
-    uint64_t readReceived{0};             //!< initiator READ: data bytes arrived
-    uint8_t returnCode{1};                //!< SES return code (RC_OK unless a response said)
-    uint64_t modified{0};                 //!< modified_length reported by the target
-    bool done{false};                     //!< completed (or failed)
-    UetCompletionCallback cb;             //!< initiator completion
-    Time postTime;                        //!< posted
-    Time startTime;                       //!< first packet sent
-    bool started{false};                  //!< first packet sent
-};
-
-/**
- * \ingroup ai-fabric-uet
  * \brief A UET packet delivery context (UEC 1.0 PDS, RUD and ROD): one PSN space per
  *        direction between an initiator FEP and a target FEP, owned by a UetNic.
  *
@@ -112,7 +83,7 @@ struct UetTxMessage
  *
  * Memory: O(MP_RANGE) per PDC plus one entry per message posted and not completed.
  */
-class UetPdc : public FabricNicFlow
+class UetPdc : public UetMessageSender
 {
   public:
     /// Which end of the PDC this is.
@@ -253,15 +224,6 @@ class UetPdc : public FabricNicFlow
         return *m_rx;
     }
 
-    /// \return operations (initiator messages) posted and not completed
-    uint32_t GetPendingOperations() const
-    {
-        return m_pendingOps;
-    }
-
-    /// \return payload bytes of the pending operations
-    uint64_t GetPendingBytes() const;
-
     /// \return "node N PDC L -> a.b.c.d PDC R" (node of the NIC)
     std::string GetLabel() const;
 
@@ -283,49 +245,22 @@ class UetPdc : public FabricNicFlow
     static constexpr uint64_t CLOSE_COOKIE = uint64_t(1) << 63;
 
   private:
-    /// A message arriving on the receive side (target: requests; initiator: nothing).
-    struct RxMessage
-    {
-        UetOperation op{UetOperation::WRITE}; //!< operation
-        uint8_t rc{1};                        //!< SES return code decided on its first packet
-        uint64_t bytes{0};                    //!< request_length
-        uint64_t received{0};                 //!< payload bytes arrived
-        UetEndpoint* ep{nullptr};             //!< the target endpoint (null if rc != OK)
-        uint64_t matchId{0};                  //!< the endpoint's match handle (SEND)
-        UetDelivery delivery;                 //!< what is delivered at the end
-    };
-
     /// Reset every per-connection field (open, close).
     void Reset();
     /// Common part of the two Open functions.
     void Open(Role role, UetDeliveryMode mode, Ipv4Address peer, uint32_t startPsn, uint16_t ev);
-    /// Send an ACK now for the packet \p psn (flags, SES response if \p rsp).
-    void SendAck(uint32_t psn, uint8_t reqFlags, bool ce, const RxMessage* rsp, uint16_t msgId);
+    /// Send an ACK now for the packet \p psn (flags; the SES response of \p rsp if given).
+    void SendAck(uint32_t psn, uint8_t reqFlags, bool ce, const UetSesReassembly::Outcome* rsp);
     /// Send a NACK.
     void SendNack(uint8_t code, uint32_t psn, uint8_t flags);
     /// Send a control packet (not through the send window).
     void SendControl(uint8_t ctlType, uint32_t psn, uint32_t payload);
-    /// Process a new request's SES header and payload (target, or READ data at the initiator).
-    /// \return the message that just completed (for the ACK's response), or null
-    bool ProcessSes(const UetRxPacket& rx, RxMessage* done, uint16_t* msgId);
     /// READ response data arrived at the initiator.
     void ProcessReadData(const UetRxPacket& rx);
-    /// The message at \p seq: null if retired.
-    UetTxMessage* FindTx(uint32_t seq);
-    /// The message whose SES message id is \p msgId: null if none.
-    UetTxMessage* FindTxByMsgId(uint16_t msgId);
-    /// Complete a message (success or error) and retire what can be.
-    void Complete(UetTxMessage& m, bool ok, uint8_t rc, const std::string& error);
-    /// Check whether a message is finished; complete it if so.
-    void MaybeComplete(UetTxMessage& m);
-    /// Pop finished messages at the front.
-    void Retire();
     /// Arm or move the RTO timer.
     void ArmRto();
     /// The RTO timer fired.
     void RtoExpired();
-    /// \return the RTO of a packet retransmitted \p retx times
-    Time Rto(uint32_t retx) const;
     /// Start the idle timer if nothing is pending (initiator).
     void MaybeIdle();
     /// The idle timer fired: send Close if still idle.
@@ -338,12 +273,8 @@ class UetPdc : public FabricNicFlow
     void HoldExpired();
     /// Wake the arbiter if there is something to send.
     void Wake();
-    /// Hand out the decided completions (the last thing an entry point does).
-    void Flush();
     /// The congestion control changed the rate: requeue in the pacing heap.
     void OnRateChange();
-    /// \return payload bytes of packet \p k of \p m
-    uint32_t PayloadOf(const UetTxMessage& m, uint32_t k) const;
     /// The Close request timer (target) fired.
     void CloseReqExpired();
     /// The New_PDC_Time timer (target) fired.
@@ -360,51 +291,40 @@ class UetPdc : public FabricNicFlow
     void CloseRequested();
 
   private:
-    UetNic* m_nic;                                //!< owner
-    FabricNic* m_core;                            //!< the NIC core
-    uint32_t m_port;                              //!< FEP index
-    uint16_t m_localId;                           //!< PDCID
-    Role m_role{INITIATOR};                       //!< role
-    State m_state{CLOSED};                        //!< state
-    UetDeliveryMode m_mode{UetDeliveryMode::RUD}; //!< RUD or ROD
-    uint32_t m_jobId{0};                          //!< JobID (initiator key)
-    Ipv4Address m_peer;                           //!< peer FEP
-    uint32_t m_localIpBits{0};                    //!< local address, host order
-    uint32_t m_peerIpBits{0};                     //!< peer address, host order
-    uint16_t m_peerId{0};                         //!< peer PDCID (0 = unknown)
-    uint32_t m_startPsn{0};                       //!< Start_PSN
-    uint16_t m_ev{0};                             //!< UDP source port
-    uint8_t m_priority{0};                        //!< data priority
-    uint8_t m_ctlPriority{0};                     //!< control priority
-    std::optional<UetSendWindow> m_tx;            //!< this side's PSNs
-    std::optional<UetReceiveWindow> m_rx;         //!< the peer's PSNs
-    std::optional<UetAckCoalescer> m_ackGen;      //!< ACK generation
-    bool m_firstRx{true};                         //!< no packet received yet
-    bool m_rodNackSent{false};                    //!< ROD: a NACK for the current gap was sent
-    std::deque<UetTxMessage> m_msgs;              //!< send side messages, by seq - m_baseSeq
-    uint32_t m_baseSeq{0};                        //!< seq of m_msgs.front()
-    uint32_t m_sendIdx{0};                        //!< index of the first message with new packets
-    uint32_t m_pendingOps{0};                     //!< initiator messages not completed
-    std::unordered_map<uint16_t, RxMessage> m_rxMsgs; //!< arriving messages by message_id
-    bool m_closeQueued{false};                        //!< the Close packet waits to be sent
-    bool m_closeWanted{false};                        //!< the target asked for a Close
-    uint32_t m_noPdcRetries{0};                       //!< NO_PDC_AVAIL retries in a row
-    Time m_holdUntil;                                 //!< no sending before (NO_PDC_AVAIL backoff)
-    bool m_sawNonSyn{false};                          //!< target: a packet without SYN arrived
-    EventId m_rtoEvent;                               //!< RTO timer
-    Time m_rtoAt;                                     //!< when m_rtoEvent fires
-    EventId m_idleEvent;                              //!< idle timer (initiator)
-    EventId m_holdEvent;                              //!< NO_PDC_AVAIL hold timer
-    EventId m_closeReqEvent;                          //!< Close_REQ_Time timer (target)
-    EventId m_newPdcEvent;                            //!< New_PDC_Time timer (target)
-    Ptr<FabricCongestionOps> m_cc;                    //!< congestion control (sender side)
-    FabricCcState* m_ccState{nullptr};                //!< its state
-    Time m_lastSendStart;                             //!< pacing: last packet's start
-    uint32_t m_lastWire{0};                           //!< pacing: last packet's wire bytes
-    uint64_t m_inflightBytes{0};                      //!< payload bytes outstanding (window)
-    /// Completions decided and not yet handed out (Flush(), at the end of each entry point,
-    /// so a callback that posts again finds the PDC consistent).
-    std::vector<std::pair<UetCompletion, UetCompletionCallback>> m_completed;
+    uint16_t m_localId;                      //!< PDCID
+    Role m_role{INITIATOR};                  //!< role
+    State m_state{CLOSED};                   //!< state
+    uint32_t m_jobId{0};                     //!< JobID (initiator key)
+    Ipv4Address m_peer;                      //!< peer FEP
+    uint32_t m_localIpBits{0};               //!< local address, host order
+    uint32_t m_peerIpBits{0};                //!< peer address, host order
+    uint16_t m_peerId{0};                    //!< peer PDCID (0 = unknown)
+    uint32_t m_startPsn{0};                  //!< Start_PSN
+    uint16_t m_ev{0};                        //!< UDP source port
+    uint8_t m_priority{0};                   //!< data priority
+    uint8_t m_ctlPriority{0};                //!< control priority
+    std::optional<UetSendWindow> m_tx;       //!< this side's PSNs
+    std::optional<UetReceiveWindow> m_rx;    //!< the peer's PSNs
+    std::optional<UetAckCoalescer> m_ackGen; //!< ACK generation
+    bool m_firstRx{true};                    //!< no packet received yet
+    bool m_rodNackSent{false};               //!< ROD: a NACK for the current gap was sent
+    std::optional<UetSesReassembly> m_ses;   //!< arriving messages (SES target)
+    bool m_closeQueued{false};               //!< the Close packet waits to be sent
+    bool m_closeWanted{false};               //!< the target asked for a Close
+    uint32_t m_noPdcRetries{0};              //!< NO_PDC_AVAIL retries in a row
+    Time m_holdUntil;                        //!< no sending before (NO_PDC_AVAIL backoff)
+    bool m_sawNonSyn{false};                 //!< target: a packet without SYN arrived
+    EventId m_rtoEvent;                      //!< RTO timer
+    Time m_rtoAt;                            //!< when m_rtoEvent fires
+    EventId m_idleEvent;                     //!< idle timer (initiator)
+    EventId m_holdEvent;                     //!< NO_PDC_AVAIL hold timer
+    EventId m_closeReqEvent;                 //!< Close_REQ_Time timer (target)
+    EventId m_newPdcEvent;                   //!< New_PDC_Time timer (target)
+    Ptr<FabricCongestionOps> m_cc;           //!< congestion control (sender side)
+    FabricCcState* m_ccState{nullptr};       //!< its state
+    Time m_lastSendStart;                    //!< pacing: last packet's start
+    uint32_t m_lastWire{0};                  //!< pacing: last packet's wire bytes
+    uint64_t m_inflightBytes{0};             //!< payload bytes outstanding (window)
     std::vector<std::pair<uint32_t, UetSendWindow::Record>> m_acked; //!< OnAck scratch
 };
 

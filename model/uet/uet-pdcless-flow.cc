@@ -1,0 +1,289 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "uet-pdcless-flow.h"
+
+#include "uet-nic.h"
+#include "uet-pds-header.h"
+#include "uet-pds-nack-header.h"
+#include "uet-pds-rudi-header.h"
+#include "uet-ses-header.h"
+
+#include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
+#include "ns3/fabric-wire-header.h"
+#include "ns3/simulator.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+using Pds = UetPdsHeader;
+using Ses = UetSesHeader;
+constexpr uint32_t IP_UDP = 28;  //!< IPv4 + UDP
+constexpr uint32_t L2_ROOM = 18; //!< tagged Ethernet header room
+} // namespace
+
+UetPdclessFlow::UetPdclessFlow(UetNic* nic,
+                               uint32_t port,
+                               UetDeliveryMode mode,
+                               uint32_t jobId,
+                               Ipv4Address peer,
+                               uint16_t ev)
+    : UetMessageSender(nic, port),
+      m_jobId(jobId),
+      m_peer(peer),
+      m_ev(ev)
+{
+    NS_ABORT_MSG_IF(mode != UetDeliveryMode::RUDI && mode != UetDeliveryMode::UUD,
+                    "UetPdclessFlow: mode " << UetDeliveryModeName(mode)
+                                            << " needs a PDC (use UetPdc)");
+    m_mode = mode;
+    if (mode == UetDeliveryMode::RUDI)
+    {
+        m_tx.emplace(0, nic->GetMpRange());
+    }
+    SetNicQueue(port, nic->GetDataPriority(port));
+}
+
+UetPdclessFlow::~UetPdclessFlow()
+{
+    m_rtoEvent.Cancel();
+    m_flushEvent.Cancel();
+}
+
+void
+UetPdclessFlow::Post(UetTxMessage m)
+{
+    Enqueue(std::move(m));
+    if (HasPacketToSend())
+    {
+        m_core->Activate(this);
+    }
+}
+
+bool
+UetPdclessFlow::HasPacketToSend() const
+{
+    if (m_tx && m_tx->HasLost())
+    {
+        return true;
+    }
+    return HasNewPacket() && (!m_tx || m_tx->CanSend());
+}
+
+Time
+UetPdclessFlow::GetNextSendTime() const
+{
+    return Time(0); // line rate: the port paces
+}
+
+FabricFrame
+UetPdclessFlow::BuildNextPacket(const Time& now)
+{
+    NS_ABORT_MSG_IF(!HasPacketToSend(), "UetPdclessFlow::BuildNextPacket with nothing to send");
+    uint8_t buf[L2_ROOM + IP_UDP + UetPdsRudiHeader::SIZE + UetSesHeader::MAX_SIZE];
+    uint8_t* h = buf + L2_ROOM;
+    uint32_t hdr = IP_UDP;
+    uint64_t cookie = 0;
+    uint32_t pktId = 0;
+    bool retx = false;
+    UetNicCounters& c = m_nic->Counters();
+    if (m_tx && m_tx->NextLost(&pktId))
+    {
+        cookie = m_tx->Retransmit(pktId, now).cookie;
+        retx = true;
+        c.retransmissions++;
+    }
+    else
+    {
+        cookie = TakeNewPacket();
+        if (m_tx)
+        {
+            pktId = m_tx->SendNew(cookie, now);
+        }
+    }
+    UetTxMessage* m = FindTx(static_cast<uint32_t>(cookie >> 32));
+    NS_ABORT_MSG_IF(!m, "UetPdclessFlow: packet " << pktId << " belongs to no message");
+    uint32_t k = static_cast<uint32_t>(cookie);
+    uint32_t payload = PayloadOf(*m, k);
+    if (m_tx)
+    {
+        hdr += UetPdsRudiHeader::WriteFields(h + hdr,
+                                             Pds::RUDI_REQ,
+                                             Pds::NH_REQUEST_STD,
+                                             retx ? Pds::FLAG_RETX : 0,
+                                             pktId);
+    }
+    else
+    {
+        hdr += UetPdsUudHeader::WriteFields(h + hdr, Pds::NH_REQUEST_STD);
+        c.uudPacketsSent++;
+    }
+    hdr += WriteSes(h + hdr, *m, k, now);
+    c.dataPacketsSent++;
+    c.payloadBytesSent += payload;
+    m_nic->m_sentTrace(0, pktId, payload);
+    if (m_tx)
+    {
+        if (!compat::IsPending(m_rtoEvent))
+        {
+            ArmRto();
+        }
+    }
+    else if (++m->ackedPkts == m->npkts)
+    {
+        // UUD: complete once the last packet left; handed out as an event, not from inside
+        // the NIC core's arbiter.
+        MaybeComplete(*m);
+        Retire();
+        if (!compat::IsPending(m_flushEvent))
+        {
+            m_flushEvent = Simulator::ScheduleNow(&UetPdclessFlow::Flush, this);
+        }
+    }
+    return m_nic->MakeFrame(m_port, h, hdr, payload, m_peer.Get(), m_ev, true);
+}
+
+void
+UetPdclessFlow::ReceiveResponse(const UetRxPacket& rx)
+{
+    if (!m_tx)
+    {
+        return;
+    }
+    m_nic->Counters().rudiResponses++;
+    uint32_t pktId = rx.psn;
+    if (!m_tx->IsOutstanding(pktId) || m_tx->Get(pktId).sacked)
+    {
+        return; // a duplicate response
+    }
+    uint64_t cookie = m_tx->Get(pktId).cookie;
+    m_tx->OnAck(Pds::PsnAdd(m_tx->GetUnackedPsn(), -1), pktId, 1, nullptr);
+    UetTxMessage* m = FindTx(static_cast<uint32_t>(cookie >> 32));
+    if (m)
+    {
+        m->ackedPkts++;
+        if (rx.nextHeader == Pds::NH_RESPONSE && rx.ses)
+        {
+            uint8_t rc = rx.ses[1] & 0x3F;
+            if (rc != Ses::RC_OK)
+            {
+                m->returnCode = rc;
+            }
+            m->modified = wire::GetU32(rx.ses + 8);
+        }
+        MaybeComplete(*m);
+    }
+    Advance();
+    Retire();
+    ArmRto();
+    if (HasPacketToSend())
+    {
+        m_core->Activate(this);
+    }
+    Flush();
+}
+
+void
+UetPdclessFlow::ReceiveNack(const UetRxPacket& rx)
+{
+    if (m_tx && m_tx->MarkLost(rx.psn))
+    {
+        m_nic->m_retxTrace(0, rx.psn, "nack");
+        m_core->Activate(this);
+    }
+}
+
+void
+UetPdclessFlow::Advance()
+{
+    while (m_tx->GetOutstanding() > 0 && m_tx->Get(m_tx->GetUnackedPsn()).sacked)
+    {
+        m_tx->OnAck(m_tx->GetUnackedPsn(), 0, 0, nullptr);
+    }
+}
+
+void
+UetPdclessFlow::ArmRto()
+{
+    m_rtoEvent.Cancel();
+    uint32_t pktId = 0;
+    if (!m_tx->OldestInFlight(&pktId))
+    {
+        return;
+    }
+    const UetSendWindow::Record& r = m_tx->Get(pktId);
+    Time now = m_core->Now();
+    Time at = std::max(now, r.lastSent + Rto(r.retx));
+    m_rtoEvent = Simulator::Schedule(at - now, &UetPdclessFlow::RtoExpired, this);
+}
+
+void
+UetPdclessFlow::Abandon(uint32_t pktId, const std::string& why)
+{
+    uint64_t cookie = m_tx->Get(pktId).cookie;
+    m_tx->OnAck(Pds::PsnAdd(m_tx->GetUnackedPsn(), -1), pktId, 1, nullptr);
+    UetTxMessage* m = FindTx(static_cast<uint32_t>(cookie >> 32));
+    if (m && !m->done)
+    {
+        std::ostringstream error;
+        error << "node " << m_nic->GetNodeId() << " RUDI -> " << m_peer << " packet " << pktId
+              << ": " << why;
+        Complete(*m, false, Ses::RC_NULL, error.str());
+    }
+}
+
+void
+UetPdclessFlow::RtoExpired()
+{
+    uint32_t pktId = 0;
+    if (!m_tx->OldestInFlight(&pktId))
+    {
+        return;
+    }
+    UetSendWindow::Record& r = m_tx->Get(pktId);
+    if (m_core->Now() >= r.lastSent + Rto(r.retx))
+    {
+        if (r.retx >= m_nic->GetRetryLimit())
+        {
+            std::ostringstream why;
+            why << "unanswered after " << r.retx << " retransmissions (RetryLimit "
+                << m_nic->GetRetryLimit() << ")";
+            Abandon(pktId, why.str());
+            Advance();
+        }
+        else
+        {
+            m_nic->Counters().rtoExpirations++;
+            m_tx->MarkLost(pktId);
+            m_nic->m_retxTrace(0, pktId, "rto");
+        }
+    }
+    // The other packets of a failed operation still get their answers (or RTOs); the
+    // operation completed once, in error.
+    Retire();
+    ArmRto();
+    if (HasPacketToSend())
+    {
+        m_core->Activate(this);
+    }
+    Flush();
+}
+
+void
+UetPdclessFlow::Describe(std::ostream& os) const
+{
+    os << "node " << m_nic->GetNodeId() << " " << UetDeliveryModeName(m_mode) << " -> " << m_peer
+       << " (JobID " << m_jobId << "): " << GetPendingOperations() << " operation(s) pending";
+    if (m_tx)
+    {
+        os << ", next packet id " << m_tx->GetNextPsn() << ", " << m_tx->GetOutstanding()
+           << " unanswered";
+    }
+}
+
+} // namespace ns3
