@@ -1021,7 +1021,7 @@ UetNic::ReceivePdcless(uint32_t port, const UetRxPacket& rx)
     }
     m_counters.dataPacketsReceived++;
     UetSesReassembly::Outcome o = peer.ses->Receive(rx.src, rx.ses, rx.payload, m_core->Now());
-    uint8_t rc = o.read ? UetSesHeader::RC_UNSUPPORTED_OP : o.rc;
+    uint8_t rc = o.read ? uint8_t(UetSesHeader::RC_UNSUPPORTED_OP) : o.rc;
     SendRudiResponse(port, rx, rc, msgId, jobId, static_cast<uint32_t>(o.bytes));
 }
 
