@@ -9,6 +9,8 @@
 #include "uet-ses-response-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 #include <sstream>
@@ -29,8 +31,38 @@ UetMessageSender::UetMessageSender(UetNic* nic, uint32_t port)
 }
 
 void
+UetMessageSender::OnRttSample(Time rtt)
+{
+    // RFC 6298 section 2: SRTT and RTTVAR; RTO = SRTT + 4 RTTVAR, at least RtoMin.
+    if (m_srtt.IsZero())
+    {
+        m_srtt = rtt;
+        m_rttvar = rtt / 2;
+    }
+    else
+    {
+        Time diff = m_srtt > rtt ? m_srtt - rtt : rtt - m_srtt;
+        m_rttvar = (m_rttvar * 3 + diff) / 4;
+        m_srtt = (m_srtt * 7 + rtt) / 8;
+    }
+    m_rtoBase = std::min(std::max(m_nic->GetRtoMin(), m_srtt + m_rttvar * 4), m_nic->GetRtoMax());
+}
+
+void
+UetMessageSender::Unschedule(EventId& event)
+{
+    if (compat::IsPending(event))
+    {
+        Simulator::Remove(event); // not Cancel: a cancelled event would still move the clock
+    }
+}
+
+void
 UetMessageSender::ResetMessages()
 {
+    m_srtt = Time(0);
+    m_rttvar = Time(0);
+    m_rtoBase = Time(0);
     m_msgs.clear();
     m_completed.clear();
     m_baseSeq = 0;
@@ -151,7 +183,7 @@ UetMessageSender::PayloadOf(const UetTxMessage& m, uint32_t k) const
 Time
 UetMessageSender::Rto(uint32_t retx) const
 {
-    Time rto = m_nic->GetRtoMin();
+    Time rto = m_rtoBase.IsZero() ? m_nic->GetRtoMin() : m_rtoBase;
     Time max = m_nic->GetRtoMax();
     for (uint32_t i = 0; i < retx && rto < max; ++i)
     {

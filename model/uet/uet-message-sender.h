@@ -9,6 +9,7 @@
 
 #include "uet-types.h"
 
+#include "ns3/event-id.h"
 #include "ns3/fabric-nic.h"
 
 #include <deque>
@@ -114,8 +115,23 @@ class UetMessageSender : public FabricNicFlow
     uint32_t WriteSes(uint8_t* out, UetTxMessage& m, uint32_t k, Time now);
     /// \return payload bytes of packet \p k of \p m
     uint32_t PayloadOf(const UetTxMessage& m, uint32_t k) const;
-    /// \return the RTO of a packet retransmitted \p retx times (RtoMin x 2^retx, at most RtoMax)
+    /**
+     * \param retx retransmissions of the packet so far
+     * \return its RTO: the base RTO (max(RtoMin, SRTT + 4 RTTVAR), RFC 6298; RtoMin before the
+     *         first sample) x 2^retx, at most RtoMax
+     */
     Time Rto(uint32_t retx) const;
+    /**
+     * \brief A round-trip sample of a packet sent once (Karn's rule: never one resent).
+     * \param rtt the sample
+     */
+    void OnRttSample(Time rtt);
+    /**
+     * \brief Take a pending event out of the queue (Simulator::Remove), so a finished run
+     *        ends when its last packet does, not when an idle timer would have fired.
+     * \param event the event (nothing happens if it is not pending)
+     */
+    static void Unschedule(EventId& event);
     /// \return the message with sequence number \p seq, or null if retired
     UetTxMessage* FindTx(uint32_t seq);
     /// \return the initiator message whose SES message id is \p msgId, or null
@@ -149,6 +165,9 @@ class UetMessageSender : public FabricNicFlow
     uint32_t m_pendingOps{0};                     //!< initiator messages not completed
 
   private:
+    Time m_srtt;    //!< smoothed RTT (0: no sample yet)
+    Time m_rttvar;  //!< RTT variation
+    Time m_rtoBase; //!< RTO of a packet sent once (0: RtoMin)
     /// Completions decided and not yet handed out.
     std::vector<std::pair<UetCompletion, UetCompletionCallback>> m_completed;
 };

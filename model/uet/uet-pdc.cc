@@ -59,6 +59,7 @@ UetPdc::UetPdc(UetNic* nic, uint32_t port, uint16_t localId)
 
 UetPdc::~UetPdc()
 {
+    // Cancel, not Remove: the simulator may already be destroyed.
     m_rtoEvent.Cancel();
     m_idleEvent.Cancel();
     m_holdEvent.Cancel();
@@ -69,11 +70,11 @@ UetPdc::~UetPdc()
 void
 UetPdc::Reset()
 {
-    m_rtoEvent.Cancel();
-    m_idleEvent.Cancel();
-    m_holdEvent.Cancel();
-    m_closeReqEvent.Cancel();
-    m_newPdcEvent.Cancel();
+    Unschedule(m_rtoEvent);
+    Unschedule(m_idleEvent);
+    Unschedule(m_holdEvent);
+    Unschedule(m_closeReqEvent);
+    Unschedule(m_newPdcEvent);
     m_tx.reset();
     m_rx.reset();
     m_ackGen.reset();
@@ -200,7 +201,7 @@ void
 UetPdc::Post(UetTxMessage m)
 {
     Enqueue(std::move(m));
-    m_idleEvent.Cancel();
+    Unschedule(m_idleEvent);
     Wake();
 }
 
@@ -356,7 +357,7 @@ UetPdc::BuildNextPacket(const Time& now)
 void
 UetPdc::ArmRto()
 {
-    m_rtoEvent.Cancel();
+    Unschedule(m_rtoEvent);
     uint32_t psn = 0;
     if (m_state == CLOSED || !m_tx->OldestInFlight(&psn))
     {
@@ -449,6 +450,7 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
         if (psn == ackPsn && rec.retx == 0)
         {
             sample.rtt = m_core->Now() - rec.firstSent;
+            OnRttSample(sample.rtt);
         }
         if (rx.flags & Pds::FLAG_M)
         {
@@ -495,9 +497,13 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
         Finish(false, "closed");
         return;
     }
-    if (n > 0)
+    if (m_tx->GetOutstanding() == 0)
     {
-        ArmRto();
+        Unschedule(m_rtoEvent);
+    }
+    else if (!compat::IsPending(m_rtoEvent))
+    {
+        ArmRto(); // else the timer checks the oldest packet when it fires
     }
     Wake();
     MaybeIdle();
@@ -559,7 +565,7 @@ UetPdc::ReceiveNack(const UetRxPacket& rx)
         }
         m_holdUntil = m_core->Now() + Rto(m_noPdcRetries - 1);
         m_nic->m_retxTrace(m_localId, m_tx->GetUnackedPsn(), "no-pdc");
-        m_rtoEvent.Cancel();
+        Unschedule(m_rtoEvent);
         break;
     }
     case Pds::NACK_INV_DPDCID:
@@ -680,7 +686,7 @@ UetPdc::ReceiveRequest(const UetRxPacket& rx)
     if (m_role == TARGET && !syn && !m_sawNonSyn)
     {
         m_sawNonSyn = true;
-        m_newPdcEvent.Cancel();
+        Unschedule(m_newPdcEvent);
     }
     if (m_peerId == 0 && !syn)
     {
@@ -910,11 +916,11 @@ void
 UetPdc::Finish(bool error, const std::string& why)
 {
     auto done = TakeCompleted();
-    m_rtoEvent.Cancel();
-    m_idleEvent.Cancel();
-    m_holdEvent.Cancel();
-    m_closeReqEvent.Cancel();
-    m_newPdcEvent.Cancel();
+    Unschedule(m_rtoEvent);
+    Unschedule(m_idleEvent);
+    Unschedule(m_holdEvent);
+    Unschedule(m_closeReqEvent);
+    Unschedule(m_newPdcEvent);
     if (m_state == CLOSING || m_role == INITIATOR)
     {
         m_nic->PdcClosing(this);

@@ -51,6 +51,7 @@ UetPdclessFlow::UetPdclessFlow(UetNic* nic,
 
 UetPdclessFlow::~UetPdclessFlow()
 {
+    // Cancel, not Remove: the simulator may already be destroyed.
     m_rtoEvent.Cancel();
     m_flushEvent.Cancel();
 }
@@ -163,6 +164,11 @@ UetPdclessFlow::ReceiveResponse(const UetRxPacket& rx)
     }
     uint64_t cookie = m_tx->Get(pktId).cookie;
     m_tx->OnAck(Pds::PsnAdd(m_tx->GetUnackedPsn(), -1), pktId, 1, nullptr);
+    const UetSendWindow::Record& r = m_tx->Get(pktId);
+    if (r.retx == 0)
+    {
+        OnRttSample(m_core->Now() - r.firstSent);
+    }
     UetTxMessage* m = FindTx(static_cast<uint32_t>(cookie >> 32));
     if (m)
     {
@@ -180,7 +186,14 @@ UetPdclessFlow::ReceiveResponse(const UetRxPacket& rx)
     }
     Advance();
     Retire();
-    ArmRto();
+    if (m_tx->GetOutstanding() == 0)
+    {
+        Unschedule(m_rtoEvent);
+    }
+    else if (!compat::IsPending(m_rtoEvent))
+    {
+        ArmRto();
+    }
     if (HasPacketToSend())
     {
         m_core->Activate(this);
@@ -210,7 +223,7 @@ UetPdclessFlow::Advance()
 void
 UetPdclessFlow::ArmRto()
 {
-    m_rtoEvent.Cancel();
+    Unschedule(m_rtoEvent);
     uint32_t pktId = 0;
     if (!m_tx->OldestInFlight(&pktId))
     {

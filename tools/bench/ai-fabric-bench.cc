@@ -9,6 +9,8 @@
  *
  *   ai-fabric-bench --scenario=p2p        one 1 GiB WRITE, two NICs through one switch, 400G
  *   ai-fabric-bench --scenario=incast     64:1 WRITE incast through a two-tier Clos, DCQCN+PFC
+ *   ai-fabric-bench --scenario=uet-p2p    the p2p WRITE over Ultra Ethernet (RUD)
+ *   ai-fabric-bench --scenario=uet-incast the incast over Ultra Ethernet (RUD, PFC, no CC yet)
  *   ai-fabric-bench --scenario=allreduce-su  one SuperPOD SU (32 x 8 GPUs) ring AllReduce 256 MiB
  *   ai-fabric-bench --scenario=fabric-8k  build an 8,192-GPU fabric + ring-neighbour QPs
  *
@@ -85,9 +87,51 @@ ScenarioP2p(uint64_t bytes)
     return os.str();
 }
 
-/// 64 senders on 8 leaves, 8 spines, receiver on another leaf; DCQCN + PFC at 400G.
+/// Two UetNics through one switch; one RUD WRITE of \p bytes. Returns the result line.
 std::string
-ScenarioIncast(uint32_t senders, uint64_t bytes)
+ScenarioUetP2p(uint64_t bytes)
+{
+    NodeContainer hosts(2);
+    NodeContainer sw(1);
+    PfcHelper pfc;
+    pfc.SetDeviceAttribute("DataRate", StringValue("400Gbps"));
+    pfc.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    SwitchHelper sh;
+    UetNicHelper nicHelper;
+    std::vector<Ptr<PfcNetDevice>> ports;
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        ports.push_back(DynamicCast<PfcNetDevice>(pfc.Install(hosts.Get(i), sw.Get(0)).Get(0)));
+    }
+    Ptr<FabricSwitch> fabric = sh.Install(sw.Get(0));
+    std::vector<Ptr<UetEndpoint>> eps;
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        Ipv4Address ip(0x0a000001 + i);
+        fabric->GetForwardingTable()->SetRoute(ip, {i});
+        eps.push_back(nicHelper.Install(hosts.Get(i), ports[i], ip)->CreateEndpoint(1, 0));
+        eps.back()->RegisterMemory(0, bytes);
+    }
+    nicHelper.AssignStreams(1);
+    UetCompletion done;
+    eps[0]->PostWrite(
+        eps[1]->GetAddress(),
+        0,
+        0,
+        bytes,
+        MakeCallback(+[](UetCompletion* d, const UetCompletion& c) { *d = c; }).Bind(&done));
+    Simulator::Run();
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(2) << "UET WRITE " << bytes << " B "
+       << (done.ok ? "ok" : "FAILED") << ", goodput "
+       << bytes * 8.0 / (done.endTime - done.startTime).GetSeconds() / 1e9 << " Gb/s";
+    return os.str();
+}
+
+/// 64 senders on 8 leaves, 8 spines, receiver on another leaf, at 400G: RoCE with DCQCN + PFC,
+/// or (\p uet) Ultra Ethernet RUD with PFC and no congestion control yet.
+std::string
+ScenarioIncast(uint32_t senders, uint64_t bytes, bool uet = false)
 {
     const uint32_t perLeaf = 8;
     const uint32_t leaves = (senders + perLeaf - 1) / perLeaf + 1; // + the receiver's leaf
@@ -134,11 +178,21 @@ ScenarioIncast(uint32_t senders, uint64_t bytes)
     }
     RoceNicHelper nicHelper;
     nicHelper.SetCongestionControl("dcqcn");
+    UetNicHelper uetHelper;
     std::vector<Ptr<RoceNic>> nics;
+    std::vector<Ptr<UetEndpoint>> eps;
     for (uint32_t h = 0; h <= senders; ++h)
     {
         Ipv4Address ip(0x0a000001 + h);
-        nics.push_back(nicHelper.Install(hosts.Get(h), hostPort[h], ip));
+        if (uet)
+        {
+            eps.push_back(uetHelper.Install(hosts.Get(h), hostPort[h], ip)->CreateEndpoint(1, 0));
+            eps.back()->RegisterMemory(0, bytes);
+        }
+        else
+        {
+            nics.push_back(nicHelper.Install(hosts.Get(h), hostPort[h], ip));
+        }
         for (uint32_t l = 0; l < leaves; ++l)
         {
             if (l == hostLeaf[h])
@@ -161,9 +215,21 @@ ScenarioIncast(uint32_t senders, uint64_t bytes)
         }
     }
     nicHelper.AssignStreams(1);
+    uetHelper.AssignStreams(1);
     uint32_t doneCount = 0;
     Time last;
-    for (uint32_t h = 0; h < senders; ++h)
+    for (uint32_t h = 0; uet && h < senders; ++h)
+    {
+        eps[h]->PostWrite(eps[senders]->GetAddress(),
+                          0,
+                          0,
+                          bytes,
+                          MakeCallback(+[](uint32_t* n, Time* t, const UetCompletion& c) {
+                              *n += c.ok ? 1 : 0;
+                              *t = std::max(*t, c.endTime);
+                          }).Bind(&doneCount, &last));
+    }
+    for (uint32_t h = 0; !uet && h < senders; ++h)
     {
         auto qp = nicHelper.Connect(nics[h], nics[senders])[0];
         qp.first->PostWrite(bytes,
@@ -186,6 +252,17 @@ ScenarioIncast(uint32_t senders, uint64_t bytes)
     std::ostringstream os;
     os << doneCount << "/" << senders << " WRITEs of " << bytes << " B done, last at "
        << last.GetSeconds() * 1e6 << " us, " << pauses << " PFC pauses from leaves";
+    if (uet)
+    {
+        uint64_t retx = 0;
+        uint64_t rto = 0;
+        for (const auto& ep : eps)
+        {
+            retx += ep->GetNic()->GetCounters().retransmissions;
+            rto += ep->GetNic()->GetCounters().rtoExpirations;
+        }
+        os << ", " << retx << " retransmissions (" << rto << " RTOs)";
+    }
     return os.str();
 }
 
@@ -251,7 +328,9 @@ main(int argc, char* argv[])
     std::string simulator = "ns3::FabricSimulatorImpl";
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("scenario", "p2p | incast | allreduce-su | fabric-8k", scenario);
+    cmd.AddValue("scenario",
+                 "p2p | incast | uet-p2p | uet-incast | allreduce-su | fabric-8k",
+                 scenario);
     cmd.AddValue("bytes", "Override the scenario's message size (0 = default)", bytes);
     cmd.AddValue(
         "scheduler",
@@ -278,6 +357,14 @@ main(int argc, char* argv[])
     {
         result = ScenarioIncast(64, bytes ? bytes : (4ull << 20));
     }
+    else if (scenario == "uet-p2p")
+    {
+        result = ScenarioUetP2p(bytes ? bytes : (1ull << 30));
+    }
+    else if (scenario == "uet-incast")
+    {
+        result = ScenarioIncast(64, bytes ? bytes : (4ull << 20), true);
+    }
     else if (scenario == "allreduce-su")
     {
         result = ScenarioAllReduceSu(bytes ? bytes : (256ull << 20));
@@ -289,7 +376,8 @@ main(int argc, char* argv[])
     else
     {
         NS_ABORT_MSG("--scenario=" << scenario
-                                   << " is unknown; use p2p, incast, allreduce-su or fabric-8k");
+                                   << " is unknown; use p2p, incast, uet-p2p, uet-incast, "
+                                      "allreduce-su or fabric-8k");
     }
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     uint64_t events = Simulator::GetEventCount();

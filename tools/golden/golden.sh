@@ -63,7 +63,7 @@ run rail-allreduce-clos "$ex/rail-allreduce" --topology=clos --cc=none --op=allt
 run rail-allreduce-tree "$ex/rail-allreduce" --algo=tree --servers=2 --max-bytes=16777216
 run rail-allreduce-hier "$ex/rail-allreduce" --algo=hierarchical --topology=rail-only \
     --servers=2 --max-bytes=16777216
-for s in p2p incast allreduce-su fabric-8k; do
+for s in p2p incast uet-p2p uet-incast allreduce-su fabric-8k; do
     run "bench-$s" "$bench" --scenario="$s"
 done
 run bench-p2p-default-engine "$bench" --scenario=p2p --bytes=16777216 \
