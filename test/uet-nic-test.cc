@@ -549,6 +549,38 @@ TEST_F(UetTest, UudLosesWhatTheFabricDropsAndCountsIt)
     EXPECT_EQ(deliveries[0].op, UetOperation::SEND);
 }
 
+TEST_F(UetTest, StalledPdcIsNamedInTheHealthMonitorsDiagnosis)
+{
+    // A cut link and a retry limit that outlasts StallTime: nothing arrives, the monitor stops
+    // the run and names the PDC, its state and PSNs.
+    nicHelper.SetNicAttribute("RetryLimit", UintegerValue(64));
+    Config::SetDefault("ns3::FabricHealthMonitor::StallTime", TimeValue(MilliSeconds(20)));
+    Config::SetDefault("ns3::FabricHealthMonitor::CheckInterval", TimeValue(MilliSeconds(1)));
+    Build();
+    Ptr<FabricHealthMonitor> monitor = CreateObject<FabricHealthMonitor>();
+    monitor->Install(hosts);
+    Config::Reset();
+    std::vector<std::string> stalls;
+    monitor->TraceConnectWithoutContext(
+        "Stalled",
+        MakeCallback(+[](std::vector<std::string>* v, Time, const std::string& d) {
+            v->push_back(d);
+        }).Bind(&stalls));
+    ports[1]->GetPfcChannel()->SetLinkUp(false);
+    eps[0]->PostWrite(eps[1]->GetAddress(), 0xabc, 0, 8192, Collect());
+    Simulator::Run();
+    ASSERT_EQ(stalls.size(), 1u);
+    EXPECT_TRUE(completions.empty());
+    EXPECT_LT(Simulator::Now(), MilliSeconds(30));
+    const std::string& d = stalls[0];
+    EXPECT_NE(d.find("PDC 1 -> 10.0.0.2 PDC 0 (initiator, RUD, syn-sent): 1 operation(s) "
+                     "pending"),
+              std::string::npos)
+        << d;
+    EXPECT_NE(d.find("RTO at"), std::string::npos) << d;
+    monitor->Dispose();
+}
+
 using UetBadInputDeathTest = UetTest;
 
 TEST_F(UetBadInputDeathTest, ClearErrors)

@@ -984,6 +984,7 @@ UetNic::ReceivePdcless(uint32_t port, const UetRxPacket& rx)
     {
         m_counters.ceReceived++;
     }
+    m_core->AccountRx(port, GetDataPriority(port), rx.payload); // host-side PFC
     if (!rudi)
     {
         m_counters.uudPacketsReceived++;

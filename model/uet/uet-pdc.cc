@@ -728,6 +728,7 @@ UetPdc::ReceiveRequest(const UetRxPacket& rx)
     }
     m_rodNackSent = false;
     c.dataPacketsReceived++;
+    m_core->AccountRx(m_port, m_priority, rx.payload); // host-side PFC (if RxDrainRate > 0)
     UetSesReassembly::Outcome done;
     if (rx.nextHeader == Pds::NH_RESPONSE_DATA && rx.ses)
     {
