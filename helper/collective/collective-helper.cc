@@ -29,7 +29,8 @@ SameServerIsNvLink(std::shared_ptr<const std::vector<CollectiveRankLocation>> lo
 } // namespace
 
 CollectiveHelper::CollectiveHelper()
-    : m_nvLinkWithinServer(false),
+    : m_transportTypeSet(false),
+      m_nvLinkWithinServer(false),
       m_randomPsn(true),
       m_streamSet(false),
       m_stream(0)
@@ -74,16 +75,27 @@ CollectiveHelper::SetNics(const std::vector<Ptr<RoceNic>>& nics)
 void
 CollectiveHelper::SetTransportType(const std::string& typeName)
 {
+    std::string name = typeName == "roce"  ? "ns3::RoceCollectiveTransport"
+                       : typeName == "uet" ? "ns3::UetCollectiveTransport"
+                                           : typeName;
     TypeId tid;
-    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(typeName, &tid) ||
+    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(name, &tid) ||
                         !tid.IsChildOf(CollectiveTransport::GetTypeId()) || !tid.HasConstructor(),
                     "CollectiveHelper::SetTransportType: \""
                         << typeName
                         << "\" is not the TypeId of a CollectiveTransport (e.g. "
-                           "ns3::RoceCollectiveTransport)");
+                           "ns3::RoceCollectiveTransport, ns3::UetCollectiveTransport, or "
+                           "roce, uet)");
     NS_ABORT_MSG_IF(!m_comms.empty(),
                     "CollectiveHelper::SetTransportType: communicators were already created");
     m_transportFactory.SetTypeId(tid);
+    m_transportTypeSet = true;
+}
+
+std::string
+CollectiveHelper::GetTransportType() const
+{
+    return m_transportFactory.GetTypeId().GetName();
 }
 
 uint32_t
@@ -110,23 +122,27 @@ CollectiveHelper::SetTopology(Ptr<FabricTopologyHelper> topology)
     NS_ABORT_MSG_IF(!topology || !topology->IsInstalled(),
                     "CollectiveHelper::SetTopology: the topology is null or not installed "
                     "(call Install() first)");
-    std::vector<Ptr<RoceNic>> nics;
+    std::vector<Ptr<Node>> nodes;
     std::vector<CollectiveRankLocation> where;
     for (uint32_t r = 0; r < topology->GetNRanks(); ++r)
     {
-        nics.push_back(topology->GetNic(r));
+        nodes.push_back(topology->GetRank(r));
         CollectiveRankLocation loc;
         loc.server = topology->GetServerOf(r);
         loc.local = topology->GetLocalOf(r);
         where.push_back(loc);
     }
-    SetNics(nics);
+    SetRanks(nodes);
     SetRankLocations(where);
     SetNvLinkWithinServer(true);
-    SetConnector(MakeCallback(+[](Ptr<FabricTopologyHelper> t, uint32_t a, uint32_t b, uint32_t n) {
-                     return t->Connect(a, b, n);
-                 }).Bind(topology));
+    // The connector (RoCE) or port selector (UET) is the topology's, set per transport.
+    m_topology = topology;
     SetHealthMonitor(topology->GetHealthMonitor());
+    if (!m_transportTypeSet && topology->GetNRanks() > 0 && !nodes[0]->GetObject<RoceNic>() &&
+        nodes[0]->GetObject<UetNic>())
+    {
+        m_transportFactory.SetTypeId(UetCollectiveTransport::GetTypeId());
+    }
 }
 
 void
@@ -229,8 +245,7 @@ CollectiveHelper::CreateCommunicator(const std::vector<uint32_t>& ranks, const s
     transport->SetRankNodes(m_nodes);
     Ptr<RoceCollectiveTransport> roce = DynamicCast<RoceCollectiveTransport>(transport);
     NS_ABORT_MSG_IF(!roce && !m_connector.IsNull(),
-                    "CollectiveHelper: a QP connector (SetConnector or SetTopology) was set but "
-                    "the transport "
+                    "CollectiveHelper: a QP connector (SetConnector) was set but the transport "
                         << transport->GetInstanceTypeId().GetName()
                         << " is not RoCE; connectors apply to ns3::RoceCollectiveTransport");
     if (roce)
@@ -240,6 +255,21 @@ CollectiveHelper::CreateCommunicator(const std::vector<uint32_t>& ranks, const s
         {
             roce->SetConnector(m_connector);
         }
+        else if (m_topology)
+        {
+            roce->SetConnector(
+                MakeCallback(+[](Ptr<FabricTopologyHelper> t, uint32_t a, uint32_t b, uint32_t n) {
+                    return t->Connect(a, b, n);
+                }).Bind(m_topology));
+        }
+    }
+    Ptr<UetCollectiveTransport> uet = DynamicCast<UetCollectiveTransport>(transport);
+    if (uet && m_topology)
+    {
+        uet->SetPortSelector(
+            MakeCallback(+[](Ptr<FabricTopologyHelper> t, uint32_t a, uint32_t b, uint32_t ch) {
+                return t->GetConnectionPorts(a, b, ch);
+            }).Bind(m_topology));
     }
     if (m_streamSet)
     {

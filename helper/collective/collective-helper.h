@@ -14,6 +14,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/roce-collective-transport.h"
 #include "ns3/roce-nic.h"
+#include "ns3/uet-collective-transport.h"
 
 #include <string>
 #include <vector>
@@ -24,13 +25,15 @@ namespace ns3
 /**
  * \ingroup ai-fabric-collective
  * \brief Creates communicators (groups of ranks running collectives) and training jobs on a
- *        fabric of RoceNics, and gathers their results.
+ *        fabric of RoceNics or UetNics, and gathers their results.
  *
  * Global rank i is the i-th node given to SetRanks() (or the node of the i-th NIC given to
  * SetNics()). Every communicator gets its own transport (its own connections, as every NCCL
  * communicator has its own), of the CollectiveTransport type chosen with SetTransportType()
  * (default ns3::RoceCollectiveTransport: RoCE QPs on the RoceNic of each rank's node), given
- * the ranks' nodes (CollectiveTransport::SetRankNodes) and configured from the helper:
+ * the ranks' nodes (CollectiveTransport::SetRankNodes) and configured from the helper. The
+ * Ultra Ethernet transport is SetTransportType("ns3::UetCollectiveTransport") (or "uet"): SES
+ * WRITEs on the UetNic of each rank's node (a topology with Transports "uet" or "roce+uet").
  *  - SetConnector(): how a connection's QPs are created; default RoceNicHelper::Connect on
  *    port 0. A topology plugs in here, e.g.
  *    `helper.SetConnector(MakeCallback(&FabricTopologyHelper::Connect, topology))`;
@@ -70,10 +73,13 @@ class CollectiveHelper
     /**
      * \brief Choose the transport of new communicators.
      * \param typeName the TypeId name of a CollectiveTransport with a constructor (default
-     *        "ns3::RoceCollectiveTransport"); aborts naming it otherwise, or if communicators
-     *        exist already
+     *        "ns3::RoceCollectiveTransport"; "ns3::UetCollectiveTransport" for Ultra
+     *        Ethernet), or the short names "roce" and "uet"; aborts naming it otherwise, or if
+     *        communicators exist already
      */
     void SetTransportType(const std::string& typeName);
+    /// \return the TypeId name of the transport of new communicators
+    std::string GetTransportType() const;
     /// \return number of global ranks
     uint32_t GetNRanks() const;
     /**
@@ -84,9 +90,11 @@ class CollectiveHelper
     /**
      * \brief Use every GPU of an installed topology as the global ranks (rank order), with
      *        their server/rail locations, NVLink hop types within a server and the topology's
-     *        Connect() (NVLink or NIC ports) as the connector.
+     *        ports: over RoCE its Connect() (NVLink or NIC ports) is the connector, over UET
+     *        its GetConnectionPorts() (per channel) is the transport's port selector.
      * Communicators created afterwards register with the topology's FabricHealthMonitor, so a
-     * stall diagnosis lists their unfinished collectives.
+     * stall diagnosis lists their unfinished collectives. A topology with Transports "uet"
+     * (no RoCE) selects ns3::UetCollectiveTransport unless SetTransportType was called.
      * \param topology an installed FabricTopologyHelper (aborts if null or not installed)
      */
     void SetTopology(Ptr<FabricTopologyHelper> topology);
@@ -201,6 +209,8 @@ class CollectiveHelper
 
   private:
     std::vector<Ptr<Node>> m_nodes;                   //!< their nodes
+    Ptr<FabricTopologyHelper> m_topology;             //!< SetTopology (or null)
+    bool m_transportTypeSet;                          //!< SetTransportType was called
     RoceCollectiveTransport::Connector m_connector;   //!< connector
     Ptr<FabricHealthMonitor> m_monitor;               //!< gets the communicators' diagnosers
     std::vector<CollectiveRankLocation> m_locations;  //!< locations (or empty)

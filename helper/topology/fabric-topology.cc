@@ -9,6 +9,7 @@
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 #include "ns3/pfc-channel.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <array>
@@ -192,7 +193,22 @@ FabricTopologyHelper::GetTypeId()
                           "machine (MemAvailable).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&FabricTopologyHelper::m_memoryLimit),
-                          MakeUintegerChecker<uint64_t>());
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("Transports",
+                          "Transports Install() puts on every GPU's NIC core: \"roce\" (a "
+                          "RoceNic, GetNicHelper()), \"uet\" (an Ultra Ethernet UetNic, "
+                          "GetUetNicHelper()) or \"roce+uet\" (both on the same core). "
+                          "Ignored when a transport installer is set.",
+                          StringValue("roce"),
+                          MakeStringAccessor(&FabricTopologyHelper::m_transports),
+                          MakeFabricChecker<StringValue>(
+                              MakeStringChecker(),
+                              "ns3::FabricTopologyHelper::Transports",
+                              [](const std::string& s) {
+                                  return s == "roce" || s == "uet" || s == "roce+uet";
+                              },
+                              "roce, uet, roce+uet",
+                              [](const std::string& s) { return "\"" + s + "\""; }));
     return tid;
 }
 
@@ -206,6 +222,7 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_nvLinkDelay(NanoSeconds(150)),
       m_scaleOutNet("10.0.0.0"),
       m_nvLinkNet("10.128.0.0"),
+      m_transports("roce"),
       m_tierLinks{},
       m_nLeaves(0),
       m_nSpines(0),
@@ -223,6 +240,7 @@ void
 FabricTopologyHelper::DoDispose()
 {
     m_nics.clear();
+    m_uetNics.clear();
     m_cores.clear();
     if (m_monitor)
     {
@@ -262,6 +280,12 @@ RoceNicHelper&
 FabricTopologyHelper::GetNicHelper()
 {
     return m_nicHelper;
+}
+
+UetNicHelper&
+FabricTopologyHelper::GetUetNicHelper()
+{
+    return m_uetNicHelper;
 }
 
 // ---- planning API --------------------------------------------------------------------------
@@ -636,7 +660,10 @@ FabricTopologyHelper::Install()
 
     t = std::chrono::steady_clock::now();
     m_nics.resize(nRanks);
+    m_uetNics.resize(nRanks);
     m_cores.resize(nRanks);
+    const bool roce = m_transports != "uet";
+    const bool uet = m_transports != "roce";
     for (uint32_t r = 0; r < nRanks; ++r)
     {
         Ptr<Node> gpu = m_gpus.Get(r);
@@ -648,13 +675,27 @@ FabricTopologyHelper::Install()
         m_cores[r] = core;
         if (m_transportInstaller.IsNull())
         {
-            // RoCE on the core's ports (RoceNic::AddPort finds them on the core).
-            Ptr<RoceNic> nic = m_nicHelper.Install(gpu,
-                                                   DynamicCast<PfcNetDevice>(gpu->GetDevice(0)),
-                                                   GetAddress(r, 0));
-            for (uint32_t p = 1; p <= k; ++p)
+            // The transports on the core's ports (their AddPort finds them on the core).
+            if (roce)
             {
-                nic->AddPort(DynamicCast<PfcNetDevice>(gpu->GetDevice(p)), GetAddress(r, p));
+                Ptr<RoceNic> nic = m_nicHelper.Install(gpu,
+                                                       DynamicCast<PfcNetDevice>(gpu->GetDevice(0)),
+                                                       GetAddress(r, 0));
+                for (uint32_t p = 1; p <= k; ++p)
+                {
+                    nic->AddPort(DynamicCast<PfcNetDevice>(gpu->GetDevice(p)), GetAddress(r, p));
+                }
+            }
+            if (uet)
+            {
+                Ptr<UetNic> nic =
+                    m_uetNicHelper.Install(gpu,
+                                           DynamicCast<PfcNetDevice>(gpu->GetDevice(0)),
+                                           GetAddress(r, 0));
+                for (uint32_t p = 1; p <= k; ++p)
+                {
+                    nic->AddPort(DynamicCast<PfcNetDevice>(gpu->GetDevice(p)), GetAddress(r, p));
+                }
             }
         }
         else
@@ -662,6 +703,7 @@ FabricTopologyHelper::Install()
             m_transportInstaller(gpu, core);
         }
         m_nics[r] = gpu->GetObject<RoceNic>();
+        m_uetNics[r] = gpu->GetObject<UetNic>();
     }
     m_stats.nicsSeconds = Since(t);
 
@@ -882,6 +924,19 @@ FabricTopologyHelper::GetNic(uint32_t rank) const
                         << "::GetNic: rank " << rank
                         << " has no RoceNic (the transport installer put none on its NIC core)");
     return m_nics[rank];
+}
+
+Ptr<UetNic>
+FabricTopologyHelper::GetUetNic(uint32_t rank) const
+{
+    CheckRank(rank, "GetUetNic");
+    CheckInstalled("GetUetNic");
+    NS_ABORT_MSG_IF(!m_uetNics[rank],
+                    GetInstanceTypeId().GetName()
+                        << "::GetUetNic: rank " << rank << " has no UetNic (Transports=\""
+                        << m_transports
+                        << "\"; set it to \"uet\" or \"roce+uet\" before Install())");
+    return m_uetNics[rank];
 }
 
 Ptr<FabricNic>
@@ -1111,6 +1166,24 @@ FabricTopologyHelper::Connect(uint32_t rankA, uint32_t rankB, uint32_t nQps)
         pairs.push_back(p[0]);
     }
     return pairs;
+}
+
+std::pair<uint32_t, uint32_t>
+FabricTopologyHelper::GetConnectionPorts(uint32_t rankA, uint32_t rankB, uint32_t index) const
+{
+    CheckRank(rankA, "GetConnectionPorts");
+    CheckRank(rankB, "GetConnectionPorts");
+    NS_ABORT_MSG_IF(rankA == rankB,
+                    GetInstanceTypeId().GetName()
+                        << "::GetConnectionPorts: rankA == rankB == " << rankA
+                        << "; a connection joins two different GPUs");
+    if (rankA / m_gpusPerServer == rankB / m_gpusPerServer)
+    {
+        return {GetNvLinkPort(), GetNvLinkPort()};
+    }
+    DoCheckConnect(rankA, rankB);
+    uint32_t plane = index % m_portsPerGpu;
+    return {plane, plane};
 }
 
 // ---- summary and export --------------------------------------------------------------------

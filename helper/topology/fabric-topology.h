@@ -21,6 +21,8 @@
 #include "ns3/roce-nic-helper.h"
 #include "ns3/roce-nic.h"
 #include "ns3/switch-helper.h"
+#include "ns3/uet-nic-helper.h"
+#include "ns3/uet-nic.h"
 
 #include <array>
 #include <cstdint>
@@ -106,9 +108,16 @@ struct FabricBuildStats
  * NvLinkDataRate (default 3.6 Tb/s = 450 GB/s per direction per GPU, NVIDIA DGX H100) over
  * cables of NvLinkDelay (default 150 ns per GPU-NVSwitch hop; an assumption, NVIDIA publishes
  * no per-hop figure); it is lossless for the MMU's lossless priorities (default priority 3,
- * RoCE data) like every FabricSwitch. The NVLink domain is modelled as RoCE packets over a
- * fast switch: a transfer between two GPUs of a server crosses two NVLink cables and one
- * NVSwitch and never the scale-out network.
+ * RoCE data) like every FabricSwitch. The NVLink domain is modelled as the transport's packets
+ * (RoCE or UET) over a fast switch: a transfer between two GPUs of a server crosses two NVLink
+ * cables and one NVSwitch and never the scale-out network.
+ *
+ * <b>Transports.</b> Install() gives every GPU a transport-neutral NIC core (FabricNic) with
+ * all its ports and addresses, then puts the transports the Transports attribute names on it:
+ * "roce" (the default) a RoceNic (GetNic(), GetNicHelper()), "uet" an Ultra Ethernet UetNic
+ * (GetUetNic(), GetUetNicHelper()) on the same ports, "roce+uet" both, sharing the core (RoCE on
+ * UDP 4791, UET on 4793; the fabric's health monitor watches the core, so it sees the pending
+ * work of both). Collectives choose theirs with CollectiveHelper::SetTransportType.
  *
  * <b>Ranks</b> are numbered server-major: rank = server x GpusPerServer + local. The local
  * index is also the GPU's rail (NIC i <-> GPU i <-> rail i, DGX H100).
@@ -145,9 +154,9 @@ struct FabricBuildStats
  * not in its parents; the examples accept --ns3::RailOptimizedTopologyHelper::Servers=64 as well
  * (FabricResolveInheritedAttributes() rewrites it to the registering class). Devices, switches
  * and NICs are configured through the helpers returned by GetPortHelper(), GetSwitchHelper(),
- * GetNvSwitchHelper() and GetNicHelper() before Install(); the DataRate of ports and the Delay
- * of cables are always set per tier by the topology (GpuLinkDataRate, NvLinkDataRate and the
- * helper's tier rates such as LeafSpineDataRate): a changed ns3::PfcNetDevice::DataRate or
+ * GetNvSwitchHelper(), GetNicHelper() and GetUetNicHelper() before Install(); the DataRate of ports
+ * and the Delay of cables are always set per tier by the topology (GpuLinkDataRate, NvLinkDataRate
+ * and the helper's tier rates such as LeafSpineDataRate): a changed ns3::PfcNetDevice::DataRate or
  * ns3::PfcChannel::Delay default has no effect, and Install() warns about it on stderr.
  *
  * <b>Errors.</b> Install() aborts (NS_ABORT_MSG) before creating anything when the shape is
@@ -192,15 +201,23 @@ class FabricTopologyHelper : public Object
      * \return a reference, valid for the helper's lifetime
      */
     RoceNicHelper& GetNicHelper();
+    /**
+     * \brief The helper that installs the UetNic of every GPU when the Transports attribute
+     *        is "uet" or "roce+uet" (NIC attributes with SetNicAttribute, AssignStreams).
+     * \return a reference, valid for the helper's lifetime
+     */
+    UetNicHelper& GetUetNicHelper();
     /// What installs the transports of a GPU on its NIC core: (GPU node, its FabricNic).
     typedef Callback<void, Ptr<Node>, Ptr<FabricNic>> TransportInstaller;
     /**
      * \brief Choose how Install() puts transports on every GPU's NIC core. Install() always
      *        gives each GPU a FabricNic with all its ports (scale-out 0..k-1, NVLink k) and
-     *        addresses, then calls the installer; the default (a null callback) installs a
-     *        RoceNic through GetNicHelper(). An installer may add several transports (RoCE
-     *        and UET on one NIC). Without a RoceNic on a GPU, GetNic() and Connect() abort
-     *        naming the rank.
+     *        addresses, then calls the installer; the default (a null callback) installs
+     *        the transports the Transports attribute names: a RoceNic through GetNicHelper()
+     *        ("roce", the default), a UetNic through GetUetNicHelper() ("uet"), or both on
+     *        the same core ("roce+uet"). An installer replaces that choice and may add several
+     *        transports (RoCE and UET on one NIC). Without a RoceNic on a GPU, GetNic() and
+     *        Connect() abort naming the rank; without a UetNic, GetUetNic() does.
      * \param installer the installer (null: RoCE)
      */
     void SetTransportInstaller(TransportInstaller installer);
@@ -264,6 +281,13 @@ class FabricTopologyHelper : public Object
      *         transport installer put none on it
      */
     Ptr<RoceNic> GetNic(uint32_t rank) const;
+    /**
+     * \param rank a rank, < GetNRanks()
+     * \return the UetNic of that GPU (ports 0..k-1 scale-out, port k NVLink, the same ports
+     *         and addresses as GetNic()); aborts if none was installed on it (Transports is
+     *         "roce", or an installer put none)
+     */
+    Ptr<UetNic> GetUetNic(uint32_t rank) const;
     /**
      * \param rank a rank, < GetNRanks()
      * \return the transport-neutral NIC core of that GPU (same ports as GetNic())
@@ -334,6 +358,21 @@ class FabricTopologyHelper : public Object
      * \return the pairs, rankA's QP first
      */
     std::vector<QpPair> Connect(uint32_t rankA, uint32_t rankB, uint32_t nQps = 1);
+    /**
+     * \brief The NIC ports a connection between two GPUs uses, by the rule of Connect(): the
+     *        NVLink port on both within a server; across servers scale-out port
+     *        \p index % k on both (the same plane). Transports without QPs (UET: one
+     *        connection per channel) pass the channel as \p index, so a dual-port NIC spreads
+     *        the channels over its planes. Rail-only fabrics refuse pairs on different rails,
+     *        as Connect() does.
+     * \param rankA first GPU, < GetNRanks()
+     * \param rankB second GPU, < GetNRanks(), != rankA
+     * \param index QP or channel index
+     * \return (port of rankA, port of rankB)
+     */
+    std::pair<uint32_t, uint32_t> GetConnectionPorts(uint32_t rankA,
+                                                     uint32_t rankB,
+                                                     uint32_t index = 0) const;
 
     // ---- summary and export ---------------------------------------------------------------
 
@@ -627,6 +666,8 @@ class FabricTopologyHelper : public Object
     SwitchHelper m_switchHelper;             //!< scale-out switches
     SwitchHelper m_nvSwitchHelper;           //!< NVSwitches
     RoceNicHelper m_nicHelper;               //!< NICs and QP connections
+    UetNicHelper m_uetNicHelper;             //!< UET NICs (Transports uet, roce+uet)
+    std::string m_transports;                //!< attribute Transports
     TransportInstaller m_transportInstaller; //!< transports per GPU (null: RoCE)
     Ptr<FabricRouteComputer> m_routes;       //!< forwarding tables (after Install)
     Ptr<FabricHealthMonitor> m_monitor;      //!< stall detection (after Install)
@@ -642,6 +683,7 @@ class FabricTopologyHelper : public Object
     std::vector<PlannedLink> m_planned;  //!< switch-to-switch cables
     NodeContainer m_gpus;                //!< GPU nodes by rank
     std::vector<Ptr<RoceNic>> m_nics;    //!< RoceNic by rank (null without RoCE)
+    std::vector<Ptr<UetNic>> m_uetNics;  //!< UetNic by rank (null without UET)
     std::vector<Ptr<FabricNic>> m_cores; //!< NIC core by rank
     NodeContainer m_nvSwitches;          //!< NVSwitch nodes by server
     NodeContainer m_switches;            //!< scale-out switch nodes by index

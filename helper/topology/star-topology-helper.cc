@@ -29,6 +29,28 @@ StarTopologyHelper::GetNicHelper()
     return m_nicHelper;
 }
 
+UetNicHelper&
+StarTopologyHelper::GetUetNicHelper()
+{
+    return m_uetNicHelper;
+}
+
+void
+StarTopologyHelper::SetTransports(const std::string& transports)
+{
+    NS_ABORT_MSG_IF(m_switch, "StarTopologyHelper::SetTransports after Install(); set it before");
+    NS_ABORT_MSG_IF(transports != "roce" && transports != "uet" && transports != "roce+uet",
+                    "StarTopologyHelper::SetTransports: \""
+                        << transports << "\" is invalid; valid: roce, uet, roce+uet");
+    m_transports = transports;
+}
+
+const std::string&
+StarTopologyHelper::GetTransports() const
+{
+    return m_transports;
+}
+
 void
 StarTopologyHelper::Install(uint32_t hosts)
 {
@@ -43,10 +65,15 @@ StarTopologyHelper::Install(uint32_t hosts)
         m_hostPorts.push_back(DynamicCast<PfcNetDevice>(d.Get(0)));
     }
     m_switch = m_switchHelper.Install(swNode);
+    const bool roce = m_transports != "uet";
+    const bool uet = m_transports != "roce";
     for (uint32_t i = 0; i < hosts; ++i)
     {
         m_switch->GetForwardingTable()->SetRoute(GetAddress(i), {i});
-        m_nics.push_back(m_nicHelper.Install(m_hosts.Get(i), m_hostPorts[i], GetAddress(i)));
+        m_nics.push_back(roce ? m_nicHelper.Install(m_hosts.Get(i), m_hostPorts[i], GetAddress(i))
+                              : nullptr);
+        m_uetNics.push_back(
+            uet ? m_uetNicHelper.Install(m_hosts.Get(i), m_hostPorts[i], GetAddress(i)) : nullptr);
     }
     m_switch->GetForwardingTable()->Freeze();
     m_monitor = CreateObject<FabricHealthMonitor>();
@@ -77,7 +104,27 @@ Ptr<RoceNic>
 StarTopologyHelper::GetNic(uint32_t i) const
 {
     Check(i);
+    NS_ABORT_MSG_IF(!m_nics[i],
+                    "StarTopologyHelper::GetNic: host " << i << " has no RoceNic (transports \""
+                                                        << m_transports << "\")");
     return m_nics[i];
+}
+
+Ptr<UetNic>
+StarTopologyHelper::GetUetNic(uint32_t i) const
+{
+    Check(i);
+    NS_ABORT_MSG_IF(!m_uetNics[i],
+                    "StarTopologyHelper::GetUetNic: host "
+                        << i << " has no UetNic (transports \"" << m_transports
+                        << "\"; call SetTransports(\"uet\") or (\"roce+uet\") before Install)");
+    return m_uetNics[i];
+}
+
+NodeContainer
+StarTopologyHelper::GetHosts() const
+{
+    return m_hosts;
 }
 
 Ptr<PfcNetDevice>
@@ -102,9 +149,7 @@ StarTopologyHelper::GetSwitch() const
 std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>>
 StarTopologyHelper::Connect(uint32_t a, uint32_t b, uint32_t nQps)
 {
-    Check(a);
-    Check(b);
-    return m_nicHelper.Connect(m_nics[a], m_nics[b], nQps);
+    return m_nicHelper.Connect(GetNic(a), GetNic(b), nQps);
 }
 
 int64_t
@@ -112,6 +157,7 @@ StarTopologyHelper::AssignStreams(int64_t stream)
 {
     NS_ABORT_MSG_IF(!m_switch, "StarTopologyHelper::AssignStreams before Install");
     int64_t used = m_nicHelper.AssignStreams(stream);
+    used += m_uetNicHelper.AssignStreams(stream + used);
     used += m_switch->AssignStreams(stream + used);
     return used;
 }

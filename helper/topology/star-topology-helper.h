@@ -10,7 +10,10 @@
 #include "ns3/pfc-helper.h"
 #include "ns3/roce-nic-helper.h"
 #include "ns3/switch-helper.h"
+#include "ns3/uet-nic-helper.h"
+#include "ns3/uet-nic.h"
 
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -22,9 +25,12 @@ namespace ns3
  *        incast, fairness and point-to-point experiments.
  *
  * Host i gets address 10.0.0.1 + i and switch port i; the switch routes each address to its
- * port. Configure links, the switch and the NICs through GetPortHelper(), GetSwitchHelper()
- * and GetNicHelper() before Install(). For cluster-shaped fabrics use the rail-optimized,
- * rail-only or Clos topology helpers.
+ * port. Configure links, the switch and the NICs through GetPortHelper(), GetSwitchHelper(),
+ * GetNicHelper() and GetUetNicHelper() before Install(). SetTransports() chooses the hosts'
+ * transports like FabricTopologyHelper's Transports attribute: a RoceNic ("roce", the
+ * default), an Ultra Ethernet UetNic ("uet"), or both on the host's one NIC core
+ * ("roce+uet"). For cluster-shaped fabrics use the rail-optimized, rail-only or Clos topology
+ * helpers.
  */
 class StarTopologyHelper
 {
@@ -37,6 +43,16 @@ class StarTopologyHelper
     SwitchHelper& GetSwitchHelper();
     /// \return the helper that creates the NICs and connects QPs
     RoceNicHelper& GetNicHelper();
+    /// \return the helper that creates the UetNics (Transports "uet" or "roce+uet")
+    UetNicHelper& GetUetNicHelper();
+    /**
+     * \brief Choose the hosts' transports (before Install; aborts naming the value otherwise).
+     * \param transports "roce" (default: a RoceNic per host), "uet" (a UetNic) or
+     *        "roce+uet" (both on the host's NIC core); anything else aborts naming it
+     */
+    void SetTransports(const std::string& transports);
+    /// \return the transports ("roce", "uet" or "roce+uet")
+    const std::string& GetTransports() const;
 
     /**
      * \brief Build the star.
@@ -48,9 +64,16 @@ class StarTopologyHelper
     uint32_t GetNHosts() const;
     /**
      * \param i host index (< GetNHosts(); aborts otherwise)
-     * \return the host's NIC
+     * \return the host's RoceNic (aborts naming the host if it has none: Transports "uet")
      */
     Ptr<RoceNic> GetNic(uint32_t i) const;
+    /**
+     * \param i host index (< GetNHosts(); aborts otherwise)
+     * \return the host's UetNic (aborts naming the host if it has none: Transports "roce")
+     */
+    Ptr<UetNic> GetUetNic(uint32_t i) const;
+    /// \return every host node, in host order
+    NodeContainer GetHosts() const;
     /**
      * \param i host index
      * \return the host's port (its PfcNetDevice)
@@ -81,7 +104,8 @@ class StarTopologyHelper
                                                                            uint32_t b,
                                                                            uint32_t nQps = 1);
     /**
-     * \brief Fix random streams (start PSNs, ECN, load balancer).
+     * \brief Fix random streams: the RoceNics' start PSNs, then the UetNics' (Start_PSNs,
+     *        EVs), then the switch (ECN, load balancer).
      * \param stream first stream
      * \return streams used
      */
@@ -94,10 +118,13 @@ class StarTopologyHelper
     PfcHelper m_ports;                          //!< link factory
     SwitchHelper m_switchHelper;                //!< switch factory
     RoceNicHelper m_nicHelper;                  //!< NIC factory
+    UetNicHelper m_uetNicHelper;                //!< UET NIC factory
+    std::string m_transports{"roce"};           //!< transports of the hosts
     NodeContainer m_hosts;                      //!< hosts
     Ptr<FabricSwitch> m_switch;                 //!< the switch
     std::vector<Ptr<PfcNetDevice>> m_hostPorts; //!< host ports
-    std::vector<Ptr<RoceNic>> m_nics;           //!< host NICs
+    std::vector<Ptr<RoceNic>> m_nics;           //!< host RoceNics (null without RoCE)
+    std::vector<Ptr<UetNic>> m_uetNics;         //!< host UetNics (null without UET)
     Ptr<FabricHealthMonitor> m_monitor;         //!< stall detection
 };
 
