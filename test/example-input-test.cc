@@ -136,6 +136,28 @@ INSTANTIATE_TEST_SUITE_P(
                  "--loss=100000 --qps=2 --bytes=200000",
                  "--loss=100000 is invalid; valid range is -1 (no loss) or 0..97 (the 98 data "
                  "frames sent: --qps=2 x ceil(--bytes=200000 / --mtu=4096))"},
+        BadInput{"uet-write",
+                 "--op=atomic",
+                 "--op=atomic is invalid; valid values are write, read, send, tagged"},
+        BadInput{"uet-write", "--mode=uud", "--mode=uud is invalid; valid values are rud, rod"},
+        BadInput{"uet-write",
+                 "--op=read --bytes=0",
+                 "--bytes=0 is invalid for --op=read; valid range is 1..4294967295 (one SES "
+                 "message; a READ of 0 bytes returns no data)"},
+        BadInput{"uet-write",
+                 "--bytes=4294967296",
+                 "--bytes=4294967296 is invalid for --op=write; valid range is 0..4294967295"},
+        BadInput{"uet-write",
+                 "--bytes=65536 --loss=17",
+                 "--loss=17 is invalid; valid range is 0..16 (the 16 data frames sent: "
+                 "ceil(--bytes=65536 / Mtu 4096))"},
+        BadInput{"uet-write",
+                 "--loss=-1",
+                 "--loss=-1 is invalid; valid range is 0..16384 (the 16384 data frames sent: "
+                 "ceil(--bytes=67108864 / Mtu 4096))"},
+        BadInput{"uet-write",
+                 "--ns3::UetNic::Mtu=100",
+                 "ns3::UetNic::Mtu=100 is out of range: valid range 256..16383"},
         BadInput{"switch-incast",
                  "--ns3::SharedBufferMmu::ThresholdMode=Static "
                  "--ns3::SharedBufferMmu::XonOffset=300000",
