@@ -115,6 +115,14 @@ UetNic::GetTypeId()
                           UintegerValue(1024),
                           MakeUintegerAccessor(&UetNic::m_ackGenMinPktAdd),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("AckDelay",
+                          "A receiver that got packets it has not acknowledged (fewer than "
+                          "AckGenTrigger bytes, no AR) and then nothing for this long ACKs them "
+                          "(so packets before a lost tail are not resent on the RTO); 0 = no "
+                          "timer (implementation choice; [0, 1 s]).",
+                          TimeValue(MicroSeconds(2)),
+                          MakeTimeAccessor(&UetNic::m_ackDelay),
+                          MakeFabricTimeChecker("ns3::UetNic::AckDelay", Time(0), Seconds(1)))
             .AddAttribute("RtoMin",
                           "Retransmission timeout of a packet sent once (doubles per "
                           "retransmission up to RtoMax); (0, 10 s]. htsim uses about 100 us "
@@ -221,6 +229,7 @@ UetNic::UetNic()
       m_mpRange(128),
       m_ackGenTrigger(16384),
       m_ackGenMinPktAdd(1024),
+      m_ackDelay(MicroSeconds(2)),
       m_rtoMin(MicroSeconds(100)),
       m_rtoMax(MilliSeconds(100)),
       m_retryLimit(7),
@@ -507,6 +516,12 @@ uint32_t
 UetNic::GetRetryLimit() const
 {
     return m_retryLimit;
+}
+
+Time
+UetNic::GetAckDelay() const
+{
+    return m_ackDelay;
 }
 
 uint32_t

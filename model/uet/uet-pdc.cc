@@ -65,6 +65,7 @@ UetPdc::~UetPdc()
     m_holdEvent.Cancel();
     m_closeReqEvent.Cancel();
     m_newPdcEvent.Cancel();
+    m_ackEvent.Cancel();
 }
 
 void
@@ -75,6 +76,7 @@ UetPdc::Reset()
     Unschedule(m_holdEvent);
     Unschedule(m_closeReqEvent);
     Unschedule(m_newPdcEvent);
+    Unschedule(m_ackEvent);
     m_tx.reset();
     m_rx.reset();
     m_ackGen.reset();
@@ -760,6 +762,15 @@ UetPdc::ReceiveRequest(const UetRxPacket& rx)
     {
         SendAck(psn, rx.flags, rx.ce, completed ? &done : nullptr);
     }
+    else if (!m_nic->GetAckDelay().IsZero())
+    {
+        m_lastRx = m_core->Now();
+        m_lastRxPsn = psn;
+        if (!compat::IsPending(m_ackEvent))
+        {
+            m_ackEvent = Simulator::Schedule(m_nic->GetAckDelay(), &UetPdc::AckTimerExpired, this);
+        }
+    }
     Retire();
     Wake();
     MaybeIdle();
@@ -887,6 +898,25 @@ UetPdc::CloseReqExpired()
 }
 
 void
+UetPdc::AckTimerExpired()
+{
+    if (m_state == CLOSED || !m_ackGen->HasPending())
+    {
+        return;
+    }
+    Time quiet = m_core->Now() - m_lastRx;
+    if (quiet < m_nic->GetAckDelay())
+    {
+        // Packets keep coming (ACK_Gen_Trigger will ACK them): look again when it is quiet.
+        m_ackEvent =
+            Simulator::Schedule(m_nic->GetAckDelay() - quiet, &UetPdc::AckTimerExpired, this);
+        return;
+    }
+    m_ackGen->Reset();
+    SendAck(m_lastRxPsn, 0, false, nullptr);
+}
+
+void
 UetPdc::NewPdcExpired()
 {
     if (!m_sawNonSyn)
@@ -922,6 +952,7 @@ UetPdc::Finish(bool error, const std::string& why)
     Unschedule(m_holdEvent);
     Unschedule(m_closeReqEvent);
     Unschedule(m_newPdcEvent);
+    Unschedule(m_ackEvent);
     if (m_state == CLOSING || m_role == INITIATOR)
     {
         m_nic->PdcClosing(this);

@@ -279,6 +279,8 @@ class UetPdc : public UetMessageSender
     void CloseReqExpired();
     /// The New_PDC_Time timer (target) fired.
     void NewPdcExpired();
+    /// The ACK timer fired: ACK what arrived if nothing came for AckDelay.
+    void AckTimerExpired();
 
   public:
     /**
@@ -319,6 +321,9 @@ class UetPdc : public UetMessageSender
     EventId m_idleEvent;                     //!< idle timer (initiator)
     EventId m_holdEvent;                     //!< NO_PDC_AVAIL hold timer
     EventId m_closeReqEvent;                 //!< Close_REQ_Time timer (target)
+    EventId m_ackEvent;                      //!< quiet-period ACK timer
+    Time m_lastRx;                           //!< last request packet received
+    uint32_t m_lastRxPsn{0};                 //!< its PSN
     EventId m_newPdcEvent;                   //!< New_PDC_Time timer (target)
     Ptr<FabricCongestionOps> m_cc;           //!< congestion control (sender side)
     FabricCcState* m_ccState{nullptr};       //!< its state

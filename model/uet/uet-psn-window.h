@@ -131,6 +131,18 @@ class UetAckCoalescer
      */
     bool OnPacket(uint32_t bytes, bool immediate);
 
+    /// \return true if packets arrived since the last ACK (an ACK timer has work)
+    bool HasPending() const
+    {
+        return m_count > 0;
+    }
+
+    /// An ACK was sent for another reason (a timer): the counter restarts.
+    void Reset()
+    {
+        m_count = 0;
+    }
+
   private:
     uint32_t m_trigger;  //!< ACK_Gen_Trigger
     uint32_t m_minAdd;   //!< ACK_Gen_Min_Pkt_Add
