@@ -281,15 +281,26 @@ TEST_F(UetTest, InitiatorWithoutFreePdcidQueuesOperations)
 {
     nicHelper.SetNicAttribute("PdcPoolSize", UintegerValue(1));
     nicHelper.SetNicAttribute("PdcIdleTime", TimeValue(MicroSeconds(1)));
-    Build(3);
+    Build(4);
+    // One PDCID for three destinations: the operations for host 1 share its open PDC; those
+    // for hosts 2 and 3 wait, in post order, for the PDCID to be freed.
     eps[0]->PostWrite(eps[1]->GetAddress(), 0xabc, 0, 8192, Collect());
     eps[0]->PostWrite(eps[2]->GetAddress(), 0xabc, 0, 8192, Collect());
+    eps[0]->PostWrite(eps[3]->GetAddress(), 0xabc, 0, 8192, Collect());
+    eps[0]->PostWrite(eps[1]->GetAddress(), 0xabc, 0, 8192, Collect());
     EXPECT_EQ(nics[0]->GetNOpenPdcs(), 1u);
     Simulator::Run();
-    ASSERT_EQ(completions.size(), 2u);
-    EXPECT_TRUE(completions[0].ok);
-    EXPECT_TRUE(completions[1].ok);
-    EXPECT_GT(completions[1].startTime, completions[0].endTime);
+    ASSERT_EQ(completions.size(), 4u);
+    std::vector<uint64_t> order;
+    for (const auto& c : completions)
+    {
+        EXPECT_TRUE(c.ok);
+        order.push_back(c.id);
+    }
+    EXPECT_EQ(order, (std::vector<uint64_t>{1, 4, 2, 3}));
+    EXPECT_GT(completions[2].startTime, completions[1].endTime);
+    EXPECT_GT(completions[3].startTime, completions[2].endTime);
+    EXPECT_EQ(nics[0]->GetCounters().pdcsOpened, 3u);
 }
 
 TEST_F(UetTest, MidMessageLossIsRecoveredOnceWithoutDuplicateDelivery)

@@ -718,10 +718,51 @@ UetNic::Dispatch(uint32_t port, UetDeliveryMode mode, UetTxMessage m)
         fep.waiting.emplace_back(mode, std::move(m));
         return;
     }
+    OpenInitiator(port, mode, id, std::move(m));
+}
+
+void
+UetNic::OpenInitiator(uint32_t port, UetDeliveryMode mode, uint16_t id, UetTxMessage m)
+{
+    Fep& fep = m_feps[port];
     UetPdc* pdc = PdcSlot(port, id);
     pdc->OpenInitiator(mode, m.target.jobId, m.target.fep, NewStartPsn(fep), NewEv());
-    fep.initiator[key] = id;
+    fep.initiator[InitiatorKey(mode, m.target.jobId, m.target.fep.Get())] = id;
     pdc->Post(std::move(m));
+}
+
+void
+UetNic::DrainWaiting(uint32_t port)
+{
+    // In post order: an operation whose destination has a PDC joins it; the others take a
+    // free PDCID each, until there is none.
+    Fep& fep = m_feps[port];
+    while (!fep.waiting.empty())
+    {
+        UetDeliveryMode mode = fep.waiting.front().first;
+        const UetTxMessage& front = fep.waiting.front().second;
+        auto it =
+            fep.initiator.find(InitiatorKey(mode, front.target.jobId, front.target.fep.Get()));
+        uint16_t id = 0;
+        if (it == fep.initiator.end())
+        {
+            id = fep.pool->Allocate(false);
+            if (id == 0)
+            {
+                return;
+            }
+        }
+        UetTxMessage m = std::move(fep.waiting.front().second);
+        fep.waiting.pop_front();
+        if (id == 0)
+        {
+            fep.pdcs[it->second]->Post(std::move(m));
+        }
+        else
+        {
+            OpenInitiator(port, mode, id, std::move(m));
+        }
+    }
 }
 
 void
@@ -772,21 +813,7 @@ UetNic::PdcClosed(UetPdc* pdc, bool error, const std::string& why)
     m_openPdcs--;
     (error ? m_counters.pdcsClosedInError : m_counters.pdcsClosed)++;
     m_pdcCloseTrace(pdc->GetPort(), pdc->GetLocalId(), pdc->GetPeer(), error, why);
-    // Operations waiting for a PDCID may go now (in post order).
-    uint32_t port = pdc->GetPort();
-    while (!fep.waiting.empty())
-    {
-        auto [mode, m] = std::move(fep.waiting.front());
-        fep.waiting.pop_front();
-        uint64_t key = InitiatorKey(mode, m.target.jobId, m.target.fep.Get());
-        if (fep.initiator.count(key) == 0 &&
-            fep.pool->GetNAllocated() >= fep.pool->GetGeneralSize())
-        {
-            fep.waiting.emplace_front(mode, std::move(m));
-            break;
-        }
-        Dispatch(port, mode, std::move(m));
-    }
+    DrainWaiting(pdc->GetPort()); // operations waiting for a PDCID may go now
 }
 
 void

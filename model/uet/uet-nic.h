@@ -334,8 +334,12 @@ class UetNic : public Object, public FabricNicTransport
     UetPdc* PdcSlot(uint32_t port, uint16_t id);
     /// \return the open PDC with \p id whose peer is \p src / \p peerId (null otherwise)
     UetPdc* Lookup(uint32_t port, uint16_t id, uint32_t srcBits);
-    /// Open an initiator PDC and post \p m on it (or queue if no PDCID is free).
+    /// Post \p m on its PDC (or flow), opening one, or queue it if no PDCID is free.
     void Dispatch(uint32_t port, UetDeliveryMode mode, UetTxMessage m);
+    /// Open an initiator PDC with PDCID \p id and post \p m on it.
+    void OpenInitiator(uint32_t port, UetDeliveryMode mode, uint16_t id, UetTxMessage m);
+    /// Post the operations waiting for a PDCID, in order, while PDCIDs are free.
+    void DrainWaiting(uint32_t port);
     /// A request with SYN: find or make the target PDC.
     UetPdc* AcceptSyn(uint32_t port, const UetRxPacket& rx);
     /// Send a NACK without a PDC (unknown DPDCID, no PDC available).
