@@ -656,6 +656,15 @@ FabricTopologyHelper::Install()
     {
         m_switchHelper.Install(m_switches.Get(i));
     }
+    // Every switch port cabled to a NIC is a last-hop port: a packet trimmed on its way out
+    // gets the MMU's LastHopTrimDscp (UET: NACK TRIMMED_LASTHOP instead of TRIMMED).
+    for (const auto& l : m_links)
+    {
+        if (l.tier == FabricLinkTier::GPU_LEAF || l.tier == FabricLinkTier::NVLINK)
+        {
+            GlobalNode(l.b)->GetObject<FabricSwitch>()->SetLastHopPort(l.portB, true);
+        }
+    }
     m_stats.switchesSeconds = Since(t);
 
     t = std::chrono::steady_clock::now();
@@ -704,6 +713,29 @@ FabricTopologyHelper::Install()
         }
         m_nics[r] = gpu->GetObject<RoceNic>();
         m_uetNics[r] = gpu->GetObject<UetNic>();
+    }
+    // Where UET meets a switch that trims its packets, the receivers must be able to read and
+    // recognize them: fail now, naming the switch, rather than take trims for short data.
+    for (uint32_t r = 0; r < nRanks; ++r)
+    {
+        if (m_uetNics[r])
+        {
+            for (uint32_t i = 0; i < nSwitches; ++i)
+            {
+                UetNicHelper::CheckSwitchTrimming(m_uetNics[r],
+                                                  m_switches.Get(i)->GetObject<FabricSwitch>(),
+                                                  GetInstanceTypeId().GetName() + ": " +
+                                                      SwitchName(i));
+            }
+            for (uint32_t sv = 0; sv < m_servers; ++sv)
+            {
+                UetNicHelper::CheckSwitchTrimming(m_uetNics[r],
+                                                  m_nvSwitches.Get(sv)->GetObject<FabricSwitch>(),
+                                                  GetInstanceTypeId().GetName() + ": nvswitch" +
+                                                      std::to_string(sv));
+            }
+            break; // the NICs share their attributes
+        }
     }
     m_stats.nicsSeconds = Since(t);
 

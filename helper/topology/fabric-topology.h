@@ -119,6 +119,13 @@ struct FabricBuildStats
  * UDP 4791, UET on 4793; the fabric's health monitor watches the core, so it sees the pending
  * work of both). Collectives choose theirs with CollectiveHelper::SetTransportType.
  *
+ * <b>Trimming.</b> Every switch port cabled to a NIC (leaf and NVSwitch down-ports) is marked a
+ * last-hop port (FabricSwitch::SetLastHopPort): a packet trimmed there carries the MMU's
+ * LastHopTrimDscp instead of TrimDscp (UET: NACK TRIMMED_LASTHOP instead of TRIMMED). With UET
+ * installed, Install() aborts, naming the switch, the value and the valid range, when a switch
+ * trims UET's data priority with a TrimSize below UetNic::MIN_TRIM_BYTES or trim DSCPs the UET
+ * receivers do not recognize (UetNicHelper::CheckSwitchTrimming).
+ *
  * <b>Ranks</b> are numbered server-major: rank = server x GpusPerServer + local. The local
  * index is also the GPU's rail (NIC i <-> GPU i <-> rail i, DGX H100).
  *

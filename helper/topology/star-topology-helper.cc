@@ -69,11 +69,16 @@ StarTopologyHelper::Install(uint32_t hosts)
     const bool uet = m_transports != "roce";
     for (uint32_t i = 0; i < hosts; ++i)
     {
+        m_switch->SetLastHopPort(i, true); // every port faces a host
         m_switch->GetForwardingTable()->SetRoute(GetAddress(i), {i});
         m_nics.push_back(roce ? m_nicHelper.Install(m_hosts.Get(i), m_hostPorts[i], GetAddress(i))
                               : nullptr);
         m_uetNics.push_back(
             uet ? m_uetNicHelper.Install(m_hosts.Get(i), m_hostPorts[i], GetAddress(i)) : nullptr);
+    }
+    if (uet)
+    {
+        UetNicHelper::CheckSwitchTrimming(m_uetNics[0], m_switch, "StarTopologyHelper: switch");
     }
     m_switch->GetForwardingTable()->Freeze();
     m_monitor = CreateObject<FabricHealthMonitor>();

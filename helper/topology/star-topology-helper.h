@@ -29,8 +29,11 @@ namespace ns3
  * GetNicHelper() and GetUetNicHelper() before Install(). SetTransports() chooses the hosts'
  * transports like FabricTopologyHelper's Transports attribute: a RoceNic ("roce", the
  * default), an Ultra Ethernet UetNic ("uet"), or both on the host's one NIC core
- * ("roce+uet"). For cluster-shaped fabrics use the rail-optimized, rail-only or Clos topology
- * helpers.
+ * ("roce+uet"). Every switch port faces a host, so all are last-hop ports
+ * (FabricSwitch::SetLastHopPort: a packet trimmed there carries the MMU's LastHopTrimDscp);
+ * with UET, Install() aborts naming the value and valid range when the switch trims UET's data
+ * priority in a way its receivers cannot read or recognize (UetNicHelper::CheckSwitchTrimming).
+ * For cluster-shaped fabrics use the rail-optimized, rail-only or Clos topology helpers.
  */
 class StarTopologyHelper
 {

@@ -69,4 +69,22 @@ UetNicHelper::AssignStreams(int64_t stream)
     return static_cast<int64_t>(m_nics.size());
 }
 
+void
+UetNicHelper::CheckSwitchTrimming(Ptr<const UetNic> nic,
+                                  Ptr<const FabricSwitch> sw,
+                                  const std::string& name)
+{
+    NS_ABORT_MSG_IF(!nic || !sw || nic->GetNPorts() == 0,
+                    "UetNicHelper::CheckSwitchTrimming needs a UetNic with a port and a switch");
+    Ptr<SharedBufferMmu> mmu = sw->GetMmu();
+    if (!mmu || !mmu->IsTrimEnabled(nic->GetDataPriority(0)))
+    {
+        return; // UET's packets are never trimmed there
+    }
+    nic->CheckSwitchTrimming(name,
+                             mmu->GetTrimSize(),
+                             static_cast<uint8_t>(mmu->GetTrimDscp()),
+                             static_cast<uint8_t>(mmu->GetLastHopTrimDscp()));
+}
+
 } // namespace ns3

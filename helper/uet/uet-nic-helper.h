@@ -6,6 +6,7 @@
 #ifndef UET_NIC_HELPER_H
 #define UET_NIC_HELPER_H
 
+#include "ns3/fabric-switch.h"
 #include "ns3/object-factory.h"
 #include "ns3/uet-nic.h"
 
@@ -61,6 +62,22 @@ class UetNicHelper
      * \return streams used
      */
     int64_t AssignStreams(int64_t stream);
+
+    /**
+     * \brief Where a UET NIC meets a trimming switch, check that the switch trims UET packets
+     *        so that the NIC can recognize and answer them (UetNic::CheckSwitchTrimming: TrimSize
+     *        at least UetNic::MIN_TRIM_BYTES, TrimDscp and LastHopTrimDscp equal to the NIC's
+     *        TrimmedDscp and TrimmedLastHopDscp); aborts naming the switch, the values and the
+     *        valid range otherwise. Nothing is checked when the switch does not trim the NIC's
+     *        data priority (SharedBufferMmu::IsTrimEnabled). The topology helpers call it for
+     *        every switch when UET is installed.
+     * \param nic a UetNic with at least one port (its attributes are those of every NIC)
+     * \param sw the switch (configured)
+     * \param name the switch's name in the message, e.g. "leaf0"
+     */
+    static void CheckSwitchTrimming(Ptr<const UetNic> nic,
+                                    Ptr<const FabricSwitch> sw,
+                                    const std::string& name);
 
   private:
     ObjectFactory m_nicFactory;      //!< NIC factory

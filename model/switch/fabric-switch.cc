@@ -82,7 +82,7 @@ FabricSwitch::GetTypeId()
                             "ns3::FabricSwitch::XoffTracedCallback")
             .AddTraceSource("Mark",
                             "A forwarded packet was changed: egress port, priority it is queued "
-                            "on, reason (\"ecn ce\", \"trimmed\").",
+                            "on, reason (\"ecn ce\", \"trimmed\", \"trimmed last hop\").",
                             MakeTraceSourceAccessor(&FabricSwitch::m_markTrace),
                             "ns3::FabricSwitch::MarkTracedCallback")
             .AddTraceSource("PortState",
@@ -462,7 +462,9 @@ FabricSwitch::Trim(FabricFrame& frame,
     key.dscp = verdict.trimDscp;
     key.priority = verdict.trimPriority;
     bytes = trimmedBytes;
-    Mark(outPort, verdict.trimPriority, SwitchMarkReason::TRIMMED);
+    Mark(outPort,
+         verdict.trimPriority,
+         verdict.lastHop ? SwitchMarkReason::TRIMMED_LASTHOP : SwitchMarkReason::TRIMMED);
     return true;
 }
 
@@ -578,6 +580,23 @@ uint32_t
 FabricSwitch::GetNPortsDown() const
 {
     return m_portsDown;
+}
+
+void
+FabricSwitch::SetLastHopPort(uint32_t port, bool lastHop)
+{
+    GetPort(port); // range check
+    NS_ABORT_MSG_IF(!m_configured,
+                    "FabricSwitch::SetLastHopPort(" << port << ") before Configure() (SwitchHelper"
+                                                    << "::Install configures the switch)");
+    m_mmu->SetLastHopPort(port, lastHop);
+}
+
+bool
+FabricSwitch::IsLastHopPort(uint32_t port) const
+{
+    GetPort(port); // range check
+    return m_configured && m_mmu->IsLastHopPort(port);
 }
 
 uint32_t

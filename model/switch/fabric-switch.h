@@ -41,8 +41,17 @@ struct SwitchCounters
     /// Drops of packets in a lossless priority (SharedBufferMmu::LosslessPriorities), per
     /// priority, any reason: a lossless fabric should show none.
     std::array<uint64_t, 8> losslessDrops{};
-    /// Marks per SwitchMarkReason: "ecn ce" (sum of ecnMarks), "trimmed".
+    /// Marks per SwitchMarkReason: "ecn ce" (sum of ecnMarks), "trimmed" (in the fabric),
+    /// "trimmed last hop" (on a port facing a host).
     FabricReasonCounters marks{MakeSwitchMarkCounters()};
+
+    /// \return packets trimmed, in the fabric and on last-hop ports ("trimmed" + "trimmed last
+    ///         hop" marks)
+    uint64_t GetTrims() const
+    {
+        return marks[size_t(SwitchMarkReason::TRIMMED)] +
+               marks[size_t(SwitchMarkReason::TRIMMED_LASTHOP)];
+    }
 };
 
 /**
@@ -68,7 +77,9 @@ struct SwitchCounters
  * cuts the frame to the verdict's IPv4 length, rewrites the IPv4 total length, DSCP and header
  * checksum and the UDP length (and zeroes a UDP checksum, which no longer matches), pads it to
  * the Ethernet minimum, admits it again on the trim priority and queues it there; counted as
- * mark "trimmed", traced by "Mark". A packet it cannot trim is dropped with the MMU's reason.
+ * mark "trimmed" (DSCP TrimDscp) or, on a port marked with SetLastHopPort() (one that faces a
+ * host), "trimmed last hop" (DSCP LastHopTrimDscp), traced by "Mark"; SwitchCounters::GetTrims()
+ * is their sum. A packet it cannot trim is dropped with the MMU's reason.
  *
  * Port liveness: every port is up unless SetPortUp(port, false) took it down (a failure
  * detector, a fault-injection script or the link layer calls it). A port that is down leaves
@@ -176,6 +187,22 @@ class FabricSwitch : public Object, public PfcPortOwner
     bool IsPortUp(uint32_t port) const;
     /// \return number of ports that are not usable (0 in a healthy switch)
     uint32_t GetNPortsDown() const;
+
+    /**
+     * \brief Mark a port as a last-hop port (it faces a host) or not: packets trimmed on their
+     *        way out of it carry the MMU's LastHopTrimDscp and count as "trimmed last hop"
+     *        (SharedBufferMmu::SetLastHopPort). The topology helpers mark every port cabled to
+     *        a NIC.
+     * \param port port index (< GetNPorts(); aborts otherwise, naming the range; after
+     *        Configure(), which SwitchHelper::Install calls)
+     * \param lastHop true = the port faces a host
+     */
+    void SetLastHopPort(uint32_t port, bool lastHop);
+    /**
+     * \param port port index (< GetNPorts(); aborts otherwise, naming the range)
+     * \return true if the port is a last-hop port (SetLastHopPort)
+     */
+    bool IsLastHopPort(uint32_t port) const;
 
     /**
      * \brief Assign fixed random streams to the marker and load balancer.

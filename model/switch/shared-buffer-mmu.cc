@@ -108,11 +108,23 @@ SharedBufferMmu::GetTypeId()
                 MakeUintegerChecker<uint32_t>())
             .AddAttribute(
                 "TrimDscp",
-                "DSCP written into trimmed packets (0..63), so that the receiver and "
-                "the next hops know them.",
-                UintegerValue(0),
+                "DSCP written into packets trimmed in the fabric (0..63), so that the "
+                "next hops and the receiver know them (Ultra Ethernet: NACK "
+                "TRIMMED). Default 56: DSCP >> 3 = priority 7, the default "
+                "TrimPriority. Receivers must know it (UetNic TrimmedDscp).",
+                UintegerValue(56),
                 MakeUintegerAccessor(&SharedBufferMmu::SetTrimDscp, &SharedBufferMmu::GetTrimDscp),
                 MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "LastHopTrimDscp",
+                "DSCP written into packets trimmed on a last-hop port, one that faces "
+                "a host (SetLastHopPort; SONiC's asymmetric DSCP), so that the "
+                "receiver tells a trim at its ToR from one in the fabric (Ultra "
+                "Ethernet: NACK TRIMMED_LASTHOP); 0..63. Default 57 (priority 7). "
+                "Receivers must know it (UetNic TrimmedLastHopDscp).",
+                UintegerValue(57),
+                MakeUintegerAccessor(&SharedBufferMmu::m_lastHopTrimDscp),
+                MakeFabricUintegerChecker<uint8_t>("ns3::SharedBufferMmu::LastHopTrimDscp", 0, 63))
             .AddAttribute("TrimPriority",
                           "Priority (egress queue, 0..7) trimmed packets are charged to and "
                           "queued on, usually a high one.",
@@ -136,7 +148,8 @@ SharedBufferMmu::SharedBufferMmu()
       m_lossless(0x08),
       m_trimMask(0),
       m_trimSize(128),
-      m_trimDscp(0),
+      m_trimDscp(56),
+      m_lastHopTrimDscp(57),
       m_trimPriority(7),
       m_nPorts(0),
       m_sharedPool(0),
@@ -207,6 +220,39 @@ SharedBufferMmu::GetTrimPriority() const
     return m_trimPriority;
 }
 
+uint32_t
+SharedBufferMmu::GetLastHopTrimDscp() const
+{
+    return m_lastHopTrimDscp;
+}
+
+uint8_t
+SharedBufferMmu::GetTrimPriorities() const
+{
+    return m_trimMask;
+}
+
+void
+SharedBufferMmu::SetLastHopPort(uint32_t port, bool lastHop)
+{
+    NS_ABORT_MSG_IF(m_nPorts == 0,
+                    "SharedBufferMmu::SetLastHopPort(" << port << ") before Configure(); the MMU "
+                                                       << "has no ports yet");
+    NS_ABORT_MSG_IF(port >= m_nPorts,
+                    "SharedBufferMmu::SetLastHopPort: port " << port << " out of range (0.."
+                                                             << m_nPorts - 1 << ")");
+    m_lastHop[port] = lastHop ? 1 : 0;
+}
+
+bool
+SharedBufferMmu::IsLastHopPort(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_nPorts,
+                    "SharedBufferMmu::IsLastHopPort: port " << port << " out of range (0.."
+                                                            << int64_t(m_nPorts) - 1 << ")");
+    return m_lastHop[port] != 0;
+}
+
 bool
 SharedBufferMmu::IsTrimEnabled(uint8_t priority) const
 {
@@ -235,8 +281,21 @@ SharedBufferMmu::Configure(const std::vector<DataRate>& rates,
                     "SharedBufferMmu::Configure: " << rates.size() << " rates but "
                                                    << cableDelays.size() << " delays");
     NS_ABORT_MSG_IF(rates.empty(), "SharedBufferMmu::Configure: a switch needs at least 1 port");
+    // A lossless priority is paused by PFC, never dropped: there is no admission failure to
+    // trim it on, and a trimmed copy would be a second packet on a class that must not lose any.
+    const uint8_t both = m_trimMask & m_lossless;
+    NS_ABORT_MSG_IF(both != 0,
+                    "SharedBufferMmu TrimPriorities 0x"
+                        << std::hex << unsigned(m_trimMask) << " includes priority " << std::dec
+                        << __builtin_ctz(both) << ", which is lossless (LosslessPriorities 0x"
+                        << std::hex << unsigned(m_lossless) << std::dec
+                        << "): only lossy priorities can be trimmed; valid TrimPriorities are "
+                           "subsets of 0x"
+                        << std::hex << unsigned(uint8_t(~m_lossless)) << std::dec
+                        << " (clear the bit in TrimPriorities or in LosslessPriorities)");
     m_nPorts = static_cast<uint32_t>(rates.size());
     m_headroom.assign(m_nPorts, 0);
+    m_lastHop.assign(m_nPorts, 0);
     uint32_t nLossless = __builtin_popcount(m_lossless);
     uint64_t totalHeadroom = 0;
     NS_ABORT_MSG_IF(nLossless > 0 && m_headroomBytes > 0 && m_headroomBytes < maxFrameBytes,
@@ -333,14 +392,18 @@ SharedBufferMmu::IsLossless(uint8_t priority) const
 }
 
 MmuVerdict
-SharedBufferMmu::Refuse(SwitchDropReason reason, uint8_t priority, bool mayTrim) const
+SharedBufferMmu::Refuse(SwitchDropReason reason,
+                        uint8_t priority,
+                        uint32_t outPort,
+                        bool mayTrim) const
 {
     MmuVerdict v;
     v.reason = reason;
     if (mayTrim && ((m_trimMask >> priority) & 1u))
     {
         v.action = MmuVerdict::TRIM;
-        v.trimDscp = m_trimDscp;
+        v.lastHop = m_lastHop[outPort] != 0;
+        v.trimDscp = v.lastHop ? m_lastHopTrimDscp : m_trimDscp;
         v.trimPriority = m_trimPriority;
         v.trimBytes = m_trimSize;
     }
@@ -373,7 +436,7 @@ SharedBufferMmu::AdmitPacket(uint32_t inPort, uint8_t priority, uint32_t outPort
     uint64_t freeShared = m_sharedPool - m_sharedUsed;
     if (!lossless && egress + bytes > static_cast<uint64_t>(m_egressAlpha * double(freeShared)))
     {
-        return Refuse(SwitchDropReason::EGRESS_THRESHOLD, priority, MAY_TRIM);
+        return Refuse(SwitchDropReason::EGRESS_THRESHOLD, priority, outPort, MAY_TRIM);
     }
     uint64_t toReserved = 0;
     uint64_t toShared = 0;
@@ -393,7 +456,7 @@ SharedBufferMmu::AdmitPacket(uint32_t inPort, uint8_t priority, uint32_t outPort
         }
         else if (!lossless)
         {
-            return Refuse(SwitchDropReason::BUFFER_FULL, priority, MAY_TRIM);
+            return Refuse(SwitchDropReason::BUFFER_FULL, priority, outPort, MAY_TRIM);
         }
         else if (pg.headroom + rest <= m_headroom[inPort])
         {
@@ -413,7 +476,7 @@ SharedBufferMmu::AdmitPacket(uint32_t inPort, uint8_t priority, uint32_t outPort
                     m_xoffCallback(inPort, priority, true);
                 }
             }
-            return Refuse(SwitchDropReason::HEADROOM_OVERFLOW, priority, MAY_TRIM);
+            return Refuse(SwitchDropReason::HEADROOM_OVERFLOW, priority, outPort, MAY_TRIM);
         }
     }
     pg.reserved += toReserved;

@@ -31,7 +31,10 @@ namespace ns3
  * and the caller may instead cut it to trimBytes of IPv4 packet, re-mark its DSCP to trimDscp,
  * admit the cut packet on trimPriority with SharedBufferMmu::AdmitTrimmed() and queue it there.
  * FabricSwitch does exactly that; a packet it cannot trim (not longer than trimBytes, or
- * headers longer than trimBytes) is dropped with \p reason.
+ * headers longer than trimBytes) is dropped with \p reason. When the egress port is a last-hop
+ * port (SharedBufferMmu::SetLastHopPort: it faces a host), trimDscp is the MMU's
+ * LastHopTrimDscp and lastHop is set, so that the receiver can tell a trim at its own ToR from
+ * one in the fabric (SONiC's "asymmetric DSCP" trimming mode).
  */
 struct MmuVerdict
 {
@@ -48,6 +51,7 @@ struct MmuVerdict
     uint8_t trimDscp{0};                                 //!< TRIM: DSCP of the cut packet
     uint8_t trimPriority{0};                             //!< TRIM: priority to queue it on, 0..7
     uint16_t trimBytes{0}; //!< TRIM: IPv4 total length of the cut packet, bytes
+    bool lastHop{false};   //!< TRIM: the egress port is a last-hop port (trimDscp: last hop)
 
     /// \return true if the packet was admitted and charged
     bool IsAccept() const
@@ -89,6 +93,14 @@ struct MmuVerdict
  * for whatever reason its packet did not fit; the caller cuts the packet to TrimSize bytes of
  * IPv4 packet and admits the cut packet with AdmitTrimmed() on TrimPriority (charged like any
  * packet of that priority; a second refusal is a DROP). Off by default (TrimPriorities 0).
+ * Only lossy priorities can be trimmed: Configure() aborts, naming the priority, when
+ * TrimPriorities includes a lossless one (PFC pauses it instead of dropping). The cut packet
+ * gets DSCP TrimDscp, or LastHopTrimDscp when it leaves on a last-hop port (SetLastHopPort(): a
+ * port that faces a host; the topology helpers mark them), as in SONiC's "asymmetric DSCP" mode
+ * (SONiC packet-trimming HLD, section 2.3: the receiver can tell congestion on the downlink to
+ * the server from congestion in the fabric; Ultra Ethernet's NACK TRIMMED_LASTHOP vs TRIMMED).
+ * The defaults (56 and 57) are classified by the default DSCP map (DSCP >> 3) to priority 7,
+ * the default TrimPriority, so trimmed packets stay on the trim queue at every hop.
  * Drop reasons are SwitchDropReason values ("headroom overflow", "egress threshold", "buffer
  * full"), counted by the switch with the others.
  *
@@ -167,6 +179,33 @@ class SharedBufferMmu : public Object
      * \return true if packets of that priority are trimmed instead of dropped (TrimPriorities)
      */
     bool IsTrimEnabled(uint8_t priority) const;
+    /// \return attribute TrimPriorities: bit i set = priority i is trimmed (0 = trimming off)
+    uint8_t GetTrimPriorities() const;
+    /// \return attribute TrimSize: IPv4 total length of a trimmed packet, bytes (28..65535)
+    uint32_t GetTrimSize() const;
+    /// \return attribute TrimDscp: DSCP of packets trimmed in the fabric (0..63)
+    uint32_t GetTrimDscp() const;
+    /// \return attribute LastHopTrimDscp: DSCP of packets trimmed on a last-hop port (0..63)
+    uint32_t GetLastHopTrimDscp() const;
+    /// \return attribute TrimPriority: the priority trimmed packets are queued on (0..7)
+    uint32_t GetTrimPriority() const;
+
+    /**
+     * \brief Mark an egress port as a last-hop port (it faces a host: a NIC, not a switch), or
+     *        not. A packet trimmed on its way out of such a port gets LastHopTrimDscp instead of
+     *        TrimDscp (MmuVerdict::lastHop). No port is last-hop until this is called; the
+     *        topology helpers mark every switch port cabled to a NIC. Has no effect unless
+     *        trimming is on (TrimPriorities).
+     * \param port egress port index, 0..GetNPorts()-1 (aborts naming the range otherwise, and
+     *        before Configure())
+     * \param lastHop true = the port faces a host
+     */
+    void SetLastHopPort(uint32_t port, bool lastHop);
+    /**
+     * \param port egress port index, 0..GetNPorts()-1 (aborts naming the range otherwise)
+     * \return true if the port was marked last-hop (SetLastHopPort)
+     */
+    bool IsLastHopPort(uint32_t port) const;
 
     /**
      * \brief Return a departed packet's bytes (when it starts transmission on the egress port).
@@ -292,6 +331,7 @@ class SharedBufferMmu : public Object
      * \brief The verdict for a packet that did not fit.
      * \param reason why
      * \param priority its priority
+     * \param outPort its egress port (last hop or not)
      * \param mayTrim false after a trim (AdmitTrimmed)
      * \return TRIM if \p mayTrim and the priority is trim-enabled, else DROP
      *
@@ -300,19 +340,14 @@ class SharedBufferMmu : public Object
      */
     [[gnu::cold, gnu::noinline]] MmuVerdict Refuse(SwitchDropReason reason,
                                                    uint8_t priority,
+                                                   uint32_t outPort,
                                                    bool mayTrim) const;
     /// Attribute setter of TrimSize: aborts unless MIN_TRIM_BYTES..65535.
     void SetTrimSize(uint32_t bytes);
-    /// \return attribute TrimSize
-    uint32_t GetTrimSize() const;
     /// Attribute setter of TrimDscp: aborts unless 0..63.
     void SetTrimDscp(uint32_t dscp);
-    /// \return attribute TrimDscp
-    uint32_t GetTrimDscp() const;
     /// Attribute setter of TrimPriority: aborts unless 0..7.
     void SetTrimPriority(uint32_t priority);
-    /// \return attribute TrimPriority
-    uint32_t GetTrimPriority() const;
 
     /// Index of (port, priority) in the flat tables; aborts on bad values.
     std::size_t Pg(uint32_t port, uint8_t priority) const;
@@ -325,20 +360,21 @@ class SharedBufferMmu : public Object
     /// \return the lossless mask
     uint8_t GetLosslessPriorities() const;
 
-    uint64_t m_bufferSize;    //!< attribute BufferSize, bytes
-    uint64_t m_reservedBytes; //!< attribute ReservedBytes per (port, priority)
-    uint64_t m_headroomBytes; //!< attribute HeadroomBytes (0 = computed)
-    Time m_pfcResponseTime;   //!< attribute PfcResponseTime
-    ThresholdMode m_mode;     //!< attribute ThresholdMode
-    double m_alpha;           //!< attribute Alpha
-    uint64_t m_xoffStatic;    //!< attribute XoffStaticBytes
-    uint64_t m_xonOffset;     //!< attribute XonOffset
-    double m_egressAlpha;     //!< attribute EgressAlpha
-    uint8_t m_lossless;       //!< attribute LosslessPriorities
-    uint8_t m_trimMask;       //!< attribute TrimPriorities
-    uint16_t m_trimSize;      //!< attribute TrimSize, bytes of IPv4 packet
-    uint8_t m_trimDscp;       //!< attribute TrimDscp
-    uint8_t m_trimPriority;   //!< attribute TrimPriority
+    uint64_t m_bufferSize;     //!< attribute BufferSize, bytes
+    uint64_t m_reservedBytes;  //!< attribute ReservedBytes per (port, priority)
+    uint64_t m_headroomBytes;  //!< attribute HeadroomBytes (0 = computed)
+    Time m_pfcResponseTime;    //!< attribute PfcResponseTime
+    ThresholdMode m_mode;      //!< attribute ThresholdMode
+    double m_alpha;            //!< attribute Alpha
+    uint64_t m_xoffStatic;     //!< attribute XoffStaticBytes
+    uint64_t m_xonOffset;      //!< attribute XonOffset
+    double m_egressAlpha;      //!< attribute EgressAlpha
+    uint8_t m_lossless;        //!< attribute LosslessPriorities
+    uint8_t m_trimMask;        //!< attribute TrimPriorities
+    uint16_t m_trimSize;       //!< attribute TrimSize, bytes of IPv4 packet
+    uint8_t m_trimDscp;        //!< attribute TrimDscp
+    uint8_t m_lastHopTrimDscp; //!< attribute LastHopTrimDscp
+    uint8_t m_trimPriority;    //!< attribute TrimPriority
 
     uint32_t m_nPorts;                //!< configured ports
     std::vector<uint64_t> m_headroom; //!< headroom size per port
@@ -347,6 +383,7 @@ class SharedBufferMmu : public Object
     uint64_t m_bytesHeld;             //!< all bytes held
     uint64_t m_peakBytesHeld;         //!< peak of m_bytesHeld
     std::vector<IngressPg> m_ingress; //!< per (port, priority)
+    std::vector<uint8_t> m_lastHop;   //!< per port: 1 = last-hop port (SetLastHopPort)
 
     /// Bytes queued at one egress port, per priority: one cache line per port (a frame's
     /// admission and release touch one line, and the port total is the sum of the line).

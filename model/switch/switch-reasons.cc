@@ -27,6 +27,7 @@ static_assert(sizeof(DROP_NAMES) / sizeof(DROP_NAMES[0]) == size_t(SwitchDropRea
 constexpr const char* MARK_NAMES[] = {
     "ecn ce",
     "trimmed",
+    "trimmed last hop",
 };
 static_assert(sizeof(MARK_NAMES) / sizeof(MARK_NAMES[0]) == size_t(SwitchMarkReason::COUNT),
               "one name per SwitchMarkReason");

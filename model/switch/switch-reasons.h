@@ -43,8 +43,13 @@ enum class SwitchDropReason : uint8_t
 enum class SwitchMarkReason : uint8_t
 {
     ECN_CE = 0, //!< "ecn ce": WRED set the IPv4 ECN field to CE
-    TRIMMED,    //!< "trimmed": the MMU had no room for the packet; it was cut and re-marked
-    COUNT       //!< number of reasons (not a reason)
+    /// "trimmed": the MMU had no room for the packet; it was cut and re-marked TrimDscp (in the
+    /// fabric: the egress port is not a last-hop port)
+    TRIMMED,
+    /// "trimmed last hop": as TRIMMED, on a last-hop port (one facing a host), re-marked
+    /// LastHopTrimDscp (SharedBufferMmu::SetLastHopPort)
+    TRIMMED_LASTHOP,
+    COUNT //!< number of reasons (not a reason)
 };
 
 /**
@@ -56,7 +61,8 @@ const char* SwitchDropReasonName(SwitchDropReason reason);
 
 /**
  * \param reason a reason
- * \return its name ("ecn ce", "trimmed"; "unknown" for a value that is not a reason)
+ * \return its name ("ecn ce", "trimmed", "trimmed last hop"; "unknown" for a value that is not
+ *         a reason)
  */
 const char* SwitchMarkReasonName(SwitchMarkReason reason);
 

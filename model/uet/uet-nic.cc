@@ -25,6 +25,7 @@
 #include "ns3/uinteger.h"
 
 #include <cstring>
+#include <iostream>
 
 namespace ns3
 {
@@ -84,6 +85,22 @@ UetNic::GetTypeId()
                           UintegerValue(48),
                           MakeUintegerAccessor(&UetNic::m_controlDscp),
                           MakeFabricUintegerChecker<uint8_t>("ns3::UetNic::ControlDscp", 0, 63))
+            .AddAttribute("TrimmedDscp",
+                          "DSCP by which the receiver knows a request trimmed in the fabric "
+                          "(answered with NACK TRIMMED); must be the switches' SharedBufferMmu "
+                          "TrimDscp (same default, 56) and differ from DataDscp (0..63).",
+                          UintegerValue(56),
+                          MakeUintegerAccessor(&UetNic::m_trimmedDscp),
+                          MakeFabricUintegerChecker<uint8_t>("ns3::UetNic::TrimmedDscp", 0, 63))
+            .AddAttribute(
+                "TrimmedLastHopDscp",
+                "DSCP by which the receiver knows a request trimmed at the last hop, the "
+                "destination's ToR (answered with NACK TRIMMED_LASTHOP); must be the "
+                "switches' SharedBufferMmu LastHopTrimDscp (same default, 57) and differ "
+                "from DataDscp (0..63). Equal to TrimmedDscp: every trim reads as TRIMMED.",
+                UintegerValue(57),
+                MakeUintegerAccessor(&UetNic::m_trimmedLastHopDscp),
+                MakeFabricUintegerChecker<uint8_t>("ns3::UetNic::TrimmedLastHopDscp", 0, 63))
             .AddAttribute("PdcPoolSize",
                           "General PDCIDs per FEP (1..65534; with ReservedPdcs at most 65535). "
                           "A target out of them answers SYNs with NACK NO_PDC_AVAIL.",
@@ -224,6 +241,8 @@ UetNic::UetNic()
     : m_mtu(4096),
       m_dataDscp(26),
       m_controlDscp(48),
+      m_trimmedDscp(56),
+      m_trimmedLastHopDscp(57),
       m_poolSize(4096),
       m_reservedPdcs(0),
       m_mpRange(128),
@@ -290,6 +309,15 @@ UetNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
     NS_ABORT_MSG_IF(m_rtoMax < m_rtoMin,
                     "UetNic: RtoMax " << m_rtoMax.As(Time::US) << " is below RtoMin "
                                       << m_rtoMin.As(Time::US));
+    NS_ABORT_MSG_IF(m_dataDscp == m_trimmedDscp || m_dataDscp == m_trimmedLastHopDscp,
+                    "UetNic: DataDscp "
+                        << unsigned(m_dataDscp) << " equals "
+                        << (m_dataDscp == m_trimmedDscp ? "TrimmedDscp" : "TrimmedLastHopDscp")
+                        << " " << unsigned(m_dataDscp)
+                        << ": every request would look trimmed; the DSCPs of "
+                           "trimmed packets (TrimmedDscp "
+                        << unsigned(m_trimmedDscp) << ", TrimmedLastHopDscp "
+                        << unsigned(m_trimmedLastHopDscp) << ") must differ from DataDscp");
     if (!m_core)
     {
         m_core = FabricNic::GetOrCreate(dev->GetNode());
@@ -558,6 +586,44 @@ uint8_t
 UetNic::GetControlDscp() const
 {
     return m_controlDscp;
+}
+
+uint8_t
+UetNic::GetTrimmedDscp() const
+{
+    return m_trimmedDscp;
+}
+
+uint8_t
+UetNic::GetTrimmedLastHopDscp() const
+{
+    return m_trimmedLastHopDscp;
+}
+
+void
+UetNic::CheckSwitchTrimming(const std::string& where,
+                            uint32_t trimSize,
+                            uint8_t trimDscp,
+                            uint8_t lastHopTrimDscp) const
+{
+    NS_ABORT_MSG_IF(trimSize < MIN_TRIM_BYTES,
+                    where << ": SharedBufferMmu TrimSize " << trimSize
+                          << " B is too small for Ultra Ethernet: a trimmed UET request must keep "
+                             "its headers (IPv4 20 + UDP 8 + PDS 12 + SES 44 = "
+                          << MIN_TRIM_BYTES
+                          << " B) for the receiver to NACK it; valid range with UET is "
+                          << MIN_TRIM_BYTES << "..65535");
+    NS_ABORT_MSG_IF(trimDscp != m_trimmedDscp,
+                    where << ": SharedBufferMmu TrimDscp " << unsigned(trimDscp)
+                          << " differs from UetNic TrimmedDscp " << unsigned(m_trimmedDscp)
+                          << ": the UET receivers would take trimmed packets for short data "
+                             "packets; set both to the same value (0..63)");
+    NS_ABORT_MSG_IF(lastHopTrimDscp != m_trimmedLastHopDscp,
+                    where << ": SharedBufferMmu LastHopTrimDscp " << unsigned(lastHopTrimDscp)
+                          << " differs from UetNic TrimmedLastHopDscp "
+                          << unsigned(m_trimmedLastHopDscp)
+                          << ": the UET receivers would take packets trimmed at the last hop for "
+                             "short data packets; set both to the same value (0..63)");
 }
 
 uint8_t
@@ -907,12 +973,13 @@ UetNic::GetRxHeaderBytes(const uint8_t* ip, uint32_t avail) const
 }
 
 void
-UetNic::SendStatelessNack(uint32_t port, const UetRxPacket& rx, uint8_t code)
+UetNic::SendStatelessNack(uint32_t port, const UetRxPacket& rx, uint8_t code, uint8_t flags)
 {
     uint8_t buf[L2_ROOM + IP_UDP + UetPdsNackHeader::SIZE];
     uint8_t* h = buf + L2_ROOM;
-    // SPDCID 0: this side has no PDC; DPDCID: the sender's PDCID (its SPDCID).
-    UetPdsNackHeader::WriteFields(h + IP_UDP, 0, 0, code, 0, rx.psn, 0, rx.spdcid, 0);
+    // SPDCID 0: this side has no PDC; DPDCID: the sender's PDCID (its SPDCID). From the
+    // packet's EV (UDP source port), as the ACKs.
+    UetPdsNackHeader::WriteFields(h + IP_UDP, 0, flags, code, 0, rx.psn, 0, rx.spdcid, 0);
     FabricFrame f =
         MakeFrame(port, h, IP_UDP + UetPdsNackHeader::SIZE, 0, rx.src.Get(), rx.udpSrc, false);
     m_counters.nacksSent++;
@@ -1069,6 +1136,86 @@ UetNic::ReceivePdcless(uint32_t port, const UetRxPacket& rx)
 }
 
 bool
+UetNic::ReceiveTrimmed(uint32_t port,
+                       const UetRxPacket& rx,
+                       bool lastHop,
+                       FabricNicDropReason& reason)
+{
+    Fep& fep = m_feps[port];
+    m_counters.trimmedReceived++;
+    if (lastHop)
+    {
+        m_counters.trimmedLastHopReceived++;
+    }
+    if (rx.ce)
+    {
+        m_counters.ceReceived++;
+    }
+    const uint8_t code = lastHop ? UetPdsHeader::NACK_TRIMMED_LASTHOP : UetPdsHeader::NACK_TRIMMED;
+    // M: the packet was CE-marked; RETX echoed (UET.md "Trimming").
+    const uint8_t flags = (rx.ce ? UetPdsHeader::FLAG_M : 0) | (rx.flags & UetPdsHeader::FLAG_RETX);
+    if (rx.type == UetPdsHeader::UUD_REQ)
+    {
+        m_counters.uudTrimmed++; // unreliable: nobody resends it
+        return true;
+    }
+    if (rx.type == UetPdsHeader::RUDI_REQ)
+    {
+        // The packet id in NACK_PSN, the JobID in the payload (the initiator's flow key), NT.
+        uint8_t buf[L2_ROOM + IP_UDP + UetPdsNackHeader::SIZE];
+        uint8_t* h = buf + L2_ROOM;
+        UetPdsNackHeader::WriteFields(h + IP_UDP,
+                                      0,
+                                      flags | UetPdsHeader::FLAG_NT,
+                                      code,
+                                      0,
+                                      rx.psn,
+                                      0,
+                                      0,
+                                      wire::GetU24(rx.ses + 5));
+        FabricFrame f =
+            MakeFrame(port, h, IP_UDP + UetPdsNackHeader::SIZE, 0, rx.src.Get(), rx.udpSrc, false);
+        m_counters.nacksSent++;
+        m_counters.trimNacksSent++;
+        m_nackTrace(0, rx.psn, code, false);
+        m_core->SendControl(port, f, GetControlPriority(port));
+        return true;
+    }
+    UetPdc* pdc = nullptr;
+    if (rx.flags & UetPdsHeader::FLAG_SYN)
+    {
+        // A trimmed SYN packet opens no PDC (its data did not arrive; a PDCID taken for it
+        // would be half-open until New_PDC_Time, and an incast's first packets are the ones
+        // trimmed): NACK it statelessly, as NO_PDC_AVAIL; the initiator, still in SYN_SENT,
+        // resends it with SYN. If an earlier SYN packet opened the PDC, that PDC answers.
+        auto it = fep.target.find(TargetKey(rx.src.Get(), rx.spdcid));
+        uint32_t startPsn = UetPdsHeader::PsnAdd(rx.psn, -int64_t(rx.dpdcid & 0xFFF));
+        if (it != fep.target.end() && fep.pdcs[it->second]->GetStartPsn() == startPsn)
+        {
+            pdc = fep.pdcs[it->second].get();
+        }
+        else
+        {
+            SendStatelessNack(port, rx, code, flags);
+            m_counters.trimNacksSent++;
+            return true;
+        }
+    }
+    else
+    {
+        pdc = Lookup(port, rx.dpdcid, rx.src.Get());
+        if (!pdc || (pdc->GetPeerId() != 0 && pdc->GetPeerId() != rx.spdcid))
+        {
+            SendStatelessNack(port, rx, UetPdsHeader::NACK_INV_DPDCID);
+            reason = FabricNicDropReason::UNKNOWN_FLOW;
+            return false;
+        }
+    }
+    pdc->ReceiveTrimmed(rx, code);
+    return true;
+}
+
+bool
 UetNic::Deliver(uint32_t port,
                 const uint8_t* b,
                 uint32_t got,
@@ -1093,9 +1240,30 @@ UetNic::Deliver(uint32_t port,
                  IsPdcless(rx.type);
     uint32_t sesSize = HasSesHeader(rx.type) ? UetPdsHeader::SesHeaderSize(rx.nextHeader) : 0;
     uint32_t hdr = IP_UDP + pdsSize + sesSize;
+    // A switch that trimmed a request re-marked its DSCP (UetNic TrimmedDscp, or
+    // TrimmedLastHopDscp at the destination's ToR): headers whole, payload cut.
+    const uint8_t dscp = b[1] >> 2;
+    const bool trimmed =
+        (dscp == m_trimmedDscp || dscp == m_trimmedLastHopDscp) &&
+        (request || rx.type == UetPdsHeader::RUDI_REQ || rx.type == UetPdsHeader::UUD_REQ);
     if (!known || pdsSize == 0 || size < hdr || got < std::min(hdr, MAX_HEADERS) ||
         hdr > MAX_HEADERS)
     {
+        if (trimmed)
+        {
+            // Cut inside its headers: nothing identifies the packet to NACK.
+            m_counters.trimmedMalformed++;
+            if (!m_warnedShortTrim)
+            {
+                m_warnedShortTrim = true;
+                std::cerr << "ai-fabric warning: UetNic on node " << GetNodeId()
+                          << ": a trimmed UET request of " << size << " B is shorter than its "
+                          << hdr << " B of headers, so it cannot be NACKed; dropped as malformed "
+                          << "(UetNicCounters::trimmedMalformed; the sender recovers by RTO). "
+                          << "Set the switches' SharedBufferMmu TrimSize to at least "
+                          << MIN_TRIM_BYTES << "\n";
+            }
+        }
         reason = FabricNicDropReason::MALFORMED;
         return false;
     }
@@ -1108,12 +1276,22 @@ UetNic::Deliver(uint32_t port,
     if (IsPdcless(rx.type))
     {
         rx.psn = wire::GetU32(rx.pds + 4); // pkt_id (RUDI); UUD has none
+        if (trimmed)
+        {
+            rx.payload = 0;
+            return ReceiveTrimmed(port, rx, dscp != m_trimmedDscp, reason);
+        }
         ReceivePdcless(port, rx);
         return true;
     }
     rx.psn = UetPdsRequestHeader::PeekPsn(rx.pds); // same octets in every PDC type
     rx.spdcid = UetPdsRequestHeader::PeekSpdcid(rx.pds);
     rx.dpdcid = UetPdsRequestHeader::PeekDpdcid(rx.pds);
+    if (trimmed)
+    {
+        rx.payload = 0;
+        return ReceiveTrimmed(port, rx, dscp != m_trimmedDscp, reason);
+    }
     uint32_t srcBits = rx.src.Get();
     if (rx.type == UetPdsHeader::NACK && (rx.flags & UetPdsHeader::FLAG_NT))
     {
@@ -1125,8 +1303,13 @@ UetNic::Deliver(uint32_t port,
             reason = FabricNicDropReason::UNKNOWN_FLOW;
             return false;
         }
+        uint8_t code = UetPdsNackHeader::PeekNackCode(rx.pds);
         m_counters.nacksReceived++;
-        m_nackTrace(0, rx.psn, UetPdsNackHeader::PeekNackCode(rx.pds), true);
+        if (code == UetPdsHeader::NACK_TRIMMED || code == UetPdsHeader::NACK_TRIMMED_LASTHOP)
+        {
+            m_counters.trimNacksReceived++;
+        }
+        m_nackTrace(0, rx.psn, code, true);
         it->second->ReceiveNack(rx);
         return true;
     }

@@ -52,6 +52,22 @@ namespace ns3
  * ACK, response-with-data 20 B on READ data. Data packets are IPv4 ECT(0), control packets
  * not ECT; the UDP checksum is 0 and the optional 4-byte UET CRC is not carried.
  *
+ * Trimming (UET.md "Trimming"; a switch whose SharedBufferMmu trims UET's data priority): a
+ * request packet whose IPv4 DSCP is TrimmedDscp (cut in the fabric) or TrimmedLastHopDscp (cut
+ * at the destination's ToR) carries its headers but not its payload. The receiver does not
+ * mark its PSN received and runs no SES processing; it answers at once with NACK TRIMMED or
+ * TRIMMED_LASTHOP for that PSN (M set if the packet was ECN CE, RETX echoed, from the packet's
+ * EV: UDP source port = the packet's, as the ACKs), with the NT flag and the JobID in the
+ * payload for RUDI; a trimmed UUD packet is counted lost (UetNicCounters::uudTrimmed). A
+ * trimmed SYN packet of a PDC the target has not opened yet is NACKed without opening one (its
+ * data did not arrive; the initiator resends it with SYN). The sender retransmits the PSN at
+ * once and reports FabricCcEvent::TRIM and a FabricCcAckSample (nack, trimmed, M, EV) to its
+ * congestion control. The two DSCPs must be the fabric's (SharedBufferMmu TrimDscp and
+ * LastHopTrimDscp; same defaults, 56 and 57; the topology helpers check them with
+ * CheckSwitchTrimming()) and differ from DataDscp (AddPort aborts otherwise). A trimmed
+ * packet shorter than its headers (TrimSize below GetMinTrimBytes()) cannot be answered: it is
+ * dropped as "malformed" by the NIC core, counted in trimmedMalformed, with a warning.
+ *
  * Left out on purpose (documented): TSS (security), atomics, rendezvous and deferrable sends,
  * the SES medium header, guaranteed-delivery responses. Congestion control: the
  * "CongestionControl" prototype (a FabricCongestionOps) is forked per PDC, its rate paces and
@@ -87,10 +103,36 @@ class UetNic : public Object, public FabricNicTransport
     ~UetNic() override;
 
     /**
+     * The smallest IPv4 length a trimmed UET request may have for the receiver to read it and
+     * NACK it: the largest request headers this NIC sends, IPv4 20 + UDP 8 + PDS 12 (RUD/ROD
+     * request; RUDI 8, UUD 4) + SES standard 44 = 84 bytes. (Requests carrying CC state, 16-B
+     * PDS, are not sent yet; with them it becomes 88.)
+     */
+    static constexpr uint32_t MIN_TRIM_BYTES = 20 + 8 + 12 + 44;
+
+    /**
+     * \brief Check a trimming switch's settings against this NIC, so that a fabric that trims
+     *        UET packets the receivers cannot recognize or read fails at configuration time
+     *        instead of silently (the topology helpers call it for every switch that trims).
+     *        Aborts, naming the values and the valid range, when \p trimSize is below
+     *        MIN_TRIM_BYTES or a DSCP differs from TrimmedDscp / TrimmedLastHopDscp.
+     * \param where the switch, for the message (e.g. "leaf0")
+     * \param trimSize its SharedBufferMmu TrimSize, bytes of IPv4 packet
+     * \param trimDscp its TrimDscp
+     * \param lastHopTrimDscp its LastHopTrimDscp
+     */
+    void CheckSwitchTrimming(const std::string& where,
+                             uint32_t trimSize,
+                             uint8_t trimDscp,
+                             uint8_t lastHopTrimDscp) const;
+
+    /**
      * \brief Add a port (a FEP): the port of the NIC core (created on the device's node if it
      *        has none), registering UET (UDP 4793) on the core the first time.
      * \param port a PfcNetDevice of the NIC's node, attached to a cable; its MTU must carry
-     *        Mtu + 88 header bytes (IPv4 20, UDP 8, PDS 16, SES 44; aborts naming both)
+     *        Mtu + 88 header bytes (IPv4 20, UDP 8, PDS 16, SES 44; aborts naming both). Aborts
+     *        too when DataDscp equals TrimmedDscp or TrimmedLastHopDscp (every request would
+     *        look trimmed).
      * \param address its IPv4 address
      * \return the port index (the core's)
      */
@@ -179,6 +221,10 @@ class UetNic : public Object, public FabricNicTransport
     uint8_t GetDataDscp() const;
     /// \return DSCP of control packets (ACK, NACK, control)
     uint8_t GetControlDscp() const;
+    /// \return DSCP that marks a request trimmed in the fabric (attribute TrimmedDscp)
+    uint8_t GetTrimmedDscp() const;
+    /// \return DSCP that marks a request trimmed at the last hop (TrimmedLastHopDscp)
+    uint8_t GetTrimmedLastHopDscp() const;
 
     /**
      * \brief Fix the random stream (Start_PSNs, EVs) for reproducibility.
@@ -342,8 +388,22 @@ class UetNic : public Object, public FabricNicTransport
     void DrainWaiting(uint32_t port);
     /// A request with SYN: find or make the target PDC.
     UetPdc* AcceptSyn(uint32_t port, const UetRxPacket& rx);
-    /// Send a NACK without a PDC (unknown DPDCID, no PDC available).
-    void SendStatelessNack(uint32_t port, const UetRxPacket& rx, uint8_t code);
+    /// Send a NACK without a PDC (unknown DPDCID, no PDC available, a trimmed SYN packet),
+    /// from the packet's EV, with \p flags.
+    void SendStatelessNack(uint32_t port, const UetRxPacket& rx, uint8_t code, uint8_t flags = 0);
+    /**
+     * \brief A trimmed request arrived (its DSCP said so): NACK it (RUD, ROD, RUDI) or count
+     *        it lost (UUD); nothing is delivered.
+     * \param port FEP index
+     * \param rx the packet (headers whole, payload cut)
+     * \param lastHop trimmed at the last hop (TrimmedLastHopDscp)
+     * \param[out] reason why it was dropped, when false is returned
+     * \return false if it was dropped without an answer (unknown PDC: NACK INV_DPDCID)
+     */
+    bool ReceiveTrimmed(uint32_t port,
+                        const UetRxPacket& rx,
+                        bool lastHop,
+                        FabricNicDropReason& reason);
     /// \return a random Start_PSN at least 2^16 from the FEP's last one
     uint32_t NewStartPsn(Fep& fep);
     /// \return a random EV (UDP source port 49152..65535)
@@ -365,6 +425,9 @@ class UetNic : public Object, public FabricNicTransport
     uint32_t m_mtu;                         //!< payload bytes per packet
     uint8_t m_dataDscp;                     //!< DSCP of data
     uint8_t m_controlDscp;                  //!< DSCP of ACK/NACK/control
+    uint8_t m_trimmedDscp;                  //!< DSCP of requests trimmed in the fabric
+    uint8_t m_trimmedLastHopDscp;           //!< DSCP of requests trimmed at the last hop
+    bool m_warnedShortTrim{false};          //!< the short-trim warning was printed
     uint32_t m_poolSize;                    //!< general PDCIDs per FEP
     uint32_t m_reservedPdcs;                //!< reserved PDCIDs per FEP
     uint32_t m_mpRange;                     //!< MP_RANGE

@@ -521,7 +521,12 @@ UetPdc::ReceiveNack(const UetRxPacket& rx)
     }
     uint8_t code = UetPdsNackHeader::PeekNackCode(rx.pds);
     uint32_t psn = rx.psn;
+    bool trim = code == Pds::NACK_TRIMMED || code == Pds::NACK_TRIMMED_LASTHOP;
     m_nic->Counters().nacksReceived++;
+    if (trim)
+    {
+        m_nic->Counters().trimNacksReceived++;
+    }
     m_nic->m_nackTrace(m_localId, psn, code, true);
     switch (code)
     {
@@ -530,10 +535,22 @@ UetPdc::ReceiveNack(const UetRxPacket& rx)
     case Pds::NACK_NO_PKT_BUFFER:
     case Pds::NACK_RCVR_INFER_LOSS:
     case Pds::NACK_PSN_OOR_WINDOW:
+        // Retransmitted at once: marked lost, it goes before new packets (HasPacketToSend) as
+        // soon as the arbiter serves the PDC, without waiting for the RTO.
         if (m_tx->MarkLost(psn))
         {
             m_nic->m_retxTrace(m_localId, psn, "nack");
-            bool trim = code == Pds::NACK_TRIMMED || code == Pds::NACK_TRIMMED_LASTHOP;
+            if (trim)
+            {
+                // What the NACK tells the congestion control (NSCC reacts to trims; a load
+                // balancer to the EV that was congested).
+                FabricCcAckSample sample;
+                sample.nack = true;
+                sample.trimmed = true;
+                sample.ecnEcho = (rx.flags & Pds::FLAG_M) != 0;
+                sample.entropy = rx.udpSrc;
+                m_cc->OnAck(sample);
+            }
             m_cc->OnEvent(trim ? FabricCcEvent::TRIM : FabricCcEvent::NACK);
         }
         break;
@@ -648,13 +665,13 @@ UetPdc::SendAck(uint32_t psn, uint8_t reqFlags, bool ce, const UetSesReassembly:
 }
 
 void
-UetPdc::SendNack(uint8_t code, uint32_t psn, uint8_t flags)
+UetPdc::SendNack(uint8_t code, uint32_t psn, uint8_t flags, uint16_t ev)
 {
     uint8_t buf[L2_ROOM + IP_UDP + UetPdsNackHeader::SIZE];
     uint8_t* h = buf + L2_ROOM;
     UetPdsNackHeader::WriteFields(h + IP_UDP, 0, flags, code, 0, psn, m_localId, m_peerId, 0);
     FabricFrame f =
-        m_nic->MakeFrame(m_port, h, IP_UDP + UetPdsNackHeader::SIZE, 0, m_peerIpBits, m_ev, false);
+        m_nic->MakeFrame(m_port, h, IP_UDP + UetPdsNackHeader::SIZE, 0, m_peerIpBits, ev, false);
     m_nic->Counters().nacksSent++;
     m_nic->m_nackTrace(m_localId, psn, code, false);
     m_core->SendControl(m_port, f, m_ctlPriority);
@@ -712,14 +729,14 @@ UetPdc::ReceiveRequest(const UetRxPacket& rx)
         if (!m_rodNackSent)
         {
             m_rodNackSent = true;
-            SendNack(Pds::NACK_ROD_OOO, m_rx->GetSackBase(), rx.flags & Pds::FLAG_RETX);
+            SendNack(Pds::NACK_ROD_OOO, m_rx->GetSackBase(), rx.flags & Pds::FLAG_RETX, rx.udpSrc);
         }
         return;
     }
     v = m_rx->Receive(psn);
     if (v == UetReceiveWindow::OUT_OF_WINDOW)
     {
-        SendNack(Pds::NACK_PSN_OOR_WINDOW, psn, rx.flags & Pds::FLAG_RETX);
+        SendNack(Pds::NACK_PSN_OOR_WINDOW, psn, rx.flags & Pds::FLAG_RETX, rx.udpSrc);
         return;
     }
     if (v == UetReceiveWindow::DUPLICATE)
@@ -778,6 +795,34 @@ UetPdc::ReceiveRequest(const UetRxPacket& rx)
 }
 
 void
+UetPdc::ReceiveTrimmed(const UetRxPacket& rx, uint8_t code)
+{
+    if (m_state == CLOSED)
+    {
+        return;
+    }
+    bool syn = (rx.flags & Pds::FLAG_SYN) != 0;
+    if (m_role == TARGET && !syn && !m_sawNonSyn)
+    {
+        m_sawNonSyn = true; // the initiator has our PDCID: the PDC is not half-open
+        Unschedule(m_newPdcEvent);
+    }
+    if (m_peerId == 0 && !syn)
+    {
+        m_peerId = rx.spdcid; // READ data: the target's PDCID, as in ReceiveRequest
+        if (m_state == SYN_SENT)
+        {
+            m_state = ESTABLISHED;
+        }
+    }
+    // The PSN stays unreceived (its data was cut) and the ACK state is untouched: the NACK
+    // asks for the packet again, at once.
+    uint8_t flags = (rx.ce ? Pds::FLAG_M : 0) | (rx.flags & Pds::FLAG_RETX);
+    m_nic->Counters().trimNacksSent++;
+    SendNack(code, rx.psn, flags, rx.udpSrc);
+}
+
+void
 UetPdc::ProcessReadData(const UetRxPacket& rx)
 {
     const uint8_t* s = rx.ses;
@@ -808,7 +853,7 @@ UetPdc::ReceiveControl(const UetRxPacket& rx)
         UetReceiveWindow::Verdict v = m_rx->Receive(rx.psn);
         if (v == UetReceiveWindow::OUT_OF_WINDOW)
         {
-            SendNack(Pds::NACK_PSN_OOR_WINDOW, rx.psn, 0);
+            SendNack(Pds::NACK_PSN_OOR_WINDOW, rx.psn, 0, rx.udpSrc);
             return;
         }
         SendAck(rx.psn, rx.flags, false, nullptr);

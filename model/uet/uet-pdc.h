@@ -145,6 +145,14 @@ class UetPdc : public UetMessageSender
 
     /// A request (RUD/ROD, with or without CC state) for this PDC arrived. \param rx the packet
     void ReceiveRequest(const UetRxPacket& rx);
+    /**
+     * \brief A trimmed request for this PDC arrived (UetNic knew it by its DSCP): its PSN is not
+     *        marked received and nothing reaches the SES; NACK \p code for it at once, from the
+     *        packet's EV, with M if it was CE-marked and RETX echoed.
+     * \param rx the packet (headers only)
+     * \param code NACK_TRIMMED or NACK_TRIMMED_LASTHOP
+     */
+    void ReceiveTrimmed(const UetRxPacket& rx, uint8_t code);
     /// An ACK / ACK_CC / ACK_CCX for this PDC arrived. \param rx the packet
     void ReceiveAck(const UetRxPacket& rx);
     /// A NACK for this PDC arrived. \param rx the packet
@@ -251,8 +259,15 @@ class UetPdc : public UetMessageSender
     void Open(Role role, UetDeliveryMode mode, Ipv4Address peer, uint32_t startPsn, uint16_t ev);
     /// Send an ACK now for the packet \p psn (flags; the SES response of \p rsp if given).
     void SendAck(uint32_t psn, uint8_t reqFlags, bool ce, const UetSesReassembly::Outcome* rsp);
-    /// Send a NACK.
-    void SendNack(uint8_t code, uint32_t psn, uint8_t flags);
+    /**
+     * \brief Send a NACK.
+     * \param code NACK code
+     * \param psn NACK_PSN
+     * \param flags PDS flags (M, RETX)
+     * \param ev its UDP source port: the EV of the packet it answers (echoed; the PDC's EV
+     *        while one EV carries all of a PDC's packets)
+     */
+    void SendNack(uint8_t code, uint32_t psn, uint8_t flags, uint16_t ev);
     /// Send a control packet (not through the send window).
     void SendControl(uint8_t ctlType, uint32_t psn, uint32_t payload);
     /// READ response data arrived at the initiator.

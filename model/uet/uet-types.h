@@ -172,6 +172,17 @@ struct UetNicCounters
     uint64_t uudPacketsReceived{0};  //!< UUD packets received (the fabric's losses are the
                                      //!< difference, summed over the NICs)
     uint64_t rudiResponses{0};       //!< RUDI responses received
+    /// Trimmed request packets received (a switch cut them; their DSCP is UetNic TrimmedDscp
+    /// or TrimmedLastHopDscp): not delivered, answered with NACK TRIMMED / TRIMMED_LASTHOP
+    /// (RUD, ROD, RUDI) or counted lost (UUD). Includes trimmedLastHopReceived.
+    uint64_t trimmedReceived{0};
+    uint64_t trimmedLastHopReceived{0}; //!< of trimmedReceived: trimmed at the last hop
+    uint64_t trimmedMalformed{0};  //!< trimmed packets too short for their UET headers (dropped
+                                   //!< as the NIC core's "malformed"; TrimSize too small)
+    uint64_t uudTrimmed{0};        //!< UUD packets that arrived trimmed (lost: no NACK in UUD)
+    uint64_t trimNacksSent{0};     //!< NACK TRIMMED / TRIMMED_LASTHOP sent (part of nacksSent)
+    uint64_t trimNacksReceived{0}; //!< NACK TRIMMED / TRIMMED_LASTHOP received (part of
+                                   //!< nacksReceived)
 };
 
 } // namespace ns3
