@@ -165,6 +165,13 @@ GetU32(const uint8_t* p)
     return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | p[3];
 }
 
+/// \param p source \return the big-endian 64-bit value at p
+inline uint64_t
+GetU64(const uint8_t* p)
+{
+    return (uint64_t(GetU32(p)) << 32) | GetU32(p + 4);
+}
+
 /**
  * \brief Internet checksum (RFC 1071) of an IPv4 header, with its checksum field taken as 0.
  * \param h the header

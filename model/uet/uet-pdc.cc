@@ -41,13 +41,6 @@ constexpr uint32_t MAX_HEADERS = IP_UDP + 16 + 44;
 constexpr uint32_t WIRE_OVERHEAD = PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::FCS_BYTES +
                                    PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
 
-/// 64-bit big-endian read.
-uint64_t
-GetU64(const uint8_t* p)
-{
-    return (uint64_t(wire::GetU32(p)) << 32) | wire::GetU32(p + 4);
-}
-
 } // namespace
 
 UetPdc::UetPdc(UetNic* nic, uint32_t port, uint16_t localId)
@@ -62,7 +55,6 @@ UetPdc::~UetPdc()
     // Cancel, not Remove: the simulator may already be destroyed.
     m_rtoEvent.Cancel();
     m_idleEvent.Cancel();
-    m_holdEvent.Cancel();
     m_closeReqEvent.Cancel();
     m_newPdcEvent.Cancel();
     m_ackEvent.Cancel();
@@ -73,7 +65,6 @@ UetPdc::Reset()
 {
     Unschedule(m_rtoEvent);
     Unschedule(m_idleEvent);
-    Unschedule(m_holdEvent);
     Unschedule(m_closeReqEvent);
     Unschedule(m_newPdcEvent);
     Unschedule(m_ackEvent);
@@ -111,7 +102,6 @@ UetPdc::Open(Role role, UetDeliveryMode mode, Ipv4Address peer, uint32_t startPs
     m_mode = mode;
     m_peer = peer;
     m_peerIpBits = peer.Get();
-    m_localIpBits = m_core->GetAddress(m_port).Get();
     m_startPsn = startPsn;
     m_ev = ev;
     m_priority = m_nic->GetDataPriority(m_port);
@@ -425,7 +415,7 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
     if (rx.type != Pds::ACK)
     {
         sackBase = Pds::PsnAdd(cack, static_cast<int16_t>(wire::GetU16(rx.pds + 14)));
-        bitmap = GetU64(rx.pds + 16);
+        bitmap = wire::GetU64(rx.pds + 16);
     }
     uint32_t ackPsn = Pds::PsnAdd(cack, static_cast<int16_t>(wire::GetU16(rx.pds + 2)));
     m_acked.clear();
@@ -971,12 +961,6 @@ UetPdc::NewPdcExpired()
 }
 
 void
-UetPdc::HoldExpired()
-{
-    Wake();
-}
-
-void
 UetPdc::CloseInError(const std::string& why)
 {
     if (m_state == CLOSED)
@@ -994,7 +978,6 @@ UetPdc::Finish(bool error, const std::string& why)
     auto done = TakeCompleted();
     Unschedule(m_rtoEvent);
     Unschedule(m_idleEvent);
-    Unschedule(m_holdEvent);
     Unschedule(m_closeReqEvent);
     Unschedule(m_newPdcEvent);
     Unschedule(m_ackEvent);

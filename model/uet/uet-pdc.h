@@ -284,8 +284,6 @@ class UetPdc : public UetMessageSender
     void StartClose();
     /// Free the PDC (state CLOSED, PDCID back to the pool). \param error closed in error
     void Finish(bool error, const std::string& why);
-    /// The NO_PDC_AVAIL hold ended.
-    void HoldExpired();
     /// Wake the arbiter if there is something to send.
     void Wake();
     /// The congestion control changed the rate: requeue in the pacing heap.
@@ -313,7 +311,6 @@ class UetPdc : public UetMessageSender
     State m_state{CLOSED};                   //!< state
     uint32_t m_jobId{0};                     //!< JobID (initiator key)
     Ipv4Address m_peer;                      //!< peer FEP
-    uint32_t m_localIpBits{0};               //!< local address, host order
     uint32_t m_peerIpBits{0};                //!< peer address, host order
     uint16_t m_peerId{0};                    //!< peer PDCID (0 = unknown)
     uint32_t m_startPsn{0};                  //!< Start_PSN
@@ -334,7 +331,6 @@ class UetPdc : public UetMessageSender
     EventId m_rtoEvent;                      //!< RTO timer
     Time m_rtoAt;                            //!< when m_rtoEvent fires
     EventId m_idleEvent;                     //!< idle timer (initiator)
-    EventId m_holdEvent;                     //!< NO_PDC_AVAIL hold timer
     EventId m_closeReqEvent;                 //!< Close_REQ_Time timer (target)
     EventId m_ackEvent;                      //!< quiet-period ACK timer
     Time m_lastRx;                           //!< last request packet received

@@ -16,12 +16,6 @@ namespace
 {
 using Ses = UetSesHeader;
 
-uint64_t
-GetU64(const uint8_t* p)
-{
-    return (uint64_t(wire::GetU32(p)) << 32) | wire::GetU32(p + 4);
-}
-
 /// The operation of an SES request opcode; false if the model does not carry it.
 bool
 OperationOf(uint8_t opcode, UetOperation* op)
@@ -87,8 +81,8 @@ UetSesReassembly::Receive(Ipv4Address src, const uint8_t* s, uint32_t payload, T
         uint32_t jobId = wire::GetU24(s + 5);
         uint16_t pid = wire::GetU16(s + 8) & 0xFFF;
         uint16_t ri = wire::GetU16(s + 10) & 0xFFF;
-        uint64_t bufferOffset = GetU64(s + 12);
-        uint64_t key = GetU64(s + 24);
+        uint64_t bufferOffset = wire::GetU64(s + 12);
+        uint64_t key = wire::GetU64(s + 24);
         m.bytes = wire::GetU32(s + 40);
         UetDelivery& d = m.delivery;
         d.initiatorFep = src;
@@ -154,7 +148,7 @@ UetSesReassembly::Receive(Ipv4Address src, const uint8_t* s, uint32_t payload, T
     out.rc = m.rc;
     if ((sesFlags & Ses::FLAG_SOM) && (sesFlags & Ses::FLAG_HD))
     {
-        m.delivery.headerData = GetU64(s + 32);
+        m.delivery.headerData = wire::GetU64(s + 32);
         m.delivery.hasHeaderData = true;
     }
     if (m.op == UetOperation::READ)
