@@ -12,6 +12,9 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace ns3
 {
 
@@ -236,6 +239,14 @@ UetEndpoint::PostRecv(Receive r)
                     "UetEndpoint: receive on Resource Index "
                         << r.resource << ", but the endpoint has resources 0.." << m_resources - 1);
     r.id = m_nextReceiveId++;
+    uint64_t id = r.id;
+    Offer(std::move(r));
+    return id;
+}
+
+void
+UetEndpoint::Offer(Receive r)
+{
     // An unexpected message that matches takes the receive at once (oldest first).
     for (auto it = m_pending.begin(); it != m_pending.end(); ++it)
     {
@@ -255,14 +266,38 @@ UetEndpoint::PostRecv(Receive r)
             }
             // Delivered as an event, as a provider completes a receive asynchronously.
             Simulator::ScheduleNow(&UetEndpoint::Notify, this, r, d);
-            return r.id;
+            return;
         }
         it->matched = true;
         it->receive = r;
-        return r.id;
+        return;
     }
-    m_receives.push_back(std::move(r));
-    return m_receives.back().id;
+    // In post order (a receive given back by Abandon() goes before the ones posted after it).
+    auto at = m_receives.end();
+    while (at != m_receives.begin() && std::prev(at)->id > r.id)
+    {
+        --at;
+    }
+    m_receives.insert(at, std::move(r));
+}
+
+void
+UetEndpoint::Abandon(uint64_t matchId)
+{
+    auto it = std::find_if(m_pending.begin(), m_pending.end(), [matchId](const Pending& p) {
+        return p.id == matchId;
+    });
+    if (matchId == 0 || it == m_pending.end())
+    {
+        return;
+    }
+    bool matched = it->matched;
+    Receive r = std::move(it->receive);
+    m_pending.erase(it);
+    if (matched)
+    {
+        Offer(std::move(r));
+    }
 }
 
 uint64_t

@@ -220,6 +220,14 @@ class UetEndpoint : public Object
      * \param d the delivery (receiveId, unexpected set here)
      */
     void Deliver(uint64_t matchId, UetDelivery d);
+    /**
+     * \brief A message admitted with Admit() will never arrive whole (a UUD message dropped
+     *        by UudReassemblyLimit, or one whose PDC closed): forget it. The receive bound to
+     *        it, if any, is posted again with its id and place in post order (it takes the
+     *        oldest unexpected message that matches, as a new receive would).
+     * \param matchId Admit()'s handle (nothing happens for 0 or an unknown handle)
+     */
+    void Abandon(uint64_t matchId);
 
   protected:
     void DoDispose() override;
@@ -264,6 +272,8 @@ class UetEndpoint : public Object
                   UetDeliveryMode mode);
     /// Post a receive (tagged or not).
     uint64_t PostRecv(Receive r);
+    /// Give a receive (its id set) to the oldest matching unexpected message, else queue it.
+    void Offer(Receive r);
     /// \return true if receive \p r matches a message (tagged, tag)
     static bool Matches(const Receive& r, uint16_t resource, bool tagged, uint64_t tag);
     /// Hand a delivery to the receive's callback and the endpoint's.

@@ -24,6 +24,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 
@@ -713,7 +714,9 @@ UetNic::NewStartPsn(Fep& fep)
     uint32_t psn = m_rng->GetInteger(0, 0xFFFFFFFFu);
     // At least 2^16 away from the last Start_PSN of this FEP (UET.md), so a stale packet of a
     // previous PDC with the same PDCID cannot fall into the new one's window.
-    if (fep.started && std::abs(UetPdsHeader::PsnDiff(psn, fep.lastStartPsn)) < (1 << 16))
+    // (|PsnDiff| in 64 bits: std::abs of INT32_MIN, two Start_PSNs 2^31 apart, is undefined.)
+    if (fep.started &&
+        std::abs(int64_t(UetPdsHeader::PsnDiff(psn, fep.lastStartPsn))) < (int64_t(1) << 16))
     {
         psn = UetPdsHeader::PsnAdd(fep.lastStartPsn, 1 << 17);
     }
@@ -1275,7 +1278,9 @@ UetNic::Deliver(uint32_t port,
     rx.src = Ipv4Address(wire::GetU32(b + 12));
     if (IsPdcless(rx.type))
     {
-        rx.psn = wire::GetU32(rx.pds + 4); // pkt_id (RUDI); UUD has none
+        // pkt_id (RUDI). The UUD header is only 4 bytes and has none: octets 4-7 are the SES
+        // header's, or beyond the packet when it has no SES header (a read past the end).
+        rx.psn = rx.type == UetPdsHeader::UUD_REQ ? 0 : wire::GetU32(rx.pds + 4);
         if (trimmed)
         {
             rx.payload = 0;

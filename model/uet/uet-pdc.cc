@@ -544,15 +544,20 @@ UetPdc::ReceiveNack(const UetRxPacket& rx)
             m_cc->OnEvent(trim ? FabricCcEvent::TRIM : FabricCcEvent::NACK);
         }
         break;
-    case Pds::NACK_ROD_OOO:
-        // Go back to the NACKed PSN: everything from it on is sent again, in order.
-        for (uint32_t q = psn; Pds::PsnLess(q, m_tx->GetNextPsn()); q = Pds::PsnAdd(q, 1))
+    case Pds::NACK_ROD_OOO: {
+        // Go back to the NACKed PSN: everything from it on is sent again, in order. Only the
+        // PSNs in flight can be: the walk starts at the oldest unacknowledged one if the NACK
+        // names an older PSN (a stale or forged NACK up to 2^31 PSNs back used to walk that
+        // far, one MarkLost per PSN).
+        uint32_t from = Pds::PsnLess(psn, m_tx->GetUnackedPsn()) ? m_tx->GetUnackedPsn() : psn;
+        for (uint32_t q = from; Pds::PsnLess(q, m_tx->GetNextPsn()); q = Pds::PsnAdd(q, 1))
         {
             m_tx->MarkLost(q);
         }
         m_nic->m_retxTrace(m_localId, psn, "nack");
         m_cc->OnEvent(FabricCcEvent::NACK);
         break;
+    }
     case Pds::NACK_NO_PDC_AVAIL: {
         if (m_state != SYN_SENT || m_holdUntil > m_core->Now())
         {
@@ -584,6 +589,13 @@ UetPdc::ReceiveNack(const UetRxPacket& rx)
     case Pds::NACK_INVALID_SYN:
     case Pds::NACK_PDC_MODE_MISMATCH:
     case Pds::NACK_NEW_START_PSN:
+        if (!m_tx->IsOutstanding(psn))
+        {
+            // Not about a packet this PDC has in flight: a target answers any packet it cannot
+            // place with INV_DPDCID to that packet's SPDCID, so a stale packet of an earlier
+            // PDC that had this PDCID (or a forged one) would otherwise close this live PDC.
+            break;
+        }
         if (m_state == CLOSING)
         {
             Finish(false, "closed (the target had freed its PDC)");
@@ -986,6 +998,10 @@ UetPdc::Finish(bool error, const std::string& why)
         m_nic->PdcClosing(this);
     }
     m_state = CLOSED;
+    if (m_ses)
+    {
+        m_ses->Clear(); // messages partly arrived will not complete: their endpoints forget them
+    }
     // Frees the PDCID; an operation waiting for one may reopen this very object.
     m_nic->PdcClosed(this, error, why);
     if (m_state == CLOSED)

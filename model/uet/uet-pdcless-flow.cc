@@ -204,7 +204,32 @@ UetPdclessFlow::ReceiveResponse(const UetRxPacket& rx)
 void
 UetPdclessFlow::ReceiveNack(const UetRxPacket& rx)
 {
-    if (m_tx && m_tx->MarkLost(rx.psn))
+    if (!m_tx || !m_tx->IsOutstanding(rx.psn) || m_tx->Get(rx.psn).sacked)
+    {
+        return; // answered, given up, or never sent
+    }
+    const UetSendWindow::Record& r = m_tx->Get(rx.psn);
+    if (r.retx >= m_nic->GetRetryLimit())
+    {
+        // Resent RetryLimit times and refused again: given up, as on its RTO. (NACKed resends
+        // had no limit: a target whose packet-id window stays behind a packet given up refuses
+        // every id MpRange later with PSN_OOR_WINDOW, and such a packet and its NACK went
+        // round for ever.)
+        std::ostringstream why;
+        why << "NACK " << Pds::NackCodeName(UetPdsNackHeader::PeekNackCode(rx.pds)) << " after "
+            << r.retx << " retransmissions (RetryLimit " << m_nic->GetRetryLimit() << ")";
+        Abandon(rx.psn, why.str());
+        Advance();
+        Retire();
+        ArmRto();
+        if (HasPacketToSend())
+        {
+            m_core->Activate(this);
+        }
+        Flush();
+        return;
+    }
+    if (m_tx->MarkLost(rx.psn))
     {
         m_nic->m_retxTrace(0, rx.psn, "nack");
         m_core->Activate(this);
@@ -238,9 +263,21 @@ UetPdclessFlow::ArmRto()
 void
 UetPdclessFlow::Abandon(uint32_t pktId, const std::string& why)
 {
-    uint64_t cookie = m_tx->Get(pktId).cookie;
-    m_tx->OnAck(Pds::PsnAdd(m_tx->GetUnackedPsn(), -1), pktId, 1, nullptr);
-    UetTxMessage* m = FindTx(static_cast<uint32_t>(cookie >> 32));
+    // The operation fails as a whole: every packet of its message still in flight is given up
+    // with this one (marked answered; the window's front does not move here). They used to
+    // stay in flight: once the failed message was retired, an RTO or a NACK of one of them
+    // resent a packet of no message (NS_ABORT in BuildNextPacket).
+    uint32_t seq = static_cast<uint32_t>(m_tx->Get(pktId).cookie >> 32);
+    for (uint32_t k = 0, n = m_tx->GetOutstanding(); k < n; ++k)
+    {
+        uint32_t id = Pds::PsnAdd(m_tx->GetUnackedPsn(), k);
+        const UetSendWindow::Record& r = m_tx->Get(id);
+        if (!r.sacked && static_cast<uint32_t>(r.cookie >> 32) == seq)
+        {
+            m_tx->OnAck(Pds::PsnAdd(m_tx->GetUnackedPsn(), -1), id, 1, nullptr);
+        }
+    }
+    UetTxMessage* m = FindTx(seq);
     if (m && !m->done)
     {
         std::ostringstream error;
@@ -276,8 +313,7 @@ UetPdclessFlow::RtoExpired()
             m_nic->m_retxTrace(0, pktId, "rto");
         }
     }
-    // The other packets of a failed operation still get their answers (or RTOs); the
-    // operation completed once, in error.
+    // A failed operation completed once, in error, and has no packet left in flight.
     Retire();
     ArmRto();
     if (HasPacketToSend())

@@ -25,9 +25,9 @@ namespace ns3
  *  - RUDI (reliable unordered delivery for idempotent operations): no PDC and no handshake;
  *    every packet carries a 32-bit packet id (counting from 0 per {JobID, destination}) and is
  *    answered by its own RUDI_RESP carrying the SES response; unanswered packets are resent
- *    after their RTO (RtoMin x 2^retries), and a packet that exhausts RetryLimit fails its
- *    operation (other operations go on: there is no PDC to close). At most MpRange packets are
- *    unanswered at a time.
+ *    after their RTO (RtoMin x 2^retries) or a NACK, and a packet that exhausts RetryLimit
+ *    fails its operation, whose other packets are given up with it (other operations go on:
+ *    there is no PDC to close). At most MpRange packets are unanswered at a time.
  *  - UUD (unreliable unordered datagrams): packets leave at line rate, nothing is answered or
  *    resent; an operation completes locally when its last packet has left (the target
  *    delivers only messages that arrive whole; the fabric's losses show in the NICs' UUD
@@ -84,7 +84,8 @@ class UetPdclessFlow : public UetMessageSender
     void ArmRto();
     /// The RTO timer fired.
     void RtoExpired();
-    /// Give up on a packet id: its operation fails, the window moves on.
+    /// Give up on a packet id and on every other packet of its message in flight: the
+    /// operation fails, the window moves on.
     void Abandon(uint32_t pktId, const std::string& why);
     /// Pop answered packet ids at the front of the window.
     void Advance();

@@ -178,10 +178,12 @@ UetSendWindow::OnAck(uint32_t cackPsn,
                      std::vector<std::pair<uint32_t, Record>>* acked)
 {
     uint32_t n = 0;
-    // Cumulative: everything up to and including CACK_PSN (bounded by what was sent).
-    int32_t upto = UetPdsHeader::PsnDiff(cackPsn, m_una) + 1;
-    upto = std::min<int32_t>(upto, static_cast<int32_t>(m_outstanding));
-    for (int32_t i = 0; i < upto; ++i)
+    // Cumulative: everything up to and including CACK_PSN (bounded by what was sent). In 64
+    // bits: a CACK_PSN 2^31 - 1 ahead of the oldest PSN (a stale or forged ACK) made the
+    // 32-bit PsnDiff + 1 overflow (undefined behaviour).
+    int64_t upto = int64_t(UetPdsHeader::PsnDiff(cackPsn, m_una)) + 1;
+    upto = std::min<int64_t>(upto, m_outstanding);
+    for (int64_t i = 0; i < upto; ++i)
     {
         Record& r = m_ring[m_headSlot];
         if (!r.sacked)

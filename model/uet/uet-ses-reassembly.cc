@@ -9,6 +9,9 @@
 
 #include "ns3/fabric-wire-header.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace ns3
 {
 
@@ -48,8 +51,30 @@ UetSesReassembly::UetSesReassembly(UetNic* nic, uint32_t port, uint32_t maxMessa
 }
 
 void
+UetSesReassembly::Abandon(const Message& m)
+{
+    if (m.ep && m.matchId != 0)
+    {
+        m.ep->Abandon(m.matchId);
+    }
+}
+
+void
 UetSesReassembly::Clear()
 {
+    // Oldest first (match handles grow), so receives given back go to messages in order.
+    std::vector<const Message*> admitted;
+    for (const auto& [id, m] : m_msgs)
+    {
+        admitted.push_back(&m);
+    }
+    std::sort(admitted.begin(), admitted.end(), [](const Message* a, const Message* b) {
+        return a->matchId < b->matchId;
+    });
+    for (const Message* m : admitted)
+    {
+        Abandon(*m);
+    }
     m_msgs.clear();
     m_order.clear();
 }
@@ -131,8 +156,16 @@ UetSesReassembly::Receive(Ipv4Address src, const uint8_t* s, uint32_t payload, T
             m_order.push_back(out.msgId);
             while (m_msgs.size() > m_max && !m_order.empty())
             {
-                // The oldest partly arrived message will not complete (UUD lost a packet).
-                m_evicted += m_msgs.erase(m_order.front());
+                // The oldest partly arrived message will not complete (UUD lost a packet):
+                // its endpoint forgets it too (else its receive, or its unexpected slot,
+                // stayed taken for ever).
+                auto victim = m_msgs.find(m_order.front());
+                if (victim != m_msgs.end())
+                {
+                    Abandon(victim->second);
+                    m_msgs.erase(victim);
+                    m_evicted++;
+                }
                 m_order.pop_front();
             }
             it = m_msgs.find(out.msgId);

@@ -32,7 +32,8 @@ class UetEndpoint;
  * The caller removes duplicates (PSN or packet-id windows). Messages are keyed by message_id.
  *
  * Memory: one entry per message partly arrived; with a limit (UUD, whose messages may never
- * complete), the oldest entries beyond it are dropped and counted.
+ * complete), the oldest entries beyond it are dropped and counted. A message dropped or
+ * cleared before it arrived whole is abandoned at its endpoint (UetEndpoint::Abandon).
  */
 class UetSesReassembly
 {
@@ -64,7 +65,8 @@ class UetSesReassembly
      * \return what happened
      */
     Outcome Receive(Ipv4Address src, const uint8_t* ses, uint32_t payload, Time now);
-    /// Forget every partly arrived message (the source went away).
+    /// Forget every partly arrived message (the source went away): their endpoints abandon
+    /// them (UetEndpoint::Abandon), so their receives and unexpected slots are free again.
     void Clear();
     /// \return messages partly arrived
     uint32_t GetNMessages() const;
@@ -83,6 +85,9 @@ class UetSesReassembly
         uint64_t matchId{0};                  //!< UetEndpoint::Admit's handle
         UetDelivery delivery;                 //!< delivered at the end
     };
+
+    /// Tell the endpoint that admitted \p m that it will never arrive whole.
+    static void Abandon(const Message& m);
 
     UetNic* m_nic;                                //!< the NIC
     uint32_t m_port;                              //!< FEP

@@ -4,7 +4,7 @@
 
 Each seed is a small valid input built here field by field, as the module's own Serialize()
 lays it out (the header comments give the layouts). Run it after changing a seed; the files
-are committed. Regression inputs (crash-*) that the fuzzers found are committed beside the
+are committed. Regression inputs (regression-*) that the fuzzers found are committed beside the
 seeds by hand and are never written or removed by this script.
 
     python3 test/fuzz/make-corpus.py
@@ -272,3 +272,94 @@ put(SES, "response-data-other-opcode-reserved", bytes([NH_RESPONSE_DATA]) + ses_
     0x3F, 0x3F, 0xFFFF, 0xFFFFFF, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 3, 3, 0xFF))
 put(SES, "none", bytes([NH_NONE]))
 put(SES, "unmodelled-medium", bytes([2]) + bytes(32))
+
+# uet-nic-rx-fuzz: one received UET packet. Byte 0 says how it is delivered (bit 0 the NIC:
+# 0 or 1, the source being the other host; bits 1-2 the path: 0 unicast frame, 1 broadcast
+# frame, 2 / 3 UetNic::Deliver with the fewest / all header bytes; bit 3 PSN relative to the
+# named PDC; bit 4 CE; bit 5 unknown source; bits 6-7 run 0, 1, 5 or 60 us after); byte 1 adds
+# (bits 0-6) x 128 zero payload bytes, bit 7 cuts the receiving NIC's cable during the run; the
+# rest is the UDP payload. The harness's simulation starts
+# with, at each NIC, PDCID 1 its initiator PDC (host 0 RUD, host 1 ROD, JobID 7) and PDCID 2
+# the target PDC of the other host's initiator; endpoint {JobID 7, PIDonFEP 0} with 4
+# resources and memory key 0xabc (1 MiB); a READ (message_id 1) and a RUDI WRITE in flight.
+RX = "uet-nic-rx-fuzz"
+CTRL_ACK_REQ_T, CTRL_CLOSE_T, CTRL_CLOSE_REQ_T = 1, 4, 5
+SES_WRITE, SES_READ, SES_SEND = 0x01, 0x02, 0x05
+
+
+def rx_ctl(nic=1, path=0, rel=1, ce=0, stranger=0, run=1, pad=0, cut=0):
+    return bytes([nic | (path << 1) | (rel << 3) | (ce << 4) | (stranger << 5) | (run << 6),
+                  pad | (cut << 7)])
+
+
+def syn_field(pdc_info, psn_offset):
+    return (pdc_info << 12) | psn_offset
+
+
+def write_ses(msg_id, req_len, opcode=SES_WRITE, flags=SOM | EOM, job=7, key=0xabc, off=0):
+    return ses_std(opcode, flags, msg_id, 0, job, 0, 0, off, 0, key, 0, req_len)
+
+
+def pds_ctrl(ctl_type, flags, psn, spdcid, dpdcid, payload=0):
+    return pds_prologue(CTRL, ctl_type, flags) + struct.pack(">HIHHI", 0, psn, spdcid, dpdcid,
+                                                            payload)
+
+
+def pds_nack(code, psn, spdcid, dpdcid, flags=0, payload=0):
+    return pds_prologue(NACK, NH_NONE, flags) + struct.pack(">BBIHHI", code, 0, psn, spdcid,
+                                                           dpdcid, payload)
+
+
+# RUD requests: a SYN opening a new PDC (an SPDCID the target does not know, absolute PSN), a
+# SYN of the live initiator PDC 1 at psn_offset 3, and the next PSN of the open target PDC 2.
+put(RX, "rud-syn-new-pdc", rx_ctl(rel=0) + pds_request(
+    RUD_REQ, NH_REQUEST_STD, SYN | AR, 0, 5000, 5, syn_field(0, 0)) + write_ses(0, 16) + bytes(16))
+put(RX, "rud-syn-live-pdc", rx_ctl() + pds_request(
+    RUD_REQ, NH_REQUEST_STD, SYN, 0, 3, 1, syn_field(0, 3)) + write_ses(900, 8) + bytes(8))
+put(RX, "rud-req", rx_ctl() + pds_request(RUD_REQ, NH_REQUEST_STD, AR, 0, 0, 1, 2)
+    + write_ses(901, 32) + bytes(32))
+put(RX, "rud-cc-req-send", rx_ctl(run=2) + pds_request(
+    RUD_CC_REQ, NH_REQUEST_STD, 0, 0, 1, 1, 2, 0, 100) + write_ses(902, 100, SES_SEND) + bytes(4))
+put(RX, "read-request", rx_ctl(run=2) + pds_request(RUD_REQ, NH_REQUEST_STD, AR, 0, 0, 1, 2)
+    + write_ses(903, 2000, SES_READ, off=64))
+# READ data (response with data) for host 0's READ (message_id 1) on its initiator PDC 1.
+put(RX, "read-response-data", rx_ctl(nic=0, pad=8) + pds_request(
+    RUD_REQ, NH_RESPONSE_DATA, AR, 0, 0, 2, 1) + ses_resp_data(0x02, 0x01, 1, 7, 1, 1024, 3000,
+                                                               0))
+# ACKs to host 1's initiator PDC 1 (ROD): the oldest PSN, and an ACK_CC whose SACK bitmap
+# covers PSNs after a hole, with an SES response.
+put(RX, "ack", rx_ctl() + pds_ack_base(UACK, NH_NONE, 0, 0, 0, 2, 1))
+put(RX, "ack-response", rx_ctl() + pds_ack_base(UACK, NH_RESPONSE, 0, 0, 0, 2, 1)
+    + ses_resp(0x00, 0x01, 0, 0, 7, 8192))
+put(RX, "ack-cc-sack", rx_ctl() + pds_ack_base(ACK_CC, NH_NONE, 0, 0, 0xFFFFFFFF, 2, 1)
+    + pds_sack(0, 0, 64, 2, 0b1011) + bytes(8))
+put(RX, "ack-ccx", rx_ctl() + pds_ack_base(ACK_CCX, NH_NONE, 0, 0, 1, 2, 1)
+    + pds_sack(2, 0, 64, 1, 0b11) + bytes(16))
+# NACKs of each class to host 1's initiator PDC 1: retransmit (TRIMMED, PSN_OOR_WINDOW), go
+# back (ROD_OOO), SYN retry (NO_PDC_AVAIL), close (INV_DPDCID, CLOSING), ignored
+# (UNEXP_EVENT), and a RUDI NACK (NT, the JobID in its payload).
+for name, code in (("trimmed", 0x01), ("psn-oor-window", 0x0B), ("rod-ooo", 0x0D),
+                   ("no-pdc-avail", 0x04), ("inv-dpdcid", 0x0E), ("closing", 0x10),
+                   ("unexp-event", 0x19)):
+    put(RX, "nack-" + name, rx_ctl() + pds_nack(code, 0, 2, 1))
+put(RX, "nack-rudi", rx_ctl(rel=0) + pds_nack(0x01, 0, 0, 0, FLAG_NT, 7))
+# Control packets: Close of the target PDC 2 (from host 0's PDC 1) at its next PSN,
+# Request-Close to host 1's initiator PDC 1, ACK_REQ.
+put(RX, "ctrl-close", rx_ctl(run=2) + pds_ctrl(CTRL_CLOSE_T, AR, 0, 1, 2))
+put(RX, "ctrl-close-req", rx_ctl(run=3) + pds_ctrl(CTRL_CLOSE_REQ_T, 0, 0, 2, 1))
+# An ACK while the cable is cut for 60 us: RTOs (RtoMin 10 us) and retransmissions follow.
+put(RX, "ack-cable-cut", rx_ctl(run=3, cut=1) + pds_ack_base(UACK, NH_NONE, 0, 0, 0, 2, 1))
+put(RX, "ctrl-ack-req", rx_ctl() + pds_ctrl(CTRL_ACK_REQ_T, 0, 0, 1, 2))
+# PDC-less: a RUDI request (packet id 5), a RUDI response to host 1's RUDI flow (packet id 0),
+# a UUD SEND.
+put(RX, "rudi-req", rx_ctl(rel=0) + pds_prologue(RUDI_REQ, NH_REQUEST_STD, 0)
+    + struct.pack(">HI", 0, 5) + write_ses(7, 10) + bytes(10))
+put(RX, "rudi-resp", rx_ctl(rel=0) + pds_prologue(RUDI_RESP, NH_RESPONSE, 0)
+    + struct.pack(">HI", 0, 0) + ses_resp(0x00, 0x01, 0, 0, 7, 3000))
+put(RX, "uud-send", rx_ctl(rel=0, path=3) + pds_prologue(UUD_REQ, NH_REQUEST_STD, 0) + bytes(2)
+    + write_ses(3, 64, SES_SEND) + bytes(20))
+# Refused: a truncated PDS header, a reserved type, an SES header that does not fit.
+put(RX, "truncated-pds", rx_ctl(path=2) + pds_request(RUD_REQ, NH_NONE, 0, 0, 0, 1, 2)[:7])
+put(RX, "reserved-type", rx_ctl(path=1) + pds_prologue(15, 0, 0) + bytes(14))
+put(RX, "ses-does-not-fit", rx_ctl(path=3) + pds_request(RUD_REQ, NH_REQUEST_STD, 0, 0, 0, 1, 2)
+    + bytes(20))
