@@ -67,6 +67,33 @@ class FabricCcState : public Object
         return m_lineRate;
     }
 
+    /**
+     * \return payload bytes the transport has in flight (sent, neither acknowledged nor
+     *         declared lost), as it last reported them (TcpSocketState's m_bytesInFlight);
+     *         0 for transports that do not report it
+     */
+    uint64_t GetBytesInFlight() const
+    {
+        return m_bytesInFlight;
+    }
+
+    /**
+     * \brief Report the bytes in flight (the transport calls it before each hook that
+     *        depends on them).
+     * \param bytes payload bytes
+     */
+    void SetBytesInFlight(uint64_t bytes)
+    {
+        m_bytesInFlight = bytes;
+        m_reportsBytesInFlight = true;
+    }
+
+    /// \return true once the transport has reported its bytes in flight
+    bool ReportsBytesInFlight() const
+    {
+        return m_reportsBytesInFlight;
+    }
+
     /// \return the target rate (the line rate unless the algorithm sets one)
     DataRate GetTargetRate() const
     {
@@ -104,6 +131,8 @@ class FabricCcState : public Object
     TracedValue<uint64_t> m_window;     //!< in-flight window, bytes
     TracedValue<DataRate> m_targetRate; //!< target rate
     Callback<void> m_rateChanged;       //!< the transport's re-pacing hook
+    uint64_t m_bytesInFlight{0};        //!< reported by the transport
+    bool m_reportsBytesInFlight{false}; //!< SetBytesInFlight was called
 };
 
 } // namespace ns3

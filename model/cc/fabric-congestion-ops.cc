@@ -87,6 +87,12 @@ FabricCongestionOps::WantsRttSamples() const
     return false;
 }
 
+bool
+FabricCongestionOps::WantsReceiverState() const
+{
+    return false;
+}
+
 Ptr<FabricCcState>
 FabricCongestionOps::GetState() const
 {

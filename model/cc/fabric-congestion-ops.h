@@ -70,6 +70,12 @@ struct FabricCcAckSample
     bool nack{false};    //!< the sample comes from a NACK
     bool trimmed{false}; //!< the NACK reports a trimmed packet
     bool timeout{false}; //!< the sample follows a retransmission timeout
+    bool lastHop{false}; //!< the trim happened at the destination's last hop (TRIMMED_LASTHOP)
+    /// Payload bytes the NACK reports lost (the trimmed or dropped packet's payload).
+    uint64_t nackedBytes{0};
+    /// The receiver's flow-control penalty, 0..127 (UET ACK_CC NSCC rcv_cwnd_pend; 0: none).
+    uint8_t rcvCwndPend{0};
+    bool rcvRestore{false}; //!< the receiver lifted its penalty (UET ACK_CC NSCC RC)
     uint32_t entropy{0}; //!< the path (entropy value, e.g. UDP source port) the packet took
     /// Per-hop telemetry, nHops entries, valid during the call only (null: none).
     const FabricCcHopTelemetry* hops{nullptr};
@@ -143,6 +149,14 @@ class FabricCongestionOps : public Object
      * \return false by default
      */
     virtual bool WantsRttSamples() const;
+    /**
+     * \brief Whether the receiver should report its side on every ACK: how long it held the
+     *        acknowledged packet (subtracted from the RTT sample) and its flow-control state
+     *        (UET: ACK_CC with the NSCC state, service_time, RC, rcv_cwnd_pend, rcvd_bytes,
+     *        instead of a plain ACK; a per-ACK cost of 20 bytes on the wire).
+     * \return false by default
+     */
+    virtual bool WantsReceiverState() const;
 
     /// \return the flow's state (null before Init)
     Ptr<FabricCcState> GetState() const;

@@ -647,17 +647,33 @@ UetNic::AssignStreams(int64_t stream)
 }
 
 Ptr<FabricCongestionOps>
-UetNic::NewCongestionOps(uint32_t port)
+UetNic::GetCongestionPrototype()
 {
     if (!m_ccPrototype)
     {
         ObjectFactory f;
         f.SetTypeId(m_ccTypeId);
-        m_ccPrototype = f.Create<FabricCongestionOps>();
+        Ptr<Object> o = f.Create();
+        m_ccPrototype = DynamicCast<FabricCongestionOps>(o);
         NS_ABORT_MSG_IF(!m_ccPrototype,
                         "UetNic CongestionControl " << m_ccTypeId.GetName()
                                                     << " is not a FabricCongestionOps");
+        m_wantsReceiverState = m_ccPrototype->WantsReceiverState();
     }
+    return m_ccPrototype;
+}
+
+bool
+UetNic::WantsReceiverState()
+{
+    GetCongestionPrototype();
+    return m_wantsReceiverState;
+}
+
+Ptr<FabricCongestionOps>
+UetNic::NewCongestionOps(uint32_t port)
+{
+    GetCongestionPrototype();
     Ptr<FabricCcState> state = CreateObject<FabricCcState>();
     state->Init(m_core->GetPort(port)->GetDataRate());
     Ptr<FabricCongestionOps> cc = m_ccPrototype->Fork();

@@ -193,6 +193,14 @@ class UetNic : public Object, public FabricNicTransport
                                    uint32_t jobId,
                                    Ipv4Address dst) const;
 
+    /**
+     * \brief The CongestionControl prototype every new PDC forks (created from the attribute on
+     *        first use): set its attributes to configure this NIC's PDCs, e.g.
+     *        nic->GetCongestionPrototype()->SetAttribute("BaseRtt", TimeValue(...)).
+     * \return the prototype (aborts if CongestionControl names no FabricCongestionOps)
+     */
+    Ptr<FabricCongestionOps> GetCongestionPrototype();
+
     /// \return Mtu: payload bytes per packet
     uint32_t GetMtu() const;
     /// \return MP_RANGE, PSNs
@@ -318,6 +326,9 @@ class UetNic : public Object, public FabricNicTransport
     uint8_t GetControlPriority(uint32_t port) const;
     /// \return a fresh congestion-control instance bound to a new state for \p port
     Ptr<FabricCongestionOps> NewCongestionOps(uint32_t port);
+    /// \return true if the CongestionControl wants the receiver's state on every ACK (the
+    ///         NIC then acknowledges with ACK_CC carrying the NSCC state)
+    bool WantsReceiverState();
 
     /// \return the NIC's counters, writable (PDCs count into them)
     UetNicCounters& Counters()
@@ -444,6 +455,7 @@ class UetNic : public Object, public FabricNicTransport
     uint32_t m_uudReassemblyLimit;          //!< UUD messages partly arrived, per source
     TypeId m_ccTypeId;                      //!< congestion control
     Ptr<FabricCongestionOps> m_ccPrototype; //!< its prototype
+    bool m_wantsReceiverState{false};       //!< m_ccPrototype->WantsReceiverState()
     Ptr<UniformRandomVariable> m_rng;       //!< Start_PSN, EV
     uint64_t m_nextOpId{1};                 //!< next operation id
     uint64_t m_pendingOps{0};               //!< operations not completed

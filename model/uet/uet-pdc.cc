@@ -76,6 +76,7 @@ UetPdc::Reset()
     m_peerId = 0;
     m_jobId = 0;
     m_firstRx = true;
+    m_rxBytes = 0;
     m_rodNackSent = false;
     m_closeQueued = false;
     m_closeWanted = false;
@@ -91,7 +92,6 @@ UetPdc::Reset()
     m_ccState = nullptr;
     m_lastSendStart = Time(0);
     m_lastWire = 0;
-    m_inflightBytes = 0;
 }
 
 void
@@ -219,6 +219,14 @@ UetPdc::HasPacketToSend() const
     {
         return false;
     }
+    // A window (NSCC) bounds every data packet, retransmissions included: one more full
+    // packet must fit (UET: inflight + MTU <= cwnd).
+    uint64_t window = m_ccState->GetWindow();
+    if (window != 0 && m_tx->GetInflightBytes() + m_nic->GetMtu() > window &&
+        m_tx->GetInflightBytes() > 0)
+    {
+        return false;
+    }
     if (m_tx->HasLost())
     {
         return true;
@@ -240,8 +248,7 @@ UetPdc::HasPacketToSend() const
     {
         return false;
     }
-    uint64_t window = m_ccState->GetWindow();
-    return window == 0 || m_inflightBytes < window;
+    return true;
 }
 
 Time
@@ -283,9 +290,10 @@ UetPdc::BuildNextPacket(const Time& now)
     else
     {
         cookie = TakeNewPacket();
-        psn = m_tx->SendNew(cookie, now);
-        m_inflightBytes +=
-            PayloadOf(*FindTx(static_cast<uint32_t>(cookie >> 32)), static_cast<uint32_t>(cookie));
+        psn = m_tx->SendNew(
+            cookie,
+            now,
+            PayloadOf(*FindTx(static_cast<uint32_t>(cookie >> 32)), static_cast<uint32_t>(cookie)));
     }
     bool syn = m_state == SYN_SENT;
     uint16_t dpdcid =
@@ -333,8 +341,9 @@ UetPdc::BuildNextPacket(const Time& now)
     c.dataPacketsSent++;
     c.payloadBytesSent += payload;
     m_nic->m_sentTrace(m_localId, psn, payload);
-    if (!retx)
+    if (payload > 0)
     {
+        m_ccState->SetBytesInFlight(m_tx->GetInflightBytes());
         m_cc->OnBytesSent(payload);
     }
     m_lastSendStart = now;
@@ -412,16 +421,26 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
     uint32_t cack = rx.psn;
     uint32_t sackBase = 0;
     uint64_t bitmap = 0;
+    FabricCcAckSample sample;
+    Time serviceTime;
     if (rx.type != Pds::ACK)
     {
         sackBase = Pds::PsnAdd(cack, static_cast<int16_t>(wire::GetU16(rx.pds + 14)));
         bitmap = wire::GetU64(rx.pds + 16);
+        if (rx.type == Pds::ACK_CC && (rx.pds[12] >> 4) == Pds::CC_NSCC)
+        {
+            // The receiver's side (UET ACK_CC NSCC state): how long it held the ACKed packet
+            // (128 ns units), RC and rcv_cwnd_pend.
+            uint64_t cc = wire::GetU64(rx.pds + 24);
+            serviceTime = NanoSeconds(int64_t(cc >> 48) * UetPdsAckHeader::SERVICE_TIME_UNIT_NS);
+            sample.rcvRestore = (cc >> 47) & 1;
+            sample.rcvCwndPend = static_cast<uint8_t>((cc >> 40) & 0x7F);
+        }
     }
     uint32_t ackPsn = Pds::PsnAdd(cack, static_cast<int16_t>(wire::GetU16(rx.pds + 2)));
     m_acked.clear();
     uint32_t n = m_tx->OnAck(cack, sackBase, bitmap, &m_acked);
     m_nic->m_ackTrace(m_localId, cack, n, true);
-    FabricCcAckSample sample;
     bool closeAcked = false;
     for (const auto& [psn, rec] : m_acked)
     {
@@ -437,12 +456,16 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
         }
         uint32_t payload = PayloadOf(*m, static_cast<uint32_t>(rec.cookie));
         sample.ackedBytes += payload;
-        m_inflightBytes -= std::min<uint64_t>(m_inflightBytes, payload);
         m->ackedPkts++;
         if (psn == ackPsn && rec.retx == 0)
         {
-            sample.rtt = m_core->Now() - rec.firstSent;
-            OnRttSample(sample.rtt);
+            Time rtt = m_core->Now() - rec.firstSent;
+            OnRttSample(rtt);
+            // The network's share of it: minus the time the receiver held the packet.
+            if (rtt > serviceTime)
+            {
+                sample.rtt = rtt - serviceTime;
+            }
         }
         if (rx.flags & Pds::FLAG_M)
         {
@@ -474,6 +497,7 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
     sample.entropy = m_ev;
     if (sample.ackedBytes > 0 || sample.ecnEcho)
     {
+        m_ccState->SetBytesInFlight(m_tx->GetInflightBytes());
         m_cc->OnAck(sample);
     }
     uint32_t threshold = m_nic->GetOooThreshold();
@@ -537,8 +561,11 @@ UetPdc::ReceiveNack(const UetRxPacket& rx)
                 FabricCcAckSample sample;
                 sample.nack = true;
                 sample.trimmed = true;
+                sample.lastHop = code == Pds::NACK_TRIMMED_LASTHOP;
+                sample.nackedBytes = m_tx->Get(psn).bytes;
                 sample.ecnEcho = (rx.flags & Pds::FLAG_M) != 0;
                 sample.entropy = rx.udpSrc;
+                m_ccState->SetBytesInFlight(m_tx->GetInflightBytes());
                 m_cc->OnAck(sample);
             }
             m_cc->OnEvent(trim ? FabricCcEvent::TRIM : FabricCcEvent::NACK);
@@ -611,7 +638,11 @@ UetPdc::ReceiveNack(const UetRxPacket& rx)
 }
 
 void
-UetPdc::SendAck(uint32_t psn, uint8_t reqFlags, bool ce, const UetSesReassembly::Outcome* rsp)
+UetPdc::SendAck(uint32_t psn,
+                uint8_t reqFlags,
+                bool ce,
+                const UetSesReassembly::Outcome* rsp,
+                Time serviceTime)
 {
     uint8_t buf[L2_ROOM + IP_UDP + UetPdsAckHeader::CC_SIZE + UetSesResponseHeader::SIZE];
     uint8_t* h = buf + L2_ROOM;
@@ -621,11 +652,21 @@ UetPdc::SendAck(uint32_t psn, uint8_t reqFlags, bool ce, const UetSesReassembly:
     int32_t off = std::clamp<int32_t>(Pds::PsnDiff(psn, cack), INT16_MIN, INT16_MAX);
     uint8_t nh = rsp ? Pds::NH_RESPONSE : Pds::NH_NONE;
     uint32_t n = 0;
-    if (m_rx->HasHole())
+    bool hole = m_rx->HasHole();
+    if (hole || m_nic->WantsReceiverState())
     {
-        // ACK_CC with the SACK bitmap from CACK_PSN + 1 (sack_psn_offset 1).
+        // ACK_CC with the SACK bitmap from CACK_PSN + 1 (sack_psn_offset 1) and the NSCC
+        // state: service time, rcvd_bytes and the out-of-order count.
         uint16_t ooo =
             static_cast<uint16_t>(std::min<uint32_t>(m_rx->GetOutOfOrderCount(), 0xFFFF));
+        uint64_t held = static_cast<uint64_t>(serviceTime.GetNanoSeconds()) /
+                        UetPdsAckHeader::SERVICE_TIME_UNIT_NS;
+        uint64_t nscc = UetPdsAckHeader::PackNsccState(
+            static_cast<uint16_t>(std::min<uint64_t>(held, 0xFFFF)),
+            false,
+            0,
+            static_cast<uint32_t>(m_rxBytes / UetPdsAckHeader::RCVD_BYTES_UNIT),
+            ooo);
         n = UetPdsAckHeader::WriteAckCc(p,
                                         nh,
                                         flags,
@@ -636,8 +677,8 @@ UetPdc::SendAck(uint32_t psn, uint8_t reqFlags, bool ce, const UetSesReassembly:
                                         Pds::CC_NSCC,
                                         static_cast<uint8_t>(std::min(m_nic->GetMpRange(), 255u)),
                                         1,
-                                        m_rx->GetSackBitmap(),
-                                        UetPdsAckHeader::PackNsccState(0, false, 0, 0, ooo));
+                                        hole ? m_rx->GetSackBitmap() : 0,
+                                        nscc);
     }
     else
     {
@@ -749,6 +790,7 @@ UetPdc::ReceiveRequest(const UetRxPacket& rx)
     }
     m_rodNackSent = false;
     c.dataPacketsReceived++;
+    m_rxBytes += rx.payload;
     m_core->AccountRx(m_port, m_priority, rx.payload); // host-side PFC (if RxDrainRate > 0)
     UetSesReassembly::Outcome done;
     if (rx.nextHeader == Pds::NH_RESPONSE_DATA && rx.ses)
@@ -960,7 +1002,7 @@ UetPdc::AckTimerExpired()
         return;
     }
     m_ackGen->Reset();
-    SendAck(m_lastRxPsn, 0, false, nullptr);
+    SendAck(m_lastRxPsn, 0, false, nullptr, m_core->Now() - m_lastRx);
 }
 
 void

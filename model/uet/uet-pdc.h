@@ -257,8 +257,13 @@ class UetPdc : public UetMessageSender
     void Reset();
     /// Common part of the two Open functions.
     void Open(Role role, UetDeliveryMode mode, Ipv4Address peer, uint32_t startPsn, uint16_t ev);
-    /// Send an ACK now for the packet \p psn (flags; the SES response of \p rsp if given).
-    void SendAck(uint32_t psn, uint8_t reqFlags, bool ce, const UetSesReassembly::Outcome* rsp);
+    /// Send an ACK now for the packet \p psn (flags; the SES response of \p rsp if given),
+    /// which arrived \p serviceTime ago (reported in ACK_CC when the CC wants it).
+    void SendAck(uint32_t psn,
+                 uint8_t reqFlags,
+                 bool ce,
+                 const UetSesReassembly::Outcome* rsp,
+                 Time serviceTime = Time(0));
     /**
      * \brief Send a NACK.
      * \param code NACK code
@@ -340,7 +345,7 @@ class UetPdc : public UetMessageSender
     FabricCcState* m_ccState{nullptr};       //!< its state
     Time m_lastSendStart;                    //!< pacing: last packet's start
     uint32_t m_lastWire{0};                  //!< pacing: last packet's wire bytes
-    uint64_t m_inflightBytes{0};             //!< payload bytes outstanding (window)
+    uint64_t m_rxBytes{0};                   //!< payload bytes received (rcvd_bytes)
     std::vector<std::pair<uint32_t, UetSendWindow::Record>> m_acked; //!< OnAck scratch
 };
 

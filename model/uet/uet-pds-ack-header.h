@@ -201,6 +201,11 @@ class UetPdsAckHeader : public UetPdsHeader
     /// \return the 16 bytes of ACK_CCX extended CC state
     const uint8_t* GetCcxState() const;
 
+    /// Unit of the NSCC service_time field, ns (UET.md).
+    static constexpr int64_t SERVICE_TIME_UNIT_NS = 128;
+    /// Unit of the NSCC rcvd_bytes field, bytes (UET.md).
+    static constexpr uint64_t RCVD_BYTES_UNIT = 256;
+
     /**
      * \brief Pack an NSCC CC state (fields not checked, masked to their widths).
      * \param serviceTime service_time, 16 bits (128 ns units)

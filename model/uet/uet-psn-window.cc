@@ -139,7 +139,7 @@ UetSendWindow::UetSendWindow(uint32_t startPsn, uint32_t mpRange)
 }
 
 uint32_t
-UetSendWindow::SendNew(uint64_t cookie, Time now)
+UetSendWindow::SendNew(uint64_t cookie, Time now, uint32_t bytes)
 {
     NS_ABORT_MSG_IF(!CanSend(),
                     "UetSendWindow::SendNew: PSN " << m_next << " is beyond the window (CACK_PSN + "
@@ -148,6 +148,8 @@ UetSendWindow::SendNew(uint64_t cookie, Time now)
     Record& r = m_ring[Slot(psn)];
     r = Record();
     r.cookie = cookie;
+    r.bytes = bytes;
+    m_inflightBytes += bytes;
     r.firstSent = now;
     r.lastSent = now;
     m_next = UetPdsHeader::PsnAdd(m_next, 1);
@@ -188,6 +190,10 @@ UetSendWindow::OnAck(uint32_t cackPsn,
         Record& r = m_ring[m_headSlot];
         if (!r.sacked)
         {
+            if (!r.lost)
+            {
+                m_inflightBytes -= r.bytes;
+            }
             if (acked)
             {
                 acked->emplace_back(m_una, r);
@@ -224,6 +230,10 @@ UetSendWindow::OnAck(uint32_t cackPsn,
         {
             r.lost = false;
             --m_lostCount;
+        }
+        else
+        {
+            m_inflightBytes -= r.bytes;
         }
         if (acked)
         {
@@ -265,6 +275,7 @@ UetSendWindow::InferLosses(uint32_t threshold)
         {
             r.lost = true;
             ++m_lostCount;
+            m_inflightBytes -= r.bytes;
             ++marked;
         }
     }
@@ -285,6 +296,7 @@ UetSendWindow::MarkLost(uint32_t psn)
     }
     r.lost = true;
     ++m_lostCount;
+    m_inflightBytes -= r.bytes;
     return true;
 }
 
@@ -313,6 +325,7 @@ UetSendWindow::Retransmit(uint32_t psn, Time now)
     NS_ABORT_MSG_IF(!r.lost, "UetSendWindow::Retransmit: PSN " << psn << " is not marked lost");
     r.lost = false;
     --m_lostCount;
+    m_inflightBytes += r.bytes;
     r.retx++;
     r.lastSent = now;
     return r;

@@ -169,6 +169,7 @@ class UetSendWindow
         Time firstSent;     //!< first transmission
         Time lastSent;      //!< last transmission
         uint32_t retx{0};   //!< retransmissions
+        uint32_t bytes{0};  //!< payload bytes it carries (for GetInflightBytes)
         bool sacked{false}; //!< selectively acknowledged
         bool lost{false};   //!< marked for retransmission (NACK, RTO, inferred loss)
     };
@@ -189,9 +190,19 @@ class UetSendWindow
      * \brief Assign the next PSN to a new packet.
      * \param cookie the caller's id for what it carries
      * \param now send time
+     * \param bytes payload bytes it carries (counted in GetInflightBytes())
      * \return its PSN (aborts if !CanSend())
      */
-    uint32_t SendNew(uint64_t cookie, Time now);
+    uint32_t SendNew(uint64_t cookie, Time now, uint32_t bytes = 0);
+
+    /**
+     * \return payload bytes in flight: sent (first time or again) and neither acknowledged
+     *         nor marked lost (what a window-based congestion control counts)
+     */
+    uint64_t GetInflightBytes() const
+    {
+        return m_inflightBytes;
+    }
 
     /// \return the next new PSN
     uint32_t GetNextPsn() const
@@ -297,6 +308,7 @@ class UetSendWindow
     uint32_t m_outstanding{0};  //!< m_next - m_una
     uint32_t m_headSlot{0};     //!< slot of m_una
     uint32_t m_lostCount{0};    //!< outstanding PSNs marked lost
+    uint64_t m_inflightBytes{0}; //!< see GetInflightBytes()
     std::vector<Record> m_ring; //!< records, MP_RANGE slots
 };
 
