@@ -237,7 +237,7 @@ NsccCongestionOps::Init(Ptr<FabricCcState> state)
     m_etaEff = m_etaAttr > 0 ? m_etaAttr : 0.15 * m_mtu * scalingA;
     m_fiScaleEff = m_fiScaleAttr > 0 ? m_fiScaleAttr : 0.25 * scalingA;
     m_qaThresholdEff = m_qaThresholdAttr.IsZero() ? 4 * m_target : m_qaThresholdAttr;
-    m_maxWndEff = m_maxWndAttr > 0 ? m_maxWndAttr : static_cast<uint64_t>(1.5 * m_bdp);
+    m_maxWndEff = m_maxWndAttr > 0 ? m_maxWndAttr : static_cast<uint64_t>(std::llround(1.5 * m_bdp));
     m_minWndEff = m_minWndAttr > 0 ? m_minWndAttr : m_mtu;
     m_adjustBytesEff = m_adjustBytesAttr > 0 ? m_adjustBytesAttr : 8ull * m_mtu;
     m_adjustPeriodEff = m_adjustPeriodAttr.IsZero() ? m_baseRttAttr : m_adjustPeriodAttr;
@@ -327,7 +327,7 @@ NsccCongestionOps::OnAck(const FabricCcAckSample& sample)
             {
                 // A smaller base RTT means a smaller pipe (htsim update_base_rtt).
                 double bdp = sample.rtt.GetSeconds() * GetLineRate().GetBitRate() / 8.0;
-                m_maxWndEff = std::max(m_minWndEff, static_cast<uint64_t>(1.5 * bdp));
+                m_maxWndEff = std::max(m_minWndEff, static_cast<uint64_t>(std::llround(1.5 * bdp)));
             }
         }
         delay = sample.rtt - m_baseRtt;

@@ -86,6 +86,7 @@ class NsccCongestionOps : public FabricCongestionOps
      * \param state the flow's state
      */
     void Init(Ptr<FabricCcState> state) override;
+    using FabricCongestionOps::Init; // Init(DataRate)
     /**
      * \brief An ACK (ackedBytes, rtt, ecnEcho, rcvCwndPend) or a NACK (nack, nackedBytes,
      *        lastHop) of the flow.
