@@ -32,9 +32,11 @@ NsccCongestionOps::GetTypeId()
             .SetGroupName("AiFabric")
             .AddConstructor<NsccCongestionOps>()
             .AddAttribute("BaseRtt",
-                          "Network base RTT (the fabric's largest unloaded RTT) the defaults are "
-                          "computed from, and the flow's first base RTT (> 0). UEC htsim's "
-                          "reference fat tree: 14.0227 us.",
+                          "The flow's first base RTT and the RTT the defaults are computed from "
+                          "(> 0): set it to the unloaded RTT of the flow's path (htsim gives "
+                          "each connection its own; its fat tree's longest is 14.0227 us). Too "
+                          "large a value skews fairness: a flow that never sees an empty queue "
+                          "keeps it and sees less delay than it has.",
                           TimeValue(MicroSeconds(12)),
                           MakeTimeAccessor(&NsccCongestionOps::m_baseRttAttr),
                           MakeFabricTimeChecker("ns3::NsccCongestionOps::BaseRtt",

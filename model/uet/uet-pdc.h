@@ -244,6 +244,12 @@ class UetPdc : public UetMessageSender
     /// \return the congestion-control state (rate, window)
     Ptr<FabricCcState> GetCcState() const;
 
+    /// \return the PDC's congestion-control algorithm instance (null before it opens)
+    Ptr<FabricCongestionOps> GetCongestionOps() const
+    {
+        return m_cc;
+    }
+
     // FabricNicFlow
     bool HasPacketToSend() const override;
     Time GetNextSendTime() const override;
