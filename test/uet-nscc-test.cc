@@ -65,8 +65,7 @@ class UetNsccTest : public test::SimTest
         for (uint32_t i = 0; i <= n; ++i)
         {
             Ptr<UetNic> nic = star.GetUetNic(i);
-            nic->GetCongestionPrototype()->SetAttribute("BaseRtt",
-                                                        TimeValue(NanoSeconds(4686)));
+            nic->GetCongestionPrototype()->SetAttribute("BaseRtt", TimeValue(NanoSeconds(4686)));
             eps.push_back(nic->CreateEndpoint(7, 0));
         }
         eps[n]->RegisterMemory(0xabc, 1ull << 32);

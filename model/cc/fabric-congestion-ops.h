@@ -76,7 +76,7 @@ struct FabricCcAckSample
     /// The receiver's flow-control penalty, 0..127 (UET ACK_CC NSCC rcv_cwnd_pend; 0: none).
     uint8_t rcvCwndPend{0};
     bool rcvRestore{false}; //!< the receiver lifted its penalty (UET ACK_CC NSCC RC)
-    uint32_t entropy{0}; //!< the path (entropy value, e.g. UDP source port) the packet took
+    uint32_t entropy{0};    //!< the path (entropy value, e.g. UDP source port) the packet took
     /// Per-hop telemetry, nHops entries, valid during the call only (null: none).
     const FabricCcHopTelemetry* hops{nullptr};
     uint32_t nHops{0}; //!< entries in hops

@@ -39,16 +39,14 @@ NsccCongestionOps::GetTypeId()
                           "keeps it and sees less delay than it has.",
                           TimeValue(MicroSeconds(12)),
                           MakeTimeAccessor(&NsccCongestionOps::m_baseRttAttr),
-                          MakeFabricTimeChecker("ns3::NsccCongestionOps::BaseRtt",
-                                                NanoSeconds(1)))
-            .AddAttribute("Mtu",
-                          "Payload bytes of a full packet in the default formulas, 1..65536 "
-                          "(the UET NIC's Mtu; htsim's 4150-byte packets carry 4086).",
-                          UintegerValue(4096),
-                          MakeUintegerAccessor(&NsccCongestionOps::m_mtu),
-                          MakeFabricUintegerChecker<uint32_t>("ns3::NsccCongestionOps::Mtu",
-                                                              1,
-                                                              65536))
+                          MakeFabricTimeChecker("ns3::NsccCongestionOps::BaseRtt", NanoSeconds(1)))
+            .AddAttribute(
+                "Mtu",
+                "Payload bytes of a full packet in the default formulas, 1..65536 "
+                "(the UET NIC's Mtu; htsim's 4150-byte packets carry 4086).",
+                UintegerValue(4096),
+                MakeUintegerAccessor(&NsccCongestionOps::m_mtu),
+                MakeFabricUintegerChecker<uint32_t>("ns3::NsccCongestionOps::Mtu", 1, 65536))
             .AddAttribute("Trimming",
                           "The fabric trims instead of dropping: the default target queueing "
                           "delay is 0.75 BaseRtt (else 1.0 BaseRtt).",
@@ -109,16 +107,14 @@ NsccCongestionOps::GetTypeId()
                           "Smallest multiplicative-decrease factor, (0, 1].",
                           DoubleValue(0.5),
                           MakeDoubleAccessor(&NsccCongestionOps::m_maxMdJump),
-                          MakeFabricPositiveDoubleChecker("ns3::NsccCongestionOps::MaxMdJump",
-                                                          1.0))
-            .AddAttribute("QaGate",
-                          "Quick adapt only if fewer than MaxWindow >> QaGate bytes were "
-                          "acknowledged in the interval, 0..32.",
-                          UintegerValue(3),
-                          MakeUintegerAccessor(&NsccCongestionOps::m_qaGate),
-                          MakeFabricUintegerChecker<uint32_t>("ns3::NsccCongestionOps::QaGate",
-                                                              0,
-                                                              32))
+                          MakeFabricPositiveDoubleChecker("ns3::NsccCongestionOps::MaxMdJump", 1.0))
+            .AddAttribute(
+                "QaGate",
+                "Quick adapt only if fewer than MaxWindow >> QaGate bytes were "
+                "acknowledged in the interval, 0..32.",
+                UintegerValue(3),
+                MakeUintegerAccessor(&NsccCongestionOps::m_qaGate),
+                MakeFabricUintegerChecker<uint32_t>("ns3::NsccCongestionOps::QaGate", 0, 32))
             .AddAttribute("QaThreshold",
                           "Delay that arms quick adapt; 0 = 4 x target.",
                           TimeValue(Time(0)),
@@ -129,13 +125,12 @@ NsccCongestionOps::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&NsccCongestionOps::m_quickAdapt),
                           MakeBooleanChecker())
-            .AddAttribute("DelayEwmaGain",
-                          "Gain of the average-delay EWMA, (0, 1].",
-                          DoubleValue(0.0125),
-                          MakeDoubleAccessor(&NsccCongestionOps::m_delayGain),
-                          MakeFabricPositiveDoubleChecker(
-                              "ns3::NsccCongestionOps::DelayEwmaGain",
-                              1.0))
+            .AddAttribute(
+                "DelayEwmaGain",
+                "Gain of the average-delay EWMA, (0, 1].",
+                DoubleValue(0.0125),
+                MakeDoubleAccessor(&NsccCongestionOps::m_delayGain),
+                MakeFabricPositiveDoubleChecker("ns3::NsccCongestionOps::DelayEwmaGain", 1.0))
             .AddAttribute("AdjustBytes",
                           "Acknowledged bytes between window adjustments; 0 = 8 Mtu.",
                           UintegerValue(0),
@@ -147,26 +142,26 @@ NsccCongestionOps::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&NsccCongestionOps::m_adjustPeriodAttr),
                           MakeFabricTimeChecker("ns3::NsccCongestionOps::AdjustPeriod", Time(0)))
-            .AddAttribute("FastIncreaseDelay",
-                          "ACKs with a delay below this count toward fast increase (htsim: "
-                          "1 us).",
-                          TimeValue(MicroSeconds(1)),
-                          MakeTimeAccessor(&NsccCongestionOps::m_fastIncreaseDelay),
-                          MakeFabricTimeChecker("ns3::NsccCongestionOps::FastIncreaseDelay",
-                                                Time(0)))
+            .AddAttribute(
+                "FastIncreaseDelay",
+                "ACKs with a delay below this count toward fast increase (htsim: "
+                "1 us).",
+                TimeValue(MicroSeconds(1)),
+                MakeTimeAccessor(&NsccCongestionOps::m_fastIncreaseDelay),
+                MakeFabricTimeChecker("ns3::NsccCongestionOps::FastIncreaseDelay", Time(0)))
             .AddAttribute("ReferenceRate",
                           "Link rate of the reference network the constants are scaled from "
                           "(UEC: 100 Gb/s).",
                           DataRateValue(DataRate("100Gbps")),
                           MakeDataRateAccessor(&NsccCongestionOps::m_referenceRate),
                           MakeFabricDataRateChecker("ns3::NsccCongestionOps::ReferenceRate"))
-            .AddAttribute("ReferenceRtt",
-                          "RTT of the reference network the constants are scaled from (UEC: "
-                          "12 us).",
-                          TimeValue(MicroSeconds(12)),
-                          MakeTimeAccessor(&NsccCongestionOps::m_referenceRtt),
-                          MakeFabricTimeChecker("ns3::NsccCongestionOps::ReferenceRtt",
-                                                NanoSeconds(1)))
+            .AddAttribute(
+                "ReferenceRtt",
+                "RTT of the reference network the constants are scaled from (UEC: "
+                "12 us).",
+                TimeValue(MicroSeconds(12)),
+                MakeTimeAccessor(&NsccCongestionOps::m_referenceRtt),
+                MakeFabricTimeChecker("ns3::NsccCongestionOps::ReferenceRtt", NanoSeconds(1)))
             .AddTraceSource("Cwnd",
                             "Congestion window, bytes.",
                             MakeTraceSourceAccessor(&NsccCongestionOps::m_cwnd),
@@ -239,7 +234,8 @@ NsccCongestionOps::Init(Ptr<FabricCcState> state)
     m_etaEff = m_etaAttr > 0 ? m_etaAttr : 0.15 * m_mtu * scalingA;
     m_fiScaleEff = m_fiScaleAttr > 0 ? m_fiScaleAttr : 0.25 * scalingA;
     m_qaThresholdEff = m_qaThresholdAttr.IsZero() ? 4 * m_target : m_qaThresholdAttr;
-    m_maxWndEff = m_maxWndAttr > 0 ? m_maxWndAttr : static_cast<uint64_t>(std::llround(1.5 * m_bdp));
+    m_maxWndEff =
+        m_maxWndAttr > 0 ? m_maxWndAttr : static_cast<uint64_t>(std::llround(1.5 * m_bdp));
     m_minWndEff = m_minWndAttr > 0 ? m_minWndAttr : m_mtu;
     m_adjustBytesEff = m_adjustBytesAttr > 0 ? m_adjustBytesAttr : 8ull * m_mtu;
     m_adjustPeriodEff = m_adjustPeriodAttr.IsZero() ? m_baseRttAttr : m_adjustPeriodAttr;
@@ -436,8 +432,8 @@ NsccCongestionOps::ProportionalIncrease(uint64_t bytes, Time delay)
         m_fiCount = 0;
     }
     m_increasing = false;
-    m_incBytes +=
-        m_alphaEff * static_cast<double>(bytes) * static_cast<double>((m_target - delay).GetPicoSeconds());
+    m_incBytes += m_alphaEff * static_cast<double>(bytes) *
+                  static_cast<double>((m_target - delay).GetPicoSeconds());
 }
 
 void

@@ -225,28 +225,28 @@ class NsccCongestionOps : public FabricCongestionOps
     void Publish();
 
     // Attributes (0 / negative = computed default, see the class text)
-    Time m_baseRttAttr;       //!< network base RTT the defaults are computed from
-    uint32_t m_mtu;           //!< payload bytes of a full packet in the formulas
-    bool m_trimming;          //!< the fabric trims (target 0.75 BaseRtt instead of 1.0)
-    Time m_targetAttr;        //!< target queueing delay
-    uint64_t m_maxWndAttr;    //!< maximum window, bytes
-    uint64_t m_initWndAttr;   //!< initial window, bytes
-    uint64_t m_minWndAttr;    //!< minimum window, bytes
-    double m_alphaAttr;       //!< proportional-increase gain, bytes/ps
-    double m_fiAttr;          //!< fair increase, bytes
-    double m_etaAttr;         //!< additive increase per adjust period, bytes
-    double m_fiScaleAttr;     //!< fast-increase scale
-    double m_gamma;           //!< multiplicative-decrease gain
-    double m_maxMdJump;       //!< smallest multiplicative-decrease factor
-    uint32_t m_qaGate;        //!< quick adapt only if achieved < max_wnd >> QaGate
-    Time m_qaThresholdAttr;   //!< delay that triggers quick adapt
-    bool m_quickAdapt;        //!< quick adapt on
-    double m_delayGain;       //!< EWMA gain of the average delay
+    Time m_baseRttAttr;         //!< network base RTT the defaults are computed from
+    uint32_t m_mtu;             //!< payload bytes of a full packet in the formulas
+    bool m_trimming;            //!< the fabric trims (target 0.75 BaseRtt instead of 1.0)
+    Time m_targetAttr;          //!< target queueing delay
+    uint64_t m_maxWndAttr;      //!< maximum window, bytes
+    uint64_t m_initWndAttr;     //!< initial window, bytes
+    uint64_t m_minWndAttr;      //!< minimum window, bytes
+    double m_alphaAttr;         //!< proportional-increase gain, bytes/ps
+    double m_fiAttr;            //!< fair increase, bytes
+    double m_etaAttr;           //!< additive increase per adjust period, bytes
+    double m_fiScaleAttr;       //!< fast-increase scale
+    double m_gamma;             //!< multiplicative-decrease gain
+    double m_maxMdJump;         //!< smallest multiplicative-decrease factor
+    uint32_t m_qaGate;          //!< quick adapt only if achieved < max_wnd >> QaGate
+    Time m_qaThresholdAttr;     //!< delay that triggers quick adapt
+    bool m_quickAdapt;          //!< quick adapt on
+    double m_delayGain;         //!< EWMA gain of the average delay
     uint64_t m_adjustBytesAttr; //!< acknowledged bytes per adjustment
-    Time m_adjustPeriodAttr;  //!< adjust period
-    Time m_fastIncreaseDelay; //!< delay under which ACKs count toward fast increase
-    DataRate m_referenceRate; //!< reference link rate of the scaling (100 Gb/s)
-    Time m_referenceRtt;      //!< reference RTT of the scaling (12 us)
+    Time m_adjustPeriodAttr;    //!< adjust period
+    Time m_fastIncreaseDelay;   //!< delay under which ACKs count toward fast increase
+    DataRate m_referenceRate;   //!< reference link rate of the scaling (100 Gb/s)
+    Time m_referenceRtt;        //!< reference RTT of the scaling (12 us)
 
     // Effective parameters (computed by Init)
     double m_bdp{0};              //!< bytes
@@ -262,25 +262,25 @@ class NsccCongestionOps : public FabricCongestionOps
     Time m_adjustPeriodEff;       //!< adjust period
 
     // Per-flow state
-    TracedValue<double> m_cwnd;      //!< congestion window, bytes
-    TracedValue<Time> m_baseRtt;     //!< smallest RTT seen
-    TracedValue<Time> m_avgDelay;    //!< EWMA of the queueing delay
+    TracedValue<double> m_cwnd;         //!< congestion window, bytes
+    TracedValue<Time> m_baseRtt;        //!< smallest RTT seen
+    TracedValue<Time> m_avgDelay;       //!< EWMA of the queueing delay
     TracedCallback<uint64_t> m_qaTrace; //!< window after a quick adapt
-    uint64_t m_inflight{0};          //!< payload bytes in flight
-    double m_incBytes{0};            //!< accumulated increase, bytes^2
-    uint64_t m_receivedBytes{0};     //!< acknowledged since the last adjustment
-    uint64_t m_achievedBytes{0};     //!< acknowledged in the current quick-adapt interval
-    uint64_t m_bytesToIgnore{0};     //!< in flight at the last quick adapt
-    uint64_t m_bytesIgnored{0};      //!< acknowledged/NACKed since then
-    uint64_t m_fiCount{0};           //!< bytes acknowledged at near-zero delay in a row
-    bool m_increasing{false};        //!< fast increase running
-    bool m_triggerQa{false};         //!< a loss arms quick adapt
-    Time m_qaEnd;                    //!< end of the quick-adapt interval (0: not started)
-    Time m_lastDecrease;             //!< last multiplicative decrease
-    Time m_lastAdjust;               //!< last eta increase
-    double m_savedCwnd{0};           //!< window before the receiver's first cut (0: none)
-    uint64_t m_quickAdapts{0};       //!< counter
-    uint64_t m_decreases{0};         //!< counter
+    uint64_t m_inflight{0};             //!< payload bytes in flight
+    double m_incBytes{0};               //!< accumulated increase, bytes^2
+    uint64_t m_receivedBytes{0};        //!< acknowledged since the last adjustment
+    uint64_t m_achievedBytes{0};        //!< acknowledged in the current quick-adapt interval
+    uint64_t m_bytesToIgnore{0};        //!< in flight at the last quick adapt
+    uint64_t m_bytesIgnored{0};         //!< acknowledged/NACKed since then
+    uint64_t m_fiCount{0};              //!< bytes acknowledged at near-zero delay in a row
+    bool m_increasing{false};           //!< fast increase running
+    bool m_triggerQa{false};            //!< a loss arms quick adapt
+    Time m_qaEnd;                       //!< end of the quick-adapt interval (0: not started)
+    Time m_lastDecrease;                //!< last multiplicative decrease
+    Time m_lastAdjust;                  //!< last eta increase
+    double m_savedCwnd{0};              //!< window before the receiver's first cut (0: none)
+    uint64_t m_quickAdapts{0};          //!< counter
+    uint64_t m_decreases{0};            //!< counter
 };
 
 } // namespace ns3

@@ -199,6 +199,16 @@ UetNic::GetTypeId()
                           TypeIdValue(FabricNoneCongestionOps::GetTypeId()),
                           MakeTypeIdAccessor(&UetNic::m_ccTypeId),
                           MakeTypeIdChecker())
+            .AddAttribute("EvSelector",
+                          "TypeId of the per-PDC entropy (EV) selector (a UetEvSelector): "
+                          "UetSingleEvSelector (default: one path per PDC, ECMP by flow), "
+                          "UetObliviousEvSelector, UetBitmapEvSelector, UetRepsEvSelector or "
+                          "UetMixedEvSelector (packet spraying; RUD only, ROD keeps one EV). "
+                          "Its Evs attribute (ns3::UetEvSelector::Evs) is at most 16384, the "
+                          "UDP source ports 49152..65535 an EV maps to.",
+                          TypeIdValue(UetSingleEvSelector::GetTypeId()),
+                          MakeTypeIdAccessor(&UetNic::m_evTypeId),
+                          MakeTypeIdChecker())
             .AddTraceSource("Completion",
                             "An operation completed (successfully or not) at the initiator.",
                             MakeTraceSourceAccessor(&UetNic::m_completionTrace),
@@ -280,6 +290,7 @@ UetNic::DoDispose()
     }
     m_feps.clear();
     m_ccPrototype = nullptr;
+    m_evPrototype = nullptr;
     m_core = nullptr;
     m_rng = nullptr;
     Object::DoDispose();
@@ -663,6 +674,33 @@ UetNic::GetCongestionPrototype()
     return m_ccPrototype;
 }
 
+Ptr<UetEvSelector>
+UetNic::GetEvSelectorPrototype()
+{
+    if (!m_evPrototype)
+    {
+        ObjectFactory f;
+        f.SetTypeId(m_evTypeId);
+        Ptr<Object> o = f.Create();
+        m_evPrototype = DynamicCast<UetEvSelector>(o);
+        NS_ABORT_MSG_IF(!m_evPrototype,
+                        "UetNic EvSelector " << m_evTypeId.GetName() << " is not a UetEvSelector");
+    }
+    NS_ABORT_MSG_IF(m_evPrototype->GetEvs() > EV_PORTS,
+                    "UetNic EvSelector: Evs " << m_evPrototype->GetEvs()
+                                              << " is out of range; it must be in 1.." << EV_PORTS
+                                              << " (the UDP source ports an EV maps to)");
+    return m_evPrototype;
+}
+
+Ptr<UetEvSelector>
+UetNic::NewEvSelector()
+{
+    Ptr<UetEvSelector> s = GetEvSelectorPrototype()->Fork();
+    s->Init(m_rng);
+    return s;
+}
+
 bool
 UetNic::WantsReceiverState()
 {
@@ -744,7 +782,7 @@ UetNic::NewStartPsn(Fep& fep)
 uint16_t
 UetNic::NewEv()
 {
-    return static_cast<uint16_t>(m_rng->GetInteger(49152, 65535));
+    return static_cast<uint16_t>(m_rng->GetInteger(EV_PORT_BASE, EV_PORT_BASE + EV_PORTS - 1));
 }
 
 uint64_t

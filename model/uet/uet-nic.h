@@ -7,6 +7,7 @@
 #define UET_NIC_H
 
 #include "uet-endpoint.h"
+#include "uet-ev-selector.h"
 #include "uet-pdc-id-pool.h"
 #include "uet-pdc.h"
 #include "uet-pdcless-flow.h"
@@ -200,6 +201,21 @@ class UetNic : public Object, public FabricNicTransport
      * \return the prototype (aborts if CongestionControl names no FabricCongestionOps)
      */
     Ptr<FabricCongestionOps> GetCongestionPrototype();
+
+    /**
+     * \brief The EvSelector prototype every new RUD PDC forks (created from the attribute on
+     *        first use): set its attributes (Evs, ...) to configure this NIC's spraying.
+     * \return the prototype (aborts if EvSelector names no UetEvSelector, or if its Evs
+     *         exceeds EV_PORTS)
+     */
+    Ptr<UetEvSelector> GetEvSelectorPrototype();
+    /// \return a fresh EV selector for a new PDC, bound to the NIC's random stream
+    Ptr<UetEvSelector> NewEvSelector();
+
+    /// First UDP source port an EV maps to.
+    static constexpr uint32_t EV_PORT_BASE = 49152;
+    /// UDP source ports EVs map to (49152..65535): the largest Evs.
+    static constexpr uint32_t EV_PORTS = 16384;
 
     /// \return Mtu: payload bytes per packet
     uint32_t GetMtu() const;
@@ -456,6 +472,8 @@ class UetNic : public Object, public FabricNicTransport
     TypeId m_ccTypeId;                      //!< congestion control
     Ptr<FabricCongestionOps> m_ccPrototype; //!< its prototype
     bool m_wantsReceiverState{false};       //!< m_ccPrototype->WantsReceiverState()
+    TypeId m_evTypeId;                      //!< EV selector
+    Ptr<UetEvSelector> m_evPrototype;       //!< its prototype
     Ptr<UniformRandomVariable> m_rng;       //!< Start_PSN, EV
     uint64_t m_nextOpId{1};                 //!< next operation id
     uint64_t m_pendingOps{0};               //!< operations not completed

@@ -89,6 +89,7 @@ UetPdc::Reset()
         m_ccState->SetRateChangeCallback(Callback<void>());
     }
     m_cc = nullptr;
+    m_evSel = nullptr;
     m_ccState = nullptr;
     m_lastSendStart = Time(0);
     m_lastWire = 0;
@@ -113,6 +114,10 @@ UetPdc::Open(Role role, UetDeliveryMode mode, Ipv4Address peer, uint32_t startPs
     m_ses.emplace(m_nic, m_port);
     m_cc = m_nic->NewCongestionOps(m_port);
     m_ccState = PeekPointer(m_cc->GetState());
+    // Spraying: a RUD initiator's data packets each take the EV its selector picks; ROD keeps
+    // one EV (in-order delivery), a target's packets (READ data) too.
+    m_evSel =
+        (role == INITIATOR && mode == UetDeliveryMode::RUD) ? m_nic->NewEvSelector() : nullptr;
     m_ccState->SetRateChangeCallback(MakeCallback(&UetPdc::OnRateChange, this));
 }
 
@@ -274,10 +279,13 @@ UetPdc::BuildNextPacket(const Time& now)
     uint64_t cookie = 0;
     bool retx = false;
     uint32_t lost = 0;
+    uint16_t evIndex = m_evSel ? m_evSel->NextEv() : 0;
     if (m_tx->NextLost(&lost))
     {
         psn = lost;
-        cookie = m_tx->Retransmit(lost, now).cookie;
+        UetSendWindow::Record& r = m_tx->Retransmit(lost, now);
+        cookie = r.cookie;
+        r.ev = evIndex;
         retx = true;
         m_nic->Counters().retransmissions++;
     }
@@ -294,6 +302,7 @@ UetPdc::BuildNextPacket(const Time& now)
             cookie,
             now,
             PayloadOf(*FindTx(static_cast<uint32_t>(cookie >> 32)), static_cast<uint32_t>(cookie)));
+        m_tx->Get(psn).ev = evIndex;
     }
     bool syn = m_state == SYN_SENT;
     uint16_t dpdcid =
@@ -352,7 +361,25 @@ UetPdc::BuildNextPacket(const Time& now)
     {
         ArmRto();
     }
-    return m_nic->MakeFrame(m_port, h, hdr, payload, m_peerIpBits, m_ev, true);
+    return m_nic->MakeFrame(m_port, h, hdr, payload, m_peerIpBits, EvPort(evIndex), true);
+}
+
+uint16_t
+UetPdc::EvPort(uint16_t index) const
+{
+    // The PDC's own EV (a random port) is index 0; the others follow it, wrapping in
+    // EV_PORT_BASE..65535, so that two PDCs using the same index take different paths.
+    uint32_t base = m_ev - UetNic::EV_PORT_BASE;
+    return static_cast<uint16_t>(UetNic::EV_PORT_BASE + ((base + index) % UetNic::EV_PORTS));
+}
+
+void
+UetPdc::EvFeedback(uint16_t index, UetEvFeedback f)
+{
+    if (m_evSel)
+    {
+        m_evSel->OnFeedback(index, f);
+    }
 }
 
 void
@@ -395,6 +422,7 @@ UetPdc::RtoExpired()
     }
     m_nic->Counters().rtoExpirations++;
     m_tx->MarkLost(psn);
+    EvFeedback(r.ev, UetEvFeedback::TIMEOUT);
     m_nic->m_retxTrace(m_localId, psn, "rto");
     m_cc->OnEvent(FabricCcEvent::TIMEOUT);
     ArmRto();
@@ -441,6 +469,7 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
     m_acked.clear();
     uint32_t n = m_tx->OnAck(cack, sackBase, bitmap, &m_acked);
     m_nic->m_ackTrace(m_localId, cack, n, true);
+    uint16_t ackEv = 0;
     bool closeAcked = false;
     for (const auto& [psn, rec] : m_acked)
     {
@@ -457,6 +486,14 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
         uint32_t payload = PayloadOf(*m, static_cast<uint32_t>(rec.cookie));
         sample.ackedBytes += payload;
         m->ackedPkts++;
+        if (psn == ackPsn)
+        {
+            // The path of the packet that triggered the ACK: clean or congested.
+            ackEv = rec.ev;
+            EvFeedback(rec.ev,
+                       (rx.flags & Pds::FLAG_M) ? UetEvFeedback::ACK_ECN
+                                                : UetEvFeedback::ACK_CLEAN);
+        }
         if (psn == ackPsn && rec.retx == 0)
         {
             Time rtt = m_core->Now() - rec.firstSent;
@@ -494,7 +531,7 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
         }
     }
     sample.ecnEcho = (rx.flags & Pds::FLAG_M) != 0;
-    sample.entropy = m_ev;
+    sample.entropy = EvPort(ackEv);
     if (sample.ackedBytes > 0 || sample.ecnEcho)
     {
         m_ccState->SetBytesInFlight(m_tx->GetInflightBytes());
@@ -554,6 +591,7 @@ UetPdc::ReceiveNack(const UetRxPacket& rx)
         if (m_tx->MarkLost(psn))
         {
             m_nic->m_retxTrace(m_localId, psn, "nack");
+            EvFeedback(m_tx->Get(psn).ev, UetEvFeedback::NACK);
             if (trim)
             {
                 // What the NACK tells the congestion control (NSCC reacts to trims; a load

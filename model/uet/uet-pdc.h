@@ -8,6 +8,7 @@
 #ifndef UET_PDC_H
 #define UET_PDC_H
 
+#include "uet-ev-selector.h"
 #include "uet-message-sender.h"
 #include "uet-psn-window.h"
 #include "uet-ses-reassembly.h"
@@ -261,6 +262,10 @@ class UetPdc : public UetMessageSender
   private:
     /// Reset every per-connection field (open, close).
     void Reset();
+    /// \return the UDP source port of EV index \p index (index 0 = the PDC's own EV)
+    uint16_t EvPort(uint16_t index) const;
+    /// Tell the EV selector (if the PDC sprays) what became of a packet sent on EV \p index.
+    void EvFeedback(uint16_t index, UetEvFeedback f);
     /// Common part of the two Open functions.
     void Open(Role role, UetDeliveryMode mode, Ipv4Address peer, uint32_t startPsn, uint16_t ev);
     /// Send an ACK now for the packet \p psn (flags; the SES response of \p rsp if given),
@@ -348,6 +353,7 @@ class UetPdc : public UetMessageSender
     uint32_t m_lastRxPsn{0};                 //!< its PSN
     EventId m_newPdcEvent;                   //!< New_PDC_Time timer (target)
     Ptr<FabricCongestionOps> m_cc;           //!< congestion control (sender side)
+    Ptr<UetEvSelector> m_evSel;              //!< EV selector (RUD initiator; null: one EV)
     FabricCcState* m_ccState{nullptr};       //!< its state
     Time m_lastSendStart;                    //!< pacing: last packet's start
     uint32_t m_lastWire{0};                  //!< pacing: last packet's wire bytes

@@ -170,6 +170,7 @@ class UetSendWindow
         Time lastSent;      //!< last transmission
         uint32_t retx{0};   //!< retransmissions
         uint32_t bytes{0};  //!< payload bytes it carries (for GetInflightBytes)
+        uint16_t ev{0};     //!< EV index of its last transmission (UetEvSelector)
         bool sacked{false}; //!< selectively acknowledged
         bool lost{false};   //!< marked for retransmission (NACK, RTO, inferred loss)
     };
@@ -302,14 +303,14 @@ class UetSendWindow
         return (m_headSlot + static_cast<uint32_t>(UetPdsHeader::PsnDiff(psn, m_una))) % m_range;
     }
 
-    uint32_t m_range;           //!< MP_RANGE
-    uint32_t m_una;             //!< oldest unacknowledged PSN
-    uint32_t m_next;            //!< next new PSN
-    uint32_t m_outstanding{0};  //!< m_next - m_una
-    uint32_t m_headSlot{0};     //!< slot of m_una
-    uint32_t m_lostCount{0};    //!< outstanding PSNs marked lost
+    uint32_t m_range;            //!< MP_RANGE
+    uint32_t m_una;              //!< oldest unacknowledged PSN
+    uint32_t m_next;             //!< next new PSN
+    uint32_t m_outstanding{0};   //!< m_next - m_una
+    uint32_t m_headSlot{0};      //!< slot of m_una
+    uint32_t m_lostCount{0};     //!< outstanding PSNs marked lost
     uint64_t m_inflightBytes{0}; //!< see GetInflightBytes()
-    std::vector<Record> m_ring; //!< records, MP_RANGE slots
+    std::vector<Record> m_ring;  //!< records, MP_RANGE slots
 };
 
 } // namespace ns3
