@@ -133,6 +133,15 @@ UetNic::GetTypeId()
                           UintegerValue(1024),
                           MakeUintegerAccessor(&UetNic::m_ackGenMinPktAdd),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("AckOnHole",
+                          "Acknowledge at once while the receive window has a hole (and when "
+                          "one fills): fast loss recovery on fabrics that drop. Turn it off "
+                          "with packet spraying (EvSelector other than single), where "
+                          "reordering is normal and holes would force an ACK per packet; the "
+                          "coalesced ACK_CC still carries the SACK bitmap.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&UetNic::m_ackOnHole),
+                          MakeBooleanChecker())
             .AddAttribute("AckDelay",
                           "A receiver that got packets it has not acknowledged (fewer than "
                           "AckGenTrigger bytes, no AR) and then nothing for this long ACKs them "
@@ -556,6 +565,12 @@ uint32_t
 UetNic::GetRetryLimit() const
 {
     return m_retryLimit;
+}
+
+bool
+UetNic::GetAckOnHole() const
+{
+    return m_ackOnHole;
 }
 
 Time

@@ -233,6 +233,8 @@ class UetNic : public Object, public FabricNicTransport
     uint32_t GetRetryLimit() const;
     /// \return the quiet time after which a receiver ACKs what it has not yet (0: never)
     Time GetAckDelay() const;
+    /// \return AckOnHole: a hole in the receive window forces an immediate ACK
+    bool GetAckOnHole() const;
     /// \return the inferred-loss out-of-order threshold (0: off)
     uint32_t GetOooThreshold() const;
     /// \return idle time before an initiator closes its PDC (0: never)
@@ -461,6 +463,7 @@ class UetNic : public Object, public FabricNicTransport
     uint32_t m_ackGenTrigger;               //!< ACK_Gen_Trigger
     uint32_t m_ackGenMinPktAdd;             //!< ACK_Gen_Min_Pkt_Add
     Time m_ackDelay;                        //!< quiet-period ACK timer (0 = off)
+    bool m_ackOnHole{true};                 //!< immediate ACK while a hole is open
     Time m_rtoMin;                          //!< RTO minimum
     Time m_rtoMax;                          //!< RTO cap
     uint32_t m_retryLimit;                  //!< retries per packet

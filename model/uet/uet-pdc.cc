@@ -854,8 +854,9 @@ UetPdc::ReceiveRequest(const UetRxPacket& rx)
     }
     bool completed = done.complete;
     bool filled = hadHole && Pds::PsnDiff(m_rx->GetCackPsn(), cackBefore) > 1;
+    bool hole = m_nic->GetAckOnHole() && (m_rx->HasHole() || filled);
     bool immediate = m_firstRx || (rx.flags & (Pds::FLAG_AR | Pds::FLAG_RETX | Pds::FLAG_SYN)) ||
-                     rx.ce || m_rx->HasHole() || filled || completed;
+                     rx.ce || hole || completed;
     m_firstRx = false;
     if (m_ackGen->OnPacket(rx.size, immediate))
     {
