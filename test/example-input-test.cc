@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -158,6 +159,31 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"uet-write",
                  "--ns3::UetNic::Mtu=100",
                  "ns3::UetNic::Mtu=100 is out of range: valid range 256..16383"},
+        BadInput{"uet-matrix",
+                 "--pattern=alltoall",
+                 "--pattern=alltoall is invalid; valid values are single, incast, permutation"},
+        BadInput{"uet-matrix", "--k=3", "--k=3 is invalid; valid values are even numbers >= 2"},
+        BadInput{"uet-matrix",
+                 "--pattern=incast --incast-senders=16",
+                 "--incast-senders=16 is invalid for 16 nodes; valid range is 1..15"},
+        BadInput{"uet-matrix",
+                 "--nodes=17",
+                 "--nodes=17 is invalid for --k=4; valid range is 2..16 (or 0: all hosts)"},
+        BadInput{"uet-matrix",
+                 "--size=0",
+                 "--size=0 is invalid; valid range is 1..4294967295 bytes"},
+        BadInput{"uet-matrix",
+                 "--cc=ns3::UetNic",
+                 "--cc=ns3::UetNic is not a congestion control; valid values: "},
+        BadInput{"uet-matrix",
+                 "--matrix=no/such.cm",
+                 "cannot read connection matrix file 'no/such.cm'"},
+        BadInput{"uet-matrix",
+                 "--matrix=x.cm --pattern=single",
+                 "--matrix and --pattern=single exclude each other"},
+        BadInput{"uet-matrix",
+                 "--ns3::FatTreeTopologyHelper::EcnMaxBdp=2",
+                 "EcnMaxBdp=2 gives Kmax 352632 B, above the queue of 176316 B"},
         BadInput{"switch-incast",
                  "--ns3::SharedBufferMmu::ThresholdMode=Static "
                  "--ns3::SharedBufferMmu::XonOffset=300000",
@@ -328,6 +354,96 @@ TEST(ExampleInputTest, StalledRunEndsWithADiagnosisAndItsOutputs)
     {
         EXPECT_TRUE(ExistsAndRemove(f)) << f;
     }
+}
+
+} // namespace
+
+namespace
+{
+
+// uet-matrix refuses malformed connection-matrix files naming the file, the line and what was
+// expected, before building anything.
+TEST(ExampleInputTest, UetMatrixRefusesBadMatrixFiles)
+{
+    if (ExamplesDir().empty())
+    {
+        GTEST_SKIP() << "example binaries unknown in this build mode";
+    }
+
+    struct Case
+    {
+        std::string text;
+        std::string message;
+    };
+
+    const std::vector<Case> cases = {
+        {"Nodes 16\nConnections 1\n0->16 start 0 size 100\n",
+         ":3: destination 16 is not a node (Nodes 16: nodes 0..15)"},
+        {"Nodes 16\nConnections 1\n4->4 start 0 size 100\n",
+         ":3: a connection from node 4 to itself"},
+        {"Nodes 16\nConnections 1\n0->1 start 0\n", ":3: connection 0->1 has no 'size <bytes>'"},
+        {"Nodes 16\nConnections 1\n0->1 start -3 size 100\n",
+         ":3: start -3 is negative; expected a time in microseconds >= 0"},
+        {"Nodes 16\nConnections 1\n0->1 start 0 size lots\n", ":3: size 'lots' is not a number"},
+        {"Nodes 16\nConnections 2\n0->1 start 0 size 100\n",
+         ":2: 'Connections 2' but the file has 1 connection line"},
+        {"Nodes 16\nConnections 1\nflows 1\n", ":3: unknown keyword 'flows'"},
+        {"Nodes 16\nConnections 1\n0->1 start 0 size 100 trigger 1\n",
+         ":3: field 'trigger' (htsim triggers and failures are not supported"},
+        {"Nodes 64\nConnections 1\n0->63 start 0 size 100\n",
+         "has Nodes 64 but the --k=4 fat tree has 16 hosts"},
+    };
+    for (uint32_t i = 0; i < cases.size(); ++i)
+    {
+        const std::string path = "eit-bad-" + std::to_string(i) + ".cm";
+        std::ofstream(path) << cases[i].text;
+        int status = 0;
+        std::string out = RunExample("uet-matrix", "--matrix=" + path, &status);
+        EXPECT_NE(status, 0) << path << " was accepted:\n" << out;
+        EXPECT_NE(status, 124) << path << " hung";
+        EXPECT_NE(out.find(path), std::string::npos) << out;
+        EXPECT_NE(out.find(cases[i].message), std::string::npos) << path << " said:\n" << out;
+        std::remove(path.c_str());
+    }
+}
+
+// A tiny run: the k = 2 fat tree (2 hosts) with a matrix file of two flows, and the incast
+// pattern; every flow completes, the rows and the CSV report them.
+TEST(ExampleInputTest, UetMatrixRunsATinyCase)
+{
+    if (ExamplesDir().empty())
+    {
+        GTEST_SKIP() << "example binaries unknown in this build mode";
+    }
+    std::ofstream("eit-tiny.cm") << "# two flows\nNodes 2\nConnections 2\n"
+                                    "0->1 id 1 start 0 size 100000\n1->0 id 2 start 5 size 8192\n";
+    int status = 0;
+    std::string out =
+        RunExample("uet-matrix", "--k=2 --matrix=eit-tiny.cm --csv=eit-tiny.csv", &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_NE(out.find("summary: 2/2 flows completed"), std::string::npos) << out;
+    auto rows = ns3::test::ReadCsv("eit-tiny.csv");
+    ASSERT_EQ(rows.size(), 2u) << out;
+    EXPECT_EQ(rows[0]["id"], "1");
+    EXPECT_EQ(rows[0]["size_B"], "100000");
+    EXPECT_EQ(rows[1]["start_us"], "5.000");
+    EXPECT_EQ(rows[1]["status"], "ok");
+    EXPECT_GT(std::stod(rows[0]["fct_us"]), 14.0) << "at least one RTT";
+    std::remove("eit-tiny.cm");
+    std::remove("eit-tiny.csv");
+
+    out = RunExample("uet-matrix",
+                     "--pattern=incast --nodes=4 --incast-senders=3 --size=50000 "
+                     "--write-matrix=eit-incast.cm",
+                     &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_NE(out.find("summary: 3/3 flows completed"), std::string::npos) << out;
+    std::ifstream written("eit-incast.cm");
+    std::string text((std::istreambuf_iterator<char>(written)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text,
+              "Nodes 4\nConnections 3\n0->3 id 1 start 0 size 50000\n1->3 id 2 start 0 size "
+              "50000\n2->3 id 3 start 0 size 50000\n");
+    std::remove("eit-incast.cm");
 }
 
 } // namespace

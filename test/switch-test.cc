@@ -610,6 +610,60 @@ TEST(SharedBufferMmu, LosslessOverflowRaisesXoffBeforeTheDrop)
     EXPECT_EQ(xoff[1], std::make_pair(3u, false));
 }
 
+// EgressLimitBytes: a static per-(egress port, priority) limit of lossy queues (htsim's fixed
+// port queue). Off by default; when set, the packet that would pass it is refused as "egress
+// threshold", or trimmed if its priority trims; other queues and lossless priorities are
+// unaffected, and released bytes make room again.
+TEST(SharedBufferMmu, StaticEgressLimitRefusesOrTrimsAtTheLimit)
+{
+    const std::vector<DataRate> rates(3, DataRate("100Gbps"));
+    const std::vector<Time> delays(3, MicroSeconds(1));
+    auto plain = CreateObject<SharedBufferMmu>();
+    plain->Configure(rates, delays, 4198);
+    EXPECT_EQ(plain->GetEgressLimit(), 0u);
+    for (int i = 0; i < 100; ++i)
+    {
+        ASSERT_EQ(plain->Admit(0, 1, 2, 4198).action, MmuVerdict::ACCEPT) << i;
+    }
+
+    auto mmu = CreateObject<SharedBufferMmu>();
+    mmu->SetAttribute("EgressLimitBytes", UintegerValue(3 * 4198));
+    mmu->SetAttribute("TrimPriorities", UintegerValue(1 << 2));
+    mmu->Configure(rates, delays, 4198);
+    EXPECT_EQ(mmu->GetEgressLimit(), 3u * 4198);
+    for (uint32_t in = 0; in < 3; ++in)
+    {
+        EXPECT_EQ(mmu->Admit(in % 2, 1, 2, 4198).action, MmuVerdict::ACCEPT);
+    }
+    MmuVerdict v = mmu->Admit(0, 1, 2, 4198);
+    EXPECT_EQ(v.action, MmuVerdict::DROP);
+    EXPECT_EQ(v.reason, SwitchDropReason::EGRESS_THRESHOLD);
+    EXPECT_EQ(mmu->Admit(0, 1, 2, 1).action, MmuVerdict::DROP); // exactly full
+    // Another egress port and another priority have queues of their own.
+    EXPECT_EQ(mmu->Admit(0, 1, 1, 4198).action, MmuVerdict::ACCEPT);
+    EXPECT_EQ(mmu->Admit(0, 0, 2, 4198).action, MmuVerdict::ACCEPT);
+    // A trimmed priority gets TRIM at the limit; the cut packet fits the trim queue.
+    for (int i = 0; i < 3; ++i)
+    {
+        EXPECT_EQ(mmu->Admit(1, 2, 2, 4198).action, MmuVerdict::ACCEPT);
+    }
+    v = mmu->Admit(1, 2, 2, 4198);
+    EXPECT_EQ(v.action, MmuVerdict::TRIM);
+    EXPECT_EQ(v.reason, SwitchDropReason::EGRESS_THRESHOLD);
+    EXPECT_EQ(mmu->AdmitTrimmed(1, v.trimPriority, 2, 146).action, MmuVerdict::ACCEPT);
+    // The lossless priority (3) is not limited: PFC holds it, not a tail drop.
+    for (int i = 0; i < 10; ++i)
+    {
+        EXPECT_EQ(mmu->Admit(0, 3, 2, 4198).action, MmuVerdict::ACCEPT) << i;
+    }
+    // Draining one packet makes room for one.
+    mmu->Release(0, 1, 2, 4198);
+    EXPECT_EQ(mmu->Admit(0, 1, 2, 4198).action, MmuVerdict::ACCEPT);
+    EXPECT_EQ(mmu->Admit(0, 1, 2, 4198).action, MmuVerdict::DROP);
+    std::string why;
+    EXPECT_TRUE(mmu->CheckInvariants(&why)) << why;
+}
+
 TEST(SharedBufferMmuDeathTest, HeadroomBelowOneFrameIsRefused)
 {
     auto mmu = CreateObject<SharedBufferMmu>();

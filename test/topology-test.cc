@@ -574,6 +574,40 @@ TEST_F(TopologyTest, RdmaWritesCompleteAcrossRailsAndFasterOverNvLink)
     EXPECT_EQ(t->GetNvSwitch(5)->GetObject<FabricSwitch>()->GetCounters().forwarded, 0u);
 }
 
+/// NvLink false: plain hosts. No NVSwitch, no NVLink cable, port or address; node ids and names
+/// skip them; two GPUs of one server connect through their leaf on the scale-out port.
+TEST_F(TopologyTest, WithoutNvLinkServersArePlainHostsOnTheirLeaf)
+{
+    Ptr<ClosTopologyHelper> t = SmallClos();
+    t->SetAttribute("NvLink", BooleanValue(false));
+    t->Install();
+    EXPECT_FALSE(t->HasNvLink());
+    EXPECT_EQ(t->GetNNvSwitches(), 0u);
+    EXPECT_EQ(t->GetNLinks(FabricLinkTier::NVLINK), 0u);
+    EXPECT_EQ(t->GetNLinks(), 4u + 4u); // 4 GPU-leaf + 2 ToRs x 2 spines
+    for (uint32_t r = 0; r < 4; ++r)
+    {
+        EXPECT_EQ(t->GetRank(r)->GetNDevices(), 1u);
+        EXPECT_EQ(t->GetNicCore(r)->GetNPorts(), 1u);
+        EXPECT_EQ(t->GetNodeType(t->GetRank(r)), FabricNodeType::GPU);
+    }
+    EXPECT_EQ(t->GetNodeType(t->GetLeaf(0)), FabricNodeType::LEAF);
+    EXPECT_EQ(t->GetNodeName(t->GetLeaf(0)->GetId()), "leaf0");
+    EXPECT_EQ(t->GetNodeName(t->GetSpine(1)->GetId()), "spine1");
+    EXPECT_EQ(t->GetConnectionPorts(0, 1), std::make_pair(0u, 0u));
+    auto qp = t->Connect(0, 1);
+    ASSERT_EQ(qp[0].first->GetPortIndex(), 0u);
+    qp[0].first->PostWrite(1 << 16, 0x1000, 1, Collect());
+    Simulator::Run();
+    ASSERT_EQ(completions.size(), 1u);
+    EXPECT_EQ(completions[0].status, RoceWcStatus::SUCCESS);
+    // The WRITE and its ACKs went through leaf 0 and nowhere else.
+    EXPECT_GT(t->GetLeaf(0)->GetObject<FabricSwitch>()->GetCounters().forwarded, 16u);
+    EXPECT_EQ(t->GetSpine(0)->GetObject<FabricSwitch>()->GetCounters().forwarded, 0u);
+    EXPECT_DEATH(t->GetNvSwitch(0), "NvLink=false, the servers have no NVSwitch");
+    EXPECT_DEATH(t->GetNvLinkPort(), "NvLink=false, the GPUs have no NVLink port");
+}
+
 /// Rail-only: a cross-rail transfer relayed at the transport user level (PXN-style).
 TEST_F(TopologyTest, RailOnlyRelayedWriteCompletes)
 {

@@ -4,6 +4,7 @@
 #include "fabric-topology.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/log.h"
@@ -186,6 +187,13 @@ FabricTopologyHelper::GetTypeId()
                           Ipv4AddressValue(Ipv4Address("10.128.0.0")),
                           MakeIpv4AddressAccessor(&FabricTopologyHelper::m_nvLinkNet),
                           MakeIpv4AddressChecker())
+            .AddAttribute("NvLink",
+                          "Give every server an NVSwitch and every GPU an NVLink port cabled "
+                          "to it (default true). false: plain hosts, only the NicPortsPerGpu "
+                          "scale-out ports; GPUs of one server talk through their leaf.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FabricTopologyHelper::m_nvLink),
+                          MakeBooleanChecker())
             .AddAttribute("MemoryLimit",
                           "Most memory, bytes, the planned fabric may need (estimated before "
                           "anything is built, see EstimateMemoryBytes); a larger plan is "
@@ -222,6 +230,7 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_nvLinkDelay(NanoSeconds(150)),
       m_scaleOutNet("10.0.0.0"),
       m_nvLinkNet("10.128.0.0"),
+      m_nvLink(true),
       m_transports("roce"),
       m_tierLinks{},
       m_nLeaves(0),
@@ -487,10 +496,10 @@ FabricTopologyHelper::CheckCommon() const
     uint64_t so1 = so0 + ports; // one past the last
     uint64_t nv0 = uint64_t(m_nvLinkNet.Get()) + 1;
     uint64_t nv1 = nv0 + ranks;
-    NS_ABORT_MSG_IF(so1 > (1ull << 32) || nv1 > (1ull << 32),
+    NS_ABORT_MSG_IF(so1 > (1ull << 32) || (m_nvLink && nv1 > (1ull << 32)),
                     name << ": the address ranges run past 255.255.255.255; lower "
                             "ScaleOutNetwork/NvLinkNetwork");
-    NS_ABORT_MSG_IF(so0 < nv1 && nv0 < so1,
+    NS_ABORT_MSG_IF(m_nvLink && so0 < nv1 && nv0 < so1,
                     name << ": ScaleOutNetwork=" << m_scaleOutNet << " (" << ports
                          << " addresses) overlaps NvLinkNetwork=" << m_nvLinkNet << " (" << ranks
                          << " addresses); choose disjoint ranges, e.g. 10.0.0.0 and 10.128.0.0");
@@ -557,6 +566,7 @@ FabricTopologyHelper::Install()
                     GetInstanceTypeId().GetName()
                         << "::Install called twice; create a new helper for another fabric");
     auto start = std::chrono::steady_clock::now();
+    DoConfigure();
     CheckCommon();
     WarnIgnoredPortDefaults();
     m_tierRate.fill(DataRate(0));
@@ -592,8 +602,10 @@ FabricTopologyHelper::Install()
 
     // Refuse a plan that cannot fit before building any of it.
     const uint32_t nSwitches = m_nLeaves + m_nSpines + m_nCores;
-    const uint64_t nNodes = uint64_t(nRanks) + m_servers + nSwitches;
-    const uint64_t nCables = uint64_t(nRanks) * (k + 1) + m_planned.size();
+    const uint32_t nNv = NvSwitchCount();
+    const uint32_t nvPorts = m_nvLink ? 1 : 0;
+    const uint64_t nNodes = uint64_t(nRanks) + nNv + nSwitches;
+    const uint64_t nCables = uint64_t(nRanks) * (k + nvPorts) + m_planned.size();
     m_stats.estimatedBytes = EstimateMemoryBytes(nNodes, nCables, uint64_t(nSwitches) * nRanks * k);
     const uint64_t limit = m_memoryLimit > 0 ? m_memoryLimit : GetAvailableMemoryBytes();
     NS_ABORT_MSG_IF(limit > 0 && m_stats.estimatedBytes > limit,
@@ -609,11 +621,11 @@ FabricTopologyHelper::Install()
     // Nodes: GPUs, NVSwitches, then leaves, spines, cores, with consecutive ids.
     auto t = std::chrono::steady_clock::now();
     m_gpus.Create(nRanks);
-    m_nvSwitches.Create(m_servers);
+    m_nvSwitches.Create(nNv);
     m_switches.Create(nSwitches);
     m_firstNodeId = m_gpus.Get(0)->GetId();
     NS_ABORT_MSG_IF(m_switches.Get(nSwitches - 1)->GetId() !=
-                        m_firstNodeId + nRanks + m_servers + nSwitches - 1,
+                        m_firstNodeId + nRanks + nNv + nSwitches - 1,
                     GetInstanceTypeId().GetName()
                         << ": node ids are not consecutive (nodes created concurrently?)");
     m_stats.nodesSeconds = Since(t);
@@ -628,8 +640,8 @@ FabricTopologyHelper::Install()
         m_tierHelper[i].SetDeviceAttribute("DataRate", DataRateValue(m_tierRate[i]));
         m_tierHelper[i].SetChannelAttribute("Delay", TimeValue(m_tierDelay[i]));
     }
-    const uint32_t swBase = nRanks + m_servers;
-    m_links.reserve(uint64_t(nRanks) * (k + 1) + m_planned.size());
+    const uint32_t swBase = nRanks + nNv;
+    m_links.reserve(uint64_t(nRanks) * (k + nvPorts) + m_planned.size());
     for (uint32_t r = 0; r < nRanks; ++r)
     {
         for (uint32_t p = 0; p < k; ++p)
@@ -637,7 +649,10 @@ FabricTopologyHelper::Install()
             MakeLink(FabricLinkTier::GPU_LEAF, r, swBase + m_attachLeaf[uint64_t(r) * k + p]);
             m_attachPort[uint64_t(r) * k + p] = m_links.back().portB;
         }
-        MakeLink(FabricLinkTier::NVLINK, r, nRanks + r / m_gpusPerServer);
+        if (m_nvLink)
+        {
+            MakeLink(FabricLinkTier::NVLINK, r, nRanks + r / m_gpusPerServer);
+        }
     }
     for (const auto& l : m_planned)
     {
@@ -648,7 +663,7 @@ FabricTopologyHelper::Install()
     m_stats.linksSeconds = Since(t);
 
     t = std::chrono::steady_clock::now();
-    for (uint32_t s = 0; s < m_servers; ++s)
+    for (uint32_t s = 0; s < nNv; ++s)
     {
         m_nvSwitchHelper.Install(m_nvSwitches.Get(s));
     }
@@ -677,7 +692,7 @@ FabricTopologyHelper::Install()
     {
         Ptr<Node> gpu = m_gpus.Get(r);
         Ptr<FabricNic> core = FabricNic::GetOrCreate(gpu);
-        for (uint32_t p = 0; p <= k; ++p)
+        for (uint32_t p = 0; p < k + nvPorts; ++p)
         {
             core->AddPort(DynamicCast<PfcNetDevice>(gpu->GetDevice(p)), GetAddress(r, p));
         }
@@ -690,7 +705,7 @@ FabricTopologyHelper::Install()
                 Ptr<RoceNic> nic = m_nicHelper.Install(gpu,
                                                        DynamicCast<PfcNetDevice>(gpu->GetDevice(0)),
                                                        GetAddress(r, 0));
-                for (uint32_t p = 1; p <= k; ++p)
+                for (uint32_t p = 1; p < k + nvPorts; ++p)
                 {
                     nic->AddPort(DynamicCast<PfcNetDevice>(gpu->GetDevice(p)), GetAddress(r, p));
                 }
@@ -701,7 +716,7 @@ FabricTopologyHelper::Install()
                     m_uetNicHelper.Install(gpu,
                                            DynamicCast<PfcNetDevice>(gpu->GetDevice(0)),
                                            GetAddress(r, 0));
-                for (uint32_t p = 1; p <= k; ++p)
+                for (uint32_t p = 1; p < k + nvPorts; ++p)
                 {
                     nic->AddPort(DynamicCast<PfcNetDevice>(gpu->GetDevice(p)), GetAddress(r, p));
                 }
@@ -727,7 +742,7 @@ FabricTopologyHelper::Install()
                                                   GetInstanceTypeId().GetName() + ": " +
                                                       SwitchName(i));
             }
-            for (uint32_t sv = 0; sv < m_servers; ++sv)
+            for (uint32_t sv = 0; sv < nNv; ++sv)
             {
                 UetNicHelper::CheckSwitchTrimming(m_uetNics[r],
                                                   m_nvSwitches.Get(sv)->GetObject<FabricSwitch>(),
@@ -755,7 +770,8 @@ FabricTopologyHelper::ComputeRoutes()
 {
     const uint32_t nRanks = GetNRanks();
     const uint32_t nSw = m_switches.GetN();
-    const uint32_t swBase = nRanks + m_servers;
+    const uint32_t nNv = m_nvSwitches.GetN();
+    const uint32_t swBase = nRanks + nNv;
 
     // Route computer switches: the scale-out switches by index, then the NVSwitches by server.
     m_routes = CreateObject<FabricRouteComputer>();
@@ -764,7 +780,7 @@ FabricTopologyHelper::ComputeRoutes()
         m_routes->AddSwitch(m_switches.Get(s)->GetObject<FabricSwitch>()->GetForwardingTable(),
                             SwitchName(s));
     }
-    for (uint32_t server = 0; server < m_servers; ++server)
+    for (uint32_t server = 0; server < nNv; ++server)
     {
         m_routes->AddSwitch(
             m_nvSwitches.Get(server)->GetObject<FabricSwitch>()->GetForwardingTable(),
@@ -892,7 +908,28 @@ FabricTopologyHelper::GetNicPortsPerGpu() const
 uint32_t
 FabricTopologyHelper::GetNvLinkPort() const
 {
+    NS_ABORT_MSG_IF(!m_nvLink,
+                    GetInstanceTypeId().GetName()
+                        << "::GetNvLinkPort: NvLink=false, the GPUs have no NVLink port (ports 0.."
+                        << int64_t(m_portsPerGpu) - 1 << " are scale-out)");
     return m_portsPerGpu;
+}
+
+bool
+FabricTopologyHelper::HasNvLink() const
+{
+    return m_nvLink;
+}
+
+uint32_t
+FabricTopologyHelper::NvSwitchCount() const
+{
+    return m_nvLink ? m_servers : 0;
+}
+
+void
+FabricTopologyHelper::DoConfigure()
+{
 }
 
 uint32_t
@@ -992,6 +1029,12 @@ Ipv4Address
 FabricTopologyHelper::GetAddress(uint32_t rank, uint32_t port) const
 {
     CheckRank(rank, "GetAddress");
+    NS_ABORT_MSG_IF(!m_nvLink && port == m_portsPerGpu,
+                    GetInstanceTypeId().GetName()
+                        << "::GetAddress: port " << port
+                        << " does not exist: NvLink=false, the GPUs have only the scale-out "
+                           "ports 0.."
+                        << m_portsPerGpu - 1);
     NS_ABORT_MSG_IF(port > m_portsPerGpu,
                     GetInstanceTypeId().GetName()
                         << "::GetAddress: port " << port << " does not exist (ports 0.."
@@ -1012,6 +1055,9 @@ FabricTopologyHelper::GetNvSwitch(uint32_t server) const
                         << "::GetNvSwitch: server " << server << " does not exist (servers 0.."
                         << int64_t(m_servers) - 1 << ")");
     CheckInstalled("GetNvSwitch");
+    NS_ABORT_MSG_IF(!m_nvLink,
+                    GetInstanceTypeId().GetName()
+                        << "::GetNvSwitch: NvLink=false, the servers have no NVSwitch");
     return m_nvSwitches.Get(server);
 }
 
@@ -1094,7 +1140,7 @@ FabricTopologyHelper::GetHealthMonitor() const
 std::string
 FabricTopologyHelper::GetNodeName(uint32_t nodeId) const
 {
-    uint32_t total = GetNRanks() + m_servers + m_switches.GetN();
+    uint32_t total = GetNRanks() + m_nvSwitches.GetN() + m_switches.GetN();
     if (!m_installed || nodeId < m_firstNodeId || nodeId >= m_firstNodeId + total)
     {
         return "node " + std::to_string(nodeId);
@@ -1106,7 +1152,7 @@ FabricNodeType
 FabricTopologyHelper::GetNodeType(Ptr<const Node> node) const
 {
     CheckInstalled("GetNodeType");
-    uint32_t total = GetNRanks() + m_servers + m_switches.GetN();
+    uint32_t total = GetNRanks() + m_nvSwitches.GetN() + m_switches.GetN();
     NS_ABORT_MSG_IF(!node || node->GetId() < m_firstNodeId ||
                         node->GetId() >= m_firstNodeId + total,
                     GetInstanceTypeId().GetName()
@@ -1123,11 +1169,12 @@ FabricTopologyHelper::GlobalNode(uint32_t index) const
     {
         return m_gpus.Get(index);
     }
-    if (index < nRanks + m_servers)
+    const uint32_t nNv = m_nvSwitches.GetN();
+    if (index < nRanks + nNv)
     {
         return m_nvSwitches.Get(index - nRanks);
     }
-    return m_switches.Get(index - nRanks - m_servers);
+    return m_switches.Get(index - nRanks - nNv);
 }
 
 FabricNodeType
@@ -1138,11 +1185,12 @@ FabricTopologyHelper::GlobalType(uint32_t index) const
     {
         return FabricNodeType::GPU;
     }
-    if (index < nRanks + m_servers)
+    const uint32_t nNv = m_nvSwitches.GetN();
+    if (index < nRanks + nNv)
     {
         return FabricNodeType::NVSWITCH;
     }
-    uint32_t s = index - nRanks - m_servers;
+    uint32_t s = index - nRanks - nNv;
     if (s < m_nLeaves)
     {
         return FabricNodeType::LEAF;
@@ -1159,13 +1207,13 @@ FabricTopologyHelper::GlobalName(uint32_t index) const
     {
         os << "gpu" << index;
     }
-    else if (index < nRanks + m_servers)
+    else if (index < nRanks + m_nvSwitches.GetN())
     {
         os << "nvswitch" << index - nRanks;
     }
     else
     {
-        os << SwitchName(index - nRanks - m_servers);
+        os << SwitchName(index - nRanks - m_nvSwitches.GetN());
     }
     return os.str();
 }
@@ -1183,7 +1231,7 @@ FabricTopologyHelper::Connect(uint32_t rankA, uint32_t rankB, uint32_t nQps)
                                                   << "; a QP connects two different GPUs");
     NS_ABORT_MSG_IF(nQps == 0,
                     GetInstanceTypeId().GetName() << "::Connect: nQps=0 is invalid; need >= 1");
-    if (rankA / m_gpusPerServer == rankB / m_gpusPerServer)
+    if (m_nvLink && rankA / m_gpusPerServer == rankB / m_gpusPerServer)
     {
         uint32_t nv = GetNvLinkPort();
         return m_nicHelper.Connect(GetNic(rankA), GetNic(rankB), nQps, nv, nv);
@@ -1209,7 +1257,7 @@ FabricTopologyHelper::GetConnectionPorts(uint32_t rankA, uint32_t rankB, uint32_
                     GetInstanceTypeId().GetName()
                         << "::GetConnectionPorts: rankA == rankB == " << rankA
                         << "; a connection joins two different GPUs");
-    if (rankA / m_gpusPerServer == rankB / m_gpusPerServer)
+    if (m_nvLink && rankA / m_gpusPerServer == rankB / m_gpusPerServer)
     {
         return {GetNvLinkPort(), GetNvLinkPort()};
     }
@@ -1265,8 +1313,8 @@ FabricTopologyHelper::Print(std::ostream& os) const
        << m_gpusPerServer << " GPUs, " << m_portsPerGpu << " NIC port(s) per GPU"
        << (m_installed ? "" : " (not installed)") << "\n";
     DoPrintShape(os);
-    os << "  switches: " << (m_installed ? m_servers : 0) << " NVSwitch, " << m_nLeaves << " leaf, "
-       << m_nSpines << " spine";
+    os << "  switches: " << (m_installed ? m_nvSwitches.GetN() : 0) << " NVSwitch, " << m_nLeaves
+       << " leaf, " << m_nSpines << " spine";
     if (m_nCores > 0)
     {
         os << ", " << m_nCores << " core";
@@ -1339,7 +1387,7 @@ FabricTopologyHelper::WriteDot(const std::string& path) const
     static const char* shapes[] = {"box", "hexagon", "ellipse", "ellipse", "ellipse"};
     static const char* colors[] = {"palegreen", "khaki", "lightblue", "lightsalmon", "plum"};
     out << "graph fabric {\n  graph [overlap=false];\n  node [style=filled];\n";
-    uint32_t total = GetNRanks() + m_servers + m_switches.GetN();
+    uint32_t total = GetNRanks() + m_nvSwitches.GetN() + m_switches.GetN();
     for (uint32_t i = 0; i < total; ++i)
     {
         auto type = size_t(GlobalType(i));
@@ -1432,6 +1480,22 @@ FabricTopologyHelper::SetLinkUp(uint32_t link, bool up)
     }
     m_routes->SetLinkUp(link, up);
     return m_routes->Compute();
+}
+
+void
+FabricTopologyHelper::SetLinkDataRate(uint32_t link, DataRate rate)
+{
+    CheckLink(link, "SetLinkDataRate");
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0,
+                    GetInstanceTypeId().GetName()
+                        << "::SetLinkDataRate: link " << link << " rate " << rate
+                        << " is invalid; it must be > 0 bit/s (use SetLinkUp(" << link
+                        << ", false) to cut the cable)");
+    Ptr<PfcChannel> channel = GetLinkChannel(link);
+    for (std::size_t d = 0; d < channel->GetNDevices(); ++d)
+    {
+        channel->GetPfcDevice(d)->SetDataRate(rate);
+    }
 }
 
 const FabricBuildStats&

@@ -112,6 +112,13 @@ struct FabricBuildStats
  * (RoCE or UET) over a fast switch: a transfer between two GPUs of a server crosses two NVLink
  * cables and one NVSwitch and never the scale-out network.
  *
+ * <b>Plain hosts.</b> With the NvLink attribute false a server has no NVSwitch and its GPUs no
+ * NVLink port: every GPU ("host") has only its NicPortsPerGpu scale-out ports, cabled to its
+ * leaf, and two GPUs of one server talk through that leaf. Nothing NVLink-related is built (no
+ * NVSwitch nodes, cables or addresses); GetNvLinkPort(), GetNvSwitch() and GetAddress() of
+ * port k abort naming the attribute. FatTreeTopologyHelper builds its single-NIC hosts this way
+ * (GpusPerServer 1, NicPortsPerGpu 1, NvLink false).
+ *
  * <b>Transports.</b> Install() gives every GPU a transport-neutral NIC core (FabricNic) with
  * all its ports and addresses, then puts the transports the Transports attribute names on it:
  * "roce" (the default) a RoceNic (GetNic(), GetNicHelper()), "uet" an Ultra Ethernet UetNic
@@ -143,14 +150,16 @@ struct FabricBuildStats
  * their own server only; scale-out switches have no routes to NVLink addresses.
  *
  * <b>Link failures.</b> Cables are numbered 0..GetNLinks()-1 in the order of WriteLinksCsv's
- * rows (per rank its scale-out ports then its NVLink port, then the switch-to-switch cables);
+ * rows (per rank its scale-out ports then its NVLink port if any, then the switch-to-switch
+ * cables);
  * FindLinks() gives the indices of the cables between two nodes. SetLinkUp(i, false) cuts
  * cable i (PfcChannel::SetLinkUp), marks the port down at the switches on either end
  * (FabricSwitch::SetPortUp) and recomputes every forwarding table without it: equal-cost
  * sets shrink, destinations still reachable over longer paths get them, unreachable ones get
  * no route (FabricRouteStats::unreachable, FabricRouteComputer::GetUnreachable);
  * SetLinkUp(i, true) restores both. To fail several cables at once, or to let routing converge
- * later than the cut, use GetLinkChannel() and GetRouteComputer() directly.
+ * later than the cut, use GetLinkChannel() and GetRouteComputer() directly. SetLinkDataRate()
+ * degrades (or restores) a cable's rate in both directions without touching the routes.
  *
  * <b>Configuration.</b> Shape and link parameters are Attributes of the helper, settable with
  * SetAttribute, Config::SetDefault or on the command line. An attribute is named by the class
@@ -247,8 +256,11 @@ class FabricTopologyHelper : public Object
     uint32_t GetNRanks() const;
     /// \return scale-out NIC ports per GPU, k (the NicPortsPerGpu attribute)
     uint32_t GetNicPortsPerGpu() const;
-    /// \return the RoceNic port index of the NVLink port (= NicPortsPerGpu)
+    /// \return the RoceNic port index of the NVLink port (= NicPortsPerGpu); aborts when the
+    ///         NvLink attribute is false (plain hosts have no NVLink port)
     uint32_t GetNvLinkPort() const;
+    /// \return the NvLink attribute: true if servers have an NVSwitch and GPUs an NVLink port
+    bool HasNvLink() const;
 
     /**
      * \param server server index, < GetNServers()
@@ -312,7 +324,7 @@ class FabricTopologyHelper : public Object
      * \return the Node carrying the server's NVSwitch (a FabricSwitch)
      */
     Ptr<Node> GetNvSwitch(uint32_t server) const;
-    /// \return number of NVSwitches (one per server)
+    /// \return number of NVSwitches (one per server; 0 before Install and without NvLink)
     uint32_t GetNNvSwitches() const;
 
     /**
@@ -459,6 +471,16 @@ class FabricTopologyHelper : public Object
      * \return the route computation's statistics (routes, unreachable (switch, host) pairs)
      */
     const FabricRouteStats& SetLinkUp(uint32_t link, bool up);
+    /**
+     * \brief Degrade or restore one cable: set the rate of both its ports
+     *        (PfcNetDevice::SetDataRate; frames already being sent keep their old timing). The
+     *        forwarding tables are not recomputed: equal-cost sets depend on hops, not rates,
+     *        so the slower cable keeps its share of the flows (as a degraded link in a real
+     *        fabric, and in htsim). Exports (WriteLinksCsv, Print) keep the planned tier rate.
+     * \param link a link index, < GetNLinks() (aborts naming the index and the valid range)
+     * \param rate the new rate, > 0 bit/s (aborts naming the value otherwise)
+     */
+    void SetLinkDataRate(uint32_t link, DataRate rate);
 
     /**
      * \brief Write every cable as CSV:
@@ -503,6 +525,12 @@ class FabricTopologyHelper : public Object
   protected:
     void DoDispose() override;
 
+    /**
+     * \brief First step of Install(), before anything is checked or planned: a subclass may
+     *        derive the common attributes (m_servers, m_gpusPerServer, ...) and configure the
+     *        port, switch and NIC helpers from its own attributes. The default does nothing.
+     */
+    virtual void DoConfigure();
     /// \return the fabric kind printed in summaries ("rail-optimized", "rail-only", "clos")
     virtual std::string GetKindName() const = 0;
     /**
@@ -627,6 +655,8 @@ class FabricTopologyHelper : public Object
     Time m_nvLinkDelay;        //!< attribute NvLinkDelay
     Ipv4Address m_scaleOutNet; //!< attribute ScaleOutNetwork
     Ipv4Address m_nvLinkNet;   //!< attribute NvLinkNetwork
+    bool m_nvLink;             //!< attribute NvLink
+    std::string m_transports;  //!< attribute Transports
 
   private:
     /// One cable, for summaries and exports (node indices: GPUs, NVSwitches, then switches).
@@ -668,13 +698,14 @@ class FabricTopologyHelper : public Object
     std::string GlobalName(uint32_t index) const;
     /// \return type of a global node index
     FabricNodeType GlobalType(uint32_t index) const;
+    /// \return NVSwitch nodes of the plan: one per server with NvLink, else 0
+    uint32_t NvSwitchCount() const;
 
     PfcHelper m_portHelper;                  //!< template of every port and cable
     SwitchHelper m_switchHelper;             //!< scale-out switches
     SwitchHelper m_nvSwitchHelper;           //!< NVSwitches
     RoceNicHelper m_nicHelper;               //!< NICs and QP connections
     UetNicHelper m_uetNicHelper;             //!< UET NICs (Transports uet, roce+uet)
-    std::string m_transports;                //!< attribute Transports
     TransportInstaller m_transportInstaller; //!< transports per GPU (null: RoCE)
     Ptr<FabricRouteComputer> m_routes;       //!< forwarding tables (after Install)
     Ptr<FabricHealthMonitor> m_monitor;      //!< stall detection (after Install)

@@ -83,6 +83,17 @@ SharedBufferMmu::GetTypeId()
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&SharedBufferMmu::m_egressAlpha),
                           MakeFabricPositiveDoubleChecker("ns3::SharedBufferMmu::EgressAlpha"))
+            .AddAttribute("EgressLimitBytes",
+                          "Static limit of each lossy egress (port, priority) queue, bytes: a "
+                          "lossy packet that would take its queue beyond it is refused "
+                          "(\"egress threshold\"; trimmed if its priority is in "
+                          "TrimPriorities), besides the dynamic EgressAlpha threshold. A fixed "
+                          "per-port queue as in htsim (FatTreeTopologyHelper: 1 BDP with "
+                          "trimming). 0 (default) = no static limit.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SharedBufferMmu::SetEgressLimit,
+                                               &SharedBufferMmu::GetEgressLimit),
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("LosslessPriorities",
                           "Bit i set = priority i is lossless (PFC, headroom, never dropped "
                           "by thresholds). Default 0x08: priority 3, RoCE data.",
@@ -145,6 +156,7 @@ SharedBufferMmu::SharedBufferMmu()
       m_xoffStatic(256 * 1024),
       m_xonOffset(2 * 1024),
       m_egressAlpha(1.0),
+      m_egressLimit(UINT64_MAX),
       m_lossless(0x08),
       m_trimMask(0),
       m_trimSize(128),
@@ -212,6 +224,18 @@ SharedBufferMmu::SetTrimPriority(uint32_t priority)
                     "SharedBufferMmu TrimPriority " << priority
                                                     << " is invalid; valid range is 0..7");
     m_trimPriority = static_cast<uint8_t>(priority);
+}
+
+void
+SharedBufferMmu::SetEgressLimit(uint64_t bytes)
+{
+    m_egressLimit = bytes == 0 ? UINT64_MAX : bytes;
+}
+
+uint64_t
+SharedBufferMmu::GetEgressLimit() const
+{
+    return m_egressLimit == UINT64_MAX ? 0 : m_egressLimit;
 }
 
 uint32_t
@@ -434,7 +458,8 @@ SharedBufferMmu::AdmitPacket(uint32_t inPort, uint8_t priority, uint32_t outPort
     uint64_t& egress = m_egress[outPort].bytes[priority];
     bool lossless = IsLossless(priority);
     uint64_t freeShared = m_sharedPool - m_sharedUsed;
-    if (!lossless && egress + bytes > static_cast<uint64_t>(m_egressAlpha * double(freeShared)))
+    if (!lossless && (egress + bytes > static_cast<uint64_t>(m_egressAlpha * double(freeShared)) ||
+                      egress + bytes > m_egressLimit))
     {
         return Refuse(SwitchDropReason::EGRESS_THRESHOLD, priority, outPort, MAY_TRIM);
     }

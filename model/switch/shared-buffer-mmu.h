@@ -75,8 +75,9 @@ struct MmuVerdict
  *
  * Admission of a packet of b bytes from ingress (i, p) to egress (o, p):
  *  - lossy p: dropped ("egress threshold") if egress(o, p) + b exceeds EgressAlpha x free
- *    shared bytes; else charged to reserved, then shared up to the ingress threshold, else
- *    dropped ("buffer full");
+ *    shared bytes, or the static EgressLimitBytes when it is set (a fixed per-port queue
+ *    limit as in simulators such as htsim; default off); else charged to reserved, then shared up
+ * to the ingress threshold, else dropped ("buffer full");
  *  - lossless p: charged to reserved, then shared if the (i, p) shared use stays within the
  *    XOFF threshold and the pool has room, else to headroom; if headroom cannot hold it the
  *    packet is dropped ("headroom overflow", a misconfiguration signal).
@@ -189,6 +190,9 @@ class SharedBufferMmu : public Object
     uint32_t GetLastHopTrimDscp() const;
     /// \return attribute TrimPriority: the priority trimmed packets are queued on (0..7)
     uint32_t GetTrimPriority() const;
+    /// \return attribute EgressLimitBytes: static limit of a lossy egress (port, priority)
+    ///         queue, bytes (0 = none)
+    uint64_t GetEgressLimit() const;
 
     /**
      * \brief Mark an egress port as a last-hop port (it faces a host: a NIC, not a switch), or
@@ -348,6 +352,8 @@ class SharedBufferMmu : public Object
     void SetTrimDscp(uint32_t dscp);
     /// Attribute setter of TrimPriority: aborts unless 0..7.
     void SetTrimPriority(uint32_t priority);
+    /// Attribute setter of EgressLimitBytes (0 = none).
+    void SetEgressLimit(uint64_t bytes);
 
     /// Index of (port, priority) in the flat tables; aborts on bad values.
     std::size_t Pg(uint32_t port, uint8_t priority) const;
@@ -369,6 +375,7 @@ class SharedBufferMmu : public Object
     uint64_t m_xoffStatic;     //!< attribute XoffStaticBytes
     uint64_t m_xonOffset;      //!< attribute XonOffset
     double m_egressAlpha;      //!< attribute EgressAlpha
+    uint64_t m_egressLimit;    //!< attribute EgressLimitBytes (UINT64_MAX = none)
     uint8_t m_lossless;        //!< attribute LosslessPriorities
     uint8_t m_trimMask;        //!< attribute TrimPriorities
     uint16_t m_trimSize;       //!< attribute TrimSize, bytes of IPv4 packet

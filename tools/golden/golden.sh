@@ -46,6 +46,8 @@ run roce-write-loss "$ex/roce-write" --loss=5 --qps=2 --bytes=200000
 run roce-read "$ex/roce-write" --read=true --cc=dcqcn
 run uet-write "$ex/uet-write"
 run uet-write-loss "$ex/uet-write" --loss=3 --csv=uet-write.csv
+run uet-matrix-single "$ex/uet-matrix" --pattern=single
+run uet-matrix-permutation "$ex/uet-matrix" --pattern=permutation --csv=uet-matrix.csv
 run dcqcn-fairness "$ex/dcqcn-fairness"
 run dcqcn-fairness-none "$ex/dcqcn-fairness" --cc=none --flows=2
 run dcqcn-incast "$ex/dcqcn-incast"

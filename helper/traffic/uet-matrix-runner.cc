@@ -1,0 +1,176 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "uet-matrix-runner.h"
+
+#include "ns3/abort.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The largest UET message, bytes (SES request_length is 32 bits).
+constexpr uint64_t MAX_MESSAGE_BYTES = 0xFFFFFFFFull;
+
+/// \return \p t in microseconds with 3 decimals
+std::string
+Us(Time t)
+{
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(3) << t.GetPicoSeconds() / 1e6;
+    return os.str();
+}
+
+} // namespace
+
+UetMatrixRunner::UetMatrixRunner(const HtsimConnectionMatrix& matrix,
+                                 const std::vector<Ptr<UetEndpoint>>& endpoints,
+                                 UetDeliveryMode mode)
+    : m_matrix(matrix),
+      m_endpoints(endpoints),
+      m_mode(mode),
+      m_started(false)
+{
+    NS_ABORT_MSG_IF(matrix.GetNNodes() > endpoints.size(),
+                    "UetMatrixRunner: the matrix has "
+                        << matrix.GetNNodes() << " nodes but only " << endpoints.size()
+                        << " endpoints (hosts); valid is Nodes <= " << endpoints.size());
+    NS_ABORT_MSG_IF(mode != UetDeliveryMode::RUD && mode != UetDeliveryMode::ROD,
+                    "UetMatrixRunner: delivery mode " << UetDeliveryModeName(mode)
+                                                      << " is invalid; valid are RUD, ROD");
+    const auto& conns = matrix.GetConnections();
+    m_flows.resize(conns.size());
+    for (uint32_t i = 0; i < conns.size(); ++i)
+    {
+        const HtsimConnection& c = conns[i];
+        NS_ABORT_MSG_IF(c.bytes > MAX_MESSAGE_BYTES,
+                        "UetMatrixRunner: connection "
+                            << c.src << "->" << c.dst << (c.line ? " (line " : "")
+                            << (c.line ? std::to_string(c.line) : "") << (c.line ? ")" : "")
+                            << " has size " << c.bytes
+                            << "; valid range is 1..4294967295 (one "
+                               "UET message)");
+        UetFlowRecord& f = m_flows[i];
+        f.id = c.id != 0 ? c.id : i + 1;
+        f.src = c.src;
+        f.dst = c.dst;
+        f.bytes = c.bytes;
+        f.start = c.start;
+    }
+}
+
+void
+UetMatrixRunner::Start()
+{
+    NS_ABORT_MSG_IF(m_started, "UetMatrixRunner::Start called twice");
+    m_started = true;
+    const Time now = Simulator::Now();
+    for (uint32_t i = 0; i < m_flows.size(); ++i)
+    {
+        UetFlowRecord& f = m_flows[i];
+        m_endpoints[f.dst]->RegisterMemory(i + 1, f.bytes);
+        f.start += now;
+        Simulator::Schedule(f.start - now, &UetMatrixRunner::Post, this, i);
+    }
+}
+
+void
+UetMatrixRunner::Post(uint32_t i)
+{
+    const UetFlowRecord& f = m_flows[i];
+    m_endpoints[f.src]->PostWrite(m_endpoints[f.dst]->GetAddress(),
+                                  i + 1,
+                                  0,
+                                  f.bytes,
+                                  MakeCallback(&UetMatrixRunner::Completed, this).Bind(i),
+                                  m_mode);
+}
+
+void
+UetMatrixRunner::Completed(uint32_t i, const UetCompletion& c)
+{
+    UetFlowRecord& f = m_flows[i];
+    f.done = true;
+    f.ok = c.ok;
+    f.error = c.error;
+    f.end = c.endTime;
+}
+
+const std::vector<UetFlowRecord>&
+UetMatrixRunner::GetFlows() const
+{
+    return m_flows;
+}
+
+bool
+UetMatrixRunner::AllCompleted() const
+{
+    return std::all_of(m_flows.begin(), m_flows.end(), [](const UetFlowRecord& f) {
+        return f.done && f.ok;
+    });
+}
+
+UetFctSummary
+UetMatrixRunner::GetSummary() const
+{
+    UetFctSummary s;
+    s.flows = static_cast<uint32_t>(m_flows.size());
+    std::vector<Time> fcts;
+    for (const auto& f : m_flows)
+    {
+        if (f.done && !f.ok)
+        {
+            s.failed++;
+        }
+        if (f.done && f.ok)
+        {
+            fcts.push_back(f.GetFct());
+            s.lastEnd = std::max(s.lastEnd, f.end);
+        }
+    }
+    s.completed = static_cast<uint32_t>(fcts.size());
+    if (fcts.empty())
+    {
+        return s;
+    }
+    std::sort(fcts.begin(), fcts.end());
+    auto rank = [&fcts](double p) {
+        auto k = static_cast<std::size_t>(std::ceil(p / 100.0 * fcts.size() - 1e-9));
+        return fcts[std::max<std::size_t>(k, 1) - 1];
+    };
+    s.min = fcts.front();
+    s.median = rank(50);
+    s.p99 = rank(99);
+    s.max = fcts.back();
+    return s;
+}
+
+void
+UetMatrixRunner::WriteCsv(std::ostream& os) const
+{
+    os << "id,src,dst,size_B,start_us,end_us,fct_us,status\n";
+    for (const auto& f : m_flows)
+    {
+        os << f.id << "," << f.src << "," << f.dst << "," << f.bytes << "," << Us(f.start) << ",";
+        if (f.done)
+        {
+            os << Us(f.end) << "," << Us(f.GetFct()) << "," << (f.ok ? "ok" : "failed");
+        }
+        else
+        {
+            os << ",,incomplete";
+        }
+        os << "\n";
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,577 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "htsim-connection-matrix.h"
+
+#include "ns3/abort.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <istream>
+#include <limits>
+#include <map>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Picoseconds per microsecond: the file's start times are microseconds.
+constexpr int64_t PS_PER_US = 1000000;
+
+/// \return \p line split at spaces and tabs (a trailing '\r' is whitespace too)
+std::vector<std::string>
+Tokens(const std::string& line)
+{
+    std::vector<std::string> t;
+    std::size_t i = 0;
+    while (i < line.size())
+    {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
+        {
+            ++i;
+        }
+        std::size_t j = i;
+        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r')
+        {
+            ++j;
+        }
+        if (j > i)
+        {
+            t.push_back(line.substr(i, j - i));
+        }
+        i = j;
+    }
+    return t;
+}
+
+/**
+ * Parse an unsigned decimal integer (digits only).
+ * \param s the text
+ * \param max largest valid value
+ * \param what the field, for the message
+ * \param[out] v the value
+ * \param[out] why what was wrong
+ * \return true if \p s is a number in 0..max
+ */
+bool
+ParseUnsigned(const std::string& s,
+              uint64_t max,
+              const std::string& what,
+              uint64_t& v,
+              std::string& why)
+{
+    if (!s.empty() && s[0] == '-')
+    {
+        why = what + " " + s + " is negative; expected a whole number in 0.." + std::to_string(max);
+        return false;
+    }
+    if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    {
+        why = what + " '" + s + "' is not a number; expected a whole number in 0.." +
+              std::to_string(max);
+        return false;
+    }
+    errno = 0;
+    unsigned long long x = std::strtoull(s.c_str(), nullptr, 10);
+    if (errno == ERANGE || x > max)
+    {
+        why = what + " " + s + " is out of range; expected a whole number in 0.." +
+              std::to_string(max);
+        return false;
+    }
+    v = x;
+    return true;
+}
+
+/// Write \p ps picoseconds as microseconds with up to 6 decimals, no trailing zeros.
+std::string
+FormatMicroseconds(int64_t ps)
+{
+    std::ostringstream os;
+    os << ps / PS_PER_US;
+    int64_t frac = ps % PS_PER_US;
+    if (frac != 0)
+    {
+        std::string f = std::to_string(frac);
+        f.insert(0, 6 - f.size(), '0');
+        while (f.back() == '0')
+        {
+            f.pop_back();
+        }
+        os << "." << f;
+    }
+    return os.str();
+}
+
+} // namespace
+
+HtsimConnectionMatrix::HtsimConnectionMatrix()
+    : m_nodes(0)
+{
+}
+
+HtsimConnectionMatrix::HtsimConnectionMatrix(uint32_t nodes)
+    : m_nodes(nodes)
+{
+    NS_ABORT_MSG_IF(nodes == 0, "HtsimConnectionMatrix: nodes=0 is invalid; a matrix needs >= 1");
+}
+
+uint32_t
+HtsimConnectionMatrix::GetNNodes() const
+{
+    return m_nodes;
+}
+
+uint32_t
+HtsimConnectionMatrix::GetNConnections() const
+{
+    return static_cast<uint32_t>(m_conns.size());
+}
+
+const std::vector<HtsimConnection>&
+HtsimConnectionMatrix::GetConnections() const
+{
+    return m_conns;
+}
+
+void
+HtsimConnectionMatrix::Add(const HtsimConnection& c)
+{
+    NS_ABORT_MSG_IF(c.src >= m_nodes || c.dst >= m_nodes,
+                    "HtsimConnectionMatrix::Add: " << c.src << "->" << c.dst
+                                                   << " names a node outside 0.."
+                                                   << int64_t(m_nodes) - 1);
+    NS_ABORT_MSG_IF(c.src == c.dst,
+                    "HtsimConnectionMatrix::Add: a connection from node " << c.src << " to itself");
+    NS_ABORT_MSG_IF(c.bytes == 0,
+                    "HtsimConnectionMatrix::Add: " << c.src << "->" << c.dst
+                                                   << " has size 0; valid sizes are >= 1 byte");
+    NS_ABORT_MSG_IF(c.start.IsStrictlyNegative(),
+                    "HtsimConnectionMatrix::Add: " << c.src << "->" << c.dst << " starts at "
+                                                   << c.start.As(Time::US)
+                                                   << "; valid start times are >= 0");
+    if (c.id != 0)
+    {
+        auto it = std::lower_bound(m_ids.begin(), m_ids.end(), c.id);
+        NS_ABORT_MSG_IF(it != m_ids.end() && *it == c.id,
+                        "HtsimConnectionMatrix::Add: id " << c.id << " is already used");
+        m_ids.insert(it, c.id);
+    }
+    m_conns.push_back(c);
+}
+
+bool
+HtsimConnectionMatrix::Parse(std::istream& in,
+                             const std::string& source,
+                             HtsimConnectionMatrix& out,
+                             std::string& error)
+{
+    std::optional<uint64_t> nodes;
+    std::optional<uint64_t> declared;
+    uint32_t declaredLine = 0;
+    std::vector<HtsimConnection> conns;
+    std::map<uint32_t, uint32_t> idLine; // id -> line
+    std::string line;
+    uint32_t n = 0;
+    auto fail = [&](const std::string& what) {
+        error = source + ":" + std::to_string(n) + ": " + what;
+        return false;
+    };
+    // A header "Keyword value": once, before the first connection, one whole number.
+    auto header = [&](const std::vector<std::string>& t,
+                      std::optional<uint64_t>& slot,
+                      uint64_t min,
+                      uint64_t max,
+                      std::string& why) {
+        if (!conns.empty())
+        {
+            why = "'" + t[0] + "' after the first connection; the header comes first";
+            return false;
+        }
+        if (slot)
+        {
+            why = "a second '" + t[0] + "' header; it may appear once";
+            return false;
+        }
+        if (t.size() != 2)
+        {
+            why = "'" + t[0] + "' needs exactly one value: '" + t[0] + " <count>'";
+            return false;
+        }
+        uint64_t v = 0;
+        if (!ParseUnsigned(t[1], max, t[0], v, why))
+        {
+            return false;
+        }
+        if (v < min)
+        {
+            why = t[0] + " " + t[1] + " is invalid; expected a whole number in " +
+                  std::to_string(min) + ".." + std::to_string(max);
+            return false;
+        }
+        slot = v;
+        return true;
+    };
+    const std::string unsupported =
+        " (htsim triggers and failures are not supported: connections start at their start "
+        "time; fail links with FabricTopologyHelper::SetLinkUp)";
+    while (std::getline(in, line))
+    {
+        ++n;
+        std::vector<std::string> t = Tokens(line);
+        if (t.empty() || t[0][0] == '#')
+        {
+            continue;
+        }
+        std::string why;
+        if (t[0] == "Nodes")
+        {
+            if (!header(t, nodes, 1, std::numeric_limits<uint32_t>::max(), why))
+            {
+                return fail(why);
+            }
+            continue;
+        }
+        if (t[0] == "Connections")
+        {
+            if (!header(t, declared, 0, std::numeric_limits<uint32_t>::max(), why))
+            {
+                return fail(why);
+            }
+            declaredLine = n;
+            continue;
+        }
+        if (t[0] == "Triggers" || t[0] == "Failures")
+        {
+            std::optional<uint64_t> count;
+            if (!header(t, count, 0, std::numeric_limits<uint32_t>::max(), why))
+            {
+                return fail(why);
+            }
+            if (*count != 0)
+            {
+                return fail("'" + t[0] + " " + t[1] + "' declares " + t[0] + unsupported);
+            }
+            continue;
+        }
+        if (t[0] == "trigger" || t[0] == "failure")
+        {
+            return fail("a '" + t[0] + "' line" + unsupported);
+        }
+        const std::size_t arrow = t[0].find("->");
+        if (arrow == std::string::npos)
+        {
+            return fail("unknown keyword '" + t[0] +
+                        "'; expected 'Nodes N', 'Connections C', a connection 'src->dst start "
+                        "<us> size <bytes>' or a '#' comment");
+        }
+        if (!nodes || !declared)
+        {
+            return fail(std::string("a connection before the '") +
+                        (!nodes ? "Nodes N" : "Connections C") +
+                        "' header; the header comes first");
+        }
+        HtsimConnection c;
+        c.line = n;
+        uint64_t v = 0;
+        const std::string range =
+            " (Nodes " + std::to_string(*nodes) + ": nodes 0.." + std::to_string(*nodes - 1) + ")";
+        for (const bool source : {true, false})
+        {
+            const char* what = source ? "source" : "destination";
+            const std::string text = source ? t[0].substr(0, arrow) : t[0].substr(arrow + 2);
+            if (!ParseUnsigned(text, std::numeric_limits<uint32_t>::max(), what, v, why))
+            {
+                return fail(why + " in '" + t[0] + "'" + range);
+            }
+            if (v >= *nodes)
+            {
+                return fail(std::string(what) + " " + text + " is not a node" + range);
+            }
+            (source ? c.src : c.dst) = static_cast<uint32_t>(v);
+        }
+        if (c.src == c.dst)
+        {
+            return fail("a connection from node " + std::to_string(c.src) +
+                        " to itself; source and destination must differ");
+        }
+        bool hasStart = false;
+        bool hasSize = false;
+        bool hasId = false;
+        for (std::size_t i = 1; i < t.size(); ++i)
+        {
+            const std::string& key = t[i];
+            if (key == "trigger" || key == "send_done_trigger" || key == "recv_done_trigger" ||
+                key == "addon")
+            {
+                return fail("field '" + key + "'" + unsupported);
+            }
+            if (key != "start" && key != "size" && key != "id" && key != "prio")
+            {
+                return fail("unknown field '" + key +
+                            "' in a connection; expected start <us>, size <bytes>, id <n> or "
+                            "prio <n>");
+            }
+            bool& seen = key == "start" ? hasStart : key == "size" ? hasSize : hasId;
+            if ((key != "prio" && seen) || (key == "prio" && c.priority))
+            {
+                return fail("field '" + key + "' given twice");
+            }
+            if (i + 1 >= t.size())
+            {
+                return fail("field '" + key + "' without its value");
+            }
+            const std::string& value = t[++i];
+            if (key == "start")
+            {
+                char* end = nullptr;
+                errno = 0;
+                double us = std::strtod(value.c_str(), &end);
+                if (value.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(us))
+                {
+                    return fail("start '" + value +
+                                "' is not a number; expected a time in microseconds >= 0");
+                }
+                if (us < 0)
+                {
+                    return fail("start " + value +
+                                " is negative; expected a time in microseconds >= 0");
+                }
+                if (us * PS_PER_US >= 9.2e18)
+                {
+                    return fail("start " + value +
+                                " is out of range; expected microseconds in 0..9.2e12");
+                }
+                c.start = PicoSeconds(std::llround(us * PS_PER_US));
+                seen = true;
+            }
+            else if (key == "size")
+            {
+                if (!ParseUnsigned(value, std::numeric_limits<uint64_t>::max(), "size", v, why))
+                {
+                    return fail(why);
+                }
+                if (v == 0)
+                {
+                    return fail("size 0 is invalid; expected bytes >= 1 (htsim runs a size-0 "
+                                "flow forever)");
+                }
+                c.bytes = v;
+                seen = true;
+            }
+            else if (key == "id")
+            {
+                if (!ParseUnsigned(value, std::numeric_limits<uint32_t>::max(), "id", v, why))
+                {
+                    return fail(why);
+                }
+                if (v == 0)
+                {
+                    return fail("id 0 is invalid; flow ids are 1..4294967295 (htsim refuses 0)");
+                }
+                auto [it, fresh] = idLine.emplace(static_cast<uint32_t>(v), n);
+                if (!fresh)
+                {
+                    return fail("id " + value + " is already used by line " +
+                                std::to_string(it->second));
+                }
+                c.id = static_cast<uint32_t>(v);
+                seen = true;
+            }
+            else
+            {
+                if (!ParseUnsigned(value, std::numeric_limits<uint32_t>::max(), "prio", v, why))
+                {
+                    return fail(why);
+                }
+                c.priority = static_cast<uint32_t>(v);
+            }
+        }
+        if (!hasStart)
+        {
+            return fail("connection " + t[0] +
+                        " has no 'start <us>' (htsim's triggers are not "
+                        "supported: every connection needs a start time)");
+        }
+        if (!hasSize)
+        {
+            return fail("connection " + t[0] + " has no 'size <bytes>'");
+        }
+        conns.push_back(c);
+    }
+    if (!nodes)
+    {
+        error = source + ": no 'Nodes N' header (expected 'Nodes N' and 'Connections C' first)";
+        return false;
+    }
+    if (!declared)
+    {
+        error = source + ": no 'Connections C' header (expected 'Nodes N' and 'Connections C' "
+                         "first)";
+        return false;
+    }
+    if (*declared != conns.size())
+    {
+        error = source + ":" + std::to_string(declaredLine) + ": 'Connections " +
+                std::to_string(*declared) + "' but the file has " + std::to_string(conns.size()) +
+                " connection line" + (conns.size() == 1 ? "" : "s");
+        return false;
+    }
+    HtsimConnectionMatrix m(static_cast<uint32_t>(*nodes));
+    for (const auto& c : conns)
+    {
+        m.Add(c);
+    }
+    out = std::move(m);
+    return true;
+}
+
+HtsimConnectionMatrix
+HtsimConnectionMatrix::Read(std::istream& in, const std::string& source)
+{
+    HtsimConnectionMatrix m;
+    std::string error;
+    NS_ABORT_MSG_IF(!Parse(in, source, m, error), error);
+    return m;
+}
+
+HtsimConnectionMatrix
+HtsimConnectionMatrix::Load(const std::string& path)
+{
+    std::ifstream in(path);
+    NS_ABORT_MSG_IF(!in,
+                    "HtsimConnectionMatrix: cannot read connection matrix file '" << path << "'");
+    return Read(in, path);
+}
+
+void
+HtsimConnectionMatrix::Write(std::ostream& out) const
+{
+    out << "Nodes " << m_nodes << "\n";
+    out << "Connections " << m_conns.size() << "\n";
+    for (const auto& c : m_conns)
+    {
+        out << c.src << "->" << c.dst;
+        if (c.id != 0)
+        {
+            out << " id " << c.id;
+        }
+        out << " start " << FormatMicroseconds(c.start.GetPicoSeconds()) << " size " << c.bytes;
+        if (c.priority)
+        {
+            out << " prio " << *c.priority;
+        }
+        out << "\n";
+    }
+}
+
+void
+HtsimConnectionMatrix::Save(const std::string& path) const
+{
+    std::ofstream out(path);
+    NS_ABORT_MSG_IF(!out,
+                    "HtsimConnectionMatrix::Save: cannot write connection matrix file '" << path
+                                                                                         << "'");
+    Write(out);
+    out.close();
+    NS_ABORT_MSG_IF(!out,
+                    "HtsimConnectionMatrix::Save: writing connection matrix file '" << path
+                                                                                    << "' failed");
+}
+
+HtsimConnectionMatrix
+HtsimConnectionMatrix::Single(uint32_t nodes, uint64_t bytes, uint32_t src, uint32_t dst)
+{
+    NS_ABORT_MSG_IF(nodes < 2,
+                    "HtsimConnectionMatrix::Single: nodes=" << nodes
+                                                            << " is invalid; a flow needs >= 2");
+    NS_ABORT_MSG_IF(src >= nodes || dst >= nodes || src == dst,
+                    "HtsimConnectionMatrix::Single: " << src << "->" << dst
+                                                      << " is invalid; source and destination "
+                                                         "must differ and be in 0.."
+                                                      << nodes - 1);
+    HtsimConnectionMatrix m(nodes);
+    HtsimConnection c;
+    c.src = src;
+    c.dst = dst;
+    c.bytes = bytes;
+    c.id = 1;
+    m.Add(c);
+    return m;
+}
+
+HtsimConnectionMatrix
+HtsimConnectionMatrix::Incast(uint32_t nodes, uint32_t senders, uint64_t bytes, uint32_t dst)
+{
+    NS_ABORT_MSG_IF(nodes < 2,
+                    "HtsimConnectionMatrix::Incast: nodes=" << nodes
+                                                            << " is invalid; an incast needs >= 2");
+    NS_ABORT_MSG_IF(dst >= nodes,
+                    "HtsimConnectionMatrix::Incast: destination " << dst << " is not a node (0.."
+                                                                  << nodes - 1 << ")");
+    NS_ABORT_MSG_IF(senders == 0 || senders > nodes - 1,
+                    "HtsimConnectionMatrix::Incast: senders=" << senders
+                                                              << " is invalid; valid range is 1.."
+                                                              << nodes - 1 << " (nodes - 1)");
+    HtsimConnectionMatrix m(nodes);
+    for (uint32_t node = 0, id = 1; id <= senders; ++node)
+    {
+        if (node == dst)
+        {
+            continue;
+        }
+        HtsimConnection c;
+        c.src = node;
+        c.dst = dst;
+        c.bytes = bytes;
+        c.id = id++;
+        m.Add(c);
+    }
+    return m;
+}
+
+HtsimConnectionMatrix
+HtsimConnectionMatrix::Permutation(uint32_t nodes, uint64_t bytes, Ptr<UniformRandomVariable> rng)
+{
+    NS_ABORT_MSG_IF(nodes < 2,
+                    "HtsimConnectionMatrix::Permutation: nodes="
+                        << nodes << " is invalid; a permutation without self-flows needs >= 2");
+    NS_ABORT_MSG_IF(!rng, "HtsimConnectionMatrix::Permutation: no random stream");
+    std::vector<uint32_t> to(nodes);
+    bool derangement = false;
+    while (!derangement)
+    {
+        for (uint32_t i = 0; i < nodes; ++i)
+        {
+            to[i] = i;
+        }
+        for (uint32_t i = nodes - 1; i > 0; --i)
+        {
+            std::swap(to[i], to[rng->GetInteger(0, i)]);
+        }
+        derangement = true;
+        for (uint32_t i = 0; i < nodes && derangement; ++i)
+        {
+            derangement = to[i] != i;
+        }
+    }
+    HtsimConnectionMatrix m(nodes);
+    for (uint32_t i = 0; i < nodes; ++i)
+    {
+        HtsimConnection c;
+        c.src = i;
+        c.dst = to[i];
+        c.bytes = bytes;
+        c.id = i + 1;
+        m.Add(c);
+    }
+    return m;
+}
+
+} // namespace ns3
