@@ -85,6 +85,8 @@ main(int argc, char* argv[])
     std::string cc;
     std::string csvPath;
     std::string writeMatrix;
+    std::string scheduler = "ns3::DelayClassScheduler";
+    std::string simulator = "ns3::FabricSimulatorImpl";
 
     FabricResolveInheritedAttributes(argc, argv);
     CommandLine cmd(__FILE__);
@@ -100,7 +102,14 @@ main(int argc, char* argv[])
     cmd.AddValue("cc", "UetNic congestion control TypeId (default: the NIC's default)", cc);
     cmd.AddValue("csv", "Write one row per flow to this file", csvPath);
     cmd.AddValue("write-matrix", "Write the traffic as an htsim connection matrix", writeMatrix);
+    cmd.AddValue("scheduler", "ns-3 event scheduler (same results with any)", scheduler);
+    cmd.AddValue("simulator",
+                 "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl; "
+                 "ns3::FabricSimulatorImpl runs fewer events)",
+                 simulator);
     cmd.Parse(argc, argv);
+    SetSimulatorImpl(simulator);  // aborts naming a bad --simulator
+    SetEventScheduler(scheduler); // aborts naming a bad --scheduler
 
     NS_ABORT_MSG_IF(k < 2 || k % 2 != 0,
                     "--k=" << k

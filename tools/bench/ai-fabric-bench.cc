@@ -11,6 +11,8 @@
  *   ai-fabric-bench --scenario=incast     64:1 WRITE incast through a two-tier Clos, DCQCN+PFC
  *   ai-fabric-bench --scenario=uet-p2p    the p2p WRITE over Ultra Ethernet (RUD)
  *   ai-fabric-bench --scenario=uet-incast the incast over Ultra Ethernet (RUD, PFC, no CC yet)
+ *   ai-fabric-bench --scenario=uet-permutation  UEC htsim's 1024-node permutation (k=16 fat
+ *                   tree, 2 MB per flow, NSCC, trimming, REPS over 128 EVs)
  *   ai-fabric-bench --scenario=allreduce-su  one SuperPOD SU (32 x 8 GPUs) ring AllReduce 256 MiB
  *   ai-fabric-bench --scenario=fabric-8k  build an 8,192-GPU fabric + ring-neighbour QPs
  *
@@ -125,6 +127,46 @@ ScenarioUetP2p(uint64_t bytes)
     os << std::fixed << std::setprecision(2) << "UET WRITE " << bytes << " B "
        << (done.ok ? "ok" : "FAILED") << ", goodput "
        << bytes * 8.0 / (done.endTime - done.startTime).GetSeconds() / 1e9 << " Gb/s";
+    return os.str();
+}
+
+/// UEC htsim's permutation benchmark: a k-ary fat tree with htsim's defaults (k = 16: 1024
+/// hosts at 100 Gb/s), every host sends \p bytes to another (a random derangement), NSCC with
+/// the fat tree's largest unloaded RTT as BaseRtt, trimming, REPS spraying over 128 EVs.
+std::string
+ScenarioUetPermutation(uint32_t k, uint64_t bytes)
+{
+    auto fabric = CreateObject<FatTreeTopologyHelper>();
+    fabric->SetAttribute("K", UintegerValue(k));
+    UetNicHelper& nh = fabric->GetUetNicHelper();
+    nh.SetNicAttribute("CongestionControl", TypeIdValue(NsccCongestionOps::GetTypeId()));
+    nh.SetNicAttribute("EvSelector", TypeIdValue(UetRepsEvSelector::GetTypeId()));
+    nh.SetNicAttribute("AckOnHole", BooleanValue(false));
+    fabric->Install();
+    fabric->AssignStreams(1);
+    const uint32_t hosts = fabric->GetNHosts();
+    std::vector<Ptr<Node>> hostNodes;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        Ptr<UetNic> nic = fabric->GetUetNic(h);
+        nic->GetCongestionPrototype()->SetAttribute("BaseRtt",
+                                                    TimeValue(fabric->GetMaxUnloadedRtt()));
+        nic->GetEvSelectorPrototype()->SetAttribute("Evs", UintegerValue(128));
+        hostNodes.push_back(fabric->GetHost(h));
+    }
+    auto rng = CreateObject<UniformRandomVariable>();
+    rng->SetStream(0);
+    HtsimConnectionMatrix matrix = HtsimConnectionMatrix::Permutation(hosts, bytes, rng);
+    UetMatrixRunner runner(matrix, fabric->GetUetNicHelper().CreateEndpoints(hostNodes, 1));
+    runner.Start();
+    Simulator::Run();
+    const UetFctSummary s = runner.GetSummary();
+    const FatTreeCounters c = fabric->GetCounters();
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(1) << "UET permutation " << hosts << " x " << bytes
+       << " B: " << s.completed << "/" << s.flows << " done, FCT median "
+       << s.median.GetNanoSeconds() / 1e3 << " us, max " << s.max.GetNanoSeconds() / 1e3
+       << " us, trims " << c.trims << ", RTOs " << c.rtos;
     return os.str();
 }
 
@@ -324,14 +366,17 @@ main(int argc, char* argv[])
     std::string scenario = "p2p";
     std::string csv;
     uint64_t bytes = 0;
+    uint32_t k = 16;
     std::string scheduler = "ns3::DelayClassScheduler";
     std::string simulator = "ns3::FabricSimulatorImpl";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario",
-                 "p2p | incast | uet-p2p | uet-incast | allreduce-su | fabric-8k",
+                 "p2p | incast | uet-p2p | uet-incast | uet-permutation | allreduce-su | "
+                 "fabric-8k",
                  scenario);
     cmd.AddValue("bytes", "Override the scenario's message size (0 = default)", bytes);
+    cmd.AddValue("k", "uet-permutation: fat tree radix (even, >= 2; 16 = 1024 hosts)", k);
     cmd.AddValue(
         "scheduler",
         "ns-3 event scheduler type (ns3::DelayClassScheduler, ns3::QuaternaryHeapScheduler, "
@@ -365,6 +410,12 @@ main(int argc, char* argv[])
     {
         result = ScenarioIncast(64, bytes ? bytes : (4ull << 20), true);
     }
+    else if (scenario == "uet-permutation")
+    {
+        NS_ABORT_MSG_IF(k < 2 || k % 2 != 0,
+                        "--k=" << k << " is invalid; valid values are even numbers >= 2");
+        result = ScenarioUetPermutation(k, bytes ? bytes : 2000000);
+    }
     else if (scenario == "allreduce-su")
     {
         result = ScenarioAllReduceSu(bytes ? bytes : (256ull << 20));
@@ -377,7 +428,7 @@ main(int argc, char* argv[])
     {
         NS_ABORT_MSG("--scenario=" << scenario
                                    << " is unknown; use p2p, incast, uet-p2p, uet-incast, "
-                                      "allreduce-su or fabric-8k");
+                                      "uet-permutation, allreduce-su or fabric-8k");
     }
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     uint64_t events = Simulator::GetEventCount();
