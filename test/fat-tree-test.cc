@@ -238,6 +238,18 @@ TEST_F(FatTreeTest, UnloadedRttOfOnePacketAcrossTheCoreIsAnalytical)
     EXPECT_EQ(done[0].GetDuration(), PicoSeconds(6 * (2000000 + data + ack)));
     EXPECT_EQ(done[0].GetDuration(), t->GetMaxUnloadedRtt());
     EXPECT_EQ(done[1].GetDuration(), PicoSeconds(2 * (2000000 + data + ack)));
+    // Each NIC knows the unloaded RTT of its path to every peer (for NSCC's base RTT): the
+    // measured ones, and 4 cables within a pod.
+    EXPECT_EQ(t->GetUnloadedRtt(0, 15), done[0].GetDuration());
+    EXPECT_EQ(t->GetUnloadedRtt(0, 1), done[1].GetDuration());
+    EXPECT_EQ(t->GetUnloadedRtt(0, 2), PicoSeconds(4 * (2000000 + data + ack)));
+    EXPECT_EQ(t->GetUnloadedRtt(3, 3), Time(0));
+    Ptr<UetNic> nic0 = t->GetUetNic(0);
+    EXPECT_EQ(nic0->GetPathRtt(t->GetUetNic(15)->GetAddress(0)), done[0].GetDuration());
+    EXPECT_EQ(nic0->GetPathRtt(t->GetUetNic(1)->GetAddress(0)), done[1].GetDuration());
+    EXPECT_EQ(nic0->GetPathRtt(t->GetUetNic(2)->GetAddress(0)), t->GetUnloadedRtt(0, 2));
+    EXPECT_EQ(nic0->GetPathRtt(Ipv4Address("192.0.2.1")), Time(0)); // not a host
+    EXPECT_DEATH(t->GetUnloadedRtt(0, 16), "host 16 is out of range 0..15");
 }
 
 /// Full bisection: a permutation of 2 MB flows over all 16 hosts, without congestion control,

@@ -762,7 +762,13 @@ FabricTopologyHelper::Install()
     m_installed = true;
     ComputeRoutes();
     m_stats.routesSeconds = Since(t);
+    DoInstalled();
     m_stats.totalSeconds = Since(start);
+}
+
+void
+FabricTopologyHelper::DoInstalled()
+{
 }
 
 void

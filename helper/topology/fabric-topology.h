@@ -531,6 +531,11 @@ class FabricTopologyHelper : public Object
      *        port, switch and NIC helpers from its own attributes. The default does nothing.
      */
     virtual void DoConfigure();
+    /**
+     * \brief Called at the end of Install(), when nodes, NICs and routes exist: a subclass
+     *        finishes what needs the built fabric (e.g. the NICs' path RTTs). Default: nothing.
+     */
+    virtual void DoInstalled();
     /// \return the fabric kind printed in summaries ("rail-optimized", "rail-only", "clos")
     virtual std::string GetKindName() const = 0;
     /**

@@ -13,8 +13,11 @@
 #include "ns3/uet-pds-header.h"
 #include "ns3/uinteger.h"
 
+#include <array>
 #include <cmath>
 #include <iomanip>
+#include <memory>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -221,14 +224,73 @@ FatTreeTopologyHelper::GetMaxUnloadedRtt() const
 {
     // A frame reaches the next hop (preamble + frame) x 8 / rate after it starts, plus the
     // cable's delay (PfcNetDevice); switches add their latency, NICs nothing.
+    return UnloadedRtt(DIAMETER_LINKS);
+}
+
+Time
+FatTreeTopologyHelper::GetUnloadedRtt(uint32_t src, uint32_t dst) const
+{
+    NS_ABORT_MSG_IF(src >= GetNHosts() || dst >= GetNHosts(),
+                    "FatTreeTopologyHelper::GetUnloadedRtt: host "
+                        << std::max(src, dst) << " is out of range 0.." << GetNHosts() - 1);
+    const uint32_t half = m_k / 2;
+    uint32_t links = DIAMETER_LINKS; // through a core
+    if (src == dst)
+    {
+        return Time(0);
+    }
+    if (src / half == dst / half)
+    {
+        links = 2; // same ToR
+    }
+    else if (GetPodOf(src) == GetPodOf(dst))
+    {
+        links = 4; // through an aggregation switch of the pod
+    }
+    return UnloadedRtt(links);
+}
+
+Time
+FatTreeTopologyHelper::UnloadedRtt(uint32_t links) const
+{
     const int64_t data =
         BytesTxTime(PfcNetDevice::PREAMBLE_BYTES + GetDataFrameBytes(), m_rate).GetPicoSeconds();
     const int64_t ack =
         BytesTxTime(PfcNetDevice::PREAMBLE_BYTES + FrameBytes(UET_ACK_BYTES), m_rate)
             .GetPicoSeconds();
-    const int64_t ps = (data + ack + 2 * m_delay.GetPicoSeconds()) * DIAMETER_LINKS +
-                       m_switchLatency.GetPicoSeconds() * 2 * (DIAMETER_LINKS - 1);
-    return PicoSeconds(ps);
+    return PicoSeconds((data + ack + 2 * m_delay.GetPicoSeconds()) * links +
+                       m_switchLatency.GetPicoSeconds() * 2 * (links - 1));
+}
+
+void
+FatTreeTopologyHelper::DoInstalled()
+{
+    // Every NIC learns the unloaded RTT of its path to each peer: NSCC starts its base RTT
+    // there, as htsim gives each connection its path's RTT.
+    auto hostOf = std::make_shared<std::unordered_map<uint32_t, uint32_t>>();
+    for (uint32_t h = 0; h < GetNHosts(); ++h)
+    {
+        (*hostOf)[GetUetNic(h)->GetAddress(0).Get()] = h;
+    }
+    const std::array<Time, 3> rtts{UnloadedRtt(2), UnloadedRtt(4), UnloadedRtt(DIAMETER_LINKS)};
+    const uint32_t half = m_k / 2;
+    for (uint32_t h = 0; h < GetNHosts(); ++h)
+    {
+        const uint32_t pod = GetPodOf(h);
+        GetUetNic(h)->SetPathRttFunction([hostOf, rtts, h, half, pod](Ipv4Address a) {
+            auto it = hostOf->find(a.Get());
+            if (it == hostOf->end() || it->second == h)
+            {
+                return Time(0);
+            }
+            const uint32_t d = it->second;
+            if (d / half == h / half)
+            {
+                return rtts[0];
+            }
+            return d / (half * half) == pod ? rtts[1] : rtts[2];
+        });
+    }
 }
 
 uint64_t

@@ -163,6 +163,15 @@ class FatTreeTopologyHelper : public FabricTopologyHelper
      * \return the RTT (14.056 us at the defaults)
      */
     Time GetMaxUnloadedRtt() const;
+    /**
+     * \brief The unloaded RTT between two hosts, as GetMaxUnloadedRtt() over their path's
+     *        cables (2 under one ToR, 4 in one pod, 6 through a core). Install() gives every
+     *        UET NIC these RTTs (UetNic::SetPathRttFunction) for its congestion control.
+     * \param src a host, < GetNHosts() (aborts naming the value otherwise)
+     * \param dst a host, < GetNHosts()
+     * \return the RTT (0 for src == dst)
+     */
+    Time GetUnloadedRtt(uint32_t src, uint32_t dst) const;
     /// \return GetMaxUnloadedRtt() x LinkDataRate, bytes, rounded up
     uint64_t GetBdpBytes() const;
     /**
@@ -210,12 +219,15 @@ class FatTreeTopologyHelper : public FabricTopologyHelper
 
   protected:
     void DoConfigure() override;
+    void DoInstalled() override;
     std::string GetKindName() const override;
     void DoPlan() override;
     uint32_t DoGetLeafIndex(uint32_t server, uint32_t local, uint32_t port) const override;
     void DoPrintShape(std::ostream& os) const override;
 
   private:
+    /// \return the unloaded RTT over \p links cables each way (see GetMaxUnloadedRtt)
+    Time UnloadedRtt(uint32_t links) const;
     /// Abort unless the attributes are valid, naming the first bad one.
     void CheckAttributes() const;
     /// Abort unless \p pod < K and \p index < K/2, naming \p what.

@@ -88,6 +88,24 @@ class FabricCcState : public Object
         m_reportsBytesInFlight = true;
     }
 
+    /**
+     * \return the unloaded RTT of the flow's path as the transport knows it from the topology
+     *         (0 = unknown); delay-based algorithms start their base RTT there
+     */
+    Time GetPathRtt() const
+    {
+        return m_pathRtt;
+    }
+
+    /**
+     * \brief Tell the algorithm the unloaded RTT of the flow's path (before its Init).
+     * \param rtt the RTT, >= 0 (0 = unknown)
+     */
+    void SetPathRtt(Time rtt)
+    {
+        m_pathRtt = rtt;
+    }
+
     /// \return true once the transport has reported its bytes in flight
     bool ReportsBytesInFlight() const
     {
@@ -133,6 +151,7 @@ class FabricCcState : public Object
     Callback<void> m_rateChanged;       //!< the transport's re-pacing hook
     uint64_t m_bytesInFlight{0};        //!< reported by the transport
     bool m_reportsBytesInFlight{false}; //!< SetBytesInFlight was called
+    Time m_pathRtt;                     //!< unloaded RTT of the path (0 = unknown)
 };
 
 } // namespace ns3

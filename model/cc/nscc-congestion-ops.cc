@@ -32,11 +32,13 @@ NsccCongestionOps::GetTypeId()
             .SetGroupName("AiFabric")
             .AddConstructor<NsccCongestionOps>()
             .AddAttribute("BaseRtt",
-                          "The flow's first base RTT and the RTT the defaults are computed from "
-                          "(> 0): set it to the unloaded RTT of the flow's path (htsim gives "
-                          "each connection its own; its fat tree's longest is 14.0227 us). Too "
-                          "large a value skews fairness: a flow that never sees an empty queue "
-                          "keeps it and sees less delay than it has.",
+                          "The network RTT the defaults are computed from, and the flow's first "
+                          "base RTT unless the transport knows its path's unloaded RTT "
+                          "(FabricCcState::GetPathRtt; the fat tree helper tells UET NICs) "
+                          "(> 0). Set it to the fabric's largest unloaded RTT (htsim's fat "
+                          "tree: 14.0227 us). A first base RTT above the path's skews "
+                          "fairness: a flow that never sees an empty queue keeps it and sees "
+                          "less delay than it has.",
                           TimeValue(MicroSeconds(12)),
                           MakeTimeAccessor(&NsccCongestionOps::m_baseRttAttr),
                           MakeFabricTimeChecker("ns3::NsccCongestionOps::BaseRtt", NanoSeconds(1)))
@@ -246,7 +248,10 @@ NsccCongestionOps::Init(Ptr<FabricCcState> state)
     NS_ABORT_MSG_IF(init < m_minWndEff || init > m_maxWndEff,
                     "NSCC InitialWindow " << init << " B is out of range; it must be in "
                                           << m_minWndEff << ".." << m_maxWndEff << " B");
-    m_baseRtt = m_baseRttAttr;
+    // The flow's own path RTT when the transport knows it (htsim gives each connection its
+    // path's), else BaseRtt.
+    Time path = state->GetPathRtt();
+    m_baseRtt = path.IsStrictlyPositive() ? path : m_baseRttAttr;
     m_avgDelay = Time(0);
     m_cwnd = static_cast<double>(init);
     Publish();

@@ -723,12 +723,25 @@ UetNic::WantsReceiverState()
     return m_wantsReceiverState;
 }
 
+void
+UetNic::SetPathRttFunction(std::function<Time(Ipv4Address)> f)
+{
+    m_pathRtt = std::move(f);
+}
+
+Time
+UetNic::GetPathRtt(Ipv4Address peer) const
+{
+    return m_pathRtt ? m_pathRtt(peer) : Time(0);
+}
+
 Ptr<FabricCongestionOps>
-UetNic::NewCongestionOps(uint32_t port)
+UetNic::NewCongestionOps(uint32_t port, Ipv4Address peer)
 {
     GetCongestionPrototype();
     Ptr<FabricCcState> state = CreateObject<FabricCcState>();
     state->Init(m_core->GetPort(port)->GetDataRate());
+    state->SetPathRtt(GetPathRtt(peer));
     Ptr<FabricCongestionOps> cc = m_ccPrototype->Fork();
     cc->Init(state);
     return cc;

@@ -21,6 +21,7 @@
 #include "ns3/traced-callback.h"
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -217,6 +218,19 @@ class UetNic : public Object, public FabricNicTransport
     /// UDP source ports EVs map to (49152..65535): the largest Evs.
     static constexpr uint32_t EV_PORTS = 16384;
 
+    /**
+     * \brief Tell the NIC the unloaded RTT of its path to each peer (topology helpers do; the
+     *        congestion control of a new PDC starts its base RTT there, FabricCcState::
+     *        GetPathRtt).
+     * \param f the peer's FEP address -> unloaded RTT (0 = unknown); empty: none
+     */
+    void SetPathRttFunction(std::function<Time(Ipv4Address)> f);
+    /**
+     * \param peer a FEP address
+     * \return the unloaded RTT to it (0 if unknown)
+     */
+    Time GetPathRtt(Ipv4Address peer) const;
+
     /// \return Mtu: payload bytes per packet
     uint32_t GetMtu() const;
     /// \return MP_RANGE, PSNs
@@ -342,8 +356,9 @@ class UetNic : public Object, public FabricNicTransport
     uint8_t GetDataPriority(uint32_t port) const;
     /// \return the control priority of a port
     uint8_t GetControlPriority(uint32_t port) const;
-    /// \return a fresh congestion-control instance bound to a new state for \p port
-    Ptr<FabricCongestionOps> NewCongestionOps(uint32_t port);
+    /// \return a fresh congestion-control instance bound to a new state for \p port, told
+    ///         the path RTT to \p peer (GetPathRtt)
+    Ptr<FabricCongestionOps> NewCongestionOps(uint32_t port, Ipv4Address peer);
     /// \return true if the CongestionControl wants the receiver's state on every ACK (the
     ///         NIC then acknowledges with ACK_CC carrying the NSCC state)
     bool WantsReceiverState();
@@ -449,40 +464,41 @@ class UetNic : public Object, public FabricNicTransport
     /// Validate and set the Mtu attribute.
     void SetMtu(uint32_t mtu);
 
-    Ptr<FabricNic> m_core;                  //!< the NIC core
-    std::vector<Fep> m_feps;                //!< per port
-    uint32_t m_mtu;                         //!< payload bytes per packet
-    uint8_t m_dataDscp;                     //!< DSCP of data
-    uint8_t m_controlDscp;                  //!< DSCP of ACK/NACK/control
-    uint8_t m_trimmedDscp;                  //!< DSCP of requests trimmed in the fabric
-    uint8_t m_trimmedLastHopDscp;           //!< DSCP of requests trimmed at the last hop
-    bool m_warnedShortTrim{false};          //!< the short-trim warning was printed
-    uint32_t m_poolSize;                    //!< general PDCIDs per FEP
-    uint32_t m_reservedPdcs;                //!< reserved PDCIDs per FEP
-    uint32_t m_mpRange;                     //!< MP_RANGE
-    uint32_t m_ackGenTrigger;               //!< ACK_Gen_Trigger
-    uint32_t m_ackGenMinPktAdd;             //!< ACK_Gen_Min_Pkt_Add
-    Time m_ackDelay;                        //!< quiet-period ACK timer (0 = off)
-    bool m_ackOnHole{true};                 //!< immediate ACK while a hole is open
-    Time m_rtoMin;                          //!< RTO minimum
-    Time m_rtoMax;                          //!< RTO cap
-    uint32_t m_retryLimit;                  //!< retries per packet
-    uint32_t m_oooThreshold;                //!< inferred loss (0 = off)
-    Time m_pdcIdleTime;                     //!< initiator idle close (0 = never)
-    Time m_newPdcTime;                      //!< New_PDC_Time
-    Time m_closeReqTime;                    //!< Close_REQ_Time
-    uint32_t m_uudReassemblyLimit;          //!< UUD messages partly arrived, per source
-    TypeId m_ccTypeId;                      //!< congestion control
-    Ptr<FabricCongestionOps> m_ccPrototype; //!< its prototype
-    bool m_wantsReceiverState{false};       //!< m_ccPrototype->WantsReceiverState()
-    TypeId m_evTypeId;                      //!< EV selector
-    Ptr<UetEvSelector> m_evPrototype;       //!< its prototype
-    Ptr<UniformRandomVariable> m_rng;       //!< Start_PSN, EV
-    uint64_t m_nextOpId{1};                 //!< next operation id
-    uint64_t m_pendingOps{0};               //!< operations not completed
-    uint64_t m_pendingBytes{0};             //!< their bytes
-    uint32_t m_openPdcs{0};                 //!< open PDCs
-    UetNicCounters m_counters;              //!< counters
+    Ptr<FabricNic> m_core;                      //!< the NIC core
+    std::vector<Fep> m_feps;                    //!< per port
+    uint32_t m_mtu;                             //!< payload bytes per packet
+    uint8_t m_dataDscp;                         //!< DSCP of data
+    uint8_t m_controlDscp;                      //!< DSCP of ACK/NACK/control
+    uint8_t m_trimmedDscp;                      //!< DSCP of requests trimmed in the fabric
+    uint8_t m_trimmedLastHopDscp;               //!< DSCP of requests trimmed at the last hop
+    bool m_warnedShortTrim{false};              //!< the short-trim warning was printed
+    uint32_t m_poolSize;                        //!< general PDCIDs per FEP
+    uint32_t m_reservedPdcs;                    //!< reserved PDCIDs per FEP
+    uint32_t m_mpRange;                         //!< MP_RANGE
+    uint32_t m_ackGenTrigger;                   //!< ACK_Gen_Trigger
+    uint32_t m_ackGenMinPktAdd;                 //!< ACK_Gen_Min_Pkt_Add
+    Time m_ackDelay;                            //!< quiet-period ACK timer (0 = off)
+    bool m_ackOnHole{true};                     //!< immediate ACK while a hole is open
+    Time m_rtoMin;                              //!< RTO minimum
+    Time m_rtoMax;                              //!< RTO cap
+    uint32_t m_retryLimit;                      //!< retries per packet
+    uint32_t m_oooThreshold;                    //!< inferred loss (0 = off)
+    Time m_pdcIdleTime;                         //!< initiator idle close (0 = never)
+    Time m_newPdcTime;                          //!< New_PDC_Time
+    Time m_closeReqTime;                        //!< Close_REQ_Time
+    uint32_t m_uudReassemblyLimit;              //!< UUD messages partly arrived, per source
+    TypeId m_ccTypeId;                          //!< congestion control
+    Ptr<FabricCongestionOps> m_ccPrototype;     //!< its prototype
+    bool m_wantsReceiverState{false};           //!< m_ccPrototype->WantsReceiverState()
+    std::function<Time(Ipv4Address)> m_pathRtt; //!< peer -> unloaded RTT
+    TypeId m_evTypeId;                          //!< EV selector
+    Ptr<UetEvSelector> m_evPrototype;           //!< its prototype
+    Ptr<UniformRandomVariable> m_rng;           //!< Start_PSN, EV
+    uint64_t m_nextOpId{1};                     //!< next operation id
+    uint64_t m_pendingOps{0};                   //!< operations not completed
+    uint64_t m_pendingBytes{0};                 //!< their bytes
+    uint32_t m_openPdcs{0};                     //!< open PDCs
+    UetNicCounters m_counters;                  //!< counters
 };
 
 } // namespace ns3

@@ -112,7 +112,7 @@ UetPdc::Open(Role role, UetDeliveryMode mode, Ipv4Address peer, uint32_t startPs
     m_rx.emplace(startPsn, m_nic->GetMpRange());
     m_ackGen.emplace(m_nic->GetAckGenTrigger(), m_nic->GetAckGenMinPktAdd());
     m_ses.emplace(m_nic, m_port);
-    m_cc = m_nic->NewCongestionOps(m_port);
+    m_cc = m_nic->NewCongestionOps(m_port, peer);
     m_ccState = PeekPointer(m_cc->GetState());
     // Spraying: a RUD initiator's data packets each take the EV its selector picks; ROD keeps
     // one EV (in-order delivery), a target's packets (READ data) too.
