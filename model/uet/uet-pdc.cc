@@ -105,6 +105,7 @@ UetPdc::Open(Role role, UetDeliveryMode mode, Ipv4Address peer, uint32_t startPs
     m_peerIpBits = peer.Get();
     m_startPsn = startPsn;
     m_ev = ev;
+    m_ackEv = ev;
     m_priority = m_nic->GetDataPriority(m_port);
     m_ctlPriority = m_nic->GetControlPriority(m_port);
     SetNicQueue(m_port, m_priority);
@@ -739,7 +740,7 @@ UetPdc::SendAck(uint32_t psn,
                                                rsp->jobId,
                                                ok ? static_cast<uint32_t>(rsp->bytes) : 0);
     }
-    FabricFrame f = m_nic->MakeFrame(m_port, h, IP_UDP + n, 0, m_peerIpBits, m_ev, false);
+    FabricFrame f = m_nic->MakeFrame(m_port, h, IP_UDP + n, 0, m_peerIpBits, m_ackEv, false);
     m_nic->Counters().acksSent++;
     m_nic->m_ackTrace(m_localId, cack, 0, false);
     m_core->SendControl(m_port, f, m_ctlPriority);
@@ -801,6 +802,9 @@ UetPdc::ReceiveRequest(const UetRxPacket& rx)
         c.ceReceived++;
     }
     uint32_t psn = rx.psn;
+    // ACKs follow the EV of the packet they answer: with spraying, an ACK's path depends on
+    // the sender's choice, and a path that loses ACKs is one the sender learns to avoid.
+    m_ackEv = rx.udpSrc;
     uint32_t cackBefore = m_rx->GetCackPsn();
     bool hadHole = m_rx->HasHole();
     UetReceiveWindow::Verdict v;

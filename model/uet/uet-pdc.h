@@ -331,6 +331,7 @@ class UetPdc : public UetMessageSender
     uint16_t m_peerId{0};                    //!< peer PDCID (0 = unknown)
     uint32_t m_startPsn{0};                  //!< Start_PSN
     uint16_t m_ev{0};                        //!< UDP source port
+    uint16_t m_ackEv{0};                     //!< EV of ACKs: the last request packet's
     uint8_t m_priority{0};                   //!< data priority
     uint8_t m_ctlPriority{0};                //!< control priority
     std::optional<UetSendWindow> m_tx;       //!< this side's PSNs
