@@ -124,4 +124,94 @@ TEST_F(UetNsccTest, FlowsShareOneBottleneckFairly)
     }
 }
 
+/// Congestion control contexts: host 0 WRITEs to the receiver from two jobs (two PDCs), host 1
+/// from one. With ShareCcContext (the default) host 0's PDCs share one NSCC window, so each
+/// host gets half the bottleneck; with one context per PDC host 0 gets two shares of three.
+TEST_F(UetNsccTest, PdcsOfOnePairShareOneContext)
+{
+    for (bool share : {true, false})
+    {
+        SCOPED_TRACE(share ? "shared" : "per PDC");
+        StarTopologyHelper star;
+        star.SetTransports("uet");
+        star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+        star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+        SwitchHelper& sh = star.GetSwitchHelper();
+        sh.SetMmuAttribute("TrimPriorities", UintegerValue(1 << 1));
+        sh.SetEcnAttribute("ScaleWithRate", BooleanValue(false));
+        sh.SetEcnAttribute("Kmin", QueueSizeValue(QueueSize("12500B")));
+        sh.SetEcnAttribute("Kmax", QueueSizeValue(QueueSize("50000B")));
+        sh.SetEcnAttribute("Pmax", DoubleValue(1.0));
+        UetNicHelper& nh = star.GetUetNicHelper();
+        nh.SetNicAttribute("DataDscp", UintegerValue(8));
+        nh.SetNicAttribute("OooThreshold", UintegerValue(0));
+        nh.SetNicAttribute("ShareCcContext", BooleanValue(share));
+        nh.SetNicAttribute("CongestionControl", TypeIdValue(NsccCongestionOps::GetTypeId()));
+        star.Install(3);
+        star.AssignStreams(5);
+        for (uint32_t i = 0; i < 3; ++i)
+        {
+            star.GetUetNic(i)->GetCongestionPrototype()->SetAttribute("BaseRtt",
+                                                                      TimeValue(NanoSeconds(4686)));
+        }
+        Ptr<UetEndpoint> dst = star.GetUetNic(2)->CreateEndpoint(7, 0);
+        dst->RegisterMemory(0xabc, 1ull << 32);
+        Ptr<UetEndpoint> dst8 = star.GetUetNic(2)->CreateEndpoint(8, 0);
+        dst8->RegisterMemory(0xabc, 1ull << 32);
+        std::vector<Ptr<UetEndpoint>> srcs{star.GetUetNic(0)->CreateEndpoint(7, 0),
+                                           star.GetUetNic(0)->CreateEndpoint(8, 0),
+                                           star.GetUetNic(1)->CreateEndpoint(7, 0)};
+        std::vector<double> sent(2, 0);
+        for (uint32_t h = 0; h < 2; ++h)
+        {
+            star.GetUetNic(h)->TraceConnectWithoutContext(
+                "PsnSent",
+                MakeCallback(+[](double* sum, uint16_t, uint32_t, uint32_t b) {
+                    Time now = Simulator::Now();
+                    if (now >= MilliSeconds(2) && now <= MilliSeconds(3))
+                    {
+                        *sum += b;
+                    }
+                }).Bind(&sent[h]));
+        }
+        const uint64_t bytes = 30000000;
+        srcs[0]->PostWrite(dst->GetAddress(), 0xabc, 0, bytes, UetCompletionCallback());
+        srcs[1]->PostWrite(dst8->GetAddress(), 0xabc, 0, bytes, UetCompletionCallback());
+        srcs[2]->PostWrite(dst->GetAddress(), 0xabc, 0, bytes, UetCompletionCallback());
+        uint32_t contexts = 0;
+        uint64_t worstInflightOverWindow = 0;
+        Simulator::Schedule(MilliSeconds(1), [&]() {
+            Ptr<UetNic> nic = star.GetUetNic(0);
+            contexts = nic->GetNCcContexts();
+            const UetPdc* a =
+                nic->FindInitiatorPdc(0, UetDeliveryMode::RUD, 7, dst->GetAddress().fep);
+            const UetPdc* b =
+                nic->FindInitiatorPdc(0, UetDeliveryMode::RUD, 8, dst->GetAddress().fep);
+            ASSERT_TRUE(a && b);
+            EXPECT_EQ(a->GetCcState() == b->GetCcState(), share);
+            uint64_t inflight = a->GetInflightBytes() + b->GetInflightBytes();
+            uint64_t window = a->GetCcState()->GetWindow();
+            if (share && inflight > window + 4096)
+            {
+                worstInflightOverWindow = inflight - window;
+            }
+        });
+        Simulator::Run();
+        EXPECT_EQ(contexts, share ? 1u : 2u);
+        EXPECT_EQ(worstInflightOverWindow, 0u);
+        EXPECT_EQ(star.GetUetNic(0)->GetNCcContexts(), 0u); // freed with the PDCs
+
+        double share0 = sent[0] / (sent[0] + sent[1]);
+        if (share)
+        {
+            EXPECT_NEAR(share0, 0.5, 0.05);
+        }
+        else
+        {
+            EXPECT_NEAR(share0, 2.0 / 3, 0.05);
+        }
+        Simulator::Destroy();
+    }
+}
+
 } // namespace

@@ -208,6 +208,14 @@ UetNic::GetTypeId()
                           TypeIdValue(FabricNoneCongestionOps::GetTypeId()),
                           MakeTypeIdAccessor(&UetNic::m_ccTypeId),
                           MakeTypeIdChecker())
+            .AddAttribute("ShareCcContext",
+                          "PDCs to the same destination on the same port and traffic class "
+                          "share one congestion control context (UEC 1.0 CCC: one window and "
+                          "pacing clock per {source, destination, TC}); false gives every PDC "
+                          "its own.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&UetNic::m_shareCcc),
+                          MakeBooleanChecker())
             .AddAttribute("EvSelector",
                           "TypeId of the per-PDC entropy (EV) selector (a UetEvSelector): "
                           "UetSingleEvSelector (default: one path per PDC, ECMP by flow), "
@@ -298,6 +306,7 @@ UetNic::DoDispose()
         }
     }
     m_feps.clear();
+    m_cccs.clear(); // after the PDCs that used them
     m_ccPrototype = nullptr;
     m_evPrototype = nullptr;
     m_core = nullptr;
@@ -733,6 +742,38 @@ Time
 UetNic::GetPathRtt(Ipv4Address peer) const
 {
     return m_pathRtt ? m_pathRtt(peer) : Time(0);
+}
+
+UetCcContext*
+UetNic::AcquireCcContext(uint32_t port, Ipv4Address peer, UetPdc* pdc)
+{
+    uint64_t key = (uint64_t(port) << 40) | (uint64_t(GetDataPriority(port)) << 32) | peer.Get();
+    if (!m_shareCcc)
+    {
+        key = (uint64_t(1) << 63) | m_nextCccId++; // one context per PDC
+    }
+    auto it = m_cccs.find(key);
+    if (it == m_cccs.end())
+    {
+        it = m_cccs
+                 .emplace(key,
+                          std::make_unique<UetCcContext>(NewCongestionOps(port, peer),
+                                                         PeekPointer(m_core),
+                                                         key))
+                 .first;
+    }
+    it->second->Join(pdc);
+    return it->second.get();
+}
+
+void
+UetNic::ReleaseCcContext(UetCcContext* ccc, UetPdc* pdc)
+{
+    ccc->Leave(pdc);
+    if (ccc->GetMembers() == 0)
+    {
+        m_cccs.erase(ccc->GetKey()); // memory follows the open PDCs
+    }
 }
 
 Ptr<FabricCongestionOps>

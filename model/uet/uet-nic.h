@@ -6,6 +6,7 @@
 #ifndef UET_NIC_H
 #define UET_NIC_H
 
+#include "uet-cc-context.h"
 #include "uet-endpoint.h"
 #include "uet-ev-selector.h"
 #include "uet-pdc-id-pool.h"
@@ -359,6 +360,28 @@ class UetNic : public Object, public FabricNicTransport
     /// \return a fresh congestion-control instance bound to a new state for \p port, told
     ///         the path RTT to \p peer (GetPathRtt)
     Ptr<FabricCongestionOps> NewCongestionOps(uint32_t port, Ipv4Address peer);
+    /**
+     * \brief The congestion control context a PDC to \p peer uses (created with the first
+     *        PDC of {port, traffic class, peer}; one per PDC if ShareCcContext is false).
+     * \param port FEP index
+     * \param peer the destination FEP
+     * \param pdc the PDC that joins it
+     * \return the context (owned by the NIC until its last PDC leaves)
+     */
+    UetCcContext* AcquireCcContext(uint32_t port, Ipv4Address peer, UetPdc* pdc);
+    /**
+     * \brief A PDC leaves its context; the last one deletes it.
+     * \param ccc the context
+     * \param pdc the member that leaves
+     */
+    void ReleaseCcContext(UetCcContext* ccc, UetPdc* pdc);
+
+    /// \return congestion control contexts alive (one per active pair with ShareCcContext)
+    uint32_t GetNCcContexts() const
+    {
+        return static_cast<uint32_t>(m_cccs.size());
+    }
+
     /// \return true if the CongestionControl wants the receiver's state on every ACK (the
     ///         NIC then acknowledges with ACK_CC carrying the NSCC state)
     bool WantsReceiverState();
@@ -491,6 +514,10 @@ class UetNic : public Object, public FabricNicTransport
     Ptr<FabricCongestionOps> m_ccPrototype;     //!< its prototype
     bool m_wantsReceiverState{false};           //!< m_ccPrototype->WantsReceiverState()
     std::function<Time(Ipv4Address)> m_pathRtt; //!< peer -> unloaded RTT
+    bool m_shareCcc{true};   //!< ShareCcContext
+    uint64_t m_nextCccId{0}; //!< unshared contexts' ids
+    /// Congestion control contexts by {port, TC, peer} (or unique ids when not shared).
+    std::unordered_map<uint64_t, std::unique_ptr<UetCcContext>> m_cccs;
     TypeId m_evTypeId;                          //!< EV selector
     Ptr<UetEvSelector> m_evPrototype;           //!< its prototype
     Ptr<UniformRandomVariable> m_rng;           //!< Start_PSN, EV

@@ -84,15 +84,14 @@ UetPdc::Reset()
     m_holdUntil = Time(0);
     m_sawNonSyn = false;
     m_rtoAt = Time(0);
-    if (m_ccState)
+    if (m_ccc)
     {
-        m_ccState->SetRateChangeCallback(Callback<void>());
+        m_nic->ReleaseCcContext(m_ccc, this);
+        m_ccc = nullptr;
     }
     m_cc = nullptr;
     m_evSel = nullptr;
     m_ccState = nullptr;
-    m_lastSendStart = Time(0);
-    m_lastWire = 0;
 }
 
 void
@@ -113,13 +112,13 @@ UetPdc::Open(Role role, UetDeliveryMode mode, Ipv4Address peer, uint32_t startPs
     m_rx.emplace(startPsn, m_nic->GetMpRange());
     m_ackGen.emplace(m_nic->GetAckGenTrigger(), m_nic->GetAckGenMinPktAdd());
     m_ses.emplace(m_nic, m_port);
-    m_cc = m_nic->NewCongestionOps(m_port, peer);
-    m_ccState = PeekPointer(m_cc->GetState());
+    m_ccc = m_nic->AcquireCcContext(m_port, peer, this);
+    m_cc = m_ccc->GetOps();
+    m_ccState = m_ccc->GetState();
     // Spraying: a RUD initiator's data packets each take the EV its selector picks; ROD keeps
     // one EV (in-order delivery), a target's packets (READ data) too.
     m_evSel =
         (role == INITIATOR && mode == UetDeliveryMode::RUD) ? m_nic->NewEvSelector() : nullptr;
-    m_ccState->SetRateChangeCallback(MakeCallback(&UetPdc::OnRateChange, this));
 }
 
 void
@@ -204,6 +203,20 @@ UetPdc::Post(UetTxMessage m)
 }
 
 void
+UetPdc::WakeContext()
+{
+    // Room in the window is the context's: another member may have been waiting for it.
+    if (m_ccc && m_ccc->GetMembers() > 1)
+    {
+        m_ccc->WakeMembers();
+    }
+    else
+    {
+        Wake();
+    }
+}
+
+void
 UetPdc::Wake()
 {
     if (HasPacketToSend())
@@ -212,10 +225,10 @@ UetPdc::Wake()
     }
 }
 
-void
-UetPdc::OnRateChange()
+uint64_t
+UetPdc::GetInflightBytes() const
 {
-    m_core->Reschedule(this);
+    return m_tx ? m_tx->GetInflightBytes() : 0;
 }
 
 bool
@@ -228,10 +241,14 @@ UetPdc::HasPacketToSend() const
     // A window (NSCC) bounds every data packet, retransmissions included: one more full
     // packet must fit (UET: inflight + MTU <= cwnd).
     uint64_t window = m_ccState->GetWindow();
-    if (window != 0 && m_tx->GetInflightBytes() + m_nic->GetMtu() > window &&
-        m_tx->GetInflightBytes() > 0)
+    if (window != 0)
     {
-        return false;
+        // The context's window bounds the bytes in flight of all its PDCs.
+        uint64_t inflight = m_ccc->GetInflightBytes();
+        if (inflight > 0 && inflight + m_nic->GetMtu() > window)
+        {
+            return false;
+        }
     }
     if (m_tx->HasLost())
     {
@@ -260,13 +277,7 @@ UetPdc::HasPacketToSend() const
 Time
 UetPdc::GetNextSendTime() const
 {
-    Time t = m_holdUntil;
-    DataRate rate = m_ccState->GetRate();
-    if (m_lastWire != 0 && rate < m_ccState->GetLineRate())
-    {
-        t = std::max(t, m_lastSendStart + BytesTxTime(m_lastWire, rate));
-    }
-    return t;
+    return m_ccc ? std::max(m_holdUntil, m_ccc->GetNextSendTime()) : m_holdUntil;
 }
 
 FabricFrame
@@ -353,11 +364,10 @@ UetPdc::BuildNextPacket(const Time& now)
     m_nic->m_sentTrace(m_localId, psn, payload);
     if (payload > 0)
     {
-        m_ccState->SetBytesInFlight(m_tx->GetInflightBytes());
+        m_ccState->SetBytesInFlight(m_ccc->GetInflightBytes());
         m_cc->OnBytesSent(payload);
     }
-    m_lastSendStart = now;
-    m_lastWire = hdr + payload + WIRE_OVERHEAD;
+    m_ccc->RecordSend(now, hdr + payload + WIRE_OVERHEAD);
     if (!compat::IsPending(m_rtoEvent))
     {
         ArmRto();
@@ -427,7 +437,7 @@ UetPdc::RtoExpired()
     m_nic->m_retxTrace(m_localId, psn, "rto");
     m_cc->OnEvent(FabricCcEvent::TIMEOUT);
     ArmRto();
-    Wake();
+    WakeContext();
 }
 
 void
@@ -535,7 +545,7 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
     sample.entropy = EvPort(ackEv);
     if (sample.ackedBytes > 0 || sample.ecnEcho)
     {
-        m_ccState->SetBytesInFlight(m_tx->GetInflightBytes());
+        m_ccState->SetBytesInFlight(m_ccc->GetInflightBytes());
         m_cc->OnAck(sample);
     }
     uint32_t threshold = m_nic->GetOooThreshold();
@@ -559,7 +569,7 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
     {
         ArmRto(); // else the timer checks the oldest packet when it fires
     }
-    Wake();
+    WakeContext();
     MaybeIdle();
     Flush();
 }
@@ -604,7 +614,7 @@ UetPdc::ReceiveNack(const UetRxPacket& rx)
                 sample.nackedBytes = m_tx->Get(psn).bytes;
                 sample.ecnEcho = (rx.flags & Pds::FLAG_M) != 0;
                 sample.entropy = rx.udpSrc;
-                m_ccState->SetBytesInFlight(m_tx->GetInflightBytes());
+                m_ccState->SetBytesInFlight(m_ccc->GetInflightBytes());
                 m_cc->OnAck(sample);
             }
             m_cc->OnEvent(trim ? FabricCcEvent::TRIM : FabricCcEvent::NACK);
@@ -672,7 +682,7 @@ UetPdc::ReceiveNack(const UetRxPacket& rx)
     default:
         break; // other codes: drop (UET.md: each code maps to drop, retransmit or close)
     }
-    Wake();
+    WakeContext();
     Flush();
 }
 
@@ -1086,6 +1096,13 @@ UetPdc::Finish(bool error, const std::string& why)
     if (m_ses)
     {
         m_ses->Clear(); // messages partly arrived will not complete: their endpoints forget them
+    }
+    if (m_ccc)
+    {
+        // A closed PDC has nothing in flight: it leaves its congestion control context (the
+        // last one frees it).
+        m_nic->ReleaseCcContext(m_ccc, this);
+        m_ccc = nullptr;
     }
     // Frees the PDCID; an operation waiting for one may reopen this very object.
     m_nic->PdcClosed(this, error, why);

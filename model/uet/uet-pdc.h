@@ -8,6 +8,7 @@
 #ifndef UET_PDC_H
 #define UET_PDC_H
 
+#include "uet-cc-context.h"
 #include "uet-ev-selector.h"
 #include "uet-message-sender.h"
 #include "uet-psn-window.h"
@@ -245,6 +246,9 @@ class UetPdc : public UetMessageSender
     /// \return the congestion-control state (rate, window)
     Ptr<FabricCcState> GetCcState() const;
 
+    /// \return payload bytes this PDC has in flight (its send window's count)
+    uint64_t GetInflightBytes() const;
+
     /// \return the PDC's congestion-control algorithm instance (null before it opens)
     Ptr<FabricCongestionOps> GetCongestionOps() const
     {
@@ -302,8 +306,8 @@ class UetPdc : public UetMessageSender
     void Finish(bool error, const std::string& why);
     /// Wake the arbiter if there is something to send.
     void Wake();
-    /// The congestion control changed the rate: requeue in the pacing heap.
-    void OnRateChange();
+    /// Wake every PDC of the congestion control context (after an ACK, NACK or RTO).
+    void WakeContext();
     /// The Close request timer (target) fired.
     void CloseReqExpired();
     /// The New_PDC_Time timer (target) fired.
@@ -355,9 +359,8 @@ class UetPdc : public UetMessageSender
     EventId m_newPdcEvent;                   //!< New_PDC_Time timer (target)
     Ptr<FabricCongestionOps> m_cc;           //!< congestion control (sender side)
     Ptr<UetEvSelector> m_evSel;              //!< EV selector (RUD initiator; null: one EV)
+    UetCcContext* m_ccc{nullptr};            //!< shared congestion control context
     FabricCcState* m_ccState{nullptr};       //!< its state
-    Time m_lastSendStart;                    //!< pacing: last packet's start
-    uint32_t m_lastWire{0};                  //!< pacing: last packet's wire bytes
     uint64_t m_rxBytes{0};                   //!< payload bytes received (rcvd_bytes)
     std::vector<std::pair<uint32_t, UetSendWindow::Record>> m_acked; //!< OnAck scratch
 };
