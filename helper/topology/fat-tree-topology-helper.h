@@ -163,6 +163,7 @@ class FatTreeTopologyHelper : public FabricTopologyHelper
      * \return the RTT (14.056 us at the defaults)
      */
     Time GetMaxUnloadedRtt() const;
+    using FabricTopologyHelper::GetMaxUnloadedRtt; // with explicit frame sizes
     /// \return GetMaxUnloadedRtt() x LinkDataRate, bytes, rounded up
     uint64_t GetBdpBytes() const;
     /**
