@@ -23,6 +23,11 @@
  *                                  utilization of those, busiest port's utilization
  *   <prefix>-config.csv            key,value: the configuration, the NIC bottleneck of busbw
  *                                  and the --measured file
+ * --transport=uet runs the same job over Ultra Ethernet instead (FabricTransportConfig: UetNics
+ * on a lossy priority trimmed at 1 BDP, --uet-cc=nscc|none, --ev-strategy=reps|single|
+ * oblivious|bitmap|mixed); the table keeps its shape, the fabric CSV gets a trims column and
+ * the NIC CSV UET's counters (trim NACKs, NACKs, retransmissions, RTOs, CE received). The
+ * default (RoCE) output is unchanged.
  * --measured=FILE reads a real all_reduce_perf log (nccl-tests text format) and puts its
  * busbw next to the simulated one. tools/plots/plot_rail_allreduce.py draws the figures (with
  * the --plot-data files when present: the bottleneck, a caption, and utilization over busy
@@ -54,6 +59,9 @@ struct SweepConfig
     double oversubscription{1.0};
     std::string topology{"rail-optimized"};
     std::string cc{"dcqcn"};
+    std::string transport{"roce"};
+    std::string uetCc{"nscc"};
+    std::string evStrategy{"reps"};
     std::string op{"allreduce"};
     std::string algo{"ring"};
     uint32_t channels{0};
@@ -83,6 +91,7 @@ struct Element
     uint64_t pauses{0};                      //!< snapshot
     uint64_t marks{0};                       //!< snapshot
     uint64_t drops{0};                       //!< snapshot
+    uint64_t trims{0};                       //!< snapshot
     uint64_t maxQueue{0};                    //!< max egress queue (bytes) since the snapshot
     double capacityBps{0};                   //!< sum of port rates
 };
@@ -99,9 +108,10 @@ struct LinkDirection
 class FabricView
 {
   public:
-    FabricView(Ptr<FabricTopologyHelper> topo, Time sample)
+    FabricView(Ptr<FabricTopologyHelper> topo, Time sample, bool uet)
         : m_topo(topo),
-          m_sample(sample)
+          m_sample(sample),
+          m_uet(uet)
     {
         auto sw = [](Ptr<Node> n) { return n->GetObject<FabricSwitch>(); };
         auto rail = DynamicCast<RailOptimizedTopologyHelper>(topo);
@@ -171,7 +181,7 @@ class FabricView
         m_start = Simulator::Now();
         for (auto& e : m_elements)
         {
-            Totals(e, e.txBytes, e.pauses, e.marks, e.drops);
+            Totals(e, e.txBytes, e.pauses, e.marks, e.drops, e.trims);
             e.maxQueue = 0;
         }
         m_nic = NicTotals();
@@ -197,16 +207,34 @@ class FabricView
             uint64_t pauses;
             uint64_t marks;
             uint64_t drops;
-            Totals(e, tx, pauses, marks, drops);
+            uint64_t trims;
+            Totals(e, tx, pauses, marks, drops, trims);
             double util = seconds > 0 ? (tx - e.txBytes) * 8.0 / (e.capacityBps * seconds) : 0;
             fabric << bytes << "," << e.name << "," << util << "," << e.maxQueue << ","
-                   << pauses - e.pauses << "," << marks - e.marks << "," << drops - e.drops << "\n";
+                   << pauses - e.pauses << "," << marks - e.marks << "," << drops - e.drops;
+            if (m_uet)
+            {
+                fabric << "," << trims - e.trims;
+            }
+            fabric << "\n";
         }
         NicSnapshot now = NicTotals();
-        nic << bytes << "," << now.qp.cnpsTx - m_nic.qp.cnpsTx << ","
-            << now.qp.retransmittedPackets - m_nic.qp.retransmittedPackets << ","
-            << now.qp.timeouts - m_nic.qp.timeouts << "," << now.qp.naksRx - m_nic.qp.naksRx << ","
-            << now.pausesSent - m_nic.pausesSent << "," << now.pausesReceived - m_nic.pausesReceived
+        if (m_uet)
+        {
+            nic << bytes << "," << now.uet.trimNacksReceived - m_nic.uet.trimNacksReceived << ","
+                << now.uet.nacksReceived - m_nic.uet.nacksReceived << ","
+                << now.uet.retransmissions - m_nic.uet.retransmissions << ","
+                << now.uet.rtoExpirations - m_nic.uet.rtoExpirations << ","
+                << now.uet.ceReceived - m_nic.uet.ceReceived << ",";
+        }
+        else
+        {
+            nic << bytes << "," << now.qp.cnpsTx - m_nic.qp.cnpsTx << ","
+                << now.qp.retransmittedPackets - m_nic.qp.retransmittedPackets << ","
+                << now.qp.timeouts - m_nic.qp.timeouts << "," << now.qp.naksRx - m_nic.qp.naksRx
+                << ",";
+        }
+        nic << now.pausesSent - m_nic.pausesSent << "," << now.pausesReceived - m_nic.pausesReceived
             << "," << (now.paused - m_nic.paused).GetSeconds() * 1e6 << "\n";
         if (m_links)
         {
@@ -286,9 +314,10 @@ class FabricView
                 uint64_t& tx,
                 uint64_t& pauses,
                 uint64_t& marks,
-                uint64_t& drops) const
+                uint64_t& drops,
+                uint64_t& trims) const
     {
-        tx = pauses = marks = drops = 0;
+        tx = pauses = marks = drops = trims = 0;
         for (const auto& s : e.switches)
         {
             for (uint32_t p = 0; p < s->GetNPorts(); ++p)
@@ -305,13 +334,16 @@ class FabricView
             {
                 drops += d;
             }
+            trims += s->GetCounters().GetTrims();
         }
     }
 
-    /// NIC totals: QP counters and the PFC frames of the NIC ports (host-side PFC).
+    /// NIC totals: QP (RoCE) or UET counters and the PFC frames of the NIC ports (host-side
+    /// PFC).
     struct NicSnapshot
     {
         RoceQpCounters qp;
+        UetNicCounters uet;
         uint64_t pausesSent{0};     // PFC pauses the NICs sent (their receive side was full)
         uint64_t pausesReceived{0}; // PFC pauses the NICs received (from leaves, NVSwitches)
         Time paused;                // time NIC ports spent paused by their peer
@@ -322,11 +354,23 @@ class FabricView
         NicSnapshot t;
         for (uint32_t r = 0; r < m_topo->GetNRanks(); ++r)
         {
-            RoceQpCounters c = m_topo->GetNic(r)->GetTotalQpCounters();
-            t.qp.cnpsTx += c.cnpsTx;
-            t.qp.retransmittedPackets += c.retransmittedPackets;
-            t.qp.timeouts += c.timeouts;
-            t.qp.naksRx += c.naksRx;
+            if (m_uet)
+            {
+                const UetNicCounters& u = m_topo->GetUetNic(r)->GetCounters();
+                t.uet.trimNacksReceived += u.trimNacksReceived;
+                t.uet.nacksReceived += u.nacksReceived;
+                t.uet.retransmissions += u.retransmissions;
+                t.uet.rtoExpirations += u.rtoExpirations;
+                t.uet.ceReceived += u.ceReceived;
+            }
+            else
+            {
+                RoceQpCounters c = m_topo->GetNic(r)->GetTotalQpCounters();
+                t.qp.cnpsTx += c.cnpsTx;
+                t.qp.retransmittedPackets += c.retransmittedPackets;
+                t.qp.timeouts += c.timeouts;
+                t.qp.naksRx += c.naksRx;
+            }
             Ptr<FabricNic> core = m_topo->GetNicCore(r);
             for (uint32_t p = 0; p < core->GetNPorts(); ++p)
             {
@@ -359,6 +403,7 @@ class FabricView
 
     Ptr<FabricTopologyHelper> m_topo;
     Time m_sample;
+    bool m_uet; //!< the NICs are UET (else RoCE)
     std::vector<Element> m_elements;
     Time m_start;
     NicSnapshot m_nic;
@@ -383,8 +428,23 @@ ParseOp(const std::string& op)
     return it->second;
 }
 
+/**
+ * \param cfg the configuration
+ * \return the transport set-up of --transport, --cc, --uet-cc and --ev-strategy
+ */
+Ptr<FabricTransportConfig>
+MakeTransportConfig(const SweepConfig& cfg)
+{
+    auto tc = CreateObject<FabricTransportConfig>();
+    tc->SetAttribute("Transport", StringValue(cfg.transport));
+    tc->SetAttribute("RoceCongestionControl", StringValue(cfg.cc));
+    tc->SetAttribute("UetCongestionControl", StringValue(cfg.uetCc));
+    tc->SetAttribute("EvStrategy", StringValue(cfg.evStrategy));
+    return tc;
+}
+
 Ptr<FabricTopologyHelper>
-BuildFabric(const SweepConfig& cfg)
+BuildFabric(const SweepConfig& cfg, Ptr<FabricTransportConfig> tc)
 {
     Ptr<FabricTopologyHelper> topo;
     if (cfg.topology == "rail-optimized")
@@ -414,8 +474,10 @@ BuildFabric(const SweepConfig& cfg)
     topo->SetAttribute("Servers", UintegerValue(cfg.servers));
     topo->SetAttribute("GpusPerServer", UintegerValue(cfg.gpusPerServer));
     topo->GetNicHelper().SetNicAttribute("Mtu", UintegerValue(cfg.mtu));
-    topo->GetNicHelper().SetCongestionControl(cfg.cc);
+    topo->GetUetNicHelper().SetNicAttribute("Mtu", UintegerValue(cfg.mtu));
+    tc->Configure(topo); // RoCE: --cc on the RoceNics; UET: NICs, trimming, ECN class
     topo->Install();
+    tc->Finish(topo); // UET: queue and ECN sizes from the BDP, RtoMin, NSCC's BaseRtt
     return topo;
 }
 
@@ -447,9 +509,12 @@ class Sweep
             m_links << "bytes,direction,ports,active_ports,active_utilization,max_utilization\n";
             m_view.SetLinksCsv(&m_links);
         }
-        m_fabric << "bytes,element,utilization,max_queue_bytes,pfc_pauses,ecn_marks,drops\n";
-        m_nic << "bytes,cnps,retransmitted_packets,timeouts,naks,nic_pfc_pauses_sent,"
-                 "nic_pfc_pauses_received,nic_paused_us\n";
+        const bool uet = cfg.transport == "uet";
+        m_fabric << "bytes,element,utilization,max_queue_bytes,pfc_pauses,ecn_marks,drops"
+                 << (uet ? ",trims\n" : "\n");
+        m_nic << (uet ? "bytes,trim_nacks,nacks,retransmitted_packets,timeouts,ce_received,"
+                      : "bytes,cnps,retransmitted_packets,timeouts,naks,")
+              << "nic_pfc_pauses_sent,nic_pfc_pauses_received,nic_paused_us\n";
     }
 
     void Start()
@@ -469,6 +534,30 @@ class Sweep
     }
 
   private:
+    /**
+     * Done: stop the simulation (timers, e.g. the PFC refresh of a stalled NIC, must not go
+     * on). A UET WRITE completes at its initiator an ACK after the data reached the collective,
+     * so UET waits for the NICs to have nothing pending first.
+     */
+    void StopWhenIdle()
+    {
+        if (m_cfg.transport == "uet")
+        {
+            for (uint32_t r = 0; r < m_comm->GetSize(); ++r)
+            {
+                if (m_comm->GetApplication(r)
+                        ->GetNode()
+                        ->GetObject<FabricNic>()
+                        ->GetPendingOperations() > 0)
+                {
+                    Simulator::Schedule(MicroSeconds(1), &Sweep::StopWhenIdle, this);
+                    return;
+                }
+            }
+        }
+        Simulator::Stop();
+    }
+
     /// Warm-up iterations of the current size.
     uint32_t Warmups() const
     {
@@ -479,7 +568,7 @@ class Sweep
     {
         if (m_index >= m_sizes.size())
         {
-            Simulator::Stop(); // done: timers (PFC refresh of a stalled NIC) must not go on
+            StopWhenIdle();
             return;
         }
         uint64_t bytes = m_sizes[m_index];
@@ -578,7 +667,16 @@ WriteResults(const SweepConfig& cfg,
     {
         *os << "# ai-fabric simulation: " << cfg.op << " (" << cfg.algo << "), " << ranks
             << " ranks = " << cfg.servers << " servers x " << cfg.gpusPerServer << " GPUs, "
-            << cfg.topology << ", cc=" << cfg.cc << ", channels " << cfg.channels << "\n";
+            << cfg.topology << ", ";
+        if (cfg.transport == "uet")
+        {
+            *os << "transport=uet, cc=" << cfg.uetCc << ", ev=" << cfg.evStrategy;
+        }
+        else
+        {
+            *os << "cc=" << cfg.cc;
+        }
+        *os << ", channels " << cfg.channels << "\n";
         NcclTestsFormat::Write(*os, rows);
     }
 }
@@ -586,9 +684,9 @@ WriteResults(const SweepConfig& cfg,
 /**
  * Write <prefix>-config.csv (--plot-data): the run's configuration as key,value rows, and the
  * NIC bottleneck of busbw: every channel's ring crosses each server boundary once through one
- * NIC, so busbw <= min(channels, NICs per server) x a NIC's RoCE payload rate (an MTU of
- * payload in MTU + 82 bytes on the wire). Left empty where it does not apply (one server,
- * AlltoAll).
+ * NIC, so busbw <= min(channels, NICs per server) x a NIC's payload rate (an MTU of payload in
+ * MTU + 82 bytes on the wire with RoCE, MTU + 122 with UET). Left empty where it does not apply
+ * (one server, AlltoAll). With --transport=uet it adds the rows transport and ev_strategy.
  * \param cfg the configuration
  * \param topo the fabric
  */
@@ -600,7 +698,10 @@ WriteConfig(const SweepConfig& cfg, Ptr<FabricTopologyHelper> topo)
     uint64_t nicBps = topo->GetLinkRate(FabricLinkTier::GPU_LEAF).GetBitRate();
     uint32_t nics = topo->GetGpusPerServer() * topo->GetNicPortsPerGpu();
     uint32_t used = std::min(cfg.channels, nics);
-    double payload = double(cfg.mtu) / (cfg.mtu + 82);
+    const bool uet = cfg.transport == "uet";
+    // Wire overhead of a full packet: RoCE 82 B, UET 122 B (PDS 12 + SES 44 instead of BTH 12
+    // + ICRC 4), Ethernet, preamble and gap included.
+    double payload = double(cfg.mtu) / (cfg.mtu + (uet ? 122 : 82));
     out << "key,value\n"
         << "op," << cfg.op << "\n"
         << "algo," << cfg.algo << "\n"
@@ -608,7 +709,7 @@ WriteConfig(const SweepConfig& cfg, Ptr<FabricTopologyHelper> topo)
         << "servers," << cfg.servers << "\n"
         << "gpus_per_server," << cfg.gpusPerServer << "\n"
         << "topology," << cfg.topology << "\n"
-        << "cc," << cfg.cc << "\n"
+        << "cc," << (uet ? cfg.uetCc : cfg.cc) << "\n"
         << "channels," << cfg.channels << "\n"
         << "nics_per_server," << nics << "\n"
         << "nic_rate_bps," << nicBps << "\n"
@@ -620,6 +721,11 @@ WriteConfig(const SweepConfig& cfg, Ptr<FabricTopologyHelper> topo)
     }
     out << "\nbound_nics," << used << "\n"
         << "measured," << cfg.measured << "\n";
+    if (uet)
+    {
+        out << "transport,uet\n"
+            << "ev_strategy," << cfg.evStrategy << "\n";
+    }
 }
 
 } // namespace
@@ -667,7 +773,18 @@ main(int argc, char* argv[])
                  "Leaf downlink/uplink bandwidth ratio (>= 1)",
                  cfg.oversubscription);
     cmd.AddValue("topology", "rail-optimized | rail-only | clos", cfg.topology);
-    cmd.AddValue("cc", "Congestion control: dcqcn | none", cfg.cc);
+    cmd.AddValue("cc", "RoCE congestion control: dcqcn | none", cfg.cc);
+    cmd.AddValue("transport",
+                 "roce (RoCEv2, PFC on priority 3) | uet (Ultra Ethernet: lossy priority 1, "
+                 "trimming, spraying)",
+                 cfg.transport);
+    cmd.AddValue("uet-cc",
+                 "UET congestion control: nscc | none (rccc | both once the build has "
+                 "ns3::RcccCongestionOps)",
+                 cfg.uetCc);
+    cmd.AddValue("ev-strategy",
+                 "UET entropy (path) selection: reps | single | oblivious | bitmap | mixed",
+                 cfg.evStrategy);
     cmd.AddValue("op", "allreduce | allgather | reducescatter | alltoall", cfg.op);
     cmd.AddValue("algo", "AllReduce algorithm: ring | tree | hierarchical", cfg.algo);
     cmd.AddValue("channels",
@@ -726,8 +843,18 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_IF(cfg.iters < 1, "--iters must be >= 1");
     NS_ABORT_MSG_IF(cfg.algo != "ring" && cfg.algo != "tree" && cfg.algo != "hierarchical",
                     "--algo=" << cfg.algo << " is invalid; use ring, tree or hierarchical");
+    FabricTransportConfig::CheckTransport(cfg.transport, "--transport");
+    FabricTransportConfig::CheckRoceCc(cfg.cc, "--cc");
+    FabricTransportConfig::CheckUetCc(cfg.uetCc, "--uet-cc");
+    FabricTransportConfig::CheckEvStrategy(cfg.evStrategy, "--ev-strategy");
+    const bool uet = cfg.transport == "uet";
+    NS_ABORT_MSG_IF(uet && cfg.qpsPerConnection != 1,
+                    "--qps-per-connection " << cfg.qpsPerConnection
+                                            << " is invalid with --transport=uet; it must be 1 "
+                                               "(QPs are RoCE's; UET sprays one PDC per "
+                                               "connection, see --ev-strategy)");
     RngSeedManager::SetSeed(cfg.seed);
-    if (cfg.cc == "dcqcn")
+    if (!uet && cfg.cc == "dcqcn")
     {
         DcqcnCongestionOps::SetPresetDefaults("firmware");
         cmd.Parse(argc, argv); // explicit --ns3::... values win over the preset
@@ -756,26 +883,37 @@ main(int argc, char* argv[])
     }
 
     auto wall0 = std::chrono::steady_clock::now();
-    Ptr<FabricTopologyHelper> topo = BuildFabric(cfg);
+    Ptr<FabricTransportConfig> transport = MakeTransportConfig(cfg);
+    Ptr<FabricTopologyHelper> topo = BuildFabric(cfg, transport);
     topo->Print(std::clog);
+    if (uet)
+    {
+        std::clog << "  transport: ";
+        transport->Describe(std::clog);
+        std::clog << "\n";
+    }
     if (cfg.pcap)
     {
-        topo->GetPortHelper().EnablePcap(cfg.prefix, topo->GetNic(0)->GetPort(0), true);
+        topo->GetPortHelper().EnablePcap(cfg.prefix, topo->GetNicCore(0)->GetPort(0), true);
     }
 
     CollectiveHelper coll;
     coll.SetTopology(topo);
+    coll.SetTransportType(cfg.transport);
     coll.SetCommunicatorAttribute("Channels", UintegerValue(cfg.channels));
     coll.SetCommunicatorAttribute("Pxn", BooleanValue(cfg.topology == "rail-only"));
     coll.SetCommunicatorAttribute("AllReduceAlgorithm",
                                   StringValue(cfg.algo == "ring"   ? "Ring"
                                               : cfg.algo == "tree" ? "Tree"
                                                                    : "Hierarchical"));
-    coll.SetTransportAttribute("QpsPerConnection", UintegerValue(cfg.qpsPerConnection));
+    if (!uet)
+    {
+        coll.SetTransportAttribute("QpsPerConnection", UintegerValue(cfg.qpsPerConnection));
+    }
     coll.AssignStreams(cfg.seed * 100);
     Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
 
-    FabricView view(topo, MicroSeconds(20));
+    FabricView view(topo, MicroSeconds(20), uet);
     Sweep sweep(cfg, comm, view);
     sweep.Start();
     Simulator::Run();

@@ -7,6 +7,8 @@
  */
 #include "test-util.h"
 
+#include "ns3/fabric-transport-config.h"
+
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
@@ -159,6 +161,54 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"uet-write",
                  "--ns3::UetNic::Mtu=100",
                  "ns3::UetNic::Mtu=100 is out of range: valid range 256..16383"},
+        // RoCE vs UET: the transport options of the main job, and roce-vs-uet's.
+        BadInput{"rail-allreduce",
+                 "--transport=tcp",
+                 "--transport=tcp is invalid; valid values are roce, uet"},
+        BadInput{"rail-allreduce",
+                 "--transport=uet --uet-cc=dctcp",
+                 "--uet-cc=dctcp is invalid; valid values are none, nscc, rccc, both"},
+        BadInput{"rail-allreduce",
+                 "--uet-cc=swift",
+                 "--uet-cc=swift is invalid; valid values are none, nscc, rccc, both"},
+        BadInput{"rail-allreduce",
+                 "--transport=uet --ev-strategy=random",
+                 "--ev-strategy=random is invalid; valid values are single, oblivious, bitmap, "
+                 "reps, mixed"},
+        BadInput{"rail-allreduce",
+                 "--cc=timely",
+                 "--cc=timely is invalid; valid values are dcqcn, none"},
+        BadInput{"rail-allreduce",
+                 "--transport=uet --qps-per-connection=2",
+                 "--qps-per-connection 2 is invalid with --transport=uet; it must be 1"},
+        BadInput{"roce-vs-uet",
+                 "--configs=roce-dcqcn,uet-fast",
+                 "--configs: configuration \"uet-fast\" is invalid; valid are roce-dcqcn, "
+                 "roce-pfc and uet-<cc>[-<ev>]"},
+        BadInput{"roce-vs-uet",
+                 "--configs=uet-nscc-spray",
+                 "--configs: configuration \"uet-nscc-spray\" is invalid"},
+        BadInput{"roce-vs-uet",
+                 "--scenarios=incast,alltoall",
+                 "--scenarios: scenario \"alltoall\" is invalid; valid are allreduce, incast, "
+                 "permutation, each optionally with -failure"},
+        BadInput{"roce-vs-uet",
+                 "--failure=flap",
+                 "--failure=flap is invalid; valid values are degrade, down"},
+        BadInput{"roce-vs-uet", "--degrade=1", "--degrade=1 is invalid; valid range is (0, 1)"},
+        BadInput{"roce-vs-uet", "--servers=1", "--servers=1 is invalid; valid range is >= 2"},
+        BadInput{"roce-vs-uet",
+                 "--channels-per-rail=0",
+                 "--channels-per-rail=0 is invalid; valid range is 1..16"},
+        BadInput{"roce-vs-uet",
+                 "--flow-bytes=0",
+                 "--flow-bytes=0 is invalid; valid range is 1..4294967295"},
+        BadInput{"roce-vs-uet",
+                 "--incast-senders=3 --servers=2",
+                 "IncastSenders=3 is invalid for this fabric; valid range is 0..2"},
+        BadInput{"roce-vs-uet",
+                 "--ns3::FabricTransportConfig::UetEcnMaxBdp=2",
+                 "UetEcnMaxBdp=2 is above UetQueueBdp=1"},
         BadInput{"uet-matrix",
                  "--pattern=alltoall",
                  "--pattern=alltoall is invalid; valid values are single, incast, permutation"},
@@ -193,6 +243,33 @@ INSTANTIATE_TEST_SUITE_P(
                  "--ns3::SharedBufferMmu::XonOffset=100000000",
                  "SharedBufferMmu XonOffset 100000000 B is larger than the largest XOFF "
                  "threshold (ThresholdMode Dynamic: Alpha 0.125 x shared pool "}));
+
+// RCCC is being built: until the library registers ns3::RcccCongestionOps, --uet-cc=rccc and
+// both are refused as not available yet (with it, they run).
+TEST(ExampleInputTest, RcccIsRefusedAsNotAvailableYet)
+{
+    if (ExamplesDir().empty())
+    {
+        GTEST_SKIP() << "example binaries unknown in this build mode";
+    }
+    if (ns3::FabricTransportConfig::IsRcccAvailable())
+    {
+        GTEST_SKIP() << "this build has ns3::RcccCongestionOps";
+    }
+    for (const std::string cc : {"rccc", "both"})
+    {
+        int status = 0;
+        std::string out = RunExample("rail-allreduce", "--transport=uet --uet-cc=" + cc, &status);
+        EXPECT_NE(status, 0) << out;
+        EXPECT_NE(out.find("--uet-cc=" + cc +
+                           " is not available yet: this build has no ns3::RcccCongestionOps"),
+                  std::string::npos)
+            << out;
+        out = RunExample("roce-vs-uet", "--configs=uet-" + cc, &status);
+        EXPECT_NE(status, 0) << out;
+        EXPECT_NE(out.find("is not available yet"), std::string::npos) << out;
+    }
+}
 
 // --ns3::Derived::BaseAttr=value sets the attribute the base class registers (ns-3 alone
 // refuses it as an unknown attribute): the GPU links run at the rate given.

@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-time.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 #include "ns3/pfc-channel.h"
@@ -1288,6 +1289,43 @@ FabricTopologyHelper::GetLinkRate(FabricLinkTier tier) const
     NS_ABORT_MSG_IF(tier >= FabricLinkTier::COUNT,
                     GetInstanceTypeId().GetName() << "::GetLinkRate: invalid tier");
     return m_tierLinks[size_t(tier)] > 0 ? m_tierRate[size_t(tier)] : DataRate(0);
+}
+
+Time
+FabricTopologyHelper::GetLinkDelay(FabricLinkTier tier) const
+{
+    NS_ABORT_MSG_IF(tier >= FabricLinkTier::COUNT,
+                    GetInstanceTypeId().GetName() << "::GetLinkDelay: invalid tier");
+    return m_tierLinks[size_t(tier)] > 0 ? m_tierDelay[size_t(tier)] : Time(0);
+}
+
+Time
+FabricTopologyHelper::GetMaxUnloadedRtt(uint32_t dataFrameBytes, uint32_t ackFrameBytes) const
+{
+    CheckInstalled("GetMaxUnloadedRtt");
+    // A frame reaches the next hop (preamble + frame) x 8 / rate after it starts, plus the
+    // cable's delay (PfcNetDevice); switches add their ProcessingDelay, NICs nothing.
+    int64_t ps = 0;
+    uint32_t cables = 0;
+    for (FabricLinkTier tier :
+         {FabricLinkTier::GPU_LEAF, FabricLinkTier::LEAF_SPINE, FabricLinkTier::SPINE_CORE})
+    {
+        if (GetNLinks(tier) == 0)
+        {
+            continue;
+        }
+        const DataRate rate = GetLinkRate(tier);
+        const int64_t data =
+            BytesTxTime(PfcNetDevice::PREAMBLE_BYTES + dataFrameBytes, rate).GetPicoSeconds();
+        const int64_t ack =
+            BytesTxTime(PfcNetDevice::PREAMBLE_BYTES + ackFrameBytes, rate).GetPicoSeconds();
+        ps += 2 * (data + ack + 2 * GetLinkDelay(tier).GetPicoSeconds()); // up and down
+        cables += 2;
+    }
+    TimeValue latency;
+    GetLeaf(0)->GetObject<FabricSwitch>()->GetAttribute("ProcessingDelay", latency);
+    ps += latency.Get().GetPicoSeconds() * 2 * (cables - 1);
+    return PicoSeconds(ps);
 }
 
 uint64_t

@@ -406,6 +406,25 @@ class FabricTopologyHelper : public Object
      */
     DataRate GetLinkRate(FabricLinkTier tier) const;
     /**
+     * \param tier a link tier
+     * \return propagation delay of each cable of that tier (0 if the tier is absent)
+     */
+    Time GetLinkDelay(FabricLinkTier tier) const;
+    /**
+     * \brief The largest unloaded round-trip time between two GPUs over the scale-out
+     *        network: a data frame over the longest path (GPU - leaf [- spine [- core - spine]]
+     *        - leaf - GPU, the tiers the fabric has) and the frame that acknowledges it back,
+     *        each cable adding its tier's serialization time of preamble + frame and its delay,
+     *        each switch its ProcessingDelay (the scale-out switches'); NVLink paths are
+     *        shorter and not counted. The transports' congestion control takes it as the base
+     *        RTT (e.g. NSCC's BaseRtt). FatTreeTopologyHelper::GetMaxUnloadedRtt() is this
+     *        with UET's data and ACK frames.
+     * \param dataFrameBytes a full data frame, Ethernet header to FCS (without preamble)
+     * \param ackFrameBytes the acknowledgement frame, Ethernet header to FCS
+     * \return the RTT (aborts before Install)
+     */
+    Time GetMaxUnloadedRtt(uint32_t dataFrameBytes, uint32_t ackFrameBytes) const;
+    /**
      * \brief Scale-out bisection bandwidth: the minimum, over the scale-out tiers present
      *        (gpu-leaf, leaf-spine, spine-core), of half the tier's aggregate capacity; the
      *        capacity across the worst cut of the GPUs into two equal halves for the symmetric

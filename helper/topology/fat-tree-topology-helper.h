@@ -172,6 +172,7 @@ class FatTreeTopologyHelper : public FabricTopologyHelper
      * \return the RTT (0 for src == dst)
      */
     Time GetUnloadedRtt(uint32_t src, uint32_t dst) const;
+    using FabricTopologyHelper::GetMaxUnloadedRtt; // with explicit frame sizes
     /// \return GetMaxUnloadedRtt() x LinkDataRate, bytes, rounded up
     uint64_t GetBdpBytes() const;
     /**

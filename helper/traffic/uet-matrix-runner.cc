@@ -122,10 +122,16 @@ UetMatrixRunner::AllCompleted() const
 UetFctSummary
 UetMatrixRunner::GetSummary() const
 {
+    return Summarize(m_flows);
+}
+
+UetFctSummary
+UetMatrixRunner::Summarize(const std::vector<UetFlowRecord>& flows)
+{
     UetFctSummary s;
-    s.flows = static_cast<uint32_t>(m_flows.size());
+    s.flows = static_cast<uint32_t>(flows.size());
     std::vector<Time> fcts;
-    for (const auto& f : m_flows)
+    for (const auto& f : flows)
     {
         if (f.done && !f.ok)
         {
@@ -157,8 +163,14 @@ UetMatrixRunner::GetSummary() const
 void
 UetMatrixRunner::WriteCsv(std::ostream& os) const
 {
+    WriteCsv(m_flows, os);
+}
+
+void
+UetMatrixRunner::WriteCsv(const std::vector<UetFlowRecord>& flows, std::ostream& os)
+{
     os << "id,src,dst,size_B,start_us,end_us,fct_us,status\n";
-    for (const auto& f : m_flows)
+    for (const auto& f : flows)
     {
         os << f.id << "," << f.src << "," << f.dst << "," << f.bytes << "," << Us(f.start) << ",";
         if (f.done)

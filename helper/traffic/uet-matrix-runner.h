@@ -98,6 +98,19 @@ class UetMatrixRunner
     /// \return FCT statistics of the successful flows
     UetFctSummary GetSummary() const;
     /**
+     * \brief FCT statistics of any flow records (GetSummary() of these flows; also used for
+     *        RoCE flows by FabricFlowRunner).
+     * \param flows the records
+     * \return the statistics of those done and ok
+     */
+    static UetFctSummary Summarize(const std::vector<UetFlowRecord>& flows);
+    /**
+     * \brief Write flow records as CSV (WriteCsv()'s format).
+     * \param flows the records
+     * \param os the stream
+     */
+    static void WriteCsv(const std::vector<UetFlowRecord>& flows, std::ostream& os);
+    /**
      * \brief Write one CSV row per flow:
      *        id,src,dst,size_B,start_us,end_us,fct_us,status (status ok, failed or incomplete;
      *        end and FCT empty unless done).

@@ -67,6 +67,8 @@ run rail-allreduce-clos "$ex/rail-allreduce" --topology=clos --cc=none --op=allt
 run rail-allreduce-tree "$ex/rail-allreduce" --algo=tree --servers=2 --max-bytes=16777216
 run rail-allreduce-hier "$ex/rail-allreduce" --algo=hierarchical --topology=rail-only \
     --servers=2 --max-bytes=16777216
+run rail-allreduce-uet "$ex/rail-allreduce" --transport=uet --servers=2 --max-bytes=16777216
+run roce-vs-uet "$ex/roce-vs-uet" --csv=roce-vs-uet.csv
 for s in p2p incast uet-p2p uet-incast allreduce-su fabric-8k; do
     run "bench-$s" "$bench" --scenario="$s"
 done

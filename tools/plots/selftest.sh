@@ -134,6 +134,19 @@ else
     echo "SKIP dcqcn-incast: $examples/dcqcn-incast not built"
 fi
 
+# --- roce-vs-uet (RoCEv2 vs Ultra Ethernet), when the example is built: a tiny fabric
+if [ -x "$examples/roce-vs-uet" ]; then
+    run "roce-vs-uet" "$examples/roce-vs-uet" --servers=2 --servers-per-su=1 --spines=1 \
+        --max-bytes=4194304 --flow-bytes=1000000 --csv=rvu.csv
+    run "plot_roce_vs_uet" "$python" "$plots/plot_roce_vs_uet.py" rvu.csv --out figs
+    figures "plot_roce_vs_uet figures" figs rvu-busbw rvu-fct rvu-activity
+    cut -d, -f1-12 rvu.csv >rvu-cut.csv
+    rejects "plot_roce_vs_uet missing column" "rvu-cut.csv" "'pfc_pauses_data_class'" -- \
+        "$python" "$plots/plot_roce_vs_uet.py" rvu-cut.csv --out figs
+else
+    echo "SKIP roce-vs-uet: $examples/roce-vs-uet not built"
+fi
+
 # --- bad input: exit 1, message names the file and the column
 rejects "missing input file" "nothere-flows.csv" -- \
     "$python" "$plots/plot_switch_incast.py" nothere --out figs

@@ -1,0 +1,1024 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "transport-comparison.h"
+
+#include "fabric-flow-runner.h"
+
+#include "ns3/abort.h"
+#include "ns3/collective-helper.h"
+#include "ns3/double.h"
+#include "ns3/fabric-attribute-checker.h"
+#include "ns3/rail-optimized-topology-helper.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <functional>
+#include <iomanip>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The base scenarios (each also with "-failure").
+const std::vector<std::string> SCENARIOS = {"allreduce", "incast", "permutation"};
+/// Suffix of a scenario with the failed or degraded link.
+const std::string FAILURE = "-failure";
+
+/// \return the comma-separated items of \p list (empty items dropped)
+std::vector<std::string>
+Split(const std::string& list)
+{
+    std::vector<std::string> out;
+    std::stringstream ss(list);
+    std::string item;
+    while (std::getline(ss, item, ','))
+    {
+        if (!item.empty())
+        {
+            out.push_back(item);
+        }
+    }
+    return out;
+}
+
+/// \return true if \p s ends with \p suffix
+bool
+EndsWith(const std::string& s, const std::string& suffix)
+{
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// \return \p t in microseconds with 1 decimal
+std::string
+Us(Time t)
+{
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(1) << t.GetPicoSeconds() / 1e6;
+    return os.str();
+}
+
+/// \return \p t in microseconds with 3 decimals (CSV)
+std::string
+Us3(Time t)
+{
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(3) << t.GetPicoSeconds() / 1e6;
+    return os.str();
+}
+
+/// \return "1MiB", "256KiB" or bytes
+std::string
+SizeName(uint64_t bytes)
+{
+    if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)
+    {
+        return std::to_string(bytes >> 20) + "MiB";
+    }
+    if (bytes >= 1024 && bytes % 1024 == 0)
+    {
+        return std::to_string(bytes >> 10) + "KiB";
+    }
+    return std::to_string(bytes) + "B";
+}
+
+/// \return true when no NIC of \p topo has an operation pending (any transport)
+bool
+NothingPending(Ptr<FabricTopologyHelper> topo)
+{
+    for (uint32_t r = 0; r < topo->GetNRanks(); ++r)
+    {
+        if (topo->GetNicCore(r)->GetPendingOperations() > 0)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+/**
+ * Samples the largest egress port queue of the scale-out switches every interval and stops
+ * the simulation once a condition holds.
+ */
+class RunWatcher
+{
+  public:
+    /**
+     * \param topo the fabric
+     * \param interval sampling interval
+     * \param done stop when this returns true (null: never)
+     */
+    RunWatcher(Ptr<FabricTopologyHelper> topo, Time interval, std::function<bool()> done)
+        : m_interval(interval),
+          m_done(std::move(done))
+    {
+        for (uint32_t i = 0; i < topo->GetNLeaves(); ++i)
+        {
+            m_switches.push_back(topo->GetLeaf(i)->GetObject<FabricSwitch>());
+        }
+        for (uint32_t i = 0; i < topo->GetNSpines(); ++i)
+        {
+            m_switches.push_back(topo->GetSpine(i)->GetObject<FabricSwitch>());
+        }
+        for (uint32_t i = 0; i < topo->GetNCores(); ++i)
+        {
+            m_switches.push_back(topo->GetCore(i)->GetObject<FabricSwitch>());
+        }
+        m_event = Simulator::Schedule(m_interval, &RunWatcher::Sample, this);
+    }
+
+    ~RunWatcher()
+    {
+        m_event.Cancel();
+    }
+
+    /// \return the largest queue since the last call, and start again
+    uint64_t TakeMax()
+    {
+        uint64_t m = m_max;
+        m_max = 0;
+        return m;
+    }
+
+  private:
+    void Sample()
+    {
+        for (const auto& s : m_switches)
+        {
+            for (uint32_t p = 0; p < s->GetNPorts(); ++p)
+            {
+                m_max = std::max(m_max, s->GetMmu()->GetEgressPortBytes(p));
+            }
+        }
+        if (m_done && m_done())
+        {
+            Simulator::Stop();
+            return;
+        }
+        m_event = Simulator::Schedule(m_interval, &RunWatcher::Sample, this);
+    }
+
+    Time m_interval;                           //!< sampling interval
+    std::function<bool()> m_done;              //!< stop condition
+    std::vector<Ptr<FabricSwitch>> m_switches; //!< scale-out switches
+    uint64_t m_max{0};                         //!< largest queue sampled
+    EventId m_event;                           //!< next sample
+};
+
+/// Runs collectives of several sizes one after the other (one warm-up at the first size).
+class CollectiveSweep
+{
+  public:
+    CollectiveSweep(Ptr<FabricTopologyHelper> topo,
+                    Ptr<CollectiveCommunicator> comm,
+                    RunWatcher& watcher,
+                    std::vector<uint64_t> sizes,
+                    TransportComparisonRow proto)
+        : m_topo(topo),
+          m_comm(comm),
+          m_watcher(watcher),
+          m_sizes(std::move(sizes)),
+          m_proto(std::move(proto))
+    {
+    }
+
+    void Start()
+    {
+        m_comm->Enqueue(CollectiveOp::ALL_REDUCE,
+                        m_sizes[0],
+                        0,
+                        MakeCallback(&CollectiveSweep::WarmedUp, this));
+    }
+
+    const std::vector<TransportComparisonRow>& GetRows() const
+    {
+        return m_rows;
+    }
+
+    bool IsDone() const
+    {
+        return m_done;
+    }
+
+  private:
+    void WarmedUp(const CollectiveRecord& rec)
+    {
+        if (!rec.completed)
+        {
+            Fail(m_sizes[0], rec);
+            return;
+        }
+        Next();
+    }
+
+    void Next()
+    {
+        if (m_rows.size() == m_sizes.size())
+        {
+            m_done = true; // the RunWatcher stops once the NICs have nothing pending
+            return;
+        }
+        m_before = FabricRunCounters::Collect(m_topo);
+        m_watcher.TakeMax();
+        m_comm->Enqueue(CollectiveOp::ALL_REDUCE,
+                        m_sizes[m_rows.size()],
+                        0,
+                        MakeCallback(&CollectiveSweep::Measured, this));
+    }
+
+    void Measured(const CollectiveRecord& rec)
+    {
+        if (!rec.completed)
+        {
+            Fail(m_sizes[m_rows.size()], rec);
+            return;
+        }
+        TransportComparisonRow row = m_proto;
+        row.bytes = rec.bytes;
+        row.busbwGBps = rec.busBw;
+        row.counters = FabricRunCounters::Collect(m_topo).Since(m_before);
+        row.maxQueueBytes = m_watcher.TakeMax();
+        row.ok = true;
+        m_rows.push_back(row);
+        Next();
+    }
+
+    void Fail(uint64_t bytes, const CollectiveRecord& rec)
+    {
+        TransportComparisonRow row = m_proto;
+        row.bytes = bytes;
+        row.problem = "collective failed: " + rec.reason;
+        m_rows.push_back(row);
+        m_done = true;
+        Simulator::Stop();
+    }
+
+    Ptr<FabricTopologyHelper> m_topo;
+    Ptr<CollectiveCommunicator> m_comm;
+    RunWatcher& m_watcher;
+    std::vector<uint64_t> m_sizes;
+    TransportComparisonRow m_proto;
+    std::vector<TransportComparisonRow> m_rows;
+    FabricRunCounters m_before;
+    bool m_done{false};
+};
+
+} // namespace
+
+NS_OBJECT_ENSURE_REGISTERED(TransportComparison);
+
+// ---- FabricRunCounters ------------------------------------------------------------------------
+
+uint64_t
+FabricRunCounters::GetPfcPauses() const
+{
+    uint64_t n = 0;
+    for (uint64_t p : pfcPauses)
+    {
+        n += p;
+    }
+    return n;
+}
+
+FabricRunCounters
+FabricRunCounters::Collect(Ptr<FabricTopologyHelper> topo)
+{
+    NS_ABORT_MSG_IF(!topo || !topo->IsInstalled(),
+                    "FabricRunCounters::Collect: the topology is null or not installed");
+    FabricRunCounters c;
+    auto addSwitch = [&c](Ptr<Node> node) {
+        Ptr<FabricSwitch> sw = node->GetObject<FabricSwitch>();
+        const SwitchCounters& s = sw->GetCounters();
+        c.trims += s.GetTrims();
+        c.drops += s.drops.GetTotal();
+        c.ecnMarks += s.marks[size_t(SwitchMarkReason::ECN_CE)];
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            const PfcPortCounters& pc = sw->GetPort(p)->GetCounters();
+            for (uint8_t q = 0; q < 8; ++q)
+            {
+                c.pfcPauses[q] += pc.pauseTx[q];
+            }
+        }
+    };
+    for (uint32_t i = 0; i < topo->GetNLeaves(); ++i)
+    {
+        addSwitch(topo->GetLeaf(i));
+    }
+    for (uint32_t i = 0; i < topo->GetNSpines(); ++i)
+    {
+        addSwitch(topo->GetSpine(i));
+    }
+    for (uint32_t i = 0; i < topo->GetNCores(); ++i)
+    {
+        addSwitch(topo->GetCore(i));
+    }
+    for (uint32_t i = 0; i < topo->GetNNvSwitches(); ++i)
+    {
+        addSwitch(topo->GetNvSwitch(i));
+    }
+    for (uint32_t r = 0; r < topo->GetNRanks(); ++r)
+    {
+        Ptr<FabricNic> core = topo->GetNicCore(r);
+        for (uint32_t p = 0; p < core->GetNPorts(); ++p)
+        {
+            const PfcPortCounters& pc = core->GetPort(p)->GetCounters();
+            for (uint8_t q = 0; q < 8; ++q)
+            {
+                c.pfcPauses[q] += pc.pauseTx[q];
+            }
+        }
+        Ptr<Node> gpu = topo->GetRank(r);
+        if (Ptr<RoceNic> roce = gpu->GetObject<RoceNic>())
+        {
+            const RoceQpCounters q = roce->GetTotalQpCounters();
+            c.retransmissions += q.retransmittedPackets;
+            c.timeouts += q.timeouts;
+            c.nacks += q.naksRx;
+            c.cnps += q.cnpsTx;
+        }
+        if (Ptr<UetNic> uet = gpu->GetObject<UetNic>())
+        {
+            const UetNicCounters& u = uet->GetCounters();
+            c.retransmissions += u.retransmissions;
+            c.timeouts += u.rtoExpirations;
+            c.nacks += u.nacksReceived;
+            c.trimNacks += u.trimNacksReceived;
+            c.uetBytesPosted += u.bytesPosted;
+            c.uetBytesCompleted += u.bytesCompleted;
+            c.uetBytesDelivered += u.bytesDelivered;
+            c.uetOpsFailed += u.opsFailed;
+        }
+    }
+    return c;
+}
+
+FabricRunCounters
+FabricRunCounters::Since(const FabricRunCounters& b) const
+{
+    FabricRunCounters d;
+    for (size_t q = 0; q < 8; ++q)
+    {
+        d.pfcPauses[q] = pfcPauses[q] - b.pfcPauses[q];
+    }
+    d.trims = trims - b.trims;
+    d.drops = drops - b.drops;
+    d.ecnMarks = ecnMarks - b.ecnMarks;
+    d.retransmissions = retransmissions - b.retransmissions;
+    d.timeouts = timeouts - b.timeouts;
+    d.nacks = nacks - b.nacks;
+    d.trimNacks = trimNacks - b.trimNacks;
+    d.cnps = cnps - b.cnps;
+    d.uetBytesPosted = uetBytesPosted - b.uetBytesPosted;
+    d.uetBytesCompleted = uetBytesCompleted - b.uetBytesCompleted;
+    d.uetBytesDelivered = uetBytesDelivered - b.uetBytesDelivered;
+    d.uetOpsFailed = uetOpsFailed - b.uetOpsFailed;
+    return d;
+}
+
+uint64_t
+TransportComparisonRow::GetDataClassPauses() const
+{
+    return counters.pfcPauses[dataPriority & 7];
+}
+
+// ---- TransportComparison ----------------------------------------------------------------------
+
+TypeId
+TransportComparison::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::TransportComparison")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<TransportComparison>()
+            .AddAttribute("TopologyType",
+                          "TypeId of the fabric (a FabricTopologyHelper).",
+                          TypeIdValue(RailOptimizedTopologyHelper::GetTypeId()),
+                          MakeTypeIdAccessor(&TransportComparison::m_topoType),
+                          MakeTypeIdChecker())
+            .AddAttribute("Configurations",
+                          "Comma-separated configurations: roce-dcqcn, roce-pfc, "
+                          "uet-<none|nscc|rccc|both>[-<single|oblivious|bitmap|reps|mixed>].",
+                          StringValue("roce-dcqcn,roce-pfc,uet-nscc"),
+                          MakeStringAccessor(&TransportComparison::m_configs),
+                          MakeStringChecker())
+            .AddAttribute("Scenarios",
+                          "Comma-separated scenarios: allreduce, incast, permutation, each "
+                          "optionally with -failure.",
+                          StringValue("allreduce,incast,permutation,allreduce-failure,"
+                                      "permutation-failure"),
+                          MakeStringAccessor(&TransportComparison::m_scenarios),
+                          MakeStringChecker())
+            .AddAttribute("MinBytes",
+                          "Smallest AllReduce size, bytes (>= 1).",
+                          UintegerValue(1 << 20),
+                          MakeUintegerAccessor(&TransportComparison::m_minBytes),
+                          MakeFabricUintegerChecker<uint64_t>("ns3::TransportComparison::MinBytes",
+                                                              1,
+                                                              1ull << 40))
+            .AddAttribute("MaxBytes",
+                          "Largest AllReduce size, bytes (>= MinBytes).",
+                          UintegerValue(16 << 20),
+                          MakeUintegerAccessor(&TransportComparison::m_maxBytes),
+                          MakeFabricUintegerChecker<uint64_t>("ns3::TransportComparison::MaxBytes",
+                                                              1,
+                                                              1ull << 40))
+            .AddAttribute(
+                "Factor",
+                "AllReduce size multiplier between steps (>= 2).",
+                UintegerValue(4),
+                MakeUintegerAccessor(&TransportComparison::m_factor),
+                MakeFabricUintegerChecker<uint32_t>("ns3::TransportComparison::Factor", 2, 1024))
+            .AddAttribute(
+                "Channels",
+                "Channels of the AllReduce (0 = GPUs per server: one ring per rail).",
+                UintegerValue(0),
+                MakeUintegerAccessor(&TransportComparison::m_channels),
+                MakeFabricUintegerChecker<uint32_t>("ns3::TransportComparison::Channels", 0, 32))
+            .AddAttribute("IncastSenders",
+                          "Senders of the incast, ranks of other servers than rank 0's (0 = "
+                          "all of them).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&TransportComparison::m_incastSenders),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("FlowBytes",
+                          "Bytes of each incast and permutation flow (1..4294967295).",
+                          UintegerValue(2000000),
+                          MakeUintegerAccessor(&TransportComparison::m_flowBytes),
+                          MakeFabricUintegerChecker<uint64_t>("ns3::TransportComparison::FlowBytes",
+                                                              1,
+                                                              0xFFFFFFFFull))
+            .AddAttribute("Failure",
+                          "What the -failure scenarios do to the leaf 0 - spine 0 cable: "
+                          "degrade (DegradeFactor x its rate, routes kept) or down (cut, "
+                          "routes recomputed).",
+                          StringValue("degrade"),
+                          MakeStringAccessor(&TransportComparison::m_failure),
+                          MakeFabricChecker<StringValue>(
+                              MakeStringChecker(),
+                              "ns3::TransportComparison::Failure",
+                              [](const std::string& s) { return s == "degrade" || s == "down"; },
+                              "degrade, down",
+                              [](const std::string& s) { return s; }))
+            .AddAttribute("DegradeFactor",
+                          "Rate of the degraded cable as a fraction of its rate, (0, 1).",
+                          DoubleValue(0.25),
+                          MakeDoubleAccessor(&TransportComparison::m_degradeFactor),
+                          MakeFabricChecker<DoubleValue>(
+                              MakeDoubleChecker<double>(),
+                              "ns3::TransportComparison::DegradeFactor",
+                              [](const double& v) { return v > 0 && v < 1; },
+                              "(0, 1)",
+                              [](const double& v) {
+                                  std::ostringstream os;
+                                  os << v;
+                                  return os.str();
+                              }))
+            .AddAttribute("SampleInterval",
+                          "Interval of the queue samples and of the end-of-traffic check.",
+                          TimeValue(MicroSeconds(5)),
+                          MakeTimeAccessor(&TransportComparison::m_sample),
+                          MakeFabricTimeChecker("ns3::TransportComparison::SampleInterval",
+                                                NanoSeconds(10),
+                                                Seconds(1)));
+    return tid;
+}
+
+TransportComparison::TransportComparison()
+    : m_topoType(RailOptimizedTopologyHelper::GetTypeId()),
+      m_minBytes(1 << 20),
+      m_maxBytes(16 << 20),
+      m_factor(4),
+      m_channels(0),
+      m_incastSenders(0),
+      m_flowBytes(2000000),
+      m_failure("degrade"),
+      m_degradeFactor(0.25),
+      m_sample(MicroSeconds(5))
+{
+}
+
+TransportComparison::~TransportComparison() = default;
+
+void
+TransportComparison::SetTopologyAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_topoAttributes.emplace_back(name, value.Copy());
+}
+
+std::vector<std::string>
+TransportComparison::GetConfigurations() const
+{
+    return Split(m_configs);
+}
+
+std::vector<std::string>
+TransportComparison::GetScenarios() const
+{
+    return Split(m_scenarios);
+}
+
+Ptr<FabricTransportConfig>
+TransportComparison::MakeConfig(const std::string& name, const std::string& what)
+{
+    Ptr<FabricTransportConfig> c = CreateObject<FabricTransportConfig>();
+    if (name == "roce-dcqcn" || name == "roce-pfc")
+    {
+        c->SetAttribute("Transport", StringValue("roce"));
+        c->SetAttribute("RoceCongestionControl",
+                        StringValue(name == "roce-dcqcn" ? "dcqcn" : "none"));
+        return c;
+    }
+    const std::string valid = "valid are roce-dcqcn, roce-pfc and uet-<cc>[-<ev>] with cc none, "
+                              "nscc, rccc, both and ev single, oblivious, bitmap, reps, mixed "
+                              "(e.g. uet-nscc, uet-none-single)";
+    NS_ABORT_MSG_IF(name.rfind("uet-", 0) != 0,
+                    what << ": configuration \"" << name << "\" is invalid; " << valid);
+    std::string rest = name.substr(4);
+    std::string cc = rest;
+    std::string ev = "reps";
+    const auto dash = rest.find('-');
+    if (dash != std::string::npos)
+    {
+        cc = rest.substr(0, dash);
+        ev = rest.substr(dash + 1);
+    }
+    const std::vector<std::string> ccs = {"none", "nscc", "rccc", "both"};
+    const std::vector<std::string> evs = {"single", "oblivious", "bitmap", "reps", "mixed"};
+    NS_ABORT_MSG_IF(std::find(ccs.begin(), ccs.end(), cc) == ccs.end() ||
+                        std::find(evs.begin(), evs.end(), ev) == evs.end(),
+                    what << ": configuration \"" << name << "\" is invalid; " << valid);
+    FabricTransportConfig::CheckUetCc(cc, what + " " + name + ": congestion control");
+    c->SetAttribute("Transport", StringValue("uet"));
+    c->SetAttribute("UetCongestionControl", StringValue(cc));
+    c->SetAttribute("EvStrategy", StringValue(ev));
+    return c;
+}
+
+void
+TransportComparison::CheckScenario(const std::string& name, const std::string& what)
+{
+    const std::string base = EndsWith(name, FAILURE) ? name.substr(0, name.size() - 8) : name;
+    NS_ABORT_MSG_IF(std::find(SCENARIOS.begin(), SCENARIOS.end(), base) == SCENARIOS.end(),
+                    what << ": scenario \"" << name
+                         << "\" is invalid; valid are allreduce, incast, permutation, each "
+                            "optionally with -failure (e.g. permutation-failure)");
+}
+
+Ptr<FabricTopologyHelper>
+TransportComparison::MakeTopology() const
+{
+    NS_ABORT_MSG_IF(!m_topoType.IsChildOf(FabricTopologyHelper::GetTypeId()) ||
+                        !m_topoType.HasConstructor(),
+                    "ns3::TransportComparison::TopologyType="
+                        << m_topoType.GetName()
+                        << " is invalid; it must name a FabricTopologyHelper (e.g. "
+                           "ns3::RailOptimizedTopologyHelper, ns3::ClosTopologyHelper)");
+    ObjectFactory factory(m_topoType.GetName());
+    for (const auto& [name, value] : m_topoAttributes)
+    {
+        factory.Set(name, *value);
+    }
+    return factory.Create<FabricTopologyHelper>();
+}
+
+uint32_t
+TransportComparison::FailureLink(Ptr<FabricTopologyHelper> topo) const
+{
+    NS_ABORT_MSG_IF(topo->GetNSpines() == 0,
+                    "TransportComparison: the -failure scenarios fail a leaf-spine cable, but "
+                    "this fabric has no spines");
+    std::vector<uint32_t> links = topo->FindLinks(topo->GetLeaf(0), topo->GetSpine(0));
+    NS_ABORT_MSG_IF(links.empty(),
+                    "TransportComparison: leaf 0 and spine 0 are not cabled together");
+    return links[0];
+}
+
+std::vector<TransportComparisonRow>
+TransportComparison::Run()
+{
+    const auto configs = GetConfigurations();
+    const auto scenarios = GetScenarios();
+    NS_ABORT_MSG_IF(configs.empty(),
+                    "ns3::TransportComparison::Configurations is empty; give at least one");
+    NS_ABORT_MSG_IF(scenarios.empty(),
+                    "ns3::TransportComparison::Scenarios is empty; give at least one");
+    for (const auto& c : configs)
+    {
+        MakeConfig(c, "ns3::TransportComparison::Configurations");
+    }
+    for (const auto& s : scenarios)
+    {
+        CheckScenario(s, "ns3::TransportComparison::Scenarios");
+    }
+    std::vector<TransportComparisonRow> rows;
+    for (const auto& s : scenarios)
+    {
+        for (const auto& c : configs)
+        {
+            auto r = RunOne(s, c);
+            rows.insert(rows.end(), r.begin(), r.end());
+        }
+    }
+    return rows;
+}
+
+std::vector<TransportComparisonRow>
+TransportComparison::RunOne(const std::string& scenario, const std::string& config)
+{
+    CheckScenario(scenario, "TransportComparison::RunOne");
+    NS_ABORT_MSG_IF(m_maxBytes < m_minBytes,
+                    "ns3::TransportComparison::MinBytes=" << m_minBytes
+                                                          << ", MaxBytes=" << m_maxBytes
+                                                          << " are invalid; need MinBytes <= "
+                                                             "MaxBytes");
+    Ptr<FabricTransportConfig> tc = MakeConfig(config, "TransportComparison::RunOne");
+    Ptr<FabricTopologyHelper> topo = MakeTopology();
+    tc->Configure(topo);
+    topo->Install();
+    tc->Finish(topo);
+    // Fixed random streams: every row is independent of the runs before it.
+    int64_t stream = 1000;
+    if (tc->IsUet())
+    {
+        stream += topo->GetUetNicHelper().AssignStreams(stream);
+    }
+    else
+    {
+        stream += topo->GetNicHelper().AssignStreams(stream);
+    }
+    for (uint32_t i = 0; i < topo->GetNLeaves(); ++i)
+    {
+        stream += topo->GetLeaf(i)->GetObject<FabricSwitch>()->AssignStreams(stream);
+    }
+    for (uint32_t i = 0; i < topo->GetNSpines(); ++i)
+    {
+        stream += topo->GetSpine(i)->GetObject<FabricSwitch>()->AssignStreams(stream);
+    }
+    for (uint32_t i = 0; i < topo->GetNCores(); ++i)
+    {
+        stream += topo->GetCore(i)->GetObject<FabricSwitch>()->AssignStreams(stream);
+    }
+    for (uint32_t i = 0; i < topo->GetNNvSwitches(); ++i)
+    {
+        stream += topo->GetNvSwitch(i)->GetObject<FabricSwitch>()->AssignStreams(stream);
+    }
+
+    const bool failure = EndsWith(scenario, FAILURE);
+    const std::string base = failure ? scenario.substr(0, scenario.size() - 8) : scenario;
+    if (failure)
+    {
+        const uint32_t link = FailureLink(topo);
+        if (m_failure == "down")
+        {
+            topo->SetLinkUp(link, false);
+        }
+        else
+        {
+            const uint64_t bps = topo->GetLinkRate(FabricLinkTier::LEAF_SPINE).GetBitRate();
+            topo->SetLinkDataRate(
+                link,
+                DataRate(static_cast<uint64_t>(std::llround(double(bps) * m_degradeFactor))));
+        }
+    }
+
+    TransportComparisonRow proto;
+    proto.scenario = scenario;
+    proto.config = config;
+    proto.dataPriority = tc->IsUet() ? tc->GetUetDataPriority() : 3;
+    const FabricRunCounters start = FabricRunCounters::Collect(topo);
+    std::vector<TransportComparisonRow> rows;
+
+    if (base == "allreduce")
+    {
+        std::vector<uint64_t> sizes;
+        for (uint64_t s = m_minBytes; s <= m_maxBytes; s *= m_factor)
+        {
+            sizes.push_back(s);
+            if (s > m_maxBytes / m_factor)
+            {
+                break;
+            }
+        }
+        CollectiveHelper coll;
+        coll.SetTopology(topo);
+        coll.SetTransportType(tc->IsUet() ? "uet" : "roce");
+        coll.SetCommunicatorAttribute(
+            "Channels",
+            UintegerValue(m_channels ? m_channels : topo->GetGpusPerServer()));
+        coll.AssignStreams(100);
+        Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
+        CollectiveSweep* current = nullptr;
+        RunWatcher watcher(topo, m_sample, [&current, topo]() {
+            return current->IsDone() && NothingPending(topo);
+        });
+        CollectiveSweep sweep(topo, comm, watcher, sizes, proto);
+        current = &sweep;
+        sweep.Start();
+        Simulator::Run();
+        rows = sweep.GetRows();
+        if (!sweep.IsDone())
+        {
+            TransportComparisonRow row = proto;
+            row.bytes = sizes[rows.size()];
+            row.problem = "the collective did not complete";
+            rows.push_back(row);
+        }
+    }
+    else
+    {
+        const uint32_t n = topo->GetNRanks();
+        HtsimConnectionMatrix matrix(n);
+        std::vector<uint32_t> ranks(n);
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            ranks[r] = r;
+        }
+        NS_ABORT_MSG_IF(topo->GetNServers() < 2,
+                        "TransportComparison: the " << base
+                                                    << " scenario needs ranks on other "
+                                                       "servers; the fabric has one server");
+        if (base == "incast")
+        {
+            std::vector<uint32_t> others;
+            for (uint32_t r = 0; r < n; ++r)
+            {
+                if (topo->GetServerOf(r) != topo->GetServerOf(0))
+                {
+                    others.push_back(r);
+                }
+            }
+            NS_ABORT_MSG_IF(m_incastSenders > others.size(),
+                            "ns3::TransportComparison::IncastSenders="
+                                << m_incastSenders << " is invalid for this fabric; valid range "
+                                << "is 0.." << others.size()
+                                << " (the ranks of other servers than rank 0's; 0 = all)");
+            const uint32_t senders = m_incastSenders ? m_incastSenders : others.size();
+            for (uint32_t i = 0; i < senders; ++i)
+            {
+                HtsimConnection c;
+                c.src = others[i];
+                c.dst = 0;
+                c.bytes = m_flowBytes;
+                c.id = i + 1;
+                matrix.Add(c);
+            }
+        }
+        else
+        {
+            // A random derangement whose pairs are all on different servers (the same for
+            // every configuration: a fresh stream 0 of the seed).
+            auto rng = CreateObject<UniformRandomVariable>();
+            rng->SetStream(0);
+            std::vector<uint32_t> perm(ranks);
+            bool found = false;
+            for (uint32_t attempt = 0; attempt < 100000 && !found; ++attempt)
+            {
+                for (uint32_t i = n - 1; i > 0; --i)
+                {
+                    std::swap(perm[i], perm[rng->GetInteger(0, i)]);
+                }
+                found = true;
+                for (uint32_t r = 0; r < n && found; ++r)
+                {
+                    found = topo->GetServerOf(perm[r]) != topo->GetServerOf(r);
+                }
+            }
+            NS_ABORT_MSG_IF(!found,
+                            "TransportComparison: found no permutation of the "
+                                << n << " ranks that crosses servers for every pair");
+            for (uint32_t r = 0; r < n; ++r)
+            {
+                HtsimConnection c;
+                c.src = r;
+                c.dst = perm[r];
+                c.bytes = m_flowBytes;
+                c.id = r + 1;
+                matrix.Add(c);
+            }
+        }
+        FabricFlowRunner runner(topo, matrix, ranks);
+        runner.Start();
+        auto allDone = [&runner, topo]() {
+            const auto flows = runner.GetFlows();
+            return std::all_of(flows.begin(),
+                               flows.end(),
+                               [](const UetFlowRecord& f) { return f.done; }) &&
+                   NothingPending(topo);
+        };
+        RunWatcher watcher(topo, m_sample, allDone);
+        Simulator::Run();
+        TransportComparisonRow row = proto;
+        const UetFctSummary s = runner.GetSummary();
+        row.bytes = m_flowBytes;
+        row.flows = s.flows;
+        row.completed = s.completed;
+        row.fctMedian = s.median;
+        row.fctP99 = s.p99;
+        row.fctMax = s.max;
+        row.counters = FabricRunCounters::Collect(topo).Since(start);
+        row.maxQueueBytes = watcher.TakeMax();
+        row.ok = runner.AllCompleted();
+        if (!row.ok)
+        {
+            row.problem = std::to_string(s.flows - s.completed) + " of " + std::to_string(s.flows) +
+                          " flows did not complete";
+        }
+        rows.push_back(row);
+    }
+
+    // The whole run: no stall; with UET every byte posted completed and was delivered once.
+    const bool healthy = topo->GetHealthMonitor()->ReportEndOfRun(std::cerr);
+    const FabricRunCounters total = FabricRunCounters::Collect(topo).Since(start);
+    std::string problem;
+    if (!healthy)
+    {
+        problem = "the health monitor reported a problem (see stderr)";
+    }
+    else if (tc->IsUet())
+    {
+        uint64_t pending = 0;
+        for (uint32_t r = 0; r < topo->GetNRanks(); ++r)
+        {
+            pending += topo->GetUetNic(r)->GetPendingOperations();
+        }
+        if (total.uetOpsFailed > 0 || pending > 0 ||
+            total.uetBytesCompleted != total.uetBytesPosted ||
+            total.uetBytesDelivered != total.uetBytesPosted)
+        {
+            std::ostringstream os;
+            os << "UET bytes not conserved: posted " << total.uetBytesPosted << ", completed "
+               << total.uetBytesCompleted << ", delivered " << total.uetBytesDelivered
+               << ", failed operations " << total.uetOpsFailed << ", pending " << pending;
+            problem = os.str();
+        }
+    }
+    if (!problem.empty())
+    {
+        for (auto& r : rows)
+        {
+            r.ok = false;
+            r.problem = r.problem.empty() ? problem : r.problem + "; " + problem;
+        }
+    }
+    Simulator::Destroy();
+    return rows;
+}
+
+void
+TransportComparison::Describe(std::ostream& os)
+{
+    const auto configs = GetConfigurations();
+    for (const auto& c : configs)
+    {
+        MakeConfig(c, "ns3::TransportComparison::Configurations");
+    }
+    bool fabricDone = false;
+    std::size_t width = 0;
+    for (const auto& c : configs)
+    {
+        width = std::max(width, c.size());
+    }
+    for (const auto& c : configs)
+    {
+        Ptr<FabricTransportConfig> tc = MakeConfig(c, "ns3::TransportComparison::Configurations");
+        Ptr<FabricTopologyHelper> topo = MakeTopology();
+        tc->Configure(topo);
+        topo->Install();
+        tc->Finish(topo);
+        if (!fabricDone)
+        {
+            fabricDone = true;
+            os << "# fabric: " << topo->GetInstanceTypeId().GetName().substr(5) << ", "
+               << topo->GetNRanks() << " GPUs = " << topo->GetNServers() << " servers x "
+               << topo->GetGpusPerServer() << ", " << topo->GetNLeaves() << " leaves, "
+               << topo->GetNSpines() << " spines; GPU-leaf "
+               << topo->GetLinkRate(FabricLinkTier::GPU_LEAF).GetBitRate() / 1e9
+               << " Gb/s, leaf-spine "
+               << topo->GetLinkRate(FabricLinkTier::LEAF_SPINE).GetBitRate() / 1e9
+               << " Gb/s, NVLink " << topo->GetLinkRate(FabricLinkTier::NVLINK).GetBitRate() / 1e9
+               << " Gb/s\n";
+            os << "# traffic: allreduce ring " << SizeName(m_minBytes) << ".."
+               << SizeName(m_maxBytes) << " (x" << m_factor << "), channels "
+               << (m_channels ? m_channels : topo->GetGpusPerServer()) << "; incast "
+               << (m_incastSenders ? std::to_string(m_incastSenders) : "all other-server")
+               << " ranks -> rank 0, permutation across servers; " << m_flowBytes
+               << " B per flow\n";
+            if (topo->GetNSpines() > 0)
+            {
+                os << "# failure: the leaf0-spine0 cable ";
+                if (m_failure == "down")
+                {
+                    os << "cut (routes recomputed)\n";
+                }
+                else
+                {
+                    os << "degraded to " << m_degradeFactor << " x its rate ("
+                       << topo->GetLinkRate(FabricLinkTier::LEAF_SPINE).GetBitRate() *
+                              m_degradeFactor / 1e9
+                       << " Gb/s, routes kept)\n";
+                }
+            }
+        }
+        os << "# " << std::left << std::setw(int(width)) << c << std::right << "  ";
+        tc->Describe(os);
+        os << "\n";
+        Simulator::Destroy();
+    }
+}
+
+void
+TransportComparison::WriteTable(std::ostream& os, const std::vector<TransportComparisonRow>& rows)
+{
+    std::size_t sw = 8;
+    std::size_t cw = 6;
+    auto scenarioName = [](const TransportComparisonRow& r) {
+        return r.busbwGBps >= 0 || r.flows == 0 ? r.scenario + " " + SizeName(r.bytes) : r.scenario;
+    };
+    for (const auto& r : rows)
+    {
+        sw = std::max(sw, scenarioName(r).size());
+        cw = std::max(cw, r.config.size());
+    }
+    os << std::left << std::setw(int(sw)) << "scenario"
+       << "  " << std::setw(int(cw)) << "config" << std::right << std::setw(9) << "busbw"
+       << std::setw(10) << "fct_med" << std::setw(10) << "fct_p99" << std::setw(10) << "fct_max"
+       << std::setw(8) << "pauses" << std::setw(8) << "trims" << std::setw(7) << "drops"
+       << std::setw(7) << "retx" << std::setw(5) << "ok"
+       << "\n";
+    os << std::left << std::setw(int(sw)) << ""
+       << "  " << std::setw(int(cw)) << "" << std::right << std::setw(9) << "(GB/s)"
+       << std::setw(10) << "(us)" << std::setw(10) << "(us)" << std::setw(10) << "(us)"
+       << "\n";
+    for (const auto& r : rows)
+    {
+        os << std::left << std::setw(int(sw)) << scenarioName(r) << "  " << std::setw(int(cw))
+           << r.config << std::right;
+        if (r.busbwGBps >= 0)
+        {
+            std::ostringstream b;
+            b << std::fixed << std::setprecision(2) << r.busbwGBps;
+            os << std::setw(9) << b.str() << std::setw(10) << "-" << std::setw(10) << "-"
+               << std::setw(10) << "-";
+        }
+        else
+        {
+            const bool any = r.completed > 0;
+            os << std::setw(9) << "-" << std::setw(10) << (any ? Us(r.fctMedian) : "-")
+               << std::setw(10) << (any ? Us(r.fctP99) : "-") << std::setw(10)
+               << (any ? Us(r.fctMax) : "-");
+        }
+        os << std::setw(8) << r.counters.GetPfcPauses() << std::setw(8) << r.counters.trims
+           << std::setw(7) << r.counters.drops << std::setw(7) << r.counters.retransmissions
+           << std::setw(5) << (r.ok ? "yes" : "NO") << "\n";
+    }
+    for (const auto& r : rows)
+    {
+        if (!r.ok)
+        {
+            os << "# " << r.scenario << " / " << r.config << ": " << r.problem << "\n";
+        }
+    }
+}
+
+void
+TransportComparison::WriteCsv(std::ostream& os, const std::vector<TransportComparisonRow>& rows)
+{
+    os << "scenario,config,transport,bytes,busbw_GBps,flows,completed,fct_median_us,fct_p99_us,"
+          "fct_max_us,max_queue_bytes,pfc_pauses,pfc_pauses_data_class,trims,drops,ecn_marks,"
+          "retransmissions,timeouts,nacks,trim_nacks,cnps,uet_bytes_posted,uet_bytes_delivered,"
+          "ok\n";
+    for (const auto& r : rows)
+    {
+        const FabricRunCounters& c = r.counters;
+        os << r.scenario << "," << r.config << "," << r.config.substr(0, r.config.find('-')) << ","
+           << r.bytes << ",";
+        if (r.busbwGBps >= 0)
+        {
+            os << r.busbwGBps;
+        }
+        os << "," << r.flows << "," << r.completed << ",";
+        if (r.busbwGBps < 0 && r.completed > 0)
+        {
+            os << Us3(r.fctMedian) << "," << Us3(r.fctP99) << "," << Us3(r.fctMax);
+        }
+        else
+        {
+            os << ",,";
+        }
+        os << "," << r.maxQueueBytes << "," << c.GetPfcPauses() << "," << r.GetDataClassPauses()
+           << "," << c.trims << "," << c.drops << "," << c.ecnMarks << "," << c.retransmissions
+           << "," << c.timeouts << "," << c.nacks << "," << c.trimNacks << "," << c.cnps << ","
+           << c.uetBytesPosted << "," << c.uetBytesDelivered << "," << (r.ok ? 1 : 0) << "\n";
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,218 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: RoCEv2 and Ultra Ethernet side by side: the same fabric, the same traffic
+ * (a training collective, an incast, a permutation, with and without a failed spine link),
+ * one row of results per scenario and configuration.
+ */
+#ifndef TRANSPORT_COMPARISON_H
+#define TRANSPORT_COMPARISON_H
+
+#include "ns3/fabric-topology.h"
+#include "ns3/fabric-transport-config.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/object.h"
+
+#include <array>
+#include <iosfwd>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-traffic
+ * \brief Fabric-wide counters of an installed topology (switches and NICs, every transport),
+ *        for the difference over an interval.
+ */
+struct FabricRunCounters
+{
+    std::array<uint64_t, 8> pfcPauses{}; //!< PFC pause frames sent per priority (switch + NIC)
+    uint64_t trims{0};                   //!< packets the switches trimmed
+    uint64_t drops{0};                   //!< packets the switches dropped, any reason
+    uint64_t ecnMarks{0};                //!< packets the switches marked CE
+    uint64_t retransmissions{0};         //!< data packets sent again (RoCE go-back-N, UET)
+    uint64_t timeouts{0};                //!< RoCE local ACK timeouts + UET RTO expirations
+    uint64_t nacks{0};                   //!< RoCE NAKs + UET NACKs received by the senders
+    uint64_t trimNacks{0};               //!< UET NACK TRIMMED / TRIMMED_LASTHOP received
+    uint64_t cnps{0};                    //!< RoCE CNPs sent (DCQCN)
+    uint64_t uetBytesPosted{0};          //!< UET: bytes of the operations posted
+    uint64_t uetBytesCompleted{0};       //!< UET: bytes of the operations completed ok
+    uint64_t uetBytesDelivered{0};       //!< UET: bytes delivered to the targets
+    uint64_t uetOpsFailed{0};            //!< UET: operations completed in error
+
+    /// \return PFC pause frames, every priority
+    uint64_t GetPfcPauses() const;
+    /**
+     * \param topo an installed topology
+     * \return its counters now: the scale-out switches and NVSwitches (PFC, trims, drops, ECN)
+     *         and every GPU's NIC ports and RoceNic / UetNic
+     */
+    static FabricRunCounters Collect(Ptr<FabricTopologyHelper> topo);
+    /**
+     * \param before an earlier snapshot of the same fabric
+     * \return this - \p before, field by field
+     */
+    FabricRunCounters Since(const FabricRunCounters& before) const;
+};
+
+/**
+ * \ingroup ai-fabric-traffic
+ * \brief One result of TransportComparison: a scenario (one collective size, or one flow
+ *        pattern) under one configuration.
+ */
+struct TransportComparisonRow
+{
+    std::string scenario;       //!< "allreduce", "incast", "permutation", "...-failure"
+    std::string config;         //!< configuration name ("roce-dcqcn", "uet-nscc", ...)
+    uint64_t bytes{0};          //!< collective size, or bytes per flow
+    double busbwGBps{-1};       //!< collective busbw, GB/s (-1 for flow patterns)
+    uint32_t flows{0};          //!< flow patterns: connections
+    uint32_t completed{0};      //!< flow patterns: connections completed ok
+    Time fctMedian;             //!< flow patterns: median FCT
+    Time fctP99;                //!< flow patterns: 99th percentile FCT
+    Time fctMax;                //!< flow patterns: largest FCT
+    uint64_t maxQueueBytes{0};  //!< largest egress port queue sampled on scale-out switches
+    uint8_t dataPriority{3};    //!< priority of the configuration's data packets
+    FabricRunCounters counters; //!< over the measured interval
+    bool ok{false};             //!< completed; UET: every byte posted delivered, nothing failed
+    std::string problem;        //!< why not ok (empty when ok)
+
+    /// \return PFC pause frames on dataPriority
+    uint64_t GetDataClassPauses() const;
+};
+
+/**
+ * \ingroup ai-fabric-traffic
+ * \brief Runs the same traffic on the same fabric under several transport configurations and
+ *        tabulates the outcome (examples/roce-vs-uet.cc).
+ *
+ * Every (scenario, configuration) pair is one simulation on a fresh fabric: the topology
+ * (TopologyType, default ns3::RailOptimizedTopologyHelper, with the attributes given to
+ * SetTopologyAttribute()), set up by a FabricTransportConfig for the configuration, random
+ * streams fixed (NICs, switches, collectives), run, counted and destroyed
+ * (Simulator::Destroy), so each row is independent of the others and of their order.
+ *
+ * <b>Configurations</b> (attribute Configurations, comma-separated): "roce-dcqcn" (RoCEv2,
+ * DCQCN, PFC), "roce-pfc" (RoCEv2 without congestion control, PFC only), and
+ * "uet-<cc>[-<ev>]" with cc none, nscc (rccc, both when the build has RCCC) and ev single,
+ * oblivious, bitmap, reps (default) or mixed: Ultra Ethernet, lossy and trimmed, e.g.
+ * "uet-nscc" (NSCC with REPS spraying) or "uet-none-single".
+ *
+ * <b>Scenarios</b> (attribute Scenarios): "allreduce" (a world ring AllReduce of MinBytes to
+ * MaxBytes in Factor steps, one warm-up at the first size, one row per size with its busbw),
+ * "incast" (IncastSenders ranks of other servers, 0 = all, each WRITE FlowBytes to rank 0),
+ * "permutation" (every rank WRITEs FlowBytes to another rank of another server, a random
+ * derangement drawn from the seed, the same for every configuration); each with the suffix
+ * "-failure" runs with one leaf-spine cable (leaf 0 to spine 0) failed (Failure "down": cut,
+ * routes recomputed) or degraded (Failure "degrade": DegradeFactor x its rate, routes kept)
+ * from the start.
+ *
+ * A row is ok when its traffic completed, the fabric's health monitor saw no stall and, with
+ * UET, every byte posted was completed and delivered and no operation failed.
+ */
+class TransportComparison : public Object
+{
+  public:
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    TransportComparison();
+    ~TransportComparison() override;
+
+    /**
+     * \brief Set an attribute of the topologies built (e.g. "Servers", "ServersPerSu").
+     * \param name attribute name of TopologyType
+     * \param value its value
+     */
+    void SetTopologyAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Check Configurations and Scenarios (aborting with the value and the valid
+     *        ones) and run every scenario under every configuration, scenario-major.
+     * \return the rows
+     */
+    std::vector<TransportComparisonRow> Run();
+    /**
+     * \brief Run one scenario under one configuration (one simulation).
+     * \param scenario a scenario name
+     * \param config a configuration name
+     * \return its rows (one per collective size, else one)
+     */
+    std::vector<TransportComparisonRow> RunOne(const std::string& scenario,
+                                               const std::string& config);
+
+    /// \return the configurations, in order
+    std::vector<std::string> GetConfigurations() const;
+    /// \return the scenarios, in order
+    std::vector<std::string> GetScenarios() const;
+    /**
+     * \brief A FabricTransportConfig for a configuration name (aborts naming the name and the
+     *        valid forms otherwise).
+     * \param name e.g. "roce-dcqcn", "roce-pfc", "uet-nscc", "uet-none-single"
+     * \param what how to name the value in messages (e.g. "--configs")
+     * \return the configuration object (attributes set; not applied)
+     */
+    static Ptr<FabricTransportConfig> MakeConfig(const std::string& name, const std::string& what);
+    /**
+     * \brief Abort unless \p name is a scenario: allreduce, incast, permutation, optionally
+     *        with "-failure".
+     * \param name the name
+     * \param what how to name the value in messages
+     */
+    static void CheckScenario(const std::string& name, const std::string& what);
+
+    /**
+     * \brief Print the rows as a table: scenario, configuration, busbw (collectives), median /
+     *        p99 / max FCT (flow patterns), PFC pauses, trims, drops, retransmissions, ok.
+     * \param os the stream
+     * \param rows the rows
+     */
+    static void WriteTable(std::ostream& os, const std::vector<TransportComparisonRow>& rows);
+    /**
+     * \brief Write the rows as CSV: scenario,config,transport,bytes,busbw_GBps,flows,
+     *        completed,fct_median_us,fct_p99_us,fct_max_us,max_queue_bytes,pfc_pauses,
+     *        pfc_pauses_data_class,trims,drops,ecn_marks,retransmissions,timeouts,nacks,
+     *        trim_nacks,cnps,uet_bytes_posted,uet_bytes_delivered,ok (busbw empty for flow
+     *        patterns, FCTs empty for collectives).
+     * \param os the stream
+     * \param rows the rows
+     */
+    static void WriteCsv(std::ostream& os, const std::vector<TransportComparisonRow>& rows);
+    /**
+     * \brief Describe the fabric and the failure (one line each, '#'-prefixed) and every
+     *        configuration (what it sets), from a fabric built and set up once per
+     *        configuration (nothing runs).
+     * \param os the stream
+     */
+    void Describe(std::ostream& os);
+
+  private:
+    /// \return a topology of TopologyType with the attributes set, not installed
+    Ptr<FabricTopologyHelper> MakeTopology() const;
+    /// \return the cable Failure applies to (leaf 0 - spine 0); aborts without spines
+    uint32_t FailureLink(Ptr<FabricTopologyHelper> topo) const;
+
+    TypeId m_topoType; //!< attribute TopologyType
+    /// SetTopologyAttribute()'s attributes, in call order
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_topoAttributes;
+    std::string m_configs;    //!< attribute Configurations
+    std::string m_scenarios;  //!< attribute Scenarios
+    uint64_t m_minBytes;      //!< attribute MinBytes
+    uint64_t m_maxBytes;      //!< attribute MaxBytes
+    uint32_t m_factor;        //!< attribute Factor
+    uint32_t m_channels;      //!< attribute Channels
+    uint32_t m_incastSenders; //!< attribute IncastSenders
+    uint64_t m_flowBytes;     //!< attribute FlowBytes
+    std::string m_failure;    //!< attribute Failure
+    double m_degradeFactor;   //!< attribute DegradeFactor
+    Time m_sample;            //!< attribute SampleInterval
+};
+
+} // namespace ns3
+
+#endif /* TRANSPORT_COMPARISON_H */
