@@ -121,6 +121,12 @@ class UetMessageSender : public FabricNicFlow
      *         first sample) x 2^retx, at most RtoMax
      */
     Time Rto(uint32_t retx) const;
+
+    /// \return the smoothed RTT (RFC 6298 SRTT; 0 before the first sample)
+    Time GetSrtt() const
+    {
+        return m_srtt;
+    }
     /**
      * \brief A round-trip sample of a packet sent once (Karn's rule: never one resent).
      * \param rtt the sample

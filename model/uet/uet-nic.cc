@@ -15,6 +15,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-wire-header.h"
 #include "ns3/log.h"
@@ -133,6 +134,13 @@ UetNic::GetTypeId()
                           UintegerValue(1024),
                           MakeUintegerAccessor(&UetNic::m_ackGenMinPktAdd),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute("InferLossAge",
+                          "Inferred loss (OooThreshold) also requires the packet to be this many "
+                          "smoothed RTTs old (0 = no age condition; 1.5 with spraying: longer "
+                          "than reordering, shorter than an RTO, as htsim's SLEEK).",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&UetNic::m_inferLossAge),
+                          MakeFabricDoubleChecker("ns3::UetNic::InferLossAge", 0.0, 1000.0))
             .AddAttribute("AckOnHole",
                           "Acknowledge at once while the receive window has a hole (and when "
                           "one fills): fast loss recovery on fabrics that drop. Turn it off "
@@ -576,6 +584,12 @@ UetNic::GetRetryLimit() const
     return m_retryLimit;
 }
 
+double
+UetNic::GetInferLossAge() const
+{
+    return m_inferLossAge;
+}
+
 bool
 UetNic::GetAckOnHole() const
 {
@@ -918,7 +932,12 @@ UetNic::OpenInitiator(uint32_t port, UetDeliveryMode mode, uint16_t id, UetTxMes
 {
     Fep& fep = m_feps[port];
     UetPdc* pdc = PdcSlot(port, id);
-    pdc->OpenInitiator(mode, m.target.jobId, m.target.fep, NewStartPsn(fep), NewEv());
+    // Two draws from one stream: sequenced explicitly (the order of evaluation of function
+    // arguments is unspecified: GCC and Clang drew them in opposite orders, so the same seed
+    // gave different runs with different compilers).
+    const uint16_t ev = NewEv();
+    const uint32_t startPsn = NewStartPsn(fep);
+    pdc->OpenInitiator(mode, m.target.jobId, m.target.fep, startPsn, ev);
     fep.initiator[InitiatorKey(mode, m.target.jobId, m.target.fep.Get())] = id;
     pdc->Post(std::move(m));
 }

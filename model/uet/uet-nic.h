@@ -248,6 +248,8 @@ class UetNic : public Object, public FabricNicTransport
     uint32_t GetRetryLimit() const;
     /// \return the quiet time after which a receiver ACKs what it has not yet (0: never)
     Time GetAckDelay() const;
+    /// \return InferLossAge: smoothed RTTs a packet must be old to be inferred lost (0: any)
+    double GetInferLossAge() const;
     /// \return AckOnHole: a hole in the receive window forces an immediate ACK
     bool GetAckOnHole() const;
     /// \return the inferred-loss out-of-order threshold (0: off)
@@ -501,6 +503,7 @@ class UetNic : public Object, public FabricNicTransport
     uint32_t m_ackGenTrigger;                   //!< ACK_Gen_Trigger
     uint32_t m_ackGenMinPktAdd;                 //!< ACK_Gen_Min_Pkt_Add
     Time m_ackDelay;                            //!< quiet-period ACK timer (0 = off)
+    double m_inferLossAge{0.0};             //!< InferLossAge
     bool m_ackOnHole{true};                     //!< immediate ACK while a hole is open
     Time m_rtoMin;                              //!< RTO minimum
     Time m_rtoMax;                              //!< RTO cap

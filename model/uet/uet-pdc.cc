@@ -549,7 +549,16 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
         m_cc->OnAck(sample);
     }
     uint32_t threshold = m_nic->GetOooThreshold();
-    if (bitmap != 0 && threshold > 0 && m_tx->InferLosses(threshold) > 0)
+    // With InferLossAge, a packet is declared lost only once it is that many smoothed RTTs
+    // old: reordering by spraying is shorter, a black-holed path is found in ~1.5 RTT instead
+    // of an RTO.
+    Time sentBefore = Time::Max();
+    double age = m_nic->GetInferLossAge();
+    if (age > 0 && GetSrtt().IsStrictlyPositive())
+    {
+        sentBefore = m_core->Now() - PicoSeconds(int64_t(age * GetSrtt().GetPicoSeconds()));
+    }
+    if (bitmap != 0 && threshold > 0 && m_tx->InferLosses(threshold, sentBefore) > 0)
     {
         uint32_t lost = 0;
         m_tx->NextLost(&lost);

@@ -258,7 +258,7 @@ UetSendWindow::SackedAfter(uint32_t k) const
 }
 
 uint32_t
-UetSendWindow::InferLosses(uint32_t threshold)
+UetSendWindow::InferLosses(uint32_t threshold, Time sentBefore)
 {
     NS_ABORT_MSG_IF(threshold == 0, "UetSendWindow::InferLosses: threshold 0 is invalid (>= 1)");
     // Walk from the newest: a PSN not SACKed with >= threshold SACKed PSNs after it is lost.
@@ -271,7 +271,8 @@ UetSendWindow::InferLosses(uint32_t threshold)
         {
             ++later;
         }
-        else if (later >= threshold && !r.lost && (r.retx == 0 || SackedAfter(k) >= threshold))
+        else if (later >= threshold && !r.lost && r.lastSent < sentBefore &&
+                 (r.retx == 0 || SackedAfter(k) >= threshold))
         {
             r.lost = true;
             ++m_lostCount;

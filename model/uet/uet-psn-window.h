@@ -254,9 +254,11 @@ class UetSendWindow
      *        (as RACK does: earlier ones say nothing about the new copy), so one loss is
      *        resent once, not once per ACK.
      * \param threshold the out-of-order count that declares a loss (>= 1)
+     * \param sentBefore only packets last sent before this time can be declared lost (a
+     *        time gate against reordering: Time::Max() = no gate)
      * \return PSNs newly marked lost
      */
-    uint32_t InferLosses(uint32_t threshold);
+    uint32_t InferLosses(uint32_t threshold, Time sentBefore = Time::Max());
 
     /**
      * \brief Mark one PSN lost (a NACK, or its RTO).
