@@ -110,9 +110,11 @@ TEST(UetSendWindow, CumulativeAndSelectiveAcksThenInferredLossAndRetransmission)
     EXPECT_EQ(w.GetUnackedPsn(), 102u);
     EXPECT_EQ(w.GetOutstanding(), 2u);
     EXPECT_TRUE(w.CanSend());
-    // 102 is not SACKed while one later PSN is: lost with threshold 1, not with 2.
+    // 102 is not SACKed while one later PSN is: lost with threshold 1, not with 2; with an age
+    // condition (UetNic::InferLossAge) only if it was sent before the given time (at 2 us).
     EXPECT_EQ(w.InferLosses(2), 0u);
-    EXPECT_EQ(w.InferLosses(1), 1u);
+    EXPECT_EQ(w.InferLosses(1, MicroSeconds(2)), 0u);
+    EXPECT_EQ(w.InferLosses(1, NanoSeconds(2001)), 1u);
     uint32_t lost = 0;
     ASSERT_TRUE(w.NextLost(&lost));
     EXPECT_EQ(lost, 102u);
@@ -200,3 +202,32 @@ TEST(UetPdcIdPoolDeathTest, BadSizesAndReleasesAreRefusedNamingThem)
 }
 
 } // namespace
+
+/// Bytes in flight (what NSCC's window bounds): sent and neither acknowledged nor marked lost;
+/// a retransmission puts the bytes back, whatever acknowledges them first takes them off once.
+TEST(UetSendWindow, BytesInFlightFollowSendsAcksLossesAndRetransmissions)
+{
+    UetSendWindow w(0, 8);
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        w.SendNew(i, MicroSeconds(i), 1000 + i); // 1000, 1001, 1002, 1003 B
+    }
+    EXPECT_EQ(w.GetInflightBytes(), 4006u);
+    std::vector<std::pair<uint32_t, UetSendWindow::Record>> acked;
+    EXPECT_EQ(w.OnAck(UINT32_MAX, 2, 0b1, &acked), 1u); // SACK of PSN 2
+    EXPECT_EQ(w.GetInflightBytes(), 3004u);
+    EXPECT_TRUE(w.MarkLost(1));
+    EXPECT_EQ(w.GetInflightBytes(), 2003u);
+    EXPECT_FALSE(w.MarkLost(1)); // already lost: not taken off twice
+    EXPECT_EQ(w.GetInflightBytes(), 2003u);
+    EXPECT_EQ(w.InferLosses(1), 1u); // PSN 0: not SACKed, one later PSN is
+    EXPECT_EQ(w.GetInflightBytes(), 1003u);
+    w.Retransmit(1, MicroSeconds(10));
+    EXPECT_EQ(w.GetInflightBytes(), 2004u);
+    // A cumulative ACK of everything: PSN 0 (still marked lost) adds nothing back, PSN 2 was
+    // SACKed already.
+    acked.clear();
+    EXPECT_EQ(w.OnAck(3, 0, 0, &acked), 3u);
+    EXPECT_EQ(w.GetInflightBytes(), 0u);
+    EXPECT_EQ(w.GetOutstanding(), 0u);
+}

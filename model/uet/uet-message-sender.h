@@ -127,6 +127,7 @@ class UetMessageSender : public FabricNicFlow
     {
         return m_srtt;
     }
+
     /**
      * \brief A round-trip sample of a packet sent once (Karn's rule: never one resent).
      * \param rtt the sample

@@ -503,7 +503,7 @@ class UetNic : public Object, public FabricNicTransport
     uint32_t m_ackGenTrigger;                   //!< ACK_Gen_Trigger
     uint32_t m_ackGenMinPktAdd;                 //!< ACK_Gen_Min_Pkt_Add
     Time m_ackDelay;                            //!< quiet-period ACK timer (0 = off)
-    double m_inferLossAge{0.0};             //!< InferLossAge
+    double m_inferLossAge{0.0};                 //!< InferLossAge
     bool m_ackOnHole{true};                     //!< immediate ACK while a hole is open
     Time m_rtoMin;                              //!< RTO minimum
     Time m_rtoMax;                              //!< RTO cap
@@ -517,18 +517,18 @@ class UetNic : public Object, public FabricNicTransport
     Ptr<FabricCongestionOps> m_ccPrototype;     //!< its prototype
     bool m_wantsReceiverState{false};           //!< m_ccPrototype->WantsReceiverState()
     std::function<Time(Ipv4Address)> m_pathRtt; //!< peer -> unloaded RTT
-    bool m_shareCcc{true};   //!< ShareCcContext
-    uint64_t m_nextCccId{0}; //!< unshared contexts' ids
+    bool m_shareCcc{true};                      //!< ShareCcContext
+    uint64_t m_nextCccId{0};                    //!< unshared contexts' ids
     /// Congestion control contexts by {port, TC, peer} (or unique ids when not shared).
     std::unordered_map<uint64_t, std::unique_ptr<UetCcContext>> m_cccs;
-    TypeId m_evTypeId;                          //!< EV selector
-    Ptr<UetEvSelector> m_evPrototype;           //!< its prototype
-    Ptr<UniformRandomVariable> m_rng;           //!< Start_PSN, EV
-    uint64_t m_nextOpId{1};                     //!< next operation id
-    uint64_t m_pendingOps{0};                   //!< operations not completed
-    uint64_t m_pendingBytes{0};                 //!< their bytes
-    uint32_t m_openPdcs{0};                     //!< open PDCs
-    UetNicCounters m_counters;                  //!< counters
+    TypeId m_evTypeId;                //!< EV selector
+    Ptr<UetEvSelector> m_evPrototype; //!< its prototype
+    Ptr<UniformRandomVariable> m_rng; //!< Start_PSN, EV
+    uint64_t m_nextOpId{1};           //!< next operation id
+    uint64_t m_pendingOps{0};         //!< operations not completed
+    uint64_t m_pendingBytes{0};       //!< their bytes
+    uint32_t m_openPdcs{0};           //!< open PDCs
+    UetNicCounters m_counters;        //!< counters
 };
 
 } // namespace ns3
