@@ -33,6 +33,30 @@ class UetNsccTest : public test::SimTest
 {
   protected:
     /**
+     * The star both tests use: 100 Gb/s, 1 us cables, trimming and RED on the UET priority
+     * from 0.2 to 0.8 BDP (BDP = 100 Gb/s x 5 us = 62.5 kB), NSCC on every NIC.
+     * \param star the helper, not installed yet
+     * \param shareCcc the NICs' ShareCcContext
+     */
+    static void Configure(StarTopologyHelper& star, bool shareCcc)
+    {
+        star.SetTransports("uet");
+        star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+        star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+        SwitchHelper& sh = star.GetSwitchHelper();
+        sh.SetMmuAttribute("TrimPriorities", UintegerValue(1 << 1));
+        sh.SetEcnAttribute("ScaleWithRate", BooleanValue(false));
+        sh.SetEcnAttribute("Kmin", QueueSizeValue(QueueSize("12500B")));
+        sh.SetEcnAttribute("Kmax", QueueSizeValue(QueueSize("50000B")));
+        sh.SetEcnAttribute("Pmax", DoubleValue(1.0));
+        UetNicHelper& nh = star.GetUetNicHelper();
+        nh.SetNicAttribute("DataDscp", UintegerValue(8));
+        nh.SetNicAttribute("OooThreshold", UintegerValue(0));
+        nh.SetNicAttribute("ShareCcContext", BooleanValue(shareCcc));
+        nh.SetNicAttribute("CongestionControl", TypeIdValue(NsccCongestionOps::GetTypeId()));
+    }
+
+    /**
      * \p n senders each WRITE \p bytes to one receiver at 100 Gb/s (1 us cables), NSCC with
      * BaseRtt the path's unloaded RTT (4.686 us: 2 x 1 us of cable each way, a 4218-byte data
      * frame serialized twice, a 98-byte ACK_CC twice), as htsim gives each connection; payload
@@ -43,20 +67,7 @@ class UetNsccTest : public test::SimTest
     SharedBottleneck Run(uint32_t n, uint64_t bytes, Time from, Time to)
     {
         StarTopologyHelper star;
-        star.SetTransports("uet");
-        star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-        star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-        SwitchHelper& sh = star.GetSwitchHelper();
-        sh.SetMmuAttribute("TrimPriorities", UintegerValue(1 << 1));
-        // RED on the UET priority from 0.2 to 0.8 BDP (BDP = 100 Gb/s x 5 us = 62.5 kB).
-        sh.SetEcnAttribute("ScaleWithRate", BooleanValue(false));
-        sh.SetEcnAttribute("Kmin", QueueSizeValue(QueueSize("12500B")));
-        sh.SetEcnAttribute("Kmax", QueueSizeValue(QueueSize("50000B")));
-        sh.SetEcnAttribute("Pmax", DoubleValue(1.0));
-        UetNicHelper& nh = star.GetUetNicHelper();
-        nh.SetNicAttribute("DataDscp", UintegerValue(8));
-        nh.SetNicAttribute("OooThreshold", UintegerValue(0));
-        nh.SetNicAttribute("CongestionControl", TypeIdValue(NsccCongestionOps::GetTypeId()));
+        Configure(star, true);
         star.Install(n + 1);
         star.AssignStreams(5);
         SharedBottleneck r;
@@ -133,20 +144,7 @@ TEST_F(UetNsccTest, PdcsOfOnePairShareOneContext)
     {
         SCOPED_TRACE(share ? "shared" : "per PDC");
         StarTopologyHelper star;
-        star.SetTransports("uet");
-        star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-        star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-        SwitchHelper& sh = star.GetSwitchHelper();
-        sh.SetMmuAttribute("TrimPriorities", UintegerValue(1 << 1));
-        sh.SetEcnAttribute("ScaleWithRate", BooleanValue(false));
-        sh.SetEcnAttribute("Kmin", QueueSizeValue(QueueSize("12500B")));
-        sh.SetEcnAttribute("Kmax", QueueSizeValue(QueueSize("50000B")));
-        sh.SetEcnAttribute("Pmax", DoubleValue(1.0));
-        UetNicHelper& nh = star.GetUetNicHelper();
-        nh.SetNicAttribute("DataDscp", UintegerValue(8));
-        nh.SetNicAttribute("OooThreshold", UintegerValue(0));
-        nh.SetNicAttribute("ShareCcContext", BooleanValue(share));
-        nh.SetNicAttribute("CongestionControl", TypeIdValue(NsccCongestionOps::GetTypeId()));
+        Configure(star, share);
         star.Install(3);
         star.AssignStreams(5);
         for (uint32_t i = 0; i < 3; ++i)

@@ -1314,18 +1314,27 @@ FabricTopologyHelper::GetMaxUnloadedRtt(uint32_t dataFrameBytes, uint32_t ackFra
         {
             continue;
         }
-        const DataRate rate = GetLinkRate(tier);
-        const int64_t data =
-            BytesTxTime(PfcNetDevice::PREAMBLE_BYTES + dataFrameBytes, rate).GetPicoSeconds();
-        const int64_t ack =
-            BytesTxTime(PfcNetDevice::PREAMBLE_BYTES + ackFrameBytes, rate).GetPicoSeconds();
-        ps += 2 * (data + ack + 2 * GetLinkDelay(tier).GetPicoSeconds()); // up and down
+        ps +=
+            2 * CableRoundTrip(GetLinkRate(tier), GetLinkDelay(tier), dataFrameBytes, ackFrameBytes)
+                    .GetPicoSeconds(); // up and down
         cables += 2;
     }
     TimeValue latency;
     GetLeaf(0)->GetObject<FabricSwitch>()->GetAttribute("ProcessingDelay", latency);
     ps += latency.Get().GetPicoSeconds() * 2 * (cables - 1);
     return PicoSeconds(ps);
+}
+
+Time
+FabricTopologyHelper::CableRoundTrip(DataRate rate,
+                                     Time delay,
+                                     uint32_t dataFrameBytes,
+                                     uint32_t ackFrameBytes)
+{
+    // A frame reaches the next hop (preamble + frame) x 8 / rate after it starts, plus the
+    // cable's delay (PfcNetDevice): a data frame one way, its ACK the other.
+    return BytesTxTime(PfcNetDevice::PREAMBLE_BYTES + dataFrameBytes, rate) +
+           BytesTxTime(PfcNetDevice::PREAMBLE_BYTES + ackFrameBytes, rate) + 2 * delay;
 }
 
 uint64_t

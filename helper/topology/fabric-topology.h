@@ -555,6 +555,19 @@ class FabricTopologyHelper : public Object
      *        finishes what needs the built fabric (e.g. the NICs' path RTTs). Default: nothing.
      */
     virtual void DoInstalled();
+    /**
+     * \brief One cable's share of an unloaded RTT: a data frame serialized one way (preamble +
+     *        frame at \p rate), its ACK the other, and the cable's delay both ways.
+     * \param rate the cable's rate
+     * \param delay its propagation delay
+     * \param dataFrameBytes the data frame, header through FCS, bytes
+     * \param ackFrameBytes the ACK frame, bytes
+     * \return the time
+     */
+    static Time CableRoundTrip(DataRate rate,
+                               Time delay,
+                               uint32_t dataFrameBytes,
+                               uint32_t ackFrameBytes);
     /// \return the fabric kind printed in summaries ("rail-optimized", "rail-only", "clos")
     virtual std::string GetKindName() const = 0;
     /**

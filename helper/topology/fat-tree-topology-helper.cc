@@ -253,13 +253,9 @@ FatTreeTopologyHelper::GetUnloadedRtt(uint32_t src, uint32_t dst) const
 Time
 FatTreeTopologyHelper::UnloadedRtt(uint32_t links) const
 {
-    const int64_t data =
-        BytesTxTime(PfcNetDevice::PREAMBLE_BYTES + GetDataFrameBytes(), m_rate).GetPicoSeconds();
-    const int64_t ack =
-        BytesTxTime(PfcNetDevice::PREAMBLE_BYTES + FrameBytes(UET_ACK_BYTES), m_rate)
-            .GetPicoSeconds();
-    return PicoSeconds((data + ack + 2 * m_delay.GetPicoSeconds()) * links +
-                       m_switchLatency.GetPicoSeconds() * 2 * (links - 1));
+    const Time cable =
+        CableRoundTrip(m_rate, m_delay, GetDataFrameBytes(), FrameBytes(UET_ACK_BYTES));
+    return cable * links + m_switchLatency * (2 * (links - 1));
 }
 
 void

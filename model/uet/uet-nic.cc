@@ -32,6 +32,30 @@
 namespace ns3
 {
 
+namespace
+{
+
+/**
+ * \brief Create the prototype an attribute names (CongestionControl, EvSelector).
+ * \tparam T the base class it must derive from
+ * \param type the TypeId the attribute holds
+ * \param attribute the attribute's name (for the error)
+ * \param base T's name (for the error)
+ * \return the instance (aborts naming the TypeId if it is not a T)
+ */
+template <typename T>
+Ptr<T>
+CreatePrototype(TypeId type, const char* attribute, const char* base)
+{
+    ObjectFactory f;
+    f.SetTypeId(type);
+    Ptr<T> p = DynamicCast<T>(f.Create());
+    NS_ABORT_MSG_IF(!p, "UetNic " << attribute << " " << type.GetName() << " is not a " << base);
+    return p;
+}
+
+} // namespace
+
 NS_LOG_COMPONENT_DEFINE("UetNic");
 NS_OBJECT_ENSURE_REGISTERED(UetNic);
 
@@ -700,13 +724,9 @@ UetNic::GetCongestionPrototype()
 {
     if (!m_ccPrototype)
     {
-        ObjectFactory f;
-        f.SetTypeId(m_ccTypeId);
-        Ptr<Object> o = f.Create();
-        m_ccPrototype = DynamicCast<FabricCongestionOps>(o);
-        NS_ABORT_MSG_IF(!m_ccPrototype,
-                        "UetNic CongestionControl " << m_ccTypeId.GetName()
-                                                    << " is not a FabricCongestionOps");
+        m_ccPrototype = CreatePrototype<FabricCongestionOps>(m_ccTypeId,
+                                                             "CongestionControl",
+                                                             "FabricCongestionOps");
         m_wantsReceiverState = m_ccPrototype->WantsReceiverState();
     }
     return m_ccPrototype;
@@ -717,18 +737,19 @@ UetNic::GetEvSelectorPrototype()
 {
     if (!m_evPrototype)
     {
-        ObjectFactory f;
-        f.SetTypeId(m_evTypeId);
-        Ptr<Object> o = f.Create();
-        m_evPrototype = DynamicCast<UetEvSelector>(o);
-        NS_ABORT_MSG_IF(!m_evPrototype,
-                        "UetNic EvSelector " << m_evTypeId.GetName() << " is not a UetEvSelector");
+        m_evPrototype = CreatePrototype<UetEvSelector>(m_evTypeId, "EvSelector", "UetEvSelector");
     }
     NS_ABORT_MSG_IF(m_evPrototype->GetEvs() > EV_PORTS,
                     "UetNic EvSelector: Evs " << m_evPrototype->GetEvs()
                                               << " is out of range; it must be in 1.." << EV_PORTS
                                               << " (the UDP source ports an EV maps to)");
     return m_evPrototype;
+}
+
+bool
+UetNic::Sprays()
+{
+    return !DynamicCast<UetSingleEvSelector>(GetEvSelectorPrototype());
 }
 
 Ptr<UetEvSelector>

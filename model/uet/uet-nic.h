@@ -213,6 +213,9 @@ class UetNic : public Object, public FabricNicTransport
     Ptr<UetEvSelector> GetEvSelectorPrototype();
     /// \return a fresh EV selector for a new PDC, bound to the NIC's random stream
     Ptr<UetEvSelector> NewEvSelector();
+    /// \return true if the EvSelector sprays (is not UetSingleEvSelector, whose PDCs send
+    ///         every packet on their own EV without a selector object)
+    bool Sprays();
 
     /// First UDP source port an EV maps to.
     static constexpr uint32_t EV_PORT_BASE = 49152;

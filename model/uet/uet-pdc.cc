@@ -117,8 +117,10 @@ UetPdc::Open(Role role, UetDeliveryMode mode, Ipv4Address peer, uint32_t startPs
     m_ccState = m_ccc->GetState();
     // Spraying: a RUD initiator's data packets each take the EV its selector picks; ROD keeps
     // one EV (in-order delivery), a target's packets (READ data) too.
-    m_evSel =
-        (role == INITIATOR && mode == UetDeliveryMode::RUD) ? m_nic->NewEvSelector() : nullptr;
+    // "single" needs no selector object: index 0 for every packet, no feedback.
+    m_evSel = (role == INITIATOR && mode == UetDeliveryMode::RUD && m_nic->Sprays())
+                  ? m_nic->NewEvSelector()
+                  : nullptr;
 }
 
 void
