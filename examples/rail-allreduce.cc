@@ -779,8 +779,8 @@ main(int argc, char* argv[])
                  "trimming, spraying)",
                  cfg.transport);
     cmd.AddValue("uet-cc",
-                 "UET congestion control: nscc | none (rccc | both once the build has "
-                 "ns3::RcccCongestionOps)",
+                 "UET congestion control: nscc | rccc (receiver credit) | both (NSCC beside "
+                 "RCCC) | none",
                  cfg.uetCc);
     cmd.AddValue("ev-strategy",
                  "UET entropy (path) selection: reps | single | oblivious | bitmap | mixed",

@@ -9,6 +9,7 @@
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-time.h"
 #include "ns3/nscc-congestion-ops.h"
+#include "ns3/pointer.h"
 #include "ns3/string.h"
 #include "ns3/uet-ev-selector.h"
 #include "ns3/uinteger.h"
@@ -312,7 +313,7 @@ FabricTransportConfig::UetCcTypeId() const
         return NsccCongestionOps::GetTypeId();
     }
     // rccc, both: the RCCC of the build (CheckUetCc made sure it exists). "both" runs NSCC
-    // beside it through its Nscc attribute (set in Finish).
+    // beside it through its SenderCc attribute (set in Configure).
     return TypeId::LookupByName(RCCC_TYPE);
 }
 
@@ -451,10 +452,10 @@ FabricTransportConfig::Finish(Ptr<FabricTopologyHelper> topo)
         }
         if (m_uetCc == "both")
         {
-            NS_ABORT_MSG_IF(!cc->SetAttributeFailSafe("Nscc", BooleanValue(true)),
-                            "--uet-cc=both: " << RCCC_TYPE
-                                              << " has no attribute Nscc to run NSCC beside "
-                                                 "RCCC; use nscc or rccc");
+            // NSCC beside RCCC on every flow (RCCC forks it): sending needs both.
+            auto nscc = CreateObject<NsccCongestionOps>();
+            nscc->SetAttribute("BaseRtt", TimeValue(m_baseRtt));
+            cc->SetAttribute("SenderCc", PointerValue(nscc));
         }
     }
 }

@@ -122,9 +122,10 @@ FatTreeTopologyHelper::GetTypeId()
                           MakeDoubleAccessor(&FatTreeTopologyHelper::m_ecnMaxBdp),
                           MakeDoubleChecker<double>())
             .AddAttribute("TrimSize",
-                          "IPv4 length of a trimmed packet, bytes (UetNic::MIN_TRIM_BYTES = 84 "
-                          "..65535: the UET receiver must read its headers). Default 84.",
-                          UintegerValue(UetNic::MIN_TRIM_BYTES),
+                          "IPv4 length of a trimmed packet, bytes: 0 (default) = the "
+                          "smallest the UET NICs can read (84, or 88 with receiver credit: "
+                          "UetNic::GetMinTrimBytes), else UetNic::MIN_TRIM_BYTES..65535.",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&FatTreeTopologyHelper::m_trimSize),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("UetDataDscp",
@@ -161,7 +162,7 @@ FatTreeTopologyHelper::FatTreeTopologyHelper()
       m_ecn(true),
       m_ecnMinBdp(0.2),
       m_ecnMaxBdp(0.8),
-      m_trimSize(UetNic::MIN_TRIM_BYTES),
+      m_trimSize(0),
       m_dataDscp(8),
       m_loadBalancer(EntropyEcmpLoadBalancer::GetTypeId()),
       m_rtoMin(0)
@@ -372,11 +373,11 @@ FatTreeTopologyHelper::CheckAttributes() const
                     name << ": UetDataDscp=" << m_dataDscp
                          << " is invalid; valid range is 0..47 (priority DSCP >> 3 below 6: "
                             "6 carries ACKs/NACKs, 7 trimmed packets)");
-    NS_ABORT_MSG_IF(m_trimSize < UetNic::MIN_TRIM_BYTES || m_trimSize > 65535,
+    NS_ABORT_MSG_IF(m_trimSize != 0 && (m_trimSize < UetNic::MIN_TRIM_BYTES || m_trimSize > 65535),
                     name << ": TrimSize=" << m_trimSize << " is invalid; valid range is "
                          << UetNic::MIN_TRIM_BYTES
                          << "..65535 (the UET receiver must read the headers of a trimmed "
-                            "packet)");
+                            "packet), or 0 for the NICs' smallest");
     const uint32_t frame = GetDataFrameBytes();
     NS_ABORT_MSG_IF(m_queueBytes != 0 && m_queueBytes < frame,
                     name << ": QueueBytes=" << m_queueBytes
@@ -411,7 +412,9 @@ FatTreeTopologyHelper::DoConfigure()
     sw.SetMmuAttribute("LosslessPriorities", UintegerValue(0));
     sw.SetMmuAttribute("EgressLimitBytes", UintegerValue(GetQueueBytes()));
     sw.SetMmuAttribute("TrimPriorities", UintegerValue(m_trimming ? 1u << data : 0u));
-    sw.SetMmuAttribute("TrimSize", UintegerValue(m_trimSize));
+    sw.SetMmuAttribute(
+        "TrimSize",
+        UintegerValue(m_trimSize != 0 ? m_trimSize : GetUetNicHelper().GetMinTrimBytes()));
     sw.SetEcnAttribute("Kmin", QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, GetEcnKminBytes())));
     sw.SetEcnAttribute("Kmax", QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, GetEcnKmaxBytes())));
     sw.SetEcnAttribute("Pmax", DoubleValue(1.0));

@@ -65,8 +65,8 @@ struct FatTreeCounters
  * included) marks CE from ceil(EcnMinBdp x BDP packets) to ceil(EcnMaxBdp x BDP packets) full
  * packets, linearly up to probability 1 (WredEcnMarker Pmax 1; htsim's ecn_low/ecn_high at
  * 0.2/0.8 BDP). With Trimming a data packet that does not fit is cut to TrimSize (default
- * UetNic::MIN_TRIM_BYTES, the smallest the receiver can read; htsim cuts to 64 B of its own
- * headers) and sent on priority 7 (SharedBufferMmu TrimPriority, TrimDscp 56, LastHopTrimDscp
+ * the smallest the receivers can read, UetNicHelper::GetMinTrimBytes: 84 B, 88 B with receiver
+ * credit; htsim cuts to 64 B of its own headers) and sent on priority 7 (SharedBufferMmu TrimPriority, TrimDscp 56, LastHopTrimDscp
  * 57 at the ToR ports facing hosts: the UetNic defaults; Install() checks them with
  * UetNicHelper::CheckSwitchTrimming). UET data uses UetDataDscp (default 8, priority 1 by the
  * ports' DSCP >> 3 map); ACKs and NACKs keep the NIC's ControlDscp (48, priority 6), above

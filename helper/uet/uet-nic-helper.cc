@@ -22,6 +22,12 @@ UetNicHelper::SetNicAttribute(std::string name, const AttributeValue& value)
     m_nicFactory.Set(name, value);
 }
 
+uint32_t
+UetNicHelper::GetMinTrimBytes() const
+{
+    return m_nicFactory.Create<UetNic>()->GetMinTrimBytes();
+}
+
 Ptr<UetNic>
 UetNicHelper::Install(Ptr<Node> node, Ptr<PfcNetDevice> port, Ipv4Address address)
 {

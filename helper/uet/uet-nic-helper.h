@@ -35,6 +35,13 @@ class UetNicHelper
     void SetNicAttribute(std::string name, const AttributeValue& value);
 
     /**
+     * \return the smallest trimmed IPv4 length the NICs installed from now on can read
+     *         (UetNic::GetMinTrimBytes: 84, or 88 when their congestion control uses receiver
+     *         credit)
+     */
+    uint32_t GetMinTrimBytes() const;
+
+    /**
      * \brief Install a UetNic on a node with one port.
      * \param node the node (not null; aborts if it already has a UetNic)
      * \param port a PfcNetDevice of \p node attached to a cable

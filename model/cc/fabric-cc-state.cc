@@ -30,7 +30,12 @@ FabricCcState::GetTypeId()
                             .AddTraceSource("TargetRate",
                                             "The rate the algorithm is heading for.",
                                             MakeTraceSourceAccessor(&FabricCcState::m_targetRate),
-                                            "ns3::TracedValueCallback::DataRate");
+                                            "ns3::TracedValueCallback::DataRate")
+                            .AddTraceSource("Credit",
+                                            "The flow's credit, bytes on the wire (receiver "
+                                            "credit algorithms; may be negative).",
+                                            MakeTraceSourceAccessor(&FabricCcState::m_credit),
+                                            "ns3::TracedValueCallback::Int64");
     return tid;
 }
 

@@ -29,7 +29,12 @@ namespace ns3
  * clamped to [1 bit/s, line rate]. GetTargetRate() is the rate the algorithm is heading for
  * (DCQCN's Rt, HPCC's or Swift's target); algorithms without one leave it at the line rate.
  *
- * Trace sources: "Rate", "Window", "TargetRate".
+ * A receiver-driven algorithm (RCCC) also gates sending on credit: when UsesCredit() is set the
+ * transport sends only while GetCredit() > 0 and spends each packet's wire bytes
+ * (SpendCredit), reports the bytes it still has to send (SetBacklog) and puts the algorithm's
+ * credit target in its requests (FabricCongestionOps::GetCreditTarget).
+ *
+ * Trace sources: "Rate", "Window", "TargetRate", "Credit".
  */
 class FabricCcState : public Object
 {
@@ -106,6 +111,66 @@ class FabricCcState : public Object
         m_pathRtt = rtt;
     }
 
+    /// \return true if the flow sends only on credit (set by a receiver-credit algorithm)
+    bool UsesCredit() const
+    {
+        return m_usesCredit;
+    }
+
+    /**
+     * \brief Make the transport gate sending on credit (RCCC's Init does it).
+     * \param on true: send only while GetCredit() > 0
+     */
+    void SetUsesCredit(bool on)
+    {
+        m_usesCredit = on;
+    }
+
+    /**
+     * \return the credit, bytes on the wire (Ethernet frame with preamble and IFG). It may be
+     *         negative: a packet may leave on any positive credit and spends its full size.
+     */
+    int64_t GetCredit() const
+    {
+        return m_credit;
+    }
+
+    /**
+     * \brief Set the credit (the algorithm: grants, speculative credit).
+     * \param bytes credit, bytes on the wire
+     */
+    void SetCredit(int64_t bytes)
+    {
+        m_credit = bytes;
+    }
+
+    /**
+     * \brief A packet left on credit (the transport, when UsesCredit()).
+     * \param wireBytes its size on the wire, bytes
+     */
+    void SpendCredit(uint32_t wireBytes)
+    {
+        m_credit -= static_cast<int64_t>(wireBytes);
+    }
+
+    /**
+     * \return bytes on the wire the flow still has to send (new packets and retransmissions),
+     *         as the transport last reported them (0 if it does not)
+     */
+    uint64_t GetBacklog() const
+    {
+        return m_backlog;
+    }
+
+    /**
+     * \brief Report the backlog (the transport, before asking for the credit target).
+     * \param bytes bytes on the wire still to send
+     */
+    void SetBacklog(uint64_t bytes)
+    {
+        m_backlog = bytes;
+    }
+
     /// \return true once the transport has reported its bytes in flight
     bool ReportsBytesInFlight() const
     {
@@ -152,6 +217,9 @@ class FabricCcState : public Object
     uint64_t m_bytesInFlight{0};        //!< reported by the transport
     bool m_reportsBytesInFlight{false}; //!< SetBytesInFlight was called
     Time m_pathRtt;                     //!< unloaded RTT of the path (0 = unknown)
+    bool m_usesCredit{false};           //!< sending is gated on credit
+    TracedValue<int64_t> m_credit{0};   //!< credit, wire bytes
+    uint64_t m_backlog{0};              //!< bytes still to send, reported by the transport
 };
 
 } // namespace ns3

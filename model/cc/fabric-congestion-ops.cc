@@ -76,6 +76,23 @@ FabricCongestionOps::OnEvent(FabricCcEvent)
 {
 }
 
+bool
+FabricCongestionOps::UsesCredit() const
+{
+    return false;
+}
+
+void
+FabricCongestionOps::OnCredit(uint64_t)
+{
+}
+
+uint64_t
+FabricCongestionOps::GetCreditTarget()
+{
+    return 0;
+}
+
 void
 FabricCongestionOps::OnBytesSent(uint32_t)
 {

@@ -158,6 +158,28 @@ class FabricCongestionOps : public Object
      */
     virtual bool WantsReceiverState() const;
 
+    /**
+     * \brief Whether the flow sends only on credit granted by its receiver (RCCC): the
+     *        transport then sends requests carrying GetCreditTarget() and spends credit.
+     * \return false by default
+     */
+    virtual bool UsesCredit() const;
+    /**
+     * \brief The receiver granted credit (receiver-credit algorithms, RCCC; the others ignore
+     *        it).
+     * \param cumulativeBytes every credit the receiver has granted the flow so far, bytes on
+     *        the wire (the transport expands the wire field; a value not above the last one is
+     *        never passed)
+     */
+    virtual void OnCredit(uint64_t cumulativeBytes);
+    /**
+     * \brief What the flow asks the receiver for, as a cumulative credit target: the credit
+     *        granted so far plus what the flow still needs (UET credit_target). The transport
+     *        reports the backlog (FabricCcState::SetBacklog) first.
+     * \return bytes on the wire, cumulative; 0 for algorithms without credit
+     */
+    virtual uint64_t GetCreditTarget();
+
     /// \return the flow's state (null before Init)
     Ptr<FabricCcState> GetState() const;
 

@@ -375,7 +375,10 @@ NsccCongestionOps::OnNack(const FabricCcAckSample& sample)
     // A trim says the queue was full: a delay sample of one network RTT.
     UpdateAvgDelay(m_baseRttAttr, true);
     m_triggerQa = true;
-    if (!QuickAdapt(true, true, Time(0)))
+    // With receiver credit (RCCC beside NSCC), a trim at the destination's last hop is the
+    // receiver pacer's business: the window keeps its bytes (UET.md "RCCC").
+    bool creditOwnsLastHop = sample.lastHop && m_state->UsesCredit();
+    if (!QuickAdapt(true, true, Time(0)) && !creditOwnsLastHop)
     {
         m_cwnd = m_cwnd - static_cast<double>(b);
     }

@@ -45,7 +45,8 @@ namespace ns3
  * timeout happened, or the delay exceeds QaThreshold, and fewer than max_wnd >> QaGate bytes
  * were acknowledged in the interval, cwnd drops to those achieved bytes (at least MinWindow)
  * and ECN echoes are ignored until the bytes then in flight are acknowledged. A NACK that does
- * not trigger quick adapt takes its bytes off the window.
+ * not trigger quick adapt takes its bytes off the window, unless it reports a last-hop trim
+ * while the flow runs on receiver credit (RcccCongestionOps with NSCC as its SenderCc).
  *
  * Destination flow control: an ACK's rcv_cwnd_pend p (0..127) cuts the window by
  * (p * b) >> 7; RC (restore) returns to the window saved at the first cut

@@ -180,6 +180,28 @@ UetMessageSender::PayloadOf(const UetTxMessage& m, uint32_t k) const
     return at >= m.bytes ? 0 : static_cast<uint32_t>(std::min(mtu, m.bytes - at));
 }
 
+void
+UetMessageSender::GetUnsent(uint64_t* pkts, uint64_t* bytes) const
+{
+    uint64_t n = 0;
+    uint64_t b = 0;
+    uint64_t mtu = m_nic->GetMtu();
+    for (size_t i = m_sendIdx; i < m_msgs.size(); ++i)
+    {
+        const UetTxMessage& m = m_msgs[i];
+        if (m.nextPkt >= m.npkts)
+        {
+            continue;
+        }
+        n += m.npkts - m.nextPkt;
+        bool data = !(m.op == UetOperation::READ && !m.readResponse);
+        uint64_t at = uint64_t(m.nextPkt) * mtu;
+        b += data && at < m.bytes ? m.bytes - at : 0;
+    }
+    *pkts = n;
+    *bytes = b;
+}
+
 Time
 UetMessageSender::Rto(uint32_t retx) const
 {

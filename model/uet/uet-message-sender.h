@@ -116,6 +116,13 @@ class UetMessageSender : public FabricNicFlow
     /// \return payload bytes of packet \p k of \p m
     uint32_t PayloadOf(const UetTxMessage& m, uint32_t k) const;
     /**
+     * \brief What is left to send for the first time (for a receiver-credit request; walks
+     *        the queued messages).
+     * \param[out] pkts packets never sent
+     * \param[out] bytes their payload bytes
+     */
+    void GetUnsent(uint64_t* pkts, uint64_t* bytes) const;
+    /**
      * \param retx retransmissions of the packet so far
      * \return its RTO: the base RTO (max(RtoMin, SRTT + 4 RTTVAR), RFC 6298; RtoMin before the
      *         first sample) x 2^retx, at most RtoMax

@@ -21,6 +21,7 @@
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pointer.h"
+#include "ns3/rccc-congestion-ops.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -248,6 +249,38 @@ UetNic::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&UetNic::m_shareCcc),
                           MakeBooleanChecker())
+            .AddAttribute("CreditRate",
+                          "Receiver credit (RCCC): the fraction of a port's line rate its "
+                          "credit pacer grants, in (0, 1] (UET.md: 0.99). Granting more than "
+                          "the line rate would let senders overrun the receiver's link.",
+                          DoubleValue(0.99),
+                          MakeDoubleAccessor(&UetNic::m_creditRate),
+                          MakeFabricDoubleChecker("ns3::UetNic::CreditRate", 1e-6, 1.0))
+            .AddAttribute(
+                "CreditChunk",
+                "Receiver credit (RCCC): most credit one grant carries, bytes on the "
+                "wire (UET.md: 4 MTU; UEC htsim grants 4 x 4096), 1..2^23-1.",
+                UintegerValue(16384),
+                MakeUintegerAccessor(&UetNic::m_creditChunk),
+                MakeFabricUintegerChecker<uint32_t>("ns3::UetNic::CreditChunk", 1, (1u << 23) - 1))
+            .AddAttribute("IdleCredit",
+                          "Receiver credit (RCCC): credit the pacer grants, when no sender "
+                          "wants any, to each sender it satisfied, beyond what it asked, in "
+                          "multiples of RCCC's MaxWindow (1.5 BDP; the NIC's own RCCC "
+                          "prototype's, else a default RcccCongestionOps') (UEC htsim's slow "
+                          "pull), 0..16; 0 = none. A collective's next step then leaves at "
+                          "once instead of waiting a round trip for credit.",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&UetNic::m_idleCredit),
+                          MakeFabricDoubleChecker("ns3::UetNic::IdleCredit", 0.0, 16.0))
+            .AddAttribute(
+                "CreditRequestInterval",
+                "Receiver credit (RCCC): a sender context stuck without credit sends "
+                "at most one Credit-Request per interval (about one fabric RTT; "
+                "without a grant it asks again after RtoMin), > 0.",
+                TimeValue(MicroSeconds(10)),
+                MakeTimeAccessor(&UetNic::m_creditRequestInterval),
+                MakeFabricTimeChecker("ns3::UetNic::CreditRequestInterval", NanoSeconds(1)))
             .AddAttribute("EvSelector",
                           "TypeId of the per-PDC entropy (EV) selector (a UetEvSelector): "
                           "UetSingleEvSelector (default: one path per PDC, ECMP by flow), "
@@ -680,13 +713,14 @@ UetNic::CheckSwitchTrimming(const std::string& where,
                             uint8_t trimDscp,
                             uint8_t lastHopTrimDscp) const
 {
-    NS_ABORT_MSG_IF(trimSize < MIN_TRIM_BYTES,
+    uint32_t minTrim = GetMinTrimBytes();
+    NS_ABORT_MSG_IF(trimSize < minTrim,
                     where << ": SharedBufferMmu TrimSize " << trimSize
                           << " B is too small for Ultra Ethernet: a trimmed UET request must keep "
-                             "its headers (IPv4 20 + UDP 8 + PDS 12 + SES 44 = "
-                          << MIN_TRIM_BYTES
-                          << " B) for the receiver to NACK it; valid range with UET is "
-                          << MIN_TRIM_BYTES << "..65535");
+                             "its headers (IPv4 20 + UDP 8 + PDS "
+                          << (minTrim - MIN_TRIM_BYTES + 12) << " + SES 44 = " << minTrim
+                          << " B) for the receiver to NACK it; valid range with this UET NIC is "
+                          << minTrim << "..65535");
     NS_ABORT_MSG_IF(trimDscp != m_trimmedDscp,
                     where << ": SharedBufferMmu TrimDscp " << unsigned(trimDscp)
                           << " differs from UetNic TrimmedDscp " << unsigned(m_trimmedDscp)
@@ -785,16 +819,18 @@ UetNic::AcquireCcContext(uint32_t port, Ipv4Address peer, UetPdc* pdc)
     uint64_t key = (uint64_t(port) << 40) | (uint64_t(GetDataPriority(port)) << 32) | peer.Get();
     if (!m_shareCcc)
     {
-        key = (uint64_t(1) << 63) | m_nextCccId++; // one context per PDC
+        key = (uint64_t(1) << 63) | m_nextCccId; // one context per PDC
     }
     auto it = m_cccs.find(key);
     if (it == m_cccs.end())
     {
+        // A new context takes the next CCC id (mod 256): a receiver tells a recreated
+        // context from the one before it.
+        uint8_t cccId = static_cast<uint8_t>(m_nextCccId++);
         it = m_cccs
-                 .emplace(key,
-                          std::make_unique<UetCcContext>(NewCongestionOps(port, peer),
-                                                         PeekPointer(m_core),
-                                                         key))
+                 .emplace(
+                     key,
+                     std::make_unique<UetCcContext>(NewCongestionOps(port, peer), this, key, cccId))
                  .first;
     }
     it->second->Join(pdc);
@@ -807,8 +843,73 @@ UetNic::ReleaseCcContext(UetCcContext* ccc, UetPdc* pdc)
     ccc->Leave(pdc);
     if (ccc->GetMembers() == 0)
     {
+        ccc->Stop();
         m_cccs.erase(ccc->GetKey()); // memory follows the open PDCs
     }
+}
+
+UetCreditContext*
+UetNic::AcquireCreditContext(uint32_t port, Ipv4Address src, uint8_t cccId, UetPdc* pdc)
+{
+    uint64_t key = (uint64_t(port & 0xFFFFFF) << 40) | (uint64_t(cccId) << 32) | src.Get();
+    auto it = m_creditCtxs.find(key);
+    if (it == m_creditCtxs.end())
+    {
+        it =
+            m_creditCtxs.emplace(key, std::make_unique<UetCreditContext>(key, GetCreditPacer(port)))
+                .first;
+    }
+    it->second->Join(pdc);
+    return it->second.get();
+}
+
+void
+UetNic::ReleaseCreditContext(UetCreditContext* ctx, UetPdc* pdc)
+{
+    ctx->Leave(pdc);
+    if (ctx->GetMembers() == 0)
+    {
+        ctx->GetPacer()->Remove(ctx);
+        m_creditCtxs.erase(ctx->GetKey());
+    }
+}
+
+UetCreditPacer*
+UetNic::GetCreditPacer(uint32_t port)
+{
+    NS_ABORT_MSG_IF(port >= m_feps.size(), "UetNic::GetCreditPacer: no port " << port);
+    if (m_creditPacers.size() < m_feps.size())
+    {
+        m_creditPacers.resize(m_feps.size());
+    }
+    if (!m_creditPacers[port])
+    {
+        uint64_t line = m_core->GetPort(port)->GetDataRate().GetBitRate();
+        auto bps = static_cast<uint64_t>(std::llround(m_creditRate * static_cast<double>(line)));
+        Ptr<RcccCongestionOps> rccc = DynamicCast<RcccCongestionOps>(GetCongestionPrototype());
+        if (!rccc)
+        {
+            rccc = CreateObject<RcccCongestionOps>();
+        }
+        DataRate rate = m_core->GetPort(port)->GetDataRate();
+        auto idle = static_cast<uint64_t>(
+            std::llround(m_idleCredit * static_cast<double>(rccc->ComputeMaxWindow(rate))));
+        m_creditPacers[port] =
+            std::make_unique<UetCreditPacer>(DataRate(std::max<uint64_t>(bps, 1)),
+                                             m_creditChunk,
+                                             idle);
+    }
+    return m_creditPacers[port].get();
+}
+
+uint32_t
+UetNic::GetMinTrimBytes() const
+{
+    // A request carrying CC state (RUD_CC_REQ, receiver credit) has a 16-byte PDS header.
+    TypeId rccc = RcccCongestionOps::GetTypeId();
+    bool credit = m_ccPrototype ? m_ccPrototype->UsesCredit()
+                                : m_ccTypeId == rccc || m_ccTypeId.IsChildOf(rccc);
+    return credit ? MIN_TRIM_BYTES + 4 : MIN_TRIM_BYTES;
 }
 
 Ptr<FabricCongestionOps>

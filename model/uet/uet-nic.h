@@ -7,6 +7,7 @@
 #define UET_NIC_H
 
 #include "uet-cc-context.h"
+#include "uet-credit-pacer.h"
 #include "uet-endpoint.h"
 #include "uet-ev-selector.h"
 #include "uet-pdc-id-pool.h"
@@ -108,8 +109,8 @@ class UetNic : public Object, public FabricNicTransport
     /**
      * The smallest IPv4 length a trimmed UET request may have for the receiver to read it and
      * NACK it: the largest request headers this NIC sends, IPv4 20 + UDP 8 + PDS 12 (RUD/ROD
-     * request; RUDI 8, UUD 4) + SES standard 44 = 84 bytes. (Requests carrying CC state, 16-B
-     * PDS, are not sent yet; with them it becomes 88.)
+     * request; RUDI 8, UUD 4) + SES standard 44 = 84 bytes. Requests carrying CC state (16-B
+     * PDS: receiver credit) need 88: GetMinTrimBytes().
      */
     static constexpr uint32_t MIN_TRIM_BYTES = 20 + 8 + 12 + 44;
 
@@ -381,6 +382,56 @@ class UetNic : public Object, public FabricNicTransport
      */
     void ReleaseCcContext(UetCcContext* ccc, UetPdc* pdc);
 
+    /**
+     * \brief The receiver credit context (RCCC) of a sender's congestion control context, for
+     *        a target PDC whose requests carry it (created with the first).
+     * \param port FEP index the requests arrive on
+     * \param src the sender FEP
+     * \param cccId the sender's CCC id (RUD_CC_REQ)
+     * \param pdc the PDC that joins it
+     * \return the context (owned by the NIC until its last PDC leaves)
+     */
+    UetCreditContext* AcquireCreditContext(uint32_t port,
+                                           Ipv4Address src,
+                                           uint8_t cccId,
+                                           UetPdc* pdc);
+    /**
+     * \brief A PDC leaves its receiver credit context; the last one deletes it.
+     * \param ctx the context
+     * \param pdc the member that leaves
+     */
+    void ReleaseCreditContext(UetCreditContext* ctx, UetPdc* pdc);
+    /**
+     * \param port FEP index
+     * \return the port's credit pacer (created at CreditRate x the port's line rate)
+     */
+    UetCreditPacer* GetCreditPacer(uint32_t port);
+
+    /// \return receiver credit contexts alive
+    uint32_t GetNCreditContexts() const
+    {
+        return static_cast<uint32_t>(m_creditCtxs.size());
+    }
+
+    /// \return CreditChunk, bytes
+    uint32_t GetCreditChunk() const
+    {
+        return m_creditChunk;
+    }
+
+    /// \return CreditRequestInterval
+    Time GetCreditRequestInterval() const
+    {
+        return m_creditRequestInterval;
+    }
+
+    /**
+     * \return the smallest trimmed IPv4 length this NIC's receivers can read: MIN_TRIM_BYTES,
+     *         or 4 more (88) when its congestion control uses receiver credit (its requests
+     *         carry a 16-byte PDS CC header)
+     */
+    uint32_t GetMinTrimBytes() const;
+
     /// \return congestion control contexts alive (one per active pair with ShareCcContext)
     uint32_t GetNCcContexts() const
     {
@@ -524,14 +575,21 @@ class UetNic : public Object, public FabricNicTransport
     uint64_t m_nextCccId{0};                    //!< unshared contexts' ids
     /// Congestion control contexts by {port, TC, peer} (or unique ids when not shared).
     std::unordered_map<uint64_t, std::unique_ptr<UetCcContext>> m_cccs;
-    TypeId m_evTypeId;                //!< EV selector
-    Ptr<UetEvSelector> m_evPrototype; //!< its prototype
-    Ptr<UniformRandomVariable> m_rng; //!< Start_PSN, EV
-    uint64_t m_nextOpId{1};           //!< next operation id
-    uint64_t m_pendingOps{0};         //!< operations not completed
-    uint64_t m_pendingBytes{0};       //!< their bytes
-    uint32_t m_openPdcs{0};           //!< open PDCs
-    UetNicCounters m_counters;        //!< counters
+    double m_creditRate{0.99};     //!< CreditRate (fraction of line rate)
+    uint32_t m_creditChunk{16384}; //!< CreditChunk, bytes
+    double m_idleCredit{1.0};      //!< IdleCredit, MaxWindows
+    Time m_creditRequestInterval;  //!< CreditRequestInterval
+    /// Receiver credit contexts by {port, CCC id, source FEP}.
+    std::unordered_map<uint64_t, std::unique_ptr<UetCreditContext>> m_creditCtxs;
+    std::vector<std::unique_ptr<UetCreditPacer>> m_creditPacers; //!< per port, lazily
+    TypeId m_evTypeId;                                           //!< EV selector
+    Ptr<UetEvSelector> m_evPrototype;                            //!< its prototype
+    Ptr<UniformRandomVariable> m_rng;                            //!< Start_PSN, EV
+    uint64_t m_nextOpId{1};                                      //!< next operation id
+    uint64_t m_pendingOps{0};                                    //!< operations not completed
+    uint64_t m_pendingBytes{0};                                  //!< their bytes
+    uint32_t m_openPdcs{0};                                      //!< open PDCs
+    UetNicCounters m_counters;                                   //!< counters
 };
 
 } // namespace ns3

@@ -40,6 +40,8 @@ constexpr uint32_t MAX_HEADERS = IP_UDP + 16 + 44;
 /// Ethernet header + FCS + preamble + IFG: what a packet costs on the wire beyond IPv4.
 constexpr uint32_t WIRE_OVERHEAD = PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::FCS_BYTES +
                                    PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
+/// A credit-carrying request's size on the wire beyond its payload (RUD_CC_REQ + SES standard).
+constexpr uint32_t CREDIT_PACKET_OVERHEAD = MAX_HEADERS + WIRE_OVERHEAD;
 
 } // namespace
 
@@ -89,9 +91,71 @@ UetPdc::Reset()
         m_nic->ReleaseCcContext(m_ccc, this);
         m_ccc = nullptr;
     }
+    ReleaseCreditContext();
     m_cc = nullptr;
     m_evSel = nullptr;
     m_ccState = nullptr;
+}
+
+void
+UetPdc::ReleaseCreditContext()
+{
+    if (m_creditCtx)
+    {
+        m_nic->ReleaseCreditContext(m_creditCtx, this);
+        m_creditCtx = nullptr;
+    }
+}
+
+uint64_t
+UetPdc::GetBacklogWireBytes() const
+{
+    if (!m_tx)
+    {
+        return 0;
+    }
+    uint64_t pkts = 0;
+    uint64_t bytes = 0;
+    GetUnsent(&pkts, &bytes);
+    pkts += m_tx->GetLostCount();
+    bytes += m_tx->GetLostBytes();
+    return bytes + pkts * CREDIT_PACKET_OVERHEAD;
+}
+
+void
+UetPdc::SendCreditRequest(uint32_t target)
+{
+    m_nic->Counters().creditRequestsSent++;
+    SendControl(Pds::CTRL_CREDIT_REQ, m_tx->GetNextPsn(), target, m_ccc->GetCccId());
+}
+
+void
+UetPdc::SendCredit(uint32_t credit)
+{
+    m_nic->Counters().creditsSent++;
+    SendControl(Pds::CTRL_CREDIT, m_rx->GetCackPsn(), credit);
+}
+
+void
+UetPdc::OnCreditTarget(uint8_t cccId, uint32_t field, bool requeue)
+{
+    if (!m_creditCtx)
+    {
+        m_creditCtx = m_nic->AcquireCreditContext(m_port, m_peer, cccId, this);
+    }
+    else if (m_creditCtx->GetKey() !=
+             ((m_creditCtx->GetKey() & ~(uint64_t(0xFF) << 32)) | (uint64_t(cccId) << 32)))
+    {
+        // The sender's context changed (its old one was freed): follow the new one.
+        ReleaseCreditContext();
+        m_creditCtx = m_nic->AcquireCreditContext(m_port, m_peer, cccId, this);
+    }
+    m_creditCtx->SetVia(this);
+    bool grew = m_creditCtx->OnTarget(field, m_nic->GetCreditChunk());
+    if (grew || requeue)
+    {
+        m_creditCtx->GetPacer()->Request(m_creditCtx);
+    }
 }
 
 void
@@ -202,6 +266,10 @@ UetPdc::Post(UetTxMessage m)
     Enqueue(std::move(m));
     Unschedule(m_idleEvent);
     Wake();
+    if (m_ccc)
+    {
+        m_ccc->MaybeRequestCredit();
+    }
 }
 
 void
@@ -215,6 +283,10 @@ UetPdc::WakeContext()
     else
     {
         Wake();
+    }
+    if (m_ccc)
+    {
+        m_ccc->MaybeRequestCredit(); // losses to resend may need credit
     }
 }
 
@@ -252,9 +324,11 @@ UetPdc::HasPacketToSend() const
             return false;
         }
     }
+    // Receiver credit (RCCC) bounds every data packet; the Close packet goes without.
+    bool credit = m_ccc->HasCredit();
     if (m_tx->HasLost())
     {
-        return true;
+        return credit;
     }
     if (!m_tx->CanSend())
     {
@@ -273,7 +347,7 @@ UetPdc::HasPacketToSend() const
     {
         return false;
     }
-    return true;
+    return credit;
 }
 
 Time
@@ -348,7 +422,9 @@ UetPdc::BuildNextPacket(const Time& now)
         // AR on the last packet of a message, on a retransmission and when the window closes:
         // the ACK must not wait for ACK_Gen_Trigger bytes that will not come.
         uint8_t ar = (last || retx || !m_tx->CanSend()) ? Pds::FLAG_AR : 0;
-        uint8_t type = m_mode == UetDeliveryMode::ROD ? Pds::ROD_REQ : Pds::RUD_REQ;
+        bool cc = m_ccc->UsesCredit();
+        uint8_t type = m_mode == UetDeliveryMode::ROD ? (cc ? Pds::ROD_CC_REQ : Pds::ROD_REQ)
+                                                      : (cc ? Pds::RUD_CC_REQ : Pds::RUD_REQ);
         uint8_t nh = m->readResponse ? Pds::NH_RESPONSE_DATA : Pds::NH_REQUEST_STD;
         hdr += UetPdsRequestHeader::WriteFields(p,
                                                 type,
@@ -357,8 +433,16 @@ UetPdc::BuildNextPacket(const Time& now)
                                                 0,
                                                 psn,
                                                 m_localId,
-                                                dpdcid);
+                                                dpdcid,
+                                                m_ccc->GetCccId());
         hdr += WriteSes(h + hdr, *m, k, now);
+        if (cc)
+        {
+            // The packet spends its size on the wire; the target it carries counts the
+            // backlog after it (UET credit_target, octets 13-15 of the PDS header).
+            uint64_t target = m_ccc->SpendCredit(hdr + payload + WIRE_OVERHEAD);
+            wire::PutU24(p + 13, static_cast<uint32_t>(target & UetCreditContext::FIELD_MASK));
+        }
     }
     UetNicCounters& c = m_nic->Counters();
     c.dataPacketsSent++;
@@ -476,6 +560,11 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
             serviceTime = NanoSeconds(int64_t(cc >> 48) * UetPdsAckHeader::SERVICE_TIME_UNIT_NS);
             sample.rcvRestore = (cc >> 47) & 1;
             sample.rcvCwndPend = static_cast<uint8_t>((cc >> 40) & 0x7F);
+        }
+        else if (rx.type == Pds::ACK_CC && (rx.pds[12] >> 4) == Pds::CC_CREDIT)
+        {
+            // The receiver's cumulative grant rides on the ACK (RCCC).
+            m_ccc->OnCreditField(static_cast<uint32_t>(wire::GetU64(rx.pds + 24) >> 40));
         }
     }
     uint32_t ackPsn = Pds::PsnAdd(cack, static_cast<int16_t>(wire::GetU16(rx.pds + 2)));
@@ -713,7 +802,10 @@ UetPdc::SendAck(uint32_t psn,
     uint8_t nh = rsp ? Pds::NH_RESPONSE : Pds::NH_NONE;
     uint32_t n = 0;
     bool hole = m_rx->HasHole();
-    if (hole || m_nic->WantsReceiverState())
+    // Receiver credit without NSCC: every ACK is an ACK_CC carrying the cumulative grant
+    // (a lost Credit packet is made good by the next ACK).
+    bool credit = m_creditCtx && !m_nic->WantsReceiverState();
+    if (hole || credit || m_nic->WantsReceiverState())
     {
         // ACK_CC with the SACK bitmap from CACK_PSN + 1 (sack_psn_offset 1) and the NSCC
         // state: service time, rcvd_bytes and the out-of-order count.
@@ -727,18 +819,19 @@ UetPdc::SendAck(uint32_t psn,
             0,
             static_cast<uint32_t>(m_rxBytes / UetPdsAckHeader::RCVD_BYTES_UNIT),
             ooo);
-        n = UetPdsAckHeader::WriteAckCc(p,
-                                        nh,
-                                        flags,
-                                        static_cast<int16_t>(off),
-                                        cack,
-                                        m_localId,
-                                        m_peerId,
-                                        Pds::CC_NSCC,
-                                        static_cast<uint8_t>(std::min(m_nic->GetMpRange(), 255u)),
-                                        1,
-                                        hole ? m_rx->GetSackBitmap() : 0,
-                                        nscc);
+        n = UetPdsAckHeader::WriteAckCc(
+            p,
+            nh,
+            flags,
+            static_cast<int16_t>(off),
+            cack,
+            m_localId,
+            m_peerId,
+            credit ? Pds::CC_CREDIT : Pds::CC_NSCC,
+            static_cast<uint8_t>(std::min(m_nic->GetMpRange(), 255u)),
+            1,
+            hole ? m_rx->GetSackBitmap() : 0,
+            credit ? UetPdsAckHeader::PackCreditState(m_creditCtx->GetGrantedField(), ooo) : nscc);
     }
     else
     {
@@ -781,11 +874,18 @@ UetPdc::SendNack(uint8_t code, uint32_t psn, uint8_t flags, uint16_t ev)
 }
 
 void
-UetPdc::SendControl(uint8_t ctlType, uint32_t psn, uint32_t payload)
+UetPdc::SendControl(uint8_t ctlType, uint32_t psn, uint32_t payload, uint16_t opaque)
 {
     uint8_t buf[L2_ROOM + IP_UDP + UetPdsControlHeader::SIZE];
     uint8_t* h = buf + L2_ROOM;
-    UetPdsControlHeader::WriteFields(h + IP_UDP, ctlType, 0, 0, psn, m_localId, m_peerId, payload);
+    UetPdsControlHeader::WriteFields(h + IP_UDP,
+                                     ctlType,
+                                     0,
+                                     opaque,
+                                     psn,
+                                     m_localId,
+                                     m_peerId,
+                                     payload);
     FabricFrame f = m_nic->MakeFrame(m_port,
                                      h,
                                      IP_UDP + UetPdsControlHeader::SIZE,
@@ -821,6 +921,10 @@ UetPdc::ReceiveRequest(const UetRxPacket& rx)
     if (rx.ce)
     {
         c.ceReceived++;
+    }
+    if (UetPdsRequestHeader::HasCcState(rx.type))
+    {
+        OnCreditTarget(rx.pds[12], wire::GetU24(rx.pds + 13), false);
     }
     uint32_t psn = rx.psn;
     // ACKs follow the EV of the packet they answer: with spraying, an ACK's path depends on
@@ -923,6 +1027,11 @@ UetPdc::ReceiveTrimmed(const UetRxPacket& rx, uint8_t code)
             m_state = ESTABLISHED;
         }
     }
+    if (UetPdsRequestHeader::HasCcState(rx.type))
+    {
+        // Receiver credit: the sender must resend: back on the pacer's queue.
+        OnCreditTarget(rx.pds[12], wire::GetU24(rx.pds + 13), true);
+    }
     // The PSN stays unreceived (its data was cut) and the ACK state is untouched: the NACK
     // asks for the packet again, at once.
     uint8_t flags = (rx.ce ? Pds::FLAG_M : 0) | (rx.flags & Pds::FLAG_RETX);
@@ -980,8 +1089,19 @@ UetPdc::ReceiveControl(const UetRxPacket& rx)
     case Pds::CTRL_ACK_REQ:
         SendAck(m_rx->GetCackPsn(), 0, false, nullptr);
         return;
+    case Pds::CTRL_CREDIT:
+        m_nic->Counters().creditsReceived++;
+        m_ccc->OnCreditField(wire::GetU32(rx.pds + 12));
+        Flush();
+        return;
+    case Pds::CTRL_CREDIT_REQ:
+        m_nic->Counters().creditRequestsReceived++;
+        // The CCC id rides in octets 3 (probe_opaque, reserved outside probes) [model choice:
+        // the public sources do not say where a Credit-Request names its CCC].
+        OnCreditTarget(rx.pds[3], wire::GetU32(rx.pds + 12), true);
+        return;
     default:
-        return; // NOOP, probes, credit: not modelled here
+        return; // NOOP, probes: not modelled here
     }
 }
 
@@ -1115,6 +1235,7 @@ UetPdc::Finish(bool error, const std::string& why)
         m_nic->ReleaseCcContext(m_ccc, this);
         m_ccc = nullptr;
     }
+    ReleaseCreditContext();
     // Frees the PDCID; an operation waiting for one may reopen this very object.
     m_nic->PdcClosed(this, error, why);
     if (m_state == CLOSED)

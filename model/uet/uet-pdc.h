@@ -9,6 +9,7 @@
 #define UET_PDC_H
 
 #include "uet-cc-context.h"
+#include "uet-credit-pacer.h"
 #include "uet-ev-selector.h"
 #include "uet-message-sender.h"
 #include "uet-psn-window.h"
@@ -249,6 +250,29 @@ class UetPdc : public UetMessageSender
     /// \return payload bytes this PDC has in flight (its send window's count)
     uint64_t GetInflightBytes() const;
 
+    /**
+     * \return bytes on the wire this PDC still has to send: packets never sent and packets
+     *         marked lost, each with its headers (receiver credit asks for them)
+     */
+    uint64_t GetBacklogWireBytes() const;
+
+    /// \return true if a control packet can reach the peer's PDC (its PDCID is known)
+    bool CanSendControl() const
+    {
+        return m_state == ESTABLISHED && m_peerId != 0;
+    }
+
+    /**
+     * \brief Send a Credit-Request control packet (RCCC, the sender side).
+     * \param target the cumulative credit target, 24 bits
+     */
+    void SendCreditRequest(uint32_t target);
+    /**
+     * \brief Send a Credit control packet (RCCC, the receiver's pacer).
+     * \param credit the cumulative credit granted, 24 bits
+     */
+    void SendCredit(uint32_t credit);
+
     /// \return the PDC's congestion-control algorithm instance (null before it opens)
     Ptr<FabricCongestionOps> GetCongestionOps() const
     {
@@ -288,8 +312,9 @@ class UetPdc : public UetMessageSender
      *        while one EV carries all of a PDC's packets)
      */
     void SendNack(uint8_t code, uint32_t psn, uint8_t flags, uint16_t ev);
-    /// Send a control packet (not through the send window).
-    void SendControl(uint8_t ctlType, uint32_t psn, uint32_t payload);
+    /// Send a control packet (not through the send window); \p opaque goes in octets 2-3
+    /// (probe_opaque; Credit-Request: the CCC id).
+    void SendControl(uint8_t ctlType, uint32_t psn, uint32_t payload, uint16_t opaque = 0);
     /// READ response data arrived at the initiator.
     void ProcessReadData(const UetRxPacket& rx);
     /// Arm or move the RTO timer.
@@ -308,6 +333,17 @@ class UetPdc : public UetMessageSender
     void Wake();
     /// Wake every PDC of the congestion control context (after an ACK, NACK or RTO).
     void WakeContext();
+    /**
+     * \brief A credit_target arrived from the peer (receiver credit): join the sender's
+     *        context and tell the port's pacer.
+     * \param cccId the sender's CCC id
+     * \param field credit_target, 24 bits
+     * \param requeue queue the context even if its target did not grow (a trim: the sender
+     *        must resend)
+     */
+    void OnCreditTarget(uint8_t cccId, uint32_t field, bool requeue);
+    /// Leave the receiver credit context (the PDC closes).
+    void ReleaseCreditContext();
     /// The Close request timer (target) fired.
     void CloseReqExpired();
     /// The New_PDC_Time timer (target) fired.
@@ -361,6 +397,7 @@ class UetPdc : public UetMessageSender
     Ptr<UetEvSelector> m_evSel;              //!< EV selector (RUD initiator; null: one EV)
     UetCcContext* m_ccc{nullptr};            //!< shared congestion control context
     FabricCcState* m_ccState{nullptr};       //!< its state
+    UetCreditContext* m_creditCtx{nullptr};  //!< receiver credit context of the peer's CCC
     uint64_t m_rxBytes{0};                   //!< payload bytes received (rcvd_bytes)
     std::vector<std::pair<uint32_t, UetSendWindow::Record>> m_acked; //!< OnAck scratch
 };

@@ -203,6 +203,7 @@ UetSendWindow::OnAck(uint32_t cackPsn,
         if (r.lost)
         {
             --m_lostCount;
+            m_lostBytes -= r.bytes;
         }
         m_headSlot = (m_headSlot + 1) % m_range;
         m_una = UetPdsHeader::PsnAdd(m_una, 1);
@@ -230,6 +231,7 @@ UetSendWindow::OnAck(uint32_t cackPsn,
         {
             r.lost = false;
             --m_lostCount;
+            m_lostBytes -= r.bytes;
         }
         else
         {
@@ -276,6 +278,7 @@ UetSendWindow::InferLosses(uint32_t threshold, Time sentBefore)
         {
             r.lost = true;
             ++m_lostCount;
+            m_lostBytes += r.bytes;
             m_inflightBytes -= r.bytes;
             ++marked;
         }
@@ -297,6 +300,7 @@ UetSendWindow::MarkLost(uint32_t psn)
     }
     r.lost = true;
     ++m_lostCount;
+    m_lostBytes += r.bytes;
     m_inflightBytes -= r.bytes;
     return true;
 }
@@ -326,6 +330,7 @@ UetSendWindow::Retransmit(uint32_t psn, Time now)
     NS_ABORT_MSG_IF(!r.lost, "UetSendWindow::Retransmit: PSN " << psn << " is not marked lost");
     r.lost = false;
     --m_lostCount;
+    m_lostBytes -= r.bytes;
     m_inflightBytes += r.bytes;
     r.retx++;
     r.lastSent = now;

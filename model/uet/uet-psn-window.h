@@ -280,6 +280,18 @@ class UetSendWindow
         return m_lostCount > 0;
     }
 
+    /// \return outstanding PSNs marked lost, waiting for retransmission
+    uint32_t GetLostCount() const
+    {
+        return m_lostCount;
+    }
+
+    /// \return payload bytes of the PSNs marked lost
+    uint64_t GetLostBytes() const
+    {
+        return m_lostBytes;
+    }
+
     /**
      * \brief Retransmit a lost PSN: clears its mark, counts the retransmission.
      * \param psn the PSN (outstanding and lost; aborts otherwise)
@@ -311,6 +323,7 @@ class UetSendWindow
     uint32_t m_outstanding{0};   //!< m_next - m_una
     uint32_t m_headSlot{0};      //!< slot of m_una
     uint32_t m_lostCount{0};     //!< outstanding PSNs marked lost
+    uint64_t m_lostBytes{0};     //!< their payload bytes
     uint64_t m_inflightBytes{0}; //!< see GetInflightBytes()
     std::vector<Record> m_ring;  //!< records, MP_RANGE slots
 };

@@ -177,12 +177,16 @@ struct UetNicCounters
     /// (RUD, ROD, RUDI) or counted lost (UUD). Includes trimmedLastHopReceived.
     uint64_t trimmedReceived{0};
     uint64_t trimmedLastHopReceived{0}; //!< of trimmedReceived: trimmed at the last hop
-    uint64_t trimmedMalformed{0};  //!< trimmed packets too short for their UET headers (dropped
-                                   //!< as the NIC core's "malformed"; TrimSize too small)
-    uint64_t uudTrimmed{0};        //!< UUD packets that arrived trimmed (lost: no NACK in UUD)
-    uint64_t trimNacksSent{0};     //!< NACK TRIMMED / TRIMMED_LASTHOP sent (part of nacksSent)
-    uint64_t trimNacksReceived{0}; //!< NACK TRIMMED / TRIMMED_LASTHOP received (part of
-                                   //!< nacksReceived)
+    uint64_t trimmedMalformed{0};   //!< trimmed packets too short for their UET headers (dropped
+                                    //!< as the NIC core's "malformed"; TrimSize too small)
+    uint64_t uudTrimmed{0};         //!< UUD packets that arrived trimmed (lost: no NACK in UUD)
+    uint64_t trimNacksSent{0};      //!< NACK TRIMMED / TRIMMED_LASTHOP sent (part of nacksSent)
+    uint64_t trimNacksReceived{0};  //!< NACK TRIMMED / TRIMMED_LASTHOP received (part of
+                                    //!< nacksReceived)
+    uint64_t creditsSent{0};        //!< Credit control packets sent (RCCC receiver pacer)
+    uint64_t creditsReceived{0};    //!< Credit control packets received
+    uint64_t creditRequestsSent{0}; //!< Credit-Request control packets sent
+    uint64_t creditRequestsReceived{0}; //!< Credit-Request control packets received
 };
 
 } // namespace ns3
