@@ -35,8 +35,12 @@ How our attributes map onto it (the paper's model is the special case noted in b
   since our switch marks at enqueue [paper: a constant tau*];
 * Rc and Rt never exceed the line rate C; Rc never below MinRate.
 
-Like the paper, the model has no hyper increase; solve_fixed_point() reports the probability
-that a flow reaches it (both stage counters past F) so that the omission can be checked.
+Hyper increase (not in the paper's model, which has fast recovery and additive increase only;
+hyper=False leaves it out): a sixth state, the mean time u since the last CNP, du/dt =
+1 - u lambda_N (CNPs at lambda_N = a_N / N per second), gives both stage counters, u/T and the
+bytes u Rc over B; once the smaller exceeds F every increase event adds (min - F) R_HAI:
+dRt/dt += R_HAI (min - F)+ (1/T + Rc/B). It matters after a deep cut, when nothing is marked
+for many T (paper preset: the rate comes back by hyper, not additive, increase).
 
 Integration: the method of steps with a fixed step (Heun's predictor-corrector, delayed values
 linearly interpolated in the stored history; dt default: 1/20 of the shortest time scale).
@@ -93,7 +97,8 @@ class Params:
     byte_counter: float = 32767 * 64  # B, payload bytes
     fast_recovery_threshold: int = 1  # F
     rate_ai: float = 5e6  # bits/s
-    rate_hai: float = 50e6  # bits/s (reported, not modelled: see the module docstring)
+    rate_hai: float = 50e6  # bits/s
+    hyper: bool = True  # hyper increase through the CNP age (False: Zhu's model as published)
     clamp_target_rate: bool = False
     clamp_after_time_inc: bool = True
     packet_bytes: float = WIRE_BYTES  # wire bytes per packet (the marking unit)
@@ -205,6 +210,10 @@ def terms(p, prob, rd_bps):
         decrease = (1 - _survive(prob, tau * pkts)) / tau
     else:
         decrease = prob * pkts  # every mark is a CNP and every CNP a decrease
+    if p.cnp_interval > 0:
+        cnp = (1 - _survive(prob, p.cnp_interval * pkts)) / p.cnp_interval
+    else:
+        cnp = prob * pkts
     b_pkts = p.byte_counter / p.payload_bytes
     t_pkts = p.increase_timer * pkts
     f = p.fast_recovery_threshold
@@ -216,22 +225,34 @@ def terms(p, prob, rd_bps):
         alpha_in = 1 - _survive(prob, p.alpha_period * pkts)
     else:
         alpha_in = p.alpha_period * (1 - _survive(prob, p.cnp_interval * pkts)) / p.cnp_interval
-    return dict(decrease=decrease, b=b, c=c, d=d, e=e, alpha_in=alpha_in, pkts=pkts)
+    return dict(decrease=decrease, cnp=cnp, b=b, c=c, d=d, e=e, alpha_in=alpha_in, pkts=pkts)
 
 
-def derivatives(p, rc, rt, alpha, h, prob, rd_bps):
-    """d/dt of (Rc, Rt, alpha, h) in bits/s/s, bits/s/s, 1/s and 1/s, for the current Rc, Rt
-    (bits/s), alpha and clamp probability h and the delayed marking probability `prob` and
-    rate `rd_bps` (bits/s)."""
+def hyper_drift(p, rc, age):
+    """dRt/dt of hyper increase (bits/s/s) for a flow at `rc` bits/s whose last CNP was `age`
+    seconds ago: both stage counters past F (0 without the hyper option)."""
+    if not p.hyper:
+        return 0.0
+    payload_rate = rc / 8 * p.payload_bytes / p.packet_bytes  # payload bytes/s
+    stages = min(age / p.increase_timer, age * payload_rate / p.byte_counter)
+    events = 1 / p.increase_timer + payload_rate / p.byte_counter  # per second
+    return p.rate_hai * max(stages - p.fast_recovery_threshold, 0.0) * events
+
+
+def derivatives(p, rc, rt, alpha, h, age, prob, rd_bps):
+    """d/dt of (Rc, Rt, alpha, h, age) in bits/s/s, bits/s/s, 1/s, 1/s and s/s, for the
+    current Rc, Rt (bits/s), alpha, clamp probability h and CNP age (s), and the delayed
+    marking probability `prob` and rate `rd_bps` (bits/s)."""
     k = terms(p, prob, rd_bps)
     cut = min(alpha / p.gd, 1 - p.min_decrease_factor)
     drc = -rc * cut * k["decrease"] + (rt - rc) / 2 * k["pkts"] * (k["b"] + k["d"])
-    drt = -(rt - rc) * h * k["decrease"] + p.rate_ai * k["pkts"] * (k["c"] + k["e"])
+    drt = (-(rt - rc) * h * k["decrease"] + p.rate_ai * k["pkts"] * (k["c"] + k["e"])
+           + hyper_drift(p, rc, age))
     dalpha = p.g / p.alpha_period * (k["alpha_in"] - alpha)
     dh = 0.0
     if not p.clamp_target_rate and p.clamp_after_time_inc:
         dh = k["pkts"] * k["d"] * (1 - h) - h * k["decrease"]
-    return drc, drt, dalpha, dh
+    return drc, drt, dalpha, dh, 1 - age * k["cnp"]
 
 
 def default_step(p):
@@ -243,9 +264,10 @@ def default_step(p):
     return max(min(scales) / 20, 1e-8)
 
 
-def integrate(p, duration, dt=None, record_every=None):
-    """Integrate the model from t = 0 (every flow at line rate, alpha = InitialAlpha, empty
-    queue; the same history before 0) for `duration` seconds with fixed step `dt` seconds.
+def integrate(p, duration, dt=None, record_every=None, start_rate=None):
+    """Integrate the model from t = 0 (every flow at `start_rate` bits/s, default the line rate,
+    with Rt the same, alpha = InitialAlpha, empty queue; the same history before 0) for
+    `duration` seconds with fixed step `dt` seconds.
 
     Returns a dict of lists sampled every `record_every` seconds (default 1 us): time (s),
     rc and rt (bits/s per flow), alpha, queue (bytes), served (bits/s through the
@@ -259,16 +281,19 @@ def integrate(p, duration, dt=None, record_every=None):
     record = max(1, round((record_every or 1e-6) / dt))
     n = int(math.ceil(duration / dt))
     c, nflows = p.capacity, p.flows
-    hist_rc = [c] * (n + 1)  # history of Rc and q on the step grid, for the delayed values
+    r0 = c if start_rate is None else start_rate
+    if not 0 < r0 <= c:
+        raise ValueError(f"start_rate = {r0!r} is invalid; valid range: (0, capacity]")
+    hist_rc = [r0] * (n + 1)  # history of Rc and q on the step grid, for the delayed values
     hist_q = [0.0] * (n + 1)
-    rc, rt, alpha, q = c, c, p.initial_alpha, 0.0
+    rc, rt, alpha, q = r0, r0, p.initial_alpha, 0.0
     out = {k: [] for k in ("time", "rc", "rt", "alpha", "queue", "served")}
 
     def delayed(i_float, last):
         """Linear interpolation of (Rc, q) at fractional step index i_float (history before
         t = 0 is the initial state; later than step `last`, the last stored, is step last)."""
         if i_float <= 0:
-            return c, 0.0
+            return r0, 0.0
         i = int(i_float)
         w = i_float - i
         if i >= last:
@@ -294,7 +319,7 @@ def integrate(p, duration, dt=None, record_every=None):
         if last == i:
             cursor[0] = k
         if target <= 0 or hist_exit[k] > target:
-            return mark_probability(p, 0.0), c
+            return mark_probability(p, 0.0), r0
         if k + 1 <= last and hist_exit[k + 1] > hist_exit[k]:
             w = (target - hist_exit[k]) / (hist_exit[k + 1] - hist_exit[k])
         else:
@@ -306,6 +331,7 @@ def integrate(p, duration, dt=None, record_every=None):
         return min(max(x, p.min_rate), c)
 
     h = 1.0 if p.clamp_target_rate or p.clamp_after_time_inc else 0.0
+    age = 0.0
     for i in range(n + 1):
         hist_rc[i], hist_q[i] = rc, q
         hist_exit[i] = i + q * 8 / c / dt
@@ -317,18 +343,20 @@ def integrate(p, duration, dt=None, record_every=None):
             break
         # Heun: Euler predictor, then the mean of both slopes (queue held at >= 0).
         prob, rd = feedback(i, i)
-        k1 = derivatives(p, rc, rt, alpha, h, prob, rd)
+        k1 = derivatives(p, rc, rt, alpha, h, age, prob, rd)
         q1 = (nflows * rc - served) / 8
         rc_p, rt_p = clamp(rc + dt * k1[0]), clamp(rt + dt * k1[1])
         alpha_p, h_p, q_p = alpha + dt * k1[2], h + dt * k1[3], max(q + dt * q1, 0.0)
+        age_p = max(age + dt * k1[4], 0.0)
         prob2, rd2 = feedback(i + 1, i)
-        k2 = derivatives(p, rc_p, rt_p, alpha_p, h_p, prob2, rd2)
+        k2 = derivatives(p, rc_p, rt_p, alpha_p, h_p, age_p, prob2, rd2)
         served_p = c if q_p > 0 else min(nflows * rc_p, c)
         q2 = (nflows * rc_p - served_p) / 8
         rc = clamp(rc + dt / 2 * (k1[0] + k2[0]))
         rt = clamp(rt + dt / 2 * (k1[1] + k2[1]))
         alpha = min(max(alpha + dt / 2 * (k1[2] + k2[2]), 0.0), 1.0)
         h = min(max(h + dt / 2 * (k1[3] + k2[3]), 0.0), 1.0)
+        age = max(age + dt / 2 * (k1[4] + k2[4]), 0.0)
         q = max(q + dt / 2 * (q1 + q2), 0.0)
     return out
 
@@ -360,11 +388,13 @@ def solve_fixed_point(p):
         prob = math.exp(log_prob)
         k = terms(p, prob, rc)
         h = equilibrium_h(p, k)
-        inc = p.rate_ai * k["pkts"] * (k["c"] + k["e"])  # dRt/dt = 0: (Rt - Rc) h lambda = inc
+        age = 1 / k["cnp"] if k["cnp"] > 0 else math.inf
+        inc = p.rate_ai * k["pkts"] * (k["c"] + k["e"]) + hyper_drift(p, rc, age)
+        # dRt/dt = 0: (Rt - Rc) h lambda = inc
         clamp = h * k["decrease"]
         rt = min(rc + inc / clamp, p.capacity) if clamp > 0 else p.capacity
         alpha = k["alpha_in"]
-        return rt, alpha, h, derivatives(p, rc, rt, alpha, h, prob, rc)[0]
+        return rt, alpha, h, derivatives(p, rc, rt, alpha, h, age, prob, rc)[0]
 
     lo, hi = math.log(1e-15), math.log(p.pmax) if p.pmax > 0 else 0.0
     if p.pmax <= 0 or state(hi)[3] > 0:
@@ -438,7 +468,8 @@ _OPTIONS = [
     ("--byte-counter", "byte_counter", "bytes", "ByteCounter B (payload bytes)"),
     ("--fast-recovery-threshold", "fast_recovery_threshold", int, "F"),
     ("--rate-ai", "rate_ai", "rate", "RateAi"),
-    ("--rate-hai", "rate_hai", "rate", "RateHai (reported only)"),
+    ("--rate-hai", "rate_hai", "rate", "RateHai"),
+    ("--hyper", "hyper", _onoff, "model hyper increase (false: Zhu et al.'s model as published)"),
     ("--clamp-target-rate", "clamp_target_rate", _onoff, "ClampTargetRate (true/false)"),
     ("--clamp-after-time-inc", "clamp_after_time_inc", _onoff,
      "ClampTargetRateAfterTimeInc (true/false)"),
