@@ -12,8 +12,10 @@ Writes
   <out>/<stem>.csv            preset,rate_gbps,flows,quantity,sim,model,fixed_point,rel_diff
   <out>/<stem>-n<N>.pdf/png   per N: rate and queue over time, simulation against the model
   <out>/<stem>-summary        model against simulation for every configuration (+-10 % band)
-and with --sweep, one parameter at a time around the firmware preset at 400 Gb/s, 2 flows:
-  <out>/<stem>-sweep.csv, <out>/<stem>-sweep.pdf/png   utilization, simulation and model.
+and with --sweep, one parameter at a time around the firmware preset in the issue's incast
+(400 Gb/s, 2 flows of --sweep-bytes, default 8 MiB: utilization = the time all bytes need at
+line rate over the time they take, simulation and model):
+  <out>/<stem>-sweep.csv, <out>/<stem>-sweep.pdf/png
 Exits 1 with a message naming the file or value on bad input.
 """
 
@@ -33,19 +35,19 @@ EFFICIENCY = fluid.PAYLOAD_BYTES / fluid.WIRE_BYTES
 # One-at-a-time sweep around the firmware preset (400 Gb/s, 2 flows): (label, unit, values,
 # example options, model fields) with the value formatted into both.
 SWEEP = [
-    ("RateIncreaseTimer T", "µs", [25, 55, 100, 300, 600],
+    ("timer T", "µs", [25, 55, 100, 300, 600],
      ["--ns3::DcqcnCongestionOps::RateIncreaseTimer={}us"], {"increase_timer": 1e-6}),
-    ("CnpInterval = RateReduceMonitorPeriod", "µs", [1, 4, 10, 20, 50],
+    ("CNP interval", "µs", [1, 4, 10, 20, 50],  # = RateReduceMonitorPeriod
      ["--ns3::DcqcnNotificationPoint::CnpInterval={}us",
       "--ns3::DcqcnCongestionOps::RateReduceMonitorPeriod={}us"],
      {"cnp_interval": 1e-6, "reduce_monitor_period": 1e-6}),
-    ("Kmin (Kmax = 4 Kmin) per 25 Gb/s", "KB", [5, 10, 25, 50, 100],
+    ("Kmin per 25 Gb/s", "KB", [5, 10, 25, 50, 100],
      ["--ns3::WredEcnMarker::Kmin={}KB", "--ns3::WredEcnMarker::Kmax={}KB@4"],
      {"kmin": 16e3, "kmax": 64e3}),
-    ("AlphaUpdatePeriod K", "µs", [1, 4, 10, 55],
+    ("alpha period K", "µs", [1, 4, 10, 55],
      ["--ns3::DcqcnCongestionOps::AlphaUpdatePeriod={}us"], {"alpha_period": 1e-6}),
-    ("ByteCounter B", "MB", [0.5, 1, 2.097152, 10],
-     ["--ns3::DcqcnCongestionOps::ByteCounter={}MB"], {"byte_counter": 1e6}),
+    ("byte counter B", "KB", [512, 1024, 2097.152, 10000],
+     ["--ns3::DcqcnCongestionOps::ByteCounter={:.0f}@1000"], {"byte_counter": 1e3}),
 ]
 
 
@@ -70,6 +72,8 @@ def parse_args(argv):
     ap.add_argument("--show", type=float, default=3.0,
                     help="ms of trajectory shown in the overlays (end of the window; default 3)")
     ap.add_argument("--sweep", action="store_true", help="also the one-parameter sweep")
+    ap.add_argument("--sweep-bytes", type=int, default=8 << 20,
+                    help="bytes per flow in the sweep (default 8 MiB, as dcqcn-incast)")
     ap.add_argument("--out", default=".", help="output directory (CSV and figures)")
     ap.add_argument("--name", default="dcqcn-fluid", help="file stem (default dcqcn-fluid)")
     ap.add_argument("--format", default="pdf,png", help="figure formats (default pdf,png)")
@@ -94,15 +98,16 @@ def common_formats(text):
         raise InputError(str(err))
 
 
-def run_sim(args, prefix, preset, rate_gbps, flows, extra=()):
+def run_sim(args, prefix, preset, rate_gbps, flows, extra=(), nbytes=None):
     """Run examples/dcqcn-incast for one configuration into `prefix` (unless --reuse and its
-    files exist); each flow sends the bytes of --duration ms at its fair share."""
+    files exist); each flow sends `nbytes`, default the bytes of --duration ms at its fair
+    share."""
     if args.reuse and os.path.exists(prefix + "-summary.csv"):
         return
     exe = os.path.join(args.build, "examples", "dcqcn-incast")
     if not os.access(exe, os.X_OK):
         raise InputError(f"{exe}: not built (cmake --build {args.build} --target dcqcn-incast)")
-    nbytes = int(rate_gbps * 1e9 / flows * args.duration * 1e-3 / 8)
+    nbytes = nbytes or int(rate_gbps * 1e9 / flows * args.duration * 1e-3 / 8)
     sample = 5 if rate_gbps >= 100 else 20
     cmd = [exe, f"--senders={flows}", f"--bytes={nbytes}", f"--rate={rate_gbps:g}Gbps",
            f"--preset={preset}", f"--prefix={prefix}", "--trace-rates=true",
@@ -266,9 +271,22 @@ def plot_summary(args, rows):
     style.save(fig, args.out, f"{args.name}-summary", args.format)
 
 
+def model_completion_utilization(params, total_bytes):
+    """Line-rate time of `total_bytes` payload (their wire bits over C) over the time the model
+    takes to serve them (integrating up to 50 times the line-rate time)."""
+    ideal = total_bytes * 8 / EFFICIENCY / params.capacity
+    tr = fluid.integrate(params, 50 * ideal, record_every=ideal / 1000)
+    served, step = 0.0, tr["time"][1] - tr["time"][0]
+    for t, s in zip(tr["time"], tr["served"]):
+        served += s * step
+        if served >= total_bytes * 8 / EFFICIENCY:
+            return ideal / t
+    return ideal / tr["time"][-1]
+
+
 def sweep(args):
-    """One parameter at a time around the firmware preset, 400 Gb/s, 2 flows: utilization in
-    the simulation and in the model. Returns the rows."""
+    """One parameter at a time around the firmware preset, 400 Gb/s, 2 flows of --sweep-bytes:
+    completion-time utilization in the simulation and in the model. Returns the rows."""
     rows = []
     for label, unit, values, options, fields in SWEEP:
         for v in values:
@@ -276,18 +294,16 @@ def sweep(args):
                      for o in options]
             tag = label.split()[0].lower()
             prefix = os.path.join(args.runs, f"sweep-{tag}-{v:g}")
-            run_sim(args, prefix, "firmware", 400, 2, extra)
-            rates, queue, summary = load_sim(prefix)
-            t0, t1 = window_of(summary, args.window)
-            sim = sim_metrics(rates, queue, t0, t1, 400)
+            run_sim(args, prefix, "firmware", 400, 2, extra, nbytes=args.sweep_bytes)
+            _, _, summary = load_sim(prefix)
+            ideal_us = 2 * args.sweep_bytes * 8 / EFFICIENCY / 400e9 * 1e6
+            sim = ideal_us / float(summary["fct_max_us"])
             params = fluid.preset("firmware", 400e9, flows=2)
             for field, unit_scale in fields.items():
                 setattr(params, field, v * unit_scale)
-            mod = model_metrics(model_run(params, t1), t0, t1, 400e9)
-            rows.append(dict(parameter=label, unit=unit, value=v, sim=sim["utilization"],
-                             model=mod["utilization"]))
-            print(f"sweep {label} = {v:g} {unit}: utilization sim {sim['utilization']:.3f} "
-                  f"model {mod['utilization']:.3f}")
+            mod = model_completion_utilization(params, 2 * args.sweep_bytes)
+            rows.append(dict(parameter=label, unit=unit, value=v, sim=sim, model=mod))
+            print(f"sweep {label} = {v:g} {unit}: utilization sim {sim:.3f} model {mod:.3f}")
     fig, axes = style.figure("double", rows=1, cols=len(SWEEP), height=2.0, sharey=True)
     for ax, (label, unit, values, _, _) in zip(axes, SWEEP):
         sel = [r for r in rows if r["parameter"] == label]
@@ -295,16 +311,14 @@ def sweep(args):
                 color=style.COLORS[0], label="simulation")
         ax.plot([r["value"] for r in sel], [r["model"] for r in sel], marker="s", ls="--",
                 color=style.COLORS[1], label="fluid model")
-        default = {"RateIncreaseTimer T": 300, "CnpInterval = RateReduceMonitorPeriod": 4,
-                   "Kmin (Kmax = 4 Kmin) per 25 Gb/s": 100, "AlphaUpdatePeriod K": 1,
-                   "ByteCounter B": 2.097152}[label]
+        default = {"timer T": 300, "CNP interval": 4, "Kmin per 25 Gb/s": 100,
+                   "alpha period K": 1, "byte counter B": 2097.152}[label]
         ax.axvline(default, ls=":", **style.reference_line())
         ax.set_xscale("log")
         ax.set_xlabel(style.axis_label(label, unit))
         ax.set_ylim(0, 1.05)
     axes[0].set_ylabel(style.axis_label("utilization", "1"))
-    handles, labels = axes[0].get_legend_handles_labels()
-    style.figure_legend(fig, handles, labels, ncol=2)
+    style.legend(axes[0], loc="lower left")
     style.save(fig, args.out, f"{args.name}-sweep", args.format)
     return rows
 
