@@ -13,6 +13,11 @@
  *   <prefix>-summary.csv  cc,senders,pfc_pauses,max_queue_bytes,ecn_marks,cnps,drops,
  *                         fct_min_us,fct_mean_us,fct_max_us
  *   <prefix>-queue.csv    time_us,queue_bytes,pfc_pauses
+ * and with --trace-rates also, every --sample while a flow is left,
+ *   <prefix>-rates.csv    time_us,flow,rate_gbps,mean_rate_gbps,target_gbps,alpha,goodput_gbps
+ * (each sender's DCQCN rate Rc now and its time average over the last sample interval, from
+ * the FabricCcState "Rate" trace; target rate Rt; alpha; goodput received in the interval;
+ * rates in Gb/s on the wire, goodput in payload Gb/s), e.g. for tools/dcqcn/.
  * Run both: ./dcqcn-incast --cc=none --prefix=incast-none; ./dcqcn-incast --cc=dcqcn
  * --prefix=incast-dcqcn; then tools/plots/plot_dcqcn_incast.py incast-none incast-dcqcn.
  */
@@ -28,6 +33,37 @@
 
 using namespace ns3;
 
+namespace
+{
+
+/// Time average of one flow's DCQCN rate between samples, fed by the "Rate" trace source.
+struct RateAverage
+{
+    Time lastChange;      //!< when the rate last changed (or the last sample)
+    double bps = 0;       //!< the rate since lastChange, bits/s
+    double bitsSoFar = 0; //!< integral of the rate since the last sample, bits
+
+    /// The "Rate" trace: accumulate the old rate up to now.
+    void OnRate(DataRate /* oldRate */, DataRate newRate)
+    {
+        Time now = Simulator::Now();
+        bitsSoFar += bps * (now - lastChange).GetSeconds();
+        lastChange = now;
+        bps = static_cast<double>(newRate.GetBitRate());
+    }
+
+    /// \return the mean rate over the \p interval that ends now (bits/s); restarts the mean
+    double Take(Time interval)
+    {
+        OnRate(DataRate(0), DataRate(static_cast<uint64_t>(bps)));
+        double mean = bitsSoFar / interval.GetSeconds();
+        bitsSoFar = 0;
+        return mean;
+    }
+};
+
+} // namespace
+
 int
 main(int argc, char* argv[])
 {
@@ -40,6 +76,7 @@ main(int argc, char* argv[])
     std::string preset = "firmware";
     std::string prefix = "dcqcn-incast";
     Time sample = MicroSeconds(5);
+    bool traceRates = false;
 
     FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
     CommandLine cmd(__FILE__);
@@ -50,6 +87,10 @@ main(int argc, char* argv[])
     cmd.AddValue("preset", "DCQCN preset: firmware or paper", preset);
     cmd.AddValue("prefix", "Output file prefix", prefix);
     cmd.AddValue("sample", "Queue sampling interval", sample);
+    cmd.AddValue("trace-rates",
+                 "Also write <prefix>-rates.csv: each sender's DCQCN rate, target rate, alpha "
+                 "and goodput every --sample",
+                 traceRates);
     cmd.Parse(argc, argv);
     NS_ABORT_MSG_IF(!sample.IsStrictlyPositive(),
                     "--sample=" << sample.As(Time::US) << " is invalid; the sampling interval "
@@ -88,6 +129,39 @@ main(int argc, char* argv[])
                             }).Bind(&fct));
     }
 
+    std::vector<RateAverage> averages(senders);
+    std::vector<uint64_t> lastRx(senders, 0);
+    std::ofstream rates;
+    if (traceRates)
+    {
+        rates.open(prefix + "-rates.csv");
+        NS_ABORT_MSG_IF(!rates, "cannot write " << prefix << "-rates.csv");
+        rates << "time_us,flow,rate_gbps,mean_rate_gbps,target_gbps,alpha,goodput_gbps\n";
+        for (uint32_t i = 0; i < senders; ++i)
+        {
+            Ptr<FabricCcState> state = qps[i].first->GetCcState();
+            averages[i].bps = static_cast<double>(state->GetRate().GetBitRate());
+            state->TraceConnectWithoutContext("Rate",
+                                              MakeCallback(&RateAverage::OnRate, &averages[i]));
+        }
+    }
+    auto writeRates = [&]() {
+        double tUs = Simulator::Now().GetSeconds() * 1e6;
+        for (uint32_t i = 0; i < senders; ++i)
+        {
+            Ptr<FabricCcState> state = qps[i].first->GetCcState();
+            Ptr<DcqcnCongestionOps> dcqcn =
+                DynamicCast<DcqcnCongestionOps>(qps[i].first->GetCongestionOps());
+            uint64_t rx = qps[i].second->GetCounters().rxDataBytes;
+            rates << tUs << "," << i << "," << state->GetRate().GetBitRate() / 1e9 << ","
+                  << averages[i].Take(sample) / 1e9 << ","
+                  << state->GetTargetRate().GetBitRate() / 1e9 << ","
+                  << (dcqcn ? dcqcn->GetAlpha() : 0.0) << ","
+                  << (rx - lastRx[i]) * 8.0 / sample.GetSeconds() / 1e9 << "\n";
+            lastRx[i] = rx;
+        }
+    };
+
     std::ofstream queue(prefix + "-queue.csv");
     NS_ABORT_MSG_IF(!queue, "cannot write " << prefix << "-queue.csv");
     queue << "time_us,queue_bytes,pfc_pauses\n";
@@ -104,6 +178,10 @@ main(int argc, char* argv[])
         uint64_t q = sw->GetMmu()->GetEgressBytes(senders, 3);
         maxQueue = std::max(maxQueue, q);
         queue << Simulator::Now().GetSeconds() * 1e6 << "," << q << "," << pausesNow() << "\n";
+        if (traceRates)
+        {
+            writeRates();
+        }
         if (fct.size() < senders)
         {
             Simulator::Schedule(sample, sampler);
@@ -149,7 +227,8 @@ main(int argc, char* argv[])
               << ", drops " << drops << "\n"
               << "  FCT min/mean/max " << fmin << " / " << fsum / senders << " / " << fmax
               << " us (all bytes through one port at line rate: " << ideal << " us)\n"
-              << "  wrote " << prefix << "-summary.csv, " << prefix << "-queue.csv\n";
+              << "  wrote " << prefix << "-summary.csv, " << prefix << "-queue.csv"
+              << (traceRates ? ", " + prefix + "-rates.csv" : "") << "\n";
     Simulator::Destroy();
     return 0;
 }

@@ -34,7 +34,8 @@ jobs="${JOBS:-$(nproc)}"
 
 # Debian bookworm packages the build, tests and plot scripts need.
 packages=(cmake g++ make pkg-config libns3-dev ns3 libgsl-dev libxml2-dev python3-dev
-          libgtest-dev tshark python3 python3-matplotlib python3-pandas xz-utils
+          libgtest-dev tshark python3 python3-matplotlib python3-pandas python3-scipy
+          python3-numpy xz-utils
           clang-14 libclang-rt-14-dev llvm-14)
 # (clang-14 and libclang-rt-14-dev: the sanitizer runtimes and libFuzzer; llvm-14: the
 # llvm-symbolizer that puts function names and lines in sanitizer reports.)
