@@ -13,6 +13,7 @@
  *   ai-fabric-bench --scenario=uet-incast the incast over Ultra Ethernet (RUD, PFC, no CC yet)
  *   ai-fabric-bench --scenario=uet-permutation  UEC htsim's 1024-node permutation (k=16 fat
  *                   tree, 2 MB per flow, NSCC, trimming, REPS over 128 EVs)
+ *   ai-fabric-bench --scenario=uet-permutation-rccc  the same with RCCC (receiver credit)
  *   ai-fabric-bench --scenario=allreduce-su  one SuperPOD SU (32 x 8 GPUs) ring AllReduce 256 MiB
  *   ai-fabric-bench --scenario=fabric-8k  build an 8,192-GPU fabric + ring-neighbour QPs
  *
@@ -131,15 +132,18 @@ ScenarioUetP2p(uint64_t bytes)
 }
 
 /// UEC htsim's permutation benchmark: a k-ary fat tree with htsim's defaults (k = 16: 1024
-/// hosts at 100 Gb/s), every host sends \p bytes to another (a random derangement), NSCC with
-/// the fat tree's largest unloaded RTT as BaseRtt, trimming, REPS spraying over 128 EVs.
+/// hosts at 100 Gb/s), every host sends \p bytes to another (a random derangement), NSCC (or
+/// \p rccc: RCCC, receiver credit) with the fat tree's largest unloaded RTT as BaseRtt,
+/// trimming, REPS spraying over 128 EVs.
 std::string
-ScenarioUetPermutation(uint32_t k, uint64_t bytes)
+ScenarioUetPermutation(uint32_t k, uint64_t bytes, bool rccc = false)
 {
     auto fabric = CreateObject<FatTreeTopologyHelper>();
     fabric->SetAttribute("K", UintegerValue(k));
     UetNicHelper& nh = fabric->GetUetNicHelper();
-    nh.SetNicAttribute("CongestionControl", TypeIdValue(NsccCongestionOps::GetTypeId()));
+    nh.SetNicAttribute("CongestionControl",
+                       TypeIdValue(rccc ? RcccCongestionOps::GetTypeId()
+                                        : NsccCongestionOps::GetTypeId()));
     nh.SetNicAttribute("EvSelector", TypeIdValue(UetRepsEvSelector::GetTypeId()));
     nh.SetNicAttribute("AckOnHole", BooleanValue(false));
     fabric->Install();
@@ -163,7 +167,8 @@ ScenarioUetPermutation(uint32_t k, uint64_t bytes)
     const UetFctSummary s = runner.GetSummary();
     const FatTreeCounters c = fabric->GetCounters();
     std::ostringstream os;
-    os << std::fixed << std::setprecision(1) << "UET permutation " << hosts << " x " << bytes
+    os << std::fixed << std::setprecision(1) << "UET permutation " << (rccc ? "(RCCC) " : "")
+       << hosts << " x " << bytes
        << " B: " << s.completed << "/" << s.flows << " done, FCT median "
        << s.median.GetNanoSeconds() / 1e3 << " us, max " << s.max.GetNanoSeconds() / 1e3
        << " us, trims " << c.trims << ", RTOs " << c.rtos;
@@ -372,11 +377,13 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario",
-                 "p2p | incast | uet-p2p | uet-incast | uet-permutation | allreduce-su | "
-                 "fabric-8k",
+                 "p2p | incast | uet-p2p | uet-incast | uet-permutation | uet-permutation-rccc | "
+                 "allreduce-su | fabric-8k",
                  scenario);
     cmd.AddValue("bytes", "Override the scenario's message size (0 = default)", bytes);
-    cmd.AddValue("k", "uet-permutation: fat tree radix (even, >= 2; 16 = 1024 hosts)", k);
+    cmd.AddValue("k",
+                 "uet-permutation(-rccc): fat tree radix (even, >= 2; 16 = 1024 hosts)",
+                 k);
     cmd.AddValue(
         "scheduler",
         "ns-3 event scheduler type (ns3::DelayClassScheduler, ns3::QuaternaryHeapScheduler, "
@@ -416,6 +423,12 @@ main(int argc, char* argv[])
                         "--k=" << k << " is invalid; valid values are even numbers >= 2");
         result = ScenarioUetPermutation(k, bytes ? bytes : 2000000);
     }
+    else if (scenario == "uet-permutation-rccc")
+    {
+        NS_ABORT_MSG_IF(k < 2 || k % 2 != 0,
+                        "--k=" << k << " is invalid; valid values are even numbers >= 2");
+        result = ScenarioUetPermutation(k, bytes ? bytes : 2000000, true);
+    }
     else if (scenario == "allreduce-su")
     {
         result = ScenarioAllReduceSu(bytes ? bytes : (256ull << 20));
@@ -428,7 +441,8 @@ main(int argc, char* argv[])
     {
         NS_ABORT_MSG("--scenario=" << scenario
                                    << " is unknown; use p2p, incast, uet-p2p, uet-incast, "
-                                      "uet-permutation, allreduce-su or fabric-8k");
+                                      "uet-permutation, uet-permutation-rccc, allreduce-su or "
+                                      "fabric-8k");
     }
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     uint64_t events = Simulator::GetEventCount();

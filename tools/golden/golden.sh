@@ -73,6 +73,7 @@ for s in p2p incast uet-p2p uet-incast allreduce-su fabric-8k; do
     run "bench-$s" "$bench" --scenario="$s"
 done
 run bench-uet-permutation-k4 "$bench" --scenario=uet-permutation --k=4
+run bench-uet-permutation-rccc-k4 "$bench" --scenario=uet-permutation-rccc --k=4
 run bench-p2p-default-engine "$bench" --scenario=p2p --bytes=16777216 \
     --simulator=ns3::DefaultSimulatorImpl --scheduler=ns3::MapScheduler
 
