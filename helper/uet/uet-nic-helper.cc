@@ -20,12 +20,25 @@ void
 UetNicHelper::SetNicAttribute(std::string name, const AttributeValue& value)
 {
     m_nicFactory.Set(name, value);
+    if (name == "CongestionControl")
+    {
+        m_ccTypeId = DynamicCast<const TypeIdValue>(value.Copy())->Get();
+        m_ccSet = true;
+    }
 }
 
 uint32_t
 UetNicHelper::GetMinTrimBytes() const
 {
-    return m_nicFactory.Create<UetNic>()->GetMinTrimBytes();
+    // Without creating a NIC (that would take a random stream and shift every later one).
+    TypeId cc = m_ccTypeId;
+    if (!m_ccSet)
+    {
+        TypeId::AttributeInformation info;
+        UetNic::GetTypeId().LookupAttributeByName("CongestionControl", &info);
+        cc = DynamicCast<const TypeIdValue>(info.initialValue)->Get();
+    }
+    return UetNic::GetMinTrimBytesFor(cc);
 }
 
 Ptr<UetNic>

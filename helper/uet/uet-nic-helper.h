@@ -88,6 +88,8 @@ class UetNicHelper
 
   private:
     ObjectFactory m_nicFactory;      //!< NIC factory
+    TypeId m_ccTypeId;               //!< CongestionControl set through SetNicAttribute
+    bool m_ccSet{false};             //!< m_ccTypeId is set
     std::vector<Ptr<UetNic>> m_nics; //!< installed NICs (AssignStreams)
 };
 

@@ -906,10 +906,15 @@ uint32_t
 UetNic::GetMinTrimBytes() const
 {
     // A request carrying CC state (RUD_CC_REQ, receiver credit) has a 16-byte PDS header.
+    return m_ccPrototype ? (m_ccPrototype->UsesCredit() ? MIN_TRIM_BYTES + 4 : MIN_TRIM_BYTES)
+                         : GetMinTrimBytesFor(m_ccTypeId);
+}
+
+uint32_t
+UetNic::GetMinTrimBytesFor(TypeId cc)
+{
     TypeId rccc = RcccCongestionOps::GetTypeId();
-    bool credit = m_ccPrototype ? m_ccPrototype->UsesCredit()
-                                : m_ccTypeId == rccc || m_ccTypeId.IsChildOf(rccc);
-    return credit ? MIN_TRIM_BYTES + 4 : MIN_TRIM_BYTES;
+    return cc == rccc || cc.IsChildOf(rccc) ? MIN_TRIM_BYTES + 4 : MIN_TRIM_BYTES;
 }
 
 Ptr<FabricCongestionOps>

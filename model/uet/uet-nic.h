@@ -431,6 +431,12 @@ class UetNic : public Object, public FabricNicTransport
      *         carry a 16-byte PDS CC header)
      */
     uint32_t GetMinTrimBytes() const;
+    /**
+     * \param cc a CongestionControl TypeId
+     * \return the smallest readable trimmed length with it: 88 for RcccCongestionOps (and
+     *         subclasses), else MIN_TRIM_BYTES
+     */
+    static uint32_t GetMinTrimBytesFor(TypeId cc);
 
     /// \return congestion control contexts alive (one per active pair with ShareCcContext)
     uint32_t GetNCcContexts() const
