@@ -61,6 +61,7 @@ struct Result
     std::vector<UetCompletion> done;   //!< per sender (host order)
     std::vector<double> windowPayload; //!< per sender: payload bytes sent in [from, to]
     std::vector<double> windowGranted; //!< per sender: credit granted to it in [from, to]
+    std::vector<uint32_t> grantOrder;  //!< the senders of the grants in [from, to], in order
     std::vector<uint64_t> wireSent;    //!< per sender: wire bytes of its data packets
     std::vector<UetNicCounters> nic;   //!< per host, at the end
     uint64_t pacerGranted{0};          //!< the receiver's pacer: bytes granted
@@ -184,15 +185,19 @@ class UetRcccTest : public test::SimTest
                 ASSERT_TRUE(rccc);
                 r.rcccMaxWindow = rccc->GetMaxWindow();
                 flows[i] = rccc;
-                rccc->TraceConnectWithoutContext(
-                    "Granted",
-                    MakeCallback(+[](double* g, const Scenario* s, uint64_t oldV, uint64_t newV) {
-                        Time now = Simulator::Now();
-                        if (now >= s->from && now <= s->to)
-                        {
-                            *g += double(newV - oldV);
-                        }
-                    }).Bind(&r.windowGranted[i], &s));
+                rccc->TraceConnectWithoutContext("Granted",
+                                                 MakeCallback(+[](Result* r,
+                                                                  const Scenario* s,
+                                                                  uint32_t i,
+                                                                  uint64_t oldV,
+                                                                  uint64_t newV) {
+                                                     Time now = Simulator::Now();
+                                                     if (now >= s->from && now <= s->to)
+                                                     {
+                                                         r->windowGranted[i] += double(newV - oldV);
+                                                         r->grantOrder.push_back(i);
+                                                     }
+                                                 }).Bind(&r, &s, i));
                 if (auto nscc = DynamicCast<NsccCongestionOps>(rccc->GetSenderCc()))
                 {
                     r.nsccMaxWindow = nscc->GetMaxWindow();
@@ -330,6 +335,22 @@ TEST_F(UetRcccTest, IncastSharesTheReceiverRoundRobinWithinItsCredit)
     // Between any two senders, the grants in the window differ by at most two chunks.
     auto [gmin, gmax] = std::minmax_element(r.windowGranted.begin(), r.windowGranted.end());
     EXPECT_LE(*gmax - *gmin, 2.0 * r.chunk);
+    // Round-robin chunk by chunk: every sender always wants credit, so the grants cycle
+    // through the four (no sender gets two in a row; any four consecutive grants go to four
+    // different senders). A pacer serving a sender until it is satisfied would give it runs
+    // of ~MaxWindow / chunk = 5.
+    ASSERT_GT(r.grantOrder.size(), 100u);
+    uint32_t repeats = 0;
+    for (size_t k = 0; k + n <= r.grantOrder.size(); ++k)
+    {
+        std::vector<bool> seen(n, false);
+        for (size_t j = k; j < k + n; ++j)
+        {
+            repeats += seen[r.grantOrder[j]];
+            seen[r.grantOrder[j]] = true;
+        }
+    }
+    EXPECT_EQ(repeats, 0u);
     // The pacer never grants faster than CreditRate x line rate (+ one chunk), over any
     // interval between two of the 5-us samples.
     EXPECT_DOUBLE_EQ(r.pacerBps, 0.99 * LINE_BPS);
