@@ -5,7 +5,8 @@
  * scenarios"): on the htsim-default fat tree (k = 4, 100 Gb/s, 1 us links, trimming, RED at
  * 0.2/0.8 BDP) with NSCC and REPS spraying over 128 EVs, the tail flow completion times of one
  * 2 MB flow, a 15->1 incast of 2 MB and a 16-node permutation of 2 MB are within 5 % of
- * htsim's (176.2, 2478.5 and 194.0 us). Our packets carry their real headers (122 wire bytes
+ * htsim's (176.2, 2478.5 and 194.0 us), and with RCCC (receiver credit) within 5 % of htsim's
+ * RCCC results (177.4, 2464.4 and 195.7 us). Our packets carry their real headers (122 wire bytes
  * per packet instead of htsim's 64), so a 2 MB flow takes 1.4 % longer to serialize.
  * And REPS routes around a core link that fails in the data plane (routing not yet
  * converged: packets on it vanish) while oblivious spraying keeps losing packets on it.
@@ -31,18 +32,20 @@ class UetHtsimValidationTest : public test::SimTest
 {
   protected:
     /**
-     * Run \p matrix on a k = 4 htsim fat tree with NSCC and \p selector over 128 EVs. If
-     * \p failLink, the aggregation-core cable of pod 0's first aggregation switch to core 0
-     * is cut in the data plane before the traffic starts, without rerouting.
+     * Run \p matrix on a k = 4 htsim fat tree with \p cc (NSCC by default; its BaseRtt the
+     * fabric's largest unloaded RTT) and \p selector over 128 EVs. If \p failLink, the
+     * aggregation-core cable of pod 0's first aggregation switch to core 0 is cut in the data
+     * plane before the traffic starts, without rerouting.
      */
     MatrixRun Run(const HtsimConnectionMatrix& matrix,
                   const std::string& selector,
-                  bool failLink = false)
+                  bool failLink = false,
+                  TypeId cc = NsccCongestionOps::GetTypeId())
     {
         auto t = CreateObject<FatTreeTopologyHelper>();
         t->SetAttribute("K", UintegerValue(4));
         UetNicHelper& nh = t->GetUetNicHelper();
-        nh.SetNicAttribute("CongestionControl", TypeIdValue(NsccCongestionOps::GetTypeId()));
+        nh.SetNicAttribute("CongestionControl", TypeIdValue(cc));
         nh.SetNicAttribute("EvSelector", TypeIdValue(TypeId::LookupByName(selector)));
         nh.SetNicAttribute("AckOnHole", BooleanValue(false));
         t->Install();
@@ -94,6 +97,28 @@ TEST_F(UetHtsimValidationTest, TailFctsWithinFivePercentOfHtsim)
     MatrixRun perm = Run(Permutation(), reps);
     ASSERT_TRUE(perm.all);
     EXPECT_NEAR(perm.fct.max.GetNanoSeconds() / 1e3, 194.0, 0.05 * 194.0);
+}
+
+TEST_F(UetHtsimValidationTest, RcccTailFctsWithinFivePercentOfHtsim)
+{
+    // RCCC alone (receiver credit at 0.99 x 100 Gb/s, speculative credit = MaxWindow = 1.5 x
+    // 100 Gb/s x the largest unloaded RTT): htsim's RCCC results are 177.4, 2464.4 and
+    // 195.7 us. Measured (BaseRtt 14.056 us): 179.3 us (+1.1 %), incast 2506.3 us (+1.7 %),
+    // permutation 197.9 us (+1.1 %); no drop, no RTO.
+    const std::string reps = "ns3::UetRepsEvSelector";
+    const TypeId rccc = RcccCongestionOps::GetTypeId();
+    MatrixRun single = Run(HtsimConnectionMatrix::Single(16, 2000000, 0, 15), reps, false, rccc);
+    ASSERT_TRUE(single.all);
+    EXPECT_NEAR(single.fct.max.GetNanoSeconds() / 1e3, 177.4, 0.05 * 177.4);
+    MatrixRun incast = Run(HtsimConnectionMatrix::Incast(16, 15, 2000000, 15), reps, false, rccc);
+    ASSERT_TRUE(incast.all);
+    EXPECT_NEAR(incast.fct.max.GetNanoSeconds() / 1e3, 2464.4, 0.05 * 2464.4);
+    EXPECT_EQ(incast.c.drops, 0u);
+    EXPECT_EQ(incast.c.rtos, 0u);
+    MatrixRun perm = Run(Permutation(), reps, false, rccc);
+    ASSERT_TRUE(perm.all);
+    EXPECT_NEAR(perm.fct.max.GetNanoSeconds() / 1e3, 195.7, 0.05 * 195.7);
+    EXPECT_EQ(perm.c.rtos, 0u);
 }
 
 TEST_F(UetHtsimValidationTest, RepsRoutesAroundAFailedCoreLinkObliviousDoesNot)

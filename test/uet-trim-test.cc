@@ -753,7 +753,7 @@ TEST_F(UetTrimDeathTest, BadTrimmingConfigurationsAbortNamingTheValue)
         star.GetUetNicHelper().SetNicAttribute("DataDscp", UintegerValue(8));
         EXPECT_DEATH(star.Install(2),
                      "switch: SharedBufferMmu TrimSize 64 B is too small for Ultra Ethernet.*"
-                     "valid range with UET is 84..65535");
+                     "valid range with this UET NIC is 84..65535");
     }
     // The same through a cluster topology helper, naming the switch.
     {
