@@ -432,9 +432,10 @@ FlowSizeCdf::GetPercentile(double percent) const
     }
     const FlowSizeCdfPoint& b = *it;
     const FlowSizeCdfPoint& a = *(it - 1);
-    // a.percent < percent <= b.percent, so the segment has a positive width.
-    return a.sizeBytes +
-           (b.sizeBytes - a.sizeBytes) * (percent - a.percent) / (b.percent - a.percent);
+    // a.percent < percent <= b.percent, so the segment has a positive width. Clamped so that
+    // rounding never leaves the segment (percentiles then never decrease across points).
+    const double t = std::min(1.0, (percent - a.percent) / (b.percent - a.percent));
+    return std::clamp(a.sizeBytes + (b.sizeBytes - a.sizeBytes) * t, a.sizeBytes, b.sizeBytes);
 }
 
 double
@@ -455,8 +456,8 @@ FlowSizeCdf::GetCdf(double sizeBytes) const
                                [](double x, const FlowSizeCdfPoint& p) { return x < p.sizeBytes; });
     const FlowSizeCdfPoint& b = *it;
     const FlowSizeCdfPoint& a = *(it - 1);
-    return a.percent +
-           (b.percent - a.percent) * (sizeBytes - a.sizeBytes) / (b.sizeBytes - a.sizeBytes);
+    const double t = std::min(1.0, (sizeBytes - a.sizeBytes) / (b.sizeBytes - a.sizeBytes));
+    return std::clamp(a.percent + (b.percent - a.percent) * t, a.percent, b.percent);
 }
 
 double
