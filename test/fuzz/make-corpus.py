@@ -160,6 +160,23 @@ put("nccl-tests-format-fuzz", "all-gather-na-crlf",
     "    12.40    0.08    0.07    N/A\r\n")
 put("nccl-tests-format-fuzz", "bad-row", "# header\n 8 2 float sum -1 1.0 x 0 0 1 0 0 0\n")
 
+# Workload files: flow-size CDFs (flow-size-cdf-fuzz) and flow lists (flow-list-fuzz).
+put("flow-size-cdf-fuzz", "websearch-like",
+    "0 0\n10000 15\n20000 20\n50000 40\n1000000 70\n30000000 100\n")
+put("flow-size-cdf-fuzz", "atom-comments-crlf",
+    "# sizes in bytes\r\n1000 40\r\n\r\n2000\t60.5\r\n1e4 100\r\n")
+put("flow-size-cdf-fuzz", "flat-stretches", "0 0\n50 0\n100 50\n200 50\n300 100\n400 100\n")
+put("flow-size-cdf-fuzz", "bad-not-ascending", "0 0\n300 20\n300 40\n500 100\n")
+put("flow-size-cdf-fuzz", "bad-last-not-100", "0 0\n100 50\n200 99.9\n")
+put("flow-list-fuzz", "poisson-like",
+    "# ai-fabric flow list: src dst size_bytes start_ns\n0 5 12000 13\n3 1 4500000 13\n"
+    "7 2 800 250.5\n1 0 64 1000.125\n")
+put("flow-list-fuzz", "incast-crlf-tabs",
+    "1 0 65536 0\r\n2\t0\t65536\t0\r\n\r\n# round 2\r\n3 0 65536 100000.0004\r\n")
+put("flow-list-fuzz", "large-values", "4294967294 0 18446744073709551615 9000000000000000\n")
+put("flow-list-fuzz", "bad-out-of-order", "0 1 100 50\n2 3 100 49.999\n")
+put("flow-list-fuzz", "bad-self", "0 1 100 0\n4 4 100 5\n")
+
 # Ultra Ethernet (UET): PDS headers (uet-pds-header-fuzz: the PDS header alone) and SES headers
 # (uet-ses-header-fuzz: one byte, the PDS next-header code announcing the SES header, then it).
 RUD_REQ, ROD_REQ, RUDI_REQ, RUDI_RESP, UUD_REQ, UACK, ACK_CC, ACK_CCX = 2, 3, 4, 5, 6, 7, 8, 9
