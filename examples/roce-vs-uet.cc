@@ -13,7 +13,8 @@
  *   roce-dcqcn  RoCEv2, DCQCN, PFC (the topology's lossless priority 3)
  *   roce-pfc    RoCEv2 without congestion control: PFC only
  *   uet-nscc    Ultra Ethernet, NSCC, REPS spraying, lossy priority 1 trimmed at 1 BDP
- * (uet-<cc>[-<ev>] for the others: uet-none, uet-nscc-single, ...). It prints what every
+ *   uet-rccc    the same with RCCC (receiver credit) instead of NSCC
+ * (uet-<cc>[-<ev>] for the others: uet-none, uet-both, uet-nscc-single, ...). It prints what every
  * configuration sets and one table: busbw for the collective, median / p99 / max FCT for the
  * flow patterns, PFC pauses, trims, drops and retransmissions, ok (completed; UET: every byte
  * posted delivered). --csv=FILE writes every counter per row for
@@ -37,7 +38,7 @@ main(int argc, char* argv[])
     uint32_t gpus = 2;
     uint32_t serversPerSu = 2;
     uint32_t spines = 2;
-    std::string configs = "roce-dcqcn,roce-pfc,uet-nscc";
+    std::string configs = "roce-dcqcn,roce-pfc,uet-nscc,uet-rccc";
     std::string scenarios = "allreduce,incast,permutation,allreduce-failure,permutation-failure";
     uint64_t minBytes = 1 << 20;
     uint64_t maxBytes = 64 << 20;

@@ -20,6 +20,8 @@
  * --cc=TYPEID chooses the UetNic congestion control (a FabricCongestionOps TypeId; default
  * the NIC's current default); any model attribute is set with --ns3::Class::Attribute=value
  * (e.g. --ns3::UetNic::MpRange=64, --ns3::FatTreeTopologyHelper::Trimming=false).
+ * --fail-core-link cuts one aggregation-core cable (pod 0, core 0) in the data plane before
+ * the traffic starts, without rerouting: the failure scenario of the load-balancing results.
  * --csv=FILE writes the per-flow rows (UetMatrixRunner::WriteCsv); --write-matrix=FILE writes
  * the traffic as a connection matrix (how the .cm files of examples/data were made).
  */
@@ -84,6 +86,7 @@ main(int argc, char* argv[])
     uint32_t seed = 1;
     std::string cc;
     std::string csvPath;
+    bool failCoreLink = false;
     std::string writeMatrix;
     std::string scheduler = "ns3::DelayClassScheduler";
     std::string simulator = "ns3::FabricSimulatorImpl";
@@ -100,6 +103,10 @@ main(int argc, char* argv[])
     cmd.AddValue("incast-senders", "Senders of the incast pattern (1..nodes-1)", senders);
     cmd.AddValue("seed", "Random seed (>= 1): permutation, EVs, switch hash seeds", seed);
     cmd.AddValue("cc", "UetNic congestion control TypeId (default: the NIC's default)", cc);
+    cmd.AddValue("fail-core-link",
+                 "Cut pod 0's first aggregation switch's cable to core 0 in the data plane "
+                 "before the traffic (routes not recomputed: packets on it vanish)",
+                 failCoreLink);
     cmd.AddValue("csv", "Write one row per flow to this file", csvPath);
     cmd.AddValue("write-matrix", "Write the traffic as an htsim connection matrix", writeMatrix);
     cmd.AddValue("scheduler", "ns-3 event scheduler (same results with any)", scheduler);
@@ -178,6 +185,10 @@ main(int argc, char* argv[])
 
     fabric->Install();
     fabric->AssignStreams(1);
+    if (failCoreLink)
+    {
+        fabric->GetLinkChannel(fabric->GetAggCoreLink(0, 0))->SetLinkUp(false);
+    }
     std::vector<Ptr<Node>> hostNodes;
     for (uint32_t h = 0; h < hosts; ++h)
     {

@@ -212,17 +212,26 @@ TEST_F(TransportConfigTest, BadValuesAreRefusedNamingThem)
                  "0..47");
 }
 
-TEST_F(TransportConfigTest, RcccIsRefusedUntilTheBuildHasIt)
+TEST_F(TransportConfigTest, BothRunsNsccBesideRcccWithTheFabricsBaseRtt)
 {
-    if (FabricTransportConfig::IsRcccAvailable())
-    {
-        GTEST_SKIP() << "this build has ns3::RcccCongestionOps";
-    }
-    EXPECT_DEATH(FabricTransportConfig::CheckUetCc("rccc", "--uet-cc"),
-                 "--uet-cc=rccc is not available yet: this build has no "
-                 "ns3::RcccCongestionOps");
-    EXPECT_DEATH(FabricTransportConfig::CheckUetCc("both", "--uet-cc"),
-                 "--uet-cc=both is not available yet");
+    auto tc = CreateObject<FabricTransportConfig>();
+    tc->SetAttribute("Transport", StringValue("uet"));
+    tc->SetAttribute("UetCongestionControl", StringValue("both"));
+    auto t = SmallRail();
+    tc->Configure(t);
+    t->Install();
+    tc->Finish(t);
+    Ptr<RcccCongestionOps> rccc =
+        DynamicCast<RcccCongestionOps>(t->GetUetNic(0)->GetCongestionPrototype());
+    ASSERT_TRUE(rccc);
+    Ptr<NsccCongestionOps> nscc = DynamicCast<NsccCongestionOps>(rccc->GetSenderCc());
+    ASSERT_TRUE(nscc);
+    TimeValue base;
+    nscc->GetAttribute("BaseRtt", base);
+    EXPECT_EQ(base.Get(), tc->GetBaseRtt());
+    rccc->GetAttribute("BaseRtt", base);
+    EXPECT_EQ(base.Get(), tc->GetBaseRtt());
+    EXPECT_EQ(rccc->GetName(), "RCCC+NSCC");
 }
 
 // ---- the flow runner, both transports ----------------------------------------------------
@@ -330,7 +339,7 @@ TEST(RoceVsUet, TinyRunHasEveryRowAndEveryUetRunCompletesLossyWithoutPfc)
                                                    " --csv=rvu-test.csv 2>/dev/null",
                                        &status);
     ASSERT_EQ(status, 0) << out;
-    const std::vector<std::string> configs = {"roce-dcqcn", "roce-pfc", "uet-nscc"};
+    const std::vector<std::string> configs = {"roce-dcqcn", "roce-pfc", "uet-nscc", "uet-rccc"};
     const std::vector<std::string> scenarios = {"allreduce",
                                                 "incast",
                                                 "permutation",
@@ -381,7 +390,7 @@ TEST(RoceVsUet, TinyRunHasEveryRowAndEveryUetRunCompletesLossyWithoutPfc)
             EXPECT_NE(out.find(s + (expected == 2 ? " 4MiB" : "")), std::string::npos) << s;
         }
     }
-    EXPECT_EQ(rows.size(), 2 * 3 * 2 + 3 * 3u);
+    EXPECT_EQ(rows.size(), 2 * 4 * 2 + 3 * 4u);
     for (const auto& c : configs)
     {
         EXPECT_NE(out.find("# " + c), std::string::npos) << "no description of " << c;

@@ -123,10 +123,13 @@ TEST_F(UetHtsimValidationTest, RcccTailFctsWithinFivePercentOfHtsim)
 
 TEST_F(UetHtsimValidationTest, RepsRoutesAroundAFailedCoreLinkObliviousDoesNot)
 {
-    // Measured: REPS 196.7 -> 358.9 us (x1.82: the packets lost while it learns which EVs fail
-    // each wait for an RTO of ~100 us, 149 in all); oblivious 196.1 -> 16653 us (x85: it keeps
-    // sending 1 in 4 of some flows' packets into the cut cable, 2381 RTOs). The goal
-    // (REPS within 25 % of healthy) needs loss detection faster than the RTO (open).
+    // The fat tree's defaults with trimming infer a loss once 16 later packets are SACKed and
+    // the packet is 1.5 smoothed RTTs old (UetNic OooThreshold, InferLossAge), and tell the EV
+    // selector (a timeout: REPS freezes on its known-good EVs); a retransmission takes a
+    // known-good EV. Measured: REPS 196.7 -> 245.3 us (x1.247, no RTO; before loss inference:
+    // x1.82 with 149 RTOs), oblivious 196.1 -> 11261 us (x57: it keeps sending 1 in 4 of some
+    // flows' packets into the cut cable). The ratio is sensitive to the permutation: the cut
+    // takes a quarter of pod 0's core capacity (other seeds: x1.12..x1.49).
     double ratio[2] = {0, 0};
     int i = 0;
     for (std::string sel : {"ns3::UetRepsEvSelector", "ns3::UetObliviousEvSelector"})
@@ -136,10 +139,9 @@ TEST_F(UetHtsimValidationTest, RepsRoutesAroundAFailedCoreLinkObliviousDoesNot)
         ASSERT_TRUE(healthy.all);
         ASSERT_TRUE(failed.all) << sel;
         EXPECT_EQ(healthy.c.rtos, 0u) << sel;
-        EXPECT_GT(failed.c.rtos, 0u) << sel;
         ratio[i++] = double(failed.fct.max.GetPicoSeconds()) / healthy.fct.max.GetPicoSeconds();
     }
-    EXPECT_LT(ratio[0], 2.0);
+    EXPECT_LE(ratio[0], 1.25);
     EXPECT_GT(ratio[1], 10 * ratio[0]);
 }
 

@@ -10,6 +10,7 @@
 #include "ns3/fabric-time.h"
 #include "ns3/nscc-congestion-ops.h"
 #include "ns3/pointer.h"
+#include "ns3/rccc-congestion-ops.h"
 #include "ns3/string.h"
 #include "ns3/uet-ev-selector.h"
 #include "ns3/uinteger.h"
@@ -28,9 +29,6 @@ const std::vector<std::string> TRANSPORTS = {"roce", "uet"};
 const std::vector<std::string> ROCE_CCS = {"dcqcn", "none"};
 const std::vector<std::string> UET_CCS = {"none", "nscc", "rccc", "both"};
 const std::vector<std::string> EV_STRATEGIES = {"single", "oblivious", "bitmap", "reps", "mixed"};
-
-/// The TypeId name RCCC will have.
-const char* const RCCC_TYPE = "ns3::RcccCongestionOps";
 
 /// \return "a, b, c"
 std::string
@@ -220,24 +218,12 @@ void
 FabricTransportConfig::CheckUetCc(const std::string& value, const std::string& what)
 {
     CheckName(value, what, UET_CCS);
-    NS_ABORT_MSG_IF((value == "rccc" || value == "both") && !IsRcccAvailable(),
-                    what << "=" << value << " is not available yet: this build has no " << RCCC_TYPE
-                         << " (RCCC, the receiver-credit congestion control, is being built); "
-                            "valid values now are none, nscc");
 }
 
 void
 FabricTransportConfig::CheckEvStrategy(const std::string& value, const std::string& what)
 {
     CheckName(value, what, EV_STRATEGIES);
-}
-
-bool
-FabricTransportConfig::IsRcccAvailable()
-{
-    TypeId tid;
-    return TypeId::LookupByNameFailSafe(RCCC_TYPE, &tid) &&
-           tid.IsChildOf(FabricCongestionOps::GetTypeId()) && tid.HasConstructor();
 }
 
 uint32_t
@@ -312,9 +298,8 @@ FabricTransportConfig::UetCcTypeId() const
     {
         return NsccCongestionOps::GetTypeId();
     }
-    // rccc, both: the RCCC of the build (CheckUetCc made sure it exists). "both" runs NSCC
-    // beside it through its SenderCc attribute (set in Configure).
-    return TypeId::LookupByName(RCCC_TYPE);
+    // rccc, both: "both" runs NSCC beside RCCC through its SenderCc attribute (Configure).
+    return RcccCongestionOps::GetTypeId();
 }
 
 void

@@ -30,9 +30,8 @@ namespace ns3
  * <b>Ultra Ethernet</b> (Transport "uet"): UetNics only (the topology's Transports "uet"), with
  * - UetCongestionControl: "none" (line rate), "nscc" (NsccCongestionOps, its BaseRtt set on
  *   every NIC by Finish() to the fabric's largest unloaded RTT,
- *   FabricTopologyHelper::GetMaxUnloadedRtt), "rccc" or "both" (only if the running build has
- *   the TypeId ns3::RcccCongestionOps; Configure() aborts saying it is not available yet
- *   otherwise);
+ *   FabricTopologyHelper::GetMaxUnloadedRtt), "rccc" (RcccCongestionOps, receiver credit,
+ *   same BaseRtt) or "both" (RCCC with an NSCC as its SenderCc);
  * - EvStrategy: the UetNic EvSelector ("single": one path per PDC, ECMP by flow;
  *   "oblivious", "bitmap", "reps", "mixed": packet spraying, UetEvSelector::CreateByName).
  *   Spraying reorders packets, so the NICs neither ACK on every hole (AckOnHole false) nor
@@ -126,9 +125,8 @@ class FabricTransportConfig : public Object
      */
     static void CheckRoceCc(const std::string& value, const std::string& what);
     /**
-     * \brief Abort unless \p value is a UET congestion control this build can run: "none",
-     *        "nscc", and "rccc" or "both" when ns3::RcccCongestionOps exists (otherwise the
-     *        message says that RCCC is not available yet).
+     * \brief Abort unless \p value is a UET congestion control: "none", "nscc", "rccc" or
+     *        "both".
      * \param value the value
      * \param what how to name it in the message (e.g. "--uet-cc")
      */
@@ -139,8 +137,6 @@ class FabricTransportConfig : public Object
      * \param what how to name it in the message (e.g. "--ev-strategy")
      */
     static void CheckEvStrategy(const std::string& value, const std::string& what);
-    /// \return true if this build registers ns3::RcccCongestionOps (RCCC)
-    static bool IsRcccAvailable();
 
     /// Bytes of a full UET data frame of \p mtu payload bytes: Ethernet 14 + IPv4 20 + UDP 8 +
     /// PDS 12 + SES 44 + payload + FCS 4. \param mtu payload bytes \return frame bytes

@@ -66,19 +66,21 @@ struct FatTreeCounters
  * packets, linearly up to probability 1 (WredEcnMarker Pmax 1; htsim's ecn_low/ecn_high at
  * 0.2/0.8 BDP). With Trimming a data packet that does not fit is cut to TrimSize (default
  * the smallest the receivers can read, UetNicHelper::GetMinTrimBytes: 84 B, 88 B with receiver
- * credit; htsim cuts to 64 B of its own headers) and sent on priority 7 (SharedBufferMmu TrimPriority, TrimDscp 56, LastHopTrimDscp
- * 57 at the ToR ports facing hosts: the UetNic defaults; Install() checks them with
- * UetNicHelper::CheckSwitchTrimming). UET data uses UetDataDscp (default 8, priority 1 by the
- * ports' DSCP >> 3 map); ACKs and NACKs keep the NIC's ControlDscp (48, priority 6), above
- * data under the ports' strict-priority scheduler. At K = 4, 100 Gb/s, 1 us, Mtu 4096 this
- * gives an RTT of 14.056 us, a BDP of 42 packets (176,316 B of queue) and ECN from 37,782 to
- * 142,732 B; htsim, whose packets carry 64 B of headers instead of UET's 102 B, prints 14.023
+ * credit; htsim cuts to 64 B of its own headers) and sent on priority 7 (SharedBufferMmu
+ * TrimPriority, TrimDscp 56, LastHopTrimDscp 57 at the ToR ports facing hosts: the UetNic defaults;
+ * Install() checks them with UetNicHelper::CheckSwitchTrimming). UET data uses UetDataDscp (default
+ * 8, priority 1 by the ports' DSCP >> 3 map); ACKs and NACKs keep the NIC's ControlDscp (48,
+ * priority 6), above data under the ports' strict-priority scheduler. At K = 4, 100 Gb/s, 1 us, Mtu
+ * 4096 this gives an RTT of 14.056 us, a BDP of 42 packets (176,316 B of queue) and ECN from 37,782
+ * to 142,732 B; htsim, whose packets carry 64 B of headers instead of UET's 102 B, prints 14.023
  * us, 43 packets (178,450 B), 37,350 and 145,250 B.
  *
  * <b>UET NICs.</b> RtoMin defaults to htsim's min RTO, 15 us + 6 x QueueBytes drain time
  * (99.6 us at the defaults; htsim 100.656 us), unless the ns3::UetNic::RtoMin default was
  * changed (Config::SetDefault, --ns3::UetNic::RtoMin), which is then kept. With Trimming,
- * inferred loss is off (UetNic OooThreshold 0: trimmed packets are NACKed, not lost). The Mtu
+ * congestion loses nothing (trimmed packets are NACKed), so a packet that vanishes fell into a
+ * failed link: inferred loss finds it (UetNic OooThreshold 16 and InferLossAge 1.5, unless
+ * their defaults were changed) and tells REPS, in ~1.5 RTT instead of an RTO. The Mtu
  * is the UetNic Mtu default (4096 B, htsim's payload). The congestion control is the UetNic
  * CongestionControl attribute (set it with GetUetNicHelper() or --ns3::UetNic::...).
  *

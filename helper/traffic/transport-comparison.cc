@@ -407,7 +407,7 @@ TransportComparison::GetTypeId()
             .AddAttribute("Configurations",
                           "Comma-separated configurations: roce-dcqcn, roce-pfc, "
                           "uet-<none|nscc|rccc|both>[-<single|oblivious|bitmap|reps|mixed>].",
-                          StringValue("roce-dcqcn,roce-pfc,uet-nscc"),
+                          StringValue("roce-dcqcn,roce-pfc,uet-nscc,uet-rccc"),
                           MakeStringAccessor(&TransportComparison::m_configs),
                           MakeStringChecker())
             .AddAttribute("Scenarios",

@@ -71,6 +71,12 @@ UetEvSelector::DoDispose()
     Object::DoDispose();
 }
 
+uint16_t
+UetEvSelector::NextRetransmitEv()
+{
+    return NextEv();
+}
+
 void
 UetEvSelector::Init(Ptr<UniformRandomVariable> rng)
 {
@@ -699,6 +705,19 @@ UetRepsEvSelector::NextEv()
     }
     ++m_counters.explored;
     return RandomEv();
+}
+
+uint16_t
+UetRepsEvSelector::NextRetransmitEv()
+{
+    CheckFreezeEnd();
+    if (m_state.buffer.GetCount() == 0)
+    {
+        return NextEv();
+    }
+    CountPick();
+    ++m_counters.recycled;
+    return m_state.buffer.NextStored();
 }
 
 void

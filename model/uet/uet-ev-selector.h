@@ -126,6 +126,13 @@ class UetEvSelector : public Object
      */
     virtual uint16_t NextEv() = 0;
     /**
+     * \brief The EV of a retransmission. A packet resent after a loss should not explore: it
+     *        may be the only thing the flow waits for. The default is NextEv(); REPS returns a
+     *        known-good EV when it has one.
+     * \return an EV index in 0..GetEvs()-1
+     */
+    virtual uint16_t NextRetransmitEv();
+    /**
      * \brief Feedback about a packet that used EV index \p ev. Aborts if called before Init().
      * \param ev an index this selector returned; >= Evs (a forged packet) is counted in
      *        UetEvSelectorCounters::ignored and otherwise ignored, as is an unknown \p f
@@ -417,6 +424,8 @@ class UetRepsEvSelector : public UetEvSelector
     Ptr<UetEvSelector> Fork() const override;
     void Init(Ptr<UniformRandomVariable> rng) override;
     uint16_t NextEv() override;
+    /// \return a stored known-good EV (round robin, not consumed) if any, else NextEv()
+    uint16_t NextRetransmitEv() override;
     void OnFeedback(uint16_t ev, UetEvFeedback f) override;
 
     /// The per-connection state of REPS.

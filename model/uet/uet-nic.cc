@@ -761,7 +761,6 @@ UetNic::GetCongestionPrototype()
         m_ccPrototype = CreatePrototype<FabricCongestionOps>(m_ccTypeId,
                                                              "CongestionControl",
                                                              "FabricCongestionOps");
-        m_wantsReceiverState = m_ccPrototype->WantsReceiverState();
     }
     return m_ccPrototype;
 }
@@ -797,8 +796,9 @@ UetNic::NewEvSelector()
 bool
 UetNic::WantsReceiverState()
 {
-    GetCongestionPrototype();
-    return m_wantsReceiverState;
+    // Asked each time: the prototype's answer may change after its creation (RCCC's SenderCc
+    // set later, as FabricTransportConfig::Finish does).
+    return GetCongestionPrototype()->WantsReceiverState();
 }
 
 void

@@ -575,7 +575,6 @@ class UetNic : public Object, public FabricNicTransport
     uint32_t m_uudReassemblyLimit;              //!< UUD messages partly arrived, per source
     TypeId m_ccTypeId;                          //!< congestion control
     Ptr<FabricCongestionOps> m_ccPrototype;     //!< its prototype
-    bool m_wantsReceiverState{false};           //!< m_ccPrototype->WantsReceiverState()
     std::function<Time(Ipv4Address)> m_pathRtt; //!< peer -> unloaded RTT
     bool m_shareCcc{true};                      //!< ShareCcContext
     uint64_t m_nextCccId{0};                    //!< unshared contexts' ids

@@ -367,9 +367,11 @@ UetPdc::BuildNextPacket(const Time& now)
     uint64_t cookie = 0;
     bool retx = false;
     uint32_t lost = 0;
-    uint16_t evIndex = m_evSel ? m_evSel->NextEv() : 0;
+    uint16_t evIndex = 0;
     if (m_tx->NextLost(&lost))
     {
+        // A resent packet takes a known-good path (REPS), not an exploration.
+        evIndex = m_evSel ? m_evSel->NextRetransmitEv() : 0;
         psn = lost;
         UetSendWindow::Record& r = m_tx->Retransmit(lost, now);
         cookie = r.cookie;
@@ -379,12 +381,14 @@ UetPdc::BuildNextPacket(const Time& now)
     }
     else if (m_closeQueued)
     {
+        evIndex = m_evSel ? m_evSel->NextEv() : 0;
         m_closeQueued = false;
         psn = m_tx->SendNew(CLOSE_COOKIE, now);
         cookie = CLOSE_COOKIE;
     }
     else
     {
+        evIndex = m_evSel ? m_evSel->NextEv() : 0;
         cookie = TakeNewPacket();
         psn = m_tx->SendNew(
             cookie,
@@ -649,11 +653,19 @@ UetPdc::ReceiveAck(const UetRxPacket& rx)
     {
         sentBefore = m_core->Now() - PicoSeconds(int64_t(age * GetSrtt().GetPicoSeconds()));
     }
-    if (bitmap != 0 && threshold > 0 && m_tx->InferLosses(threshold, sentBefore) > 0)
+    m_inferred.clear();
+    if (bitmap != 0 && threshold > 0 &&
+        m_tx->InferLosses(threshold, sentBefore, m_evSel ? &m_inferred : nullptr) > 0)
     {
         uint32_t lost = 0;
         m_tx->NextLost(&lost);
         m_nic->m_retxTrace(m_localId, lost, "inferred");
+        // A packet lost without a trim vanished on its path: the EV selector hears it as a
+        // timeout (REPS freezes on its known-good EVs) without waiting for the RTO.
+        for (uint32_t psn : m_inferred)
+        {
+            EvFeedback(m_tx->Get(psn).ev, UetEvFeedback::TIMEOUT);
+        }
     }
     Retire();
     if (closeAcked)

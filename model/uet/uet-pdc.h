@@ -400,6 +400,7 @@ class UetPdc : public UetMessageSender
     UetCreditContext* m_creditCtx{nullptr};  //!< receiver credit context of the peer's CCC
     uint64_t m_rxBytes{0};                   //!< payload bytes received (rcvd_bytes)
     std::vector<std::pair<uint32_t, UetSendWindow::Record>> m_acked; //!< OnAck scratch
+    std::vector<uint32_t> m_inferred; //!< InferLosses scratch (PSNs inferred lost)
 };
 
 } // namespace ns3

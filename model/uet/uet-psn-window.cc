@@ -260,7 +260,7 @@ UetSendWindow::SackedAfter(uint32_t k) const
 }
 
 uint32_t
-UetSendWindow::InferLosses(uint32_t threshold, Time sentBefore)
+UetSendWindow::InferLosses(uint32_t threshold, Time sentBefore, std::vector<uint32_t>* out)
 {
     NS_ABORT_MSG_IF(threshold == 0, "UetSendWindow::InferLosses: threshold 0 is invalid (>= 1)");
     // Walk from the newest: a PSN not SACKed with >= threshold SACKed PSNs after it is lost.
@@ -281,6 +281,10 @@ UetSendWindow::InferLosses(uint32_t threshold, Time sentBefore)
             m_lostBytes += r.bytes;
             m_inflightBytes -= r.bytes;
             ++marked;
+            if (out)
+            {
+                out->push_back(UetPdsHeader::PsnAdd(m_una, k));
+            }
         }
     }
     return marked;

@@ -256,9 +256,12 @@ class UetSendWindow
      * \param threshold the out-of-order count that declares a loss (>= 1)
      * \param sentBefore only packets last sent before this time can be declared lost (a
      *        time gate against reordering: Time::Max() = no gate)
+     * \param[out] marked if not null, the PSNs newly marked lost are appended
      * \return PSNs newly marked lost
      */
-    uint32_t InferLosses(uint32_t threshold, Time sentBefore = Time::Max());
+    uint32_t InferLosses(uint32_t threshold,
+                         Time sentBefore = Time::Max(),
+                         std::vector<uint32_t>* marked = nullptr);
 
     /**
      * \brief Mark one PSN lost (a NACK, or its RTO).

@@ -141,9 +141,9 @@ ScenarioUetPermutation(uint32_t k, uint64_t bytes, bool rccc = false)
     auto fabric = CreateObject<FatTreeTopologyHelper>();
     fabric->SetAttribute("K", UintegerValue(k));
     UetNicHelper& nh = fabric->GetUetNicHelper();
-    nh.SetNicAttribute("CongestionControl",
-                       TypeIdValue(rccc ? RcccCongestionOps::GetTypeId()
-                                        : NsccCongestionOps::GetTypeId()));
+    nh.SetNicAttribute(
+        "CongestionControl",
+        TypeIdValue(rccc ? RcccCongestionOps::GetTypeId() : NsccCongestionOps::GetTypeId()));
     nh.SetNicAttribute("EvSelector", TypeIdValue(UetRepsEvSelector::GetTypeId()));
     nh.SetNicAttribute("AckOnHole", BooleanValue(false));
     fabric->Install();
@@ -168,8 +168,7 @@ ScenarioUetPermutation(uint32_t k, uint64_t bytes, bool rccc = false)
     const FatTreeCounters c = fabric->GetCounters();
     std::ostringstream os;
     os << std::fixed << std::setprecision(1) << "UET permutation " << (rccc ? "(RCCC) " : "")
-       << hosts << " x " << bytes
-       << " B: " << s.completed << "/" << s.flows << " done, FCT median "
+       << hosts << " x " << bytes << " B: " << s.completed << "/" << s.flows << " done, FCT median "
        << s.median.GetNanoSeconds() / 1e3 << " us, max " << s.max.GetNanoSeconds() / 1e3
        << " us, trims " << c.trims << ", RTOs " << c.rtos;
     return os.str();
@@ -381,9 +380,7 @@ main(int argc, char* argv[])
                  "allreduce-su | fabric-8k",
                  scenario);
     cmd.AddValue("bytes", "Override the scenario's message size (0 = default)", bytes);
-    cmd.AddValue("k",
-                 "uet-permutation(-rccc): fat tree radix (even, >= 2; 16 = 1024 hosts)",
-                 k);
+    cmd.AddValue("k", "uet-permutation(-rccc): fat tree radix (even, >= 2; 16 = 1024 hosts)", k);
     cmd.AddValue(
         "scheduler",
         "ns-3 event scheduler type (ns3::DelayClassScheduler, ns3::QuaternaryHeapScheduler, "

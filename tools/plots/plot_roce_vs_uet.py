@@ -37,6 +37,8 @@ CONFIG_NAMES = {
     "roce-dcqcn": "RoCEv2 + DCQCN + PFC",
     "roce-pfc": "RoCEv2, PFC only",
     "uet-nscc": "UET NSCC + REPS",
+    "uet-rccc": "UET RCCC + REPS",
+    "uet-both": "UET NSCC + RCCC + REPS",
     "uet-none": "UET, no CC, REPS",
 }
 
