@@ -429,17 +429,12 @@ FatTreeTopologyHelper::DoConfigure()
     {
         nic.SetNicAttribute("RtoMin", TimeValue(GetUetRtoMin()));
     }
-    // With trimming, congestion loses no packet (it is trimmed and NACKed); a packet that
-    // vanishes fell into a failed link. Loss inference with an age gate finds those in about
-    // 1.5 smoothed RTTs (16 later packets SACKed, older than 1.5 SRTT: longer than spraying's
-    // reordering) instead of an RTO, and tells REPS (a timeout: it freezes on known-good EVs).
+    // With trimming a congested packet is trimmed and NACKed, not lost: no inferred loss
+    // (for failure scenarios set the UetNic defaults OooThreshold 16 and InferLossAge 1.5:
+    // only a packet that vanished is then inferred lost, in ~1.5 RTT instead of an RTO).
     if (m_trimming && !DefaultChanged("ns3::UetNic", "OooThreshold"))
     {
-        nic.SetNicAttribute("OooThreshold", UintegerValue(16));
-    }
-    if (m_trimming && !DefaultChanged("ns3::UetNic", "InferLossAge"))
-    {
-        nic.SetNicAttribute("InferLossAge", DoubleValue(1.5));
+        nic.SetNicAttribute("OooThreshold", UintegerValue(0));
     }
 }
 

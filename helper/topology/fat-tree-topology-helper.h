@@ -78,9 +78,11 @@ struct FatTreeCounters
  * <b>UET NICs.</b> RtoMin defaults to htsim's min RTO, 15 us + 6 x QueueBytes drain time
  * (99.6 us at the defaults; htsim 100.656 us), unless the ns3::UetNic::RtoMin default was
  * changed (Config::SetDefault, --ns3::UetNic::RtoMin), which is then kept. With Trimming,
- * congestion loses nothing (trimmed packets are NACKed), so a packet that vanishes fell into a
- * failed link: inferred loss finds it (UetNic OooThreshold 16 and InferLossAge 1.5, unless
- * their defaults were changed) and tells REPS, in ~1.5 RTT instead of an RTO. The Mtu
+ * inferred loss is off (UetNic OooThreshold 0: trimmed packets are NACKed, not lost) unless the
+ * ns3::UetNic::OooThreshold default was changed. For a failed link, set the defaults
+ * OooThreshold 16 and InferLossAge 1.5: a packet that vanished is then inferred lost in ~1.5
+ * RTT instead of an RTO, and REPS hears it (at 1024 hosts without a failure they cost spurious
+ * losses: the permutation's tail 231 -> 300 us). The Mtu
  * is the UetNic Mtu default (4096 B, htsim's payload). The congestion control is the UetNic
  * CongestionControl attribute (set it with GetUetNicHelper() or --ns3::UetNic::...).
  *
