@@ -173,6 +173,31 @@ TEST_F(DcqcnUnitTest, PaperPresetByHand)
     Simulator::Run();
 }
 
+TEST_F(DcqcnUnitTest, AQpPacedBelowOnePacketPerPeriodKeepsItsTimer)
+{
+    // Paper preset at 40 Gb/s (timer 55 us, MinRate 1 Mb/s). CNPs drive the rate to the floor;
+    // the QP then sent one 4096-byte packet, whose successor the pacer holds for
+    // 4096 x 8 / 1 Mb/s = 32.8 ms: no packet can leave within a timer period. The timer must
+    // keep raising the rate anyway (stopping it as for an idle QP left such QPs at 1 Mb/s for
+    // 33 ms: 16 flows of the paper preset at 40 Gb/s used 26 % of the link). After 20 periods
+    // of fast recovery towards Rt the rate is far above the floor.
+    DcqcnCongestionOps::SetPresetDefaults("paper");
+    auto cc = CreateObject<DcqcnCongestionOps>();
+    cc->Init(DataRate("40Gbps"));
+    for (int i = 0; i < 40; ++i)
+    {
+        At(1 + i, [cc]() { cc->OnCnp(); });
+    }
+    At(41, [cc]() { cc->OnBytesSent(4096); });
+    double atFloor = 0;
+    At(42, [&]() { atFloor = Bps(cc->GetRate()); });
+    double later = 0;
+    At(41 + 20 * 55 + 1, [&]() { later = Bps(cc->GetRate()); });
+    Simulator::Run();
+    EXPECT_LT(atFloor, 50e6);        // driven down to (about) the floor
+    EXPECT_GT(later, 100 * atFloor); // fast recovery: halving the distance to Rt per period
+}
+
 TEST(DcqcnPresets, UnknownPresetIsRejected)
 {
     EXPECT_DEATH(DcqcnCongestionOps::SetPresetDefaults("vendor"), "preset \"vendor\" is unknown");

@@ -9,6 +9,7 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-time.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -397,7 +398,12 @@ DcqcnCongestionOps::OnIncreaseTimer()
         return;
     }
     TimerStage();
-    if (!m_sentSinceTimer && GetRate() < GetLineRate())
+    // A QP paced so slowly that a packet takes longer than a period sends nothing in a period
+    // although it has data: it must keep ticking (the timer is what raises its rate; stopping
+    // left a QP at MinRate 1 Mb/s waiting 33 ms for its next 4 KB frame).
+    bool pacedOut =
+        m_lastSentBytes > 0 && BytesTxTime(m_lastSentBytes, GetRate()) > m_increaseTimer;
+    if (!m_sentSinceTimer && !pacedOut && GetRate() < GetLineRate())
     {
         // The QP sent nothing for a whole period: stop ticking while it is idle. The stages
         // it misses are replayed in order when it sends again (CatchUp), so the rate is the
@@ -439,6 +445,7 @@ void
 DcqcnCongestionOps::OnBytesSent(uint32_t bytes)
 {
     m_sentSinceTimer = true;
+    m_lastSentBytes = bytes;
     if (m_idle)
     {
         CatchUp();

@@ -147,6 +147,7 @@ class DcqcnCongestionOps : public FabricCongestionOps
     Time m_timerDeadline;               //!< when the increase timer is due
     bool m_idle;                        //!< timer stopped because the QP sent nothing
     bool m_sentSinceTimer;              //!< bytes were sent since the last timer stage
+    uint32_t m_lastSentBytes{0};        //!< payload of the last packet sent (pacing gap)
 };
 
 /**
