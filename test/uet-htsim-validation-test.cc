@@ -126,10 +126,11 @@ TEST_F(UetHtsimValidationTest, RepsRoutesAroundAFailedCoreLinkObliviousDoesNot)
     // Loss inference for failures: a packet is inferred lost once 16 later packets are SACKed
     // and it is 1.5 smoothed RTTs old (UetNic OooThreshold, InferLossAge; with trimming only a
     // vanished packet gets there), and the EV selector hears it as a timeout (REPS freezes on
-    // its known-good EVs); a retransmission takes a known-good EV. Measured: REPS 196.7 -> 245.3 us (x1.247, no RTO; before loss inference:
-    // x1.82 with 149 RTOs), oblivious 196.1 -> 11261 us (x57: it keeps sending 1 in 4 of some
-    // flows' packets into the cut cable). The ratio is sensitive to the permutation: the cut
-    // takes a quarter of pod 0's core capacity (other seeds: x1.12..x1.49).
+    // its known-good EVs); a retransmission takes a known-good EV. Measured: REPS 196.7 -> 245.3 us
+    // (x1.247, no RTO; before loss inference: x1.82 with 149 RTOs), oblivious 196.1 -> 11261 us
+    // (x57: it keeps sending 1 in 4 of some flows' packets into the cut cable). The ratio is
+    // sensitive to the permutation: the cut takes a quarter of pod 0's core capacity (other seeds:
+    // x1.12..x1.49).
     Config::SetDefault("ns3::UetNic::OooThreshold", UintegerValue(16));
     Config::SetDefault("ns3::UetNic::InferLossAge", DoubleValue(1.5));
     double ratio[2] = {0, 0};

@@ -3,6 +3,8 @@
  */
 #include "flow-list.h"
 
+#include "text-fields.h"
+
 #include "ns3/abort.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/uinteger.h"
@@ -27,40 +29,6 @@ constexpr int64_t PS_PER_NS = 1000;
 /// Largest start time in a file, nanoseconds (9e18 ps fits an int64).
 constexpr uint64_t MAX_START_NS = 9000000000000000ULL;
 
-/// \return \p line split at spaces and tabs (a '\r' is whitespace too)
-std::vector<std::string>
-Fields(const std::string& line)
-{
-    std::vector<std::string> t;
-    std::size_t i = 0;
-    while (i < line.size())
-    {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
-        {
-            ++i;
-        }
-        std::size_t j = i;
-        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r')
-        {
-            ++j;
-        }
-        if (j > i)
-        {
-            t.push_back(line.substr(i, j - i));
-        }
-        i = j;
-    }
-    return t;
-}
-
-/// \return true if \p s is one or more decimal digits
-bool
-AllDigits(const std::string& s)
-{
-    return !s.empty() &&
-           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 /**
  * Parse a whole number.
  * \param s the text
@@ -80,25 +48,21 @@ ParseWhole(const std::string& s,
            std::string& why)
 {
     const std::string range = std::to_string(min) + ".." + std::to_string(max);
-    if (!s.empty() && s[0] == '-')
+    switch (text::ParseWhole(s, min, max, v))
     {
+    case text::WholeVerdict::OK:
+        return true;
+    case text::WholeVerdict::NEGATIVE:
         why = what + " " + s + " is negative; expected a whole number in " + range;
         return false;
-    }
-    if (!AllDigits(s))
-    {
+    case text::WholeVerdict::NOT_A_NUMBER:
         why = what + " '" + s + "' is not a whole number; expected " + range;
         return false;
+    case text::WholeVerdict::OUT_OF_RANGE:
+        break;
     }
-    errno = 0;
-    unsigned long long x = std::strtoull(s.c_str(), nullptr, 10);
-    if (errno == ERANGE || x < min || x > max)
-    {
-        why = what + " " + s + " is out of range; expected a whole number in " + range;
-        return false;
-    }
-    v = x;
-    return true;
+    why = what + " " + s + " is out of range; expected a whole number in " + range;
+    return false;
 }
 
 /**
@@ -121,7 +85,7 @@ ParseStartNs(const std::string& s, int64_t& ps, std::string& why)
     const std::size_t dot = s.find('.');
     const std::string whole = s.substr(0, dot);
     const std::string frac = dot == std::string::npos ? "" : s.substr(dot + 1);
-    if (!AllDigits(whole) || (dot != std::string::npos && !AllDigits(frac)))
+    if (!text::AllDigits(whole) || (dot != std::string::npos && !text::AllDigits(frac)))
     {
         why = "start '" + s + "' is not a number" + expected;
         return false;
@@ -146,25 +110,6 @@ ParseStartNs(const std::string& s, int64_t& ps, std::string& why)
     return true;
 }
 
-/// \return \p ps picoseconds as nanoseconds with up to 3 decimals, no trailing zeros
-std::string
-FormatNs(int64_t ps)
-{
-    std::string s = std::to_string(ps / PS_PER_NS);
-    const int64_t frac = ps % PS_PER_NS;
-    if (frac != 0)
-    {
-        std::string f = std::to_string(frac);
-        f.insert(0, 3 - f.size(), '0');
-        while (f.back() == '0')
-        {
-            f.pop_back();
-        }
-        s += "." + f;
-    }
-    return s;
-}
-
 } // namespace
 
 FlowListParser::FlowListParser(const std::string& source, uint64_t firstId)
@@ -187,7 +132,7 @@ FlowListParser::ParseLine(const std::string& line,
 {
     ++m_line;
     flow.reset();
-    const std::vector<std::string> f = Fields(line);
+    const std::vector<std::string> f = text::SplitFields(line);
     if (f.empty() || f[0][0] == '#')
     {
         return true;
@@ -236,8 +181,8 @@ FlowListParser::ParseLine(const std::string& line,
     if (m_prevLine != 0 && ps < m_prevStartPs)
     {
         return fail("start " + f[3] + " ns is before the previous flow's " +
-                    FormatNs(m_prevStartPs) + " ns (line " + std::to_string(m_prevLine) +
-                    "); flows must be in non-decreasing start order");
+                    text::FormatFixed(m_prevStartPs, PS_PER_NS, 3) + " ns (line " +
+                    std::to_string(m_prevLine) + "); flows must be in non-decreasing start order");
     }
     m_prevStartPs = ps;
     m_prevLine = m_line;
@@ -307,8 +252,8 @@ FlowList::WriteFlow(std::ostream& out, const FlowSpec& f)
     NS_ABORT_MSG_IF(f.start.IsStrictlyNegative(),
                     "FlowList: flow " << f.id << " starts at " << FabricFormatTime(f.start)
                                       << "; valid start times are >= 0");
-    out << f.src << " " << f.dst << " " << f.sizeBytes << " " << FormatNs(f.start.GetPicoSeconds())
-        << "\n";
+    out << f.src << " " << f.dst << " " << f.sizeBytes << " "
+        << text::FormatFixed(f.start.GetPicoSeconds(), PS_PER_NS, 3) << "\n";
 }
 
 void

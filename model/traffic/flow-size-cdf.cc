@@ -3,6 +3,8 @@
  */
 #include "flow-size-cdf.h"
 
+#include "text-fields.h"
+
 #include "ns3/abort.h"
 
 #include <algorithm>
@@ -28,32 +30,6 @@ namespace
 
 /// Largest size in a CDF file: 2^53 bytes, every whole number up to it exact in a double.
 constexpr double MAX_SIZE = 9007199254740992.0;
-
-/// \return \p line split at spaces and tabs (a '\r' is whitespace too)
-std::vector<std::string>
-Fields(const std::string& line)
-{
-    std::vector<std::string> t;
-    std::size_t i = 0;
-    while (i < line.size())
-    {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
-        {
-            ++i;
-        }
-        std::size_t j = i;
-        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r')
-        {
-            ++j;
-        }
-        if (j > i)
-        {
-            t.push_back(line.substr(i, j - i));
-        }
-        i = j;
-    }
-    return t;
-}
 
 /**
  * \param s a field
@@ -251,7 +227,7 @@ FlowSizeCdf::Parse(std::istream& in,
     while (std::getline(in, line))
     {
         ++n;
-        std::vector<std::string> f = Fields(line);
+        std::vector<std::string> f = text::SplitFields(line);
         if (f.empty() || f[0][0] == '#')
         {
             continue;

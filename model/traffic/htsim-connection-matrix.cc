@@ -3,6 +3,8 @@
  */
 #include "htsim-connection-matrix.h"
 
+#include "text-fields.h"
+
 #include "ns3/abort.h"
 
 #include <algorithm>
@@ -24,32 +26,6 @@ namespace
 /// Picoseconds per microsecond: the file's start times are microseconds.
 constexpr int64_t PS_PER_US = 1000000;
 
-/// \return \p line split at spaces and tabs (a trailing '\r' is whitespace too)
-std::vector<std::string>
-Tokens(const std::string& line)
-{
-    std::vector<std::string> t;
-    std::size_t i = 0;
-    while (i < line.size())
-    {
-        while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r'))
-        {
-            ++i;
-        }
-        std::size_t j = i;
-        while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r')
-        {
-            ++j;
-        }
-        if (j > i)
-        {
-            t.push_back(line.substr(i, j - i));
-        }
-        i = j;
-    }
-    return t;
-}
-
 /**
  * Parse an unsigned decimal integer (digits only).
  * \param s the text
@@ -66,47 +42,22 @@ ParseUnsigned(const std::string& s,
               uint64_t& v,
               std::string& why)
 {
-    if (!s.empty() && s[0] == '-')
+    switch (text::ParseWhole(s, 0, max, v))
     {
+    case text::WholeVerdict::OK:
+        return true;
+    case text::WholeVerdict::NEGATIVE:
         why = what + " " + s + " is negative; expected a whole number in 0.." + std::to_string(max);
         return false;
-    }
-    if (s.empty() || !std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; }))
-    {
+    case text::WholeVerdict::NOT_A_NUMBER:
         why = what + " '" + s + "' is not a number; expected a whole number in 0.." +
               std::to_string(max);
         return false;
+    case text::WholeVerdict::OUT_OF_RANGE:
+        break;
     }
-    errno = 0;
-    unsigned long long x = std::strtoull(s.c_str(), nullptr, 10);
-    if (errno == ERANGE || x > max)
-    {
-        why = what + " " + s + " is out of range; expected a whole number in 0.." +
-              std::to_string(max);
-        return false;
-    }
-    v = x;
-    return true;
-}
-
-/// Write \p ps picoseconds as microseconds with up to 6 decimals, no trailing zeros.
-std::string
-FormatMicroseconds(int64_t ps)
-{
-    std::ostringstream os;
-    os << ps / PS_PER_US;
-    int64_t frac = ps % PS_PER_US;
-    if (frac != 0)
-    {
-        std::string f = std::to_string(frac);
-        f.insert(0, 6 - f.size(), '0');
-        while (f.back() == '0')
-        {
-            f.pop_back();
-        }
-        os << "." << f;
-    }
-    return os.str();
+    why = what + " " + s + " is out of range; expected a whole number in 0.." + std::to_string(max);
+    return false;
 }
 
 } // namespace
@@ -224,7 +175,7 @@ HtsimConnectionMatrix::Parse(std::istream& in,
     while (std::getline(in, line))
     {
         ++n;
-        std::vector<std::string> t = Tokens(line);
+        std::vector<std::string> t = text::SplitFields(line);
         if (t.empty() || t[0][0] == '#')
         {
             continue;
@@ -462,7 +413,8 @@ HtsimConnectionMatrix::Write(std::ostream& out) const
         {
             out << " id " << c.id;
         }
-        out << " start " << FormatMicroseconds(c.start.GetPicoSeconds()) << " size " << c.bytes;
+        out << " start " << text::FormatFixed(c.start.GetPicoSeconds(), PS_PER_US, 6) << " size "
+            << c.bytes;
         if (c.priority)
         {
             out << " prio " << *c.priority;

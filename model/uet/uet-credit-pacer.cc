@@ -15,8 +15,9 @@
 namespace ns3
 {
 
-UetCreditContext::UetCreditContext(uint64_t key, UetCreditPacer* pacer)
+UetCreditContext::UetCreditContext(uint64_t key, UetCreditPacer* pacer, uint8_t cccId)
     : m_key(key),
+      m_cccId(cccId),
       m_pacer(pacer)
 {
 }

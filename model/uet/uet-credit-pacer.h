@@ -46,8 +46,9 @@ class UetCreditContext
     /**
      * \param key the NIC's key
      * \param pacer the pacer of the port its packets arrive on
+     * \param cccId the sender's CCC id (0..255)
      */
-    UetCreditContext(uint64_t key, UetCreditPacer* pacer);
+    UetCreditContext(uint64_t key, UetCreditPacer* pacer, uint8_t cccId = 0);
 
     UetCreditContext(const UetCreditContext&) = delete;
     UetCreditContext& operator=(const UetCreditContext&) = delete;
@@ -56,6 +57,12 @@ class UetCreditContext
     uint64_t GetKey() const
     {
         return m_key;
+    }
+
+    /// \return the sender's CCC id
+    uint8_t GetCccId() const
+    {
+        return m_cccId;
     }
 
     /**
@@ -136,6 +143,7 @@ class UetCreditContext
 
   private:
     uint64_t m_key;                 //!< the NIC's key
+    uint8_t m_cccId;                //!< the sender's CCC id
     UetCreditPacer* m_pacer;        //!< the port's pacer
     uint64_t m_target{0};           //!< cumulative credit_target, bytes
     uint64_t m_granted{0};          //!< cumulative grant, bytes

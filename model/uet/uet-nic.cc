@@ -855,9 +855,9 @@ UetNic::AcquireCreditContext(uint32_t port, Ipv4Address src, uint8_t cccId, UetP
     auto it = m_creditCtxs.find(key);
     if (it == m_creditCtxs.end())
     {
-        it =
-            m_creditCtxs.emplace(key, std::make_unique<UetCreditContext>(key, GetCreditPacer(port)))
-                .first;
+        it = m_creditCtxs
+                 .emplace(key, std::make_unique<UetCreditContext>(key, GetCreditPacer(port), cccId))
+                 .first;
     }
     it->second->Join(pdc);
     return it->second.get();

@@ -139,15 +139,13 @@ UetPdc::SendCredit(uint32_t credit)
 void
 UetPdc::OnCreditTarget(uint8_t cccId, uint32_t field, bool requeue)
 {
-    if (!m_creditCtx)
-    {
-        m_creditCtx = m_nic->AcquireCreditContext(m_port, m_peer, cccId, this);
-    }
-    else if (m_creditCtx->GetKey() !=
-             ((m_creditCtx->GetKey() & ~(uint64_t(0xFF) << 32)) | (uint64_t(cccId) << 32)))
+    if (m_creditCtx && m_creditCtx->GetCccId() != cccId)
     {
         // The sender's context changed (its old one was freed): follow the new one.
         ReleaseCreditContext();
+    }
+    if (!m_creditCtx)
+    {
         m_creditCtx = m_nic->AcquireCreditContext(m_port, m_peer, cccId, this);
     }
     m_creditCtx->SetVia(this);
