@@ -266,7 +266,7 @@ UetNic::GetTypeId()
                           "the line rate would let senders overrun the receiver's link.",
                           DoubleValue(0.99),
                           MakeDoubleAccessor(&UetNic::m_creditRate),
-                          MakeFabricDoubleChecker("ns3::UetNic::CreditRate", 1e-6, 1.0))
+                          MakeFabricPositiveDoubleChecker("ns3::UetNic::CreditRate", 1.0))
             .AddAttribute(
                 "CreditChunk",
                 "Receiver credit (RCCC): most credit one grant carries, bytes on the "
