@@ -211,8 +211,8 @@ def plot(args):
     metric = pd.to_numeric(df[args.metric].str.strip(), errors="coerce")
     if metric.isna().any():
         i = int(metric.isna().to_numpy().nonzero()[0][0])
-        raise common.InputError("%s: line %d: column '%s' is %r, expected a number"
-                                % (path, int(df.index[i]) + 2, args.metric, df[args.metric].iloc[i]))
+        raise common.InputError("%s: line %d: column '%s' is %r, expected a number" % (
+            path, int(df.index[i]) + 2, args.metric, df[args.metric].iloc[i]))
     df = df.assign(**{args.metric: metric})
     cells = reduce_cells(df, path, keys, args.metric, args.agg)
 

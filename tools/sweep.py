@@ -24,9 +24,9 @@ adds the axis ``seed=1..K`` last, so a run's replications are adjacent: the temp
 it on (``--seed={seed}``, or ns-3's ``--RngRun={seed}``). Runs are the product of the axes in
 the order given (last axis fastest); that order is the order of the gathered rows.
 
-Layout of ``--out DIR``: ``runs/<run id>/`` per run (id like ``kmin=100KB_kmax=400KB_cc=dcqcn``,
-characters other than letters, digits and ``._+-=`` replaced by ``-``, with a hash if that changed the
-id or it was too long) holding ``cmd.txt`` (the exact command), ``params.json``,
+Layout of ``--out DIR``: ``runs/<run id>/`` per run (id like
+``kmin=100KB_kmax=400KB_cc=dcqcn``; characters other than letters, digits and ``._+-=`` become
+``-``, and a hash is appended if that changed the id or it was too long) holding ``cmd.txt`` (the exact command), ``params.json``,
 ``stdout.txt``, ``stderr.txt`` and, once the run has exited 0 with a well-formed summary,
 ``done``; a failed run gets ``failed`` (exit code and the last lines of stderr) instead.
 ``runs.csv`` lists every run's status; ``sweep.csv`` holds the grid parameters followed by
@@ -453,6 +453,7 @@ def execute(todo, jobs, cwd, timeout, report):
                 report(run)
     except KeyboardInterrupt:
         for run in running:
+            run.status = "interrupted"
             kill(run, signal.SIGTERM)
         deadline = time.monotonic() + 5
         for run in running:

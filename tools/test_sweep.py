@@ -134,7 +134,7 @@ class Runs(SweepCase):
         overlap in time, and sweep.csv holds the parameters then the summary, in grid order.
         A second invocation runs nothing; one without a done marker is rerun alone; --force
         reruns all."""
-        self.env["FAKE_SLEEP"] = "1.0"
+        self.env["FAKE_SLEEP"] = "2.0"  # overlap even when python starts slowly (busy CI)
         r = self.sweep("--jobs", "4", *self.GRID)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(self.run_dirs(), self.IDS)
@@ -213,8 +213,8 @@ class Runs(SweepCase):
         self.assertIn("| fake: alpha=2 is not supported", r.stderr)
         self.assertIn("FAILED: exit code 3", r.stdout)
         status = {s["run_id"]: s for s in self.status()}
-        self.assertEqual((status["alpha=2_mode=x"]["status"], status["alpha=2_mode=x"]["exit_code"]),
-                         ("failed", "3"))
+        failed_run = status["alpha=2_mode=x"]
+        self.assertEqual((failed_run["status"], failed_run["exit_code"]), ("failed", "3"))
         self.assertEqual(status["alpha=3_mode=x"]["status"], "done")
 
         del self.env["FAKE_FAIL_ALPHA"]
