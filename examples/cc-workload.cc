@@ -18,6 +18,10 @@
  *   ./cc-workload --cc=dcqcn --load=0.5 --fct=fct.csv --summary=summary.csv
  *   ./cc-workload --cdf=fb-hadoop --kmin=50KB --kmax=200KB --pmax=0.1
  *   ./cc-workload --cdf=my-sizes.cdf --duration=5ms --cc=none
+ *
+ * Every flag is an attribute of ClosWorkloadHelper (--leaves is
+ * --ns3::ClosWorkloadHelper::Leaves, ...); anything else is set with --ns3::Class::Attribute,
+ * e.g. --ns3::DcqcnCongestionOps::Gd=4.
  */
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
@@ -39,18 +43,13 @@ WriteRow(std::ostream* os, const FlowFctRecord& r)
     FlowFctSummary::WriteRecordCsv(*os, r);
 }
 
-/// \return the CDF: a shipped workload's name or a file path
-FlowSizeCdf
-LoadCdf(const std::string& cdf)
+/// Prints one row of the slowdown table.
+void
+PrintRow(const std::string& label, const FlowFctBucketStats& b)
 {
-    for (const std::string& name : FlowSizeCdf::GetShippedNames())
-    {
-        if (name == cdf)
-        {
-            return FlowSizeCdf::LoadShipped(cdf);
-        }
-    }
-    return FlowSizeCdf::Load(cdf); // aborts naming the file and line if it is not a CDF
+    std::cout << std::setw(22) << label << std::setw(7) << b.flows << std::fixed
+              << std::setprecision(2) << std::setw(9) << b.medianSlowdown << std::setw(9)
+              << b.p95Slowdown << std::setw(9) << b.p99Slowdown << '\n';
 }
 
 } // namespace
@@ -59,122 +58,49 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    uint32_t leaves = 8;
-    uint32_t hostsPerLeaf = 16;
-    uint32_t spines = 2;
-    DataRate hostRate("25Gbps");
-    DataRate fabricRate("100Gbps");
-    Time delay = MicroSeconds(1);
-    uint32_t mtu = 1024;
-    uint64_t buffer = 4000000;
-    std::string cdf = "websearch";
-    double load = 0.5;
-    std::string loadBase = "fabric";
-    Time duration = MilliSeconds(10);
-    std::string cc = "dcqcn";
-    std::string preset = "hpcc";
-    QueueSize kmin("100KB");
-    QueueSize kmax("400KB");
-    double pmax = 0.2;
     uint32_t seed = 1;
     std::string fctPath;
     std::string summaryPath;
+    std::string scheduler = "ns3::DelayClassScheduler";
+    std::string simulator = "ns3::FabricSimulatorImpl";
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("leaves", "Leaf (ToR) switches, >= 1", leaves);
-    cmd.AddValue("hosts-per-leaf", "Hosts under each leaf, >= 1", hostsPerLeaf);
-    cmd.AddValue("spines", "Spine switches, >= 1", spines);
-    cmd.AddValue("host-rate", "Host link rate", hostRate);
-    cmd.AddValue("fabric-rate", "Leaf-spine link rate", fabricRate);
-    cmd.AddValue("delay", "Propagation delay of every link", delay);
-    cmd.AddValue("mtu", "RoCE path MTU, payload bytes (256, 512, 1024, 2048, 4096)", mtu);
-    cmd.AddValue("buffer", "Shared buffer per switch, bytes", buffer);
-    cmd.AddValue("cdf", "Flow-size CDF: websearch, fb-hadoop, alistorage or a file", cdf);
-    cmd.AddValue("load", "Offered load of the host links, (0, 1]", load);
-    cmd.AddValue("load-base",
-                 "What --load is a fraction of: host (each host link's rate) or fabric (each "
-                 "host's share of its leaf's uplinks: host rate / oversubscription, as the "
-                 "HPCC-lineage setup counts it: ~590 WebSearch flows in 10 ms)",
-                 loadBase);
-    cmd.AddValue("duration",
-                 "Flow arrivals during this time; the run goes on to completion",
-                 duration);
-    cmd.AddValue("cc", "RoCE congestion control: dcqcn, none or a TypeId name", cc);
-    cmd.AddValue("dcqcn-preset",
-                 "DCQCN parameters: hpcc (g 1/256, 900 us timer, AI 50 Mb/s, HAI 100 Mb/s), "
-                 "firmware (ConnectX defaults) or paper (Zhu et al. 2015)",
-                 preset);
-    cmd.AddValue("kmin", "ECN Kmin at 25 Gb/s (scaled with the port rate)", kmin);
-    cmd.AddValue("kmax", "ECN Kmax at 25 Gb/s (scaled with the port rate)", kmax);
-    cmd.AddValue("pmax", "ECN marking probability at Kmax, [0, 1]", pmax);
+    const std::string h = "ns3::ClosWorkloadHelper::";
+    cmd.AddValue("leaves", h + "Leaves");
+    cmd.AddValue("hosts-per-leaf", h + "HostsPerLeaf");
+    cmd.AddValue("spines", h + "Spines");
+    cmd.AddValue("host-rate", h + "HostLinkDataRate");
+    cmd.AddValue("fabric-rate", h + "FabricLinkDataRate");
+    cmd.AddValue("delay", h + "LinkDelay");
+    cmd.AddValue("mtu", h + "Mtu");
+    cmd.AddValue("buffer", h + "BufferSize");
+    cmd.AddValue("cdf", h + "Workload");
+    cmd.AddValue("load", h + "Load");
+    cmd.AddValue("load-base", h + "LoadBase");
+    cmd.AddValue("duration", h + "Duration");
+    cmd.AddValue("cc", h + "CongestionControl");
+    cmd.AddValue("dcqcn-preset", h + "DcqcnPreset");
+    cmd.AddValue("kmin", h + "Kmin");
+    cmd.AddValue("kmax", h + "Kmax");
+    cmd.AddValue("pmax", h + "Pmax");
     cmd.AddValue("seed", "Random run (arrivals, sizes, hosts, ECMP), >= 1", seed);
     cmd.AddValue("fct", "Write one CSV row per flow to this file", fctPath);
     cmd.AddValue("summary", "Write the per-bucket summary CSV to this file", summaryPath);
+    cmd.AddValue("scheduler", "ns-3 event scheduler (same results with any)", scheduler);
+    cmd.AddValue("simulator",
+                 "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl; "
+                 "ns3::FabricSimulatorImpl runs fewer events)",
+                 simulator);
     cmd.Parse(argc, argv);
-
-    NS_ABORT_MSG_IF(leaves == 0 || hostsPerLeaf == 0 || spines == 0,
-                    "--leaves=" << leaves << " --hosts-per-leaf=" << hostsPerLeaf
-                                << " --spines=" << spines << " are invalid; each must be >= 1");
-    NS_ABORT_MSG_IF(!(load > 0 && load <= 1),
-                    "--load=" << load << " is invalid; valid range is (0, 1]");
+    SetSimulatorImpl(simulator);  // aborts naming a bad --simulator
+    SetEventScheduler(scheduler); // aborts naming a bad --scheduler
     NS_ABORT_MSG_IF(seed == 0, "--seed=0 is invalid; valid range is 1..4294967295");
-    NS_ABORT_MSG_IF(kmin.GetValue() > kmax.GetValue(),
-                    "--kmin=" << kmin << " is above --kmax=" << kmax << "; valid is Kmin <= Kmax");
     RngSeedManager::SetRun(seed);
-    if (cc == "dcqcn" && preset == "hpcc")
-    {
-        Config::SetDefault("ns3::DcqcnCongestionOps::RateIncreaseTimer",
-                           TimeValue(MicroSeconds(900)));
-        Config::SetDefault("ns3::DcqcnCongestionOps::RateAi", DataRateValue(DataRate("50Mbps")));
-        Config::SetDefault("ns3::DcqcnCongestionOps::RateHai", DataRateValue(DataRate("100Mbps")));
-    }
-    else if (cc == "dcqcn")
-    {
-        DcqcnCongestionOps::SetPresetDefaults(preset); // aborts naming a bad preset
-    }
 
-    // The Clos: plain hosts (one NIC, no NVLink), leaf uplinks spread over the spines.
-    auto clos = CreateObject<ClosTopologyHelper>();
-    clos->SetAttribute("Servers", UintegerValue(leaves * hostsPerLeaf));
-    clos->SetAttribute("ServersPerRack", UintegerValue(hostsPerLeaf));
-    clos->SetAttribute("GpusPerServer", UintegerValue(1));
-    clos->SetAttribute("NvLink", BooleanValue(false));
-    clos->SetAttribute("GpuLinkDataRate", DataRateValue(hostRate));
-    clos->SetAttribute("GpuLinkDelay", TimeValue(delay));
-    clos->SetAttribute("LeafSpineDataRate", DataRateValue(fabricRate));
-    clos->SetAttribute("LeafSpineDelay", TimeValue(delay));
-    clos->SetAttribute("Spines", UintegerValue(spines));
-    const double down = double(hostsPerLeaf) * hostRate.GetBitRate();
-    const double up = double(spines) * fabricRate.GetBitRate();
-    clos->SetAttribute("Oversubscription", DoubleValue(std::max(1.0, down / up)));
-    SwitchHelper& sw = clos->GetSwitchHelper();
-    sw.SetMmuAttribute("BufferSize", UintegerValue(buffer));
-    sw.SetMmuAttribute("Alpha", DoubleValue(1.0 / 8));
-    sw.SetEcnAttribute("Kmin", QueueSizeValue(kmin));
-    sw.SetEcnAttribute("Kmax", QueueSizeValue(kmax));
-    sw.SetEcnAttribute("Pmax", DoubleValue(pmax));
-    RoceNicHelper& nic = clos->GetNicHelper();
-    nic.SetCongestionControl(cc); // aborts naming an unknown algorithm
-    nic.SetNicAttribute("Mtu", UintegerValue(mtu));
-    nic.SetNicAttribute("AckInterval", UintegerValue(1));
-    nic.AssignStreams(1);
-    clos->Install();
-    clos->Print(std::cout);
-
-    // The workload: Poisson arrivals at the target load of the host links.
-    auto flows = CreateObject<FlowArrivalGenerator>();
-    flows->SetAttribute("Load", DoubleValue(load));
-    NS_ABORT_MSG_IF(loadBase != "host" && loadBase != "fabric",
-                    "--load-base=" << loadBase << " is invalid; valid values are host, fabric");
-    const double share = loadBase == "host" ? 1.0 : std::min(1.0, up / down);
-    flows->SetAttribute("HostLinkRate",
-                        DataRateValue(DataRate(uint64_t(share * double(hostRate.GetBitRate())))));
-    flows->SetAttribute("StopTime", TimeValue(duration));
-    flows->SetFlowSizeCdf(LoadCdf(cdf));
-    flows->SetNHosts(clos->GetNRanks());
-    flows->AssignStreams(100);
-
-    FlowWorkloadRunner runner(clos, flows);
+    auto exp = CreateObject<ClosWorkloadHelper>();
+    exp->Install(); // aborts naming a bad value
+    exp->GetTopology()->Print(std::cout);
+    FlowWorkloadRunner& runner = exp->GetRunner();
     std::unique_ptr<std::ofstream> fct;
     if (!fctPath.empty())
     {
@@ -184,30 +110,27 @@ main(int argc, char* argv[])
         runner.SetRecordCallback(
             MakeBoundCallback(&WriteRow, static_cast<std::ostream*>(fct.get())));
     }
-    runner.Start();
+    exp->Start();
     Simulator::Run();
-    const bool healthy = clos->GetHealthMonitor()->ReportEndOfRun(std::cerr);
+    const bool healthy = exp->GetTopology()->GetHealthMonitor()->ReportEndOfRun(std::cerr);
 
     const FlowFctSummary& s = runner.GetSummary();
-    std::cout << "workload: " << cdf << " at load " << load << " for " << duration.As(Time::MS)
-              << ", cc " << cc << ": " << s.GetFlows() << " flows, " << s.GetFailed()
-              << " failed, goodput " << std::fixed << std::setprecision(2)
+    StringValue cc;
+    exp->GetAttribute("CongestionControl", cc);
+    std::cout << "workload: " << s.GetFlows() << " flows (load base "
+              << exp->GetLoadBaseRate().GetBitRate() / 1e9 << " Gb/s per host), cc " << cc.Get()
+              << ": " << s.GetFailed() << " failed, goodput " << std::fixed << std::setprecision(2)
               << s.GetGoodputBps() / 1e9 << " Gb/s, at most " << runner.GetMaxActive()
-              << " in flight, " << runner.GetQpPairs() << " QP pairs\n";
-    std::cout << "FCT slowdown per flow size (bytes):\n";
-    std::cout << std::setw(24) << "size" << std::setw(8) << "flows" << std::setw(10) << "median"
-              << std::setw(10) << "p95" << std::setw(10) << "p99\n";
-    auto print = [](const std::string& label, const FlowFctBucketStats& b) {
-        std::cout << std::setw(24) << label << std::setw(8) << b.flows << std::setw(10)
-                  << b.medianSlowdown << std::setw(10) << b.p95Slowdown << std::setw(10)
-                  << b.p99Slowdown << '\n';
-    };
+              << " flows in flight, " << runner.GetQpPairs() << " QP pairs\n";
+    std::cout << "FCT slowdown per flow size (bytes):\n"
+              << std::setw(22) << "size" << std::setw(7) << "flows" << std::setw(9) << "median"
+              << std::setw(9) << "p95" << std::setw(9) << "p99" << '\n';
     for (const FlowFctBucketStats& b : s.GetBuckets())
     {
         const std::string hi = b.hiBytes == UINT64_MAX ? "inf" : std::to_string(b.hiBytes);
-        print(std::to_string(b.loBytes) + ".." + hi, b);
+        PrintRow(std::to_string(b.loBytes) + ".." + hi, b);
     }
-    print("all", s.GetOverall());
+    PrintRow("all", s.GetOverall());
     if (!summaryPath.empty())
     {
         std::ofstream out(summaryPath);

@@ -16,6 +16,8 @@
  *   ai-fabric-bench --scenario=uet-permutation-rccc  the same with RCCC (receiver credit)
  *   ai-fabric-bench --scenario=allreduce-su  one SuperPOD SU (32 x 8 GPUs) ring AllReduce 256 MiB
  *   ai-fabric-bench --scenario=fabric-8k  build an 8,192-GPU fabric + ring-neighbour QPs
+ *   ai-fabric-bench --scenario=websearch-128  the HPCC-lineage reference: 128 hosts, WebSearch
+ *                   at 50 % for 10 ms over DCQCN, run to completion (ClosWorkloadHelper)
  *
  * Run all with tools/bench/run-benchmarks.sh. Timing belongs here, not in the tests.
  */
@@ -338,6 +340,28 @@ ScenarioAllReduceSu(uint64_t bytes)
     return os.str();
 }
 
+/// The HPCC-lineage reference scenario (ClosWorkloadHelper defaults: 128 hosts, WebSearch at
+/// 50 % for \p duration, DCQCN), run to completion.
+std::string
+ScenarioWebsearch128(Time duration)
+{
+    auto exp = CreateObject<ClosWorkloadHelper>();
+    exp->SetAttribute("Duration", TimeValue(duration));
+    exp->Install();
+    exp->Start();
+    Simulator::Run();
+    FlowWorkloadRunner& run = exp->GetRunner();
+    const FlowFctSummary& s = run.GetSummary();
+    const FlowFctBucketStats all = s.GetOverall();
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(3) << s.GetFlows() << " WebSearch flows, "
+       << s.GetFailed() << " failed" << (run.AllCompleted() ? "" : " (NOT all completed)")
+       << ", slowdown median " << all.medianSlowdown << " p95 " << all.p95Slowdown << " p99 "
+       << all.p99Slowdown << ", at most " << run.GetMaxActive() << " in flight, "
+       << run.GetQpPairs() << " QP pairs";
+    return os.str();
+}
+
 /// Build-only: an 8,192-GPU rail-optimized fabric plus one QP to each ring neighbour.
 std::string
 ScenarioFabric8k()
@@ -377,9 +401,12 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario",
                  "p2p | incast | uet-p2p | uet-incast | uet-permutation | uet-permutation-rccc | "
-                 "allreduce-su | fabric-8k",
+                 "allreduce-su | fabric-8k | websearch-128",
                  scenario);
-    cmd.AddValue("bytes", "Override the scenario's message size (0 = default)", bytes);
+    cmd.AddValue("bytes",
+                 "Override the scenario's message size (0 = default; websearch-128: the "
+                 "arrival time in ns, default 10 ms)",
+                 bytes);
     cmd.AddValue("k", "uet-permutation(-rccc): fat tree radix (even, >= 2; 16 = 1024 hosts)", k);
     cmd.AddValue(
         "scheduler",
@@ -434,12 +461,16 @@ main(int argc, char* argv[])
     {
         result = ScenarioFabric8k();
     }
+    else if (scenario == "websearch-128")
+    {
+        result = ScenarioWebsearch128(bytes ? NanoSeconds(bytes) : MilliSeconds(10));
+    }
     else
     {
         NS_ABORT_MSG("--scenario=" << scenario
                                    << " is unknown; use p2p, incast, uet-p2p, uet-incast, "
-                                      "uet-permutation, uet-permutation-rccc, allreduce-su or "
-                                      "fabric-8k");
+                                      "uet-permutation, uet-permutation-rccc, allreduce-su, "
+                                      "fabric-8k or websearch-128");
     }
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     uint64_t events = Simulator::GetEventCount();

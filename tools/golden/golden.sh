@@ -52,6 +52,7 @@ run dcqcn-fairness "$ex/dcqcn-fairness"
 run dcqcn-fairness-none "$ex/dcqcn-fairness" --cc=none --flows=2
 run dcqcn-incast "$ex/dcqcn-incast"
 run dcqcn-incast-paper "$ex/dcqcn-incast" --preset=paper --senders=4
+run cc-workload "$ex/cc-workload" --duration=1ms --fct=fct.csv --summary=summary.csv
 run collective-ring "$ex/collective-ring" --csv=collective.csv
 run collective-tree "$ex/collective-ring" --algo=tree --ranks=16 --servers=2 --size=4MiB
 run collective-alltoall "$ex/collective-ring" --op=alltoall --ranks=8 --size=1MiB
@@ -74,6 +75,7 @@ for s in p2p incast uet-p2p uet-incast allreduce-su fabric-8k; do
 done
 run bench-uet-permutation-k4 "$bench" --scenario=uet-permutation --k=4
 run bench-uet-permutation-rccc-k4 "$bench" --scenario=uet-permutation-rccc --k=4
+run bench-websearch-128-1ms "$bench" --scenario=websearch-128 --bytes=1000000
 run bench-p2p-default-engine "$bench" --scenario=p2p --bytes=16777216 \
     --simulator=ns3::DefaultSimulatorImpl --scheduler=ns3::MapScheduler
 

@@ -1,0 +1,267 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "clos-workload-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/dcqcn-congestion-ops.h"
+#include "ns3/double.h"
+#include "ns3/fabric-attribute-checker.h"
+#include "ns3/flow-size-cdf.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(ClosWorkloadHelper);
+
+namespace
+{
+
+/// \return the CDF: a shipped workload's name or a file path
+FlowSizeCdf
+LoadCdf(const std::string& workload)
+{
+    const auto names = FlowSizeCdf::GetShippedNames();
+    if (std::find(names.begin(), names.end(), workload) != names.end())
+    {
+        return FlowSizeCdf::LoadShipped(workload);
+    }
+    return FlowSizeCdf::Load(workload); // aborts naming the file (and line) if not a CDF
+}
+
+} // namespace
+
+TypeId
+ClosWorkloadHelper::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::ClosWorkloadHelper")
+            .SetParent<Object>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<ClosWorkloadHelper>()
+            .AddAttribute("Leaves",
+                          "Leaf (ToR) switches, >= 1.",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&ClosWorkloadHelper::m_leaves),
+                          MakeFabricUintegerChecker<uint32_t>("ns3::ClosWorkloadHelper::Leaves", 1))
+            .AddAttribute(
+                "HostsPerLeaf",
+                "Hosts under each leaf, >= 1.",
+                UintegerValue(16),
+                MakeUintegerAccessor(&ClosWorkloadHelper::m_hostsPerLeaf),
+                MakeFabricUintegerChecker<uint32_t>("ns3::ClosWorkloadHelper::HostsPerLeaf", 1))
+            .AddAttribute("Spines",
+                          "Spine switches, >= 1; each leaf has one uplink to each.",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&ClosWorkloadHelper::m_spines),
+                          MakeFabricUintegerChecker<uint32_t>("ns3::ClosWorkloadHelper::Spines", 1))
+            .AddAttribute("HostLinkDataRate",
+                          "Host-leaf link rate (> 0).",
+                          DataRateValue(DataRate("25Gbps")),
+                          MakeDataRateAccessor(&ClosWorkloadHelper::m_hostRate),
+                          MakeDataRateChecker())
+            .AddAttribute("FabricLinkDataRate",
+                          "Leaf-spine link rate (> 0).",
+                          DataRateValue(DataRate("100Gbps")),
+                          MakeDataRateAccessor(&ClosWorkloadHelper::m_fabricRate),
+                          MakeDataRateChecker())
+            .AddAttribute("LinkDelay",
+                          "Propagation delay of every link (>= 0).",
+                          TimeValue(MicroSeconds(1)),
+                          MakeTimeAccessor(&ClosWorkloadHelper::m_delay),
+                          MakeFabricTimeChecker("ns3::ClosWorkloadHelper::LinkDelay", Time(0)))
+            .AddAttribute("Mtu",
+                          "RoCE path MTU, payload bytes per packet (256, 512, 1024, 2048, "
+                          "4096; RoceNic Mtu).",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&ClosWorkloadHelper::m_mtu),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("BufferSize",
+                          "Shared buffer of each switch, bytes (SharedBufferMmu BufferSize).",
+                          UintegerValue(4000000),
+                          MakeUintegerAccessor(&ClosWorkloadHelper::m_buffer),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("Alpha",
+                          "Dynamic-threshold alpha of the shared buffer (SharedBufferMmu "
+                          "Alpha).",
+                          DoubleValue(1.0 / 8),
+                          MakeDoubleAccessor(&ClosWorkloadHelper::m_alpha),
+                          MakeFabricPositiveDoubleChecker("ns3::ClosWorkloadHelper::Alpha"))
+            .AddAttribute("Kmin",
+                          "ECN Kmin at 25 Gb/s, scaled with the port rate.",
+                          QueueSizeValue(QueueSize("100KB")),
+                          MakeQueueSizeAccessor(&ClosWorkloadHelper::m_kmin),
+                          MakeQueueSizeChecker())
+            .AddAttribute("Kmax",
+                          "ECN Kmax at 25 Gb/s (>= Kmin), scaled with the port rate.",
+                          QueueSizeValue(QueueSize("400KB")),
+                          MakeQueueSizeAccessor(&ClosWorkloadHelper::m_kmax),
+                          MakeQueueSizeChecker())
+            .AddAttribute("Pmax",
+                          "ECN marking probability at Kmax, [0, 1].",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&ClosWorkloadHelper::m_pmax),
+                          MakeFabricDoubleChecker("ns3::ClosWorkloadHelper::Pmax", 0.0, 1.0))
+            .AddAttribute("CongestionControl",
+                          "RoCE congestion control: dcqcn, none or a TypeId name "
+                          "(RoceNicHelper::SetCongestionControl).",
+                          StringValue("dcqcn"),
+                          MakeStringAccessor(&ClosWorkloadHelper::m_cc),
+                          MakeStringChecker())
+            .AddAttribute("DcqcnPreset",
+                          "DCQCN parameters: hpcc (g 1/256, 900 us timer, AI 50 Mb/s, HAI "
+                          "100 Mb/s), firmware (ConnectX defaults), paper (Zhu et al. 2015) "
+                          "or none (leave the defaults as they are).",
+                          StringValue("hpcc"),
+                          MakeStringAccessor(&ClosWorkloadHelper::m_preset),
+                          MakeStringChecker())
+            .AddAttribute("Workload",
+                          "Flow-size CDF: a shipped one (websearch, fb-hadoop, alistorage) or "
+                          "a file in the same format.",
+                          StringValue("websearch"),
+                          MakeStringAccessor(&ClosWorkloadHelper::m_workload),
+                          MakeStringChecker())
+            .AddAttribute("Load",
+                          "Offered load, (0, 1], of LoadBase.",
+                          DoubleValue(0.5),
+                          MakeDoubleAccessor(&ClosWorkloadHelper::m_load),
+                          MakeFabricPositiveDoubleChecker("ns3::ClosWorkloadHelper::Load", 1.0))
+            .AddAttribute("LoadBase",
+                          "What Load is a fraction of: fabric (each host's share of its "
+                          "leaf's uplinks, host rate / oversubscription) or host (the host "
+                          "link rate).",
+                          StringValue("fabric"),
+                          MakeStringAccessor(&ClosWorkloadHelper::m_loadBase),
+                          MakeStringChecker())
+            .AddAttribute(
+                "Duration",
+                "Flows arrive during this time from 0; the run goes on until they "
+                "complete (> 0).",
+                TimeValue(MilliSeconds(10)),
+                MakeTimeAccessor(&ClosWorkloadHelper::m_duration),
+                MakeFabricTimeChecker("ns3::ClosWorkloadHelper::Duration", NanoSeconds(1)));
+    return tid;
+}
+
+ClosWorkloadHelper::ClosWorkloadHelper()
+    : m_clos(CreateObject<ClosTopologyHelper>())
+{
+}
+
+ClosWorkloadHelper::~ClosWorkloadHelper() = default;
+
+void
+ClosWorkloadHelper::DoDispose()
+{
+    m_runner.reset();
+    m_generator = nullptr;
+    m_clos = nullptr;
+    Object::DoDispose();
+}
+
+Ptr<ClosTopologyHelper>
+ClosWorkloadHelper::GetTopology() const
+{
+    return m_clos;
+}
+
+void
+ClosWorkloadHelper::Install()
+{
+    NS_ABORT_MSG_IF(m_runner, "ClosWorkloadHelper::Install called twice");
+    NS_ABORT_MSG_IF(m_kmin.GetValue() > m_kmax.GetValue(),
+                    "ClosWorkloadHelper: Kmin=" << m_kmin << " is above Kmax=" << m_kmax
+                                                << "; valid is Kmin <= Kmax");
+    NS_ABORT_MSG_IF(m_loadBase != "fabric" && m_loadBase != "host",
+                    "ClosWorkloadHelper: LoadBase=" << m_loadBase
+                                                    << " is invalid; valid values are fabric, "
+                                                       "host");
+    NS_ABORT_MSG_IF(m_hostRate.GetBitRate() == 0 || m_fabricRate.GetBitRate() == 0,
+                    "ClosWorkloadHelper: HostLinkDataRate=" << m_hostRate << ", FabricLinkDataRate="
+                                                            << m_fabricRate
+                                                            << " are invalid; both must be > 0");
+    const FlowSizeCdf cdf = LoadCdf(m_workload);
+    if (m_preset == "hpcc")
+    {
+        Config::SetDefault("ns3::DcqcnCongestionOps::G", DoubleValue(1.0 / 256));
+        Config::SetDefault("ns3::DcqcnCongestionOps::RateIncreaseTimer",
+                           TimeValue(MicroSeconds(900)));
+        Config::SetDefault("ns3::DcqcnCongestionOps::RateAi", DataRateValue(DataRate("50Mbps")));
+        Config::SetDefault("ns3::DcqcnCongestionOps::RateHai", DataRateValue(DataRate("100Mbps")));
+    }
+    else if (m_preset != "none")
+    {
+        DcqcnCongestionOps::SetPresetDefaults(m_preset); // aborts naming a bad preset
+    }
+
+    // Plain hosts (one NIC, no NVLink), one uplink from each leaf to each spine.
+    m_clos->SetAttribute("Servers", UintegerValue(m_leaves * m_hostsPerLeaf));
+    m_clos->SetAttribute("ServersPerRack", UintegerValue(m_hostsPerLeaf));
+    m_clos->SetAttribute("GpusPerServer", UintegerValue(1));
+    m_clos->SetAttribute("NvLink", BooleanValue(false));
+    m_clos->SetAttribute("GpuLinkDataRate", DataRateValue(m_hostRate));
+    m_clos->SetAttribute("GpuLinkDelay", TimeValue(m_delay));
+    m_clos->SetAttribute("LeafSpineDataRate", DataRateValue(m_fabricRate));
+    m_clos->SetAttribute("LeafSpineDelay", TimeValue(m_delay));
+    m_clos->SetAttribute("Spines", UintegerValue(m_spines));
+    const double down = double(m_hostsPerLeaf) * double(m_hostRate.GetBitRate());
+    const double up = double(m_spines) * double(m_fabricRate.GetBitRate());
+    m_clos->SetAttribute("Oversubscription", DoubleValue(std::max(1.0, down / up)));
+    SwitchHelper& sw = m_clos->GetSwitchHelper();
+    sw.SetMmuAttribute("BufferSize", UintegerValue(m_buffer));
+    sw.SetMmuAttribute("Alpha", DoubleValue(m_alpha));
+    sw.SetEcnAttribute("Kmin", QueueSizeValue(m_kmin));
+    sw.SetEcnAttribute("Kmax", QueueSizeValue(m_kmax));
+    sw.SetEcnAttribute("Pmax", DoubleValue(m_pmax));
+    RoceNicHelper& nic = m_clos->GetNicHelper();
+    nic.SetCongestionControl(m_cc); // aborts naming an unknown algorithm
+    nic.SetNicAttribute("Mtu", UintegerValue(m_mtu));
+    nic.SetNicAttribute("AckInterval", UintegerValue(1));
+    nic.AssignStreams(1);
+    m_clos->Install();
+
+    const double share = m_loadBase == "host" ? 1.0 : std::min(1.0, up / down);
+    m_loadBaseRate = DataRate(static_cast<uint64_t>(share * double(m_hostRate.GetBitRate())));
+    m_generator = CreateObject<FlowArrivalGenerator>();
+    m_generator->SetAttribute("Load", DoubleValue(m_load));
+    m_generator->SetAttribute("HostLinkRate", DataRateValue(m_loadBaseRate));
+    m_generator->SetAttribute("StopTime", TimeValue(m_duration));
+    m_generator->SetFlowSizeCdf(cdf);
+    m_generator->SetNHosts(m_clos->GetNRanks());
+    m_generator->AssignStreams(100);
+    m_runner = std::make_unique<FlowWorkloadRunner>(m_clos, m_generator);
+}
+
+void
+ClosWorkloadHelper::Start()
+{
+    NS_ABORT_MSG_IF(!m_runner, "ClosWorkloadHelper::Start before Install");
+    m_runner->Start();
+}
+
+FlowWorkloadRunner&
+ClosWorkloadHelper::GetRunner()
+{
+    NS_ABORT_MSG_IF(!m_runner, "ClosWorkloadHelper::GetRunner before Install");
+    return *m_runner;
+}
+
+Ptr<FlowArrivalGenerator>
+ClosWorkloadHelper::GetGenerator() const
+{
+    return m_generator;
+}
+
+DataRate
+ClosWorkloadHelper::GetLoadBaseRate() const
+{
+    return m_loadBaseRate;
+}
+
+} // namespace ns3

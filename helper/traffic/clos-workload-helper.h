@@ -1,0 +1,103 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: a congestion-control experiment in one object: a two-tier Clos of plain hosts,
+ * a Poisson flow workload from a flow-size CDF, and the FlowWorkloadRunner that records FCT
+ * slowdowns (the HPCC-lineage evaluation setup by default).
+ */
+#ifndef CLOS_WORKLOAD_HELPER_H
+#define CLOS_WORKLOAD_HELPER_H
+
+#include "flow-workload-runner.h"
+
+#include "ns3/clos-topology-helper.h"
+#include "ns3/data-rate.h"
+#include "ns3/flow-arrival-generator.h"
+#include "ns3/object.h"
+#include "ns3/queue-size.h"
+
+#include <memory>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-traffic
+ * \brief Builds the congestion-control researcher's standard experiment: Poisson flows drawn
+ *        from a flow-size CDF at a target load, over RoCEv2 on a two-tier Clos of plain hosts
+ *        (one NIC each, no NVLink), with per-flow FCT records and the slowdown summary.
+ *
+ * The defaults are the HPCC-lineage evaluation setup (Li et al., SIGCOMM 2019, and the
+ * simulators derived from it): 128 hosts (8 leaves x 16) at 25 Gb/s, 2 spines at 100 Gb/s
+ * (2:1), 1 us links, 4 MB shared switch buffers with dynamic threshold alpha 1/8, 1024-byte
+ * payloads, PFC on, ECN Kmin 100 KB / Kmax 400 KB / Pmax 0.2 per 25 Gb/s scaled with the port
+ * rate, DCQCN with g 1/256, a 900 us rate-increase timer, AI 50 Mb/s, HAI 100 Mb/s, an ACK per
+ * packet, WebSearch at 50 % load for 10 ms of arrivals.
+ *
+ * Load: a fraction of each host's share of its leaf's uplinks (LoadBase "fabric": host rate /
+ * oversubscription, 12.5 Gb/s at 2:1, the setup's ~590 WebSearch flows in 10 ms) or of the
+ * host link (LoadBase "host").
+ *
+ * Install() sets the DcqcnCongestionOps defaults of the chosen preset (Config::SetDefault),
+ * builds the Clos (ClosTopologyHelper: its switch and NIC helpers are reachable through
+ * GetTopology() before Install for anything not covered here), the generator and the runner;
+ * Start() starts the flows. Install() aborts, naming the attribute and its valid range, for
+ * a zero leaf, host or spine count, a load outside (0, 1], Kmin > Kmax, an unknown workload,
+ * congestion control, preset or load base.
+ */
+class ClosWorkloadHelper : public Object
+{
+  public:
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    ClosWorkloadHelper();
+    ~ClosWorkloadHelper() override;
+
+    /// \return the Clos (configure it further before Install)
+    Ptr<ClosTopologyHelper> GetTopology() const;
+    /// Build the fabric, the workload and the runner. Call once.
+    void Install();
+    /// Start the flows (after Install, before Simulator::Run()).
+    void Start();
+    /// \return the runner (valid after Install)
+    FlowWorkloadRunner& GetRunner();
+    /// \return the workload generator (valid after Install)
+    Ptr<FlowArrivalGenerator> GetGenerator() const;
+    /// \return the rate the load is a fraction of, per host (valid after Install)
+    DataRate GetLoadBaseRate() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    Ptr<ClosTopologyHelper> m_clos;               //!< the fabric
+    Ptr<FlowArrivalGenerator> m_generator;        //!< the flows
+    std::unique_ptr<FlowWorkloadRunner> m_runner; //!< runs them
+    uint32_t m_leaves;                            //!< attribute Leaves
+    uint32_t m_hostsPerLeaf;                      //!< attribute HostsPerLeaf
+    uint32_t m_spines;                            //!< attribute Spines
+    DataRate m_hostRate;                          //!< attribute HostLinkDataRate
+    DataRate m_fabricRate;                        //!< attribute FabricLinkDataRate
+    Time m_delay;                                 //!< attribute LinkDelay
+    uint32_t m_mtu;                               //!< attribute Mtu
+    uint64_t m_buffer;                            //!< attribute BufferSize
+    double m_alpha;                               //!< attribute Alpha
+    QueueSize m_kmin;                             //!< attribute Kmin
+    QueueSize m_kmax;                             //!< attribute Kmax
+    double m_pmax;                                //!< attribute Pmax
+    std::string m_cc;                             //!< attribute CongestionControl
+    std::string m_preset;                         //!< attribute DcqcnPreset
+    std::string m_workload;                       //!< attribute Workload
+    double m_load;                                //!< attribute Load
+    std::string m_loadBase;                       //!< attribute LoadBase
+    Time m_duration;                              //!< attribute Duration
+    DataRate m_loadBaseRate;                      //!< computed by Install
+};
+
+} // namespace ns3
+
+#endif /* CLOS_WORKLOAD_HELPER_H */
