@@ -321,25 +321,26 @@ TEST_F(ClosExperimentDeathTest, PortMtuTooSmallOrOutOfRangeAborts)
 
 /// N hosts on one switch (host i on port i), 100 Gb/s, 1 us, every ECT packet above 0 B of
 /// egress queue marked (Kmin = Kmax = 0, not scaled).
-class MarkingPointTest : public test::SimTest
+class MarkingPointStar
 {
-  protected:
-    void Build(uint32_t nHosts, const std::string& point)
+  public:
+    void Build(uint32_t nHosts, const std::string& point, const std::string& k = "0B")
     {
         hosts.Create(nHosts);
         sw.Create(1);
         for (uint32_t i = 0; i < nHosts; ++i)
         {
             PfcHelper pfc;
+            pfc.SetQueueMaxSize(QueueSize("10000p"));
             pfc.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
             pfc.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
             NetDeviceContainer d = pfc.Install(hosts.Get(i), sw.Get(0));
             dev.push_back(DynamicCast<PfcNetDevice>(d.Get(0)));
-            dev.back()->SetPfcReceiveCallback(MakeCallback(&MarkingPointTest::Receive, this));
+            dev.back()->SetPfcReceiveCallback(MakeCallback(&MarkingPointStar::Receive, this));
         }
         SwitchHelper helper;
-        helper.SetEcnAttribute("Kmin", QueueSizeValue(QueueSize("0B")));
-        helper.SetEcnAttribute("Kmax", QueueSizeValue(QueueSize("0B")));
+        helper.SetEcnAttribute("Kmin", QueueSizeValue(QueueSize(k)));
+        helper.SetEcnAttribute("Kmax", QueueSizeValue(QueueSize(k)));
         helper.SetEcnAttribute("ScaleWithRate", BooleanValue(false));
         helper.SetEcnAttribute("MarkingPoint", StringValue(point));
         fabric = helper.Install(sw.Get(0));
@@ -348,7 +349,7 @@ class MarkingPointTest : public test::SimTest
             fabric->GetForwardingTable()->SetRoute(Ipv4Address(0x0a000001 + i), {i});
         }
         fabric->TraceConnectWithoutContext("EcnMark",
-                                           MakeCallback(&MarkingPointTest::OnMark, this));
+                                           MakeCallback(&MarkingPointStar::OnMark, this));
     }
 
     /// Host \p from sends one 1000-byte ECT(0) UDP packet to host \p to now.
@@ -381,7 +382,11 @@ class MarkingPointTest : public test::SimTest
         ip.EnableChecksum();
         p->PeekHeader(ip);
         received++;
-        ce += ip.GetEcn() == Ipv4Header::ECN_CE;
+        if (ip.GetEcn() == Ipv4Header::ECN_CE)
+        {
+            ce++;
+            ceTimes.push_back(Simulator::Now());
+        }
         badChecksum += !ip.IsChecksumOk();
     }
 
@@ -398,28 +403,33 @@ class MarkingPointTest : public test::SimTest
     uint32_t ce{0};
     uint32_t badChecksum{0};
     std::vector<uint64_t> markQueues;
+    std::vector<Time> ceTimes;
 };
+
+using MarkingPointTest = test::SimTest;
 
 // One packet alone: on enqueue it counts itself in the queue (1018 B > 0: marked); on dequeue
 // nothing is queued behind it (0 B: not marked).
 TEST_F(MarkingPointTest, ALonePacketIsMarkedOnEnqueue)
 {
-    Build(2, "Enqueue");
-    SendOne(0, 1);
+    MarkingPointStar s;
+    s.Build(2, "Enqueue");
+    s.SendOne(0, 1);
     Simulator::Run();
-    EXPECT_EQ(received, 1u);
-    EXPECT_EQ(ce, 1u);
-    EXPECT_EQ(fabric->GetCounters().ecnMarks[1], 1u);
+    EXPECT_EQ(s.received, 1u);
+    EXPECT_EQ(s.ce, 1u);
+    EXPECT_EQ(s.fabric->GetCounters().ecnMarks[1], 1u);
 }
 
 TEST_F(MarkingPointTest, ALonePacketIsNotMarkedOnDequeue)
 {
-    Build(2, "Dequeue");
-    SendOne(0, 1);
+    MarkingPointStar s;
+    s.Build(2, "Dequeue");
+    s.SendOne(0, 1);
     Simulator::Run();
-    EXPECT_EQ(received, 1u);
-    EXPECT_EQ(ce, 0u);
-    EXPECT_EQ(fabric->GetCounters().ecnMarks[1], 0u);
+    EXPECT_EQ(s.received, 1u);
+    EXPECT_EQ(s.ce, 0u);
+    EXPECT_EQ(s.fabric->GetCounters().ecnMarks[1], 0u);
 }
 
 // Three packets of 1018 B (1000 B IPv4 + Ethernet header and FCS, as the MMU charges them)
@@ -430,34 +440,73 @@ TEST_F(MarkingPointTest, ALonePacketIsNotMarkedOnDequeue)
 //  with the third behind it (1018 B), the third with 0 B: exactly 1 marked, the second.
 TEST_F(MarkingPointTest, IncastOfThreeMarksThreeOnEnqueueAndOneOnDequeue)
 {
-    Build(4, "Enqueue");
-    for (uint32_t s = 0; s < 3; ++s)
+    MarkingPointStar s;
+    s.Build(4, "Enqueue");
+    for (uint32_t h = 0; h < 3; ++h)
     {
-        SendOne(s, 3);
+        s.SendOne(h, 3);
     }
     Simulator::Run();
-    EXPECT_EQ(received, 3u);
-    EXPECT_EQ(ce, 3u);
-    EXPECT_EQ(fabric->GetCounters().ecnMarks[3], 3u);
-    EXPECT_EQ(markQueues, (std::vector<uint64_t>{1018, 1018, 2036}));
+    EXPECT_EQ(s.received, 3u);
+    EXPECT_EQ(s.ce, 3u);
+    EXPECT_EQ(s.fabric->GetCounters().ecnMarks[3], 3u);
+    EXPECT_EQ(s.markQueues, (std::vector<uint64_t>{1018, 1018, 2036}));
 }
 
 TEST_F(MarkingPointTest, IncastOfThreeMarksOneOnDequeueWithAValidChecksum)
 {
-    Build(4, "Dequeue");
-    for (uint32_t s = 0; s < 3; ++s)
+    MarkingPointStar s;
+    s.Build(4, "Dequeue");
+    for (uint32_t h = 0; h < 3; ++h)
     {
-        SendOne(s, 3);
+        s.SendOne(h, 3);
     }
     Simulator::Run();
-    EXPECT_EQ(received, 3u);
-    EXPECT_EQ(ce, 1u);
-    EXPECT_EQ(badChecksum, 0u);
-    EXPECT_EQ(fabric->GetCounters().ecnMarks[3], 1u);
-    EXPECT_EQ(fabric->GetCounters().marks[size_t(SwitchMarkReason::ECN_CE)], 1u);
-    EXPECT_EQ(markQueues, (std::vector<uint64_t>{1018}));
+    EXPECT_EQ(s.received, 3u);
+    EXPECT_EQ(s.ce, 1u);
+    EXPECT_EQ(s.badChecksum, 0u);
+    EXPECT_EQ(s.fabric->GetCounters().ecnMarks[3], 1u);
+    EXPECT_EQ(s.fabric->GetCounters().marks[size_t(SwitchMarkReason::ECN_CE)], 1u);
+    EXPECT_EQ(s.markQueues, (std::vector<uint64_t>{1018}));
     // The MMU released everything either way.
-    EXPECT_EQ(fabric->GetMmu()->GetBytesHeld(), 0u);
+    EXPECT_EQ(s.fabric->GetMmu()->GetBytesHeld(), 0u);
+}
+
+// Two hosts each send 40 back-to-back 1000 B packets at 100 Gb/s into one 100 Gb/s port: the
+// queue grows by one packet per packet time T (1038 B on the wire, 83.04 ns). With
+// Kmin = Kmax = K = 10 packets (10,180 B):
+//  Enqueue: the first packet that finds > K queued (itself included) arrives at about 10 T and
+//  then waits behind those 10 packets: it leaves, and its CE reaches the receiver, at ~20 T.
+//  Dequeue: the first packet that leaves with > K behind it leaves at about 10 T.
+// So dequeue marking signals the congestion one drain time of K (K / rate, ~10 T) earlier.
+TEST_F(MarkingPointTest, DequeueMarkingSignalsOneQueueDrainTimeEarlier)
+{
+    Time firstCe[2];
+    uint32_t marks[2] = {0, 0};
+    for (int dequeue = 0; dequeue < 2; ++dequeue)
+    {
+        MarkingPointStar run; // a fresh switch per marking point
+        run.Build(3, dequeue ? "Dequeue" : "Enqueue", "10180B");
+        for (uint32_t i = 0; i < 40; ++i)
+        {
+            run.SendOne(0, 2);
+            run.SendOne(1, 2);
+        }
+        Simulator::Run();
+        ASSERT_EQ(run.received, 80u);
+        ASSERT_GT(run.ce, 0u);
+        firstCe[dequeue] = run.ceTimes.front();
+        marks[dequeue] = run.ce;
+        Simulator::Destroy();
+    }
+    const Time packetTime = PicoSeconds(83040); // 1038 B at 100 Gb/s
+    const Time earlier = firstCe[0] - firstCe[1];
+    // Measured: 9 T (747.36 ns) earlier; K / rate = 814 ns.
+    EXPECT_GE(earlier, packetTime * 8) << "enqueue " << firstCe[0] << ", dequeue " << firstCe[1];
+    EXPECT_LE(earlier, packetTime * 12) << "enqueue " << firstCe[0] << ", dequeue " << firstCe[1];
+    // Both mark while the queue is above K: the dequeue marks are shifted earlier, not lost.
+    EXPECT_GT(marks[1], 0u);
+    EXPECT_GT(marks[0], 0u);
 }
 
 // ---- 6. fabric-wide aggregate counters ------------------------------------------------------
@@ -546,6 +595,10 @@ TEST_F(ClosExperimentTest, AggregateCountersAddUpToThePerDeviceCountersOnAnIncas
     EXPECT_EQ(total.xoffDecisions, xoff);
     EXPECT_EQ(total.cnpTx, cnpTx);
     EXPECT_EQ(total.cnpRx, cnpRx);
+    // Only RoCE data is ECN-capable: every CE mark reached a NIC as a CE data packet, and
+    // every CNP sent was received.
+    EXPECT_EQ(total.ceRx, total.ecnMarks);
+    EXPECT_EQ(total.cnpTx, total.cnpRx);
     // The incast congested the fabric: both ECN (hence CNPs) and PFC happened.
     EXPECT_GT(total.ecnMarks, 0u);
     EXPECT_GT(total.cnpTx, 0u);
