@@ -66,9 +66,9 @@ struct SwitchCounters
  * load balancer choose one, asks the MMU to admit and charge the bytes (which may trigger PFC
  * XOFF to the ingress peer), then after ProcessingDelay decides ECN marking on the egress
  * queue occupancy (or, with the marker's MarkingPoint Dequeue, when the frame leaves the
- * egress queue, on the bytes queued behind it), decrements the TTL (rewriting only the IPv4 header
- * bytes and checksum) and queues the packet on the egress port at the same priority. The MMU bytes
- * are released when the frame leaves the egress queue.
+ * egress queue, on the bytes queued behind it), decrements the TTL (rewriting only the IPv4
+ * header bytes and checksum) and queues the packet on the egress port at the same priority.
+ * The MMU bytes are released when the frame leaves the egress queue.
  *
  * Protocol neutrality: the switch knows IPv4 and UDP only. A transport's flow entropy (what
  * entropy-aware load balancers hash beyond the 5-tuple) is read by the parser registered for
