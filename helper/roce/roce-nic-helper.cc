@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/dcqcn-congestion-ops.h"
 #include "ns3/node.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -21,6 +22,24 @@ void
 RoceNicHelper::SetNicAttribute(std::string name, const AttributeValue& value)
 {
     m_nicFactory.Set(name, value);
+    if (name == "Mtu")
+    {
+        TypeId::AttributeInformation info;
+        RoceNic::GetTypeId().LookupAttributeByName("Mtu", &info);
+        m_mtu = DynamicCast<const UintegerValue>(info.checker->CreateValidValue(value))->Get();
+    }
+}
+
+uint32_t
+RoceNicHelper::GetMtu() const
+{
+    if (m_mtu != 0)
+    {
+        return m_mtu;
+    }
+    TypeId::AttributeInformation info;
+    RoceNic::GetTypeId().LookupAttributeByName("Mtu", &info);
+    return DynamicCast<const UintegerValue>(info.initialValue)->Get();
 }
 
 void

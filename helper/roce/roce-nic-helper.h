@@ -37,6 +37,11 @@ class RoceNicHelper
      */
     void SetNicAttribute(std::string name, const AttributeValue& value);
     /**
+     * \return the path MTU of the NICs installed from now on: the Mtu given to
+     *         SetNicAttribute, else the ns3::RoceNic::Mtu default (4096 unless changed)
+     */
+    uint32_t GetMtu() const;
+    /**
      * \brief Choose the congestion control of new NICs (their "CongestionControl" attribute).
      * \param cc "none" (RoceNoneCongestionOps), "dcqcn" (DcqcnCongestionOps) or the TypeId
      *        name of any RoceCongestionOps subclass; aborts naming the value otherwise
@@ -83,6 +88,7 @@ class RoceNicHelper
     ObjectFactory m_nicFactory;          //!< NIC factory
     Ptr<UniformRandomVariable> m_psnRng; //!< start PSNs
     bool m_randomPsn;                    //!< randomize start PSNs
+    uint32_t m_mtu{0};                   //!< Mtu set through SetNicAttribute (0 = default)
 };
 
 } // namespace ns3

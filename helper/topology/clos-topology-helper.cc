@@ -22,6 +22,14 @@ ClosTopologyHelper::GetTypeId()
             .SetParent<FabricTopologyHelper>()
             .SetGroupName("AiFabric")
             .AddConstructor<ClosTopologyHelper>()
+            .AddAttribute("Hosts",
+                          "Plain hosts: N > 0 builds N single-NIC hosts (Servers N, "
+                          "GpusPerServer 1, NicPortsPerGpu 1, NvLink false: values set for "
+                          "those are replaced; no NVSwitch or NVLink), ServersPerRack per ToR. "
+                          "0 (default) = GPU servers as the common attributes say.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ClosTopologyHelper::m_hosts),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("Tiers",
                           "Switch tiers: 2 (ToR + spine, default) or 3 (ToR + pod aggregation "
                           "+ core).",
@@ -111,7 +119,8 @@ ClosTopologyHelper::GetTypeId()
 }
 
 ClosTopologyHelper::ClosTopologyHelper()
-    : m_tiers(2),
+    : m_hosts(0),
+      m_tiers(2),
       m_serversPerRack(4),
       m_torPorts(64),
       m_oversubscription(1.0),
@@ -133,6 +142,24 @@ ClosTopologyHelper::ClosTopologyHelper()
       m_aggPerPod(0),
       m_coresPerPlane(0)
 {
+}
+
+void
+ClosTopologyHelper::DoConfigure()
+{
+    if (m_hosts > 0)
+    {
+        m_servers = m_hosts;
+        m_gpusPerServer = 1;
+        m_portsPerGpu = 1;
+        m_nvLink = false;
+    }
+}
+
+uint32_t
+ClosTopologyHelper::GetNHosts() const
+{
+    return m_hosts;
 }
 
 std::string

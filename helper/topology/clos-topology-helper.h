@@ -33,6 +33,16 @@ namespace ns3
  * uplinks spread evenly over the Cores / SpinesPerPod core switches of core plane j
  * (GetCore(j x coresPerPlane + c)).
  *
+ * <b>Plain hosts.</b> Hosts = N > 0 builds N plain single-NIC hosts instead of GPU servers,
+ * the usual congestion-control setup (HPCC, DCQCN papers): one host per "server"
+ * (Servers = N, GpusPerServer 1, NicPortsPerGpu 1, NvLink false: no NVSwitch, NVLink port,
+ * cable or address), each host's one NIC port cabled to its rack's ToR at GpuLinkDataRate,
+ * ServersPerRack hosts per rack. DoConfigure() sets those base attributes: values set for
+ * them are replaced. Host h is rank h (GetRank(h), GetNic(h)). The HPCC-lineage fabric,
+ * 128 x 25 Gb/s hosts on 8 ToRs and 2 spines at 100 Gb/s (2:1), is
+ * Hosts 128, ServersPerRack 16, TorPorts 18, GpuLinkDataRate 25Gbps,
+ * LeafSpineDataRate 100Gbps, Oversubscription 2, Spines 2 (each ToR: 16 down, 2 up).
+ *
  * Install() aborts, naming the attribute and what would fit, when Tiers is not 2 or 3;
  * ServersPerRack, RacksPerPod or a port count is 0; an oversubscription is < 1; a ToR or
  * aggregation switch cannot hold its down-ports plus uplinks; a switch count does not divide
@@ -63,13 +73,18 @@ class ClosTopologyHelper : public FabricTopologyHelper
     /// \return uplinks per ToR (valid after Install)
     uint32_t GetTorUplinks() const;
 
+    /// \return the Hosts attribute (0 = GPU servers)
+    uint32_t GetNHosts() const;
+
   protected:
+    void DoConfigure() override;
     std::string GetKindName() const override;
     void DoPlan() override;
     uint32_t DoGetLeafIndex(uint32_t server, uint32_t local, uint32_t port) const override;
     void DoPrintShape(std::ostream& os) const override;
 
   private:
+    uint32_t m_hosts;               //!< attribute Hosts (0 = GPU servers)
     uint32_t m_tiers;               //!< attribute Tiers
     uint32_t m_serversPerRack;      //!< attribute ServersPerRack
     uint32_t m_torPorts;            //!< attribute TorPorts

@@ -3,6 +3,8 @@
  */
 #include "fabric-topology.h"
 
+#include "fabric-aggregate-counters.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -195,6 +197,24 @@ FabricTopologyHelper::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&FabricTopologyHelper::m_nvLink),
                           MakeBooleanChecker())
+            .AddAttribute("PortMtu",
+                          "Mtu (largest IPv4 packet, bytes, 68..9216) of every port, NIC and "
+                          "switch; the switches size their PFC headroom for frames of it. 0 "
+                          "(default) = the port helper's ns3::PfcNetDevice::Mtu (9000 unless "
+                          "changed). Must carry the transports' packets (see "
+                          "PortMtuFromTransport); Install() aborts naming both otherwise.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FabricTopologyHelper::m_portMtu),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("PortMtuFromTransport",
+                          "true: every port's Mtu is the largest IPv4 packet the installed "
+                          "transports send (RoCE path MTU + 64 B, UET Mtu + 88 B; e.g. 1088 B "
+                          "for RoceNic Mtu 1024), so switch headroom is sized for the frames "
+                          "the fabric carries. Ignored when PortMtu is set. Default false "
+                          "(the port helper's Mtu).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricTopologyHelper::m_portMtuFromTransport),
+                          MakeBooleanChecker())
             .AddAttribute("MemoryLimit",
                           "Most memory, bytes, the planned fabric may need (estimated before "
                           "anything is built, see EstimateMemoryBytes); a larger plan is "
@@ -232,6 +252,8 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_scaleOutNet("10.0.0.0"),
       m_nvLinkNet("10.128.0.0"),
       m_nvLink(true),
+      m_portMtu(0),
+      m_portMtuFromTransport(false),
       m_transports("roce"),
       m_tierLinks{},
       m_nLeaves(0),
@@ -296,6 +318,101 @@ UetNicHelper&
 FabricTopologyHelper::GetUetNicHelper()
 {
     return m_uetNicHelper;
+}
+
+std::size_t
+FabricTopologyHelper::TierIndex(FabricNodeType tier, const char* what) const
+{
+    NS_ABORT_MSG_IF(tier != FabricNodeType::LEAF && tier != FabricNodeType::SPINE &&
+                        tier != FabricNodeType::CORE,
+                    GetInstanceTypeId().GetName()
+                        << "::" << what << ": tier " << FabricNodeTypeName(tier)
+                        << " has no switch settings; valid tiers are leaf, spine, core "
+                           "(NVSwitches: GetNvSwitchHelper())");
+    return size_t(tier) - size_t(FabricNodeType::LEAF);
+}
+
+void
+FabricTopologyHelper::SetTierSwitchAttribute(FabricNodeType tier,
+                                             std::string name,
+                                             const AttributeValue& value)
+{
+    m_tierSwitchSettings[TierIndex(tier, "SetTierSwitchAttribute")].Set(SwitchSettings::SWITCH,
+                                                                        name,
+                                                                        value);
+}
+
+void
+FabricTopologyHelper::SetTierMmuAttribute(FabricNodeType tier,
+                                          std::string name,
+                                          const AttributeValue& value)
+{
+    m_tierSwitchSettings[TierIndex(tier, "SetTierMmuAttribute")].Set(SwitchSettings::MMU,
+                                                                     name,
+                                                                     value);
+}
+
+void
+FabricTopologyHelper::SetTierEcnAttribute(FabricNodeType tier,
+                                          std::string name,
+                                          const AttributeValue& value)
+{
+    m_tierSwitchSettings[TierIndex(tier, "SetTierEcnAttribute")].Set(SwitchSettings::ECN,
+                                                                     name,
+                                                                     value);
+}
+
+SwitchHelper
+FabricTopologyHelper::GetTierSwitchHelper(FabricNodeType tier) const
+{
+    SwitchHelper helper = m_switchHelper;
+    m_tierSwitchSettings[TierIndex(tier, "GetTierSwitchHelper")].ApplyTo(helper);
+    return helper;
+}
+
+uint32_t
+FabricTopologyHelper::TransportDeviceMtu() const
+{
+    uint32_t mtu = 0;
+    if (m_transports != "uet")
+    {
+        mtu = std::max(mtu, RoceNic::GetDeviceMtuFor(m_nicHelper.GetMtu()));
+    }
+    if (m_transports != "roce")
+    {
+        mtu = std::max(mtu, UetNic::GetDeviceMtuFor(m_uetNicHelper.GetMtu()));
+    }
+    return mtu;
+}
+
+uint32_t
+FabricTopologyHelper::GetPortMtu() const
+{
+    const std::string name = GetInstanceTypeId().GetName();
+    if (m_portMtu != 0)
+    {
+        NS_ABORT_MSG_IF(m_portMtu < 68 || m_portMtu > 9216,
+                        name << ": PortMtu=" << m_portMtu
+                             << " is invalid; valid range is 68..9216 bytes (0 = the port "
+                                "helper's ns3::PfcNetDevice::Mtu)");
+        const uint32_t need = TransportDeviceMtu();
+        NS_ABORT_MSG_IF(m_transportInstaller.IsNull() && m_portMtu < need,
+                        name << ": PortMtu=" << m_portMtu << " cannot carry the packets of the "
+                             << m_transports << " NICs (largest IPv4 packet " << need
+                             << " B); use PortMtu >= " << need << " or PortMtuFromTransport=true");
+        return m_portMtu;
+    }
+    if (m_portMtuFromTransport)
+    {
+        return TransportDeviceMtu();
+    }
+    if (m_installed)
+    {
+        return m_gpus.Get(0)->GetDevice(0)->GetMtu();
+    }
+    TypeId::AttributeInformation info;
+    PfcNetDevice::GetTypeId().LookupAttributeByName("Mtu", &info);
+    return static_cast<uint32_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
 }
 
 // ---- planning API --------------------------------------------------------------------------
@@ -569,6 +686,8 @@ FabricTopologyHelper::Install()
     auto start = std::chrono::steady_clock::now();
     DoConfigure();
     CheckCommon();
+    // 0 = the port helper's Mtu; checked now, before anything is built.
+    const uint32_t portMtu = m_portMtu != 0 || m_portMtuFromTransport ? GetPortMtu() : 0;
     WarnIgnoredPortDefaults();
     m_tierRate.fill(DataRate(0));
     m_tierDelay.fill(Time(0));
@@ -640,6 +759,10 @@ FabricTopologyHelper::Install()
         m_tierHelper[i] = m_portHelper;
         m_tierHelper[i].SetDeviceAttribute("DataRate", DataRateValue(m_tierRate[i]));
         m_tierHelper[i].SetChannelAttribute("Delay", TimeValue(m_tierDelay[i]));
+        if (portMtu != 0)
+        {
+            m_tierHelper[i].SetDeviceAttribute("Mtu", UintegerValue(portMtu));
+        }
     }
     const uint32_t swBase = nRanks + nNv;
     m_links.reserve(uint64_t(nRanks) * (k + nvPorts) + m_planned.size());
@@ -668,9 +791,14 @@ FabricTopologyHelper::Install()
     {
         m_nvSwitchHelper.Install(m_nvSwitches.Get(s));
     }
+    // Leaves, spines and cores each with the common helper plus their tier's settings.
+    std::array<SwitchHelper, 3> tierSwitchHelper{GetTierSwitchHelper(FabricNodeType::LEAF),
+                                                 GetTierSwitchHelper(FabricNodeType::SPINE),
+                                                 GetTierSwitchHelper(FabricNodeType::CORE)};
     for (uint32_t i = 0; i < nSwitches; ++i)
     {
-        m_switchHelper.Install(m_switches.Get(i));
+        const size_t tier = i < m_nLeaves ? 0 : (i < m_nLeaves + m_nSpines ? 1 : 2);
+        tierSwitchHelper[tier].Install(m_switches.Get(i));
     }
     // Every switch port cabled to a NIC is a last-hop port: a packet trimmed on its way out
     // gets the MMU's LastHopTrimDscp (UET: NACK TRIMMED_LASTHOP instead of TRIMMED).
@@ -770,6 +898,50 @@ FabricTopologyHelper::Install()
 void
 FabricTopologyHelper::DoInstalled()
 {
+}
+
+FabricAggregateCounters
+FabricTopologyHelper::GetAggregateCounters() const
+{
+    CheckInstalled("GetAggregateCounters");
+    FabricAggregateCounters sums;
+    auto addPorts = [](FabricTierCounters& c, Ptr<Node> node) {
+        for (uint32_t d = 0; d < node->GetNDevices(); ++d)
+        {
+            if (auto port = DynamicCast<PfcNetDevice>(node->GetDevice(d)))
+            {
+                c.AddPort(*port);
+            }
+        }
+    };
+    FabricTierCounters& hosts = sums.tiers[size_t(FabricNodeType::GPU)];
+    for (uint32_t r = 0; r < m_gpus.GetN(); ++r)
+    {
+        hosts.nodes++;
+        addPorts(hosts, m_gpus.Get(r));
+        hosts.AddNic(*m_cores[r], m_nics[r]);
+    }
+    auto addSwitch = [&addPorts](FabricTierCounters& c, Ptr<Node> node) {
+        c.nodes++;
+        addPorts(c, node);
+        c.AddSwitch(*node->GetObject<FabricSwitch>());
+    };
+    for (uint32_t s = 0; s < m_nvSwitches.GetN(); ++s)
+    {
+        addSwitch(sums.tiers[size_t(FabricNodeType::NVSWITCH)], m_nvSwitches.Get(s));
+    }
+    for (uint32_t i = 0; i < m_switches.GetN(); ++i)
+    {
+        const FabricNodeType type = i < m_nLeaves               ? FabricNodeType::LEAF
+                                    : i < m_nLeaves + m_nSpines ? FabricNodeType::SPINE
+                                                                : FabricNodeType::CORE;
+        addSwitch(sums.tiers[size_t(type)], m_switches.Get(i));
+    }
+    for (const auto& tier : sums.tiers)
+    {
+        sums.total.Add(tier);
+    }
+    return sums;
 }
 
 void

@@ -21,6 +21,7 @@
 #include "ns3/roce-nic-helper.h"
 #include "ns3/roce-nic.h"
 #include "ns3/switch-helper.h"
+#include "ns3/switch-settings.h"
 #include "ns3/uet-nic-helper.h"
 #include "ns3/uet-nic.h"
 
@@ -33,6 +34,8 @@
 
 namespace ns3
 {
+
+struct FabricAggregateCounters;
 
 /**
  * \ingroup ai-fabric-topology
@@ -175,6 +178,30 @@ struct FabricBuildStats
  * and the helper's tier rates such as LeafSpineDataRate): a changed ns3::PfcNetDevice::DataRate or
  * ns3::PfcChannel::Delay default has no effect, and Install() warns about it on stderr.
  *
+ * <b>Per-tier switches.</b> Leaf, spine and core switches are installed with GetSwitchHelper()
+ * unless a tier has its own settings: SetTierSwitchAttribute(), SetTierMmuAttribute() and
+ * SetTierEcnAttribute() record FabricSwitch, SharedBufferMmu and WredEcnMarker attributes for
+ * one tier (e.g. a spine BufferSize or SharedPoolSize, ECN Kmin/Kmax/Pmax), replayed on a copy
+ * of GetSwitchHelper() when that tier is installed (GetTierSwitchHelper()), so they override
+ * the common settings whatever the order of the calls. Without tier settings every switch is
+ * installed as before.
+ *
+ * <b>Port MTU.</b> Every port (NIC and switch) takes the Mtu of the port helper
+ * (ns3::PfcNetDevice::Mtu, 9000 B jumbo frames) unless PortMtu sets one, or
+ * PortMtuFromTransport makes it the largest IPv4 packet the installed transports send
+ * (RoceNic::GetDeviceMtuFor(RoCE path MTU), UetNic::GetDeviceMtuFor(UET Mtu)). The switch MMU
+ * sizes the PFC headroom of every lossless (port, priority) with two of the largest frames its
+ * ports can carry (SharedBufferMmu::RequiredHeadroom), so with the 9000 B default a fabric of
+ * 1024 B RoCE packets (1088 B IPv4, 1110 B tagged frames) reserves headroom for 9 KB frames:
+ * about 2 x 7.9 KB more per (port, lossless priority) than the frames need, taken from the
+ * shared pool. Install() aborts, naming both values, when PortMtu is below what the transports
+ * need or outside 68..9216.
+ *
+ * <b>Fabric-wide counters.</b> GetAggregateCounters() sums the counters of every switch, port and
+ * NIC per node type (host, nvswitch, leaf, spine, core) and in total: PFC frames sent and
+ * received, MMU XOFF/XON decisions, paused time, ECN marks, trims, CNPs, drops by reason
+ * (FabricAggregateCounters, printed as CSV rows tier,counter,value).
+ *
  * <b>Errors.</b> Install() aborts (NS_ABORT_MSG) before creating anything when the shape is
  * impossible, naming the attribute, its value and what would fit. Accessors abort on
  * out-of-range indices, naming the index and the valid range, and before Install().
@@ -237,6 +264,47 @@ class FabricTopologyHelper : public Object
      * \param installer the installer (null: RoCE)
      */
     void SetTransportInstaller(TransportInstaller installer);
+
+    /**
+     * \brief Set a FabricSwitch attribute ("ProcessingDelay", "DecrementTtl") for the switches
+     *        of one tier only, over GetSwitchHelper()'s (see the class text, per-tier switches).
+     * \param tier FabricNodeType::LEAF, SPINE or CORE (aborts naming the valid tiers
+     *        otherwise); a tier the fabric does not have is not installed, its settings unused
+     * \param name attribute name (aborts naming it if ns3::FabricSwitch has none)
+     * \param value its value (aborts if the attribute's checker refuses it)
+     */
+    void SetTierSwitchAttribute(FabricNodeType tier, std::string name, const AttributeValue& value);
+    /**
+     * \brief Set a SharedBufferMmu attribute for one tier's switches only (e.g. BufferSize,
+     *        SharedPoolSize, Alpha), over GetSwitchHelper()'s.
+     * \param tier FabricNodeType::LEAF, SPINE or CORE (aborts otherwise)
+     * \param name attribute name (aborts naming it if ns3::SharedBufferMmu has none)
+     * \param value its value (aborts when refused by the checker or the MMU's setter)
+     */
+    void SetTierMmuAttribute(FabricNodeType tier, std::string name, const AttributeValue& value);
+    /**
+     * \brief Set a WredEcnMarker attribute for one tier's switches only (e.g. Kmin, Kmax, Pmax,
+     *        MarkingPoint), over GetSwitchHelper()'s.
+     * \param tier FabricNodeType::LEAF, SPINE or CORE (aborts otherwise)
+     * \param name attribute name (aborts naming it if ns3::WredEcnMarker has none)
+     * \param value its value (aborts when refused by the checker; range checks of the marker's
+     *        setters, such as Pmax in [0, 1], abort at Install())
+     */
+    void SetTierEcnAttribute(FabricNodeType tier, std::string name, const AttributeValue& value);
+    /**
+     * \param tier FabricNodeType::LEAF, SPINE or CORE (aborts otherwise)
+     * \return the helper Install() uses for that tier: a copy of GetSwitchHelper() with the
+     *         tier's settings applied (changing the copy changes nothing)
+     */
+    SwitchHelper GetTierSwitchHelper(FabricNodeType tier) const;
+    /**
+     * \brief The Mtu every port gets (see the class text, port MTU): PortMtu if set, else with
+     *        PortMtuFromTransport the largest IPv4 packet of the transports, else the port
+     *        helper's (after Install: the ports' Mtu; before: the ns3::PfcNetDevice::Mtu
+     *        default, a Mtu set on GetPortHelper() not included).
+     * \return bytes of IPv4 packet (aborts on a PortMtu outside 68..9216 or too small)
+     */
+    uint32_t GetPortMtu() const;
 
     /**
      * \brief Build the whole fabric: nodes, ports, cables, switches, NICs, addresses and
@@ -516,6 +584,12 @@ class FabricTopologyHelper : public Object
     void WriteDot(const std::string& path) const;
     /// \return wall-clock cost of Install() by phase
     const FabricBuildStats& GetBuildStats() const;
+    /**
+     * \brief Sum the counters of every node of the fabric, per node type and in total, at the
+     *        time of the call (see FabricAggregateCounters for what each counter counts).
+     * \return the sums (aborts before Install)
+     */
+    FabricAggregateCounters GetAggregateCounters() const;
 
     /**
      * \brief Estimate the memory a planned fabric needs once built, before building it.
@@ -693,6 +767,8 @@ class FabricTopologyHelper : public Object
     Ipv4Address m_scaleOutNet; //!< attribute ScaleOutNetwork
     Ipv4Address m_nvLinkNet;   //!< attribute NvLinkNetwork
     bool m_nvLink;             //!< attribute NvLink
+    uint32_t m_portMtu;        //!< attribute PortMtu (0 = the port helper's)
+    bool m_portMtuFromTransport; //!< attribute PortMtuFromTransport
     std::string m_transports;  //!< attribute Transports
 
   private:
@@ -737,10 +813,19 @@ class FabricTopologyHelper : public Object
     FabricNodeType GlobalType(uint32_t index) const;
     /// \return NVSwitch nodes of the plan: one per server with NvLink, else 0
     uint32_t NvSwitchCount() const;
+    /**
+     * \param tier a node type
+     * \param what the caller, for the message
+     * \return the index of the tier's switch settings (aborts unless LEAF, SPINE or CORE)
+     */
+    std::size_t TierIndex(FabricNodeType tier, const char* what) const;
+    /// \return the largest IPv4 packet the transports the Transports attribute names send
+    uint32_t TransportDeviceMtu() const;
 
     PfcHelper m_portHelper;                  //!< template of every port and cable
     SwitchHelper m_switchHelper;             //!< scale-out switches
     SwitchHelper m_nvSwitchHelper;           //!< NVSwitches
+    std::array<SwitchSettings, 3> m_tierSwitchSettings; //!< leaf, spine, core settings
     RoceNicHelper m_nicHelper;               //!< NICs and QP connections
     UetNicHelper m_uetNicHelper;             //!< UET NICs (Transports uet, roce+uet)
     TransportInstaller m_transportInstaller; //!< transports per GPU (null: RoCE)

@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/node.h"
+#include "ns3/uinteger.h"
 
 #include <map>
 
@@ -20,11 +21,29 @@ void
 UetNicHelper::SetNicAttribute(std::string name, const AttributeValue& value)
 {
     m_nicFactory.Set(name, value);
+    if (name == "Mtu")
+    {
+        TypeId::AttributeInformation info;
+        UetNic::GetTypeId().LookupAttributeByName("Mtu", &info);
+        m_mtu = DynamicCast<const UintegerValue>(info.checker->CreateValidValue(value))->Get();
+    }
     if (name == "CongestionControl")
     {
         m_ccTypeId = DynamicCast<const TypeIdValue>(value.Copy())->Get();
         m_ccSet = true;
     }
+}
+
+uint32_t
+UetNicHelper::GetMtu() const
+{
+    if (m_mtu != 0)
+    {
+        return m_mtu;
+    }
+    TypeId::AttributeInformation info;
+    UetNic::GetTypeId().LookupAttributeByName("Mtu", &info);
+    return DynamicCast<const UintegerValue>(info.initialValue)->Get();
 }
 
 uint32_t

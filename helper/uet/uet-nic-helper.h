@@ -40,6 +40,11 @@ class UetNicHelper
      *         credit)
      */
     uint32_t GetMinTrimBytes() const;
+    /**
+     * \return the Mtu of the NICs installed from now on: the one given to SetNicAttribute,
+     *         else the ns3::UetNic::Mtu default (4096 unless changed)
+     */
+    uint32_t GetMtu() const;
 
     /**
      * \brief Install a UetNic on a node with one port.
@@ -90,6 +95,7 @@ class UetNicHelper
     ObjectFactory m_nicFactory;      //!< NIC factory
     TypeId m_ccTypeId;               //!< CongestionControl set through SetNicAttribute
     bool m_ccSet{false};             //!< m_ccTypeId is set
+    uint32_t m_mtu{0};               //!< Mtu set through SetNicAttribute (0 = default)
     std::vector<Ptr<UetNic>> m_nics; //!< installed NICs (AssignStreams)
 };
 

@@ -797,6 +797,10 @@ PfcNetDevice::TryTransmit()
 void
 PfcNetDevice::Dequeued(FabricFrame& frame, uint8_t priority, uint64_t tag)
 {
+    if (m_frameLeavingHook && m_owner)
+    {
+        m_owner->FrameLeaving(m_ownerPort, priority, tag, frame);
+    }
     if (m_traceSinks & TX_DEQUEUE)
     {
         m_txDequeueTrace(frame.GetPacket(), priority);
@@ -1204,6 +1208,12 @@ PfcNetDevice::SetPortOwner(PfcPortOwner* owner, uint32_t port)
 {
     m_owner = owner;
     m_ownerPort = port;
+}
+
+void
+PfcNetDevice::SetFrameLeavingHook(bool on)
+{
+    m_frameLeavingHook = on;
 }
 
 void

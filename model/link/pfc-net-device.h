@@ -130,6 +130,22 @@ class PfcPortOwner
      *        SendFrame or Send)
      */
     virtual void FrameDequeued(uint32_t port, uint8_t priority, uint64_t tag) = 0;
+
+    /**
+     * \brief A data frame is leaving the port's queue for the wire and may still be changed
+     *        (e.g. ECN-marked on dequeue). Called only while the port was told so with
+     *        PfcNetDevice::SetFrameLeavingHook(true), before FrameDequeued and before any
+     *        trace sees the frame. The default does nothing.
+     * \param port the owner's index of the port
+     * \param priority the queue it leaves, 0..7
+     * \param tag what the owner gave ForwardFrame for this frame (0 for frames queued by
+     *        SendFrame or Send)
+     * \param frame the frame (the port's framing already written); the owner may rewrite
+     *        bytes in place (FabricFrame::LoadHead, MutableHead) but not change its size
+     */
+    virtual void FrameLeaving(uint32_t port, uint8_t priority, uint64_t tag, FabricFrame& frame)
+    {
+    }
 };
 
 /**
@@ -487,6 +503,13 @@ class PfcNetDevice : public NetDevice
      */
     void SetPortOwner(PfcPortOwner* owner, uint32_t port);
     /**
+     * \brief Let the owner see (and rewrite) every data frame as it leaves the queue
+     *        (PfcPortOwner::FrameLeaving). Off by default: a switch turns it on when it marks
+     *        ECN on dequeue (WredEcnMarker MarkingPoint Dequeue).
+     * \param on true = call FrameLeaving for every dequeued data frame
+     */
+    void SetFrameLeavingHook(bool on);
+    /**
      * \brief Set the callback fired when a data frame is dequeued for transmission.
      * \param cb the callback
      */
@@ -678,6 +701,7 @@ class PfcNetDevice : public NetDevice
     uint8_t m_backlogMask;        //!< priorities whose queue holds frames (only the device writes)
     uint8_t m_pausedMask;         //!< priorities paused by the peer (m_pauseReceiver writes)
     bool m_controlPending{false}; //!< m_controlQueue is not empty (read per frame)
+    bool m_frameLeavingHook{false}; //!< call m_owner->FrameLeaving on dequeue
     bool m_txEndDeferred{false};  //!< m_txEnd is reserved, not committed
     bool m_strictPriority{true};  //!< m_scheduler is PfcStrictPriorityScheduler
     uint8_t m_channelEnd{0};      //!< this port's end of m_channel (Attach)

@@ -215,7 +215,8 @@ RoceNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
 {
     NS_ABORT_MSG_IF(!dev, "RoceNic::AddPort given a null device");
     NS_ABORT_MSG_IF(!dev->GetNode(), "RoceNic::AddPort: the device belongs to no node");
-    uint32_t headers = 20 + 8 + RoceBthHeader::SIZE + 16 + 4 + 4; // IP UDP BTH RETH ImmDt ICRC
+    static_assert(RoceBthHeader::SIZE == 12, "MAX_HEADER_BYTES counts a 12-byte BTH");
+    const uint32_t headers = MAX_HEADER_BYTES; // IP UDP BTH RETH ImmDt ICRC
     NS_ABORT_MSG_IF(dev->GetMtu() < m_mtu + headers,
                     "RoceNic::AddPort: device MTU " << dev->GetMtu() << " cannot carry RoCE MTU "
                                                     << m_mtu << " + " << headers
@@ -462,6 +463,12 @@ RoceNic::GetTotalQpCounters() const
         t.completions += c.completions;
     }
     return t;
+}
+
+uint32_t
+RoceNic::GetDeviceMtuFor(uint32_t mtu)
+{
+    return mtu + MAX_HEADER_BYTES;
 }
 
 uint32_t

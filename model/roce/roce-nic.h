@@ -126,6 +126,17 @@ class RoceNic : public Object, public FabricNicTransport
 
     /// \return the path MTU (payload bytes per packet: 256, 512, 1024, 2048 or 4096)
     uint32_t GetMtu() const;
+
+    /// Largest RoCEv2 headers of a data packet: IPv4 20, UDP 8, BTH 12, RETH 16, ImmDt 4,
+    /// ICRC 4 bytes.
+    static constexpr uint32_t MAX_HEADER_BYTES = 20 + 8 + 12 + 16 + 4 + 4;
+
+    /**
+     * \param mtu a path MTU (payload bytes per packet)
+     * \return the smallest port (PfcNetDevice) Mtu that carries it: the largest IPv4 packet,
+     *         mtu + MAX_HEADER_BYTES (1024 -> 1088 B)
+     */
+    static uint32_t GetDeviceMtuFor(uint32_t mtu);
     /// \return packets between coalesced ACKs
     uint32_t GetAckInterval() const;
     /// \return the local ACK timeout, 4.096 us x 2^LocalAckTimeout

@@ -96,6 +96,7 @@ FabricSwitch::FabricSwitch()
     : m_processingDelay(0),
       m_decrementTtl(true),
       m_configured(false),
+      m_markOnDequeue(false),
       m_portsDown(0)
 {
     m_table = CreateObject<SwitchForwardingTable>();
@@ -184,6 +185,11 @@ FabricSwitch::Configure()
     m_mmu->Configure(rates, delays, maxFrame);
     m_mmu->SetXoffCallback(MakeCallback(&FabricSwitch::OnXoff, this));
     m_ecn->ConfigurePorts(rates, "switch node " + std::to_string(m_ports[0]->GetNode()->GetId()));
+    m_markOnDequeue = m_ecn->GetMarkingPoint() == WredEcnMarker::DEQUEUE;
+    for (auto& port : m_ports)
+    {
+        port->SetFrameLeavingHook(m_markOnDequeue);
+    }
     m_lb->SetEgressBytesCallback(
         MakeCallback(&SharedBufferMmu::GetEgressPortBytes, PeekPointer(m_mmu)));
     m_table->SetNPorts(n);
@@ -330,13 +336,15 @@ FabricSwitch::Egress(uint32_t outPort,
                      uint32_t bytes)
 {
     uint8_t prio = key.priority;
-    uint64_t queued = m_mmu->GetEgressBytes(outPort, prio);
-    bool mark = m_ecn->ShouldMark(outPort, prio, key.ecn, queued);
-    if (mark)
+    bool mark = false;
+    if (!m_markOnDequeue)
     {
-        m_counters.ecnMarks[outPort]++;
-        m_ecnMarkTrace(outPort, prio, queued);
-        Mark(outPort, prio, SwitchMarkReason::ECN_CE);
+        uint64_t queued = m_mmu->GetEgressBytes(outPort, prio);
+        mark = m_ecn->ShouldMark(outPort, prio, key.ecn, queued);
+        if (mark)
+        {
+            CountEcnMark(outPort, prio, queued);
+        }
     }
     // Routed hop: new Ethernet header (this port -> next hop) and, when TTL or ECN change,
     // the IPv4 header with its checksum, rewritten in the frame's head (ForwardFrame).
@@ -487,6 +495,53 @@ FabricSwitch::FrameDequeued(uint32_t outPort, uint8_t priority, uint64_t tag)
                    priority,
                    outPort,
                    static_cast<uint32_t>(tag));
+}
+
+void
+FabricSwitch::CountEcnMark(uint32_t outPort, uint8_t priority, uint64_t queueBytes)
+{
+    m_counters.ecnMarks[outPort]++;
+    m_ecnMarkTrace(outPort, priority, queueBytes);
+    Mark(outPort, priority, SwitchMarkReason::ECN_CE);
+}
+
+void
+FabricSwitch::FrameLeaving(uint32_t outPort, uint8_t priority, uint64_t tag, FabricFrame& frame)
+{
+    if (!(tag & PENDING_TAG))
+    {
+        return; // not a forwarded frame
+    }
+    // The bytes queued behind the frame: its own are still charged until FrameDequeued.
+    const uint64_t behind = m_mmu->GetEgressBytes(outPort, priority) - uint32_t(tag);
+    // This port's framing: Ethernet, with an 802.1Q tag when its EtherType says so.
+    frame.LoadHead(PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES + 20);
+    const uint8_t* head = frame.GetHead();
+    if (frame.GetHeadBytes() < PfcNetDevice::ETH_HEADER_BYTES + 20)
+    {
+        return;
+    }
+    const uint32_t l2 = wire::GetU16(head + 12) == 0x8100
+                            ? PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES
+                            : PfcNetDevice::ETH_HEADER_BYTES;
+    uint8_t* h = frame.MutableHead(l2 + 20);
+    if (!h)
+    {
+        return;
+    }
+    uint8_t* ip = h + l2;
+    if (!m_ecn->ShouldMark(outPort, priority, ip[1] & 0x03, behind))
+    {
+        return;
+    }
+    const uint16_t tosWord = wire::GetU16(ip);
+    ip[1] |= 0x03;
+    const uint16_t checksum = wire::GetU16(ip + 10);
+    if (checksum != 0) // a zero checksum (not computed) stays zero
+    {
+        wire::PutU16(ip + 10, wire::UpdateChecksum(checksum, tosWord, wire::GetU16(ip)));
+    }
+    CountEcnMark(outPort, priority, behind);
 }
 
 void

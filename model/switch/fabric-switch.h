@@ -65,9 +65,10 @@ struct SwitchCounters
  * the packet bytes (no header objects), looks up the destination's equal-cost ports, lets the
  * load balancer choose one, asks the MMU to admit and charge the bytes (which may trigger PFC
  * XOFF to the ingress peer), then after ProcessingDelay decides ECN marking on the egress
- * queue occupancy, decrements the TTL (rewriting only the IPv4 header bytes and checksum) and
- * queues the packet on the egress port at the same priority. The MMU bytes are released when
- * the frame leaves the egress queue.
+ * queue occupancy (or, with the marker's MarkingPoint Dequeue, when the frame leaves the
+ * egress queue, on the bytes queued behind it), decrements the TTL (rewriting only the IPv4
+ * header bytes and checksum) and queues the packet on the egress port at the same priority.
+ * The MMU bytes are released when the frame leaves the egress queue.
  *
  * Protocol neutrality: the switch knows IPv4 and UDP only. A transport's flow entropy (what
  * entropy-aware load balancers hash beyond the 5-tuple) is read by the parser registered for
@@ -287,6 +288,14 @@ class FabricSwitch : public Object, public PfcPortOwner
                 uint32_t bytes);
     /// The egress port dequeued a frame: release its MMU bytes.
     void FrameDequeued(uint32_t outPort, uint8_t priority, uint64_t tag) override;
+    /// A frame leaves an egress port (only with MarkingPoint Dequeue): ECN-mark it on the
+    /// bytes queued behind it.
+    void FrameLeaving(uint32_t outPort,
+                      uint8_t priority,
+                      uint64_t tag,
+                      FabricFrame& frame) override;
+    /// Count and trace a CE mark decided on \p queueBytes.
+    void CountEcnMark(uint32_t outPort, uint8_t priority, uint64_t queueBytes);
     /// MMU decided XOFF/XON for (ingress port, priority).
     void OnXoff(uint32_t port, uint8_t priority, bool xoff);
     /// Count and trace a mark.
@@ -310,6 +319,7 @@ class FabricSwitch : public Object, public PfcPortOwner
     std::vector<Ptr<PfcNetDevice>> m_ports; //!< ports
     std::vector<Mac48Address> m_peerMac;    //!< MAC at the far end of each port
     bool m_configured;                      //!< Configure() done
+    bool m_markOnDequeue;                   //!< ECN MarkingPoint Dequeue
     SwitchCounters m_counters;              //!< counters
     SwitchEntropyParserTable m_parsers;     //!< entropy parsers by UDP destination port
 

@@ -36,6 +36,16 @@ SharedBufferMmu::GetTypeId()
                 UintegerValue(32ull << 20),
                 MakeUintegerAccessor(&SharedBufferMmu::m_bufferSize),
                 MakeFabricUintegerChecker<uint64_t>("ns3::SharedBufferMmu::BufferSize", 1))
+            .AddAttribute(
+                "SharedPoolSize",
+                "Size of the shared pool, bytes, set directly: the headroom of every (ingress "
+                "port, lossless priority) and the reserved bytes come on top of it, and "
+                "BufferSize is then only the capacity pool + reserved + headroom must fit in "
+                "(Configure() aborts otherwise, naming the sizes and the BufferSize needed). "
+                "0 (default) = derived: BufferSize minus all reserved and headroom bytes.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&SharedBufferMmu::m_sharedPoolSize),
+                MakeUintegerChecker<uint64_t>())
             .AddAttribute("ReservedBytes",
                           "Guaranteed (min) bytes per (ingress port, priority).",
                           UintegerValue(0),
@@ -148,6 +158,7 @@ SharedBufferMmu::GetTypeId()
 
 SharedBufferMmu::SharedBufferMmu()
     : m_bufferSize(32ull << 20),
+      m_sharedPoolSize(0),
       m_reservedBytes(0),
       m_headroomBytes(0),
       m_pfcResponseTime(0),
@@ -352,6 +363,18 @@ SharedBufferMmu::Configure(const std::vector<DataRate>& rates,
                   << " B); lossless priorities may drop (counted as 'headroom overflow')\n";
     }
     uint64_t totalReserved = m_reservedBytes * 8ull * m_nPorts;
+    NS_ABORT_MSG_IF(
+        m_sharedPoolSize > 0 &&
+            m_sharedPoolSize > m_bufferSize - std::min(m_bufferSize, totalReserved + totalHeadroom),
+        "SharedBufferMmu: SharedPoolSize "
+            << m_sharedPoolSize << " B + " << totalReserved << " B reserved + " << totalHeadroom
+            << " B headroom (" << m_nPorts << " ports, " << nLossless
+            << " lossless priorities) = " << m_sharedPoolSize + totalReserved + totalHeadroom
+            << " B does not fit BufferSize " << m_bufferSize
+            << " B; raise BufferSize to >= " << m_sharedPoolSize + totalReserved + totalHeadroom
+            << " or lower SharedPoolSize (valid range 1.."
+            << m_bufferSize - std::min(m_bufferSize, totalReserved + totalHeadroom)
+            << " B with this BufferSize; 0 = derived from BufferSize)");
     NS_ABORT_MSG_IF(totalReserved + totalHeadroom > m_bufferSize,
                     "SharedBufferMmu: BufferSize " << m_bufferSize << " B is smaller than the "
                                                    << totalReserved << " B reserved + "
@@ -359,7 +382,8 @@ SharedBufferMmu::Configure(const std::vector<DataRate>& rates,
                                                    << m_nPorts << " ports, " << nLossless
                                                    << " lossless priorities); raise BufferSize or "
                                                       "lower ReservedBytes/HeadroomBytes");
-    m_sharedPool = m_bufferSize - totalReserved - totalHeadroom;
+    m_sharedPool =
+        m_sharedPoolSize > 0 ? m_sharedPoolSize : m_bufferSize - totalReserved - totalHeadroom;
     // XON comes at threshold - XonOffset: an offset above the threshold would leave a paused
     // priority paused until its shared use is 0.
     NS_ABORT_MSG_IF(nLossless > 0 && m_mode == STATIC && m_xonOffset > m_xoffStatic,

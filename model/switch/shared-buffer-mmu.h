@@ -71,7 +71,10 @@ struct MmuVerdict
  * 2 x cable delay x rate + 2 x largest frame on the wire + one PFC frame + rate x
  * PfcResponseTime (IEEE 802.1Qbb Annex N; the bytes that still arrive after XOFF is decided).
  * The shared pool is BufferSize minus all reserved and headroom bytes; Configure() aborts if
- * that is negative.
+ * that is negative. SharedPoolSize sets the pool directly instead (the HPCC-lineage way of
+ * stating a switch buffer: "4 MB shared", headroom on top): reserved and headroom bytes are
+ * added to it, and the sum must fit BufferSize (Configure() aborts naming the sizes and the
+ * BufferSize needed).
  *
  * Admission of a packet of b bytes from ingress (i, p) to egress (o, p):
  *  - lossy p: dropped ("egress threshold") if egress(o, p) + b exceeds EgressAlpha x free
@@ -138,7 +141,8 @@ class SharedBufferMmu : public Object
      * \param rates line rate of each port (one entry per port)
      * \param cableDelays one-way propagation delay of each port's cable
      * \param maxFrameBytes the largest frame a port can carry (MTU + Ethernet overhead), bytes
-     * Aborts if the buffer cannot hold the reserved + headroom bytes (naming all three).
+     * Aborts if the buffer cannot hold the reserved + headroom bytes (naming all three), or,
+     * when SharedPoolSize is set, the pool + reserved + headroom bytes.
      */
     void Configure(const std::vector<DataRate>& rates,
                    const std::vector<Time>& cableDelays,
@@ -367,6 +371,7 @@ class SharedBufferMmu : public Object
     uint8_t GetLosslessPriorities() const;
 
     uint64_t m_bufferSize;     //!< attribute BufferSize, bytes
+    uint64_t m_sharedPoolSize; //!< attribute SharedPoolSize, bytes (0 = derived)
     uint64_t m_reservedBytes;  //!< attribute ReservedBytes per (port, priority)
     uint64_t m_headroomBytes;  //!< attribute HeadroomBytes (0 = computed)
     Time m_pfcResponseTime;    //!< attribute PfcResponseTime

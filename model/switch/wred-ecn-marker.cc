@@ -4,8 +4,10 @@
 #include "wred-ecn-marker.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -66,7 +68,17 @@ WredEcnMarker::GetTypeId()
                           "Bit i set = packets of priority i are eligible for marking.",
                           UintegerValue(0xff),
                           MakeUintegerAccessor(&WredEcnMarker::m_priorities),
-                          MakeUintegerChecker<uint8_t>());
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("MarkingPoint",
+                          "When the marking decision is taken: Enqueue (default; on the egress "
+                          "occupancy including the arriving packet) or Dequeue (when the packet "
+                          "leaves for the wire, on the bytes queued behind it, as HPCC-lineage "
+                          "simulators and many ASICs: marks reflect the queue one queueing "
+                          "delay later, so congestion is signalled up to one queue-drain time "
+                          "earlier).",
+                          EnumValue(ENQUEUE),
+                          compat::MakeEnumAccessor<MarkingPoint>(&WredEcnMarker::m_markingPoint),
+                          MakeEnumChecker(ENQUEUE, "Enqueue", DEQUEUE, "Dequeue"));
     return tid;
 }
 
@@ -77,6 +89,7 @@ WredEcnMarker::WredEcnMarker()
       m_scaleWithRate(true),
       m_referenceRate(DataRate("25Gbps")),
       m_priorities(0xff),
+      m_markingPoint(ENQUEUE),
       m_uniform(CreateObject<UniformRandomVariable>())
 {
     NS_LOG_FUNCTION(this);
@@ -264,6 +277,12 @@ uint32_t
 WredEcnMarker::GetNPorts() const
 {
     return static_cast<uint32_t>(m_ports.size());
+}
+
+WredEcnMarker::MarkingPoint
+WredEcnMarker::GetMarkingPoint() const
+{
+    return m_markingPoint;
 }
 
 double

@@ -32,10 +32,27 @@ namespace ns3
  * (default 25 Gb/s) and each port's thresholds are scaled by its rate / ReferenceRate, the
  * production practice of 100 KB / 400 KB / 0.2 per 25 Gb/s (HPCC, Li et al. SIGCOMM 2019);
  * SetPortThresholds() overrides one port with absolute values.
+ *
+ * <b>Marking point.</b> MarkingPoint Enqueue (the default) decides when the packet is queued,
+ * on the egress occupancy including the packet (a packet reports the queue it joins). Dequeue
+ * decides when the packet leaves the queue for the wire, on the bytes still queued behind it
+ * at that priority (the packet itself excluded), as HPCC-lineage simulators (the HPCC ns-3
+ * switch's SwitchNotifyDequeue) and many switch ASICs do. A packet that waited d in the queue
+ * reports the queue d later than with Enqueue marking: while a queue builds, the first marks
+ * leave up to one queue-drain time (queue bytes / port rate) earlier and the marks stop sooner
+ * once it drains, so DCQCN reacts faster and holds shorter queues; counts and rates differ.
+ * The decision is the same WRED profile either way; FabricSwitch applies the point.
  */
 class WredEcnMarker : public Object
 {
   public:
+    /// Where in a packet's stay the marking decision is taken (MarkingPoint attribute).
+    enum MarkingPoint
+    {
+        ENQUEUE, //!< when the packet is queued, on the occupancy including it (default)
+        DEQUEUE, //!< when it leaves for the wire, on the bytes queued behind it
+    };
+
     /**
      * \brief Get the TypeId.
      * \return the object TypeId
@@ -104,6 +121,8 @@ class WredEcnMarker : public Object
 
     /// \return number of ports configured
     uint32_t GetNPorts() const;
+    /// \return attribute MarkingPoint: ENQUEUE (default) or DEQUEUE
+    MarkingPoint GetMarkingPoint() const;
 
     /**
      * \brief Assign a fixed random stream.
@@ -156,6 +175,7 @@ class WredEcnMarker : public Object
     bool m_scaleWithRate;                 //!< attribute ScaleWithRate
     DataRate m_referenceRate;             //!< attribute ReferenceRate
     uint8_t m_priorities;                 //!< attribute EcnPriorities
+    MarkingPoint m_markingPoint;          //!< attribute MarkingPoint
     std::string m_owner;                  //!< who owns the marker, for errors (may be empty)
     std::vector<PortThresholds> m_ports;  //!< per-port thresholds
     Ptr<UniformRandomVariable> m_uniform; //!< marking draws

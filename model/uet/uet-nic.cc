@@ -617,6 +617,12 @@ UetNic::DescribePending(std::ostream& os) const
 }
 
 uint32_t
+UetNic::GetDeviceMtuFor(uint32_t mtu)
+{
+    return mtu + MAX_HEADERS;
+}
+
+uint32_t
 UetNic::GetMtu() const
 {
     return m_mtu;

@@ -448,6 +448,12 @@ class UetNic : public Object, public FabricNicTransport
      *         subclasses), else MIN_TRIM_BYTES
      */
     static uint32_t GetMinTrimBytesFor(TypeId cc);
+    /**
+     * \param mtu a UET Mtu (payload bytes per packet)
+     * \return the smallest port (PfcNetDevice) Mtu that carries it: the largest IPv4 packet,
+     *         mtu + 88 B (IPv4 20, UDP 8, PDS 16, SES 44)
+     */
+    static uint32_t GetDeviceMtuFor(uint32_t mtu);
 
     /// \return congestion control contexts alive (one per active pair with ShareCcContext)
     uint32_t GetNCcContexts() const

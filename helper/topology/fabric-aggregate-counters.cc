@@ -1,0 +1,221 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-aggregate-counters.h"
+
+#include "ns3/abort.h"
+
+#include <numeric>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// \return \p name with every space replaced by '_' (CSV-friendly counter names)
+std::string
+CounterName(const std::string& prefix, const std::string& name)
+{
+    std::string s = prefix + name;
+    for (auto& c : s)
+    {
+        c = c == ' ' ? '_' : c;
+    }
+    return s;
+}
+
+/// \return the sum of an array of counts
+template <std::size_t N>
+uint64_t
+Sum(const std::array<uint64_t, N>& a)
+{
+    return std::accumulate(a.begin(), a.end(), uint64_t(0));
+}
+
+} // namespace
+
+void
+FabricTierCounters::AddSwitch(const FabricSwitch& sw)
+{
+    const SwitchCounters& c = sw.GetCounters();
+    for (const auto& perPrio : c.xoffSent)
+    {
+        xoffDecisions += Sum(perPrio);
+    }
+    for (const auto& perPrio : c.xonSent)
+    {
+        xonDecisions += Sum(perPrio);
+    }
+    forwarded += c.forwarded;
+    ecnMarks += c.marks[size_t(SwitchMarkReason::ECN_CE)];
+    trims += c.GetTrims();
+    losslessDrops += Sum(c.losslessDrops);
+    for (uint32_t r = 0; r < c.drops.GetN(); ++r)
+    {
+        switchDrops.Count(r, c.drops[r]);
+    }
+}
+
+void
+FabricTierCounters::AddPort(const PfcNetDevice& port)
+{
+    const PfcPortCounters& c = port.GetCounters();
+    pfcPauseTx += Sum(c.pauseTx);
+    pfcXonTx += Sum(c.xonTx);
+    pfcPauseRx += Sum(c.pauseRx);
+    pfcXonRx += Sum(c.xonRx);
+    pfcStorms += Sum(c.stormsDetected);
+    for (const Time& t : c.pausedTime)
+    {
+        pausedTime += t;
+    }
+    for (std::size_t r = 0; r < portDrops.size(); ++r)
+    {
+        portDrops[r] += c.drops[r];
+    }
+}
+
+void
+FabricTierCounters::AddNic(const FabricNic& core, Ptr<const RoceNic> roce)
+{
+    const auto& drops = core.GetDrops();
+    for (std::size_t r = 0; r < nicDrops.size(); ++r)
+    {
+        nicDrops[r] += drops[r];
+    }
+    if (roce)
+    {
+        RoceQpCounters qp = roce->GetTotalQpCounters();
+        cnpTx += qp.cnpsTx;
+        cnpRx += qp.cnpsRx;
+        ceRx += qp.ceRx;
+    }
+}
+
+void
+FabricTierCounters::Add(const FabricTierCounters& o)
+{
+    nodes += o.nodes;
+    pfcPauseTx += o.pfcPauseTx;
+    pfcXonTx += o.pfcXonTx;
+    pfcPauseRx += o.pfcPauseRx;
+    pfcXonRx += o.pfcXonRx;
+    xoffDecisions += o.xoffDecisions;
+    xonDecisions += o.xonDecisions;
+    pausedTime += o.pausedTime;
+    pfcStorms += o.pfcStorms;
+    forwarded += o.forwarded;
+    ecnMarks += o.ecnMarks;
+    trims += o.trims;
+    cnpTx += o.cnpTx;
+    cnpRx += o.cnpRx;
+    ceRx += o.ceRx;
+    losslessDrops += o.losslessDrops;
+    for (uint32_t r = 0; r < o.switchDrops.GetN(); ++r)
+    {
+        switchDrops.Count(r, o.switchDrops[r]);
+    }
+    for (std::size_t r = 0; r < portDrops.size(); ++r)
+    {
+        portDrops[r] += o.portDrops[r];
+    }
+    for (std::size_t r = 0; r < nicDrops.size(); ++r)
+    {
+        nicDrops[r] += o.nicDrops[r];
+    }
+}
+
+uint64_t
+FabricTierCounters::GetSwitchDrops() const
+{
+    return switchDrops.GetTotal();
+}
+
+uint64_t
+FabricTierCounters::GetPortDrops() const
+{
+    return Sum(portDrops);
+}
+
+uint64_t
+FabricTierCounters::GetNicDrops() const
+{
+    return Sum(nicDrops);
+}
+
+std::vector<std::pair<std::string, uint64_t>>
+FabricTierCounters::GetRows() const
+{
+    std::vector<std::pair<std::string, uint64_t>> rows = {
+        {"nodes", nodes},
+        {"pfc_pause_tx", pfcPauseTx},
+        {"pfc_xon_tx", pfcXonTx},
+        {"pfc_pause_rx", pfcPauseRx},
+        {"pfc_xon_rx", pfcXonRx},
+        {"xoff_decisions", xoffDecisions},
+        {"xon_decisions", xonDecisions},
+        {"paused_time_ns", static_cast<uint64_t>(pausedTime.GetNanoSeconds())},
+        {"pfc_storms", pfcStorms},
+        {"forwarded", forwarded},
+        {"ecn_marks", ecnMarks},
+        {"trims", trims},
+        {"cnp_tx", cnpTx},
+        {"cnp_rx", cnpRx},
+        {"ce_rx", ceRx},
+        {"lossless_drops", losslessDrops},
+    };
+    for (uint32_t r = 0; r < switchDrops.GetN(); ++r)
+    {
+        rows.emplace_back(CounterName("switch_drop:", switchDrops.GetName(r)), switchDrops[r]);
+    }
+    for (std::size_t r = 0; r < portDrops.size(); ++r)
+    {
+        rows.emplace_back(CounterName("port_drop:", PfcDropReasonName(PfcDropReason(r))),
+                          portDrops[r]);
+    }
+    for (std::size_t r = 0; r < nicDrops.size(); ++r)
+    {
+        rows.emplace_back(CounterName("nic_drop:", FabricNicDropReasonName(FabricNicDropReason(r))),
+                          nicDrops[r]);
+    }
+    return rows;
+}
+
+const FabricTierCounters&
+FabricAggregateCounters::Get(FabricNodeType type) const
+{
+    NS_ABORT_MSG_IF(type >= FabricNodeType::COUNT,
+                    "FabricAggregateCounters::Get: node type "
+                        << unsigned(type) << " is invalid (0.." << size_t(FabricNodeType::COUNT) - 1
+                        << ")");
+    return tiers[size_t(type)];
+}
+
+const char*
+FabricAggregateCounters::GetTierName(FabricNodeType type)
+{
+    return type == FabricNodeType::GPU ? "host" : FabricNodeTypeName(type);
+}
+
+void
+FabricAggregateCounters::Print(std::ostream& os) const
+{
+    os << "tier,counter,value\n";
+    auto rows = [&os](const char* tier, const FabricTierCounters& c) {
+        for (const auto& [name, value] : c.GetRows())
+        {
+            os << tier << "," << name << "," << value << "\n";
+        }
+    };
+    for (std::size_t t = 0; t < tiers.size(); ++t)
+    {
+        if (tiers[t].nodes > 0)
+        {
+            rows(GetTierName(FabricNodeType(t)), tiers[t]);
+        }
+    }
+    rows("total", total);
+}
+
+} // namespace ns3
