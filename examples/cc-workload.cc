@@ -61,6 +61,7 @@ main(int argc, char* argv[])
     uint32_t seed = 1;
     std::string fctPath;
     std::string summaryPath;
+    std::string countersPath;
     std::string scheduler = "ns3::DelayClassScheduler";
     std::string simulator = "ns3::FabricSimulatorImpl";
 
@@ -86,6 +87,9 @@ main(int argc, char* argv[])
     cmd.AddValue("seed", "Random run (arrivals, sizes, hosts, ECMP), >= 1", seed);
     cmd.AddValue("fct", "Write one CSV row per flow to this file", fctPath);
     cmd.AddValue("summary", "Write the per-bucket summary CSV to this file", summaryPath);
+    cmd.AddValue("counters",
+                 "Write the fabric's counters per tier (tier,counter,value) to this file",
+                 countersPath);
     cmd.AddValue("scheduler", "ns-3 event scheduler (same results with any)", scheduler);
     cmd.AddValue("simulator",
                  "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl; "
@@ -131,6 +135,27 @@ main(int argc, char* argv[])
         PrintRow(std::to_string(b.loBytes) + ".." + hi, b);
     }
     PrintRow("all", s.GetOverall());
+    // PFC, ECN, CNPs and drops per tier (host, leaf, spine).
+    const FabricAggregateCounters counters = exp->GetTopology()->GetAggregateCounters();
+    std::cout << "fabric:";
+    for (FabricNodeType tier : {FabricNodeType::GPU, FabricNodeType::LEAF, FabricNodeType::SPINE})
+    {
+        const FabricTierCounters& c = counters.Get(tier);
+        std::cout << ' ' << FabricAggregateCounters::GetTierName(tier) << " pauses " << c.pfcPauseTx
+                  << " (paused " << c.pausedTime.As(Time::US) << "), ECN marks " << c.ecnMarks
+                  << ';';
+    }
+    std::cout << " CNPs " << counters.total.cnpTx << ", lossless drops "
+              << counters.total.losslessDrops << ", drops "
+              << counters.total.GetSwitchDrops() + counters.total.GetPortDrops() +
+                     counters.total.GetNicDrops()
+              << '\n';
+    if (!countersPath.empty())
+    {
+        std::ofstream out(countersPath);
+        NS_ABORT_MSG_IF(!out, "--counters=" << countersPath << ": cannot open the file");
+        counters.Print(out);
+    }
     if (!summaryPath.empty())
     {
         std::ofstream out(summaryPath);

@@ -4,10 +4,12 @@
 #include "clos-workload-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/dcqcn-congestion-ops.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/string.h"
@@ -108,6 +110,16 @@ ClosWorkloadHelper::GetTypeId()
                           DoubleValue(0.2),
                           MakeDoubleAccessor(&ClosWorkloadHelper::m_pmax),
                           MakeFabricDoubleChecker("ns3::ClosWorkloadHelper::Pmax", 0.0, 1.0))
+            .AddAttribute("EcnMarkingPoint",
+                          "Where switches decide ECN marks: Dequeue (default, as the "
+                          "HPCC-lineage simulators) or Enqueue (WredEcnMarker MarkingPoint).",
+                          EnumValue(WredEcnMarker::DEQUEUE),
+                          compat::MakeEnumAccessor<WredEcnMarker::MarkingPoint>(
+                              &ClosWorkloadHelper::m_markingPoint),
+                          MakeEnumChecker(WredEcnMarker::ENQUEUE,
+                                          "Enqueue",
+                                          WredEcnMarker::DEQUEUE,
+                                          "Dequeue"))
             .AddAttribute("CongestionControl",
                           "RoCE congestion control: dcqcn, none or a TypeId name "
                           "(RoceNicHelper::SetCongestionControl).",
@@ -150,7 +162,8 @@ ClosWorkloadHelper::GetTypeId()
 }
 
 ClosWorkloadHelper::ClosWorkloadHelper()
-    : m_clos(CreateObject<ClosTopologyHelper>())
+    : m_clos(CreateObject<ClosTopologyHelper>()),
+      m_markingPoint(WredEcnMarker::DEQUEUE)
 {
 }
 
@@ -201,10 +214,10 @@ ClosWorkloadHelper::Install()
     }
 
     // Plain hosts (one NIC, no NVLink), one uplink from each leaf to each spine.
-    m_clos->SetAttribute("Servers", UintegerValue(m_leaves * m_hostsPerLeaf));
+    m_clos->SetAttribute("Hosts", UintegerValue(m_leaves * m_hostsPerLeaf));
     m_clos->SetAttribute("ServersPerRack", UintegerValue(m_hostsPerLeaf));
-    m_clos->SetAttribute("GpusPerServer", UintegerValue(1));
-    m_clos->SetAttribute("NvLink", BooleanValue(false));
+    // Switch ports carry the NICs' largest packet: headroom sized for them, not 9 KB frames.
+    m_clos->SetAttribute("PortMtuFromTransport", BooleanValue(true));
     m_clos->SetAttribute("GpuLinkDataRate", DataRateValue(m_hostRate));
     m_clos->SetAttribute("GpuLinkDelay", TimeValue(m_delay));
     m_clos->SetAttribute("LeafSpineDataRate", DataRateValue(m_fabricRate));
@@ -219,6 +232,7 @@ ClosWorkloadHelper::Install()
     sw.SetEcnAttribute("Kmin", QueueSizeValue(m_kmin));
     sw.SetEcnAttribute("Kmax", QueueSizeValue(m_kmax));
     sw.SetEcnAttribute("Pmax", DoubleValue(m_pmax));
+    sw.SetEcnAttribute("MarkingPoint", EnumValue(m_markingPoint));
     RoceNicHelper& nic = m_clos->GetNicHelper();
     nic.SetCongestionControl(m_cc); // aborts naming an unknown algorithm
     nic.SetNicAttribute("Mtu", UintegerValue(m_mtu));

@@ -15,6 +15,7 @@
 #include "ns3/flow-arrival-generator.h"
 #include "ns3/object.h"
 #include "ns3/queue-size.h"
+#include "ns3/wred-ecn-marker.h"
 
 #include <memory>
 #include <string>
@@ -33,7 +34,9 @@ namespace ns3
  * (2:1), 1 us links, 4 MB shared switch buffers with dynamic threshold alpha 1/8, 1024-byte
  * payloads, PFC on, ECN Kmin 100 KB / Kmax 400 KB / Pmax 0.2 per 25 Gb/s scaled with the port
  * rate, DCQCN with g 1/256, a 900 us rate-increase timer, AI 50 Mb/s, HAI 100 Mb/s, an ACK per
- * packet, WebSearch at 50 % load for 10 ms of arrivals.
+ * packet, WebSearch at 50 % load for 10 ms of arrivals; ECN marks decided on dequeue and switch
+ * ports sized for the NICs' packets (ClosTopologyHelper PortMtuFromTransport), as those
+ * simulators do.
  *
  * Load: a fraction of each host's share of its leaf's uplinks (LoadBase "fabric": host rate /
  * oversubscription, 12.5 Gb/s at 2:1, the setup's ~590 WebSearch flows in 10 ms) or of the
@@ -89,6 +92,7 @@ class ClosWorkloadHelper : public Object
     QueueSize m_kmin;                             //!< attribute Kmin
     QueueSize m_kmax;                             //!< attribute Kmax
     double m_pmax;                                //!< attribute Pmax
+    WredEcnMarker::MarkingPoint m_markingPoint;   //!< attribute EcnMarkingPoint
     std::string m_cc;                             //!< attribute CongestionControl
     std::string m_preset;                         //!< attribute DcqcnPreset
     std::string m_workload;                       //!< attribute Workload
