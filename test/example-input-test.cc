@@ -176,8 +176,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "--ev-strategy=random is invalid; valid values are single, oblivious, bitmap, "
                  "reps, mixed"},
         BadInput{"rail-allreduce",
-                 "--cc=timely",
-                 "--cc=timely is invalid; valid values are dcqcn, none"},
+                 "--cc=hpcc",
+                 "--cc=hpcc is invalid; valid values are dcqcn, none, dctcp, timely, swift"},
         BadInput{"rail-allreduce",
                  "--transport=uet --qps-per-connection=2",
                  "--qps-per-connection 2 is invalid with --transport=uet; it must be 1"},

@@ -38,8 +38,14 @@ class RoceNicHelper
     void SetNicAttribute(std::string name, const AttributeValue& value);
     /**
      * \brief Choose the congestion control of new NICs (their "CongestionControl" attribute).
-     * \param cc "none" (RoceNoneCongestionOps), "dcqcn" (DcqcnCongestionOps) or the TypeId
-     *        name of any RoceCongestionOps subclass; aborts naming the value otherwise
+     *
+     * "dctcp" also sets the NICs' CongestionNotification to AckEcho (DCTCP reads the ECN echo
+     * on ACKs) and "swift" their EchoHopCount (Swift's per-hop target scaling); the other
+     * names leave those attributes as they are.
+     * \param cc "none" (RoceNoneCongestionOps), "dcqcn" (DcqcnCongestionOps), "dctcp"
+     *        (DctcpCongestionOps), "timely" (TimelyCongestionOps), "swift"
+     *        (SwiftCongestionOps) or the TypeId name of any RoceCongestionOps subclass; aborts
+     *        naming the value and the valid names otherwise
      */
     void SetCongestionControl(const std::string& cc);
     /**

@@ -31,6 +31,28 @@ namespace ns3
 using RoceNicDropReason = FabricNicDropReason;
 
 /**
+ * \ingroup ai-fabric-roce
+ * \brief How a RoCE responder tells the requester that its data arrived ECN CE-marked
+ *        (RoceNic's "CongestionNotification").
+ */
+enum RoceCongestionNotification
+{
+    /// A CNP (RoCEv2 Annex A17.9), when the NotificationPoint says so (DCQCN; the default).
+    ROCE_NOTIFY_CNP = 0,
+    /**
+     * ECN echo on the ACK, DCTCP-style: an ACK covering CE-marked data has the BTH BECN bit
+     * (octet 4, bit 6; IBTA Vol 1 Annex A10, "backward explicit congestion notification") set.
+     * The responder ACKs at once when the CE state of the in-order data changes, so that every
+     * ACK covers packets of one CE state only (DCTCP's two-state delayed-ACK machine,
+     * Alizadeh et al. SIGCOMM 2010, section 3.1): the requester counts the bytes an echoing
+     * ACK acknowledges as CE-marked bytes exactly, whatever the AckInterval. No CNP is sent for
+     * request data; CE-marked READ responses (which the requester does not ACK) still go to
+     * the notification point.
+     */
+    ROCE_NOTIFY_ACK_ECHO,
+};
+
+/**
  * \param reason a reason
  * \return its RoCE name: "unknown qp" (FabricNicDropReason::UNKNOWN_FLOW), "not roce"
  *         (NO_TRANSPORT), "malformed", "wrong address"
@@ -138,6 +160,18 @@ class RoceNic : public Object, public FabricNicTransport
     uint8_t GetAckDscp() const;
     /// \return the DSCP of CNPs
     uint8_t GetCnpDscp() const;
+    /// \return how the responder reports CE-marked data (CongestionNotification attribute)
+    RoceCongestionNotification GetCongestionNotification() const
+    {
+        return m_notification;
+    }
+
+    /// \return true if ACKs carry the hop count the data crossed (EchoHopCount attribute)
+    bool GetEchoHopCount() const
+    {
+        return m_echoHopCount;
+    }
+
     /// \return packets the NIC core dropped on receive, per reason
     const std::array<uint64_t, size_t(RoceNicDropReason::COUNT)>& GetDrops() const;
 
@@ -237,6 +271,8 @@ class RoceNic : public Object, public FabricNicTransport
     uint8_t m_dataDscp;                     //!< DSCP of data
     uint8_t m_ackDscp;                      //!< DSCP of ACK/NAK
     uint8_t m_cnpDscp;                      //!< DSCP of CNP
+    RoceCongestionNotification m_notification{ROCE_NOTIFY_CNP}; //!< CE report
+    bool m_echoHopCount{false}; //!< ACKs carry the data's hop count (BTH resv7)
     uint32_t m_txQueueDepthAlias{0};        //!< alias (0 = unset)
     uint64_t m_rxDrainAlias{UNSET_RATE};    //!< alias, bits/s (UNSET_RATE = unset)
     uint64_t m_rxXoffAlias{0};              //!< alias (0 = unset)
