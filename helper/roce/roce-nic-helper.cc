@@ -11,6 +11,7 @@
 #include "ns3/node.h"
 #include "ns3/swift-congestion-ops.h"
 #include "ns3/timely-congestion-ops.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -48,6 +49,7 @@ RoceNicHelper::SetCongestionControl(const std::string& cc)
     else if (cc == "timely")
     {
         tid = TimelyCongestionOps::GetTypeId();
+        m_nicFactory.Set("AckInterval", UintegerValue(1));
     }
     else if (cc == "swift")
     {

@@ -40,8 +40,10 @@ class RoceNicHelper
      * \brief Choose the congestion control of new NICs (their "CongestionControl" attribute).
      *
      * "dctcp" also sets the NICs' CongestionNotification to AckEcho (DCTCP reads the ECN echo
-     * on ACKs) and "swift" their EchoHopCount (Swift's per-hop target scaling); the other
-     * names leave those attributes as they are.
+     * on ACKs), "timely" their AckInterval to 1 (a completion event, an RTT sample, per
+     * packet: with 16-packet coalescing TIMELY's +10 Mb/s steps recover far too slowly) and
+     * "swift" their EchoHopCount (Swift's per-hop target scaling); the other names leave
+     * those attributes as they are.
      * \param cc "none" (RoceNoneCongestionOps), "dcqcn" (DcqcnCongestionOps), "dctcp"
      *        (DctcpCongestionOps), "timely" (TimelyCongestionOps), "swift"
      *        (SwiftCongestionOps) or the TypeId name of any RoceCongestionOps subclass; aborts

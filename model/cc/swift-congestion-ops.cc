@@ -189,6 +189,12 @@ SwiftCongestionOps::GetCwnd() const
     return m_cwnd;
 }
 
+uint32_t
+SwiftCongestionOps::GetHopCount() const
+{
+    return m_hops;
+}
+
 Time
 SwiftCongestionOps::GetTargetDelay(double cwnd, uint32_t hops) const
 {

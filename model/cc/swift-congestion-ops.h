@@ -88,6 +88,8 @@ class SwiftCongestionOps : public FabricCongestionOps
 
     /// \return the window, packets (may be below 1)
     double GetCwnd() const;
+    /// \return the hop count of the last ACK that reported one (0: none yet)
+    uint32_t GetHopCount() const;
     /**
      * \param cwnd a window, packets (> 0)
      * \param hops switch hops of the path

@@ -191,7 +191,9 @@ TimelyCongestionOps::OnAck(const FabricCcAckSample& sample)
     }
     else
     {
-        rate *= 1 - m_beta * gradient;
+        // A gradient above 1 would make the factor negative for Beta 0.8 (the paper does not
+        // bound it): the decrease is clipped at 1 - Beta (gradient 1).
+        rate *= 1 - m_beta * std::min(gradient, 1.0);
     }
     rate = std::max(rate, double(m_minRate.GetBitRate()));
     rate = std::min(rate, double(GetLineRate().GetBitRate()));

@@ -31,8 +31,10 @@ namespace ns3
  *     new_rtt > THigh:  rate *= 1 - Beta (1 - THigh / new_rtt)
  *     gradient <= 0:    rate += N Delta, N = HaiFactor once HaiThreshold consecutive events
  *                       had gradient <= 0 (hyperactive increase), else N = 1
- *     otherwise:        rate *= 1 - Beta gradient
+ *     otherwise:        rate *= 1 - Beta min(gradient, 1)
  *
+ * (The paper's decrease is rate (1 - Beta gradient), which turns negative for gradients above
+ * 1 / Beta; the model clips the gradient at 1, so one step cuts at most Beta of the rate.)
  * The first sample only sets prev_rtt. The rate stays in [MinRate, line rate]; the flow starts
  * at line rate. Defaults are the paper's (section 5, 10 Gb/s): Alpha 0.875, Beta 0.8,
  * Delta 10 Mb/s, TLow 50 us, THigh 500 us, MinRtt 20 us, HAI after 5 events with N = 5.
