@@ -327,6 +327,7 @@ class DcqcnLoopTest : public test::SimTest
         if (ackEcho)
         {
             nicHelper.SetNicAttribute("CongestionNotification", EnumValue(ROCE_NOTIFY_ACK_ECHO));
+            nicHelper.SetNicAttribute("AckInterval", UintegerValue(1));
         }
         for (uint32_t i = 0; i <= senders; ++i)
         {
@@ -442,8 +443,10 @@ TEST_F(DcqcnLoopTest, TwoFlowsConvergeToFairShareWithQueueBetweenKminAndKmax)
 }
 
 // DCQCN with the ECN echo on ACKs instead of CNPs (RoceNic CongestionNotification=AckEcho,
-// the HPCC paper's DCQCN baseline): the incast of IncastNeedsFarFewerPauses... still needs
-// far fewer pauses than without congestion control, and the responders send no CNP.
+// the HPCC paper's DCQCN baseline) and an ACK per packet (AckInterval 1): the incast of
+// IncastNeedsFarFewerPauses... still needs far fewer pauses than without congestion control,
+// and the responders send no CNP. (With 16-packet ACK coalescing a QP whose packets are all
+// marked hears of it once per 16 packets, not once per 4 us: 5279 pauses vs 5518 without CC.)
 TEST_F(DcqcnLoopTest, WithEcnEchoOnAcksIncastNeedsFarFewerPausesThanCcOff)
 {
     Build(16, RoceNoneCongestionOps::GetTypeId());

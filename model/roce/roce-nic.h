@@ -45,7 +45,9 @@ enum RoceCongestionNotification
      * The responder ACKs at once when the CE state of the in-order data changes, so that every
      * ACK covers packets of one CE state only (DCTCP's two-state delayed-ACK machine,
      * Alizadeh et al. SIGCOMM 2010, section 3.1): the requester counts the bytes an echoing
-     * ACK acknowledges as CE-marked bytes exactly, whatever the AckInterval. No CNP is sent for
+     * ACK acknowledges as CE-marked bytes exactly, whatever the AckInterval. The first
+     * CE-marked packet after unmarked ones is itself ACKed at once (after the ACK of the
+     * unmarked ones), so congestion is reported within a packet, as promptly as by a CNP. No CNP is sent for
      * request data; CE-marked READ responses (which the requester does not ACK) still go to
      * the notification point.
      */

@@ -716,8 +716,10 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
         return;
     }
     m_nakSent = false;
+    bool echoNow = false; // the first CE-marked packet after unmarked ones is ACKed at once
     if (m_ackEcho && rx.ce != m_rxCe)
     {
+        echoNow = rx.ce;
         // DCTCP's two-state ACK machine: the CE state changes, so the packets received so far
         // are ACKed now with the old state and every ACK covers one CE state only.
         if (m_unacked > 0)
@@ -767,7 +769,7 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
         }
         m_rxMsgBytes = 0;
     }
-    if (ackReq || last || ++m_unacked >= m_nic->GetAckInterval())
+    if (ackReq || last || echoNow || ++m_unacked >= m_nic->GetAckInterval())
     {
         m_unacked = 0;
         SendAck(false, psn);
