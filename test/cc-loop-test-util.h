@@ -95,12 +95,12 @@ class CcLoopTest : public SimTest
         return p;
     }
 
-    NodeContainer hosts;                //!< senders, then the receiver
+    NodeContainer hosts;                  //!< senders, then the receiver
     std::vector<Ptr<PfcNetDevice>> ports; //!< host ports
-    Ptr<FabricSwitch> sw;               //!< the switch
-    std::vector<Ptr<RoceNic>> nics;     //!< NICs
+    Ptr<FabricSwitch> sw;                 //!< the switch
+    std::vector<Ptr<RoceNic>> nics;       //!< NICs
     std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>> qps; //!< sender, receiver QP
-    uint32_t receiverPort{0};           //!< switch port of the receiver
+    uint32_t receiverPort{0}; //!< switch port of the receiver
 };
 
 } // namespace test

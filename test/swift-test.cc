@@ -121,8 +121,7 @@ TEST(SwiftBadInput, AttributesAndInitAbortNamingValueAndRange)
     EXPECT_DEATH(cc->SetAttribute("MaxMdf", DoubleValue(1.5)), "MaxMdf=1.5 is out of range");
     EXPECT_DEATH(cc->SetAttribute("Ai", DoubleValue(0)), "Ai=0");
     EXPECT_DEATH(cc->SetAttribute("BaseTarget", TimeValue(Time(0))), "BaseTarget");
-    EXPECT_DEATH(cc->SetAttribute("PerHopScaling", TimeValue(MicroSeconds(-1))),
-                 "PerHopScaling");
+    EXPECT_DEATH(cc->SetAttribute("PerHopScaling", TimeValue(MicroSeconds(-1))), "PerHopScaling");
     EXPECT_DEATH(cc->SetAttribute("MinCwnd", DoubleValue(-1)), "MinCwnd=-1");
     auto c2 = CreateObject<SwiftCongestionOps>();
     c2->SetAttribute("FsMaxCwnd", DoubleValue(0.05));

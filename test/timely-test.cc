@@ -108,7 +108,8 @@ TEST(TimelyBadInput, AttributesAndInitAbortNamingValueAndRange)
     EXPECT_DEATH(c2->Init(DataRate("10Gbps")), "TIMELY THigh .40us must exceed TLow .50us");
     auto c3 = CreateObject<TimelyCongestionOps>();
     c3->SetAttribute("MinRate", DataRateValue(DataRate("20Gbps")));
-    EXPECT_DEATH(c3->Init(DataRate("10Gbps")), "TIMELY MinRate 20000000000bps exceeds the line rate");
+    EXPECT_DEATH(c3->Init(DataRate("10Gbps")),
+                 "TIMELY MinRate 20000000000bps exceeds the line rate");
 }
 
 using TimelyLoopTest = test::CcLoopTest;

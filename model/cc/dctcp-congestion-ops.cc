@@ -32,24 +32,25 @@ DctcpCongestionOps::GetTypeId()
                           DoubleValue(1.0 / 16),
                           MakeDoubleAccessor(&DctcpCongestionOps::m_g),
                           MakeFabricPositiveDoubleChecker("ns3::DctcpCongestionOps::G", 1.0))
-            .AddAttribute("InitialAlpha",
-                          "Alpha of a new flow, [0, 1] (1: the first marks halve the window, "
-                          "as Linux's dctcp_alpha_on_init 1024/1024).",
-                          DoubleValue(1.0),
-                          MakeDoubleAccessor(&DctcpCongestionOps::m_initialAlpha),
-                          MakeFabricDoubleChecker("ns3::DctcpCongestionOps::InitialAlpha", 0.0, 1.0))
+            .AddAttribute(
+                "InitialAlpha",
+                "Alpha of a new flow, [0, 1] (1: the first marks halve the window, "
+                "as Linux's dctcp_alpha_on_init 1024/1024).",
+                DoubleValue(1.0),
+                MakeDoubleAccessor(&DctcpCongestionOps::m_initialAlpha),
+                MakeFabricDoubleChecker("ns3::DctcpCongestionOps::InitialAlpha", 0.0, 1.0))
             .AddAttribute("InitialWindow",
                           "Window of a new flow, payload bytes; 0 = one bandwidth-delay product "
                           "(line rate x the path RTT, or x BaseRtt if the transport knows none).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&DctcpCongestionOps::m_initialWindow),
                           MakeUintegerChecker<uint64_t>())
-            .AddAttribute("MinWindow",
-                          "Smallest window, payload bytes, >= 1 (one 4 KB RoCE packet).",
-                          UintegerValue(4096),
-                          MakeUintegerAccessor(&DctcpCongestionOps::m_minWindow),
-                          MakeFabricUintegerChecker<uint64_t>("ns3::DctcpCongestionOps::MinWindow",
-                                                              1))
+            .AddAttribute(
+                "MinWindow",
+                "Smallest window, payload bytes, >= 1 (one 4 KB RoCE packet).",
+                UintegerValue(4096),
+                MakeUintegerAccessor(&DctcpCongestionOps::m_minWindow),
+                MakeFabricUintegerChecker<uint64_t>("ns3::DctcpCongestionOps::MinWindow", 1))
             .AddAttribute("MaxWindow",
                           "Largest window, payload bytes; 0 = no limit.",
                           UintegerValue(0),
@@ -60,8 +61,7 @@ DctcpCongestionOps::GetTypeId()
                           "reports no path RTT, > 0.",
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&DctcpCongestionOps::m_baseRtt),
-                          MakeFabricTimeChecker("ns3::DctcpCongestionOps::BaseRtt",
-                                                NanoSeconds(1)))
+                          MakeFabricTimeChecker("ns3::DctcpCongestionOps::BaseRtt", NanoSeconds(1)))
             .AddTraceSource("Alpha",
                             "Alpha after each observation window.",
                             MakeTraceSourceAccessor(&DctcpCongestionOps::m_alpha),

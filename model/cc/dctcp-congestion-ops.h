@@ -92,12 +92,12 @@ class DctcpCongestionOps : public FabricCongestionOps
     Time m_baseRtt;           //!< RTT for the BDP when the transport knows none
 
     // state
-    double m_cwnd{0};                    //!< window, bytes
-    TracedValue<double> m_alpha{1.0};    //!< alpha
-    uint64_t m_windowAcked{0};           //!< bytes acked in this observation window
-    uint64_t m_windowCe{0};              //!< of those, CE-echoed
-    double m_windowSize{0};              //!< bytes that complete this observation window
-    double m_cwrBytes{0};                //!< bytes to acknowledge before the next decrease
+    double m_cwnd{0};                 //!< window, bytes
+    TracedValue<double> m_alpha{1.0}; //!< alpha
+    uint64_t m_windowAcked{0};        //!< bytes acked in this observation window
+    uint64_t m_windowCe{0};           //!< of those, CE-echoed
+    double m_windowSize{0};           //!< bytes that complete this observation window
+    double m_cwrBytes{0};             //!< bytes to acknowledge before the next decrease
 };
 
 } // namespace ns3

@@ -42,12 +42,12 @@ SwiftCongestionOps::GetTypeId()
                           DoubleValue(0.5),
                           MakeDoubleAccessor(&SwiftCongestionOps::m_maxMdf),
                           MakeFabricPositiveDoubleChecker("ns3::SwiftCongestionOps::MaxMdf", 1.0))
-            .AddAttribute("BaseTarget",
-                          "Base target delay, > 0 (deployment-specific in the paper; 10 us).",
-                          TimeValue(MicroSeconds(10)),
-                          MakeTimeAccessor(&SwiftCongestionOps::m_baseTarget),
-                          MakeFabricTimeChecker("ns3::SwiftCongestionOps::BaseTarget",
-                                                NanoSeconds(1)))
+            .AddAttribute(
+                "BaseTarget",
+                "Base target delay, > 0 (deployment-specific in the paper; 10 us).",
+                TimeValue(MicroSeconds(10)),
+                MakeTimeAccessor(&SwiftCongestionOps::m_baseTarget),
+                MakeFabricTimeChecker("ns3::SwiftCongestionOps::BaseTarget", NanoSeconds(1)))
             .AddAttribute("PerHopScaling",
                           "Target delay added per switch hop, >= 0 (1 us).",
                           TimeValue(MicroSeconds(1)),
@@ -94,16 +94,15 @@ SwiftCongestionOps::GetTypeId()
                           "when the transport reports no path RTT, > 0.",
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&SwiftCongestionOps::m_baseRtt),
-                          MakeFabricTimeChecker("ns3::SwiftCongestionOps::BaseRtt",
-                                                NanoSeconds(1)))
-            .AddAttribute("RetxResetThreshold",
-                          "Consecutive timeouts after which the window drops to MinCwnd, >= 1 "
-                          "(paper 5).",
-                          UintegerValue(5),
-                          MakeUintegerAccessor(&SwiftCongestionOps::m_retxReset),
-                          MakeFabricUintegerChecker<uint32_t>(
-                              "ns3::SwiftCongestionOps::RetxResetThreshold",
-                              1))
+                          MakeFabricTimeChecker("ns3::SwiftCongestionOps::BaseRtt", NanoSeconds(1)))
+            .AddAttribute(
+                "RetxResetThreshold",
+                "Consecutive timeouts after which the window drops to MinCwnd, >= 1 "
+                "(paper 5).",
+                UintegerValue(5),
+                MakeUintegerAccessor(&SwiftCongestionOps::m_retxReset),
+                MakeFabricUintegerChecker<uint32_t>("ns3::SwiftCongestionOps::RetxResetThreshold",
+                                                    1))
             .AddTraceSource("Cwnd",
                             "The window, packets.",
                             MakeTraceSourceAccessor(&SwiftCongestionOps::m_cwnd),
@@ -161,8 +160,7 @@ SwiftCongestionOps::Init(Ptr<FabricCcState> state)
 {
     FabricCongestionOps::Init(state);
     NS_ABORT_MSG_IF(m_fsMaxCwnd <= m_fsMinCwnd,
-                    "Swift FsMaxCwnd " << m_fsMaxCwnd << " must exceed FsMinCwnd "
-                                       << m_fsMinCwnd);
+                    "Swift FsMaxCwnd " << m_fsMaxCwnd << " must exceed FsMinCwnd " << m_fsMinCwnd);
     NS_ABORT_MSG_IF(m_maxCwnd > 0 && m_maxCwnd < m_minCwnd,
                     "Swift MaxCwnd " << m_maxCwnd << " is below MinCwnd " << m_minCwnd
                                      << "; it must be 0 (none) or >= MinCwnd");

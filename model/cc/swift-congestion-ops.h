@@ -104,28 +104,28 @@ class SwiftCongestionOps : public FabricCongestionOps
     void Apply();
 
     // attributes
-    double m_ai;               //!< additive increment, packets per RTT
-    double m_beta;             //!< multiplicative decrease factor
-    double m_maxMdf;           //!< largest decrease per step
-    Time m_baseTarget;         //!< base target delay
-    Time m_hopScale;           //!< per-hop target delay
-    Time m_fsRange;            //!< flow-scaling range
-    double m_fsMinCwnd;        //!< flow scaling: cwnd with the full range, packets
-    double m_fsMaxCwnd;        //!< flow scaling: cwnd with none, packets
-    double m_minCwnd;          //!< packets
-    double m_maxCwnd;          //!< packets, 0 = none
-    double m_initialCwnd;      //!< packets, 0 = one BDP
-    Time m_baseRtt;            //!< RTT before the first sample when the path's is unknown
-    uint32_t m_retxReset;      //!< consecutive timeouts before cwnd = MinCwnd
+    double m_ai;          //!< additive increment, packets per RTT
+    double m_beta;        //!< multiplicative decrease factor
+    double m_maxMdf;      //!< largest decrease per step
+    Time m_baseTarget;    //!< base target delay
+    Time m_hopScale;      //!< per-hop target delay
+    Time m_fsRange;       //!< flow-scaling range
+    double m_fsMinCwnd;   //!< flow scaling: cwnd with the full range, packets
+    double m_fsMaxCwnd;   //!< flow scaling: cwnd with none, packets
+    double m_minCwnd;     //!< packets
+    double m_maxCwnd;     //!< packets, 0 = none
+    double m_initialCwnd; //!< packets, 0 = one BDP
+    Time m_baseRtt;       //!< RTT before the first sample when the path's is unknown
+    uint32_t m_retxReset; //!< consecutive timeouts before cwnd = MinCwnd
 
     // state
-    TracedValue<double> m_cwnd{1.0};  //!< window, packets
-    TracedValue<Time> m_target;       //!< target delay of the last ACK
-    TracedValue<Time> m_rtt;          //!< last RTT sample
-    Time m_lastDecrease;              //!< time of the last decrease
-    bool m_decreasedEver{false};      //!< a decrease happened
-    uint32_t m_retxCount{0};          //!< consecutive timeouts
-    uint32_t m_hops{0};               //!< last hop count reported
+    TracedValue<double> m_cwnd{1.0}; //!< window, packets
+    TracedValue<Time> m_target;      //!< target delay of the last ACK
+    TracedValue<Time> m_rtt;         //!< last RTT sample
+    Time m_lastDecrease;             //!< time of the last decrease
+    bool m_decreasedEver{false};     //!< a decrease happened
+    uint32_t m_retxCount{0};         //!< consecutive timeouts
+    uint32_t m_hops{0};              //!< last hop count reported
 };
 
 } // namespace ns3

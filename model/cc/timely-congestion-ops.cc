@@ -57,20 +57,19 @@ TimelyCongestionOps::GetTypeId()
                           TimeValue(MicroSeconds(20)),
                           MakeTimeAccessor(&TimelyCongestionOps::m_minRtt),
                           MakeFabricTimeChecker("ns3::TimelyCongestionOps::MinRtt", NanoSeconds(1)))
-            .AddAttribute("HaiThreshold",
-                          "Consecutive completion events with gradient <= 0 before the "
-                          "hyperactive increase, >= 1 (paper 5).",
-                          UintegerValue(5),
-                          MakeUintegerAccessor(&TimelyCongestionOps::m_haiThreshold),
-                          MakeFabricUintegerChecker<uint32_t>(
-                              "ns3::TimelyCongestionOps::HaiThreshold",
-                              1))
-            .AddAttribute("HaiFactor",
-                          "N: hyperactive increase adds N x Delta, >= 1 (paper 5).",
-                          UintegerValue(5),
-                          MakeUintegerAccessor(&TimelyCongestionOps::m_haiFactor),
-                          MakeFabricUintegerChecker<uint32_t>("ns3::TimelyCongestionOps::HaiFactor",
-                                                              1))
+            .AddAttribute(
+                "HaiThreshold",
+                "Consecutive completion events with gradient <= 0 before the "
+                "hyperactive increase, >= 1 (paper 5).",
+                UintegerValue(5),
+                MakeUintegerAccessor(&TimelyCongestionOps::m_haiThreshold),
+                MakeFabricUintegerChecker<uint32_t>("ns3::TimelyCongestionOps::HaiThreshold", 1))
+            .AddAttribute(
+                "HaiFactor",
+                "N: hyperactive increase adds N x Delta, >= 1 (paper 5).",
+                UintegerValue(5),
+                MakeUintegerAccessor(&TimelyCongestionOps::m_haiFactor),
+                MakeFabricUintegerChecker<uint32_t>("ns3::TimelyCongestionOps::HaiFactor", 1))
             .AddAttribute("MinRate",
                           "Rate floor, > 0 (not in the paper; 10 Mb/s, one Delta).",
                           DataRateValue(DataRate("10Mbps")),

@@ -74,22 +74,22 @@ class TimelyCongestionOps : public FabricCongestionOps
 
   private:
     // attributes
-    double m_alpha;             //!< EWMA weight of the new RTT difference, (0, 1]
-    double m_beta;              //!< multiplicative decrease factor, (0, 1]
-    DataRate m_delta;           //!< additive increase step
-    Time m_tLow;                //!< below: additive increase
-    Time m_tHigh;               //!< above: decrease by the RTT
-    Time m_minRtt;              //!< gradient normalization
-    uint32_t m_haiThreshold;    //!< events with gradient <= 0 before HAI
-    uint32_t m_haiFactor;       //!< HAI multiplier N
-    DataRate m_minRate;         //!< rate floor
+    double m_alpha;          //!< EWMA weight of the new RTT difference, (0, 1]
+    double m_beta;           //!< multiplicative decrease factor, (0, 1]
+    DataRate m_delta;        //!< additive increase step
+    Time m_tLow;             //!< below: additive increase
+    Time m_tHigh;            //!< above: decrease by the RTT
+    Time m_minRtt;           //!< gradient normalization
+    uint32_t m_haiThreshold; //!< events with gradient <= 0 before HAI
+    uint32_t m_haiFactor;    //!< HAI multiplier N
+    DataRate m_minRate;      //!< rate floor
 
     // state
-    bool m_havePrev{false};            //!< prev_rtt is set
-    Time m_prevRtt;                    //!< prev_rtt
-    TracedValue<double> m_rttDiff{0};  //!< rtt_diff, seconds
-    TracedValue<Time> m_rtt;           //!< last sample
-    uint32_t m_negCount{0};            //!< consecutive events with gradient <= 0
+    bool m_havePrev{false};           //!< prev_rtt is set
+    Time m_prevRtt;                   //!< prev_rtt
+    TracedValue<double> m_rttDiff{0}; //!< rtt_diff, seconds
+    TracedValue<Time> m_rtt;          //!< last sample
+    uint32_t m_negCount{0};           //!< consecutive events with gradient <= 0
 };
 
 } // namespace ns3

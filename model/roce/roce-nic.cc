@@ -111,10 +111,7 @@ RoceNic::GetTypeId()
                 "the in-order data changes; DCTCP, or DCQCN in the HPCC-paper style).",
                 EnumValue(ROCE_NOTIFY_CNP),
                 compat::MakeEnumAccessor<RoceCongestionNotification>(&RoceNic::m_notification),
-                MakeEnumChecker(ROCE_NOTIFY_CNP,
-                                "Cnp",
-                                ROCE_NOTIFY_ACK_ECHO,
-                                "AckEcho"))
+                MakeEnumChecker(ROCE_NOTIFY_CNP, "Cnp", ROCE_NOTIFY_ACK_ECHO, "AckEcho"))
             .AddAttribute("EchoHopCount",
                           "The responder writes the switch hops its data crossed (64 minus "
                           "the IPv4 TTL received; the requester sends TTL 64) into the 7 "

@@ -47,9 +47,9 @@ enum RoceCongestionNotification
      * Alizadeh et al. SIGCOMM 2010, section 3.1): the requester counts the bytes an echoing
      * ACK acknowledges as CE-marked bytes exactly, whatever the AckInterval. The first
      * CE-marked packet after unmarked ones is itself ACKed at once (after the ACK of the
-     * unmarked ones), so congestion is reported within a packet, as promptly as by a CNP. No CNP is sent for
-     * request data; CE-marked READ responses (which the requester does not ACK) still go to
-     * the notification point.
+     * unmarked ones), so congestion is reported within a packet, as promptly as by a CNP. No CNP is
+     * sent for request data; CE-marked READ responses (which the requester does not ACK) still go
+     * to the notification point.
      */
     ROCE_NOTIFY_ACK_ECHO,
 };
@@ -162,6 +162,7 @@ class RoceNic : public Object, public FabricNicTransport
     uint8_t GetAckDscp() const;
     /// \return the DSCP of CNPs
     uint8_t GetCnpDscp() const;
+
     /// \return how the responder reports CE-marked data (CongestionNotification attribute)
     RoceCongestionNotification GetCongestionNotification() const
     {
@@ -264,17 +265,17 @@ class RoceNic : public Object, public FabricNicTransport
     /// The "unset" value of the RxXonBytes alias.
     static constexpr uint64_t UNSET_BYTES = UINT64_MAX;
 
-    Ptr<FabricNic> m_core;                  //!< the NIC core
-    uint32_t m_mtu;                         //!< path MTU
-    uint32_t m_ackInterval;                 //!< ACK coalescing
-    uint32_t m_localAckTimeout;             //!< exponent 0..31
-    uint32_t m_retryCount;                  //!< 0..7
-    Time m_cnpInterval;                     //!< alias: CNP interval (negative = unset)
-    uint8_t m_dataDscp;                     //!< DSCP of data
-    uint8_t m_ackDscp;                      //!< DSCP of ACK/NAK
-    uint8_t m_cnpDscp;                      //!< DSCP of CNP
+    Ptr<FabricNic> m_core;      //!< the NIC core
+    uint32_t m_mtu;             //!< path MTU
+    uint32_t m_ackInterval;     //!< ACK coalescing
+    uint32_t m_localAckTimeout; //!< exponent 0..31
+    uint32_t m_retryCount;      //!< 0..7
+    Time m_cnpInterval;         //!< alias: CNP interval (negative = unset)
+    uint8_t m_dataDscp;         //!< DSCP of data
+    uint8_t m_ackDscp;          //!< DSCP of ACK/NAK
+    uint8_t m_cnpDscp;          //!< DSCP of CNP
     RoceCongestionNotification m_notification{ROCE_NOTIFY_CNP}; //!< CE report
-    bool m_echoHopCount{false}; //!< ACKs carry the data's hop count (BTH resv7)
+    bool m_echoHopCount{false};             //!< ACKs carry the data's hop count (BTH resv7)
     uint32_t m_txQueueDepthAlias{0};        //!< alias (0 = unset)
     uint64_t m_rxDrainAlias{UNSET_RATE};    //!< alias, bits/s (UNSET_RATE = unset)
     uint64_t m_rxXoffAlias{0};              //!< alias (0 = unset)

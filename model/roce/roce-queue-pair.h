@@ -166,10 +166,10 @@ struct RoceQpCounters
  * in-flight window; the NIC core's egress arbiter round-robins among eligible QPs (the QP is a
  * FabricNicFlow). With a window, requests also set AckReq on the packet that fills the window
  * and once per half window (every window / Mtu / 2 packets), so a window below the responder's
- * AckInterval never waits for the local ACK timeout; without one (DCQCN, none) only the last packet of a message does. ACK
- * echo of ECN CE (RoceNic CongestionNotification=AckEcho) and the hop count (EchoHopCount)
- * travel in the ACK's BTH. The responder's receiver-side ops (the NIC's NotificationPoint) decide when
- * a CE-marked data packet is answered with a CNP.
+ * AckInterval never waits for the local ACK timeout; without one (DCQCN, none) only the last packet
+ * of a message does. ACK echo of ECN CE (RoceNic CongestionNotification=AckEcho) and the hop count
+ * (EchoHopCount) travel in the ACK's BTH. The responder's receiver-side ops (the NIC's
+ * NotificationPoint) decide when a CE-marked data packet is answered with a CNP.
  */
 class RoceQueuePair : public Object, public FabricNicFlow
 {
