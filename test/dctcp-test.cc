@@ -155,6 +155,14 @@ TEST(DctcpBadInput, UnknownCongestionControlNameListsValidNames)
     auto tc = CreateObject<FabricTransportConfig>();
     EXPECT_DEATH(tc->SetAttribute("RoceCongestionControl", StringValue("cubic")),
                  "RoceCongestionControl=cubic is out of range");
+    for (const char* name : {"none", "dcqcn", "dctcp", "timely", "swift"})
+    {
+        tc->SetAttribute("RoceCongestionControl", StringValue(name));
+        h.SetCongestionControl(name);
+    }
+    // By TypeId name too; a TypeId that is not a congestion control is refused.
+    h.SetCongestionControl("ns3::SwiftCongestionOps");
+    EXPECT_DEATH(h.SetCongestionControl("ns3::FabricSwitch"), "\"ns3::FabricSwitch\" is unknown");
 }
 
 using DctcpLoopTest = test::CcLoopTest;

@@ -115,8 +115,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "--ns3::DcqcnCongestionOps::InitialAlpha=5",
                  "ns3::DcqcnCongestionOps::InitialAlpha=5 is out of range: valid range [0, 1]"},
         BadInput{"dcqcn-incast",
-                 "--ns3::DcqcnCongestionOps::ByteCounter=0",
-                 "ns3::DcqcnCongestionOps::ByteCounter=0 is out of range: valid range >= 1"},
+                 "--ns3::DcqcnCongestionOps::EcnEchoInterval=-4us",
+                 "ns3::DcqcnCongestionOps::EcnEchoInterval=-4us is out of range: valid range "
+                 ">= 0s"},
         BadInput{"dcqcn-incast",
                  "--ns3::DcqcnCongestionOps::RateIncreaseTimer=0s",
                  "ns3::DcqcnCongestionOps::RateIncreaseTimer=0s is out of range: valid range "

@@ -94,7 +94,9 @@ struct FabricCcAckSample
  * and Fork()s it for every flow, so an instance keeps the private state of exactly one flow
  * (DCQCN's alpha and timers, say); Init() binds it to the flow's FabricCcState, where it writes
  * the rate and window the transport enforces. The transport then calls the hooks as events
- * happen. Algorithms: FabricNoneCongestionOps (line rate, PFC only), DcqcnCongestionOps.
+ * happen. Algorithms: FabricNoneCongestionOps (line rate, PFC only), DcqcnCongestionOps,
+ * DctcpCongestionOps, TimelyCongestionOps, SwiftCongestionOps (RoCE), NsccCongestionOps and
+ * RcccCongestionOps (UET).
  * A new algorithm overrides GetName(), Fork() and the hooks it needs.
  */
 class FabricCongestionOps : public Object
