@@ -237,4 +237,63 @@ TEST_F(DctcpLoopTest, EchoedBytesAreExactlyTheCeMarkedBytes)
     RecordProperty("acks", std::to_string(rx.acksTx));
 }
 
+// The wire encoding: with AckEcho some ACKs carry BECN (BTH octet 4, bit 6) and with
+// EchoHopCount every ACK carries the hop count 1 in BTH octet 8, bits 6..0 (one switch:
+// TTL 64 -> 63); by default both are zero (byte-identical to before).
+TEST_F(DctcpLoopTest, AcksCarryBecnAndHopCountOnlyWhenAsked)
+{
+    for (bool on : {false, true})
+    {
+        Config::SetDefault("ns3::WredEcnMarker::ScaleWithRate", BooleanValue(false));
+        Config::SetDefault("ns3::WredEcnMarker::Kmin", QueueSizeValue(QueueSize("40KB")));
+        Config::SetDefault("ns3::WredEcnMarker::Kmax", QueueSizeValue(QueueSize("400KB")));
+        Config::SetDefault("ns3::WredEcnMarker::Pmax", DoubleValue(0.5));
+        RoceNicHelper nicHelper;
+        if (on)
+        {
+            nicHelper.SetNicAttribute("CongestionNotification", StringValue("AckEcho"));
+            nicHelper.SetNicAttribute("EchoHopCount", BooleanValue(true));
+        }
+        Build(2, "100Gbps", nicHelper);
+        std::vector<std::pair<uint8_t, uint8_t>> acks;
+        ports[2]->TraceConnectWithoutContext(
+            "MacTx",
+            MakeCallback(+[](std::vector<std::pair<uint8_t, uint8_t>>* v, Ptr<const Packet> p) {
+                uint8_t b[40];
+                if (p->GetSize() >= 40 && p->CopyData(b, 40) == 40 && b[28] == 0x11)
+                {
+                    v->emplace_back(b[28 + 4], b[28 + 8]);
+                }
+            }).Bind(&acks));
+        qps[0].first->PostWrite(4 << 20, 0, 1, RoceQueuePair::CompletionCallback());
+        qps[1].first->PostWrite(4 << 20, 0, 1, RoceQueuePair::CompletionCallback());
+        Simulator::Run();
+        ASSERT_GT(acks.size(), 10u);
+        EXPECT_GT(nics[2]->GetTotalQpCounters().ceRx, 0u);
+        std::size_t becn = 0;
+        for (const auto& [octet4, octet8] : acks)
+        {
+            becn += (octet4 & 0x40) ? 1 : 0;
+            EXPECT_EQ(octet4 & ~0x40, 0);
+            EXPECT_EQ(octet8, on ? 1 : 0) << "AckReq clear, hop count 1 / 0";
+        }
+        if (on)
+        {
+            EXPECT_GT(becn, 0u);
+            EXPECT_LT(becn, acks.size());
+            EXPECT_EQ(nics[2]->GetTotalQpCounters().cnpsTx, 0u);
+        }
+        else
+        {
+            EXPECT_EQ(becn, 0u);
+            EXPECT_GT(nics[2]->GetTotalQpCounters().cnpsTx, 0u); // CNPs as before
+        }
+        Simulator::Destroy();
+        hosts = NodeContainer();
+        ports.clear();
+        nics.clear();
+        qps.clear();
+    }
+}
+
 } // namespace
