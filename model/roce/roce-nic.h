@@ -75,6 +75,9 @@ const char* RoceNicDropReasonName(RoceNicDropReason reason);
  * Per QP the NIC forks its "CongestionControl" prototype (the reaction point, a
  * FabricCongestionOps writing the QP's FabricCcState) and its "NotificationPoint" prototype (a
  * FabricCcReceiverOps deciding when the responder returns a CNP; DCQCN's by default).
+ * "CongestionNotification" chooses between those CNPs (Cnp, the default) and an ECN echo on
+ * ACKs (AckEcho: the BTH BECN bit, for DCTCP); "EchoHopCount" makes ACKs carry the hops the
+ * data crossed (BTH reserved bits; Swift). Both are off by default.
  *
  * Compatibility: the attributes TxQueueDepth, RxDrainRate, RxXoffBytes and RxXonBytes belong to
  * the core (ns3::FabricNic::...) and CnpInterval to the notification point
