@@ -61,6 +61,11 @@ CongestionControl(const std::string& name)
     NS_ABORT_MSG("--cc=" << name << " is not a congestion control; valid values: " << valid);
 }
 
+/// htsim's packet size, headers included (its MTU), bytes.
+constexpr uint32_t HTSIM_PACKET_BYTES = 4150;
+/// htsim's header model: every packet carries this many header bytes; ACKs are this size.
+constexpr uint32_t HTSIM_HEADER_BYTES = 64;
+
 /// \return \p t in microseconds, 3 decimals
 std::string
 Us(Time t)
@@ -87,6 +92,7 @@ main(int argc, char* argv[])
     std::string cc;
     std::string csvPath;
     bool failCoreLink = false;
+    bool htsimHeaders = false;
     std::string writeMatrix;
     std::string scheduler = "ns3::DelayClassScheduler";
     std::string simulator = "ns3::FabricSimulatorImpl";
@@ -107,6 +113,10 @@ main(int argc, char* argv[])
                  "Cut pod 0's first aggregation switch's cable to core 0 in the data plane "
                  "before the traffic (routes not recomputed: packets on it vanish)",
                  failCoreLink);
+    cmd.AddValue("htsim-headers",
+                 "htsim's header model: 4150-byte packets of 4086 payload bytes + 64 header "
+                 "bytes, 64-byte ACKs (default: UET's real headers, 4218 bytes on the wire)",
+                 htsimHeaders);
     cmd.AddValue("csv", "Write one row per flow to this file", csvPath);
     cmd.AddValue("write-matrix", "Write the traffic as an htsim connection matrix", writeMatrix);
     cmd.AddValue("scheduler", "ns-3 event scheduler (same results with any)", scheduler);
@@ -128,8 +138,17 @@ main(int argc, char* argv[])
     {
         Config::SetDefault("ns3::UetNic::CongestionControl", TypeIdValue(CongestionControl(cc)));
     }
+    if (htsimHeaders)
+    {
+        for (const char* mtu :
+             {"ns3::UetNic::Mtu", "ns3::NsccCongestionOps::Mtu", "ns3::RcccCongestionOps::Mtu"})
+        {
+            Config::SetDefault(mtu, UintegerValue(HTSIM_PACKET_BYTES - HTSIM_HEADER_BYTES));
+        }
+    }
     auto fabric = CreateObject<FatTreeTopologyHelper>();
     fabric->SetAttribute("K", UintegerValue(k));
+    fabric->SetAttribute("HeaderModelBytes", UintegerValue(htsimHeaders ? HTSIM_HEADER_BYTES : 0));
     const uint32_t hosts = fabric->GetNHosts();
 
     // The traffic: a file, or a reference pattern over the first --nodes hosts.

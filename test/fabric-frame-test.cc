@@ -149,6 +149,44 @@ TEST(FabricFrameDeathTest, BadZeroBodyFramesAbortWithAMessage)
     EXPECT_DEATH(FabricFrame(head, 0, 0), "0 head bytes and 0 zero bytes");
 }
 
+// A simplified header model's discount: the charged size is the size less the discount; it
+// moves with the frame and survives head rewrites (clamped so at least 1 byte is charged).
+TEST(FabricFrame, SizeDiscountIsChargedLessAndMovesWithTheFrame)
+{
+    std::vector<uint8_t> head = HeadBytes(58);
+    FabricFrame f(head.data(), 58, 4000);
+    EXPECT_EQ(f.GetSizeDiscount(), 0u);
+    EXPECT_EQ(f.GetChargedSize(), 4058u);
+    f.SetSizeDiscount(58); // e.g. UetNic HeaderModelBytes 64 on a 4096-byte payload
+    EXPECT_EQ(f.GetChargedSize(), 4000u);
+    EXPECT_EQ(f.GetSize(), 4058u) << "the frame keeps its real bytes";
+    FabricFrame g(std::move(f));
+    EXPECT_EQ(g.GetSizeDiscount(), 58u);
+    EXPECT_EQ(g.GetChargedSize(), 4000u);
+    std::vector<uint8_t> l2(18, 0xee);
+    g.LoadHead(18);
+    ASSERT_TRUE(g.ReplaceHead(14, l2.data(), 18)); // an 802.1Q tag added: 4 bytes more
+    EXPECT_EQ(g.GetChargedSize(), 4004u);
+    FabricFrame small(head.data(), 20, 0);
+    small.SetSizeDiscount(19);
+    EXPECT_EQ(small.GetChargedSize(), 1u);
+    small.LoadHead(20);
+    ASSERT_TRUE(small.ReplaceHead(20, l2.data(), 10)); // shorter than its discount
+    EXPECT_EQ(small.GetSize(), 10u);
+    EXPECT_EQ(small.GetChargedSize(), 1u) << "the discount is clamped, never the whole frame";
+}
+
+TEST(FabricFrameDeathTest, ABadSizeDiscountAbortsNamingTheRange)
+{
+    std::vector<uint8_t> head = HeadBytes(58);
+    FabricFrame f(head.data(), 58, 6);
+    EXPECT_DEATH(f.SetSizeDiscount(64),
+                 "a size discount of 64 bytes on a frame of 64 bytes; "
+                 "valid range is 0..63");
+    FabricFrame big(head.data(), 58, 4000);
+    EXPECT_DEATH(big.SetSizeDiscount(256), "valid range is 0..255");
+}
+
 namespace
 {
 

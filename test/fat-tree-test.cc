@@ -385,6 +385,9 @@ TEST_F(FatTreeTest, BadAttributesAbortNamingThem)
                  "UetDataDscp=56 is invalid; valid range is 0..47");
     EXPECT_DEATH(install("TrimSize", UintegerValue(64)),
                  "TrimSize=64 is invalid; valid range is 84..65535");
+    EXPECT_DEATH(install("HeaderModelBytes", UintegerValue(20)),
+                 "HeaderModelBytes=20 is invalid; valid is 0 \\(real sizes\\) or 21..84");
+    EXPECT_DEATH(install("HeaderModelBytes", UintegerValue(85)), "HeaderModelBytes.*85.*0..84");
     EXPECT_DEATH(install("LoadBalancer", TypeIdValue(UetNic::GetTypeId())),
                  "LoadBalancer=ns3::UetNic is invalid; it must name a SwitchLoadBalancer");
     auto t = Make(4);

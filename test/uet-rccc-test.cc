@@ -512,7 +512,7 @@ TEST_F(UetRcccTest, BadConfigurationsAbortWithTheirRange)
             Configure(star, s);
             star.Install(2);
         },
-        "ns3::UetNic::CreditRate=1.5 is out of range: valid range \\[1e-06, 1\\]");
+        "ns3::UetNic::CreditRate=1.5 is out of range: valid range \\(0, 1\\]");
     // RCCC requests carry a 16-B PDS header: a fat tree trimming to 84 B would cut them.
     EXPECT_DEATH(
         {

@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/entropy-ecmp-load-balancer.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-time.h"
 #include "ns3/queue-size.h"
 #include "ns3/switch-entropy-parser.h"
@@ -128,6 +129,18 @@ FatTreeTopologyHelper::GetTypeId()
                           UintegerValue(0),
                           MakeUintegerAccessor(&FatTreeTopologyHelper::m_trimSize),
                           MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "HeaderModelBytes",
+                "0 (default): packets are charged their real sizes (a full data packet "
+                "Mtu + 122 B on the wire). 21..84: UEC htsim's simplified header model, set as "
+                "the UET NICs' HeaderModelBytes: links and queues charge a packet its payload "
+                "plus this many bytes (htsim: 64, with UetNic Mtu 4086 for its 4150-byte "
+                "packets); the BDP, queue and ECN sizes follow.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&FatTreeTopologyHelper::m_headerModelBytes),
+                MakeFabricUintegerChecker<uint32_t>("ns3::FatTreeTopologyHelper::HeaderModelBytes",
+                                                    0,
+                                                    84))
             .AddAttribute("UetDataDscp",
                           "DSCP of UET data (set as the UetNics' DataDscp); its priority "
                           "DSCP >> 3 is the lossy, trimmed, ECN-marked class (0..47: not the "
@@ -211,7 +224,18 @@ FatTreeTopologyHelper::GetDataPriority() const
 uint32_t
 FatTreeTopologyHelper::GetDataFrameBytes() const
 {
+    if (m_headerModelBytes != 0)
+    {
+        return ChargedFrameBytes(UetMtu());
+    }
     return FrameBytes(UetMtu() + UET_DATA_HEADERS);
+}
+
+uint32_t
+FatTreeTopologyHelper::ChargedFrameBytes(uint32_t payload) const
+{
+    // UetNic::MakeFrame: payload + HeaderModelBytes on the wire, preamble and IFG included.
+    return payload + m_headerModelBytes - PfcNetDevice::PREAMBLE_BYTES - PfcNetDevice::IFG_BYTES;
 }
 
 uint32_t
@@ -254,8 +278,8 @@ FatTreeTopologyHelper::GetUnloadedRtt(uint32_t src, uint32_t dst) const
 Time
 FatTreeTopologyHelper::UnloadedRtt(uint32_t links) const
 {
-    const Time cable =
-        CableRoundTrip(m_rate, m_delay, GetDataFrameBytes(), FrameBytes(UET_ACK_BYTES));
+    const uint32_t ack = m_headerModelBytes != 0 ? ChargedFrameBytes(0) : FrameBytes(UET_ACK_BYTES);
+    const Time cable = CableRoundTrip(m_rate, m_delay, GetDataFrameBytes(), ack);
     return cable * links + m_switchLatency * (2 * (links - 1));
 }
 
@@ -373,6 +397,9 @@ FatTreeTopologyHelper::CheckAttributes() const
                     name << ": UetDataDscp=" << m_dataDscp
                          << " is invalid; valid range is 0..47 (priority DSCP >> 3 below 6: "
                             "6 carries ACKs/NACKs, 7 trimmed packets)");
+    NS_ABORT_MSG_IF(m_headerModelBytes != 0 && m_headerModelBytes < 21,
+                    name << ": HeaderModelBytes=" << m_headerModelBytes
+                         << " is invalid; valid is 0 (real sizes) or 21..84 (htsim: 64)");
     NS_ABORT_MSG_IF(m_trimSize != 0 && (m_trimSize < UetNic::MIN_TRIM_BYTES || m_trimSize > 65535),
                     name << ": TrimSize=" << m_trimSize << " is invalid; valid range is "
                          << UetNic::MIN_TRIM_BYTES
@@ -425,6 +452,7 @@ FatTreeTopologyHelper::DoConfigure()
 
     UetNicHelper& nic = GetUetNicHelper();
     nic.SetNicAttribute("DataDscp", UintegerValue(m_dataDscp));
+    nic.SetNicAttribute("HeaderModelBytes", UintegerValue(m_headerModelBytes));
     if (!m_rtoMin.IsZero() || !DefaultChanged("ns3::UetNic", "RtoMin"))
     {
         nic.SetNicAttribute("RtoMin", TimeValue(GetUetRtoMin()));

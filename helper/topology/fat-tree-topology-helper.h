@@ -181,12 +181,14 @@ class FatTreeTopologyHelper : public FabricTopologyHelper
     uint64_t GetBdpBytes() const;
     /**
      * \return the wire bytes of a full data packet: frame (Mtu + 102 B) + 8 B preamble + 12 B
-     *         inter-frame gap (4218 B at Mtu 4096)
+     *         inter-frame gap (4218 B at Mtu 4096); Mtu + HeaderModelBytes under a simplified
+     *         header model (htsim: 4086 + 64 = 4150 B)
      */
     uint32_t GetDataPacketWireBytes() const;
     /**
      * \return the bytes a switch charges a full data packet (frame without preamble and
-     *         gap: Mtu + 102 B = 4198 B), the unit of the queue and ECN thresholds
+     *         gap: Mtu + 102 B = 4198 B; Mtu + HeaderModelBytes - 20 under a simplified
+     *         header model), the unit of the queue and ECN thresholds
      */
     uint32_t GetDataFrameBytes() const;
     /// \return ceil(GetBdpBytes() / GetDataPacketWireBytes()), whole packets (42 by default)
@@ -231,6 +233,12 @@ class FatTreeTopologyHelper : public FabricTopologyHelper
     void DoPrintShape(std::ostream& os) const override;
 
   private:
+    /**
+     * \param payload payload bytes of a packet
+     * \return the frame bytes charged to it under the header model (HeaderModelBytes != 0):
+     *         payload + HeaderModelBytes - preamble - inter-frame gap
+     */
+    uint32_t ChargedFrameBytes(uint32_t payload) const;
     /// \return the unloaded RTT over \p links cables each way (see GetMaxUnloadedRtt)
     Time UnloadedRtt(uint32_t links) const;
     /// Abort unless the attributes are valid, naming the first bad one.
@@ -244,19 +252,20 @@ class FatTreeTopologyHelper : public FabricTopologyHelper
     /// \return the one cable between two switches (aborts if there is not exactly one)
     uint32_t OnlyLink(Ptr<const Node> a, Ptr<const Node> b, const char* what) const;
 
-    uint32_t m_k;          //!< attribute K
-    DataRate m_rate;       //!< attribute LinkDataRate
-    Time m_delay;          //!< attribute LinkDelay
-    Time m_switchLatency;  //!< attribute SwitchLatency
-    bool m_trimming;       //!< attribute Trimming
-    uint64_t m_queueBytes; //!< attribute QueueBytes (0 = from the BDP)
-    bool m_ecn;            //!< attribute Ecn
-    double m_ecnMinBdp;    //!< attribute EcnMinBdp
-    double m_ecnMaxBdp;    //!< attribute EcnMaxBdp
-    uint32_t m_trimSize;   //!< attribute TrimSize
-    uint32_t m_dataDscp;   //!< attribute UetDataDscp
-    TypeId m_loadBalancer; //!< attribute LoadBalancer
-    Time m_rtoMin;         //!< attribute RtoMin (0 = htsim's formula)
+    uint32_t m_k;                   //!< attribute K
+    DataRate m_rate;                //!< attribute LinkDataRate
+    Time m_delay;                   //!< attribute LinkDelay
+    Time m_switchLatency;           //!< attribute SwitchLatency
+    bool m_trimming;                //!< attribute Trimming
+    uint64_t m_queueBytes;          //!< attribute QueueBytes (0 = from the BDP)
+    bool m_ecn;                     //!< attribute Ecn
+    double m_ecnMinBdp;             //!< attribute EcnMinBdp
+    double m_ecnMaxBdp;             //!< attribute EcnMaxBdp
+    uint32_t m_trimSize;            //!< attribute TrimSize
+    uint32_t m_headerModelBytes{0}; //!< attribute HeaderModelBytes (0: real sizes)
+    uint32_t m_dataDscp;            //!< attribute UetDataDscp
+    TypeId m_loadBalancer;          //!< attribute LoadBalancer
+    Time m_rtoMin;                  //!< attribute RtoMin (0 = htsim's formula)
 };
 
 } // namespace ns3

@@ -7,6 +7,8 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -33,6 +35,15 @@ FabricFrame::BadZeroBodyFrame(uint32_t headBytes, uint32_t zeroBytes)
                    << headBytes << " head bytes and " << zeroBytes
                    << " zero bytes; the head must be 0.." << HEAD_CAPACITY
                    << " bytes and the frame not empty");
+}
+
+void
+FabricFrame::BadSizeDiscount(uint32_t bytes) const
+{
+    NS_FATAL_ERROR("FabricFrame: a size discount of "
+                   << bytes << " bytes on a frame of " << m_size << " bytes; valid range is 0.."
+                   << std::min<uint32_t>(255, m_size - 1)
+                   << " (the frame must still be charged at least 1 byte)");
 }
 
 uint32_t

@@ -151,6 +151,38 @@ class FabricFrame
         return m_size;
     }
 
+    /**
+     * \brief The frame's size as the links and switch buffers charge it: GetSize() less the
+     *        discount of a simplified header model (SetSizeDiscount); GetSize() without one.
+     * \return bytes, >= 1
+     */
+    uint32_t GetChargedSize() const
+    {
+        return m_size - m_sizeDiscount;
+    }
+
+    /// \return bytes of the real frame a simplified header model does not charge (0: none)
+    uint32_t GetSizeDiscount() const
+    {
+        return m_sizeDiscount;
+    }
+
+    /**
+     * \brief Charge the frame fewer bytes than it has on links (serialization) and in switch
+     *        buffers: a simplified header model, such as UEC htsim's 64 B of headers per packet
+     *        (UetNic HeaderModelBytes). The discount stays with the frame through forwarding,
+     *        head rewrites and trimming, where the charge is clamped to at least 1 byte.
+     * \param bytes the discount, 0..min(255, GetSize() - 1) (aborts naming the value otherwise)
+     */
+    void SetSizeDiscount(uint32_t bytes)
+    {
+        if (bytes > 255 || bytes >= m_size)
+        {
+            BadSizeDiscount(bytes);
+        }
+        m_sizeDiscount = static_cast<uint8_t>(bytes);
+    }
+
     /// \return the frame's first GetHeadBytes() bytes
     const uint8_t* GetHead() const
     {
@@ -214,6 +246,10 @@ class FabricFrame
         std::memcpy(m_head, bytes, newBytes);
         m_headBytes = static_cast<uint8_t>(tail + newBytes);
         m_size = m_size - oldBytes + newBytes;
+        if (m_sizeDiscount >= m_size)
+        {
+            m_sizeDiscount = static_cast<uint8_t>(m_size - 1);
+        }
         m_synced = false;
         return true;
     }
@@ -276,6 +312,11 @@ class FabricFrame
      * \param zeroBytes the body size given
      */
     [[noreturn]] static void BadZeroBodyFrame(uint32_t headBytes, uint32_t zeroBytes);
+    /**
+     * \brief Abort with a message on a bad SetSizeDiscount argument.
+     * \param bytes the discount given
+     */
+    [[noreturn]] void BadSizeDiscount(uint32_t bytes) const;
     /// Write the head into the packet (RemoveAtStart of the stale bytes, AddHeader), creating
     /// the packet of a zero body first.
     void Sync() const;
@@ -296,6 +337,7 @@ class FabricFrame
     mutable uint8_t m_staleBytes{0};   //!< packet bytes the head replaces (0 without a packet)
     mutable bool m_synced{true};       //!< the packet exists and its first bytes equal the head
     uint8_t m_head[HEAD_CAPACITY];     //!< the frame's first bytes
+    uint8_t m_sizeDiscount{0};         //!< bytes the links and buffers do not charge
 };
 
 static_assert(sizeof(FabricFrame) == 128, "a FabricFrame is two cache lines");

@@ -842,7 +842,7 @@ PfcNetDevice::StartTransmission(FabricFrame& frame)
     {
         m_promiscSnifferTrace(frame.GetPacket());
     }
-    const TxTimes& t = GetTxTimes(frame.GetSize());
+    const TxTimes& t = GetTxTimes(frame.GetChargedSize());
     if (!m_channel->TransmitStart(frame, m_channelEnd, t.frame))
     {
         Drop(frame.GetPacket(), PfcDropReason::LINK_DOWN);

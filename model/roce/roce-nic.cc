@@ -393,19 +393,33 @@ RoceNic::CreateQp(uint32_t port)
             m_npPrototype->SetAttribute("CnpInterval", TimeValue(m_cnpInterval));
         }
     }
+    Ptr<RoceQueuePair> qp = CreateObject<RoceQueuePair>();
+    qp->Bind(this,
+             m_firstQpn + static_cast<uint32_t>(m_qps.size()),
+             port,
+             NewCongestionOps(port),
+             m_npPrototype->Fork());
+    m_qps.push_back(qp);
+    return qp;
+}
+
+Ptr<FabricCongestionOps>
+RoceNic::NewCongestionOps(uint32_t port) const
+{
     Ptr<FabricCcState> state = CreateObject<FabricCcState>();
     state->Init(m_core->GetPort(port)->GetDataRate());
     state->SetMss(m_mtu);
     Ptr<FabricCongestionOps> cc = m_ccPrototype->Fork();
     cc->Init(state);
-    Ptr<RoceQueuePair> qp = CreateObject<RoceQueuePair>();
-    qp->Bind(this,
-             m_firstQpn + static_cast<uint32_t>(m_qps.size()),
-             port,
-             cc,
-             m_npPrototype->Fork());
-    m_qps.push_back(qp);
-    return qp;
+    return cc;
+}
+
+void
+RoceNic::RenewCongestionControl(Ptr<RoceQueuePair> qp)
+{
+    NS_ABORT_MSG_IF(!qp || GetQp(qp->GetQpn()) != qp,
+                    "RoceNic::RenewCongestionControl: the QP does not belong to this NIC");
+    qp->RebindCongestionControl(NewCongestionOps(qp->GetPortIndex()), m_npPrototype->Fork());
 }
 
 Ptr<RoceQueuePair>

@@ -132,6 +132,13 @@ class RoceNic : public Object, public FabricNicTransport
      */
     Ptr<RoceQueuePair> CreateQp(uint32_t port = 0);
     /**
+     * \brief Give an idle QP of this NIC fresh congestion-control instances (forked from the
+     *        prototypes, at line rate), as CreateQp would: a reused QP then behaves as a new
+     *        connection (FlowWorkloadRunner reuses QPs between flows).
+     * \param qp a QP of this NIC without outstanding work requests (aborts otherwise)
+     */
+    void RenewCongestionControl(Ptr<RoceQueuePair> qp);
+    /**
      * \param qpn a QP number
      * \return the QP, or null if this NIC has none with that number
      */
@@ -221,6 +228,12 @@ class RoceNic : public Object, public FabricNicTransport
     void DoDispose() override;
 
   private:
+    /**
+     * \param port local port index
+     * \return a fresh congestion-control instance (forked from the prototype) bound to a new
+     *         state at the port's line rate
+     */
+    Ptr<FabricCongestionOps> NewCongestionOps(uint32_t port) const;
     /// IPv4 + UDP + BTH + up to 20 bytes of extension headers (RETH + ImmDt): what Deliver reads.
     static constexpr uint32_t RX_HEADER_BYTES = 20 + 8 + 12 + 16 + 4;
     /// IPv4 (without options) + UDP + BTH, bytes.

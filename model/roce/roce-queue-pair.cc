@@ -172,6 +172,34 @@ RoceQueuePair::DoDispose()
 }
 
 void
+RoceQueuePair::RebindCongestionControl(Ptr<FabricCongestionOps> cc, Ptr<FabricCcReceiverOps> np)
+{
+    NS_ABORT_MSG_IF(GetOutstandingWorkRequests() != 0,
+                    "RoceQueuePair " << GetLabel() << ": congestion control renewed with "
+                                     << GetOutstandingWorkRequests()
+                                     << " work requests outstanding; valid only when idle (0)");
+    NS_ABORT_MSG_IF(!cc || !cc->GetState() || !np,
+                    "RoceQueuePair " << GetLabel()
+                                     << ": RebindCongestionControl needs an Init()ed congestion "
+                                        "control and a receiver side");
+    if (m_cc)
+    {
+        m_cc->Dispose();
+    }
+    if (m_np)
+    {
+        m_np->Dispose();
+    }
+    m_cc = cc;
+    m_np = np;
+    m_ccState = PeekPointer(cc->GetState());
+    m_ccState->SetRateChangeCallback(MakeCallback(&RoceQueuePair::OnRateChange, this));
+    m_wantRtt = m_cc->WantsRttSamples();
+    m_sendTimes.clear();
+    m_lastWire = 0;
+}
+
+void
 RoceQueuePair::Bind(RoceNic* nic,
                     uint32_t qpn,
                     uint32_t port,

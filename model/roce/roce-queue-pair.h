@@ -317,6 +317,16 @@ class RoceQueuePair : public Object, public FabricNicFlow
               uint32_t port,
               Ptr<FabricCongestionOps> cc,
               Ptr<FabricCcReceiverOps> np);
+    /**
+     * \brief Replace the congestion control of an idle QP by fresh instances, as for a new QP
+     *        (RoceNic::RenewCongestionControl): a flow workload reusing the QP for a new flow
+     *        starts it at line rate, as a new connection would. The old instances are
+     *        disposed (their timers removed).
+     * \param cc the new congestion control (Init()ed with its state)
+     * \param np the new receiver side
+     * Aborts, naming the QP, if work requests are outstanding.
+     */
+    void RebindCongestionControl(Ptr<FabricCongestionOps> cc, Ptr<FabricCcReceiverOps> np);
     // FabricNicFlow: what the NIC core's arbiter asks.
     /// \return true if a data packet could be built now (ignoring pacing time)
     bool HasPacketToSend() const override;

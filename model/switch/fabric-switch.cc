@@ -275,7 +275,9 @@ FabricSwitch::ReceiveFrame(uint32_t inPort,
         return;
     }
     uint32_t outPort = nPorts == 1 ? ports[0] : m_lb->Select(key, ports, nPorts, m_engine.Now());
-    uint32_t bytes = key.totalLength + FRAME_OVERHEAD;
+    // A simplified header model (FabricFrame::SetSizeDiscount) charges the frame less.
+    const uint32_t discount = frame.GetSizeDiscount();
+    uint32_t bytes = discount == 0 ? key.totalLength + FRAME_OVERHEAD : frame.GetChargedSize();
     MmuVerdict verdict = m_mmu->Admit(inPort, priority, outPort, bytes);
     if (!verdict.IsAccept())
     {
@@ -301,7 +303,8 @@ FabricSwitch::ReceiveFrame(uint32_t inPort,
                             frame.GetPacket(),
                             l2Bytes,
                             key,
-                            bytes);
+                            bytes,
+                            frame.GetSizeDiscount());
     }
 }
 
@@ -310,10 +313,12 @@ FabricSwitch::EgressPacket(uint32_t outPort,
                            Ptr<Packet> packet,
                            uint32_t l2Bytes,
                            SwitchFlowKey key,
-                           uint32_t bytes)
+                           uint32_t bytes,
+                           uint32_t discount)
 {
     FabricFrame frame(packet); // shares the packet with the event, which is done with it
     frame.LoadHead(PfcNetDevice::RX_PEEK_BYTES);
+    frame.SetSizeDiscount(discount);
     Egress(outPort, frame, l2Bytes, key, bytes);
 }
 
@@ -420,7 +425,10 @@ FabricSwitch::Trim(FabricFrame& frame,
     {
         return false; // nothing to cut, the cut would split the headers, or a short frame
     }
-    const uint32_t trimmedBytes = l3 + FRAME_OVERHEAD;
+    // A simplified header model's discount stays (it is the headers' difference), the charge
+    // at least 1 byte.
+    const uint32_t discount = std::min(frame.GetSizeDiscount(), l3 + FRAME_OVERHEAD - 1);
+    const uint32_t trimmedBytes = l3 + FRAME_OVERHEAD - discount;
     MmuVerdict again =
         m_mmu->AdmitTrimmed(key.ingressPort, verdict.trimPriority, outPort, trimmedBytes);
     if (!again.IsAccept())
@@ -458,6 +466,7 @@ FabricSwitch::Trim(FabricFrame& frame,
     cut->AddHeader(FabricWireHeader(FabricWireHeader::ETHERNET, h, l2Bytes + headers));
     frame = FabricFrame(cut);
     frame.LoadHead(PfcNetDevice::RX_PEEK_BYTES);
+    frame.SetSizeDiscount(discount);
     key.totalLength = static_cast<uint16_t>(l3);
     key.dscp = verdict.trimDscp;
     key.priority = verdict.trimPriority;

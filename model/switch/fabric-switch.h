@@ -243,12 +243,14 @@ class FabricSwitch : public Object, public PfcPortOwner
                       FabricFrame& frame,
                       uint32_t l2Bytes,
                       uint8_t priority) override;
-    /// Egress() of a frame delayed by ProcessingDelay, kept as a packet by the event.
+    /// Egress() of a frame delayed by ProcessingDelay, kept as a packet by the event (with
+    /// the frame's size discount, FabricFrame::SetSizeDiscount).
     void EgressPacket(uint32_t outPort,
                       Ptr<Packet> packet,
                       uint32_t l2Bytes,
                       SwitchFlowKey key,
-                      uint32_t bytes);
+                      uint32_t bytes,
+                      uint32_t discount);
     /**
      * \brief Keep the live ports of an equal-cost set (called only while a port is down).
      * \param[in,out] ports the candidates; on return the live ones (in m_liveScratch)

@@ -100,6 +100,17 @@ UetNic::GetTypeId()
                           UintegerValue(4096),
                           MakeUintegerAccessor(&UetNic::SetMtu, &UetNic::GetMtu),
                           MakeFabricUintegerChecker<uint32_t>("ns3::UetNic::Mtu", 256, 16383))
+            .AddAttribute(
+                "HeaderModelBytes",
+                "0 (default): links and switch buffers charge every packet its real size "
+                "(IPv4, UDP, PDS and SES headers, Ethernet header, FCS, preamble and inter-frame "
+                "gap: 122 B beyond a full data packet's payload). 21..84: a simplified header "
+                "model that charges a packet its payload plus this many bytes, framing included "
+                "(UEC htsim: 64 with Mtu 4086, i.e. 4150-byte packets and 64-byte ACKs); the "
+                "frames keep their real bytes (FabricFrame::SetSizeDiscount).",
+                UintegerValue(0),
+                MakeUintegerAccessor(&UetNic::m_headerModelBytes),
+                MakeFabricUintegerChecker<uint32_t>("ns3::UetNic::HeaderModelBytes", 0, 84))
             .AddAttribute("DataDscp",
                           "DSCP of request packets (26 -> priority 3, the fabric's lossless "
                           "class, as RoCE's; the UET congestion-management issue moves UET to "
@@ -255,7 +266,7 @@ UetNic::GetTypeId()
                           "the line rate would let senders overrun the receiver's link.",
                           DoubleValue(0.99),
                           MakeDoubleAccessor(&UetNic::m_creditRate),
-                          MakeFabricDoubleChecker("ns3::UetNic::CreditRate", 1e-6, 1.0))
+                          MakeFabricPositiveDoubleChecker("ns3::UetNic::CreditRate", 1.0))
             .AddAttribute(
                 "CreditChunk",
                 "Receiver credit (RCCC): most credit one grant carries, bytes on the "
@@ -401,6 +412,12 @@ UetNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
     NS_ABORT_MSG_IF(m_poolSize + m_reservedPdcs > 65535,
                     "UetNic: PdcPoolSize " << m_poolSize << " + ReservedPdcs " << m_reservedPdcs
                                            << " exceed the 65535 PDCIDs of a FEP");
+    NS_ABORT_MSG_IF(m_headerModelBytes != 0 && m_headerModelBytes < 21,
+                    "UetNic: HeaderModelBytes "
+                        << m_headerModelBytes
+                        << " is invalid; valid is 0 (real sizes) or 21..84 (a packet is charged "
+                           "its payload plus this, framing included, and at least 1 byte "
+                           "beyond the 20 of preamble and inter-frame gap)");
     NS_ABORT_MSG_IF(m_rtoMax < m_rtoMin,
                     "UetNic: RtoMax " << m_rtoMax.As(Time::US) << " is below RtoMin "
                                       << m_rtoMin.As(Time::US));
@@ -1218,7 +1235,32 @@ UetNic::MakeFrame(uint32_t port,
     uint32_t frame = l2 + total + PfcNetDevice::FCS_BYTES;
     uint32_t pad =
         frame < PfcNetDevice::MIN_FRAME_BYTES ? PfcNetDevice::MIN_FRAME_BYTES - frame : 0;
-    return FabricFrame(h - l2, l2 + hdrBytes, body + pad + PfcNetDevice::FCS_BYTES);
+    FabricFrame f(h - l2, l2 + hdrBytes, body + pad + PfcNetDevice::FCS_BYTES);
+    if (m_headerModelBytes != 0)
+    {
+        // The device adds preamble and inter-frame gap to the charged size.
+        const uint32_t wire = f.GetSize() + PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
+        const uint32_t charged = body + m_headerModelBytes;
+        f.SetSizeDiscount(wire > charged ? wire - charged : 0);
+    }
+    return f;
+}
+
+uint32_t
+UetNic::GetHeaderModelBytes() const
+{
+    return m_headerModelBytes;
+}
+
+uint32_t
+UetNic::GetPacketOverheadBytes(uint32_t ipHeaderBytes) const
+{
+    if (m_headerModelBytes != 0)
+    {
+        return m_headerModelBytes;
+    }
+    return ipHeaderBytes + PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::FCS_BYTES +
+           PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
 }
 
 uint32_t

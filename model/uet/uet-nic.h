@@ -238,6 +238,17 @@ class UetNic : public Object, public FabricNicTransport
 
     /// \return Mtu: payload bytes per packet
     uint32_t GetMtu() const;
+    /// \return HeaderModelBytes: 0 (real sizes) or the bytes charged per packet beyond its
+    ///         payload, framing included
+    uint32_t GetHeaderModelBytes() const;
+    /**
+     * \brief What a packet costs on the wire beyond its payload, as the links charge it: its
+     *        headers from IPv4 on plus Ethernet header, FCS, preamble and inter-frame gap (38 B),
+     *        or HeaderModelBytes under a simplified header model.
+     * \param ipHeaderBytes the packet's headers from IPv4 on (IPv4, UDP, PDS, SES), bytes
+     * \return bytes
+     */
+    uint32_t GetPacketOverheadBytes(uint32_t ipHeaderBytes) const;
     /// \return MP_RANGE, PSNs
     uint32_t GetMpRange() const;
     /// \return ACK_Gen_Trigger, bytes
@@ -552,6 +563,7 @@ class UetNic : public Object, public FabricNicTransport
     Ptr<FabricNic> m_core;                      //!< the NIC core
     std::vector<Fep> m_feps;                    //!< per port
     uint32_t m_mtu;                             //!< payload bytes per packet
+    uint32_t m_headerModelBytes;                //!< charged bytes beyond payload (0: real)
     uint8_t m_dataDscp;                         //!< DSCP of data
     uint8_t m_controlDscp;                      //!< DSCP of ACK/NACK/control
     uint8_t m_trimmedDscp;                      //!< DSCP of requests trimmed in the fabric

@@ -37,11 +37,6 @@ constexpr uint32_t IP_UDP = 28;  //!< IPv4 + UDP
 constexpr uint32_t L2_ROOM = 18; //!< tagged Ethernet header room
 /// Headers from IPv4 on: IPv4 + UDP + PDS CC request (16) + SES standard (44).
 constexpr uint32_t MAX_HEADERS = IP_UDP + 16 + 44;
-/// Ethernet header + FCS + preamble + IFG: what a packet costs on the wire beyond IPv4.
-constexpr uint32_t WIRE_OVERHEAD = PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::FCS_BYTES +
-                                   PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
-/// A credit-carrying request's size on the wire beyond its payload (RUD_CC_REQ + SES standard).
-constexpr uint32_t CREDIT_PACKET_OVERHEAD = MAX_HEADERS + WIRE_OVERHEAD;
 
 } // namespace
 
@@ -119,7 +114,7 @@ UetPdc::GetBacklogWireBytes() const
     GetUnsent(&pkts, &bytes);
     pkts += m_tx->GetLostCount();
     bytes += m_tx->GetLostBytes();
-    return bytes + pkts * CREDIT_PACKET_OVERHEAD;
+    return bytes + pkts * m_nic->GetPacketOverheadBytes(MAX_HEADERS);
 }
 
 void
@@ -442,7 +437,7 @@ UetPdc::BuildNextPacket(const Time& now)
         {
             // The packet spends its size on the wire; the target it carries counts the
             // backlog after it (UET credit_target, octets 13-15 of the PDS header).
-            uint64_t target = m_ccc->SpendCredit(hdr + payload + WIRE_OVERHEAD);
+            uint64_t target = m_ccc->SpendCredit(payload + m_nic->GetPacketOverheadBytes(hdr));
             wire::PutU24(p + 13, static_cast<uint32_t>(target & UetCreditContext::FIELD_MASK));
         }
     }
@@ -455,7 +450,7 @@ UetPdc::BuildNextPacket(const Time& now)
         m_ccState->SetBytesInFlight(m_ccc->GetInflightBytes());
         m_cc->OnBytesSent(payload);
     }
-    m_ccc->RecordSend(now, hdr + payload + WIRE_OVERHEAD);
+    m_ccc->RecordSend(now, payload + m_nic->GetPacketOverheadBytes(hdr));
     if (!compat::IsPending(m_rtoEvent))
     {
         ArmRto();

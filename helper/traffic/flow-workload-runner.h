@@ -1,0 +1,160 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: runs a flow workload (a FlowSource: Poisson arrivals from a flow-size CDF, an
+ * incast, a flow list) over the RoCEv2 NICs of an installed topology, with memory bounded by
+ * the flows in flight, and records each flow's FCT against its ideal FCT.
+ */
+#ifndef FLOW_WORKLOAD_RUNNER_H
+#define FLOW_WORKLOAD_RUNNER_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/flow-fct-summary.h"
+#include "ns3/flow-source.h"
+#include "ns3/roce-queue-pair.h"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-traffic
+ * \brief The unloaded path between two hosts, hop by hop, as a packet crosses it.
+ */
+struct FlowPath
+{
+    std::vector<DataRate> rates; //!< each link's rate, source side first
+    std::vector<Time> delays;    //!< each link's propagation delay
+    Time switching;              //!< the switches' forwarding delays, summed
+};
+
+/**
+ * \ingroup ai-fabric-traffic
+ * \brief Runs the flows of a FlowSource between the hosts (ranks) of an installed topology as
+ *        RDMA WRITEs over RoCEv2, pulling them lazily: at most one flow is read ahead of the
+ *        simulation clock, and the state kept is that of the flows in flight.
+ *
+ * A flow from host s to host d takes an idle QP pair of the pair (s, d) or connects a new one
+ * (FabricTopologyHelper::Connect); when the WRITE completes, the pair returns to the pool with
+ * fresh congestion-control instances (RoceNic::RenewCongestionControl), so every flow starts
+ * at line rate as on a new connection (the HPCC-lineage simulators' one QP per flow) and the
+ * QPs ever created are bounded by the largest number of flows a host pair had in flight at
+ * once. Each completion is passed to the record callback (e.g. a CSV writer) and counted in
+ * a FlowFctSummary.
+ *
+ * Ideal FCT (FlowFctRecord::ideal), from the path (GetPath: the first equal-cost port at each
+ * switch) and the NIC's packet format: with n = ceil(size / Mtu) packets of Mtu payload (the
+ * last one shorter), each with 82 B of Ethernet/IPv4/UDP/BTH/ICRC/FCS/preamble/gap (the first
+ * also 16 B of RETH), W bytes on the wire in all, and the ACK's 86 B,
+ *   ideal = sum over links before the bottleneck b of (first packet - 12 B) x 8 / rate
+ *         + (W - 12 B) x 8 / rate_b + sum over links after b of (last packet - 12 B) x 8 / rate
+ *         + sum over links of (ACK - 12 B) x 8 / rate + 2 x (propagation + switching)
+ * (a frame is received when its last bit arrives, 12 B of inter-frame gap before the next
+ * may start): the FCT of the flow alone, so an unloaded flow's slowdown is 1.
+ *
+ * Start() aborts, naming the value, when the topology's hosts carry no RoceNic (UET flows run
+ * with UetMatrixRunner), a flow's host is not a rank of the topology, a flow goes from a host
+ * to itself, or the source's start times decrease.
+ */
+class FlowWorkloadRunner
+{
+  public:
+    /// Called with every finished flow.
+    using RecordCallback = Callback<void, const FlowFctRecord&>;
+
+    /**
+     * \param topo an installed topology whose ranks carry RoceNics (flow host i = rank i)
+     * \param source the flows, in non-decreasing start order (absolute times)
+     */
+    FlowWorkloadRunner(Ptr<FabricTopologyHelper> topo, Ptr<FlowSource> source);
+    ~FlowWorkloadRunner();
+
+    /// \param cb called with every finished flow (its record is not kept otherwise)
+    void SetRecordCallback(RecordCallback cb);
+    /// \return the summary, to set bucket edges before Start() and read after the run
+    FlowFctSummary& GetSummary();
+
+    /// Read the first flow and schedule it. Call once, before Simulator::Run().
+    void Start();
+
+    /// \return flows started
+    uint64_t GetStarted() const;
+    /// \return flows finished (successfully or not)
+    uint64_t GetFinished() const;
+    /// \return flows in flight now
+    uint64_t GetActive() const;
+    /// \return the largest number of flows in flight at once
+    uint64_t GetMaxActive() const;
+    /// \return QP pairs created (pool size)
+    uint64_t GetQpPairs() const;
+    /// \return true when the source is exhausted and every flow finished successfully
+    bool AllCompleted() const;
+
+    /**
+     * \brief The unloaded path of a flow from rank \p src to rank \p dst.
+     * \param src source rank
+     * \param dst destination rank (!= src)
+     * \return the links and delays (aborts, naming the node, when the path does not reach
+     *         \p dst within 64 links)
+     */
+    FlowPath GetPath(uint32_t src, uint32_t dst) const;
+    /**
+     * \brief The ideal FCT of a flow (see the class text).
+     * \param src source rank
+     * \param dst destination rank
+     * \param bytes flow size, >= 1
+     * \return the FCT of the flow alone on the idle fabric
+     */
+    Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const;
+
+  private:
+    /// A flow in flight.
+    struct Active
+    {
+        FlowSpec spec;                                         //!< the flow
+        std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>> qps; //!< its QP pair
+        uint64_t retxBefore{0}; //!< the requester's retransmissions when it started
+    };
+
+    /// Schedule the next flow of the source, if any.
+    void ScheduleNext();
+    /// Start the pending flow.
+    void StartFlow();
+    /// A WRITE completed.
+    void Completed(uint32_t slot, const RoceWorkCompletion& wc);
+
+    /// \return the pool key of a host pair
+    static uint64_t PairKey(uint32_t src, uint32_t dst)
+    {
+        return (uint64_t(src) << 32) | dst;
+    }
+
+    Ptr<FabricTopologyHelper> m_topo;  //!< the fabric
+    Ptr<FlowSource> m_source;          //!< the flows
+    RecordCallback m_recordCb;         //!< finished flows go here
+    FlowFctSummary m_summary;          //!< statistics
+    FlowSpec m_next;                   //!< the flow scheduled next
+    bool m_hasNext{false};             //!< m_next is valid
+    bool m_exhausted{false};           //!< the source has no more flows
+    bool m_started{false};             //!< Start() called
+    Time m_lastStart;                  //!< start time of the last flow read
+    std::vector<Active> m_active;      //!< flows in flight, by slot
+    std::vector<uint32_t> m_freeSlots; //!< unused slots of m_active
+    /// Idle QP pairs per host pair.
+    std::map<uint64_t, std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>>> m_idle;
+    uint64_t m_startedFlows{0}; //!< flows started
+    uint64_t m_finished{0};     //!< flows finished
+    uint64_t m_failed{0};       //!< flows failed
+    uint64_t m_maxActive{0};    //!< most in flight at once
+    uint64_t m_qpPairs{0};      //!< QP pairs created
+    std::string m_ccName;       //!< the NICs' congestion control name
+};
+
+} // namespace ns3
+
+#endif /* FLOW_WORKLOAD_RUNNER_H */

@@ -1,0 +1,306 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * FlowWorkloadRunner and FlowFctSummary: a lone flow's FCT equals its computed ideal FCT
+ * (slowdown 1) for one packet, a few and many packets, on one ToR and across the spines; a
+ * Poisson workload runs to completion with every flow recorded once, the QP pairs bounded by
+ * the flows in flight (not by the flows started) and conservation of bytes; a reused QP pair
+ * starts its next flow at line rate (fresh DCQCN state); the summary's buckets and nearest-rank
+ * percentiles against hand-computed values; bad input aborts naming the value.
+ */
+#include "test-util.h"
+
+#include "ns3/ai-fabric-module.h"
+
+#include <limits>
+#include <memory>
+#include <set>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A source of given flows, in the given order (even a wrong one).
+class VectorSource : public FlowSource
+{
+  public:
+    /// \param flows the flows
+    explicit VectorSource(std::vector<FlowSpec> flows)
+        : m_flows(std::move(flows))
+    {
+    }
+
+    std::optional<FlowSpec> Next() override
+    {
+        if (m_next == m_flows.size())
+        {
+            return std::nullopt;
+        }
+        return m_flows[m_next++];
+    }
+
+    int64_t AssignStreams(int64_t) override
+    {
+        return 0;
+    }
+
+  private:
+    std::vector<FlowSpec> m_flows; //!< the flows
+    std::size_t m_next{0};         //!< next to give
+};
+
+/// Record callback: keep \p r in \p v.
+void
+Collect(std::vector<FlowFctRecord>* v, const FlowFctRecord& r)
+{
+    v->push_back(r);
+}
+
+class FlowWorkloadRunnerTest : public test::SimTest
+{
+  protected:
+    /**
+     * \param racks racks of 8 plain hosts (25 Gb/s) under ToRs with 2 x 100 Gb/s uplinks to
+     *        two spines (non-blocking, 1 us links)
+     * \param cc RoCE congestion control ("none", "dcqcn")
+     * \return the installed Clos
+     */
+    Ptr<ClosTopologyHelper> Clos(uint32_t racks, const std::string& cc = "none")
+    {
+        auto t = CreateObject<ClosTopologyHelper>();
+        t->SetAttribute("Servers", UintegerValue(8 * racks));
+        t->SetAttribute("GpusPerServer", UintegerValue(1));
+        t->SetAttribute("NvLink", BooleanValue(false));
+        t->SetAttribute("ServersPerRack", UintegerValue(8));
+        t->SetAttribute("Spines", UintegerValue(2));
+        t->SetAttribute("GpuLinkDataRate", DataRateValue(DataRate("25Gbps")));
+        t->SetAttribute("LeafSpineDataRate", DataRateValue(DataRate("100Gbps")));
+        t->GetNicHelper().SetCongestionControl(cc);
+        t->GetNicHelper().SetNicAttribute("Mtu", UintegerValue(1024));
+        t->GetNicHelper().AssignStreams(1);
+        t->Install();
+        return t;
+    }
+
+    /// \return a source reading \p flows
+    static Ptr<FlowSource> Source(const std::vector<FlowSpec>& flows)
+    {
+        auto text = std::make_unique<std::stringstream>();
+        FlowList::Write(*text, flows);
+        auto r = CreateObject<FlowListReader>();
+        r->Open(std::move(text), "test flows");
+        return r;
+    }
+
+    /// \return flow \p id from \p src to \p dst of \p bytes at \p start
+    static FlowSpec Flow(uint64_t id, uint32_t src, uint32_t dst, uint64_t bytes, Time start)
+    {
+        FlowSpec f;
+        f.id = id;
+        f.src = src;
+        f.dst = dst;
+        f.sizeBytes = bytes;
+        f.start = start;
+        return f;
+    }
+};
+
+// One flow at a time on an idle fabric: FCT = ideal FCT to the picosecond's rounding, within
+// the ToR (2 links) and across a spine (4 links), for 1 packet, a few and 1,000 packets.
+TEST_F(FlowWorkloadRunnerTest, ALoneFlowTakesItsIdealFct)
+{
+    Ptr<ClosTopologyHelper> t = Clos(2);
+    std::vector<FlowSpec> flows;
+    uint64_t id = 1;
+    Time start;
+    for (uint32_t dst : {1u, 9u})
+    {
+        for (uint64_t bytes : {100ull, 1024ull, 5000ull, 1024000ull})
+        {
+            flows.push_back(Flow(id++, 0, dst, bytes, start));
+            start += MilliSeconds(1); // the previous flow has long finished
+        }
+    }
+    FlowWorkloadRunner run(t, Source(flows));
+    std::vector<FlowFctRecord> got;
+    run.SetRecordCallback(MakeBoundCallback(&Collect, &got));
+    run.Start();
+    Simulator::Run();
+    ASSERT_TRUE(run.AllCompleted());
+    ASSERT_EQ(got.size(), flows.size());
+    EXPECT_EQ(run.GetPath(0, 1).rates.size(), 2u);
+    EXPECT_EQ(run.GetPath(0, 9).rates.size(), 4u);
+    for (const FlowFctRecord& r : got)
+    {
+        SCOPED_TRACE("flow " + std::to_string(r.id) + ", " + std::to_string(r.sizeBytes) + " B");
+        EXPECT_TRUE(r.ok);
+        EXPECT_EQ(r.retransmissions, 0u);
+        // Exact for one packet; a few packets take up to 0.7 % (43-65 ns) longer than the
+        // formula, 1,000 packets 5-8 ns: the ideal is a lower bound within 1 %.
+        EXPECT_GE(r.GetSlowdown(), 1.0 - 1e-9);
+        EXPECT_LT(r.GetSlowdown(), 1.01);
+        if (r.sizeBytes <= 1024)
+        {
+            EXPECT_NEAR(r.GetSlowdown(), 1.0, 1e-9);
+        }
+        EXPECT_EQ(r.transport, "roce");
+        EXPECT_EQ(r.cc, "None");
+    }
+    // Hand-computed: 1,024,000 B in 1000 packets of 1024 B + 82 B (+16 B RETH) leave on the
+    // 25 Gb/s host link (the bottleneck, first), the last packet crosses two 100 Gb/s links
+    // and the destination's 25 Gb/s link, 4 x 1 us each way, and the 86-B ACK comes back:
+    // (1,106,016 - 12) x 0.32 + (1106 - 12) x (0.08 + 0.08 + 0.32) + 74 x (0.32 + 0.08 +
+    // 0.08 + 0.32) + 8000 ns = 353,921.28 + 525.12 + 59.2 + 8000 = 362,505.6 ns.
+    EXPECT_EQ(run.GetIdealFct(0, 9, 1024000), PicoSeconds(362505600));
+}
+
+// A Poisson workload at 50 % load: every flow finishes exactly once with its bytes, flows
+// are read lazily (the QP pairs created stay far below the flows started), and the records
+// stream out.
+TEST_F(FlowWorkloadRunnerTest, APoissonWorkloadCompletesWithBoundedState)
+{
+    Ptr<ClosTopologyHelper> t = Clos(2, "dcqcn");
+    auto g = CreateObject<FlowArrivalGenerator>();
+    g->SetAttribute("Load", DoubleValue(0.5));
+    g->SetAttribute("HostLinkRate", DataRateValue(DataRate("25Gbps")));
+    g->SetAttribute("StopTime", TimeValue(MilliSeconds(5)));
+    g->SetFlowSizeCdf(FlowSizeCdf::LoadShipped("fb-hadoop"));
+    g->SetNHosts(16);
+    g->AssignStreams(7);
+    FlowWorkloadRunner run(t, g);
+    std::vector<FlowFctRecord> got;
+    run.SetRecordCallback(MakeBoundCallback(&Collect, &got));
+    run.Start();
+    Simulator::Run();
+    ASSERT_TRUE(run.AllCompleted());
+    std::set<uint64_t> ids;
+    uint64_t bytes = 0;
+    for (const FlowFctRecord& r : got)
+    {
+        EXPECT_TRUE(ids.insert(r.id).second) << "flow " << r.id << " recorded twice";
+        bytes += r.sizeBytes;
+        EXPECT_GE(r.GetSlowdown(), 1.0 - 1e-6) << "flow " << r.id;
+    }
+    EXPECT_GT(run.GetStarted(), 50u);
+    EXPECT_EQ(ids.size(), run.GetStarted());
+    EXPECT_EQ(run.GetSummary().GetFlows(), run.GetStarted());
+    EXPECT_EQ(run.GetSummary().GetBytes(), bytes);
+    EXPECT_LE(run.GetQpPairs(), run.GetMaxActive() * 16) << "pool bounded by flows in flight";
+    EXPECT_LT(run.GetQpPairs(), run.GetStarted());
+}
+
+// A flow that met congestion leaves its QP pair at a reduced DCQCN rate; the next flow of the
+// pair gets the pair back with fresh congestion control at line rate.
+TEST_F(FlowWorkloadRunnerTest, AReusedQpPairStartsAtLineRate)
+{
+    Ptr<ClosTopologyHelper> t = Clos(1, "dcqcn");
+    std::vector<FlowSpec> flows;
+    // A 3 -> 1 incast of 2 MB congests host 0's link; then host 1 -> 0 again, alone.
+    for (uint32_t s = 1; s <= 3; ++s)
+    {
+        flows.push_back(Flow(s, s, 0, 2000000, Time(0)));
+    }
+    flows.push_back(Flow(4, 1, 0, 100000, MilliSeconds(20)));
+    FlowWorkloadRunner run(t, Source(flows));
+    std::vector<FlowFctRecord> got;
+    run.SetRecordCallback(MakeBoundCallback(&Collect, &got));
+    run.Start();
+    Simulator::Run();
+    ASSERT_TRUE(run.AllCompleted());
+    ASSERT_EQ(got.size(), 4u);
+    EXPECT_EQ(run.GetQpPairs(), 3u) << "flow 4 reuses flow 1's pair";
+    EXPECT_GT(got[0].GetSlowdown(), 2.0) << "the incast was congested";
+    EXPECT_LT(got[3].GetSlowdown(), 1.01) << "a fresh QP at line rate";
+}
+
+// Nearest-rank percentiles and buckets, by hand: slowdowns 1..100 in bucket 0 (sizes 1..100),
+// p95 = the 95th smallest = 95, p99 = 99, median = 50; one failed flow is counted apart.
+TEST_F(FlowWorkloadRunnerTest, SummaryBucketsAndPercentilesByHand)
+{
+    FlowFctSummary s;
+    s.SetBucketEdges({100, 1000});
+    for (uint64_t i = 1; i <= 100; ++i)
+    {
+        FlowFctRecord r;
+        r.id = i;
+        r.sizeBytes = i;
+        r.start = MicroSeconds(1);
+        r.ideal = MicroSeconds(1);
+        r.end = r.start + MicroSeconds(i);
+        r.ok = true;
+        s.Add(r);
+    }
+    FlowFctRecord big;
+    big.sizeBytes = 5000;
+    big.start = MicroSeconds(1);
+    big.ideal = MicroSeconds(10);
+    big.end = MicroSeconds(21);
+    big.ok = true;
+    s.Add(big);
+    FlowFctRecord failed;
+    failed.sizeBytes = 500;
+    failed.end = MicroSeconds(300);
+    s.Add(failed);
+    const auto b = s.GetBuckets();
+    ASSERT_EQ(b.size(), 3u);
+    EXPECT_EQ(b[0].flows, 100u);
+    EXPECT_DOUBLE_EQ(b[0].medianSlowdown, 50);
+    EXPECT_DOUBLE_EQ(b[0].p95Slowdown, 95);
+    EXPECT_DOUBLE_EQ(b[0].p99Slowdown, 99);
+    EXPECT_DOUBLE_EQ(b[0].meanSlowdown, 50.5);
+    EXPECT_EQ(b[0].meanFct, NanoSeconds(50500));
+    EXPECT_EQ(b[1].flows, 0u);
+    EXPECT_EQ(b[2].flows, 1u);
+    EXPECT_EQ(b[2].loBytes, 1001u);
+    EXPECT_EQ(b[2].hiBytes, std::numeric_limits<uint64_t>::max());
+    EXPECT_DOUBLE_EQ(b[2].p99Slowdown, 2);
+    EXPECT_EQ(s.GetFlows(), 102u);
+    EXPECT_EQ(s.GetFailed(), 1u);
+    EXPECT_EQ(s.GetBytes(), 5050u + 5000u);
+    // (10,050 B x 8) / (300 us - 0 us): the failed flow started at 0 and ended at 300 us.
+    EXPECT_NEAR(s.GetGoodputBps(), 10050 * 8 / 300e-6, 1e-3);
+    std::ostringstream csv;
+    s.WriteCsv(csv);
+    EXPECT_NE(csv.str().find("0,1,100,100,50.000000,95.000000,99.000000,50.500000,50.5,99\n"),
+              std::string::npos)
+        << csv.str();
+    std::ostringstream row;
+    FlowFctSummary::WriteRecordCsv(row, big);
+    EXPECT_EQ(row.str(), "0,0,0,5000,1,21,20,10,2.000000,0,1,,\n");
+}
+
+TEST_F(FlowWorkloadRunnerTest, BadInputAbortsNamingTheValue)
+{
+    FlowFctSummary s;
+    EXPECT_DEATH(s.SetBucketEdges({100, 100}), "bucket edge 100 \\(position 1\\) is invalid");
+    EXPECT_DEATH(s.SetBucketEdges({0}), "bucket edge 0 \\(position 0\\) is invalid");
+    FlowFctRecord r;
+    r.id = 9;
+    r.ok = true;
+    EXPECT_DEATH(s.Add(r), "flow 9 has an ideal FCT of .*; it must be > 0");
+    EXPECT_DEATH(
+        {
+            Ptr<ClosTopologyHelper> t = Clos(1);
+            FlowWorkloadRunner run(
+                t,
+                Create<VectorSource>(std::vector<FlowSpec>{Flow(1, 0, 70, 100, Time(0))}));
+            run.Start();
+            Simulator::Run();
+        },
+        "flow 1 goes from host 0 to host 70; valid hosts are 0..7");
+    EXPECT_DEATH(
+        {
+            Ptr<ClosTopologyHelper> t = Clos(1);
+            FlowWorkloadRunner run(
+                t,
+                Create<VectorSource>(std::vector<FlowSpec>{Flow(1, 0, 1, 100, MicroSeconds(5)),
+                                                           Flow(2, 1, 0, 100, MicroSeconds(4))}));
+            run.Start();
+            Simulator::Run();
+        },
+        "flow 2 starts at .*, before the flow read before it");
+}
+
+} // namespace
