@@ -173,6 +173,109 @@ TEST_F(DcqcnUnitTest, PaperPresetByHand)
     Simulator::Run();
 }
 
+// ByteCounter 0 switches the byte counter off: bytes sent never make a byte stage, and the
+// timer's stage counter T alone picks the increase (BC reads as T). Paper preset, 40 Gb/s:
+// CNPs at 100 and 127 us leave Rt = 20G, Rc = 10G (as in PaperPresetByHand). Timer stages
+// (every 55 us from 127 us): T = 1..4 fast recovery Rc <- (Rt + Rc) / 2; T = 5 additive
+// Rt += 40M; T = 6 hyper Rt += (6 - 5) x 400M; T = 7 hyper Rt += 2 x 400M. (With the byte
+// counter on and no byte stage, min(T, BC) = 0 and T = 6, 7 would be additive.)
+TEST_F(DcqcnUnitTest, ByteCounterZeroIsOffAndTheTimerAloneDrivesTheStages)
+{
+    DcqcnCongestionOps::SetPresetDefaults("paper");
+    Config::SetDefault("ns3::DcqcnCongestionOps::ByteCounter", UintegerValue(0));
+    auto cc = CreateObject<DcqcnCongestionOps>();
+    cc->Init(DataRate("40Gbps"));
+    const double ai = 40e6;
+    const double hai = 400e6;
+    At(100, [&]() { cc->OnCnp(); });
+    At(127, [&]() { cc->OnCnp(); });
+    double rt = 20e9;
+    double rc = 10e9;
+    std::vector<double> wantRc;
+    std::vector<double> wantRt;
+    for (int t = 1; t <= 7; ++t)
+    {
+        if (t == 5)
+        {
+            rt += ai;
+        }
+        else if (t > 5)
+        {
+            rt += (t - 5) * hai;
+        }
+        rc = (rt + rc) / 2;
+        wantRc.push_back(rc);
+        wantRt.push_back(rt);
+    }
+    for (int t = 1; t <= 7; ++t)
+    {
+        At(127 + 55 * t + 0.1, [&, t]() {
+            EXPECT_EQ(cc->GetTimerStage(), uint32_t(t));
+            EXPECT_EQ(cc->GetByteStage(), 0u);
+            EXPECT_NEAR(Bps(cc->GetRate()), wantRc[t - 1], 8.0) << "timer stage " << t;
+            EXPECT_NEAR(Bps(cc->GetTargetRate()), wantRt[t - 1], 8.0) << "timer stage " << t;
+        });
+    }
+    // 50 MB sent (5 byte stages with the paper's 10 MB): nothing happens.
+    At(130, [&]() {
+        double before = Bps(cc->GetRate());
+        cc->OnBytesSent(50000000);
+        EXPECT_EQ(cc->GetByteStage(), 0u);
+        EXPECT_EQ(Bps(cc->GetRate()), before);
+    });
+    KeepSending(cc, 128, 530);
+    Simulator::Stop(MicroSeconds(540));
+    Simulator::Run();
+}
+
+// RoceNic CongestionNotification=AckEcho: an ACK echoing CE acts as a CNP at most once per
+// EcnEchoInterval (4 us, firmware preset), so echoes at 10, 12 and 15 us act exactly as CNPs
+// at 10 and 15 us: same alpha, same rate. An ACK without echo does nothing.
+TEST_F(DcqcnUnitTest, EcnEchoOnAcksActsAsRateLimitedCnps)
+{
+    DcqcnCongestionOps::SetPresetDefaults("firmware");
+    auto echo = CreateObject<DcqcnCongestionOps>();
+    auto cnp = CreateObject<DcqcnCongestionOps>();
+    echo->Init(DataRate("400Gbps"));
+    cnp->Init(DataRate("400Gbps"));
+    FabricCcAckSample marked;
+    marked.ackedBytes = 4096;
+    marked.ceBytes = 4096;
+    marked.ecnEcho = true;
+    FabricCcAckSample plain;
+    plain.ackedBytes = 4096;
+    At(5, [&]() { echo->OnAck(plain); });
+    At(10, [&]() {
+        echo->OnAck(marked);
+        cnp->OnCnp();
+    });
+    At(12, [&]() { echo->OnAck(marked); }); // within 4 us of the last: ignored
+    At(15, [&]() {
+        echo->OnAck(marked);
+        cnp->OnCnp();
+    });
+    At(16, [&]() {
+        EXPECT_EQ(echo->GetAlpha(), cnp->GetAlpha());
+        EXPECT_EQ(echo->GetRate(), cnp->GetRate());
+        EXPECT_EQ(echo->GetTargetRate(), cnp->GetTargetRate());
+        EXPECT_LT(Bps(echo->GetRate()), 400e9);
+    });
+    Simulator::Stop(MicroSeconds(20));
+    Simulator::Run();
+}
+
+TEST(DcqcnBadInput, ByteCounterZeroIsAcceptedAndEchoIntervalIsRangeChecked)
+{
+    auto cc = CreateObject<DcqcnCongestionOps>();
+    cc->SetAttribute("ByteCounter", UintegerValue(0));
+    UintegerValue v;
+    cc->GetAttribute("ByteCounter", v);
+    EXPECT_EQ(v.Get(), 0u);
+    EXPECT_DEATH(cc->SetAttribute("EcnEchoInterval", TimeValue(MicroSeconds(-1))),
+                 "ns3::DcqcnCongestionOps::EcnEchoInterval=-1");
+    EXPECT_DEATH(cc->SetAttribute("G", DoubleValue(-0.5)), "ns3::DcqcnCongestionOps::G=-0.5");
+}
+
 TEST_F(DcqcnUnitTest, AQpPacedBelowOnePacketPerPeriodKeepsItsTimer)
 {
     // Paper preset at 40 Gb/s (timer 55 us, MinRate 1 Mb/s). CNPs drive the rate to the floor;
@@ -207,7 +310,7 @@ TEST(DcqcnPresets, UnknownPresetIsRejected)
 class DcqcnLoopTest : public test::SimTest
 {
   protected:
-    void Build(uint32_t senders, TypeId cc)
+    void Build(uint32_t senders, TypeId cc, bool ackEcho = false)
     {
         hosts.Create(senders + 1);
         Ptr<Node> swNode = CreateObject<Node>();
@@ -221,6 +324,11 @@ class DcqcnLoopTest : public test::SimTest
         sw = SwitchHelper().Install(swNode);
         RoceNicHelper nicHelper;
         nicHelper.SetNicAttribute("CongestionControl", TypeIdValue(cc));
+        if (ackEcho)
+        {
+            nicHelper.SetNicAttribute("CongestionNotification", EnumValue(ROCE_NOTIFY_ACK_ECHO));
+            nicHelper.SetNicAttribute("AckInterval", UintegerValue(1));
+        }
         for (uint32_t i = 0; i <= senders; ++i)
         {
             Ipv4Address ip(0x0a000001 + i);
@@ -332,6 +440,33 @@ TEST_F(DcqcnLoopTest, TwoFlowsConvergeToFairShareWithQueueBetweenKminAndKmax)
     EXPECT_LT(median, sw->GetEcnMarker()->GetKmax(receiverPort));
     RecordProperty("queue_median_bytes", std::to_string(median));
     EXPECT_EQ(Drops(), 0u);
+}
+
+// DCQCN with the ECN echo on ACKs instead of CNPs (RoceNic CongestionNotification=AckEcho,
+// the HPCC paper's DCQCN baseline) and an ACK per packet (AckInterval 1): the incast of
+// IncastNeedsFarFewerPauses... still needs far fewer pauses than without congestion control,
+// and the responders send no CNP. (With 16-packet ACK coalescing a QP whose packets are all
+// marked hears of it once per 16 packets, not once per 4 us: 5279 pauses vs 5518 without CC.)
+TEST_F(DcqcnLoopTest, WithEcnEchoOnAcksIncastNeedsFarFewerPausesThanCcOff)
+{
+    Build(16, RoceNoneCongestionOps::GetTypeId());
+    Incast(32 << 20);
+    uint64_t off = Pauses();
+    Simulator::Destroy();
+    hosts = NodeContainer();
+    ports.clear();
+    nics.clear();
+    qps.clear();
+    DcqcnCongestionOps::SetPresetDefaults("firmware");
+    Build(16, DcqcnCongestionOps::GetTypeId(), true);
+    Incast(32 << 20);
+    uint64_t echo = Pauses();
+    RoceQpCounters rx = nics[16]->GetTotalQpCounters();
+    EXPECT_GT(rx.ceRx, 0u);
+    EXPECT_EQ(rx.cnpsTx, 0u);
+    EXPECT_LT(double(echo), 0.5 * double(off)) << echo << " vs " << off;
+    RecordProperty("pauses_cc_off", std::to_string(off));
+    RecordProperty("pauses_dcqcn_ack_echo", std::to_string(echo));
 }
 
 TEST_F(DcqcnLoopTest, IncastNeedsFarFewerPausesWithDcqcnThanWithCcOff)

@@ -115,8 +115,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "--ns3::DcqcnCongestionOps::InitialAlpha=5",
                  "ns3::DcqcnCongestionOps::InitialAlpha=5 is out of range: valid range [0, 1]"},
         BadInput{"dcqcn-incast",
-                 "--ns3::DcqcnCongestionOps::ByteCounter=0",
-                 "ns3::DcqcnCongestionOps::ByteCounter=0 is out of range: valid range >= 1"},
+                 "--ns3::DcqcnCongestionOps::EcnEchoInterval=-4us",
+                 "ns3::DcqcnCongestionOps::EcnEchoInterval=-4us is out of range: valid range "
+                 ">= 0s"},
         BadInput{"dcqcn-incast",
                  "--ns3::DcqcnCongestionOps::RateIncreaseTimer=0s",
                  "ns3::DcqcnCongestionOps::RateIncreaseTimer=0s is out of range: valid range "
@@ -176,8 +177,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "--ev-strategy=random is invalid; valid values are single, oblivious, bitmap, "
                  "reps, mixed"},
         BadInput{"rail-allreduce",
-                 "--cc=timely",
-                 "--cc=timely is invalid; valid values are dcqcn, none"},
+                 "--cc=hpcc",
+                 "--cc=hpcc is invalid; valid values are dcqcn, none, dctcp, timely, swift"},
         BadInput{"rail-allreduce",
                  "--transport=uet --qps-per-connection=2",
                  "--qps-per-connection 2 is invalid with --transport=uet; it must be 1"},

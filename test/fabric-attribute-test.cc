@@ -69,9 +69,17 @@ INSTANTIATE_TEST_SUITE_P(
                    "5",
                    "ns3::DcqcnCongestionOps::InitialAlpha=5 is out of range: valid range "
                    "\\[0, 1\\]"},
-        OutOfRange{"ns3::DcqcnCongestionOps::ByteCounter",
+        // (DCQCN's ByteCounter accepts 0 = off since issue 23; a >= 1 integer of the classic
+        // algorithms instead.)
+        OutOfRange{"ns3::TimelyCongestionOps::HaiThreshold",
                    "0",
-                   "ns3::DcqcnCongestionOps::ByteCounter=0 is out of range: valid range >= 1"},
+                   "ns3::TimelyCongestionOps::HaiThreshold=0 is out of range: valid range >= 1"},
+        OutOfRange{"ns3::DctcpCongestionOps::G",
+                   "-0.0625",
+                   "ns3::DctcpCongestionOps::G=-0.0625 is out of range: valid range \\(0, 1\\]"},
+        OutOfRange{"ns3::SwiftCongestionOps::MaxMdf",
+                   "2",
+                   "ns3::SwiftCongestionOps::MaxMdf=2 is out of range: valid range \\(0, 1\\]"},
         OutOfRange{"ns3::DcqcnCongestionOps::RateIncreaseTimer",
                    "0s",
                    "ns3::DcqcnCongestionOps::RateIncreaseTimer=0s is out of range: valid "

@@ -4,8 +4,13 @@
 #include "roce-nic-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/dcqcn-congestion-ops.h"
+#include "ns3/dctcp-congestion-ops.h"
+#include "ns3/enum.h"
 #include "ns3/node.h"
+#include "ns3/swift-congestion-ops.h"
+#include "ns3/timely-congestion-ops.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -54,13 +59,29 @@ RoceNicHelper::SetCongestionControl(const std::string& cc)
     {
         tid = DcqcnCongestionOps::GetTypeId();
     }
+    else if (cc == "dctcp")
+    {
+        tid = DctcpCongestionOps::GetTypeId();
+        m_nicFactory.Set("CongestionNotification", EnumValue(ROCE_NOTIFY_ACK_ECHO));
+    }
+    else if (cc == "timely")
+    {
+        tid = TimelyCongestionOps::GetTypeId();
+        m_nicFactory.Set("AckInterval", UintegerValue(1));
+    }
+    else if (cc == "swift")
+    {
+        tid = SwiftCongestionOps::GetTypeId();
+        m_nicFactory.Set("EchoHopCount", BooleanValue(true));
+    }
     else
     {
         NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(cc, &tid) ||
                             !tid.IsChildOf(RoceCongestionOps::GetTypeId()),
                         "congestion control \"" << cc
-                                                << "\" is unknown; use none, dcqcn or the "
-                                                   "TypeId name of a RoceCongestionOps");
+                                                << "\" is unknown; valid names are none, dcqcn, "
+                                                   "dctcp, timely, swift, or the TypeId name of "
+                                                   "a RoceCongestionOps");
     }
     m_nicFactory.Set("CongestionControl", TypeIdValue(tid));
 }

@@ -26,7 +26,7 @@ namespace
 {
 
 const std::vector<std::string> TRANSPORTS = {"roce", "uet"};
-const std::vector<std::string> ROCE_CCS = {"dcqcn", "none"};
+const std::vector<std::string> ROCE_CCS = {"dcqcn", "none", "dctcp", "timely", "swift"};
 const std::vector<std::string> UET_CCS = {"none", "nscc", "rccc", "both"};
 const std::vector<std::string> EV_STRATEGIES = {"single", "oblivious", "bitmap", "reps", "mixed"};
 
@@ -118,7 +118,8 @@ FabricTransportConfig::GetTypeId()
                           NameChecker("ns3::FabricTransportConfig::Transport", TRANSPORTS))
             .AddAttribute(
                 "RoceCongestionControl",
-                "RoCE congestion control: dcqcn, or none (line rate, PFC only).",
+                "RoCE congestion control: dcqcn, none (line rate, PFC only), dctcp (with "
+                "ECN echo on ACKs), timely or swift (with hop counts on ACKs).",
                 StringValue("dcqcn"),
                 MakeStringAccessor(&FabricTransportConfig::m_roceCc),
                 NameChecker("ns3::FabricTransportConfig::RoceCongestionControl", ROCE_CCS))

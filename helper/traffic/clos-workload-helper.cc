@@ -121,8 +121,9 @@ ClosWorkloadHelper::GetTypeId()
                                           WredEcnMarker::DEQUEUE,
                                           "Dequeue"))
             .AddAttribute("CongestionControl",
-                          "RoCE congestion control: dcqcn, none or a TypeId name "
-                          "(RoceNicHelper::SetCongestionControl).",
+                          "RoCE congestion control: dcqcn, none, dctcp, timely, swift or a "
+                          "TypeId name (RoceNicHelper::SetCongestionControl, which also sets "
+                          "what the algorithm needs from the NICs, e.g. ECN echo on ACKs).",
                           StringValue("dcqcn"),
                           MakeStringAccessor(&ClosWorkloadHelper::m_cc),
                           MakeStringChecker())

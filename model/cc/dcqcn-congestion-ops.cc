@@ -93,10 +93,11 @@ DcqcnCongestionOps::GetTypeId()
                 "ByteCounter",
                 "B: bytes sent per byte-counter increase event (firmware "
                 "RPG_BYTE_RESET 32767, taken in 64-byte units = 2 MiB; paper 10 MB). "
-                ">= 1.",
+                "0 = no byte counter: the timer alone drives increases and its stage "
+                "counter T alone selects fast recovery / additive / hyper increase.",
                 UintegerValue(32767ull * 64),
                 MakeUintegerAccessor(&DcqcnCongestionOps::m_byteCounter),
-                MakeFabricUintegerChecker<uint64_t>("ns3::DcqcnCongestionOps::ByteCounter", 1))
+                MakeFabricUintegerChecker<uint64_t>("ns3::DcqcnCongestionOps::ByteCounter", 0))
             .AddAttribute("FastRecoveryThreshold",
                           "F: stages of fast recovery before additive increase (firmware "
                           "RPG_THRESHOLD 1; paper 5).",
@@ -114,6 +115,15 @@ DcqcnCongestionOps::GetTypeId()
                           DataRateValue(DataRate("50Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionOps::m_rateHai),
                           MakeFabricDataRateChecker("ns3::DcqcnCongestionOps::RateHai"))
+            .AddAttribute(
+                "EcnEchoInterval",
+                "With RoceNic CongestionNotification=AckEcho (no CNPs): an ACK echoing ECN CE "
+                "acts as a CNP if none did in the last interval (the notification point's "
+                "CnpInterval at the reaction point: firmware 4 us, paper 50 us); 0 = every "
+                "echoing ACK; >= 0.",
+                TimeValue(MicroSeconds(4)),
+                MakeTimeAccessor(&DcqcnCongestionOps::m_ecnEchoInterval),
+                MakeFabricTimeChecker("ns3::DcqcnCongestionOps::EcnEchoInterval", Time(0)))
             .AddAttribute("ClampTargetRate",
                           "Every decrease sets Rt <- Rc (the paper's behaviour; firmware "
                           "CLAMP_TGT_RATE default off).",
@@ -153,6 +163,7 @@ DcqcnCongestionOps::DcqcnCongestionOps()
       m_minRate(DataRate("1Mbps")),
       m_increaseTimer(MicroSeconds(300)),
       m_byteCounter(32767ull * 64),
+      m_ecnEchoInterval(MicroSeconds(4)),
       m_f(1),
       m_rateAi(DataRate("5Mbps")),
       m_rateHai(DataRate("50Mbps")),
@@ -206,6 +217,7 @@ DcqcnCongestionOps::SetPresetDefaults(const std::string& preset)
         set("RateHai", DataRateValue(DataRate("400Mbps")));
         set("ClampTargetRate", BooleanValue(true));
         set("ClampTargetRateAfterTimeInc", BooleanValue(true));
+        set("EcnEchoInterval", TimeValue(MicroSeconds(50)));
         Config::SetDefault("ns3::DcqcnNotificationPoint::CnpInterval", TimeValue(MicroSeconds(50)));
     }
     else if (preset == "firmware")
@@ -225,6 +237,7 @@ DcqcnCongestionOps::SetPresetDefaults(const std::string& preset)
         set("RateHai", DataRateValue(DataRate("50Mbps")));
         set("ClampTargetRate", BooleanValue(false));
         set("ClampTargetRateAfterTimeInc", BooleanValue(true));
+        set("EcnEchoInterval", TimeValue(MicroSeconds(4)));
         Config::SetDefault("ns3::DcqcnNotificationPoint::CnpInterval", TimeValue(MicroSeconds(4)));
     }
     else
@@ -273,6 +286,7 @@ DcqcnCongestionOps::Init(Ptr<FabricCcState> state)
     m_decreasedEver = false;
     m_cnpEver = false;
     m_increasedSinceDecrease = false;
+    m_echoEver = false;
     if (compat::IsPending(m_timer))
     {
         Simulator::Remove(m_timer);
@@ -302,6 +316,22 @@ DcqcnCongestionOps::OnEvent(FabricCcEvent event)
 {
     if (event == FabricCcEvent::CNP)
     {
+        OnCnp();
+    }
+}
+
+void
+DcqcnCongestionOps::OnAck(const FabricCcAckSample& sample)
+{
+    if (!sample.ecnEcho)
+    {
+        return;
+    }
+    Time now = Simulator::Now();
+    if (!m_echoEver || now - m_lastEcho >= m_ecnEchoInterval)
+    {
+        m_echoEver = true;
+        m_lastEcho = now;
         OnCnp();
     }
 }
@@ -450,7 +480,7 @@ DcqcnCongestionOps::OnBytesSent(uint32_t bytes)
     {
         CatchUp();
     }
-    if (!m_decreasedEver || GetRate() >= GetLineRate())
+    if (m_byteCounter == 0 || !m_decreasedEver || GetRate() >= GetLineRate())
     {
         return;
     }
@@ -467,7 +497,7 @@ void
 DcqcnCongestionOps::Increase()
 {
     uint32_t t = m_timerStage;
-    uint32_t bc = m_byteStage;
+    uint32_t bc = m_byteCounter == 0 ? t : uint32_t(m_byteStage); // no byte counter: T alone
     double rt = double(m_state->GetTargetRate().GetBitRate());
     if (std::max(t, bc) < m_f)
     {

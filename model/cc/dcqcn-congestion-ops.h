@@ -32,13 +32,17 @@ namespace ns3
  *   last CNP. The decay is applied in closed form when alpha is next needed, so a QP costs no
  *   events while nothing happens (GetAlpha() returns the decayed value).
  * - Rate increase events come from a timer (every RateIncreaseTimer, stage counter T) and a
- *   byte counter (every ByteCounter bytes sent, stage counter BC), both only while Rc is
+ *   byte counter (every ByteCounter bytes sent, stage counter BC; ByteCounter 0 switches it
+ *   off and BC then reads as T, so T alone selects the stage), both only while Rc is
  *   below the line rate. A QP that sends nothing for a whole timer period stops its timer;
  *   the stages it missed are replayed in order when it next sends, so the rate evolves as
  *   with a free-running timer but idle QPs cost no events. At each event: fast recovery if max(T,
  * BC) < F; hyper increase Rt <- Rt + i x RateHai with i = min(T, BC) - F if min(T, BC) > F;
  * additive increase Rt <- Rt + RateAi otherwise; then Rc <- (Rt + Rc) / 2. Rt and Rc never exceed
  * the line rate; at line rate the timer stops.
+ *
+ * ECN echo on ACKs (RoceNic CongestionNotification=AckEcho, the HPCC paper's DCQCN
+ * baseline): an echoing ACK acts as a CNP at most once per EcnEchoInterval (OnAck).
  *
  * Clamp options: with ClampTargetRate (the paper) every decrease sets Rt <- Rc. Without it,
  * Rt <- Rc only if a timer-driven increase happened since the previous decrease when
@@ -84,6 +88,14 @@ class DcqcnCongestionOps : public FabricCongestionOps
      */
     void OnEvent(FabricCcEvent event) override;
     void OnBytesSent(uint32_t bytes) override;
+    /**
+     * \brief An ACK that echoes ECN CE (RoceNic CongestionNotification=AckEcho) acts as a CNP
+     *        (OnCnp) if no echo did in the last EcnEchoInterval, the reaction-point twin of the
+     *        notification point's CnpInterval (so AckEcho and Cnp modes decrease equally
+     *        often); other ACKs do nothing.
+     * \param sample the ACK
+     */
+    void OnAck(const FabricCcAckSample& sample) override;
     /// A CNP arrived: the reaction point's decrease (see the class description).
     void OnCnp();
 
@@ -125,7 +137,8 @@ class DcqcnCongestionOps : public FabricCongestionOps
     double m_gd;                //!< decrease divisor: Rc x (1 - alpha / Gd)
     DataRate m_minRate;         //!< rate floor
     Time m_increaseTimer;       //!< T
-    uint64_t m_byteCounter;     //!< B, bytes
+    uint64_t m_byteCounter;     //!< B, bytes (0 = no byte counter)
+    Time m_ecnEchoInterval;     //!< minimum time between echo-driven decreases
     uint32_t m_f;               //!< fast recovery threshold F
     DataRate m_rateAi;          //!< additive increase step
     DataRate m_rateHai;         //!< hyper increase step
@@ -148,6 +161,8 @@ class DcqcnCongestionOps : public FabricCongestionOps
     bool m_idle;                        //!< timer stopped because the QP sent nothing
     bool m_sentSinceTimer;              //!< bytes were sent since the last timer stage
     uint32_t m_lastSentBytes{0};        //!< payload of the last packet sent (pacing gap)
+    bool m_echoEver{false};             //!< an ECN echo acted as a CNP
+    Time m_lastEcho;                    //!< when it last did
 };
 
 /**

@@ -111,6 +111,33 @@ class FabricCcState : public Object
         m_pathRtt = rtt;
     }
 
+    /**
+     * \return payload bytes of a full packet of the flow (the transport's MTU; RoCE sets its
+     *         path MTU), 0 = unknown; window algorithms count their packets in these units
+     */
+    uint32_t GetMss() const
+    {
+        return m_mss;
+    }
+
+    /**
+     * \brief Tell the algorithm the flow's packet payload size (before its Init).
+     * \param bytes payload bytes per full packet (0 = unknown)
+     */
+    void SetMss(uint32_t bytes)
+    {
+        m_mss = bytes;
+    }
+
+    /**
+     * \return the packet payload size for window arithmetic: GetMss(), or 4096 bytes (the
+     *         RoCE default path MTU) when the transport did not set it
+     */
+    uint32_t GetMssOrDefault() const
+    {
+        return m_mss > 0 ? m_mss : 4096;
+    }
+
     /// \return true if the flow sends only on credit (set by a receiver-credit algorithm)
     bool UsesCredit() const
     {
@@ -217,6 +244,7 @@ class FabricCcState : public Object
     uint64_t m_bytesInFlight{0};        //!< reported by the transport
     bool m_reportsBytesInFlight{false}; //!< SetBytesInFlight was called
     Time m_pathRtt;                     //!< unloaded RTT of the path (0 = unknown)
+    uint32_t m_mss{0};                  //!< payload bytes per full packet (0 = unknown)
     bool m_usesCredit{false};           //!< sending is gated on credit
     TracedValue<int64_t> m_credit{0};   //!< credit, wire bytes
     uint64_t m_backlog{0};              //!< bytes still to send, reported by the transport

@@ -77,6 +77,9 @@ struct FabricCcAckSample
     uint8_t rcvCwndPend{0};
     bool rcvRestore{false}; //!< the receiver lifted its penalty (UET ACK_CC NSCC RC)
     uint32_t entropy{0};    //!< the path (entropy value, e.g. UDP source port) the packet took
+    /// Switch hops the acknowledged data crossed, as the receiver measured them (RoCE: the
+    /// IPv4 TTL decrease, echoed on the ACK when RoceNic's EchoHopCount is set); 0 = unknown.
+    uint32_t hopCount{0};
     /// Per-hop telemetry, nHops entries, valid during the call only (null: none).
     const FabricCcHopTelemetry* hops{nullptr};
     uint32_t nHops{0}; //!< entries in hops
@@ -91,7 +94,9 @@ struct FabricCcAckSample
  * and Fork()s it for every flow, so an instance keeps the private state of exactly one flow
  * (DCQCN's alpha and timers, say); Init() binds it to the flow's FabricCcState, where it writes
  * the rate and window the transport enforces. The transport then calls the hooks as events
- * happen. Algorithms: FabricNoneCongestionOps (line rate, PFC only), DcqcnCongestionOps.
+ * happen. Algorithms: FabricNoneCongestionOps (line rate, PFC only), DcqcnCongestionOps,
+ * DctcpCongestionOps, TimelyCongestionOps, SwiftCongestionOps (RoCE), NsccCongestionOps and
+ * RcccCongestionOps (UET).
  * A new algorithm overrides GetName(), Fork() and the hooks it needs.
  */
 class FabricCongestionOps : public Object

@@ -10,7 +10,10 @@
 #include "roce-reth-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
+#include "ns3/boolean.h"
 #include "ns3/dcqcn-congestion-ops.h"
+#include "ns3/enum.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-wire-header.h"
 #include "ns3/log.h"
@@ -100,6 +103,24 @@ RoceNic::GetTypeId()
                           UintegerValue(48),
                           MakeUintegerAccessor(&RoceNic::m_cnpDscp),
                           MakeFabricUintegerChecker<uint8_t>("ns3::RoceNic::CnpDscp", 0, 63))
+            .AddAttribute(
+                "CongestionNotification",
+                "How the responder reports ECN CE-marked data to the requester: Cnp (a "
+                "CNP when the NotificationPoint says so; DCQCN, the default) or AckEcho (the "
+                "BTH BECN bit on the ACK, with an immediate ACK whenever the CE state of "
+                "the in-order data changes; DCTCP, or DCQCN in the HPCC-paper style).",
+                EnumValue(ROCE_NOTIFY_CNP),
+                compat::MakeEnumAccessor<RoceCongestionNotification>(&RoceNic::m_notification),
+                MakeEnumChecker(ROCE_NOTIFY_CNP, "Cnp", ROCE_NOTIFY_ACK_ECHO, "AckEcho"))
+            .AddAttribute("EchoHopCount",
+                          "The responder writes the switch hops its data crossed (64 minus "
+                          "the IPv4 TTL received; the requester sends TTL 64) into the 7 "
+                          "reserved BTH bits after AckReq (octet 8, bits 6..0, 0..127) of its "
+                          "ACKs; the requester passes it to its congestion control "
+                          "(FabricCcAckSample::hopCount; Swift's hop scaling). Off: 0.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceNic::m_echoHopCount),
+                          MakeBooleanChecker())
             .AddAttribute("TxQueueDepth",
                           "Alias of ns3::FabricNic::TxQueueDepth for this NIC's core: data "
                           "frames kept queued per (port, priority). 0 (the default) = unset: "
@@ -388,6 +409,7 @@ RoceNic::NewCongestionOps(uint32_t port) const
 {
     Ptr<FabricCcState> state = CreateObject<FabricCcState>();
     state->Init(m_core->GetPort(port)->GetDataRate());
+    state->SetMss(m_mtu);
     Ptr<FabricCongestionOps> cc = m_ccPrototype->Fork();
     cc->Init(state);
     return cc;
@@ -568,6 +590,9 @@ RoceNic::Deliver(uint32_t portIndex,
     rx.ackReq = (bth[8] & 0x80) != 0;
     rx.psn = wire::GetU24(bth + 9);
     rx.ce = (b[1] & 0x03) == 0x03;
+    rx.ttl = b[8];
+    rx.becn = (bth[4] & RoceBthHeader::BECN_BIT) != 0;
+    rx.resv7 = bth[8] & 0x7f;
     rx.ext = b + FIXED;
     rx.extBytes = std::min(got, RX_HEADER_BYTES) - FIXED;
     rx.afterBth = size - FIXED;

@@ -31,6 +31,30 @@ namespace ns3
 using RoceNicDropReason = FabricNicDropReason;
 
 /**
+ * \ingroup ai-fabric-roce
+ * \brief How a RoCE responder tells the requester that its data arrived ECN CE-marked
+ *        (RoceNic's "CongestionNotification").
+ */
+enum RoceCongestionNotification
+{
+    /// A CNP (RoCEv2 Annex A17.9), when the NotificationPoint says so (DCQCN; the default).
+    ROCE_NOTIFY_CNP = 0,
+    /**
+     * ECN echo on the ACK, DCTCP-style: an ACK covering CE-marked data has the BTH BECN bit
+     * (octet 4, bit 6; IBTA Vol 1 Annex A10, "backward explicit congestion notification") set.
+     * The responder ACKs at once when the CE state of the in-order data changes, so that every
+     * ACK covers packets of one CE state only (DCTCP's two-state delayed-ACK machine,
+     * Alizadeh et al. SIGCOMM 2010, section 3.1): the requester counts the bytes an echoing
+     * ACK acknowledges as CE-marked bytes exactly, whatever the AckInterval. The first
+     * CE-marked packet after unmarked ones is itself ACKed at once (after the ACK of the
+     * unmarked ones), so congestion is reported within a packet, as promptly as by a CNP. No CNP is
+     * sent for request data; CE-marked READ responses (which the requester does not ACK) still go
+     * to the notification point.
+     */
+    ROCE_NOTIFY_ACK_ECHO,
+};
+
+/**
  * \param reason a reason
  * \return its RoCE name: "unknown qp" (FabricNicDropReason::UNKNOWN_FLOW), "not roce"
  *         (NO_TRANSPORT), "malformed", "wrong address"
@@ -51,6 +75,9 @@ const char* RoceNicDropReasonName(RoceNicDropReason reason);
  * Per QP the NIC forks its "CongestionControl" prototype (the reaction point, a
  * FabricCongestionOps writing the QP's FabricCcState) and its "NotificationPoint" prototype (a
  * FabricCcReceiverOps deciding when the responder returns a CNP; DCQCN's by default).
+ * "CongestionNotification" chooses between those CNPs (Cnp, the default) and an ECN echo on
+ * ACKs (AckEcho: the BTH BECN bit, for DCTCP); "EchoHopCount" makes ACKs carry the hops the
+ * data crossed (BTH reserved bits; Swift). Both are off by default.
  *
  * Compatibility: the attributes TxQueueDepth, RxDrainRate, RxXoffBytes and RxXonBytes belong to
  * the core (ns3::FabricNic::...) and CnpInterval to the notification point
@@ -156,6 +183,19 @@ class RoceNic : public Object, public FabricNicTransport
     uint8_t GetAckDscp() const;
     /// \return the DSCP of CNPs
     uint8_t GetCnpDscp() const;
+
+    /// \return how the responder reports CE-marked data (CongestionNotification attribute)
+    RoceCongestionNotification GetCongestionNotification() const
+    {
+        return m_notification;
+    }
+
+    /// \return true if ACKs carry the hop count the data crossed (EchoHopCount attribute)
+    bool GetEchoHopCount() const
+    {
+        return m_echoHopCount;
+    }
+
     /// \return packets the NIC core dropped on receive, per reason
     const std::array<uint64_t, size_t(RoceNicDropReason::COUNT)>& GetDrops() const;
 
@@ -252,15 +292,17 @@ class RoceNic : public Object, public FabricNicTransport
     /// The "unset" value of the RxXonBytes alias.
     static constexpr uint64_t UNSET_BYTES = UINT64_MAX;
 
-    Ptr<FabricNic> m_core;                  //!< the NIC core
-    uint32_t m_mtu;                         //!< path MTU
-    uint32_t m_ackInterval;                 //!< ACK coalescing
-    uint32_t m_localAckTimeout;             //!< exponent 0..31
-    uint32_t m_retryCount;                  //!< 0..7
-    Time m_cnpInterval;                     //!< alias: CNP interval (negative = unset)
-    uint8_t m_dataDscp;                     //!< DSCP of data
-    uint8_t m_ackDscp;                      //!< DSCP of ACK/NAK
-    uint8_t m_cnpDscp;                      //!< DSCP of CNP
+    Ptr<FabricNic> m_core;      //!< the NIC core
+    uint32_t m_mtu;             //!< path MTU
+    uint32_t m_ackInterval;     //!< ACK coalescing
+    uint32_t m_localAckTimeout; //!< exponent 0..31
+    uint32_t m_retryCount;      //!< 0..7
+    Time m_cnpInterval;         //!< alias: CNP interval (negative = unset)
+    uint8_t m_dataDscp;         //!< DSCP of data
+    uint8_t m_ackDscp;          //!< DSCP of ACK/NAK
+    uint8_t m_cnpDscp;          //!< DSCP of CNP
+    RoceCongestionNotification m_notification{ROCE_NOTIFY_CNP}; //!< CE report
+    bool m_echoHopCount{false};             //!< ACKs carry the data's hop count (BTH resv7)
     uint32_t m_txQueueDepthAlias{0};        //!< alias (0 = unset)
     uint64_t m_rxDrainAlias{UNSET_RATE};    //!< alias, bits/s (UNSET_RATE = unset)
     uint64_t m_rxXoffAlias{0};              //!< alias (0 = unset)

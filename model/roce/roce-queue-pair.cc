@@ -219,6 +219,8 @@ RoceQueuePair::Bind(RoceNic* nic,
     m_ccState = PeekPointer(cc->GetState());
     m_ccState->SetRateChangeCallback(MakeCallback(&RoceQueuePair::OnRateChange, this));
     m_wantRtt = m_cc->WantsRttSamples();
+    m_ackEcho = nic->GetCongestionNotification() == ROCE_NOTIFY_ACK_ECHO;
+    m_echoHops = nic->GetEchoHopCount();
     m_sendTimes.clear();
     m_dscp = nic->GetDataDscp();
     m_priority = nic->GetPort(port)->GetDscpPriority(m_dscp);
@@ -247,6 +249,7 @@ RoceQueuePair::Connect(Ipv4Address remoteIp,
     m_sndUna = sendPsn;
     m_nextAssignPsn = sendPsn;
     m_highSent = sendPsn;
+    m_lastAckReqPsn = sendPsn;
     m_ePsn = expectedPsn;
     m_udpSrcPort = udpSourcePort;
     m_state = RTS;
@@ -582,7 +585,25 @@ RoceQueuePair::BuildNextPacket(const Time& now)
                                      : Bth::SEND_MIDDLE;
             }
             body = payload + pad;
-            Bth::WriteFields(h + hdr, op, pad, m_remoteQpn, last, psn);
+            bool ackReq = last;
+            uint64_t window = m_ccState->GetWindow();
+            if (window > 0 && !last)
+            {
+                // A window smaller than the responder's ACK coalescing (AckInterval packets)
+                // would stall until the local ACK timeout: the packet that fills the window
+                // asks for an ACK (so a blocked QP always gets one), and so does one packet
+                // per half window for ACK clocking (a PSN behind the last request, after
+                // go-back-N, asks at once).
+                int32_t gap = std::max<int32_t>(1, int32_t(window / mtu / 2));
+                int32_t since = Bth::PsnDiff(psn, m_lastAckReqPsn);
+                uint64_t inflight = uint64_t(Bth::PsnDiff(Bth::PsnAdd(psn, 1), m_sndUna)) * mtu;
+                ackReq = since >= gap || since < 0 || inflight >= window;
+            }
+            if (ackReq)
+            {
+                m_lastAckReqPsn = psn;
+            }
+            Bth::WriteFields(h + hdr, op, pad, m_remoteQpn, ackReq, psn);
             hdr += Bth::SIZE;
             if (Bth::HasReth(op))
             {
@@ -637,7 +658,11 @@ RoceQueuePair::Receive(const RoceRxPacket& rx)
         return;
     }
     bool data = Bth::IsRequest(opcode) || Bth::IsReadResponse(opcode);
-    if (rx.ce && data)
+    if (rx.ce && data && m_ackEcho && Bth::IsRequest(opcode))
+    {
+        m_counters.ceRx++; // echoed on the ACK (ReceiveRequest), no CNP
+    }
+    else if (rx.ce && data)
     {
         // Notification point (DCQCN's by default): it says whether to return a CNP.
         m_counters.ceRx++;
@@ -719,6 +744,23 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
         return;
     }
     m_nakSent = false;
+    bool echoNow = false; // the first CE-marked packet after unmarked ones is ACKed at once
+    if (m_ackEcho && rx.ce != m_rxCe)
+    {
+        echoNow = rx.ce;
+        // DCTCP's two-state ACK machine: the CE state changes, so the packets received so far
+        // are ACKed now with the old state and every ACK covers one CE state only.
+        if (m_unacked > 0)
+        {
+            m_unacked = 0;
+            SendAck(false, Bth::PsnAdd(m_ePsn, Bth::PSN_MODULUS - 1));
+        }
+        m_rxCe = rx.ce;
+    }
+    if (m_echoHops)
+    {
+        m_rxHops = rx.ttl <= 64 ? static_cast<uint8_t>(64 - rx.ttl) : 0;
+    }
     uint32_t imm = 0;
     if (Bth::HasImmDt(opcode))
     {
@@ -755,7 +797,7 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
         }
         m_rxMsgBytes = 0;
     }
-    if (ackReq || last || ++m_unacked >= m_nic->GetAckInterval())
+    if (ackReq || last || echoNow || ++m_unacked >= m_nic->GetAckInterval())
     {
         m_unacked = 0;
         SendAck(false, psn);
@@ -786,7 +828,7 @@ RoceQueuePair::ReceiveResponse(const RoceRxPacket& rx)
         }
         m_counters.acksRx++;
         m_controlTrace(RoceControlEvent::ACK_RX, psn);
-        Acknowledge(psn);
+        Acknowledge(psn, rx.becn, rx.resv7);
         return;
     }
     // READ response: belongs to the oldest READ still waiting for data.
@@ -835,7 +877,7 @@ RoceQueuePair::ReceiveResponse(const RoceRxPacket& rx)
 }
 
 void
-RoceQueuePair::Acknowledge(uint32_t psn)
+RoceQueuePair::Acknowledge(uint32_t psn, bool ece, uint8_t hops)
 {
     // Never past a READ whose responses have not all arrived.
     for (const auto& wr : m_wrs)
@@ -873,6 +915,9 @@ RoceQueuePair::Acknowledge(uint32_t psn)
     sample.ackedBytes = uint64_t(advance) * m_nic->GetMtu();
     sample.rtt = rtt;
     sample.entropy = m_udpSrcPort;
+    sample.ecnEcho = ece;
+    sample.ceBytes = ece ? sample.ackedBytes : 0; // an echoing ACK covers CE data only
+    sample.hopCount = hops;
     m_cc->OnAck(sample);
     CompleteHead();
     RestartTimer();
@@ -1058,7 +1103,18 @@ RoceQueuePair::SendAck(bool nak, uint32_t psn)
     aeth.SetMsn(m_msn);
     uint8_t buf[L2_ROOM + IP_UDP_BYTES + Bth::SIZE + RoceAethHeader::SIZE];
     uint8_t* h = buf + L2_ROOM;
-    Bth::WriteFields(h + IP_UDP_BYTES, Bth::ACKNOWLEDGE, 0, m_remoteQpn, false, psn);
+    // ECN echo (AckEcho): BECN; hop count (EchoHopCount): the 7 reserved bits after AckReq.
+    Bth::WriteFields(h + IP_UDP_BYTES,
+                     Bth::ACKNOWLEDGE,
+                     0,
+                     m_remoteQpn,
+                     false,
+                     psn,
+                     !nak && m_ackEcho && m_rxCe);
+    if (m_echoHops)
+    {
+        h[IP_UDP_BYTES + 8] |= static_cast<uint8_t>(m_rxHops & 0x7f);
+    }
     aeth.Write(h + IP_UDP_BYTES + Bth::SIZE);
     uint8_t dscp = m_nic->GetAckDscp();
     uint8_t priority = m_nic->GetPort(m_port)->GetDscpPriority(dscp);

@@ -65,6 +65,9 @@ struct RoceRxPacket
     bool ackReq{false};          //!< BTH AckReq bit
     uint8_t padCount{0};         //!< BTH PadCnt, 0..3
     bool ce{false};              //!< the IPv4 ECN field was CE
+    uint8_t ttl{0};              //!< the IPv4 TTL
+    bool becn{false};            //!< BTH BECN bit (ECN echo on an ACK)
+    uint8_t resv7{0};            //!< BTH reserved bits after AckReq (hop count on an ACK)
     const uint8_t* ext{nullptr}; //!< bytes after the BTH (RETH/AETH/ImmDt), valid during the call
     uint32_t extBytes{0};        //!< how many bytes ext holds, 0..20
     uint32_t afterBth{0}; //!< packet bytes after the BTH: extension headers, payload, pad, ICRC
@@ -161,8 +164,12 @@ struct RoceQpCounters
  * (FabricCcAckSample), CNPs, NAKs and timeouts (FabricCcEvent) and the bytes it sends. Packets
  * leave at that rate (wire bytes incl. Ethernet framing, preamble and IFG), within the optional
  * in-flight window; the NIC core's egress arbiter round-robins among eligible QPs (the QP is a
- * FabricNicFlow). The responder's receiver-side ops (the NIC's NotificationPoint) decide when
- * a CE-marked data packet is answered with a CNP.
+ * FabricNicFlow). With a window, requests also set AckReq on the packet that fills the window
+ * and once per half window (every window / Mtu / 2 packets), so a window below the responder's
+ * AckInterval never waits for the local ACK timeout; without one (DCQCN, none) only the last packet
+ * of a message does. ACK echo of ECN CE (RoceNic CongestionNotification=AckEcho) and the hop count
+ * (EchoHopCount) travel in the ACK's BTH. The responder's receiver-side ops (the NIC's
+ * NotificationPoint) decide when a CE-marked data packet is answered with a CNP.
  */
 class RoceQueuePair : public Object, public FabricNicFlow
 {
@@ -397,7 +404,11 @@ class RoceQueuePair : public Object, public FabricNicFlow
                            uint8_t dscp,
                            bool ect,
                            uint8_t priority) const;
-    /// Build and send an ACK or NAK now.
+    /**
+     * Build and send an ACK or NAK now. In AckEcho mode an ACK echoes the CE state of the data
+     * it covers (BTH BECN); with EchoHopCount it carries the hops of the newest data packet
+     * (BTH resv7).
+     */
     void SendAck(bool nak, uint32_t psn);
     /// Build and send a CNP now.
     void SendCnp();
@@ -405,8 +416,11 @@ class RoceQueuePair : public Object, public FabricNicFlow
     void ReceiveResponse(const RoceRxPacket& rx);
     /// Responder: handle a request packet.
     void ReceiveRequest(const RoceRxPacket& rx);
-    /// Requester: everything up to and including \p psn is acknowledged.
-    void Acknowledge(uint32_t psn);
+    /**
+     * Requester: everything up to and including \p psn is acknowledged; \p ece: the ACK
+     * echoed ECN CE (BECN), \p hops: the hop count it carried (0 = none).
+     */
+    void Acknowledge(uint32_t psn, bool ece = false, uint8_t hops = 0);
     /// Requester: restart transmission at \p psn.
     void GoBackN(uint32_t psn, const std::string& cause);
     /// Complete finished work requests at the head, in order.
@@ -440,6 +454,10 @@ class RoceQueuePair : public Object, public FabricNicFlow
     uint32_t m_remoteQpn;             //!< remote QPN
     bool m_timerPending{false};       //!< m_timer is scheduled (cheaper than EventId::IsPending)
     bool m_wantRtt{false};            //!< m_cc wants RTT samples: keep m_sendTimes
+    bool m_ackEcho{false};            //!< the NIC echoes CE on ACKs (AckEcho), no CNPs
+    bool m_echoHops{false};           //!< ACKs carry the data's hop count
+    bool m_rxCe{false};               //!< responder: CE state of the data since the last ACK
+    uint8_t m_rxHops{0};              //!< responder: hops of the newest in-order data packet
     mutable uint32_t m_ipConstSum{0}; //!< IPv4 checksum: sum of the words fixed for this QP
     uint32_t m_localIpBits{0};        //!< the port's IPv4 address, host order (set by Connect)
     uint32_t m_remoteIpBits{0};       //!< remote IPv4 address, host order (set by Connect)
@@ -448,6 +466,7 @@ class RoceQueuePair : public Object, public FabricNicFlow
     uint32_t m_lastWire{0};           //!< pacing: wire bytes of the last packet
     uint32_t m_nextAssignPsn;         //!< PSN for the next unassigned WR
     uint32_t m_highSent;              //!< one past the highest PSN ever sent
+    uint32_t m_lastAckReqPsn{0};      //!< PSN of the last packet sent with AckReq (windowed)
     Time m_lastSendStart;             //!< pacing: when the last packet left
     Ptr<FabricCongestionOps> m_cc;    //!< congestion control
     Ptr<FabricCcReceiverOps> m_np;    //!< receiver-side congestion control
