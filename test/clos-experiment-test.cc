@@ -153,8 +153,8 @@ TEST_F(ClosExperimentTest, SharedPoolSizeSetsThePoolAndHeadroomComesOnTop)
     const uint64_t headroom = CreateObject<SharedBufferMmu>()->RequiredHeadroom(DataRate("25Gbps"),
                                                                                 MicroSeconds(1),
                                                                                 1110);
-    // 2 x 1 us x 3.125 GB/s + 2 x (1110 + 20) + 84
-    EXPECT_EQ(headroom, 6250u + 2260u + 84u);
+    // 2 x 1 us x 3.125 GB/s + 3 x (1110 + 20) + 84
+    EXPECT_EQ(headroom, 6250u + 3390u + 84u);
     // Default: the pool is what BufferSize leaves (unchanged behaviour).
     auto derived = ConfiguredMmu(18, "25Gbps", {{"BufferSize", 4000000}});
     EXPECT_EQ(derived->GetSharedPoolSize(), 4000000u - 18 * headroom);
@@ -190,9 +190,9 @@ TEST_F(ClosExperimentDeathTest, SharedPoolThatDoesNotFitTheBufferAborts)
 {
     // 32 MiB of pool + the headroom of 18 ports does not fit the 32 MiB default BufferSize.
     EXPECT_DEATH(ConfiguredMmu(18, "25Gbps", {{"SharedPoolSize", 32ull << 20}}),
-                 "SharedPoolSize 33554432 B \\+ 0 B reserved \\+ 154692 B headroom \\(18 ports, "
-                 "1 lossless priorities\\) = 33709124 B does not fit BufferSize 33554432 B; "
-                 "raise BufferSize to >= 33709124");
+                 "SharedPoolSize 33554432 B \\+ 0 B reserved \\+ 175032 B headroom \\(18 ports, "
+                 "1 lossless priorities\\) = 33729464 B does not fit BufferSize 33554432 B; "
+                 "raise BufferSize to >= 33729464");
     // Headroom alone larger than the buffer: the pool cannot be placed at all.
     EXPECT_DEATH(ConfiguredMmu(18, "25Gbps", {{"SharedPoolSize", 1}, {"BufferSize", 100000}}),
                  "does not fit BufferSize 100000 B.*valid range 1..0 B");
@@ -289,9 +289,9 @@ TEST_F(ClosExperimentTest, PortMtuFromTransportSizesHeadroomForTheFramesSent)
     }
     EXPECT_EQ(spine->GetPort(0)->GetMtu(), 1088u);
     const uint64_t headroom = leaf->GetMmu()->GetHeadroomSize(0);
-    EXPECT_EQ(headroom, 6250u + 2u * (1110u + 20u) + 84u);
-    EXPECT_EQ(jumboHeadroom - headroom, 2u * (9022u - 1110u)); // two 9 KB frames less
-    EXPECT_EQ(spine->GetMmu()->GetHeadroomSize(0), 25000u + 2u * (1110u + 20u) + 84u);
+    EXPECT_EQ(headroom, 6250u + 3u * (1110u + 20u) + 84u);
+    EXPECT_EQ(jumboHeadroom - headroom, 3u * (9022u - 1110u)); // three 9 KB frames less
+    EXPECT_EQ(spine->GetMmu()->GetHeadroomSize(0), 25000u + 3u * (1110u + 20u) + 84u);
 
     // UET: Mtu + 88 B; both transports: the larger.
     auto uet = SmallHostClos();

@@ -385,8 +385,9 @@ TEST_F(HeadroomTest, AtTheComputedRequirementNoOverflow)
     uint64_t required =
         fabric->GetMmu()->RequiredHeadroom(DataRate("400Gbps"), MicroSeconds(5), 9022);
     EXPECT_EQ(fabric->GetMmu()->GetHeadroomSize(0), required);
-    // 2 x 5 us x 50 B/ns = 500 kB in flight + two max frames + a PFC frame.
-    EXPECT_EQ(required, 500000u + 2 * (9022 + 20) + 84);
+    // 2 x 5 us x 50 B/ns = 500 kB in flight + three max frames (the one that decides XOFF,
+    // the one delaying the PFC frame, the one the upstream finishes) + a PFC frame.
+    EXPECT_EQ(required, 500000u + 3 * (9022 + 20) + 84);
     EXPECT_EQ(TotalDrops(), 0u);
     EXPECT_GT(fabric->GetCounters().xoffSent[0][3], 0u);
     EXPECT_EQ(sinks[2].bytes, SentBytes());

@@ -303,7 +303,9 @@ SharedBufferMmu::RequiredHeadroom(DataRate rate, Time cableDelay, uint32_t maxFr
     double bytesPerSecond = rate.GetBitRate() / 8.0;
     double inFlight = 2.0 * cableDelay.GetSeconds() * bytesPerSecond;
     double response = m_pfcResponseTime.GetSeconds() * bytesPerSecond;
-    uint64_t frames = 2ull * (maxFrameBytes + 20) + 84;
+    // The frame that spills and decides XOFF, the frame delaying the PFC frame here, the
+    // frame the upstream finishes: each with preamble and gap; and the PFC frame itself.
+    uint64_t frames = 3ull * (maxFrameBytes + 20) + 84;
     return static_cast<uint64_t>(inFlight + response + 0.999999) + frames;
 }
 

@@ -153,8 +153,11 @@ class SharedBufferMmu : public Object
      * \param rate port rate
      * \param cableDelay one-way cable delay
      * \param maxFrameBytes largest frame, bytes
-     * \return bytes: 2 x delay x rate + 2 x (frame + 20 B preamble/IFG) + 84 B PFC frame +
-     *         rate x PfcResponseTime
+     * \return bytes: 2 x delay x rate + 3 x (frame + 20 B preamble/IFG) + 84 B PFC frame +
+     *         rate x PfcResponseTime. The three frames: the one whose admission spills into
+     *         headroom and decides XOFF (it is held in the headroom itself), the one this port
+     *         is sending when XOFF is decided (the PFC frame waits for it), and the one the
+     *         upstream port is sending when the PFC frame arrives (it finishes it).
      */
     uint64_t RequiredHeadroom(DataRate rate, Time cableDelay, uint32_t maxFrameBytes) const;
 
