@@ -98,6 +98,21 @@ run "plot_switch_incast --fct cdf, one run" "$python" "$plots/plot_switch_incast
     lossless-flows.csv --fct cdf --out figs
 figures "plot_switch_incast cdf figures" figs lossless-fct lossless-queue lossless-pfc
 
+# --- cc-workload
+run "cc-workload dcqcn" "$examples/cc-workload" --duration=200us --fct=ccw-dcqcn.csv
+run "cc-workload none" "$examples/cc-workload" --duration=200us --cc=none --fct=ccw-none.csv
+run "plot_fct_slowdown" "$python" "$plots/plot_fct_slowdown.py" ccw-dcqcn.csv ccw-none.csv \
+    --bins 5 --out figs --name ccw
+figures "plot_fct_slowdown figures" figs ccw-slowdown ccw-cdf
+printf 'id,src,dst\n1,0,1\n' >bad-fct.csv
+if "$python" "$plots/plot_fct_slowdown.py" bad-fct.csv --out figs >"$tmp/log" 2>&1; then
+    fail "plot_fct_slowdown refuses a CSV without its columns"
+elif grep -q "bad-fct.csv: missing columns" "$tmp/log"; then
+    pass "plot_fct_slowdown refuses a CSV without its columns"
+else
+    fail "plot_fct_slowdown refuses a CSV without its columns (message)"
+fi
+
 # --- dcqcn-fairness
 run "dcqcn-fairness" "$examples/dcqcn-fairness" --flows=3 --rate=100Gbps --join=500us \
     --prefix=fair
