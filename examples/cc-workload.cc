@@ -62,6 +62,7 @@ main(int argc, char* argv[])
     std::string fctPath;
     std::string summaryPath;
     std::string countersPath;
+    std::string queuesPath;
     std::string scheduler = "ns3::DelayClassScheduler";
     std::string simulator = "ns3::FabricSimulatorImpl";
 
@@ -90,6 +91,9 @@ main(int argc, char* argv[])
     cmd.AddValue("counters",
                  "Write the fabric's counters per tier (tier,counter,value) to this file",
                  countersPath);
+    cmd.AddValue("queues",
+                 "Write switch egress queue statistics per tier (max, p50/p95/p99) to this file",
+                 queuesPath);
     cmd.AddValue("scheduler", "ns-3 event scheduler (same results with any)", scheduler);
     cmd.AddValue("simulator",
                  "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl; "
@@ -150,6 +154,20 @@ main(int argc, char* argv[])
               << counters.total.GetSwitchDrops() + counters.total.GetPortDrops() +
                      counters.total.GetNicDrops()
               << '\n';
+    Ptr<SwitchQueueSampler> queues = exp->GetQueueSampler();
+    std::cout << "switch egress queues (bytes, sampled every 10 us):";
+    for (const std::string& tier : queues->GetTiers())
+    {
+        const SwitchQueueStats q = queues->GetStats(tier);
+        std::cout << ' ' << tier << " p50 " << q.p50 << " p99 " << q.p99 << " max " << q.max << ';';
+    }
+    std::cout << '\n';
+    if (!queuesPath.empty())
+    {
+        std::ofstream out(queuesPath);
+        NS_ABORT_MSG_IF(!out, "--queues=" << queuesPath << ": cannot open the file");
+        queues->WriteCsv(out);
+    }
     if (!countersPath.empty())
     {
         std::ofstream out(countersPath);

@@ -233,6 +233,37 @@ TEST_F(FlowWorkloadRunnerTest, TheReferenceWorkloadWithoutCcLosesNothing)
     EXPECT_EQ(c.total.GetSwitchDrops() + c.total.GetPortDrops() + c.total.GetNicDrops(), 0u);
 }
 
+// The experiment helper's queue sampler covers every leaf and spine port at each tick, stops
+// with the last flow (the run ends), and its statistics are ordered.
+TEST_F(FlowWorkloadRunnerTest, QueueSamplerCoversEveryPortAndStopsWithTheWorkload)
+{
+    auto exp = CreateObject<ClosWorkloadHelper>();
+    exp->SetAttribute("Leaves", UintegerValue(2));
+    exp->SetAttribute("HostsPerLeaf", UintegerValue(8));
+    exp->SetAttribute("Load", DoubleValue(0.8));
+    exp->SetAttribute("Duration", TimeValue(MilliSeconds(1)));
+    exp->Install();
+    exp->Start();
+    Simulator::Run(); // returns only if the sampler stopped
+    ASSERT_TRUE(exp->GetRunner().AllCompleted());
+    Ptr<SwitchQueueSampler> q = exp->GetQueueSampler();
+    EXPECT_EQ(q->GetTiers(), (std::vector<std::string>{"leaf", "spine"}));
+    const SwitchQueueStats leaf = q->GetStats("leaf");
+    const SwitchQueueStats spine = q->GetStats("spine");
+    // 2 leaves x (8 + 2) ports and 2 spines x 2 ports, sampled at the same ticks.
+    EXPECT_GT(leaf.samples, 0u);
+    EXPECT_EQ(leaf.samples % 20, 0u);
+    EXPECT_EQ(leaf.samples / 20, spine.samples / 4);
+    EXPECT_GT(leaf.max, 0u) << "the workload queued somewhere";
+    EXPECT_LE(leaf.p50, leaf.p95);
+    EXPECT_LE(leaf.p95, leaf.p99);
+    EXPECT_LE(leaf.p99, leaf.max);
+    EXPECT_LE(leaf.mean, double(leaf.max));
+    EXPECT_EQ(q->GetStats("core").samples, 0u);
+    const Time end = Simulator::Now();
+    EXPECT_LT(end, MilliSeconds(50)) << "the sampler must not keep the run going";
+}
+
 // Nearest-rank percentiles and buckets, by hand: slowdowns 1..100 in bucket 0 (sizes 1..100),
 // p95 = the 95th smallest = 95, p99 = 99, median = 50; one failed flow is counted apart.
 TEST_F(FlowWorkloadRunnerTest, SummaryBucketsAndPercentilesByHand)

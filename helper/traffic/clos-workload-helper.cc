@@ -174,6 +174,7 @@ void
 ClosWorkloadHelper::DoDispose()
 {
     m_runner.reset();
+    m_queues = nullptr;
     m_generator = nullptr;
     m_clos = nullptr;
     Object::DoDispose();
@@ -251,12 +252,29 @@ ClosWorkloadHelper::Install()
     m_generator->SetNHosts(m_clos->GetNRanks());
     m_generator->AssignStreams(100);
     m_runner = std::make_unique<FlowWorkloadRunner>(m_clos, m_generator);
+    m_queues = CreateObject<SwitchQueueSampler>();
+    for (uint32_t i = 0; i < m_clos->GetNLeaves(); ++i)
+    {
+        m_queues->AddSwitch(m_clos->GetLeaf(i)->GetObject<FabricSwitch>(), "leaf");
+    }
+    for (uint32_t i = 0; i < m_clos->GetNSpines(); ++i)
+    {
+        m_queues->AddSwitch(m_clos->GetSpine(i)->GetObject<FabricSwitch>(), "spine");
+    }
+    m_runner->SetFinishedCallback(MakeCallback(&SwitchQueueSampler::Stop, m_queues));
+}
+
+Ptr<SwitchQueueSampler>
+ClosWorkloadHelper::GetQueueSampler() const
+{
+    return m_queues;
 }
 
 void
 ClosWorkloadHelper::Start()
 {
     NS_ABORT_MSG_IF(!m_runner, "ClosWorkloadHelper::Start before Install");
+    m_queues->Start();
     m_runner->Start();
 }
 

@@ -15,6 +15,7 @@
 #include "ns3/flow-arrival-generator.h"
 #include "ns3/object.h"
 #include "ns3/queue-size.h"
+#include "ns3/switch-queue-sampler.h"
 #include "ns3/wred-ecn-marker.h"
 
 #include <memory>
@@ -72,6 +73,9 @@ class ClosWorkloadHelper : public Object
     Ptr<FlowArrivalGenerator> GetGenerator() const;
     /// \return the rate the load is a fraction of, per host (valid after Install)
     DataRate GetLoadBaseRate() const;
+    /// \return the queue sampler of the leaves ("leaf") and spines ("spine"), running from
+    ///         Start() until the last flow finished (valid after Install)
+    Ptr<SwitchQueueSampler> GetQueueSampler() const;
 
   protected:
     void DoDispose() override;
@@ -80,6 +84,7 @@ class ClosWorkloadHelper : public Object
     Ptr<ClosTopologyHelper> m_clos;               //!< the fabric
     Ptr<FlowArrivalGenerator> m_generator;        //!< the flows
     std::unique_ptr<FlowWorkloadRunner> m_runner; //!< runs them
+    Ptr<SwitchQueueSampler> m_queues;             //!< switch queue statistics
     uint32_t m_leaves;                            //!< attribute Leaves
     uint32_t m_hostsPerLeaf;                      //!< attribute HostsPerLeaf
     uint32_t m_spines;                            //!< attribute Spines

@@ -57,6 +57,23 @@ FlowWorkloadRunner::SetRecordCallback(RecordCallback cb)
     m_recordCb = cb;
 }
 
+void
+FlowWorkloadRunner::SetFinishedCallback(Callback<void> cb)
+{
+    m_finishedCb = cb;
+}
+
+void
+FlowWorkloadRunner::MaybeFinished()
+{
+    if (m_exhausted && !m_hasNext && GetActive() == 0 && !m_finishedCb.IsNull())
+    {
+        Callback<void> cb = m_finishedCb;
+        m_finishedCb = Callback<void>();
+        cb();
+    }
+}
+
 FlowFctSummary&
 FlowWorkloadRunner::GetSummary()
 {
@@ -87,6 +104,7 @@ FlowWorkloadRunner::ScheduleNext()
     if (!f)
     {
         m_exhausted = true;
+        MaybeFinished();
         return;
     }
     const uint32_t n = m_topo->GetNRanks();
@@ -188,6 +206,7 @@ FlowWorkloadRunner::Completed(uint32_t slot, const RoceWorkCompletion& wc)
     }
     a.qps = {};
     m_freeSlots.push_back(slot);
+    MaybeFinished();
 }
 
 uint64_t

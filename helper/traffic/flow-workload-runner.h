@@ -76,6 +76,9 @@ class FlowWorkloadRunner
 
     /// \param cb called with every finished flow (its record is not kept otherwise)
     void SetRecordCallback(RecordCallback cb);
+    /// \param cb called once, when the source is exhausted and the last flow finished (e.g.
+    ///        to stop periodic monitors that would otherwise keep the simulation running)
+    void SetFinishedCallback(Callback<void> cb);
     /// \return the summary, to set bucket edges before Start() and read after the run
     FlowFctSummary& GetSummary();
 
@@ -125,6 +128,8 @@ class FlowWorkloadRunner
     void ScheduleNext();
     /// Start the pending flow.
     void StartFlow();
+    /// Call the finished callback if the source is exhausted and nothing is in flight.
+    void MaybeFinished();
     /// A WRITE completed.
     void Completed(uint32_t slot, const RoceWorkCompletion& wc);
 
@@ -137,6 +142,7 @@ class FlowWorkloadRunner
     Ptr<FabricTopologyHelper> m_topo;  //!< the fabric
     Ptr<FlowSource> m_source;          //!< the flows
     RecordCallback m_recordCb;         //!< finished flows go here
+    Callback<void> m_finishedCb;       //!< called when everything finished
     FlowFctSummary m_summary;          //!< statistics
     FlowSpec m_next;                   //!< the flow scheduled next
     bool m_hasNext{false};             //!< m_next is valid

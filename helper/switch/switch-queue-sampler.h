@@ -1,0 +1,109 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: periodic samples of switch egress queues, per tier, kept as histograms (max and
+ * percentiles of queue length) with memory bounded by the buffer size, not the run's length.
+ */
+#ifndef SWITCH_QUEUE_SAMPLER_H
+#define SWITCH_QUEUE_SAMPLER_H
+
+#include "ns3/event-id.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-switch
+ * \brief Queue-length statistics of one tier: over every sample of every egress port.
+ */
+struct SwitchQueueStats
+{
+    uint64_t samples{0}; //!< port samples taken
+    uint64_t max{0};     //!< largest queue seen, bytes (exact)
+    uint64_t p50{0};     //!< median, bytes (upper edge of its BinBytes histogram bin)
+    uint64_t p95{0};     //!< 95th percentile, bytes (bin upper edge)
+    uint64_t p99{0};     //!< 99th percentile, bytes (bin upper edge)
+    double mean{0};      //!< mean queue, bytes (exact)
+};
+
+/**
+ * \ingroup ai-fabric-switch
+ * \brief Samples the egress queue (all priorities, SharedBufferMmu::GetEgressPortBytes) of
+ *        every port of the switches it is given, every Interval, into one histogram per tier
+ *        ("leaf", "spine", ...: any names), for the queue figures of congestion-control
+ *        studies (max and percentile queue per tier).
+ *
+ * Percentiles are nearest-rank over the samples, reported as the upper edge of their bin
+ * (resolution BinBytes); the max and mean are exact. Memory: one counter per BinBytes up to
+ * the largest queue seen. Sampling starts with Start() and stops with Stop() (the event would
+ * otherwise keep the simulation running). Start() aborts if no switch was added.
+ */
+class SwitchQueueSampler : public Object
+{
+  public:
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    SwitchQueueSampler();
+    ~SwitchQueueSampler() override;
+
+    /**
+     * \brief Sample every port of a switch into a tier's histogram.
+     * \param sw the switch (configured by the time sampling starts; non-null)
+     * \param tier the tier's name (a new name adds a tier)
+     */
+    void AddSwitch(Ptr<FabricSwitch> sw, const std::string& tier);
+    /// Take a sample now and every Interval after. Aborts if no switch was added.
+    void Start();
+    /// Stop sampling.
+    void Stop();
+    /// \return the tiers, in the order first added
+    std::vector<std::string> GetTiers() const;
+    /**
+     * \param tier a tier name
+     * \return its statistics (all zero for an unknown tier)
+     */
+    SwitchQueueStats GetStats(const std::string& tier) const;
+    /**
+     * \brief Write rows tier,samples,max_bytes,p50_bytes,p95_bytes,p99_bytes,mean_bytes with
+     *        a header line.
+     * \param os the stream
+     */
+    void WriteCsv(std::ostream& os) const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// One tier.
+    struct Tier
+    {
+        std::string name;                        //!< its name
+        std::vector<Ptr<FabricSwitch>> switches; //!< its switches
+        std::vector<uint64_t> bins;              //!< samples per BinBytes bin
+        uint64_t samples{0};                     //!< samples taken
+        uint64_t max{0};                         //!< largest sample
+        double sum{0};                           //!< sum of samples
+    };
+
+    /// Take one sample of every port and reschedule.
+    void Sample();
+
+    Time m_interval;           //!< attribute Interval
+    uint64_t m_binBytes;       //!< attribute BinBytes
+    std::vector<Tier> m_tiers; //!< tiers
+    EventId m_event;           //!< next sample
+};
+
+} // namespace ns3
+
+#endif /* SWITCH_QUEUE_SAMPLER_H */
