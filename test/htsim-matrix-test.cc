@@ -93,6 +93,26 @@ TEST(HtsimConnectionMatrix, ReadsHtsimFilesWithOptionalFields)
     EXPECT_EQ(ParseOk("Nodes 2\nConnections 0\nTriggers 0\nFailures 0\n").GetNConnections(), 0u);
 }
 
+// Start times are read exactly to the picosecond however large (found by the flow-list fuzz
+// harness: 9000000000.000009 us went through a double and came back 2 ps off).
+TEST(HtsimConnectionMatrix, LargeStartTimesAreReadToThePicosecond)
+{
+    std::istringstream in("Nodes 2\nConnections 3\n"
+                          "0->1 start 9000000000.000009 size 1\n"
+                          "1->0 start 9223372.036854775 size 1\n"
+                          "0->1 start 1.0000004 size 1\n");
+    HtsimConnectionMatrix m;
+    std::string error;
+    ASSERT_TRUE(HtsimConnectionMatrix::Parse(in, "big", m, error)) << error;
+    ASSERT_EQ(m.GetConnections().size(), 3u);
+    EXPECT_EQ(m.GetConnections()[0].start, PicoSeconds(9000000000000009ll));
+    EXPECT_EQ(m.GetConnections()[1].start, PicoSeconds(9223372036855ll)); // 7th digit 7: up
+    EXPECT_EQ(m.GetConnections()[2].start, PicoSeconds(1000000)) << "7th decimal rounds";
+    std::istringstream over("Nodes 2\nConnections 1\n0->1 start 9223372036854.775808 size 1\n");
+    EXPECT_FALSE(HtsimConnectionMatrix::Parse(over, "over", m, error));
+    EXPECT_NE(error.find("out of range"), std::string::npos) << error;
+}
+
 TEST(HtsimConnectionMatrix, WriteThenReadIsTheSameMatrix)
 {
     HtsimConnectionMatrix m(8);

@@ -23,6 +23,57 @@ namespace ns3
 namespace
 {
 
+/**
+ * \brief Read a plain decimal number of microseconds ("123", "0.5", "9000000000.000009")
+ *        exactly, to the picosecond (a 7th decimal rounds half up).
+ * \param value the text
+ * \param[out] ps the time in picoseconds; -1 when the number is a plain decimal out of range
+ * \return true if \p value is a plain decimal in range; false otherwise (exponent forms and
+ *         other text are left to strtod)
+ */
+bool
+ExactDecimalPicoseconds(const std::string& value, int64_t& ps)
+{
+    const std::size_t dot = value.find('.');
+    const std::string whole = value.substr(0, dot);
+    const std::string frac = dot == std::string::npos ? "" : value.substr(dot + 1);
+    auto digits = [](const std::string& s) {
+        return std::all_of(s.begin(), s.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    };
+    if (whole.empty() || !digits(whole) || !digits(frac) ||
+        (dot != std::string::npos && frac.empty()))
+    {
+        return false;
+    }
+    __int128 total = 0;
+    for (char ch : whole)
+    {
+        total = total * 10 + (ch - '0');
+        if (total > std::numeric_limits<int64_t>::max())
+        {
+            ps = -1;
+            return false;
+        }
+    }
+    int64_t fracPs = 0;
+    for (std::size_t i = 0; i < 6; ++i)
+    {
+        fracPs = fracPs * 10 + (i < frac.size() ? frac[i] - '0' : 0);
+    }
+    if (frac.size() > 6 && frac[6] >= '5')
+    {
+        ++fracPs;
+    }
+    total = total * 1000000 + fracPs;
+    if (total > std::numeric_limits<int64_t>::max())
+    {
+        ps = -1;
+        return false;
+    }
+    ps = static_cast<int64_t>(total);
+    return true;
+}
+
 /// Picoseconds per microsecond: the file's start times are microseconds.
 constexpr int64_t PS_PER_US = 1000000;
 
@@ -281,6 +332,19 @@ HtsimConnectionMatrix::Parse(std::istream& in,
             const std::string& value = t[++i];
             if (key == "start")
             {
+                int64_t ps = 0;
+                if (ExactDecimalPicoseconds(value, ps))
+                {
+                    // A plain decimal: read exactly (a double loses picoseconds above ~1e9 us).
+                    c.start = PicoSeconds(ps);
+                    seen = true;
+                    continue;
+                }
+                if (ps < 0)
+                {
+                    return fail("start " + value +
+                                " is out of range; expected microseconds in 0..9.2e12");
+                }
                 char* end = nullptr;
                 errno = 0;
                 double us = std::strtod(value.c_str(), &end);
