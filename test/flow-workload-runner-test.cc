@@ -334,7 +334,7 @@ TEST_F(FlowWorkloadRunnerTest, BadInputAbortsNamingTheValue)
             Ptr<ClosTopologyHelper> t = Clos(1);
             FlowWorkloadRunner run(
                 t,
-                Create<VectorSource>(std::vector<FlowSpec>{Flow(1, 0, 70, 100, Time(0))}));
+                CreateObject<VectorSource>(std::vector<FlowSpec>{Flow(1, 0, 70, 100, Time(0))}));
             run.Start();
             Simulator::Run();
         },
@@ -342,10 +342,10 @@ TEST_F(FlowWorkloadRunnerTest, BadInputAbortsNamingTheValue)
     EXPECT_DEATH(
         {
             Ptr<ClosTopologyHelper> t = Clos(1);
-            FlowWorkloadRunner run(
-                t,
-                Create<VectorSource>(std::vector<FlowSpec>{Flow(1, 0, 1, 100, MicroSeconds(5)),
-                                                           Flow(2, 1, 0, 100, MicroSeconds(4))}));
+            FlowWorkloadRunner run(t,
+                                   CreateObject<VectorSource>(
+                                       std::vector<FlowSpec>{Flow(1, 0, 1, 100, MicroSeconds(5)),
+                                                             Flow(2, 1, 0, 100, MicroSeconds(4))}));
             run.Start();
             Simulator::Run();
         },

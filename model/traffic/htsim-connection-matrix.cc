@@ -45,15 +45,16 @@ ExactDecimalPicoseconds(const std::string& value, int64_t& ps)
     {
         return false;
     }
-    __int128 total = 0;
+    constexpr int64_t MAX = std::numeric_limits<int64_t>::max();
+    int64_t total = 0;
     for (char ch : whole)
     {
-        total = total * 10 + (ch - '0');
-        if (total > std::numeric_limits<int64_t>::max())
+        if (total > (MAX - (ch - '0')) / 10)
         {
             ps = -1;
             return false;
         }
+        total = total * 10 + (ch - '0');
     }
     int64_t fracPs = 0;
     for (std::size_t i = 0; i < 6; ++i)
@@ -64,13 +65,13 @@ ExactDecimalPicoseconds(const std::string& value, int64_t& ps)
     {
         ++fracPs;
     }
-    total = total * 1000000 + fracPs;
-    if (total > std::numeric_limits<int64_t>::max())
+    if (total > (MAX - fracPs) / 1000000)
     {
         ps = -1;
         return false;
     }
-    ps = static_cast<int64_t>(total);
+    total = total * 1000000 + fracPs;
+    ps = total;
     return true;
 }
 
