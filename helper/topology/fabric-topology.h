@@ -757,19 +757,19 @@ class FabricTopologyHelper : public Object
     /// Abort unless \p rank < GetNRanks(), naming \p what.
     void CheckRank(uint32_t rank, const char* what) const;
 
-    uint32_t m_servers;        //!< attribute Servers
-    uint32_t m_gpusPerServer;  //!< attribute GpusPerServer
-    uint32_t m_portsPerGpu;    //!< attribute NicPortsPerGpu
-    DataRate m_gpuLinkRate;    //!< attribute GpuLinkDataRate
-    Time m_gpuLinkDelay;       //!< attribute GpuLinkDelay
-    DataRate m_nvLinkRate;     //!< attribute NvLinkDataRate
-    Time m_nvLinkDelay;        //!< attribute NvLinkDelay
-    Ipv4Address m_scaleOutNet; //!< attribute ScaleOutNetwork
-    Ipv4Address m_nvLinkNet;   //!< attribute NvLinkNetwork
-    bool m_nvLink;             //!< attribute NvLink
-    uint32_t m_portMtu;        //!< attribute PortMtu (0 = the port helper's)
+    uint32_t m_servers;          //!< attribute Servers
+    uint32_t m_gpusPerServer;    //!< attribute GpusPerServer
+    uint32_t m_portsPerGpu;      //!< attribute NicPortsPerGpu
+    DataRate m_gpuLinkRate;      //!< attribute GpuLinkDataRate
+    Time m_gpuLinkDelay;         //!< attribute GpuLinkDelay
+    DataRate m_nvLinkRate;       //!< attribute NvLinkDataRate
+    Time m_nvLinkDelay;          //!< attribute NvLinkDelay
+    Ipv4Address m_scaleOutNet;   //!< attribute ScaleOutNetwork
+    Ipv4Address m_nvLinkNet;     //!< attribute NvLinkNetwork
+    bool m_nvLink;               //!< attribute NvLink
+    uint32_t m_portMtu;          //!< attribute PortMtu (0 = the port helper's)
     bool m_portMtuFromTransport; //!< attribute PortMtuFromTransport
-    std::string m_transports;  //!< attribute Transports
+    std::string m_transports;    //!< attribute Transports
 
   private:
     /// One cable, for summaries and exports (node indices: GPUs, NVSwitches, then switches).
@@ -822,15 +822,15 @@ class FabricTopologyHelper : public Object
     /// \return the largest IPv4 packet the transports the Transports attribute names send
     uint32_t TransportDeviceMtu() const;
 
-    PfcHelper m_portHelper;                  //!< template of every port and cable
-    SwitchHelper m_switchHelper;             //!< scale-out switches
-    SwitchHelper m_nvSwitchHelper;           //!< NVSwitches
+    PfcHelper m_portHelper;                             //!< template of every port and cable
+    SwitchHelper m_switchHelper;                        //!< scale-out switches
+    SwitchHelper m_nvSwitchHelper;                      //!< NVSwitches
     std::array<SwitchSettings, 3> m_tierSwitchSettings; //!< leaf, spine, core settings
-    RoceNicHelper m_nicHelper;               //!< NICs and QP connections
-    UetNicHelper m_uetNicHelper;             //!< UET NICs (Transports uet, roce+uet)
-    TransportInstaller m_transportInstaller; //!< transports per GPU (null: RoCE)
-    Ptr<FabricRouteComputer> m_routes;       //!< forwarding tables (after Install)
-    Ptr<FabricHealthMonitor> m_monitor;      //!< stall detection (after Install)
+    RoceNicHelper m_nicHelper;                          //!< NICs and QP connections
+    UetNicHelper m_uetNicHelper;                        //!< UET NICs (Transports uet, roce+uet)
+    TransportInstaller m_transportInstaller;            //!< transports per GPU (null: RoCE)
+    Ptr<FabricRouteComputer> m_routes;                  //!< forwarding tables (after Install)
+    Ptr<FabricHealthMonitor> m_monitor;                 //!< stall detection (after Install)
     std::array<PfcHelper, size_t(FabricLinkTier::COUNT)> m_tierHelper; //!< per tier
     std::array<DataRate, size_t(FabricLinkTier::COUNT)> m_tierRate;    //!< per tier
     std::array<Time, size_t(FabricLinkTier::COUNT)> m_tierDelay;       //!< per tier

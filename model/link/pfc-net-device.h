@@ -702,10 +702,10 @@ class PfcNetDevice : public NetDevice
     uint8_t m_pausedMask;         //!< priorities paused by the peer (m_pauseReceiver writes)
     bool m_controlPending{false}; //!< m_controlQueue is not empty (read per frame)
     bool m_frameLeavingHook{false}; //!< call m_owner->FrameLeaving on dequeue
-    bool m_txEndDeferred{false};  //!< m_txEnd is reserved, not committed
-    bool m_strictPriority{true};  //!< m_scheduler is PfcStrictPriorityScheduler
-    uint8_t m_channelEnd{0};      //!< this port's end of m_channel (Attach)
-    uint8_t m_txTimesNext{0};     //!< entry of m_txTimes replaced next
+    bool m_txEndDeferred{false};    //!< m_txEnd is reserved, not committed
+    bool m_strictPriority{true};    //!< m_scheduler is PfcStrictPriorityScheduler
+    uint8_t m_channelEnd{0};        //!< this port's end of m_channel (Attach)
+    uint8_t m_txTimesNext{0};       //!< entry of m_txTimes replaced next
     // Line 1: the rest of what a received frame reads.
     alignas(64) uint8_t m_addressBytes[6]{}; //!< this port's MAC as bytes
     uint8_t m_defaultPriority;               //!< priority of non-IPv4 untagged frames
