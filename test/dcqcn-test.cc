@@ -4,6 +4,7 @@
  * DCQCN: hand-computed reaction-point sequences for both presets, and the closed loop with
  * the switch (ECN) and NIC (CNP): fairness, incast pause reduction, CC off, parameter effect.
  */
+#include "cc-loop-test-util.h"
 #include "test-util.h"
 
 #include "ns3/ai-fabric-module.h"
@@ -306,22 +307,12 @@ TEST(DcqcnPresets, UnknownPresetIsRejected)
     EXPECT_DEATH(DcqcnCongestionOps::SetPresetDefaults("vendor"), "preset \"vendor\" is unknown");
 }
 
-/// N senders and one receiver on a switch, RoCE NICs, 400 Gb/s.
-class DcqcnLoopTest : public test::SimTest
+/// N senders and one receiver on a switch, RoCE NICs, 400 Gb/s (CcLoopTest's star).
+class DcqcnLoopTest : public test::CcLoopTest
 {
   protected:
     void Build(uint32_t senders, TypeId cc, bool ackEcho = false)
     {
-        hosts.Create(senders + 1);
-        Ptr<Node> swNode = CreateObject<Node>();
-        PfcHelper pfc;
-        pfc.SetDeviceAttribute("DataRate", StringValue("400Gbps"));
-        pfc.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-        for (uint32_t i = 0; i <= senders; ++i)
-        {
-            ports.push_back(DynamicCast<PfcNetDevice>(pfc.Install(hosts.Get(i), swNode).Get(0)));
-        }
-        sw = SwitchHelper().Install(swNode);
         RoceNicHelper nicHelper;
         nicHelper.SetNicAttribute("CongestionControl", TypeIdValue(cc));
         if (ackEcho)
@@ -329,19 +320,7 @@ class DcqcnLoopTest : public test::SimTest
             nicHelper.SetNicAttribute("CongestionNotification", EnumValue(ROCE_NOTIFY_ACK_ECHO));
             nicHelper.SetNicAttribute("AckInterval", UintegerValue(1));
         }
-        for (uint32_t i = 0; i <= senders; ++i)
-        {
-            Ipv4Address ip(0x0a000001 + i);
-            sw->GetForwardingTable()->SetRoute(ip, {i});
-            nics.push_back(nicHelper.Install(hosts.Get(i), ports[i], ip));
-        }
-        nicHelper.AssignStreams(1);
-        sw->AssignStreams(2);
-        for (uint32_t i = 0; i < senders; ++i)
-        {
-            qps.push_back(nicHelper.Connect(nics[i], nics[senders])[0]);
-        }
-        receiverPort = senders;
+        test::CcLoopTest::Build(senders, "400Gbps", nicHelper);
     }
 
     uint64_t Pauses() const
@@ -384,13 +363,6 @@ class DcqcnLoopTest : public test::SimTest
         EXPECT_EQ(done, qps.size());
         return sum / int64_t(qps.size());
     }
-
-    NodeContainer hosts;
-    std::vector<Ptr<PfcNetDevice>> ports;
-    Ptr<FabricSwitch> sw;
-    std::vector<Ptr<RoceNic>> nics;
-    std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>> qps;
-    uint32_t receiverPort{0};
 };
 
 // Flow 0 runs alone for 1 ms, then flow 1 joins. With the firmware preset and ECN at
