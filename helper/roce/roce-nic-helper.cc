@@ -8,9 +8,9 @@
 #include "ns3/dcqcn-congestion-ops.h"
 #include "ns3/dctcp-congestion-ops.h"
 #include "ns3/enum.h"
+#include "ns3/hpcc-congestion-ops.h"
 #include "ns3/node.h"
 #include "ns3/swift-congestion-ops.h"
-#include "ns3/hpcc-congestion-ops.h"
 #include "ns3/timely-congestion-ops.h"
 #include "ns3/uinteger.h"
 

@@ -52,8 +52,8 @@ class RoceNicHelper
      * they are.
      * \param cc "none" (RoceNoneCongestionOps), "dcqcn" (DcqcnCongestionOps), "dctcp"
      *        (DctcpCongestionOps), "timely" (TimelyCongestionOps), "swift"
-     *        (SwiftCongestionOps), "hpcc" (HpccCongestionOps) or the TypeId name of any RoceCongestionOps subclass; aborts
-     *        naming the value and the valid names otherwise
+     *        (SwiftCongestionOps), "hpcc" (HpccCongestionOps) or the TypeId name of any
+     * RoceCongestionOps subclass; aborts naming the value and the valid names otherwise
      */
     void SetCongestionControl(const std::string& cc);
     /**

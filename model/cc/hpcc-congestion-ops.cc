@@ -31,14 +31,13 @@ HpccCongestionOps::GetTypeId()
                           DoubleValue(0.95),
                           MakeDoubleAccessor(&HpccCongestionOps::m_eta),
                           MakeFabricPositiveDoubleChecker("ns3::HpccCongestionOps::Eta", 1.0))
-            .AddAttribute("MaxStage",
-                          "Additive-increase steps (one per RTT) before a multiplicative "
-                          "adjustment towards Eta, 0..1000 (paper 5).",
-                          UintegerValue(5),
-                          MakeUintegerAccessor(&HpccCongestionOps::m_maxStage),
-                          MakeFabricUintegerChecker<uint32_t>("ns3::HpccCongestionOps::MaxStage",
-                                                              0,
-                                                              1000))
+            .AddAttribute(
+                "MaxStage",
+                "Additive-increase steps (one per RTT) before a multiplicative "
+                "adjustment towards Eta, 0..1000 (paper 5).",
+                UintegerValue(5),
+                MakeUintegerAccessor(&HpccCongestionOps::m_maxStage),
+                MakeFabricUintegerChecker<uint32_t>("ns3::HpccCongestionOps::MaxStage", 0, 1000))
             .AddAttribute(
                 "AdditiveIncrease",
                 "Additive increment W_AI, bytes, 0..2^30; 0 = (1 - Eta) x BDP / ExpectedFlows "
@@ -49,15 +48,15 @@ HpccCongestionOps::GetTypeId()
                 MakeFabricUintegerChecker<uint64_t>("ns3::HpccCongestionOps::AdditiveIncrease",
                                                     0,
                                                     uint64_t(1) << 30))
-            .AddAttribute("ExpectedFlows",
-                          "Expected concurrent flows N on a bottleneck, for the derived W_AI "
-                          "(AdditiveIncrease 0), 1..1000000.",
-                          UintegerValue(64),
-                          MakeUintegerAccessor(&HpccCongestionOps::m_nFlows),
-                          MakeFabricUintegerChecker<uint32_t>(
-                              "ns3::HpccCongestionOps::ExpectedFlows",
-                              1,
-                              1000000))
+            .AddAttribute(
+                "ExpectedFlows",
+                "Expected concurrent flows N on a bottleneck, for the derived W_AI "
+                "(AdditiveIncrease 0), 1..1000000.",
+                UintegerValue(64),
+                MakeUintegerAccessor(&HpccCongestionOps::m_nFlows),
+                MakeFabricUintegerChecker<uint32_t>("ns3::HpccCongestionOps::ExpectedFlows",
+                                                    1,
+                                                    1000000))
             .AddAttribute("BaseRtt",
                           "Base RTT T when the transport reports no path RTT, 1 ns..1 s "
                           "(10 us).",
@@ -73,15 +72,15 @@ HpccCongestionOps::GetTypeId()
                           MakeFabricUintegerChecker<uint64_t>("ns3::HpccCongestionOps::MinWindow",
                                                               1,
                                                               uint64_t(1) << 30))
-            .AddAttribute("InitialWindow",
-                          "Window of a new flow, bytes; 0 = one BDP (line rate x T). "
-                          "0..2^40, clamped to [MinWindow, BDP].",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&HpccCongestionOps::m_initWindow),
-                          MakeFabricUintegerChecker<uint64_t>(
-                              "ns3::HpccCongestionOps::InitialWindow",
-                              0,
-                              uint64_t(1) << 40))
+            .AddAttribute(
+                "InitialWindow",
+                "Window of a new flow, bytes; 0 = one BDP (line rate x T). "
+                "0..2^40, clamped to [MinWindow, BDP].",
+                UintegerValue(0),
+                MakeUintegerAccessor(&HpccCongestionOps::m_initWindow),
+                MakeFabricUintegerChecker<uint64_t>("ns3::HpccCongestionOps::InitialWindow",
+                                                    0,
+                                                    uint64_t(1) << 40))
             .AddTraceSource("Window",
                             "The window W, bytes.",
                             MakeTraceSourceAccessor(&HpccCongestionOps::m_w),

@@ -129,18 +129,18 @@ class HpccCongestionOps : public FabricCongestionOps
     uint64_t m_initWindow; //!< initial window, bytes (0 = one BDP)
 
     // state
-    Time m_t;                            //!< base RTT T in use
-    double m_waiBytes{0};                //!< W_AI in use, bytes
-    double m_maxW{0};                    //!< line rate x T, bytes
-    TracedValue<double> m_w{0};          //!< window W, bytes
-    TracedValue<double> m_wc{0};         //!< reference window Wc, bytes
-    TracedValue<double> m_u{0};          //!< normalized inflight U
-    uint32_t m_incStage{0};              //!< additive-increase stage
-    uint64_t m_sentBytes{0};             //!< payload bytes sent so far
-    uint64_t m_ackedBytes{0};            //!< payload bytes acknowledged so far
-    uint64_t m_lastUpdateSeq{0};         //!< m_sentBytes at the last Wc update
+    Time m_t;                                            //!< base RTT T in use
+    double m_waiBytes{0};                                //!< W_AI in use, bytes
+    double m_maxW{0};                                    //!< line rate x T, bytes
+    TracedValue<double> m_w{0};                          //!< window W, bytes
+    TracedValue<double> m_wc{0};                         //!< reference window Wc, bytes
+    TracedValue<double> m_u{0};                          //!< normalized inflight U
+    uint32_t m_incStage{0};                              //!< additive-increase stage
+    uint64_t m_sentBytes{0};                             //!< payload bytes sent so far
+    uint64_t m_ackedBytes{0};                            //!< payload bytes acknowledged so far
+    uint64_t m_lastUpdateSeq{0};                         //!< m_sentBytes at the last Wc update
     std::array<FabricCcHopTelemetry, MAX_HOPS> m_last{}; //!< previous ACK's telemetry
-    uint32_t m_lastHops{0};              //!< hops in m_last (0: none yet)
+    uint32_t m_lastHops{0};                              //!< hops in m_last (0: none yet)
 };
 
 } // namespace ns3

@@ -123,8 +123,8 @@ RoceInt::Unwrap(const FabricCcHopTelemetry& decoded, const FabricCcHopTelemetry&
 {
     FabricCcHopTelemetry out = decoded;
     uint64_t prevTs = uint64_t(previous.timestamp.GetNanoSeconds());
-    uint64_t dts = (uint64_t(decoded.timestamp.GetNanoSeconds()) + TS_MODULO - prevTs % TS_MODULO) %
-                   TS_MODULO;
+    uint64_t dts =
+        (uint64_t(decoded.timestamp.GetNanoSeconds()) + TS_MODULO - prevTs % TS_MODULO) % TS_MODULO;
     out.timestamp = NanoSeconds(int64_t(prevTs + dts));
     uint64_t dtx = (decoded.txBytes + TX_MODULO - previous.txBytes % TX_MODULO) % TX_MODULO;
     out.txBytes = previous.txBytes + dtx;

@@ -56,8 +56,8 @@ class RoceInt
     static constexpr uint8_t BTH_INT_BIT = 0x20;
     /// Bit of IPv4 octet 6 (the reserved flag) that asks switches to append a hop record.
     static constexpr uint8_t IPV4_INT_BIT = 0x80;
-    static constexpr uint32_t BYTE_UNIT = 128;            //!< txBytes and queue length unit
-    static constexpr uint64_t TS_MODULO = 1ull << 24;     //!< timestamp wrap, ns
+    static constexpr uint32_t BYTE_UNIT = 128;        //!< txBytes and queue length unit
+    static constexpr uint64_t TS_MODULO = 1ull << 24; //!< timestamp wrap, ns
     static constexpr uint64_t TX_MODULO = (1ull << 20) * BYTE_UNIT; //!< txBytes wrap, bytes
     static constexpr uint64_t QLEN_MAX = 65535ull * BYTE_UNIT;      //!< largest queue length
 
@@ -76,21 +76,25 @@ class RoceInt
      * \param capacity hop records, 0..MAX_HOPS (aborts otherwise)
      */
     static void InitStack(uint8_t* p, uint32_t capacity);
+
     /// \param p a stack \return its hop records written
     static uint32_t GetNHops(const uint8_t* p)
     {
         return p[0] & 0x0f;
     }
+
     /// \param p a stack \return its capacity, hop records
     static uint32_t GetCapacity(const uint8_t* p)
     {
         return p[1];
     }
+
     /// \param p a stack \return true if a hop found it full
     static bool IsOverflow(const uint8_t* p)
     {
         return (p[0] & 0x80) != 0;
     }
+
     /**
      * \brief Append a hop record (a switch forwarding the packet).
      * \param p the stack

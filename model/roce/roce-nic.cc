@@ -592,8 +592,8 @@ RoceNic::GetRxHeaderBytes(const uint8_t* ip, uint32_t avail) const
     if (ip[32] & RoceInt::BTH_INT_BIT)
     {
         n += avail >= FIXED_HEADER_BYTES + RoceInt::HEADER_BYTES
-                 ? RoceInt::StackBytes(std::min<uint32_t>(ip[FIXED_HEADER_BYTES + 1],
-                                                          RoceInt::MAX_HOPS))
+                 ? RoceInt::StackBytes(
+                       std::min<uint32_t>(ip[FIXED_HEADER_BYTES + 1], RoceInt::MAX_HOPS))
                  : RoceInt::MAX_BYTES;
     }
     return std::min(n, RX_HEADER_BYTES);

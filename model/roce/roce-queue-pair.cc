@@ -434,10 +434,10 @@ RoceQueuePair::MakePacket(uint8_t* h,
     h[0] = 0x45;
     h[1] = static_cast<uint8_t>((dscp << 2) | (ect ? 0x02 : 0x00)); // ECT(0)
     wire::PutU16(h + 2, static_cast<uint16_t>(total));
-    wire::PutU16(h + 4, 0);      // identification
+    wire::PutU16(h + 4, 0);                                                        // identification
     wire::PutU16(h + 6, intMark ? 0x4000 | (RoceInt::IPV4_INT_BIT << 8) : 0x4000); // DF
-    h[8] = 64;                   // TTL
-    h[9] = 17;                   // UDP
+    h[8] = 64;                                                                     // TTL
+    h[9] = 17;                                                                     // UDP
     wire::PutU32(h + 12, m_localIpBits);
     wire::PutU32(h + 16, m_remoteIpBits);
     // Checksum: the words that never change for this QP are summed once (same value as
@@ -954,10 +954,7 @@ RoceQueuePair::Acknowledge(uint32_t psn, bool ece, uint8_t hops, const uint8_t* 
 }
 
 uint32_t
-RoceQueuePair::InsertInt(uint8_t* h,
-                         uint32_t hdr,
-                         const uint8_t* stack,
-                         uint32_t stackBytes) const
+RoceQueuePair::InsertInt(uint8_t* h, uint32_t hdr, const uint8_t* stack, uint32_t stackBytes) const
 {
     uint8_t* bth = h + IP_UDP_BYTES;
     uint8_t* after = bth + Bth::SIZE;

@@ -72,8 +72,8 @@ struct RoceRxPacket
     uint8_t resv7{0};            //!< BTH reserved bits after AckReq (hop count on an ACK)
     const uint8_t* ext{nullptr}; //!< bytes after the BTH (RETH/AETH/ImmDt), valid during the call
     uint32_t extBytes{0};        //!< how many bytes ext holds, 0..20
-    uint32_t afterBth{0}; //!< packet bytes after the BTH and INT stack: extension headers,
-                          //!< payload, pad, ICRC
+    uint32_t afterBth{0};        //!< packet bytes after the BTH and INT stack: extension headers,
+                                 //!< payload, pad, ICRC
     /// The INT stack after the BTH (RoceInt; HPCC), valid during the call; null: none.
     const uint8_t* intStack{nullptr};
 };
@@ -433,14 +433,14 @@ class RoceQueuePair : public Object, public FabricNicFlow
                      const uint8_t* intStack = nullptr);
     /**
      * Requester: decode an ACK's INT stack into m_intHops (unwrapped against the previous
-     * ACK's), 
+     * ACK's),
 eturn the hops decoded (0: none, or the stack overflowed)
      */
     uint32_t DecodeInt(const uint8_t* stack);
     /**
      * Insert an INT stack of \p capacity empty records after the BTH at h[IP_UDP_BYTES]
      * (moving the \p hdr - IP_UDP_BYTES - BTH bytes of extension headers behind it) and set
-     * the BTH INT bit. 
+     * the BTH INT bit.
 eturn the new header length
      */
     uint32_t InsertInt(uint8_t* h, uint32_t hdr, const uint8_t* stack, uint32_t stackBytes) const;
@@ -517,10 +517,10 @@ eturn the new header length
     std::deque<std::pair<uint32_t, Time>> m_sendTimes; //!< first-send times (m_wantRtt only)
 
     // INT (HPCC; RoceNic Int), cold
-    uint32_t m_intMaxHops{RoceInt::MAX_HOPS};                  //!< records a stack reserves
-    uint32_t m_rxIntBytes{0};                                  //!< responder: m_rxInt bytes
-    std::array<uint8_t, RoceInt::MAX_BYTES> m_rxInt{};         //!< responder: stack to echo
-    uint32_t m_intHopsValid{0};                                //!< requester: hops in m_intHops
+    uint32_t m_intMaxHops{RoceInt::MAX_HOPS};          //!< records a stack reserves
+    uint32_t m_rxIntBytes{0};                          //!< responder: m_rxInt bytes
+    std::array<uint8_t, RoceInt::MAX_BYTES> m_rxInt{}; //!< responder: stack to echo
+    uint32_t m_intHopsValid{0};                        //!< requester: hops in m_intHops
     std::array<FabricCcHopTelemetry, RoceInt::MAX_HOPS> m_intHops{}; //!< requester: unwrapped
 
     TracedCallback<uint32_t, const std::string&> m_retransmitTrace; //!< go-back-N
