@@ -433,15 +433,13 @@ class RoceQueuePair : public Object, public FabricNicFlow
                      const uint8_t* intStack = nullptr);
     /**
      * Requester: decode an ACK's INT stack into m_intHops (unwrapped against the previous
-     * ACK's),
-eturn the hops decoded (0: none, or the stack overflowed)
+     * ACK's). \return the hops decoded (0: none, or the stack overflowed)
      */
     uint32_t DecodeInt(const uint8_t* stack);
     /**
      * Insert an INT stack of \p capacity empty records after the BTH at h[IP_UDP_BYTES]
      * (moving the \p hdr - IP_UDP_BYTES - BTH bytes of extension headers behind it) and set
-     * the BTH INT bit.
-eturn the new header length
+     * the BTH INT bit. \return the new header length
      */
     uint32_t InsertInt(uint8_t* h, uint32_t hdr, const uint8_t* stack, uint32_t stackBytes) const;
     /// Requester: restart transmission at \p psn.
