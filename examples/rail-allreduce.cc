@@ -773,7 +773,9 @@ main(int argc, char* argv[])
                  "Leaf downlink/uplink bandwidth ratio (>= 1)",
                  cfg.oversubscription);
     cmd.AddValue("topology", "rail-optimized | rail-only | clos", cfg.topology);
-    cmd.AddValue("cc", "RoCE congestion control: dcqcn | none | dctcp | timely | swift", cfg.cc);
+    cmd.AddValue("cc",
+                 "RoCE congestion control: dcqcn | none | dctcp | timely | swift | hpcc",
+                 cfg.cc);
     cmd.AddValue("transport",
                  "roce (RoCEv2, PFC on priority 3) | uet (Ultra Ethernet: lossy priority 1, "
                  "trimming, spraying)",

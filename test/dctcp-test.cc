@@ -150,12 +150,13 @@ TEST(DctcpBadInput, AttributesAndInitAbortNamingValueAndRange)
 TEST(DctcpBadInput, UnknownCongestionControlNameListsValidNames)
 {
     RoceNicHelper h;
-    EXPECT_DEATH(h.SetCongestionControl("hpcc"),
-                 "\"hpcc\" is unknown; valid names are none, dcqcn, dctcp, timely, swift");
+    EXPECT_DEATH(h.SetCongestionControl("cubic"),
+                 "\"cubic\" is unknown; valid names are none, dcqcn, dctcp, timely, swift, "
+                 "hpcc");
     auto tc = CreateObject<FabricTransportConfig>();
     EXPECT_DEATH(tc->SetAttribute("RoceCongestionControl", StringValue("cubic")),
                  "RoceCongestionControl=cubic is out of range");
-    for (const char* name : {"none", "dcqcn", "dctcp", "timely", "swift"})
+    for (const char* name : {"none", "dcqcn", "dctcp", "timely", "swift", "hpcc"})
     {
         tc->SetAttribute("RoceCongestionControl", StringValue(name));
         h.SetCongestionControl(name);

@@ -177,8 +177,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "--ev-strategy=random is invalid; valid values are single, oblivious, bitmap, "
                  "reps, mixed"},
         BadInput{"rail-allreduce",
-                 "--cc=hpcc",
-                 "--cc=hpcc is invalid; valid values are dcqcn, none, dctcp, timely, swift"},
+                 "--cc=cubic",
+                 "--cc=cubic is invalid; valid values are dcqcn, none, dctcp, timely, swift, "
+                 "hpcc"},
         BadInput{"rail-allreduce",
                  "--transport=uet --qps-per-connection=2",
                  "--qps-per-connection 2 is invalid with --transport=uet; it must be 1"},

@@ -190,8 +190,9 @@ TEST_F(TransportConfigTest, BadValuesAreRefusedNamingThem)
     EXPECT_DEATH(FabricTransportConfig::CheckEvStrategy("random", "--ev-strategy"),
                  "--ev-strategy=random is invalid; valid values are single, oblivious, "
                  "bitmap, reps, mixed");
-    EXPECT_DEATH(FabricTransportConfig::CheckRoceCc("hpcc", "--cc"),
-                 "--cc=hpcc is invalid; valid values are dcqcn, none, dctcp, timely, swift");
+    EXPECT_DEATH(FabricTransportConfig::CheckRoceCc("cubic", "--cc"),
+                 "--cc=cubic is invalid; valid values are dcqcn, none, dctcp, timely, swift, "
+                 "hpcc");
     auto tc = CreateObject<FabricTransportConfig>();
     EXPECT_DEATH(tc->SetAttribute("EvStrategy", StringValue("x")),
                  "ns3::FabricTransportConfig::EvStrategy=x is out of range");

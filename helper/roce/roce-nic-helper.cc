@@ -8,6 +8,7 @@
 #include "ns3/dcqcn-congestion-ops.h"
 #include "ns3/dctcp-congestion-ops.h"
 #include "ns3/enum.h"
+#include "ns3/hpcc-congestion-ops.h"
 #include "ns3/node.h"
 #include "ns3/swift-congestion-ops.h"
 #include "ns3/timely-congestion-ops.h"
@@ -74,13 +75,20 @@ RoceNicHelper::SetCongestionControl(const std::string& cc)
         tid = SwiftCongestionOps::GetTypeId();
         m_nicFactory.Set("EchoHopCount", BooleanValue(true));
     }
+    else if (cc == "hpcc")
+    {
+        tid = HpccCongestionOps::GetTypeId();
+        m_nicFactory.Set("Int", BooleanValue(true));
+        m_nicFactory.Set("AckInterval", UintegerValue(1));
+    }
     else
     {
         NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(cc, &tid) ||
                             !tid.IsChildOf(RoceCongestionOps::GetTypeId()),
                         "congestion control \"" << cc
                                                 << "\" is unknown; valid names are none, dcqcn, "
-                                                   "dctcp, timely, swift, or the TypeId name of "
+                                                   "dctcp, timely, swift, hpcc, or the TypeId "
+                                                   "name of "
                                                    "a RoceCongestionOps");
     }
     m_nicFactory.Set("CongestionControl", TypeIdValue(tid));

@@ -47,12 +47,13 @@ class RoceNicHelper
      * "dctcp" also sets the NICs' CongestionNotification to AckEcho (DCTCP reads the ECN echo
      * on ACKs), "timely" their AckInterval to 1 (a completion event, an RTT sample, per
      * packet: with 16-packet coalescing TIMELY's +10 Mb/s steps recover far too slowly) and
-     * "swift" their EchoHopCount (Swift's per-hop target scaling); the other names leave
-     * those attributes as they are.
+     * "swift" their EchoHopCount (Swift's per-hop target scaling) and "hpcc" their Int
+     * (in-band telemetry on data packets and ACKs); the other names leave those attributes as
+     * they are.
      * \param cc "none" (RoceNoneCongestionOps), "dcqcn" (DcqcnCongestionOps), "dctcp"
      *        (DctcpCongestionOps), "timely" (TimelyCongestionOps), "swift"
-     *        (SwiftCongestionOps) or the TypeId name of any RoceCongestionOps subclass; aborts
-     *        naming the value and the valid names otherwise
+     *        (SwiftCongestionOps), "hpcc" (HpccCongestionOps) or the TypeId name of any
+     * RoceCongestionOps subclass; aborts naming the value and the valid names otherwise
      */
     void SetCongestionControl(const std::string& cc);
     /**

@@ -26,7 +26,7 @@ namespace
 {
 
 const std::vector<std::string> TRANSPORTS = {"roce", "uet"};
-const std::vector<std::string> ROCE_CCS = {"dcqcn", "none", "dctcp", "timely", "swift"};
+const std::vector<std::string> ROCE_CCS = {"dcqcn", "none", "dctcp", "timely", "swift", "hpcc"};
 const std::vector<std::string> UET_CCS = {"none", "nscc", "rccc", "both"};
 const std::vector<std::string> EV_STRATEGIES = {"single", "oblivious", "bitmap", "reps", "mixed"};
 
@@ -119,7 +119,8 @@ FabricTransportConfig::GetTypeId()
             .AddAttribute(
                 "RoceCongestionControl",
                 "RoCE congestion control: dcqcn, none (line rate, PFC only), dctcp (with "
-                "ECN echo on ACKs), timely or swift (with hop counts on ACKs).",
+                "ECN echo on ACKs), timely, swift (with hop counts on ACKs) or hpcc (with "
+                "in-band telemetry, RoceNic Int).",
                 StringValue("dcqcn"),
                 MakeStringAccessor(&FabricTransportConfig::m_roceCc),
                 NameChecker("ns3::FabricTransportConfig::RoceCongestionControl", ROCE_CCS))

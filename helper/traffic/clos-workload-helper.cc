@@ -121,7 +121,7 @@ ClosWorkloadHelper::GetTypeId()
                                           WredEcnMarker::DEQUEUE,
                                           "Dequeue"))
             .AddAttribute("CongestionControl",
-                          "RoCE congestion control: dcqcn, none, dctcp, timely, swift or a "
+                          "RoCE congestion control: dcqcn, none, dctcp, timely, swift, hpcc or a "
                           "TypeId name (RoceNicHelper::SetCongestionControl, which also sets "
                           "what the algorithm needs from the NICs, e.g. ECN echo on ACKs).",
                           StringValue("dcqcn"),

@@ -57,7 +57,7 @@ struct FabricCcHopTelemetry
  *
  * A transport fills what it knows and leaves the rest at its defaults: RoCE fills ackedBytes
  * and rtt (when the algorithm WantsRttSamples()); UET adds the CE-marked bytes, the path's
- * entropy and the NACK/trim flags; HPCC-capable fabrics the per-hop telemetry.
+ * entropy and the NACK/trim flags; RoCE with RoceNic Int (HPCC) the per-hop telemetry.
  */
 struct FabricCcAckSample
 {
@@ -95,8 +95,8 @@ struct FabricCcAckSample
  * (DCQCN's alpha and timers, say); Init() binds it to the flow's FabricCcState, where it writes
  * the rate and window the transport enforces. The transport then calls the hooks as events
  * happen. Algorithms: FabricNoneCongestionOps (line rate, PFC only), DcqcnCongestionOps,
- * DctcpCongestionOps, TimelyCongestionOps, SwiftCongestionOps (RoCE), NsccCongestionOps and
- * RcccCongestionOps (UET).
+ * DctcpCongestionOps, TimelyCongestionOps, SwiftCongestionOps, HpccCongestionOps (RoCE),
+ * NsccCongestionOps and RcccCongestionOps (UET).
  * A new algorithm overrides GetName(), Fork() and the hooks it needs.
  */
 class FabricCongestionOps : public Object

@@ -7,6 +7,7 @@
 #include "roce-bth-header.h"
 #include "roce-icrc-trailer.h"
 #include "roce-immdt-header.h"
+#include "roce-int-header.h"
 #include "roce-reth-header.h"
 
 #include "ns3/abort.h"
@@ -121,6 +122,23 @@ RoceNic::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&RoceNic::m_echoHopCount),
                           MakeBooleanChecker())
+            .AddAttribute("Int",
+                          "In-band network telemetry for HPCC (RoceInt): request packets carry "
+                          "an INT stack after the BTH (2 B + 8 B per hop, reserved at the "
+                          "sender; BTH octet 4 bit 5) and the IPv4 reserved flag that makes "
+                          "switches append a hop record; the responder copies the stack into "
+                          "its ACKs and the requester passes the hops to its congestion control "
+                          "(FabricCcAckSample::hops). Off: no INT, packets unchanged.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceNic::m_int),
+                          MakeBooleanChecker())
+            .AddAttribute("IntMaxHops",
+                          "Hop records an INT stack reserves, 1..5 (HPCC's 5). A packet with "
+                          "a RETH (first of a WRITE, READ request) reserves at most 4, so that "
+                          "its headers fit the 112-byte frame head (FabricFrame).",
+                          UintegerValue(5),
+                          MakeUintegerAccessor(&RoceNic::m_intMaxHops),
+                          MakeFabricUintegerChecker<uint32_t>("ns3::RoceNic::IntMaxHops", 1, 5))
             .AddAttribute("TxQueueDepth",
                           "Alias of ns3::FabricNic::TxQueueDepth for this NIC's core: data "
                           "frames kept queued per (port, priority). 0 (the default) = unset: "
@@ -566,7 +584,19 @@ uint32_t
 RoceNic::GetRxHeaderBytes(const uint8_t* ip, uint32_t avail) const
 {
     // With the BTH at hand, exactly the headers its opcode has; otherwise the most there are.
-    return avail >= FIXED_HEADER_BYTES ? HeaderBytes(ip[28]) : RX_HEADER_BYTES;
+    if (avail < FIXED_HEADER_BYTES)
+    {
+        return RX_HEADER_BYTES;
+    }
+    uint32_t n = HeaderBytes(ip[28]);
+    if (ip[32] & RoceInt::BTH_INT_BIT)
+    {
+        n += avail >= FIXED_HEADER_BYTES + RoceInt::HEADER_BYTES
+                 ? RoceInt::StackBytes(
+                       std::min<uint32_t>(ip[FIXED_HEADER_BYTES + 1], RoceInt::MAX_HOPS))
+                 : RoceInt::MAX_BYTES;
+    }
+    return std::min(n, RX_HEADER_BYTES);
 }
 
 bool
@@ -593,9 +623,28 @@ RoceNic::Deliver(uint32_t portIndex,
     rx.ttl = b[8];
     rx.becn = (bth[4] & RoceBthHeader::BECN_BIT) != 0;
     rx.resv7 = bth[8] & 0x7f;
-    rx.ext = b + FIXED;
-    rx.extBytes = std::min(got, RX_HEADER_BYTES) - FIXED;
-    rx.afterBth = size - FIXED;
+    uint32_t intBytes = 0;
+    if (bth[4] & RoceInt::BTH_INT_BIT)
+    {
+        // An INT stack (RoceInt) between the BTH and the extension headers.
+        if (got < FIXED + RoceInt::HEADER_BYTES || b[FIXED + 1] > RoceInt::MAX_HOPS ||
+            got < FIXED + RoceInt::StackBytes(b[FIXED + 1]) ||
+            RoceInt::GetNHops(b + FIXED) > RoceInt::GetCapacity(b + FIXED))
+        {
+            reason = FabricNicDropReason::MALFORMED;
+            return false;
+        }
+        rx.intStack = b + FIXED;
+        intBytes = RoceInt::StackBytes(b[FIXED + 1]);
+    }
+    rx.ext = b + FIXED + intBytes;
+    rx.extBytes = std::min(got, RX_HEADER_BYTES) - FIXED - intBytes;
+    if (size < FIXED + intBytes)
+    {
+        reason = FabricNicDropReason::MALFORMED;
+        return false;
+    }
+    rx.afterBth = size - FIXED - intBytes;
     uint32_t need = HeaderBytes(rx.opcode) - FIXED;
     if (rx.afterBth < need + RoceIcrcTrailer::SIZE + rx.padCount)
     {

@@ -77,7 +77,8 @@ const char* RoceNicDropReasonName(RoceNicDropReason reason);
  * FabricCcReceiverOps deciding when the responder returns a CNP; DCQCN's by default).
  * "CongestionNotification" chooses between those CNPs (Cnp, the default) and an ECN echo on
  * ACKs (AckEcho: the BTH BECN bit, for DCTCP); "EchoHopCount" makes ACKs carry the hops the
- * data crossed (BTH reserved bits; Swift). Both are off by default.
+ * data crossed (BTH reserved bits; Swift); "Int" makes request packets carry an in-band
+ * telemetry stack the switches fill and ACKs echo (RoceInt; HPCC). All are off by default.
  *
  * Compatibility: the attributes TxQueueDepth, RxDrainRate, RxXoffBytes and RxXonBytes belong to
  * the core (ns3::FabricNic::...) and CnpInterval to the notification point
@@ -196,6 +197,18 @@ class RoceNic : public Object, public FabricNicTransport
         return m_echoHopCount;
     }
 
+    /// \return true if request packets carry an INT stack (Int attribute, HPCC)
+    bool GetInt() const
+    {
+        return m_int;
+    }
+
+    /// \return hop records an INT stack reserves, 1..5 (IntMaxHops attribute)
+    uint32_t GetIntMaxHops() const
+    {
+        return m_intMaxHops;
+    }
+
     /// \return packets the NIC core dropped on receive, per reason
     const std::array<uint64_t, size_t(RoceNicDropReason::COUNT)>& GetDrops() const;
 
@@ -245,8 +258,9 @@ class RoceNic : public Object, public FabricNicTransport
      *         state at the port's line rate
      */
     Ptr<FabricCongestionOps> NewCongestionOps(uint32_t port) const;
-    /// IPv4 + UDP + BTH + up to 20 bytes of extension headers (RETH + ImmDt): what Deliver reads.
-    static constexpr uint32_t RX_HEADER_BYTES = 20 + 8 + 12 + 16 + 4;
+    /// IPv4 + UDP + BTH + an INT stack (RoceInt, HPCC) + up to 20 bytes of extension headers
+    /// (RETH + ImmDt): what Deliver reads.
+    static constexpr uint32_t RX_HEADER_BYTES = 20 + 8 + 12 + 42 + 16 + 4;
     /// IPv4 (without options) + UDP + BTH, bytes.
     static constexpr uint32_t FIXED_HEADER_BYTES = 20 + 8 + RoceBthHeader::SIZE;
 
@@ -303,6 +317,8 @@ class RoceNic : public Object, public FabricNicTransport
     uint8_t m_cnpDscp;          //!< DSCP of CNP
     RoceCongestionNotification m_notification{ROCE_NOTIFY_CNP}; //!< CE report
     bool m_echoHopCount{false};             //!< ACKs carry the data's hop count (BTH resv7)
+    bool m_int{false};                      //!< request packets carry an INT stack
+    uint32_t m_intMaxHops{5};               //!< hop records an INT stack reserves
     uint32_t m_txQueueDepthAlias{0};        //!< alias (0 = unset)
     uint64_t m_rxDrainAlias{UNSET_RATE};    //!< alias, bits/s (UNSET_RATE = unset)
     uint64_t m_rxXoffAlias{0};              //!< alias (0 = unset)

@@ -221,6 +221,8 @@ RoceQueuePair::Bind(RoceNic* nic,
     m_wantRtt = m_cc->WantsRttSamples();
     m_ackEcho = nic->GetCongestionNotification() == ROCE_NOTIFY_ACK_ECHO;
     m_echoHops = nic->GetEchoHopCount();
+    m_int = nic->GetInt();
+    m_intMaxHops = nic->GetIntMaxHops();
     m_sendTimes.clear();
     m_dscp = nic->GetDataDscp();
     m_priority = nic->GetPort(port)->GetDscpPriority(m_dscp);
@@ -423,7 +425,8 @@ RoceQueuePair::MakePacket(uint8_t* h,
                           uint32_t body,
                           uint8_t dscp,
                           bool ect,
-                          uint8_t priority) const
+                          uint8_t priority,
+                          bool intMark) const
 {
     // The same bytes as Ipv4Header (DF, TTL 64, identification 0, checksum) + UdpHeader
     // (checksum 0) would serialize, written directly (see FabricWireHeader).
@@ -431,10 +434,10 @@ RoceQueuePair::MakePacket(uint8_t* h,
     h[0] = 0x45;
     h[1] = static_cast<uint8_t>((dscp << 2) | (ect ? 0x02 : 0x00)); // ECT(0)
     wire::PutU16(h + 2, static_cast<uint16_t>(total));
-    wire::PutU16(h + 4, 0);      // identification
-    wire::PutU16(h + 6, 0x4000); // DF
-    h[8] = 64;                   // TTL
-    h[9] = 17;                   // UDP
+    wire::PutU16(h + 4, 0);                                                        // identification
+    wire::PutU16(h + 6, intMark ? 0x4000 | (RoceInt::IPV4_INT_BIT << 8) : 0x4000); // DF
+    h[8] = 64;                                                                     // TTL
+    h[9] = 17;                                                                     // UDP
     wire::PutU32(h + 12, m_localIpBits);
     wire::PutU32(h + 16, m_remoteIpBits);
     // Checksum: the words that never change for this QP are summed once (same value as
@@ -443,10 +446,11 @@ RoceQueuePair::MakePacket(uint8_t* h,
     {
         for (uint32_t i = 4; i < 20; i += 2)
         {
-            m_ipConstSum += (i == 10) ? 0 : wire::GetU16(h + i); // skip the checksum field
+            // skip the checksum and the flags (INT data packets set the reserved flag)
+            m_ipConstSum += (i == 10 || i == 6) ? 0 : wire::GetU16(h + i);
         }
     }
-    uint32_t sum = m_ipConstSum + wire::GetU16(h) + wire::GetU16(h + 2);
+    uint32_t sum = m_ipConstSum + wire::GetU16(h) + wire::GetU16(h + 2) + wire::GetU16(h + 6);
     sum = (sum & 0xffff) + (sum >> 16);
     sum = (sum & 0xffff) + (sum >> 16);
     wire::PutU16(h + 10, static_cast<uint16_t>(~sum));
@@ -477,10 +481,12 @@ RoceQueuePair::BuildNextPacket(const Time& now)
     uint32_t mtu = m_nic->GetMtu();
     // L2 + IPv4 + UDP + BTH + (RETH | AETH) + ImmDt, written as bytes and added in one
     // operation (the L2 header goes in front of h).
-    uint8_t buf[L2_ROOM + IP_UDP_BYTES + Bth::SIZE + RoceRethHeader::SIZE + RoceImmDtHeader::SIZE];
+    uint8_t buf[L2_ROOM + IP_UDP_BYTES + Bth::SIZE + RoceInt::MAX_BYTES + RoceRethHeader::SIZE +
+                RoceImmDtHeader::SIZE];
     uint8_t* h = buf + L2_ROOM;
     uint32_t hdr = IP_UDP_BYTES;
     uint32_t body = 0;
+    bool intMark = false;
     uint32_t payload = 0;
     uint32_t psn = 0;
 
@@ -632,8 +638,20 @@ RoceQueuePair::BuildNextPacket(const Time& now)
         {
             RestartTimer();
         }
+        if (m_int)
+        {
+            // HPCC: an empty INT stack the switches fill (RoceInt). As many records as
+            // IntMaxHops asks and the frame head (FabricFrame::HEAD_CAPACITY, with the
+            // largest L2 header) holds: a packet with a RETH gets 4.
+            uint32_t room = FabricFrame::HEAD_CAPACITY - L2_ROOM - hdr - RoceInt::HEADER_BYTES;
+            uint32_t cap = std::min(m_intMaxHops, room / RoceInt::HOP_BYTES);
+            uint8_t stack[RoceInt::MAX_BYTES];
+            RoceInt::InitStack(stack, cap);
+            hdr = InsertInt(h, hdr, stack, RoceInt::StackBytes(cap));
+            intMark = true;
+        }
     }
-    FabricFrame p = MakePacket(h, hdr, body, m_dscp, true, m_priority);
+    FabricFrame p = MakePacket(h, hdr, body, m_dscp, true, m_priority, intMark);
     m_counters.txDataPackets++;
     m_counters.txDataBytes += payload;
     m_cc->OnBytesSent(payload);
@@ -761,6 +779,12 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
     {
         m_rxHops = rx.ttl <= 64 ? static_cast<uint8_t>(64 - rx.ttl) : 0;
     }
+    if (rx.intStack)
+    {
+        // HPCC: the next ACK echoes the telemetry of the newest in-order data packet.
+        m_rxIntBytes = RoceInt::StackBytes(RoceInt::GetCapacity(rx.intStack));
+        std::memcpy(m_rxInt.data(), rx.intStack, m_rxIntBytes);
+    }
     uint32_t imm = 0;
     if (Bth::HasImmDt(opcode))
     {
@@ -828,7 +852,7 @@ RoceQueuePair::ReceiveResponse(const RoceRxPacket& rx)
         }
         m_counters.acksRx++;
         m_controlTrace(RoceControlEvent::ACK_RX, psn);
-        Acknowledge(psn, rx.becn, rx.resv7);
+        Acknowledge(psn, rx.becn, rx.resv7, rx.intStack);
         return;
     }
     // READ response: belongs to the oldest READ still waiting for data.
@@ -877,7 +901,7 @@ RoceQueuePair::ReceiveResponse(const RoceRxPacket& rx)
 }
 
 void
-RoceQueuePair::Acknowledge(uint32_t psn, bool ece, uint8_t hops)
+RoceQueuePair::Acknowledge(uint32_t psn, bool ece, uint8_t hops, const uint8_t* intStack)
 {
     // Never past a READ whose responses have not all arrived.
     for (const auto& wr : m_wrs)
@@ -918,10 +942,44 @@ RoceQueuePair::Acknowledge(uint32_t psn, bool ece, uint8_t hops)
     sample.ecnEcho = ece;
     sample.ceBytes = ece ? sample.ackedBytes : 0; // an echoing ACK covers CE data only
     sample.hopCount = hops;
+    if (intStack)
+    {
+        sample.nHops = DecodeInt(intStack);
+        sample.hops = sample.nHops > 0 ? m_intHops.data() : nullptr;
+    }
     m_cc->OnAck(sample);
     CompleteHead();
     RestartTimer();
     Activate();
+}
+
+uint32_t
+RoceQueuePair::InsertInt(uint8_t* h, uint32_t hdr, const uint8_t* stack, uint32_t stackBytes) const
+{
+    uint8_t* bth = h + IP_UDP_BYTES;
+    uint8_t* after = bth + Bth::SIZE;
+    std::memmove(after + stackBytes, after, hdr - IP_UDP_BYTES - Bth::SIZE);
+    std::memcpy(after, stack, stackBytes);
+    bth[4] |= RoceInt::BTH_INT_BIT;
+    return hdr + stackBytes;
+}
+
+uint32_t
+RoceQueuePair::DecodeInt(const uint8_t* stack)
+{
+    uint32_t n = RoceInt::GetNHops(stack);
+    if (RoceInt::IsOverflow(stack) || n == 0 || n > RoceInt::MAX_HOPS)
+    {
+        return 0; // more hops than records: the path is not fully described
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        FabricCcHopTelemetry hop = RoceInt::ReadHop(stack, i);
+        // Unwrap against the previous ACK's sample of the same hop (same path length).
+        m_intHops[i] = n == m_intHopsValid ? RoceInt::Unwrap(hop, m_intHops[i]) : hop;
+    }
+    m_intHopsValid = n;
+    return n;
 }
 
 void
@@ -1101,8 +1159,9 @@ RoceQueuePair::SendAck(bool nak, uint32_t psn)
         m_controlTrace(RoceControlEvent::ACK_TX, psn);
     }
     aeth.SetMsn(m_msn);
-    uint8_t buf[L2_ROOM + IP_UDP_BYTES + Bth::SIZE + RoceAethHeader::SIZE];
+    uint8_t buf[L2_ROOM + IP_UDP_BYTES + Bth::SIZE + RoceInt::MAX_BYTES + RoceAethHeader::SIZE];
     uint8_t* h = buf + L2_ROOM;
+    uint32_t hdr = IP_UDP_BYTES + Bth::SIZE + RoceAethHeader::SIZE;
     // ECN echo (AckEcho): BECN; hop count (EchoHopCount): the 7 reserved bits after AckReq.
     Bth::WriteFields(h + IP_UDP_BYTES,
                      Bth::ACKNOWLEDGE,
@@ -1116,9 +1175,14 @@ RoceQueuePair::SendAck(bool nak, uint32_t psn)
         h[IP_UDP_BYTES + 8] |= static_cast<uint8_t>(m_rxHops & 0x7f);
     }
     aeth.Write(h + IP_UDP_BYTES + Bth::SIZE);
+    if (!nak && m_rxIntBytes > 0)
+    {
+        // HPCC: the INT stack of the newest data packet, between the BTH and the AETH.
+        hdr = InsertInt(h, hdr, m_rxInt.data(), m_rxIntBytes);
+    }
     uint8_t dscp = m_nic->GetAckDscp();
     uint8_t priority = m_nic->GetPort(m_port)->GetDscpPriority(dscp);
-    FabricFrame p = MakePacket(h, sizeof(buf) - L2_ROOM, 0, dscp, false, priority);
+    FabricFrame p = MakePacket(h, hdr, 0, dscp, false, priority);
     m_core->SendControl(m_port, p, priority);
 }
 

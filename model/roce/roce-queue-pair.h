@@ -16,9 +16,11 @@
 #include "ns3/object.h"
 #include "ns3/packet.h"
 #include "ns3/roce-congestion-ops.h"
+#include "ns3/roce-int-header.h"
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"
 
+#include <array>
 #include <cstdint>
 #include <deque>
 
@@ -70,7 +72,10 @@ struct RoceRxPacket
     uint8_t resv7{0};            //!< BTH reserved bits after AckReq (hop count on an ACK)
     const uint8_t* ext{nullptr}; //!< bytes after the BTH (RETH/AETH/ImmDt), valid during the call
     uint32_t extBytes{0};        //!< how many bytes ext holds, 0..20
-    uint32_t afterBth{0}; //!< packet bytes after the BTH: extension headers, payload, pad, ICRC
+    uint32_t afterBth{0};        //!< packet bytes after the BTH and INT stack: extension headers,
+                                 //!< payload, pad, ICRC
+    /// The INT stack after the BTH (RoceInt; HPCC), valid during the call; null: none.
+    const uint8_t* intStack{nullptr};
 };
 
 /**
@@ -396,14 +401,16 @@ class RoceQueuePair : public Object, public FabricNicFlow
      * the L2_ROOM bytes in front of h; they become the frame's head (FabricFrame), in front of
      * a zero body with no ns-3 packet (created only if the frame is observed): \p body bytes
      * of payload and pad, the ICRC field, Ethernet padding to the 64-byte minimum, and the FCS
-     * field (see PfcNetDevice::SendFrame).
+     * field (see PfcNetDevice::SendFrame). \p intMark sets the IPv4 reserved flag that asks
+     * switches to append INT hop records (RoceInt::IPV4_INT_BIT).
      */
     FabricFrame MakePacket(uint8_t* h,
                            uint32_t hdrBytes,
                            uint32_t body,
                            uint8_t dscp,
                            bool ect,
-                           uint8_t priority) const;
+                           uint8_t priority,
+                           bool intMark = false) const;
     /**
      * Build and send an ACK or NAK now. In AckEcho mode an ACK echoes the CE state of the data
      * it covers (BTH BECN); with EchoHopCount it carries the hops of the newest data packet
@@ -420,7 +427,21 @@ class RoceQueuePair : public Object, public FabricNicFlow
      * Requester: everything up to and including \p psn is acknowledged; \p ece: the ACK
      * echoed ECN CE (BECN), \p hops: the hop count it carried (0 = none).
      */
-    void Acknowledge(uint32_t psn, bool ece = false, uint8_t hops = 0);
+    void Acknowledge(uint32_t psn,
+                     bool ece = false,
+                     uint8_t hops = 0,
+                     const uint8_t* intStack = nullptr);
+    /**
+     * Requester: decode an ACK's INT stack into m_intHops (unwrapped against the previous
+     * ACK's). \return the hops decoded (0: none, or the stack overflowed)
+     */
+    uint32_t DecodeInt(const uint8_t* stack);
+    /**
+     * Insert an INT stack of \p capacity empty records after the BTH at h[IP_UDP_BYTES]
+     * (moving the \p hdr - IP_UDP_BYTES - BTH bytes of extension headers behind it) and set
+     * the BTH INT bit. \return the new header length
+     */
+    uint32_t InsertInt(uint8_t* h, uint32_t hdr, const uint8_t* stack, uint32_t stackBytes) const;
     /// Requester: restart transmission at \p psn.
     void GoBackN(uint32_t psn, const std::string& cause);
     /// Complete finished work requests at the head, in order.
@@ -456,6 +477,7 @@ class RoceQueuePair : public Object, public FabricNicFlow
     bool m_wantRtt{false};            //!< m_cc wants RTT samples: keep m_sendTimes
     bool m_ackEcho{false};            //!< the NIC echoes CE on ACKs (AckEcho), no CNPs
     bool m_echoHops{false};           //!< ACKs carry the data's hop count
+    bool m_int{false};                //!< request packets carry an INT stack (HPCC)
     bool m_rxCe{false};               //!< responder: CE state of the data since the last ACK
     uint8_t m_rxHops{0};              //!< responder: hops of the newest in-order data packet
     mutable uint32_t m_ipConstSum{0}; //!< IPv4 checksum: sum of the words fixed for this QP
@@ -491,6 +513,13 @@ class RoceQueuePair : public Object, public FabricNicFlow
     Time m_timerDeadline;                              //!< when the local ACK timer expires
     EventId m_timer;                                   //!< local ACK timer
     std::deque<std::pair<uint32_t, Time>> m_sendTimes; //!< first-send times (m_wantRtt only)
+
+    // INT (HPCC; RoceNic Int), cold
+    uint32_t m_intMaxHops{RoceInt::MAX_HOPS};          //!< records a stack reserves
+    uint32_t m_rxIntBytes{0};                          //!< responder: m_rxInt bytes
+    std::array<uint8_t, RoceInt::MAX_BYTES> m_rxInt{}; //!< responder: stack to echo
+    uint32_t m_intHopsValid{0};                        //!< requester: hops in m_intHops
+    std::array<FabricCcHopTelemetry, RoceInt::MAX_HOPS> m_intHops{}; //!< requester: unwrapped
 
     TracedCallback<uint32_t, const std::string&> m_retransmitTrace; //!< go-back-N
     TracedCallback<RoceControlEvent, uint32_t> m_controlTrace;      //!< ACK/NAK/CNP events

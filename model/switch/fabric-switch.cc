@@ -13,6 +13,7 @@
 #include "ns3/node.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pointer.h"
+#include "ns3/roce-int-header.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -384,6 +385,12 @@ FabricSwitch::Egress(uint32_t outPort,
             wire::PutU16(ip + 10, checksum);
         }
     }
+    // HPCC in-band telemetry: only frames whose IPv4 reserved flag asks for it (one byte
+    // test; the head holds at least the IPv4 header, which the flow key was parsed from).
+    if (frame.GetHead()[l2Bytes + 6] & RoceInt::IPV4_INT_BIT)
+    {
+        AppendInt(outPort, frame, l2Bytes, prio, bytes);
+    }
     if (!m_ports[outPort]->ForwardFrame(frame,
                                         l2Bytes,
                                         m_peerMac[outPort],
@@ -483,6 +490,47 @@ FabricSwitch::Trim(FabricFrame& frame,
          verdict.trimPriority,
          verdict.lastHop ? SwitchMarkReason::TRIMMED_LASTHOP : SwitchMarkReason::TRIMMED);
     return true;
+}
+
+void
+FabricSwitch::AppendInt(uint32_t outPort,
+                        FabricFrame& frame,
+                        uint32_t l2Bytes,
+                        uint8_t priority,
+                        uint32_t ownBytes)
+{
+    // IPv4 without options, UDP, BTH, then the INT stack (RoceInt).
+    constexpr uint32_t STACK_OFFSET = 20 + 8 + 12;
+    frame.LoadHead(l2Bytes + STACK_OFFSET + RoceInt::MAX_BYTES);
+    if (frame.GetHeadBytes() < l2Bytes + STACK_OFFSET + RoceInt::HEADER_BYTES)
+    {
+        return;
+    }
+    const uint8_t* head = frame.GetHead() + l2Bytes;
+    uint32_t cap = RoceInt::GetCapacity(head + STACK_OFFSET);
+    if ((head[0] & 0x0f) != 5 || !(head[20 + 8 + 4] & RoceInt::BTH_INT_BIT) ||
+        cap > RoceInt::MAX_HOPS)
+    {
+        return; // not an INT stack this switch can write
+    }
+    uint8_t* h = frame.MutableHead(l2Bytes + STACK_OFFSET + RoceInt::StackBytes(cap));
+    if (!h)
+    {
+        return;
+    }
+    const Ptr<PfcNetDevice>& port = m_ports[outPort];
+    FabricCcHopTelemetry hop;
+    // The bytes queued ahead of the frame (the MMU already charged its own).
+    uint64_t queued = m_mmu->GetEgressBytes(outPort, priority);
+    hop.queueBytes = queued > ownBytes ? queued - ownBytes : 0;
+    const PfcPortCounters& c = port->GetCounters(); // frame bytes dequeued, per priority
+    for (uint64_t b : c.txBytes)
+    {
+        hop.txBytes += b;
+    }
+    hop.timestamp = Simulator::Now();
+    hop.linkRate = port->GetDataRate();
+    RoceInt::AppendHop(h + l2Bytes + STACK_OFFSET, hop);
 }
 
 void

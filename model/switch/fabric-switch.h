@@ -286,6 +286,21 @@ class FabricSwitch : public Object, public PfcPortOwner
                 uint32_t l2Bytes,
                 SwitchFlowKey key,
                 uint32_t bytes);
+    /**
+     * \brief Append this hop's INT record (HPCC; RoceInt) to a frame whose IPv4 header asks
+     *        for it: the egress queue bytes of its priority ahead of it as it joins the queue,
+     *        the port's cumulative transmitted frame bytes, the time and the port's rate.
+     * \param outPort the egress port
+     * \param frame the frame (its head is rewritten in place)
+     * \param l2Bytes its L2 header bytes
+     * \param priority its priority
+     * \param ownBytes the bytes the MMU charged for the frame itself
+     */
+    void AppendInt(uint32_t outPort,
+                   FabricFrame& frame,
+                   uint32_t l2Bytes,
+                   uint8_t priority,
+                   uint32_t ownBytes);
     /// The egress port dequeued a frame: release its MMU bytes.
     void FrameDequeued(uint32_t outPort, uint8_t priority, uint64_t tag) override;
     /// A frame leaves an egress port (only with MarkingPoint Dequeue): ECN-mark it on the
