@@ -299,6 +299,14 @@ TEST_F(ClosExperimentTest, PortMtuFromTransportSizesHeadroomForTheFramesSent)
     uet->GetUetNicHelper().SetNicAttribute("Mtu", UintegerValue(2048));
     uet->SetAttribute("PortMtuFromTransport", BooleanValue(true));
     EXPECT_EQ(uet->GetPortMtu(), 4096u + 64u); // the RoCE default 4096 is larger
+    // HPCC's INT stack (2 B + 5 x 8 B per packet) makes the packets 42 B larger.
+    auto hpcc = SmallHostClos();
+    hpcc->GetNicHelper().SetNicAttribute("Mtu", UintegerValue(1024));
+    hpcc->GetNicHelper().SetCongestionControl("hpcc");
+    hpcc->SetAttribute("PortMtuFromTransport", BooleanValue(true));
+    EXPECT_EQ(hpcc->GetPortMtu(), 1088u + 42u);
+    hpcc->GetNicHelper().SetNicAttribute("IntMaxHops", UintegerValue(3));
+    EXPECT_EQ(hpcc->GetPortMtu(), 1088u + 26u);
     // An explicit PortMtu wins.
     auto fixed = SmallHostClos();
     fixed->SetAttribute("PortMtu", UintegerValue(5000));
@@ -315,6 +323,21 @@ TEST_F(ClosExperimentDeathTest, PortMtuTooSmallOrOutOfRangeAborts)
                  "1088 B\\); use PortMtu >= 1088 or PortMtuFromTransport=true");
     t->SetAttribute("PortMtu", UintegerValue(20000));
     EXPECT_DEATH(t->Install(), "PortMtu=20000 is invalid; valid range is 68..9216 bytes");
+}
+
+TEST_F(ClosExperimentDeathTest, IntPacketsThatDoNotFitThePortAbortAtTheFirstQp)
+{
+    // Ports sized for 1024 B RoCE packets without INT; Int switched on at the NICs afterwards.
+    auto t = SmallHostClos();
+    t->GetNicHelper().SetNicAttribute("Mtu", UintegerValue(1024));
+    t->SetAttribute("PortMtu", UintegerValue(1088));
+    t->Install();
+    Ptr<RoceNic> nic = t->GetRank(0)->GetObject<RoceNic>();
+    nic->SetAttribute("Int", BooleanValue(true));
+    EXPECT_DEATH(nic->CreateQp(0),
+                 "RoceNic::CreateQp: device MTU 1088 cannot carry RoCE MTU 1024 \\+ 106 header "
+                 "bytes \\(INT stack included: Int on, IntMaxHops 5\\); the device MTU must be "
+                 ">= 1130");
 }
 
 // ---- 5. ECN marking point -----------------------------------------------------------------

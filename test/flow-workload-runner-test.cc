@@ -154,6 +154,52 @@ TEST_F(FlowWorkloadRunnerTest, ALoneFlowTakesItsIdealFct)
     // (1,106,016 - 12) x 0.32 + (1106 - 12) x (0.08 + 0.08 + 0.32) + 74 x (0.32 + 0.08 +
     // 0.08 + 0.32) + 8000 ns = 353,921.28 + 525.12 + 59.2 + 8000 = 362,505.6 ns.
     EXPECT_EQ(run.GetIdealFct(0, 9, 1024000), PicoSeconds(362505600));
+    // The unloaded RTT: one 1024-B packet (1122 B with RETH) out, its ACK back:
+    // 1110 x (0.32 + 0.08 + 0.08 + 0.32) + 74 x 0.8 + 8000 = 888 + 59.2 + 8000 ns.
+    EXPECT_EQ(run.GetUnloadedRtt(0, 9), PicoSeconds(8947200));
+    EXPECT_EQ(run.GetUnloadedRtt(0, 9), run.GetIdealFct(0, 9, 1024));
+}
+
+// Every flow's congestion control is told its path's RTT: HPCC's T is the path RTT, not its
+// 10 us BaseRtt, for a new QP pair and for a reused one; within one ToR it is shorter.
+TEST_F(FlowWorkloadRunnerTest, CongestionControlStartsFromThePathRtt)
+{
+    Ptr<ClosTopologyHelper> t = Clos(2, "hpcc");
+    FlowWorkloadRunner run(t,
+                           Source({Flow(1, 0, 9, 5000, Time(0)),
+                                   Flow(2, 0, 9, 5000, MicroSeconds(100)),
+                                   Flow(3, 2, 1, 5000, MicroSeconds(200))}));
+    std::vector<Time> rtts;
+    run.SetRecordCallback(MakeBoundCallback(
+        +[](std::vector<Time>* v, Ptr<ClosTopologyHelper> topo, const FlowFctRecord& rec) {
+            // The requester: the source NIC's QP that has sent data.
+            Ptr<RoceNic> nic = topo->GetRank(rec.src)->GetObject<RoceNic>();
+            UintegerValue firstQpn;
+            nic->GetAttribute("FirstQpn", firstQpn);
+            for (uint32_t i = 0; i < nic->GetNQps(); ++i)
+            {
+                Ptr<RoceQueuePair> qp = nic->GetQp(firstQpn.Get() + i);
+                if (qp->GetCounters().txDataPackets > 0)
+                {
+                    auto hpcc = DynamicCast<HpccCongestionOps>(qp->GetCongestionOps());
+                    v->push_back(hpcc->GetBaseRtt());
+                }
+            }
+        },
+        &rtts,
+        t));
+    run.Start();
+    Simulator::Run();
+    ASSERT_TRUE(run.AllCompleted());
+    EXPECT_EQ(run.GetQpPairs(), 2u); // flow 2 reused flow 1's pair
+    ASSERT_EQ(rtts.size(), 3u);
+    const Time spine = run.GetUnloadedRtt(0, 9);
+    const Time tor = run.GetUnloadedRtt(2, 1);
+    EXPECT_EQ(rtts[0], spine);
+    EXPECT_EQ(rtts[1], spine);
+    EXPECT_EQ(rtts[2], tor);
+    EXPECT_LT(tor, spine);
+    EXPECT_NE(spine, MicroSeconds(10));
 }
 
 // A Poisson workload at 50 % load: every flow finishes exactly once with its bytes, flows
@@ -231,6 +277,36 @@ TEST_F(FlowWorkloadRunnerTest, TheReferenceWorkloadWithoutCcLosesNothing)
     EXPECT_GT(c.total.pfcPauseTx, 1000u) << "PFC did the work";
     EXPECT_EQ(c.total.losslessDrops, 0u);
     EXPECT_EQ(c.total.GetSwitchDrops() + c.total.GetPortDrops() + c.total.GetNicDrops(), 0u);
+}
+
+// HPCC on a 2-leaf Clos at 80 % load: the INT bytes fit the ports the helper sizes from the
+// transport (PortMtuFromTransport; without them every data packet was dropped as oversize),
+// every flow finishes with nothing dropped, and HPCC keeps the switch queues near empty:
+// its largest egress queue is a fraction of DCQCN's on the same flows.
+TEST_F(FlowWorkloadRunnerTest, HpccRunsAWorkloadWithShortQueues)
+{
+    uint64_t maxQueue[2];
+    for (int i = 0; i < 2; ++i)
+    {
+        auto exp = CreateObject<ClosWorkloadHelper>();
+        exp->SetAttribute("Leaves", UintegerValue(2));
+        exp->SetAttribute("HostsPerLeaf", UintegerValue(8));
+        exp->SetAttribute("Load", DoubleValue(0.8));
+        exp->SetAttribute("Duration", TimeValue(MilliSeconds(2)));
+        exp->SetAttribute("CongestionControl", StringValue(i == 0 ? "hpcc" : "dcqcn"));
+        exp->Install();
+        exp->Start();
+        Simulator::Run();
+        ASSERT_TRUE(exp->GetRunner().AllCompleted());
+        EXPECT_EQ(exp->GetRunner().GetSummary().GetFailed(), 0u);
+        const FabricAggregateCounters c = exp->GetTopology()->GetAggregateCounters();
+        EXPECT_EQ(c.total.GetSwitchDrops() + c.total.GetPortDrops() + c.total.GetNicDrops(), 0u);
+        maxQueue[i] = std::max(exp->GetQueueSampler()->GetStats("leaf").max,
+                               exp->GetQueueSampler()->GetStats("spine").max);
+        Simulator::Destroy();
+    }
+    EXPECT_LT(maxQueue[0] * 4, maxQueue[1]) << "HPCC " << maxQueue[0] << " B, DCQCN "
+                                            << maxQueue[1] << " B";
 }
 
 // The experiment helper's queue sampler covers every leaf and spine port at each tick, stops

@@ -24,15 +24,40 @@ RoceNicHelper::RoceNicHelper()
     m_psnRng = CreateObject<UniformRandomVariable>();
 }
 
+namespace
+{
+
+/**
+ * \param name a RoceNic attribute
+ * \param value a value for it, or nullptr for the attribute's default
+ * \return the value as the attribute's checker makes it valid (aborts, through the checker,
+ *         on a value out of range)
+ */
+Ptr<AttributeValue>
+RoceNicAttribute(const std::string& name, const AttributeValue* value)
+{
+    TypeId::AttributeInformation info;
+    RoceNic::GetTypeId().LookupAttributeByName(name, &info);
+    return value ? info.checker->CreateValidValue(*value) : info.initialValue->Copy();
+}
+
+} // namespace
+
 void
 RoceNicHelper::SetNicAttribute(std::string name, const AttributeValue& value)
 {
     m_nicFactory.Set(name, value);
     if (name == "Mtu")
     {
-        TypeId::AttributeInformation info;
-        RoceNic::GetTypeId().LookupAttributeByName("Mtu", &info);
-        m_mtu = DynamicCast<const UintegerValue>(info.checker->CreateValidValue(value))->Get();
+        m_mtu = DynamicCast<const UintegerValue>(RoceNicAttribute(name, &value))->Get();
+    }
+    else if (name == "Int")
+    {
+        m_int = DynamicCast<const BooleanValue>(RoceNicAttribute(name, &value))->Get();
+    }
+    else if (name == "IntMaxHops")
+    {
+        m_intMaxHops = DynamicCast<const UintegerValue>(RoceNicAttribute(name, &value))->Get();
     }
 }
 
@@ -43,9 +68,20 @@ RoceNicHelper::GetMtu() const
     {
         return m_mtu;
     }
-    TypeId::AttributeInformation info;
-    RoceNic::GetTypeId().LookupAttributeByName("Mtu", &info);
-    return DynamicCast<const UintegerValue>(info.initialValue)->Get();
+    return DynamicCast<const UintegerValue>(RoceNicAttribute("Mtu", nullptr))->Get();
+}
+
+uint32_t
+RoceNicHelper::GetDeviceMtu() const
+{
+    const bool on = m_int.has_value()
+                        ? *m_int
+                        : DynamicCast<const BooleanValue>(RoceNicAttribute("Int", nullptr))->Get();
+    const uint32_t hops =
+        m_intMaxHops.has_value()
+            ? *m_intMaxHops
+            : DynamicCast<const UintegerValue>(RoceNicAttribute("IntMaxHops", nullptr))->Get();
+    return RoceNic::GetDeviceMtuFor(GetMtu(), on ? hops : 0);
 }
 
 void
@@ -79,6 +115,7 @@ RoceNicHelper::SetCongestionControl(const std::string& cc)
     {
         tid = HpccCongestionOps::GetTypeId();
         m_nicFactory.Set("Int", BooleanValue(true));
+        m_int = true;
         m_nicFactory.Set("AckInterval", UintegerValue(1));
     }
     else

@@ -8,6 +8,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/roce-nic.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +42,13 @@ class RoceNicHelper
      *         SetNicAttribute, else the ns3::RoceNic::Mtu default (4096 unless changed)
      */
     uint32_t GetMtu() const;
+    /**
+     * \return the smallest port (PfcNetDevice) Mtu that carries the packets of the NICs
+     *         installed from now on: RoceNic::GetDeviceMtuFor(GetMtu(), INT hops), where the
+     *         INT hops are the NICs' IntMaxHops when their Int is on (SetCongestionControl
+     *         "hpcc" or SetNicAttribute "Int"), else 0
+     */
+    uint32_t GetDeviceMtu() const;
     /**
      * \brief Choose the congestion control of new NICs (their "CongestionControl" attribute).
      *
@@ -98,6 +106,8 @@ class RoceNicHelper
     Ptr<UniformRandomVariable> m_psnRng; //!< start PSNs
     bool m_randomPsn;                    //!< randomize start PSNs
     uint32_t m_mtu{0};                   //!< Mtu set through SetNicAttribute (0 = default)
+    std::optional<bool> m_int;           //!< Int as set (unset: the attribute's default)
+    std::optional<uint32_t> m_intMaxHops; //!< IntMaxHops as set (unset: the default)
 };
 
 } // namespace ns3

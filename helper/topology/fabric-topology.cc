@@ -376,7 +376,7 @@ FabricTopologyHelper::TransportDeviceMtu() const
     uint32_t mtu = 0;
     if (m_transports != "uet")
     {
-        mtu = std::max(mtu, RoceNic::GetDeviceMtuFor(m_nicHelper.GetMtu()));
+        mtu = std::max(mtu, m_nicHelper.GetDeviceMtu());
     }
     if (m_transports != "roce")
     {

@@ -189,12 +189,13 @@ struct FabricBuildStats
  * <b>Port MTU.</b> Every port (NIC and switch) takes the Mtu of the port helper
  * (ns3::PfcNetDevice::Mtu, 9000 B jumbo frames) unless PortMtu sets one, or
  * PortMtuFromTransport makes it the largest IPv4 packet the installed transports send
- * (RoceNic::GetDeviceMtuFor(RoCE path MTU), UetNic::GetDeviceMtuFor(UET Mtu)). The switch MMU
- * sizes the PFC headroom of every lossless (port, priority) with two of the largest frames its
- * ports can carry (SharedBufferMmu::RequiredHeadroom), so with the 9000 B default a fabric of
- * 1024 B RoCE packets (1088 B IPv4, 1110 B tagged frames) reserves headroom for 9 KB frames:
- * about 2 x 7.9 KB more per (port, lossless priority) than the frames need, taken from the
- * shared pool. Install() aborts, naming both values, when PortMtu is below what the transports
+ * (RoceNicHelper::GetDeviceMtu(): the RoCE path MTU's packets, with the INT stack when the
+ * NICs carry HPCC telemetry; UetNic::GetDeviceMtuFor(UET Mtu)). The switch MMU sizes the PFC
+ * headroom of every lossless (port, priority) with three of the largest frames its ports can
+ * carry (SharedBufferMmu::RequiredHeadroom), so with the 9000 B default a fabric of 1024 B
+ * RoCE packets (1088 B IPv4, 1110 B tagged frames) reserves headroom for 9 KB frames: about
+ * 3 x 7.9 KB more per (port, lossless priority) than the frames need, taken from the shared
+ * pool. Install() aborts, naming both values, when PortMtu is below what the transports
  * need or outside 68..9216.
  *
  * <b>Fabric-wide counters.</b> GetAggregateCounters() sums the counters of every switch, port and

@@ -139,10 +139,15 @@ FlowWorkloadRunner::StartFlow()
     Active a;
     a.spec = m_next;
     auto& idle = m_idle[PairKey(a.spec.src, a.spec.dst)];
+    const FlowPath path = GetPath(a.spec.src, a.spec.dst);
+    a.ideal = IdealFct(path, a.spec.src, a.spec.dst, a.spec.sizeBytes);
+    a.pathRtt = UnloadedRtt(path, a.spec.src, a.spec.dst);
     if (idle.empty())
     {
         a.qps = m_topo->Connect(a.spec.src, a.spec.dst, 1)[0];
         ++m_qpPairs;
+        // Tell the algorithms the path's RTT (idle pairs got it when they were renewed).
+        RenewCongestionControl(a);
     }
     else
     {
@@ -183,7 +188,7 @@ FlowWorkloadRunner::Completed(uint32_t slot, const RoceWorkCompletion& wc)
     r.sizeBytes = a.spec.sizeBytes;
     r.start = wc.postTime;
     r.end = wc.endTime;
-    r.ideal = GetIdealFct(a.spec.src, a.spec.dst, a.spec.sizeBytes);
+    r.ideal = a.ideal;
     r.retransmissions = a.qps.first->GetCounters().retransmittedPackets - a.retxBefore;
     r.ok = wc.status == RoceWcStatus::SUCCESS;
     r.transport = "roce";
@@ -198,10 +203,7 @@ FlowWorkloadRunner::Completed(uint32_t slot, const RoceWorkCompletion& wc)
     if (r.ok)
     {
         // Back to the pool as a new connection would be: fresh congestion control.
-        Ptr<RoceNic> srcNic = m_topo->GetRank(a.spec.src)->GetObject<RoceNic>();
-        Ptr<RoceNic> dstNic = m_topo->GetRank(a.spec.dst)->GetObject<RoceNic>();
-        srcNic->RenewCongestionControl(a.qps.first);
-        dstNic->RenewCongestionControl(a.qps.second);
+        RenewCongestionControl(a);
         m_idle[PairKey(a.spec.src, a.spec.dst)].push_back(a.qps);
     }
     a.qps = {};
@@ -293,10 +295,38 @@ FlowWorkloadRunner::GetPath(uint32_t src, uint32_t dst) const
                  << " links (a routing loop?)");
 }
 
+void
+FlowWorkloadRunner::RenewCongestionControl(const Active& a) const
+{
+    m_topo->GetRank(a.spec.src)
+        ->GetObject<RoceNic>()
+        ->RenewCongestionControl(a.qps.first, a.pathRtt);
+    m_topo->GetRank(a.spec.dst)
+        ->GetObject<RoceNic>()
+        ->RenewCongestionControl(a.qps.second, a.pathRtt);
+}
+
 Time
 FlowWorkloadRunner::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
 {
-    const FlowPath path = GetPath(src, dst);
+    return IdealFct(GetPath(src, dst), src, dst, bytes);
+}
+
+Time
+FlowWorkloadRunner::GetUnloadedRtt(uint32_t src, uint32_t dst) const
+{
+    return UnloadedRtt(GetPath(src, dst), src, dst);
+}
+
+Time
+FlowWorkloadRunner::UnloadedRtt(const FlowPath& path, uint32_t src, uint32_t dst) const
+{
+    return IdealFct(path, src, dst, m_topo->GetRank(src)->GetObject<RoceNic>()->GetMtu());
+}
+
+Time
+FlowWorkloadRunner::IdealFct(const FlowPath& path, uint32_t src, uint32_t dst, uint64_t bytes) const
+{
     Ptr<RoceNic> nic = m_topo->GetRank(src)->GetObject<RoceNic>();
     const auto ports = m_topo->GetConnectionPorts(src, dst);
     uint8_t l2[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES];

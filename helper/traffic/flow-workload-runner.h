@@ -114,6 +114,18 @@ class FlowWorkloadRunner
      * \return the FCT of the flow alone on the idle fabric
      */
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const;
+    /**
+     * \brief The unloaded RTT of the path from \p src to \p dst: the ideal FCT of a
+     *        one-packet flow of Mtu payload (its first bit out to its ACK's last bit in).
+     *        Every flow's congestion control is told it (RoceNic::RenewCongestionControl;
+     *        FabricCcState::GetPathRtt), as the HPCC-lineage simulators give each flow its
+     *        pair's base RTT: HPCC's T, DCTCP's initial window and Swift's base delay follow
+     *        the path instead of their BaseRtt attributes.
+     * \param src source rank
+     * \param dst destination rank (!= src)
+     * \return the RTT (8.7 us host-leaf-spine-leaf-host in the reference 25/100 Gb/s Clos)
+     */
+    Time GetUnloadedRtt(uint32_t src, uint32_t dst) const;
 
   private:
     /// A flow in flight.
@@ -122,7 +134,27 @@ class FlowWorkloadRunner
         FlowSpec spec;                                         //!< the flow
         std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>> qps; //!< its QP pair
         uint64_t retxBefore{0}; //!< the requester's retransmissions when it started
+        Time ideal;             //!< its ideal FCT
+        Time pathRtt;           //!< its path's unloaded RTT
     };
+
+    /**
+     * \param path the path from \p src to \p dst (GetPath)
+     * \param src source rank
+     * \param dst destination rank
+     * \param bytes flow size, >= 1
+     * \return the ideal FCT (see the class text)
+     */
+    Time IdealFct(const FlowPath& path, uint32_t src, uint32_t dst, uint64_t bytes) const;
+    /**
+     * \param path the path from \p src to \p dst (GetPath)
+     * \param src source rank
+     * \param dst destination rank
+     * \return the unloaded RTT (GetUnloadedRtt)
+     */
+    Time UnloadedRtt(const FlowPath& path, uint32_t src, uint32_t dst) const;
+    /// Give both QPs of a flow fresh congestion control told the flow's path RTT.
+    void RenewCongestionControl(const Active& a) const;
 
     /// Schedule the next flow of the source, if any.
     void ScheduleNext();

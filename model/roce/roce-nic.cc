@@ -254,12 +254,7 @@ RoceNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
 {
     NS_ABORT_MSG_IF(!dev, "RoceNic::AddPort given a null device");
     NS_ABORT_MSG_IF(!dev->GetNode(), "RoceNic::AddPort: the device belongs to no node");
-    static_assert(RoceBthHeader::SIZE == 12, "MAX_HEADER_BYTES counts a 12-byte BTH");
-    const uint32_t headers = MAX_HEADER_BYTES; // IP UDP BTH RETH ImmDt ICRC
-    NS_ABORT_MSG_IF(dev->GetMtu() < m_mtu + headers,
-                    "RoceNic::AddPort: device MTU " << dev->GetMtu() << " cannot carry RoCE MTU "
-                                                    << m_mtu << " + " << headers
-                                                    << " header bytes");
+    CheckDeviceMtu(dev, "RoceNic::AddPort");
     if (!m_core)
     {
         AttachCore(dev->GetNode());
@@ -269,6 +264,21 @@ RoceNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
                                                                     << ", not to this NIC's node");
     uint32_t index = m_core->FindPort(dev);
     return index < m_core->GetNPorts() ? index : m_core->AddPort(dev, address);
+}
+
+void
+RoceNic::CheckDeviceMtu(Ptr<PfcNetDevice> dev, const char* who) const
+{
+    static_assert(RoceBthHeader::SIZE == 12, "MAX_HEADER_BYTES counts a 12-byte BTH");
+    const uint32_t intHops = m_int ? m_intMaxHops : 0;
+    const uint32_t need = GetDeviceMtuFor(m_mtu, intHops);
+    NS_ABORT_MSG_IF(dev->GetMtu() < need,
+                    who << ": device MTU " << dev->GetMtu() << " cannot carry RoCE MTU " << m_mtu
+                        << " + " << need - m_mtu << " header bytes"
+                        << (intHops > 0 ? " (INT stack included: Int on, IntMaxHops " +
+                                              std::to_string(intHops) + ")"
+                                        : std::string())
+                        << "; the device MTU must be >= " << need);
 }
 
 uint32_t
@@ -390,6 +400,14 @@ RoceNic::CreateQp(uint32_t port)
                                                << GetNPorts() << "; add ports first)");
     NS_ABORT_MSG_IF(m_firstQpn + m_qps.size() > RoceBthHeader::MAX_24BIT,
                     "RoceNic::CreateQp: QP numbers exhausted (2^24)");
+    if (m_qps.empty())
+    {
+        // Int and IntMaxHops may have been set after the ports were added.
+        for (uint32_t i = 0; i < GetNPorts(); ++i)
+        {
+            CheckDeviceMtu(m_core->GetPort(i), "RoceNic::CreateQp");
+        }
+    }
     if (!m_ccPrototype)
     {
         ObjectFactory f;
@@ -423,22 +441,27 @@ RoceNic::CreateQp(uint32_t port)
 }
 
 Ptr<FabricCongestionOps>
-RoceNic::NewCongestionOps(uint32_t port) const
+RoceNic::NewCongestionOps(uint32_t port, Time pathRtt) const
 {
     Ptr<FabricCcState> state = CreateObject<FabricCcState>();
     state->Init(m_core->GetPort(port)->GetDataRate());
     state->SetMss(m_mtu);
+    state->SetPathRtt(pathRtt);
     Ptr<FabricCongestionOps> cc = m_ccPrototype->Fork();
     cc->Init(state);
     return cc;
 }
 
 void
-RoceNic::RenewCongestionControl(Ptr<RoceQueuePair> qp)
+RoceNic::RenewCongestionControl(Ptr<RoceQueuePair> qp, Time pathRtt)
 {
     NS_ABORT_MSG_IF(!qp || GetQp(qp->GetQpn()) != qp,
                     "RoceNic::RenewCongestionControl: the QP does not belong to this NIC");
-    qp->RebindCongestionControl(NewCongestionOps(qp->GetPortIndex()), m_npPrototype->Fork());
+    NS_ABORT_MSG_IF(pathRtt.IsStrictlyNegative(),
+                    "RoceNic::RenewCongestionControl: pathRtt " << pathRtt
+                                                               << " is invalid; valid is >= 0");
+    qp->RebindCongestionControl(NewCongestionOps(qp->GetPortIndex(), pathRtt),
+                                m_npPrototype->Fork());
 }
 
 Ptr<RoceQueuePair>
@@ -506,9 +529,10 @@ RoceNic::GetTotalQpCounters() const
 }
 
 uint32_t
-RoceNic::GetDeviceMtuFor(uint32_t mtu)
+RoceNic::GetDeviceMtuFor(uint32_t mtu, uint32_t intHops)
 {
-    return mtu + MAX_HEADER_BYTES;
+    return mtu + MAX_HEADER_BYTES +
+           (intHops > 0 ? RoceInt::StackBytes(std::min(intHops, RoceInt::MAX_HOPS)) : 0);
 }
 
 uint32_t

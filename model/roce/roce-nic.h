@@ -137,8 +137,12 @@ class RoceNic : public Object, public FabricNicTransport
      *        prototypes, at line rate), as CreateQp would: a reused QP then behaves as a new
      *        connection (FlowWorkloadRunner reuses QPs between flows).
      * \param qp a QP of this NIC without outstanding work requests (aborts otherwise)
+     * \param pathRtt the unloaded RTT of the QP's path, told to the new algorithm before its
+     *        Init (FabricCcState::SetPathRtt: HPCC's T, DCTCP's and Swift's base RTT);
+     *        0 (the default) = unknown, the algorithm's BaseRtt attribute applies; negative
+     *        aborts
      */
-    void RenewCongestionControl(Ptr<RoceQueuePair> qp);
+    void RenewCongestionControl(Ptr<RoceQueuePair> qp, Time pathRtt = Time(0));
     /**
      * \param qpn a QP number
      * \return the QP, or null if this NIC has none with that number
@@ -161,10 +165,13 @@ class RoceNic : public Object, public FabricNicTransport
 
     /**
      * \param mtu a path MTU (payload bytes per packet)
+     * \param intHops INT hop records the NICs reserve (RoceNic Int on: IntMaxHops, 1..5;
+     *        0 = Int off)
      * \return the smallest port (PfcNetDevice) Mtu that carries it: the largest IPv4 packet,
-     *         mtu + MAX_HEADER_BYTES (1024 -> 1088 B)
+     *         mtu + MAX_HEADER_BYTES (1024 -> 1088 B), plus the INT stack (RoceInt: 2 B +
+     *         8 B per hop; 1024 with 5 hops -> 1130 B)
      */
-    static uint32_t GetDeviceMtuFor(uint32_t mtu);
+    static uint32_t GetDeviceMtuFor(uint32_t mtu, uint32_t intHops = 0);
     /// \return packets between coalesced ACKs
     uint32_t GetAckInterval() const;
     /// \return the local ACK timeout, 4.096 us x 2^LocalAckTimeout
@@ -253,11 +260,19 @@ class RoceNic : public Object, public FabricNicTransport
 
   private:
     /**
+     * \brief Abort, naming both sizes, when a port cannot carry this NIC's largest packet
+     *        (GetDeviceMtuFor(Mtu, IntMaxHops when Int is on)).
+     * \param dev the port
+     * \param who the caller, for the message
+     */
+    void CheckDeviceMtu(Ptr<PfcNetDevice> dev, const char* who) const;
+    /**
      * \param port local port index
+     * \param pathRtt the path's unloaded RTT (0 = unknown)
      * \return a fresh congestion-control instance (forked from the prototype) bound to a new
      *         state at the port's line rate
      */
-    Ptr<FabricCongestionOps> NewCongestionOps(uint32_t port) const;
+    Ptr<FabricCongestionOps> NewCongestionOps(uint32_t port, Time pathRtt = Time(0)) const;
     /// IPv4 + UDP + BTH + an INT stack (RoceInt, HPCC) + up to 20 bytes of extension headers
     /// (RETH + ImmDt): what Deliver reads.
     static constexpr uint32_t RX_HEADER_BYTES = 20 + 8 + 12 + 42 + 16 + 4;
