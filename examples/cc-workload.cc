@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * ai-fabric example: the congestion-control researcher's workflow. Poisson flows drawn from a
- * published flow-size CDF at a target load run over RoCEv2 on a two-tier Clos of plain hosts;
+ * published flow-size CDF at a target load run over RoCEv2 (or, --transport=uet, Ultra
+ * Ethernet) on a two-tier Clos of plain hosts;
  * every flow's FCT is compared with its ideal FCT, and the slowdown is summarised per
  * flow-size bucket (median, p95, p99).
  *
@@ -18,6 +19,7 @@
  *   ./cc-workload --cc=dcqcn --load=0.5 --fct=fct.csv --summary=summary.csv
  *   ./cc-workload --cdf=fb-hadoop --kmin=50KB --kmax=200KB --pmax=0.1
  *   ./cc-workload --cdf=my-sizes.cdf --duration=5ms --cc=none
+ *   ./cc-workload --transport=uet --uet-cc=nscc --ev-strategy=reps
  *
  * Every flag is an attribute of ClosWorkloadHelper (--leaves is
  * --ns3::ClosWorkloadHelper::Leaves, ...); anything else is set with --ns3::Class::Attribute,
@@ -81,6 +83,9 @@ main(int argc, char* argv[])
     cmd.AddValue("load-base", h + "LoadBase");
     cmd.AddValue("duration", h + "Duration");
     cmd.AddValue("cc", h + "CongestionControl");
+    cmd.AddValue("transport", h + "Transport");
+    cmd.AddValue("uet-cc", h + "UetCongestionControl");
+    cmd.AddValue("ev-strategy", h + "EvStrategy");
     cmd.AddValue("dcqcn-preset", h + "DcqcnPreset");
     cmd.AddValue("kmin", h + "Kmin");
     cmd.AddValue("kmax", h + "Kmax");
@@ -125,11 +130,25 @@ main(int argc, char* argv[])
     const FlowFctSummary& s = runner.GetSummary();
     StringValue cc;
     exp->GetAttribute("CongestionControl", cc);
+    std::string label = cc.Get();
+    if (runner.GetTransport() == "uet")
+    {
+        StringValue uetCc;
+        StringValue ev;
+        exp->GetAttribute("UetCongestionControl", uetCc);
+        exp->GetAttribute("EvStrategy", ev);
+        label = uetCc.Get() + " over UET (EV " + ev.Get() + ")";
+    }
     std::cout << "workload: " << s.GetFlows() << " flows (load base "
-              << exp->GetLoadBaseRate().GetBitRate() / 1e9 << " Gb/s per host), cc " << cc.Get()
+              << exp->GetLoadBaseRate().GetBitRate() / 1e9 << " Gb/s per host), cc " << label
               << ": " << s.GetFailed() << " failed, goodput " << std::fixed << std::setprecision(2)
               << s.GetGoodputBps() / 1e9 << " Gb/s, at most " << runner.GetMaxActive()
-              << " flows in flight, " << runner.GetQpPairs() << " QP pairs\n";
+              << " flows in flight";
+    if (runner.GetTransport() == "roce")
+    {
+        std::cout << ", " << runner.GetQpPairs() << " QP pairs";
+    }
+    std::cout << '\n';
     std::cout << "FCT slowdown per flow size (bytes):\n"
               << std::setw(22) << "size" << std::setw(7) << "flows" << std::setw(9) << "median"
               << std::setw(9) << "p95" << std::setw(9) << "p99" << '\n';

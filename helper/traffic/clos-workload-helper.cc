@@ -11,6 +11,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-transport-config.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -127,6 +128,26 @@ ClosWorkloadHelper::GetTypeId()
                           StringValue("dcqcn"),
                           MakeStringAccessor(&ClosWorkloadHelper::m_cc),
                           MakeStringChecker())
+            .AddAttribute("Transport",
+                          "roce (RoCEv2 NICs, PFC on priority 3; the default) or uet (Ultra "
+                          "Ethernet NICs, FabricTransportConfig: lossy data class with "
+                          "trimming, BDP-sized queues and ECN, UetCongestionControl, "
+                          "EvStrategy; the NICs' Mtu is Mtu).",
+                          StringValue("roce"),
+                          MakeStringAccessor(&ClosWorkloadHelper::m_transport),
+                          MakeStringChecker())
+            .AddAttribute("UetCongestionControl",
+                          "With Transport uet: none, nscc, rccc or both "
+                          "(FabricTransportConfig UetCongestionControl).",
+                          StringValue("nscc"),
+                          MakeStringAccessor(&ClosWorkloadHelper::m_uetCc),
+                          MakeStringChecker())
+            .AddAttribute("EvStrategy",
+                          "With Transport uet: single, oblivious, bitmap, reps or mixed "
+                          "(FabricTransportConfig EvStrategy: packet spraying but single).",
+                          StringValue("reps"),
+                          MakeStringAccessor(&ClosWorkloadHelper::m_evStrategy),
+                          MakeStringChecker())
             .AddAttribute("DcqcnPreset",
                           "DCQCN parameters: hpcc (g 1/256, 900 us timer, AI 50 Mb/s, HAI "
                           "100 Mb/s), firmware (ConnectX defaults), paper (Zhu et al. 2015) "
@@ -201,6 +222,10 @@ ClosWorkloadHelper::Install()
                     "ClosWorkloadHelper: HostLinkDataRate=" << m_hostRate << ", FabricLinkDataRate="
                                                             << m_fabricRate
                                                             << " are invalid; both must be > 0");
+    const std::string me = "ns3::ClosWorkloadHelper::";
+    FabricTransportConfig::CheckTransport(m_transport, me + "Transport");
+    FabricTransportConfig::CheckUetCc(m_uetCc, me + "UetCongestionControl");
+    FabricTransportConfig::CheckEvStrategy(m_evStrategy, me + "EvStrategy");
     const FlowSizeCdf cdf = LoadCdf(m_workload);
     if (m_preset == "hpcc")
     {
@@ -235,12 +260,29 @@ ClosWorkloadHelper::Install()
     sw.SetEcnAttribute("Kmax", QueueSizeValue(m_kmax));
     sw.SetEcnAttribute("Pmax", DoubleValue(m_pmax));
     sw.SetEcnAttribute("MarkingPoint", EnumValue(m_markingPoint));
-    RoceNicHelper& nic = m_clos->GetNicHelper();
-    nic.SetCongestionControl(m_cc); // aborts naming an unknown algorithm
-    nic.SetNicAttribute("Mtu", UintegerValue(m_mtu));
-    nic.SetNicAttribute("AckInterval", UintegerValue(1));
-    nic.AssignStreams(1);
+    Ptr<FabricTransportConfig> uet;
+    if (m_transport == "uet")
+    {
+        uet = CreateObject<FabricTransportConfig>();
+        uet->SetAttribute("Transport", StringValue("uet"));
+        uet->SetAttribute("UetCongestionControl", StringValue(m_uetCc));
+        uet->SetAttribute("EvStrategy", StringValue(m_evStrategy));
+        uet->Configure(m_clos);
+        m_clos->GetUetNicHelper().SetNicAttribute("Mtu", UintegerValue(m_mtu));
+    }
+    else
+    {
+        RoceNicHelper& nic = m_clos->GetNicHelper();
+        nic.SetCongestionControl(m_cc); // aborts naming an unknown algorithm
+        nic.SetNicAttribute("Mtu", UintegerValue(m_mtu));
+        nic.SetNicAttribute("AckInterval", UintegerValue(1));
+        nic.AssignStreams(1);
+    }
     m_clos->Install();
+    if (uet)
+    {
+        uet->Finish(m_clos);
+    }
 
     const double share = m_loadBase == "host" ? 1.0 : std::min(1.0, up / down);
     m_loadBaseRate = DataRate(static_cast<uint64_t>(share * double(m_hostRate.GetBitRate())));
@@ -252,6 +294,7 @@ ClosWorkloadHelper::Install()
     m_generator->SetNHosts(m_clos->GetNRanks());
     m_generator->AssignStreams(100);
     m_runner = std::make_unique<FlowWorkloadRunner>(m_clos, m_generator);
+    m_runner->SetTransport(m_transport);
     m_queues = CreateObject<SwitchQueueSampler>();
     for (uint32_t i = 0; i < m_clos->GetNLeaves(); ++i)
     {

@@ -27,7 +27,8 @@ namespace ns3
 /**
  * \ingroup ai-fabric-traffic
  * \brief Builds the congestion-control researcher's standard experiment: Poisson flows drawn
- *        from a flow-size CDF at a target load, over RoCEv2 on a two-tier Clos of plain hosts
+ *        from a flow-size CDF at a target load, over RoCEv2 or Ultra Ethernet on a two-tier Clos
+ *        of plain hosts
  *        (one NIC each, no NVLink), with per-flow FCT records and the slowdown summary.
  *
  * The defaults are the HPCC-lineage evaluation setup (Li et al., SIGCOMM 2019, and the
@@ -42,6 +43,11 @@ namespace ns3
  * Load: a fraction of each host's share of its leaf's uplinks (LoadBase "fabric": host rate /
  * oversubscription, 12.5 Gb/s at 2:1, the setup's ~590 WebSearch flows in 10 ms) or of the
  * host link (LoadBase "host").
+ *
+ * Transport "uet" runs the same flows over Ultra Ethernet instead (FabricTransportConfig:
+ * UetNics with Mtu payload bytes per packet, UetCongestionControl, EvStrategy, the lossy
+ * trimmed data class with BDP-sized queues and ECN; Kmin/Kmax/Pmax and DcqcnPreset then apply
+ * to no traffic), so RoCE and UET can be compared on the same workload.
  *
  * Install() sets the DcqcnCongestionOps defaults of the chosen preset (Config::SetDefault),
  * builds the Clos (ClosTopologyHelper: its switch and NIC helpers are reachable through
@@ -99,6 +105,9 @@ class ClosWorkloadHelper : public Object
     double m_pmax;                                //!< attribute Pmax
     WredEcnMarker::MarkingPoint m_markingPoint;   //!< attribute EcnMarkingPoint
     std::string m_cc;                             //!< attribute CongestionControl
+    std::string m_transport;                      //!< attribute Transport
+    std::string m_uetCc;                          //!< attribute UetCongestionControl
+    std::string m_evStrategy;                     //!< attribute EvStrategy
     std::string m_preset;                         //!< attribute DcqcnPreset
     std::string m_workload;                       //!< attribute Workload
     double m_load;                                //!< attribute Load

@@ -15,8 +15,12 @@
 #include "ns3/roce-reth-header.h"
 #include "ns3/simulator.h"
 #include "ns3/type-id.h"
+#include "ns3/uet-nic-helper.h"
+#include "ns3/uet-nic.h"
 
 #include <algorithm>
+#include <memory>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -31,6 +35,14 @@ constexpr uint32_t FRAMING =
     PfcNetDevice::FCS_BYTES + PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
 /// Most links a path may have before GetPath gives up (a routing loop).
 constexpr uint32_t MAX_PATH_LINKS = 64;
+/// UET headers of a full RUD data packet: IPv4 20, UDP 8, PDS 12, SES standard request 44.
+constexpr uint32_t UET_DATA_HEADERS = 20 + 8 + 12 + 44;
+/// The UET ACK that completes a WRITE: IPv4 20, UDP 8, PDS ACK 12, SES response 12.
+constexpr uint32_t UET_ACK_HEADERS = 20 + 8 + 12 + 12;
+/// The largest UET message (SES request_length, 32 bits), bytes.
+constexpr uint64_t UET_MAX_MESSAGE = 0xFFFFFFFFull;
+/// The memory key every UET flow writes to.
+constexpr uint64_t UET_MEMORY_KEY = 1;
 
 /// \return the time \p bytes take at \p rate
 Time
@@ -81,20 +93,110 @@ FlowWorkloadRunner::GetSummary()
 }
 
 void
+FlowWorkloadRunner::SetTransport(const std::string& transport)
+{
+    NS_ABORT_MSG_IF(transport != "roce" && transport != "uet",
+                    "FlowWorkloadRunner: transport \"" << transport
+                                                       << "\" is invalid; valid are roce, uet");
+    NS_ABORT_MSG_IF(m_started, "FlowWorkloadRunner::SetTransport after Start()");
+    m_transport = transport;
+}
+
+std::string
+FlowWorkloadRunner::GetTransport() const
+{
+    return m_transport;
+}
+
+void
+FlowWorkloadRunner::SetUetJobId(uint32_t jobId)
+{
+    NS_ABORT_MSG_IF(jobId > 0xFFFFFF,
+                    "FlowWorkloadRunner: UET JobID " << jobId << " is invalid; valid is 0.."
+                                                     << 0xFFFFFF);
+    m_uetJobId = jobId;
+}
+
+void
+FlowWorkloadRunner::SetUetDeliveryMode(UetDeliveryMode mode)
+{
+    NS_ABORT_MSG_IF(mode != UetDeliveryMode::RUD && mode != UetDeliveryMode::ROD,
+                    "FlowWorkloadRunner: UET delivery mode " << UetDeliveryModeName(mode)
+                                                             << " is invalid; valid are RUD, ROD");
+    m_uetMode = mode;
+}
+
+std::string
+FlowWorkloadRunner::CcName(TypeId tid)
+{
+    ObjectFactory f;
+    f.SetTypeId(tid);
+    return f.Create<FabricCongestionOps>()->GetName();
+}
+
+void
 FlowWorkloadRunner::Start()
 {
     NS_ABORT_MSG_IF(m_started, "FlowWorkloadRunner::Start called twice");
     m_started = true;
-    NS_ABORT_MSG_IF(m_topo->GetNRanks() == 0 || !m_topo->GetRank(0)->GetObject<RoceNic>(),
-                    "FlowWorkloadRunner: the topology's hosts have no RoceNic (Transports "
-                    "must include roce); Ultra Ethernet flows run with UetMatrixRunner");
-    Ptr<RoceNic> nic = m_topo->GetRank(0)->GetObject<RoceNic>();
-    TypeIdValue cc;
-    nic->GetAttribute("CongestionControl", cc);
-    ObjectFactory f;
-    f.SetTypeId(cc.Get());
-    m_ccName = f.Create<FabricCongestionOps>()->GetName();
+    NS_ABORT_MSG_IF(m_topo->GetNRanks() == 0, "FlowWorkloadRunner: the topology has no hosts");
+    Ptr<Node> first = m_topo->GetRank(0);
+    if (m_transport.empty())
+    {
+        m_transport = first->GetObject<RoceNic>() || !first->GetObject<UetNic>() ? "roce" : "uet";
+    }
+    if (m_transport == "uet")
+    {
+        StartUet();
+    }
+    else
+    {
+        Ptr<RoceNic> nic = first->GetObject<RoceNic>();
+        NS_ABORT_MSG_IF(!nic,
+                        "FlowWorkloadRunner: transport roce, but the topology's hosts have no "
+                        "RoceNic (Transports must include roce)");
+        TypeIdValue cc;
+        nic->GetAttribute("CongestionControl", cc);
+        m_ccName = CcName(cc.Get());
+    }
     ScheduleNext();
+}
+
+void
+FlowWorkloadRunner::StartUet()
+{
+    std::vector<Ptr<Node>> nodes;
+    for (uint32_t r = 0; r < m_topo->GetNRanks(); ++r)
+    {
+        Ptr<UetNic> nic = m_topo->GetRank(r)->GetObject<UetNic>();
+        NS_ABORT_MSG_IF(!nic,
+                        "FlowWorkloadRunner: transport uet, but rank "
+                            << r << " has no UetNic (Transports must include uet)");
+        nodes.push_back(m_topo->GetRank(r));
+    }
+    m_endpoints = m_topo->GetUetNicHelper().CreateEndpoints(nodes, m_uetJobId);
+    std::unordered_map<uint32_t, uint32_t> rankOf; // endpoint address -> rank
+    for (uint32_t r = 0; r < m_endpoints.size(); ++r)
+    {
+        m_endpoints[r]->RegisterMemory(UET_MEMORY_KEY, UET_MAX_MESSAGE);
+        rankOf[m_endpoints[r]->GetNic()->GetAddress(m_endpoints[r]->GetPort()).Get()] = r;
+    }
+    auto ranks = std::make_shared<const std::unordered_map<uint32_t, uint32_t>>(rankOf);
+    for (uint32_t r = 0; r < m_endpoints.size(); ++r)
+    {
+        Ptr<UetNic> nic = m_endpoints[r]->GetNic();
+        const uint32_t peer = r + 1 < m_endpoints.size() ? r + 1 : 0;
+        if (peer != r &&
+            nic->GetPathRtt(m_endpoints[peer]->GetNic()->GetAddress(0)).IsStrictlyPositive())
+        {
+            continue; // the topology helper told the NIC its paths (FatTreeTopologyHelper)
+        }
+        nic->SetPathRttFunction([this, ranks, r](Ipv4Address a) {
+            auto it = ranks->find(a.Get());
+            return it == ranks->end() || it->second == r ? Time(0) : GetUnloadedRtt(r, it->second);
+        });
+    }
+    m_ccName = CcName(m_endpoints[0]->GetNic()->GetCongestionPrototype()->GetInstanceTypeId());
 }
 
 void
@@ -117,6 +219,10 @@ FlowWorkloadRunner::ScheduleNext()
                                                 << " to itself; valid flows join two hosts");
     NS_ABORT_MSG_IF(f->sizeBytes == 0,
                     "FlowWorkloadRunner: flow " << f->id << " has 0 bytes; valid sizes are >= 1");
+    NS_ABORT_MSG_IF(m_transport == "uet" && f->sizeBytes > UET_MAX_MESSAGE,
+                    "FlowWorkloadRunner: flow " << f->id << " has " << f->sizeBytes
+                                                << " bytes; valid sizes over UET are 1.."
+                                                << UET_MAX_MESSAGE << " (one message)");
     NS_ABORT_MSG_IF(f->start < m_lastStart,
                     "FlowWorkloadRunner: flow " << f->id << " starts at " << f->start.As(Time::US)
                                                 << ", before the flow "
@@ -138,23 +244,27 @@ FlowWorkloadRunner::StartFlow()
     m_hasNext = false;
     Active a;
     a.spec = m_next;
-    auto& idle = m_idle[PairKey(a.spec.src, a.spec.dst)];
     const FlowPath path = GetPath(a.spec.src, a.spec.dst);
     a.ideal = IdealFct(path, a.spec.src, a.spec.dst, a.spec.sizeBytes);
-    a.pathRtt = UnloadedRtt(path, a.spec.src, a.spec.dst);
-    if (idle.empty())
+    const bool uet = m_transport == "uet";
+    if (!uet)
     {
-        a.qps = m_topo->Connect(a.spec.src, a.spec.dst, 1)[0];
-        ++m_qpPairs;
-        // Tell the algorithms the path's RTT (idle pairs got it when they were renewed).
-        RenewCongestionControl(a);
+        a.pathRtt = UnloadedRtt(path, a.spec.src, a.spec.dst);
+        auto& idle = m_idle[PairKey(a.spec.src, a.spec.dst)];
+        if (idle.empty())
+        {
+            a.qps = m_topo->Connect(a.spec.src, a.spec.dst, 1)[0];
+            ++m_qpPairs;
+            // Tell the algorithms the path's RTT (idle pairs got it when they were renewed).
+            RenewCongestionControl(a);
+        }
+        else
+        {
+            a.qps = idle.back();
+            idle.pop_back();
+        }
+        a.retxBefore = a.qps.first->GetCounters().retransmittedPackets;
     }
-    else
-    {
-        a.qps = idle.back();
-        idle.pop_back();
-    }
-    a.retxBefore = a.qps.first->GetCounters().retransmittedPackets;
     uint32_t slot;
     if (m_freeSlots.empty())
     {
@@ -169,29 +279,64 @@ FlowWorkloadRunner::StartFlow()
     }
     ++m_startedFlows;
     m_maxActive = std::max(m_maxActive, GetActive());
-    m_active[slot].qps.first->PostWrite(
-        a.spec.sizeBytes,
-        0,
-        1,
-        MakeCallback(&FlowWorkloadRunner::Completed, this).Bind(slot));
+    if (uet)
+    {
+        m_endpoints[a.spec.src]->PostWrite(
+            m_endpoints[a.spec.dst]->GetAddress(),
+            UET_MEMORY_KEY,
+            0,
+            a.spec.sizeBytes,
+            MakeCallback(&FlowWorkloadRunner::UetCompleted, this).Bind(slot),
+            m_uetMode);
+    }
+    else
+    {
+        m_active[slot].qps.first->PostWrite(
+            a.spec.sizeBytes,
+            0,
+            1,
+            MakeCallback(&FlowWorkloadRunner::RoceCompleted, this).Bind(slot));
+    }
     ScheduleNext();
 }
 
 void
-FlowWorkloadRunner::Completed(uint32_t slot, const RoceWorkCompletion& wc)
+FlowWorkloadRunner::RoceCompleted(uint32_t slot, const RoceWorkCompletion& wc)
 {
     Active& a = m_active[slot];
+    const bool ok = wc.status == RoceWcStatus::SUCCESS;
+    const uint64_t retx = a.qps.first->GetCounters().retransmittedPackets - a.retxBefore;
+    if (ok)
+    {
+        // Back to the pool as a new connection would be: fresh congestion control.
+        RenewCongestionControl(a);
+        m_idle[PairKey(a.spec.src, a.spec.dst)].push_back(a.qps);
+    }
+    a.qps = {};
+    Finish(slot, ok, wc.postTime, wc.endTime, retx);
+}
+
+void
+FlowWorkloadRunner::UetCompleted(uint32_t slot, const UetCompletion& c)
+{
+    Finish(slot, c.ok, c.postTime, c.endTime, c.retransmissions);
+}
+
+void
+FlowWorkloadRunner::Finish(uint32_t slot, bool ok, Time start, Time end, uint64_t retx)
+{
+    const Active& a = m_active[slot];
     FlowFctRecord r;
     r.id = a.spec.id;
     r.src = a.spec.src;
     r.dst = a.spec.dst;
     r.sizeBytes = a.spec.sizeBytes;
-    r.start = wc.postTime;
-    r.end = wc.endTime;
+    r.start = start;
+    r.end = end;
     r.ideal = a.ideal;
-    r.retransmissions = a.qps.first->GetCounters().retransmittedPackets - a.retxBefore;
-    r.ok = wc.status == RoceWcStatus::SUCCESS;
-    r.transport = "roce";
+    r.retransmissions = retx;
+    r.ok = ok;
+    r.transport = m_transport;
     r.cc = m_ccName;
     ++m_finished;
     m_failed += r.ok ? 0 : 1;
@@ -200,13 +345,6 @@ FlowWorkloadRunner::Completed(uint32_t slot, const RoceWorkCompletion& wc)
     {
         m_recordCb(r);
     }
-    if (r.ok)
-    {
-        // Back to the pool as a new connection would be: fresh congestion control.
-        RenewCongestionControl(a);
-        m_idle[PairKey(a.spec.src, a.spec.dst)].push_back(a.qps);
-    }
-    a.qps = {};
     m_freeSlots.push_back(slot);
     MaybeFinished();
 }
@@ -250,16 +388,15 @@ FlowWorkloadRunner::AllCompleted() const
 FlowPath
 FlowWorkloadRunner::GetPath(uint32_t src, uint32_t dst) const
 {
-    const auto ports = m_topo->GetConnectionPorts(src, dst);
-    Ptr<RoceNic> srcNic = m_topo->GetRank(src)->GetObject<RoceNic>();
-    Ptr<RoceNic> dstNic = m_topo->GetRank(dst)->GetObject<RoceNic>();
+    const auto ports = Ports(src, dst);
+    Ptr<FabricNic> srcNic = m_topo->GetRank(src)->GetObject<FabricNic>();
+    Ptr<FabricNic> dstNic = m_topo->GetRank(dst)->GetObject<FabricNic>();
     NS_ABORT_MSG_IF(!srcNic || !dstNic,
-                    "FlowWorkloadRunner::GetPath: rank " << (srcNic ? dst : src)
-                                                         << " has no RoceNic");
+                    "FlowWorkloadRunner::GetPath: rank " << (srcNic ? dst : src) << " has no NIC");
     const uint32_t dstIp = dstNic->GetAddress(ports.second).Get();
     Ptr<Node> dstNode = m_topo->GetRank(dst);
     FlowPath path;
-    Ptr<PfcNetDevice> dev = srcNic->GetCore()->GetPort(ports.first);
+    Ptr<PfcNetDevice> dev = srcNic->GetPort(ports.first);
     for (uint32_t hop = 0; hop < MAX_PATH_LINKS; ++hop)
     {
         Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(dev->GetChannel());
@@ -318,47 +455,117 @@ FlowWorkloadRunner::GetUnloadedRtt(uint32_t src, uint32_t dst) const
     return UnloadedRtt(GetPath(src, dst), src, dst);
 }
 
+std::pair<uint32_t, uint32_t>
+FlowWorkloadRunner::Ports(uint32_t src, uint32_t dst) const
+{
+    // UET endpoints sit on port 0 (UetNicHelper::CreateEndpoints); RoCE QPs where Connect
+    // puts them.
+    return m_transport == "uet" ? std::make_pair(0u, 0u) : m_topo->GetConnectionPorts(src, dst);
+}
+
 Time
 FlowWorkloadRunner::UnloadedRtt(const FlowPath& path, uint32_t src, uint32_t dst) const
 {
-    return IdealFct(path, src, dst, m_topo->GetRank(src)->GetObject<RoceNic>()->GetMtu());
+    return IdealFct(path, src, dst, Format(src, dst).mtu);
+}
+
+FlowWorkloadRunner::PacketFormat
+FlowWorkloadRunner::Format(uint32_t src, uint32_t dst) const
+{
+    PacketFormat f;
+    if (m_transport == "uet")
+    {
+        Ptr<UetNic> nic = m_topo->GetRank(src)->GetObject<UetNic>();
+        NS_ABORT_MSG_IF(!nic, "FlowWorkloadRunner: rank " << src << " has no UetNic");
+        f.mtu = nic->GetMtu();
+        f.perPacket = nic->GetPacketOverheadBytes(UET_DATA_HEADERS);
+        f.ack = nic->GetHeaderModelBytes() != 0
+                    ? nic->GetHeaderModelBytes()
+                    : std::max(PfcNetDevice::ETH_HEADER_BYTES + UET_ACK_HEADERS +
+                                   PfcNetDevice::FCS_BYTES,
+                               PfcNetDevice::MIN_FRAME_BYTES) +
+                          PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
+        return f;
+    }
+    Ptr<RoceNic> nic = m_topo->GetRank(src)->GetObject<RoceNic>();
+    NS_ABORT_MSG_IF(!nic, "FlowWorkloadRunner: rank " << src << " has no RoceNic");
+    const uint32_t port = Ports(src, dst).first;
+    uint8_t l2[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES];
+    const uint8_t prio = nic->GetCore()->GetPort(port)->GetDscpPriority(nic->GetDataDscp());
+    const uint32_t l2Bytes = nic->GetCore()->WriteFrameHeader(port, prio, l2);
+    // Wire bytes beyond the payload: L2, IPv4, UDP, BTH, ICRC, FCS, preamble, gap.
+    f.mtu = nic->GetMtu();
+    f.perPacket = l2Bytes + IP_UDP + RoceBthHeader::SIZE + RoceIcrcTrailer::SIZE + FRAMING;
+    f.firstExtra = RoceRethHeader::SIZE;
+    f.ack = std::max<uint32_t>(l2Bytes + IP_UDP + RoceBthHeader::SIZE + RoceAethHeader::SIZE +
+                                   RoceIcrcTrailer::SIZE + PfcNetDevice::FCS_BYTES,
+                               PfcNetDevice::MIN_FRAME_BYTES) +
+            PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
+    return f;
 }
 
 Time
 FlowWorkloadRunner::IdealFct(const FlowPath& path, uint32_t src, uint32_t dst, uint64_t bytes) const
 {
-    Ptr<RoceNic> nic = m_topo->GetRank(src)->GetObject<RoceNic>();
-    const auto ports = m_topo->GetConnectionPorts(src, dst);
-    uint8_t l2[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES];
-    const uint8_t prio = nic->GetCore()->GetPort(ports.first)->GetDscpPriority(nic->GetDataDscp());
-    const uint32_t l2Bytes = nic->GetCore()->WriteFrameHeader(ports.first, prio, l2);
-    // Wire bytes beyond the payload: L2, IPv4, UDP, BTH, ICRC, FCS, preamble, gap.
-    const uint64_t perPacket =
-        l2Bytes + IP_UDP + RoceBthHeader::SIZE + RoceIcrcTrailer::SIZE + FRAMING;
-    const uint64_t mtu = nic->GetMtu();
+    // Store-and-forward of n packets over links 1..L: the last bit of the last packet arrives
+    // after the heaviest monotone path through the (packet, link) grid, each cell weighing
+    // that packet's serialization on that link (a packet leaves a link when its last bit
+    // arrives and the link has sent the packet before it). Middle packets are all alike, so
+    // the heaviest path takes the first packet down to a link lo, the middle ones across
+    // links lo..hi (all but one of them on the slowest of those links), and the last packet
+    // from hi down to L. Each link's share is summed in bytes and timed once (exact to the
+    // picosecond's rounding of that one division), less the inter-frame gap the last bit
+    // does not wait for.
+    const PacketFormat f = Format(src, dst);
+    const uint64_t mtu = f.mtu;
     const uint64_t n = (bytes + mtu - 1) / mtu;
-    const uint64_t wire = bytes + n * perPacket + RoceRethHeader::SIZE;
-    const uint64_t first = std::min(bytes, mtu) + perPacket + RoceRethHeader::SIZE;
-    const uint64_t last = (bytes - (n - 1) * mtu) + perPacket + (n == 1 ? RoceRethHeader::SIZE : 0);
-    const uint64_t ack =
-        std::max<uint64_t>(l2Bytes + IP_UDP + RoceBthHeader::SIZE + RoceAethHeader::SIZE +
-                               RoceIcrcTrailer::SIZE + PfcNetDevice::FCS_BYTES,
-                           PfcNetDevice::MIN_FRAME_BYTES) +
-        PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
+    const uint64_t first = std::min(bytes, mtu) + f.perPacket + f.firstExtra;
+    const uint64_t middle = mtu + f.perPacket;
+    const uint64_t last = (bytes - (n - 1) * mtu) + f.perPacket;
+    const std::size_t links = path.rates.size();
     const uint64_t gap = PfcNetDevice::IFG_BYTES;
-    std::size_t b = 0;
-    for (std::size_t i = 1; i < path.rates.size(); ++i)
-    {
-        if (path.rates[i] < path.rates[b])
+    std::vector<uint64_t> share(links);
+    auto timeOf = [&]() {
+        Time t;
+        for (std::size_t l = 0; l < links; ++l)
         {
-            b = i;
+            t += Tx(share[l] - gap, path.rates[l]);
+        }
+        return t;
+    };
+    Time data;
+    if (n == 1)
+    {
+        std::fill(share.begin(), share.end(), first);
+        data = timeOf();
+    }
+    for (std::size_t lo = 0; n >= 2 && lo < links; ++lo)
+    {
+        // Two packets: the first down to lo, the last from lo on (no middle: hi = lo).
+        const std::size_t hiEnd = n == 2 ? lo + 1 : links;
+        for (std::size_t hi = lo; hi < hiEnd; ++hi)
+        {
+            std::size_t slow = lo;
+            for (std::size_t l = lo + 1; l <= hi; ++l)
+            {
+                slow = path.rates[l] < path.rates[slow] ? l : slow;
+            }
+            for (std::size_t l = 0; l < links; ++l)
+            {
+                share[l] = (l <= lo ? first : 0) + (l >= hi ? last : 0);
+                if (n >= 3)
+                {
+                    share[l] +=
+                        (l >= lo && l <= hi ? middle : 0) + (l == slow ? (n - 3) * middle : 0);
+                }
+            }
+            data = std::max(data, timeOf());
         }
     }
-    Time t = 2 * path.switching;
-    for (std::size_t i = 0; i < path.rates.size(); ++i)
+    Time t = data + 2 * path.switching;
+    for (std::size_t l = 0; l < links; ++l)
     {
-        const uint64_t data = i < b ? first : (i == b ? wire : last);
-        t += Tx(data - gap, path.rates[i]) + Tx(ack - gap, path.rates[i]) + 2 * path.delays[i];
+        t += Tx(f.ack - gap, path.rates[l]) + 2 * path.delays[l];
     }
     return t;
 }

@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * ai-fabric: runs a flow workload (a FlowSource: Poisson arrivals from a flow-size CDF, an
- * incast, a flow list) over the RoCEv2 NICs of an installed topology, with memory bounded by
- * the flows in flight, and records each flow's FCT against its ideal FCT.
+ * incast, a flow list) over the RoCEv2 or Ultra Ethernet NICs of an installed topology, with
+ * memory bounded by the flows in flight, and records each flow's FCT against its ideal FCT.
  */
 #ifndef FLOW_WORKLOAD_RUNNER_H
 #define FLOW_WORKLOAD_RUNNER_H
@@ -14,6 +14,7 @@
 #include "ns3/flow-fct-summary.h"
 #include "ns3/flow-source.h"
 #include "ns3/roce-queue-pair.h"
+#include "ns3/uet-endpoint.h"
 
 #include <cstdint>
 #include <map>
@@ -36,30 +37,48 @@ struct FlowPath
 /**
  * \ingroup ai-fabric-traffic
  * \brief Runs the flows of a FlowSource between the hosts (ranks) of an installed topology as
- *        RDMA WRITEs over RoCEv2, pulling them lazily: at most one flow is read ahead of the
- *        simulation clock, and the state kept is that of the flows in flight.
+ *        RDMA WRITEs over RoCEv2 or SES WRITEs over Ultra Ethernet, pulling them lazily: at
+ *        most one flow is read ahead of the simulation clock, and the state kept is that of
+ *        the flows in flight.
  *
- * A flow from host s to host d takes an idle QP pair of the pair (s, d) or connects a new one
- * (FabricTopologyHelper::Connect); when the WRITE completes, the pair returns to the pool with
- * fresh congestion-control instances (RoceNic::RenewCongestionControl), so every flow starts
- * at line rate as on a new connection (the HPCC-lineage simulators' one QP per flow) and the
- * QPs ever created are bounded by the largest number of flows a host pair had in flight at
- * once. Each completion is passed to the record callback (e.g. a CSV writer) and counted in
- * a FlowFctSummary.
+ * Transport (SetTransport): "roce" when the ranks carry RoceNics (the default then), "uet"
+ * when they carry UetNics (the default when they have no RoceNic).
+ *
+ * RoCEv2: a flow from host s to host d takes an idle QP pair of the pair (s, d) or connects a
+ * new one (FabricTopologyHelper::Connect); when the WRITE completes, the pair returns to the
+ * pool with fresh congestion-control instances (RoceNic::RenewCongestionControl), so every
+ * flow starts at line rate as on a new connection (the HPCC-lineage simulators' one QP per
+ * flow) and the QPs ever created are bounded by the largest number of flows a host pair had
+ * in flight at once.
+ *
+ * Ultra Ethernet: one endpoint per rank (UetNicHelper::CreateEndpoints, port 0, JobID
+ * SetUetJobId) with one registered memory region of 2^32 - 1 bytes (the largest message), so
+ * nothing is registered per flow; each flow is one RUD WRITE (SetUetDeliveryMode: RUD or
+ * ROD) of at most 2^32 - 1 bytes (larger aborts naming the flow). Flows between the same
+ * pair share its PDC and that PDC's congestion-control context, as UET's PDCs do (the NIC
+ * opens and closes PDCs; PdcIdleTime). The NICs learn each peer's unloaded path RTT
+ * (UetNic::SetPathRttFunction, GetUnloadedRtt) unless the topology helper gave them one.
+ *
+ * Each completion is passed to the record callback (e.g. a CSV writer) and counted in a
+ * FlowFctSummary; retransmissions are the flow's own (RoCE: its requester QP's, UET: its
+ * message's packets sent again).
  *
  * Ideal FCT (FlowFctRecord::ideal), from the path (GetPath: the first equal-cost port at each
- * switch) and the NIC's packet format: with n = ceil(size / Mtu) packets of Mtu payload (the
- * last one shorter), each with 82 B of Ethernet/IPv4/UDP/BTH/ICRC/FCS/preamble/gap (the first
- * also 16 B of RETH), W bytes on the wire in all, and the ACK's 86 B,
+ * switch) and the transport's packet format: with n = ceil(size / Mtu) packets of Mtu payload
+ * (the last one shorter), each with H bytes beyond the payload on the wire (RoCE: 82 B of
+ * Ethernet/802.1Q/IPv4/UDP/BTH/ICRC/FCS/preamble/gap, the first packet also 16 B of RETH;
+ * UET: 122 B of Ethernet/IPv4/UDP/PDS/SES standard header/FCS/preamble/gap, or the NIC's
+ * HeaderModelBytes), W bytes on the wire in all, and the ACK that completes the flow (RoCE
+ * 86 B, UET 90 B: PDS ACK + SES response),
  *   ideal = sum over links before the bottleneck b of (first packet - 12 B) x 8 / rate
  *         + (W - 12 B) x 8 / rate_b + sum over links after b of (last packet - 12 B) x 8 / rate
  *         + sum over links of (ACK - 12 B) x 8 / rate + 2 x (propagation + switching)
  * (a frame is received when its last bit arrives, 12 B of inter-frame gap before the next
  * may start): the FCT of the flow alone, so an unloaded flow's slowdown is 1.
  *
- * Start() aborts, naming the value, when the topology's hosts carry no RoceNic (UET flows run
- * with UetMatrixRunner), a flow's host is not a rank of the topology, a flow goes from a host
- * to itself, or the source's start times decrease.
+ * Start() aborts, naming the value, when the topology's hosts carry no NIC of the transport,
+ * a flow's host is not a rank of the topology, a flow goes from a host to itself, or the
+ * source's start times decrease.
  */
 class FlowWorkloadRunner
 {
@@ -82,6 +101,24 @@ class FlowWorkloadRunner
     /// \return the summary, to set bucket edges before Start() and read after the run
     FlowFctSummary& GetSummary();
 
+    /**
+     * \brief Choose the transport (before Start()).
+     * \param transport "roce" or "uet" (aborts naming the value otherwise; Start() aborts if
+     *        the ranks do not carry that NIC); unset: roce if the ranks have RoceNics, else uet
+     */
+    void SetTransport(const std::string& transport);
+    /// \return "roce" or "uet" (after Start(); before it, the choice or "")
+    std::string GetTransport() const;
+    /**
+     * \param jobId JobID of the UET endpoints, 0..2^24-1 (default 2; must differ from the
+     *        JobIDs of other UET jobs on the same NICs, e.g. a collective's); aborts otherwise
+     */
+    void SetUetJobId(uint32_t jobId);
+    /**
+     * \param mode UET delivery mode of the WRITEs: RUD (default) or ROD (aborts otherwise)
+     */
+    void SetUetDeliveryMode(UetDeliveryMode mode);
+
     /// Read the first flow and schedule it. Call once, before Simulator::Run().
     void Start();
 
@@ -93,7 +130,7 @@ class FlowWorkloadRunner
     uint64_t GetActive() const;
     /// \return the largest number of flows in flight at once
     uint64_t GetMaxActive() const;
-    /// \return QP pairs created (pool size)
+    /// \return RoCE QP pairs created (pool size; 0 with UET)
     uint64_t GetQpPairs() const;
     /// \return true when the source is exhausted and every flow finished successfully
     bool AllCompleted() const;
@@ -117,10 +154,11 @@ class FlowWorkloadRunner
     /**
      * \brief The unloaded RTT of the path from \p src to \p dst: the ideal FCT of a
      *        one-packet flow of Mtu payload (its first bit out to its ACK's last bit in).
-     *        Every flow's congestion control is told it (RoceNic::RenewCongestionControl;
-     *        FabricCcState::GetPathRtt), as the HPCC-lineage simulators give each flow its
-     *        pair's base RTT: HPCC's T, DCTCP's initial window and Swift's base delay follow
-     *        the path instead of their BaseRtt attributes.
+     *        Every flow's congestion control is told it (RoCE: RoceNic::RenewCongestionControl;
+     *        UET: UetNic::SetPathRttFunction; FabricCcState::GetPathRtt), as the HPCC-lineage
+     *        simulators give each flow its pair's base RTT: HPCC's T, DCTCP's initial window,
+     *        Swift's and NSCC's base delay follow the path instead of their BaseRtt
+     *        attributes.
      * \param src source rank
      * \param dst destination rank (!= src)
      * \return the RTT (8.7 us host-leaf-spine-leaf-host in the reference 25/100 Gb/s Clos)
@@ -132,8 +170,8 @@ class FlowWorkloadRunner
     struct Active
     {
         FlowSpec spec;                                         //!< the flow
-        std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>> qps; //!< its QP pair
-        uint64_t retxBefore{0}; //!< the requester's retransmissions when it started
+        std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>> qps; //!< RoCE: its QP pair
+        uint64_t retxBefore{0}; //!< RoCE: the requester's retransmissions when it started
         Time ideal;             //!< its ideal FCT
         Time pathRtt;           //!< its path's unloaded RTT
     };
@@ -153,6 +191,28 @@ class FlowWorkloadRunner
      * \return the unloaded RTT (GetUnloadedRtt)
      */
     Time UnloadedRtt(const FlowPath& path, uint32_t src, uint32_t dst) const;
+
+    /// A transport's packet format, for the ideal FCT (see the class text).
+    struct PacketFormat
+    {
+        uint32_t mtu{0};        //!< payload bytes of a full packet
+        uint32_t perPacket{0};  //!< wire bytes beyond the payload of every packet
+        uint32_t firstExtra{0}; //!< more wire bytes on the first packet (RoCE's RETH)
+        uint32_t ack{0};        //!< wire bytes of the ACK that completes a flow
+    };
+
+    /**
+     * \param src source rank
+     * \param dst destination rank
+     * \return the packet format of a flow from \p src to \p dst over the transport
+     */
+    PacketFormat Format(uint32_t src, uint32_t dst) const;
+    /**
+     * \param src source rank
+     * \param dst destination rank
+     * \return the NIC ports a flow from \p src to \p dst leaves and enters by
+     */
+    std::pair<uint32_t, uint32_t> Ports(uint32_t src, uint32_t dst) const;
     /// Give both QPs of a flow fresh congestion control told the flow's path RTT.
     void RenewCongestionControl(const Active& a) const;
 
@@ -162,8 +222,23 @@ class FlowWorkloadRunner
     void StartFlow();
     /// Call the finished callback if the source is exhausted and nothing is in flight.
     void MaybeFinished();
-    /// A WRITE completed.
-    void Completed(uint32_t slot, const RoceWorkCompletion& wc);
+    /// A RoCE WRITE completed.
+    void RoceCompleted(uint32_t slot, const RoceWorkCompletion& wc);
+    /// A UET WRITE completed.
+    void UetCompleted(uint32_t slot, const UetCompletion& c);
+    /**
+     * \brief Record a finished flow and free its slot.
+     * \param slot its slot
+     * \param ok completed successfully
+     * \param start posted
+     * \param end completed
+     * \param retx its retransmissions
+     */
+    void Finish(uint32_t slot, bool ok, Time start, Time end, uint64_t retx);
+    /// Start() for UET: endpoints, memory, path RTTs.
+    void StartUet();
+    /// \return the congestion-control name of a NIC's prototype TypeId \p tid
+    static std::string CcName(TypeId tid);
 
     /// \return the pool key of a host pair
     static uint64_t PairKey(uint32_t src, uint32_t dst)
@@ -185,12 +260,16 @@ class FlowWorkloadRunner
     std::vector<uint32_t> m_freeSlots; //!< unused slots of m_active
     /// Idle QP pairs per host pair.
     std::map<uint64_t, std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>>> m_idle;
-    uint64_t m_startedFlows{0}; //!< flows started
-    uint64_t m_finished{0};     //!< flows finished
-    uint64_t m_failed{0};       //!< flows failed
-    uint64_t m_maxActive{0};    //!< most in flight at once
-    uint64_t m_qpPairs{0};      //!< QP pairs created
-    std::string m_ccName;       //!< the NICs' congestion control name
+    uint64_t m_startedFlows{0};                      //!< flows started
+    uint64_t m_finished{0};                          //!< flows finished
+    uint64_t m_failed{0};                            //!< flows failed
+    uint64_t m_maxActive{0};                         //!< most in flight at once
+    uint64_t m_qpPairs{0};                           //!< QP pairs created
+    std::string m_ccName;                            //!< the NICs' congestion control name
+    std::string m_transport;                         //!< "roce", "uet" or "" (choose at Start)
+    uint32_t m_uetJobId{2};                          //!< UET endpoints' JobID
+    UetDeliveryMode m_uetMode{UetDeliveryMode::RUD}; //!< UET WRITE delivery mode
+    std::vector<Ptr<UetEndpoint>> m_endpoints;       //!< UET: one endpoint per rank
 };
 
 } // namespace ns3

@@ -253,6 +253,7 @@ UetMessageSender::Complete(UetTxMessage& m, bool ok, uint8_t rc, const std::stri
     c.startTime = m.started ? m.startTime : m_core->Now();
     c.endTime = m_core->Now();
     c.returnCode = rc;
+    c.retransmissions = m.retransmissions;
     c.ok = ok;
     c.error = error;
     m_completed.emplace_back(std::move(c), m.cb);

@@ -51,6 +51,7 @@ struct UetTxMessage
     Time postTime;                        //!< posted
     Time startTime;                       //!< first packet sent
     bool started{false};                  //!< first packet sent
+    uint32_t retransmissions{0};          //!< its packets sent again
 };
 
 /**

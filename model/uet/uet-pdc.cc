@@ -415,6 +415,7 @@ UetPdc::BuildNextPacket(const Time& now)
         UetTxMessage* m = FindTx(seq);
         NS_ABORT_MSG_IF(!m, GetLabel() << ": PSN " << psn << " belongs to no message");
         payload = PayloadOf(*m, k);
+        m->retransmissions += retx ? 1 : 0;
         bool last = k + 1 == m->npkts;
         // AR on the last packet of a message, on a retransmission and when the window closes:
         // the ACK must not wait for ACK_Gen_Trigger bytes that will not come.

@@ -96,6 +96,7 @@ struct UetCompletion
     Time startTime;                             //!< first packet sent
     Time endTime;                               //!< completed (response or error)
     uint8_t returnCode{0};                      //!< SES return code (UetSesHeader::ReturnCode)
+    uint32_t retransmissions{0};                //!< its request packets sent again
     bool ok{false};                             //!< returnCode is RC_OK
     std::string error;                          //!< why it failed (empty when ok)
 
