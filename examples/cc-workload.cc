@@ -90,6 +90,10 @@ main(int argc, char* argv[])
     cmd.AddValue("kmin", h + "Kmin");
     cmd.AddValue("kmax", h + "Kmax");
     cmd.AddValue("pmax", h + "Pmax");
+    cmd.AddValue("spine-buffer", h + "SpineBufferSize");
+    cmd.AddValue("spine-kmin", h + "SpineKmin");
+    cmd.AddValue("spine-kmax", h + "SpineKmax");
+    cmd.AddValue("spine-pmax", h + "SpinePmax");
     cmd.AddValue("seed", "Random run (arrivals, sizes, hosts, ECMP), >= 1", seed);
     cmd.AddValue("fct", "Write one CSV row per flow to this file", fctPath);
     cmd.AddValue("summary", "Write the per-bucket summary CSV to this file", summaryPath);

@@ -463,6 +463,41 @@ TEST_F(FlowWorkloadRunnerTest, TheExperimentRunsOverUltraEthernetToo)
                  "are none, nscc, rccc, both");
 }
 
+// The spines' own buffer and ECN thresholds reach the spines only; the leaves keep the common
+// ones; spine thresholds that cross abort naming them.
+TEST_F(FlowWorkloadRunnerTest, SpineSettingsOfTheExperimentReachTheSpinesOnly)
+{
+    auto exp = CreateObject<ClosWorkloadHelper>();
+    exp->SetAttribute("Leaves", UintegerValue(2));
+    exp->SetAttribute("HostsPerLeaf", UintegerValue(8));
+    exp->SetAttribute("SpineBufferSize", UintegerValue(8000000));
+    exp->SetAttribute("SpineKmin", QueueSizeValue(QueueSize("50KB")));
+    exp->SetAttribute("SpinePmax", DoubleValue(0.5));
+    exp->Install();
+    Ptr<FabricSwitch> leaf = exp->GetTopology()->GetLeaf(0)->GetObject<FabricSwitch>();
+    Ptr<FabricSwitch> spine = exp->GetTopology()->GetSpine(0)->GetObject<FabricSwitch>();
+    UintegerValue leafBuffer;
+    UintegerValue spineBuffer;
+    leaf->GetMmu()->GetAttribute("BufferSize", leafBuffer);
+    spine->GetMmu()->GetAttribute("BufferSize", spineBuffer);
+    EXPECT_EQ(leafBuffer.Get(), 4000000u);
+    EXPECT_EQ(spineBuffer.Get(), 8000000u);
+    // Per 25 Gb/s, scaled to the 100 Gb/s ports: leaf uplink 100/400 KB -> 400/1600 KB.
+    const uint32_t up = leaf->GetNPorts() - 1;
+    EXPECT_EQ(leaf->GetEcnMarker()->GetKmin(up), 400000u);
+    EXPECT_DOUBLE_EQ(leaf->GetEcnMarker()->GetPmax(up), 0.2);
+    EXPECT_EQ(spine->GetEcnMarker()->GetKmin(0), 200000u);
+    EXPECT_EQ(spine->GetEcnMarker()->GetKmax(0), 1600000u); // SpineKmax 0: Kmax
+    EXPECT_DOUBLE_EQ(spine->GetEcnMarker()->GetPmax(0), 0.5);
+    auto bad = CreateObject<ClosWorkloadHelper>();
+    bad->SetAttribute("SpineKmin", QueueSizeValue(QueueSize("500KB")));
+    EXPECT_DEATH(bad->Install(),
+                 "the spines' Kmin 500000B is above their Kmax 400000B \\(SpineKmin, SpineKmax");
+    bad->SetAttribute("SpineKmin", QueueSizeValue(QueueSize("0B")));
+    bad->SetAttribute("SpinePmax", DoubleValue(-0.5));
+    EXPECT_DEATH(bad->Install(), "SpinePmax=-0.5 is invalid; valid values are \\[0, 1\\] and -1");
+}
+
 // The experiment helper's queue sampler covers every leaf and spine port at each tick, stops
 // with the last flow (the run ends), and its statistics are ordered.
 TEST_F(FlowWorkloadRunnerTest, QueueSamplerCoversEveryPortAndStopsWithTheWorkload)

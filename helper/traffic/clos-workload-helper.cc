@@ -111,6 +111,30 @@ ClosWorkloadHelper::GetTypeId()
                           DoubleValue(0.2),
                           MakeDoubleAccessor(&ClosWorkloadHelper::m_pmax),
                           MakeFabricDoubleChecker("ns3::ClosWorkloadHelper::Pmax", 0.0, 1.0))
+            .AddAttribute("SpineBufferSize",
+                          "Shared buffer of each spine, bytes; 0 (default) = BufferSize "
+                          "(per-tier settings: FabricTopologyHelper::SetTierMmuAttribute).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ClosWorkloadHelper::m_spineBuffer),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("SpineKmin",
+                          "ECN Kmin of the spines at 25 Gb/s, scaled with the port rate; 0 "
+                          "(default) = Kmin.",
+                          QueueSizeValue(QueueSize("0B")),
+                          MakeQueueSizeAccessor(&ClosWorkloadHelper::m_spineKmin),
+                          MakeQueueSizeChecker())
+            .AddAttribute("SpineKmax",
+                          "ECN Kmax of the spines at 25 Gb/s (>= their Kmin); 0 (default) = "
+                          "Kmax.",
+                          QueueSizeValue(QueueSize("0B")),
+                          MakeQueueSizeAccessor(&ClosWorkloadHelper::m_spineKmax),
+                          MakeQueueSizeChecker())
+            .AddAttribute("SpinePmax",
+                          "ECN marking probability of the spines at their Kmax, [0, 1]; -1 "
+                          "(default) = Pmax.",
+                          DoubleValue(-1),
+                          MakeDoubleAccessor(&ClosWorkloadHelper::m_spinePmax),
+                          MakeFabricDoubleChecker("ns3::ClosWorkloadHelper::SpinePmax", -1.0, 1.0))
             .AddAttribute("EcnMarkingPoint",
                           "Where switches decide ECN marks: Dequeue (default, as the "
                           "HPCC-lineage simulators) or Enqueue (WredEcnMarker MarkingPoint).",
@@ -214,6 +238,17 @@ ClosWorkloadHelper::Install()
     NS_ABORT_MSG_IF(m_kmin.GetValue() > m_kmax.GetValue(),
                     "ClosWorkloadHelper: Kmin=" << m_kmin << " is above Kmax=" << m_kmax
                                                 << "; valid is Kmin <= Kmax");
+    const QueueSize spineKmin = m_spineKmin.GetValue() != 0 ? m_spineKmin : m_kmin;
+    const QueueSize spineKmax = m_spineKmax.GetValue() != 0 ? m_spineKmax : m_kmax;
+    NS_ABORT_MSG_IF(spineKmin.GetValue() > spineKmax.GetValue(),
+                    "ClosWorkloadHelper: the spines' Kmin " << spineKmin << " is above their Kmax "
+                                                            << spineKmax
+                                                            << " (SpineKmin, SpineKmax; 0 = Kmin, "
+                                                               "Kmax); valid is Kmin <= Kmax");
+    NS_ABORT_MSG_IF(m_spinePmax < 0 && m_spinePmax != -1,
+                    "ClosWorkloadHelper: SpinePmax=" << m_spinePmax
+                                                     << " is invalid; valid values are [0, 1] "
+                                                        "and -1 (= Pmax)");
     NS_ABORT_MSG_IF(m_loadBase != "fabric" && m_loadBase != "host",
                     "ClosWorkloadHelper: LoadBase=" << m_loadBase
                                                     << " is invalid; valid values are fabric, "
@@ -260,6 +295,20 @@ ClosWorkloadHelper::Install()
     sw.SetEcnAttribute("Kmax", QueueSizeValue(m_kmax));
     sw.SetEcnAttribute("Pmax", DoubleValue(m_pmax));
     sw.SetEcnAttribute("MarkingPoint", EnumValue(m_markingPoint));
+    if (m_spineBuffer != 0)
+    {
+        m_clos->SetTierMmuAttribute(FabricNodeType::SPINE,
+                                    "BufferSize",
+                                    UintegerValue(m_spineBuffer));
+    }
+    if (m_spineKmin.GetValue() != 0 || m_spineKmax.GetValue() != 0 || m_spinePmax >= 0)
+    {
+        m_clos->SetTierEcnAttribute(FabricNodeType::SPINE, "Kmin", QueueSizeValue(spineKmin));
+        m_clos->SetTierEcnAttribute(FabricNodeType::SPINE, "Kmax", QueueSizeValue(spineKmax));
+        m_clos->SetTierEcnAttribute(FabricNodeType::SPINE,
+                                    "Pmax",
+                                    DoubleValue(m_spinePmax >= 0 ? m_spinePmax : m_pmax));
+    }
     Ptr<FabricTransportConfig> uet;
     if (m_transport == "uet")
     {

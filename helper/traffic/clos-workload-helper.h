@@ -40,6 +40,9 @@ namespace ns3
  * ports sized for the NICs' packets (ClosTopologyHelper PortMtuFromTransport), as those
  * simulators do.
  *
+ * Leaves and spines share BufferSize, Kmin, Kmax and Pmax unless SpineBufferSize, SpineKmin,
+ * SpineKmax or SpinePmax give the spines their own (FabricTopologyHelper tier settings).
+ *
  * Load: a fraction of each host's share of its leaf's uplinks (LoadBase "fabric": host rate /
  * oversubscription, 12.5 Gb/s at 2:1, the setup's ~590 WebSearch flows in 10 ms) or of the
  * host link (LoadBase "host").
@@ -103,6 +106,10 @@ class ClosWorkloadHelper : public Object
     QueueSize m_kmin;                             //!< attribute Kmin
     QueueSize m_kmax;                             //!< attribute Kmax
     double m_pmax;                                //!< attribute Pmax
+    uint64_t m_spineBuffer;                       //!< attribute SpineBufferSize
+    QueueSize m_spineKmin;                        //!< attribute SpineKmin
+    QueueSize m_spineKmax;                        //!< attribute SpineKmax
+    double m_spinePmax;                           //!< attribute SpinePmax
     WredEcnMarker::MarkingPoint m_markingPoint;   //!< attribute EcnMarkingPoint
     std::string m_cc;                             //!< attribute CongestionControl
     std::string m_transport;                      //!< attribute Transport
