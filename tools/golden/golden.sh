@@ -53,6 +53,7 @@ run dcqcn-fairness-none "$ex/dcqcn-fairness" --cc=none --flows=2
 run dcqcn-incast "$ex/dcqcn-incast"
 run dcqcn-incast-paper "$ex/dcqcn-incast" --preset=paper --senders=4
 run cc-workload "$ex/cc-workload" --duration=1ms --fct=fct.csv --summary=summary.csv
+run cc-workload-timeline "$ex/cc-workload" --duration=1ms --cc=none --timeline=timeline.csv
 run collective-ring "$ex/collective-ring" --csv=collective.csv
 run collective-tree "$ex/collective-ring" --algo=tree --ranks=16 --servers=2 --size=4MiB
 run collective-alltoall "$ex/collective-ring" --op=alltoall --ranks=8 --size=1MiB
