@@ -455,6 +455,136 @@ TEST_F(FlowWorkloadRunnerTest, QueueTimelineAddsUpToTheFabricsPauseFrames)
     EXPECT_EQ(maxQueue["spine"], q->GetStats("spine").max);
 }
 
+/// Finished callback: count the calls in \p n.
+void
+CountCall(int* n)
+{
+    ++*n;
+}
+
+// StopArrivals: flows every 10 us, stopped at 25 us: the three flows that started (0, 10,
+// 20 us) finish, the one read ahead (30 us) never starts, the source is not read again, the
+// finished callback runs once after the last of them; stopping again changes nothing, and a
+// runner stopped before Start() starts nothing and reports finished at Start().
+TEST_F(FlowWorkloadRunnerTest, StopArrivalsLetsTheFlowsInFlightFinish)
+{
+    Ptr<ClosTopologyHelper> t = Clos(1);
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 10; ++i)
+    {
+        flows.push_back(Flow(i + 1, i % 8, (i + 1) % 8, 100000, MicroSeconds(10 * i)));
+    }
+    FlowWorkloadRunner run(t, CreateObject<VectorSource>(flows));
+    std::vector<FlowFctRecord> got;
+    run.SetRecordCallback(MakeBoundCallback(&Collect, &got));
+    int finished = 0;
+    run.SetFinishedCallback(MakeBoundCallback(&CountCall, &finished));
+    run.Start();
+    Simulator::Schedule(MicroSeconds(25), &FlowWorkloadRunner::StopArrivals, &run);
+    Simulator::Schedule(MicroSeconds(26), &FlowWorkloadRunner::StopArrivals, &run);
+    Simulator::Run();
+    EXPECT_TRUE(run.IsStopped());
+    EXPECT_EQ(run.GetStarted(), 3u);
+    ASSERT_EQ(got.size(), 3u);
+    for (uint64_t i = 0; i < 3; ++i)
+    {
+        EXPECT_EQ(got[i].id, i + 1);
+        EXPECT_TRUE(got[i].ok);
+    }
+    EXPECT_GT(got[2].end, MicroSeconds(25)) << "a flow was in flight at the stop";
+    EXPECT_EQ(finished, 1);
+    EXPECT_TRUE(run.AllCompleted());
+    EXPECT_LT(Simulator::Now(), MicroSeconds(100)) << "the flow at 30 us did not start";
+    Simulator::Destroy();
+
+    Ptr<ClosTopologyHelper> t2 = Clos(1);
+    FlowWorkloadRunner idle(t2, CreateObject<VectorSource>(flows));
+    int idleFinished = 0;
+    idle.SetFinishedCallback(MakeBoundCallback(&CountCall, &idleFinished));
+    idle.StopArrivals();
+    idle.Start();
+    Simulator::Run();
+    EXPECT_EQ(idle.GetStarted(), 0u);
+    EXPECT_EQ(idleFinished, 1);
+    EXPECT_TRUE(idle.AllCompleted());
+}
+
+/// The job's last collective finished: stop the background's arrivals.
+void
+StopBackground(FlowWorkloadRunner* bg, const CollectiveRecord&)
+{
+    bg->StopArrivals();
+}
+
+// Background flows beside a collective job on one fabric (16 hosts, DCQCN): a ring AllReduce
+// of 1 MiB twice over every host, and Poisson fb-hadoop flows at 50 % of each host link
+// until the job's last collective finished. Both complete: the runner's QPs and the job's
+// share the NICs (each NIC holds the job's QPs plus the runner's), every flow is recorded
+// once and started before the job ended, and the job is slower than alone on the fabric.
+TEST_F(FlowWorkloadRunnerTest, BackgroundFlowsRunBesideACollectiveJob)
+{
+    Time jobTime[2];
+    uint32_t jobQps = 0;
+    for (int withBg = 0; withBg < 2; ++withBg)
+    {
+        Ptr<ClosTopologyHelper> t = Clos(2, "dcqcn");
+        CollectiveHelper coll;
+        coll.SetTopology(t);
+        coll.AssignStreams(10);
+        Ptr<CollectiveCommunicator> job = coll.CreateWorldCommunicator("job");
+        auto gen = CreateObject<FlowArrivalGenerator>();
+        gen->SetAttribute("Load", DoubleValue(0.5));
+        gen->SetAttribute("HostLinkRate", DataRateValue(DataRate("25Gbps")));
+        gen->SetAttribute("StopTime", TimeValue(Seconds(1)));
+        gen->SetFlowSizeCdf(FlowSizeCdf::LoadShipped("fb-hadoop"));
+        gen->SetNHosts(t->GetNRanks());
+        gen->AssignStreams(100);
+        FlowWorkloadRunner bg(t, gen);
+        std::vector<FlowFctRecord> got;
+        bg.SetRecordCallback(MakeBoundCallback(&Collect, &got));
+        job->Enqueue(CollectiveOp::ALL_REDUCE, 1 << 20);
+        job->Enqueue(CollectiveOp::ALL_REDUCE, 1 << 20, 0, MakeBoundCallback(&StopBackground, &bg));
+        if (withBg)
+        {
+            bg.Start();
+        }
+        Simulator::Run();
+        const auto& records = job->GetRecords();
+        ASSERT_EQ(records.size(), 2u);
+        ASSERT_TRUE(records[0].completed && records[1].completed);
+        jobTime[withBg] = records[1].end - records[0].start;
+        uint32_t qps = 0;
+        for (uint32_t r = 0; r < t->GetNRanks(); ++r)
+        {
+            qps += t->GetRank(r)->GetObject<RoceNic>()->GetNQps();
+        }
+        if (!withBg)
+        {
+            EXPECT_EQ(bg.GetStarted(), 0u);
+            jobQps = qps;
+        }
+        else
+        {
+            EXPECT_TRUE(bg.AllCompleted());
+            EXPECT_GT(bg.GetStarted(), 50u);
+            EXPECT_EQ(got.size(), bg.GetStarted());
+            std::set<uint64_t> ids;
+            for (const FlowFctRecord& r : got)
+            {
+                ids.insert(r.id);
+                EXPECT_TRUE(r.ok) << "flow " << r.id;
+                EXPECT_LE(r.start, records[1].end) << "flow " << r.id;
+            }
+            EXPECT_EQ(ids.size(), got.size()) << "each flow recorded once";
+            EXPECT_EQ(qps, jobQps + 2 * bg.GetQpPairs()) << "the job's QPs and the runner's";
+        }
+        Simulator::Destroy();
+    }
+    EXPECT_GT(jobTime[1].GetSeconds(), jobTime[0].GetSeconds() * 1.05)
+        << "alone " << jobTime[0].As(Time::US) << ", beside "
+        << "the background " << jobTime[1].As(Time::US);
+}
+
 // Nearest-rank percentiles and buckets, by hand: slowdowns 1..100 in bucket 0 (sizes 1..100),
 // p95 = the 95th smallest = 95, p99 = 99, median = 50; one failed flow is counted apart.
 TEST_F(FlowWorkloadRunnerTest, SummaryBucketsAndPercentilesByHand)

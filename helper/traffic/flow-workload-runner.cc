@@ -94,7 +94,38 @@ FlowWorkloadRunner::Start()
     ObjectFactory f;
     f.SetTypeId(cc.Get());
     m_ccName = f.Create<FabricCongestionOps>()->GetName();
+    if (m_stopped)
+    {
+        MaybeFinished(); // stopped before it started: no flow
+        return;
+    }
     ScheduleNext();
+}
+
+void
+FlowWorkloadRunner::StopArrivals()
+{
+    if (m_stopped)
+    {
+        return;
+    }
+    m_stopped = true;
+    m_exhausted = true;
+    if (m_hasNext)
+    {
+        m_nextEvent.Cancel();
+        m_hasNext = false;
+    }
+    if (m_started)
+    {
+        MaybeFinished();
+    }
+}
+
+bool
+FlowWorkloadRunner::IsStopped() const
+{
+    return m_stopped;
 }
 
 void
@@ -126,9 +157,9 @@ FlowWorkloadRunner::ScheduleNext()
     m_next = *f;
     m_hasNext = true;
     const Time now = Simulator::Now();
-    Simulator::Schedule(m_next.start > now ? m_next.start - now : Time(0),
-                        &FlowWorkloadRunner::StartFlow,
-                        this);
+    m_nextEvent = Simulator::Schedule(m_next.start > now ? m_next.start - now : Time(0),
+                                      &FlowWorkloadRunner::StartFlow,
+                                      this);
 }
 
 void
