@@ -20,6 +20,7 @@
  *   ./cc-workload --cdf=fb-hadoop --kmin=50KB --kmax=200KB --pmax=0.1
  *   ./cc-workload --cdf=my-sizes.cdf --duration=5ms --cc=none
  *   ./cc-workload --transport=uet --uet-cc=nscc --ev-strategy=reps
+ *   ./cc-workload --cc=none --timeline=none-timeline.csv   (queues and PFC pauses over time)
  *
  * Every flag is an attribute of ClosWorkloadHelper (--leaves is
  * --ns3::ClosWorkloadHelper::Leaves, ...); anything else is set with --ns3::Class::Attribute,
@@ -65,6 +66,7 @@ main(int argc, char* argv[])
     std::string summaryPath;
     std::string countersPath;
     std::string queuesPath;
+    std::string timelinePath;
     std::string scheduler = "ns3::DelayClassScheduler";
     std::string simulator = "ns3::FabricSimulatorImpl";
 
@@ -103,6 +105,11 @@ main(int argc, char* argv[])
     cmd.AddValue("queues",
                  "Write switch egress queue statistics per tier (max, p50/p95/p99) to this file",
                  queuesPath);
+    cmd.AddValue("timeline",
+                 "Write the switch queues and PFC activity per tier over time (every 10 us: "
+                 "time_us,tier,queue_max_bytes,queue_sum_bytes,pfc_pause_frames,paused_ports) "
+                 "to this file",
+                 timelinePath);
     cmd.AddValue("scheduler", "ns-3 event scheduler (same results with any)", scheduler);
     cmd.AddValue("simulator",
                  "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl; "
@@ -116,6 +123,14 @@ main(int argc, char* argv[])
 
     auto exp = CreateObject<ClosWorkloadHelper>();
     exp->Install(); // aborts naming a bad value
+    std::unique_ptr<std::ofstream> timeline;
+    if (!timelinePath.empty())
+    {
+        timeline = std::make_unique<std::ofstream>(timelinePath);
+        NS_ABORT_MSG_IF(!*timeline,
+                        "--timeline=" << timelinePath << ": cannot open the file for writing");
+        exp->SetTimelineStream(timeline.get()); // rows streamed during the run
+    }
     exp->GetTopology()->Print(std::cout);
     FlowWorkloadRunner& runner = exp->GetRunner();
     std::unique_ptr<std::ofstream> fct;

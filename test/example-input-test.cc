@@ -244,7 +244,29 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"switch-incast",
                  "--ns3::SharedBufferMmu::XonOffset=100000000",
                  "SharedBufferMmu XonOffset 100000000 B is larger than the largest XOFF "
-                 "threshold (ThresholdMode Dynamic: Alpha 0.125 x shared pool "}));
+                 "threshold (ThresholdMode Dynamic: Alpha 0.125 x shared pool "},
+        BadInput{"cc-workload",
+                 "--timeline=no/such/dir/timeline.csv",
+                 "--timeline=no/such/dir/timeline.csv: cannot open the file for writing"},
+        BadInput{"collective-with-background",
+                 "--bg-load=1.5",
+                 "--bg-load=1.5 is invalid; valid range is [0, 1]"},
+        BadInput{"collective-with-background",
+                 "--bg-load=-0.1",
+                 "--bg-load=-0.1 is invalid; valid range is [0, 1]"},
+        BadInput{"collective-with-background",
+                 "--size=6",
+                 "--size=6 is invalid; valid sizes are multiples of 4 >= 4"},
+        BadInput{"collective-with-background",
+                 "--iters=0",
+                 "--iters=0 is invalid; valid range is >= 1"},
+        BadInput{"collective-with-background",
+                 "--leaves=1 --hosts-per-leaf=1",
+                 "--leaves=1 --hosts-per-leaf=1 --spines=2 are invalid; each must be >= 1, "
+                 "with >= 2 hosts in all"},
+        BadInput{"collective-with-background",
+                 "--cdf=no/such.cdf",
+                 "cannot read flow-size CDF file 'no/such.cdf'"}));
 
 // RCCC is being built: until the library registers ns3::RcccCongestionOps, --uet-cc=rccc and
 // both are refused as not available yet (with it, they run).

@@ -12,7 +12,9 @@
 
 #include "ns3/ai-fabric-module.h"
 
+#include <algorithm>
 #include <limits>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -527,6 +529,249 @@ TEST_F(FlowWorkloadRunnerTest, QueueSamplerCoversEveryPortAndStopsWithTheWorkloa
     EXPECT_EQ(q->GetStats("core").samples, 0u);
     const Time end = Simulator::Now();
     EXPECT_LT(end, MilliSeconds(50)) << "the sampler must not keep the run going";
+}
+
+// The queue sampler's timeline: one row per tier per tick (leaf then spine, every 10 us from
+// 0) plus the last rows when the workload finished; each tier's pause frames, summed over its
+// rows, equal the pause frames its switches' ports sent in the whole run (the fabric counters,
+// read from the nodes' devices); the paused ports, times the interval, add up to about the
+// time the ports were paused; the largest queue of the rows is the histogram's exact max;
+// queue_max <= queue_sum and paused_ports <= the tier's ports in every row. Without congestion
+// control, at 90 % of the host links, PFC works: both tiers pause (2:1 oversubscription, one
+// spine; 389 and 111 frames), so the sums are not trivially 0 = 0.
+TEST_F(FlowWorkloadRunnerTest, QueueTimelineAddsUpToTheFabricsPauseFrames)
+{
+    auto exp = CreateObject<ClosWorkloadHelper>();
+    exp->SetAttribute("Leaves", UintegerValue(2));
+    exp->SetAttribute("HostsPerLeaf", UintegerValue(8));
+    exp->SetAttribute("Spines", UintegerValue(1));
+    exp->SetAttribute("Load", DoubleValue(0.9));
+    exp->SetAttribute("LoadBase", StringValue("host"));
+    exp->SetAttribute("Duration", TimeValue(MilliSeconds(2)));
+    exp->SetAttribute("CongestionControl", StringValue("none"));
+    std::stringstream timeline;
+    exp->SetTimelineStream(&timeline); // before Install: kept for the sampler
+    exp->Install();
+    exp->Start();
+    Simulator::Run();
+    ASSERT_TRUE(exp->GetRunner().AllCompleted());
+
+    Ptr<SwitchQueueSampler> q = exp->GetQueueSampler();
+    Ptr<ClosTopologyHelper> clos = exp->GetTopology();
+    const std::vector<std::string> tiers{"leaf", "spine"};
+    ASSERT_EQ(q->GetTiers(), tiers);
+    std::map<std::string, uint32_t> ports;
+    for (uint32_t i = 0; i < clos->GetNLeaves(); ++i)
+    {
+        ports["leaf"] += clos->GetLeaf(i)->GetObject<FabricSwitch>()->GetNPorts();
+    }
+    for (uint32_t i = 0; i < clos->GetNSpines(); ++i)
+    {
+        ports["spine"] += clos->GetSpine(i)->GetObject<FabricSwitch>()->GetNPorts();
+    }
+    EXPECT_EQ(ports["leaf"], 2u * (8 + 1));
+    EXPECT_EQ(ports["spine"], 2u);
+
+    std::string line;
+    ASSERT_TRUE(std::getline(timeline, line));
+    EXPECT_EQ(line, "time_us,tier,queue_max_bytes,queue_sum_bytes,pfc_pause_frames,paused_ports");
+
+    struct Row
+    {
+        double timeUs;
+        std::string tier;
+        uint64_t qMax;
+        uint64_t qSum;
+        uint64_t pauses;
+        uint32_t paused;
+    };
+
+    std::vector<Row> rows;
+    while (std::getline(timeline, line))
+    {
+        std::replace(line.begin(), line.end(), ',', ' ');
+        std::istringstream in(line);
+        Row r;
+        ASSERT_TRUE(in >> r.timeUs >> r.tier >> r.qMax >> r.qSum >> r.pauses >> r.paused) << line;
+        rows.push_back(r);
+    }
+    // Ticks at 0, 10, 20, ... us, then the rows written when the last flow finished.
+    const uint64_t ticks = q->GetStats("leaf").samples / ports["leaf"];
+    ASSERT_GT(ticks, 10u);
+    ASSERT_EQ(rows.size(), 2 * (ticks + 1));
+    std::map<std::string, uint64_t> pauses;
+    std::map<std::string, uint64_t> maxQueue;
+    std::map<std::string, uint32_t> maxPaused;
+    std::map<std::string, double> pausedUs; // paused ports x 10 us, over the ticks
+    for (std::size_t i = 0; i < rows.size(); ++i)
+    {
+        const Row& r = rows[i];
+        const uint64_t tick = i / 2;
+        EXPECT_EQ(r.tier, tiers[i % 2]) << "row " << i;
+        if (tick < ticks)
+        {
+            EXPECT_DOUBLE_EQ(r.timeUs, 10.0 * double(tick)) << "row " << i;
+            maxQueue[r.tier] = std::max(maxQueue[r.tier], r.qMax);
+            pausedUs[r.tier] += 10.0 * r.paused;
+        }
+        else
+        {
+            EXPECT_GE(r.timeUs, rows[i - 2].timeUs) << "the last rows come last";
+        }
+        EXPECT_LE(r.qMax, r.qSum) << "row " << i;
+        EXPECT_LE(r.paused, ports[r.tier]) << "row " << i;
+        pauses[r.tier] += r.pauses;
+        maxPaused[r.tier] = std::max(maxPaused[r.tier], r.paused);
+    }
+    EXPECT_EQ(rows[0].pauses + rows[1].pauses, 0u) << "the first rows count from Start()";
+    const FabricAggregateCounters c = clos->GetAggregateCounters();
+    EXPECT_GT(c.Get(FabricNodeType::LEAF).pfcPauseTx, 0u) << "PFC paused the leaves' peers";
+    EXPECT_GT(c.Get(FabricNodeType::SPINE).pfcPauseTx, 0u) << "and the spine's";
+    EXPECT_EQ(pauses["leaf"], c.Get(FabricNodeType::LEAF).pfcPauseTx);
+    EXPECT_EQ(pauses["spine"], c.Get(FabricNodeType::SPINE).pfcPauseTx);
+    // Paused ports sampled every 10 us estimate the time the tier's ports spent paused (one
+    // priority here): within 10 % of the counted time (970 us against 995 us on the leaves,
+    // 1230 against 1214 on the spine).
+    for (FabricNodeType type : {FabricNodeType::LEAF, FabricNodeType::SPINE})
+    {
+        const std::string tier = type == FabricNodeType::LEAF ? "leaf" : "spine";
+        const double counted = c.Get(type).pausedTime.GetSeconds() * 1e6;
+        EXPECT_GT(maxPaused[tier], 0u) << tier << ": a tick saw a paused port";
+        EXPECT_GT(counted, 100.0) << tier;
+        EXPECT_NEAR(pausedUs[tier], counted, 0.1 * counted) << tier;
+    }
+    EXPECT_EQ(maxQueue["leaf"], q->GetStats("leaf").max);
+    EXPECT_EQ(maxQueue["spine"], q->GetStats("spine").max);
+}
+
+/// Finished callback: count the calls in \p n.
+void
+CountCall(int* n)
+{
+    ++*n;
+}
+
+// StopArrivals: flows every 10 us, stopped at 25 us: the three flows that started (0, 10,
+// 20 us) finish, the one read ahead (30 us) never starts, the source is not read again, the
+// finished callback runs once after the last of them; stopping again changes nothing, and a
+// runner stopped before Start() starts nothing and reports finished at Start().
+TEST_F(FlowWorkloadRunnerTest, StopArrivalsLetsTheFlowsInFlightFinish)
+{
+    Ptr<ClosTopologyHelper> t = Clos(1);
+    std::vector<FlowSpec> flows;
+    for (uint32_t i = 0; i < 10; ++i)
+    {
+        flows.push_back(Flow(i + 1, i % 8, (i + 1) % 8, 100000, MicroSeconds(10 * i)));
+    }
+    FlowWorkloadRunner run(t, CreateObject<VectorSource>(flows));
+    std::vector<FlowFctRecord> got;
+    run.SetRecordCallback(MakeBoundCallback(&Collect, &got));
+    int finished = 0;
+    run.SetFinishedCallback(MakeBoundCallback(&CountCall, &finished));
+    run.Start();
+    Simulator::Schedule(MicroSeconds(25), &FlowWorkloadRunner::StopArrivals, &run);
+    Simulator::Schedule(MicroSeconds(26), &FlowWorkloadRunner::StopArrivals, &run);
+    Simulator::Run();
+    EXPECT_TRUE(run.IsStopped());
+    EXPECT_EQ(run.GetStarted(), 3u);
+    ASSERT_EQ(got.size(), 3u);
+    for (uint64_t i = 0; i < 3; ++i)
+    {
+        EXPECT_EQ(got[i].id, i + 1);
+        EXPECT_TRUE(got[i].ok);
+    }
+    EXPECT_GT(got[2].end, MicroSeconds(25)) << "a flow was in flight at the stop";
+    EXPECT_EQ(finished, 1);
+    EXPECT_TRUE(run.AllCompleted());
+    EXPECT_LT(Simulator::Now(), MicroSeconds(100)) << "the flow at 30 us did not start";
+    Simulator::Destroy();
+
+    Ptr<ClosTopologyHelper> t2 = Clos(1);
+    FlowWorkloadRunner idle(t2, CreateObject<VectorSource>(flows));
+    int idleFinished = 0;
+    idle.SetFinishedCallback(MakeBoundCallback(&CountCall, &idleFinished));
+    idle.StopArrivals();
+    idle.Start();
+    Simulator::Run();
+    EXPECT_EQ(idle.GetStarted(), 0u);
+    EXPECT_EQ(idleFinished, 1);
+    EXPECT_TRUE(idle.AllCompleted());
+}
+
+/// The job's last collective finished: stop the background's arrivals.
+void
+StopBackground(FlowWorkloadRunner* bg, const CollectiveRecord&)
+{
+    bg->StopArrivals();
+}
+
+// Background flows beside a collective job on one fabric (16 hosts, DCQCN): a ring AllReduce
+// of 1 MiB twice over every host, and Poisson fb-hadoop flows at 50 % of each host link
+// until the job's last collective finished. Both complete: the runner's QPs and the job's
+// share the NICs (each NIC holds the job's QPs plus the runner's), every flow is recorded
+// once and started before the job ended, and the job is slower than alone on the fabric.
+TEST_F(FlowWorkloadRunnerTest, BackgroundFlowsRunBesideACollectiveJob)
+{
+    Time jobTime[2];
+    uint32_t jobQps = 0;
+    for (int withBg = 0; withBg < 2; ++withBg)
+    {
+        Ptr<ClosTopologyHelper> t = Clos(2, "dcqcn");
+        CollectiveHelper coll;
+        coll.SetTopology(t);
+        coll.AssignStreams(10);
+        Ptr<CollectiveCommunicator> job = coll.CreateWorldCommunicator("job");
+        auto gen = CreateObject<FlowArrivalGenerator>();
+        gen->SetAttribute("Load", DoubleValue(0.5));
+        gen->SetAttribute("HostLinkRate", DataRateValue(DataRate("25Gbps")));
+        gen->SetAttribute("StopTime", TimeValue(Seconds(1)));
+        gen->SetFlowSizeCdf(FlowSizeCdf::LoadShipped("fb-hadoop"));
+        gen->SetNHosts(t->GetNRanks());
+        gen->AssignStreams(100);
+        FlowWorkloadRunner bg(t, gen);
+        std::vector<FlowFctRecord> got;
+        bg.SetRecordCallback(MakeBoundCallback(&Collect, &got));
+        job->Enqueue(CollectiveOp::ALL_REDUCE, 1 << 20);
+        job->Enqueue(CollectiveOp::ALL_REDUCE, 1 << 20, 0, MakeBoundCallback(&StopBackground, &bg));
+        if (withBg)
+        {
+            bg.Start();
+        }
+        Simulator::Run();
+        const auto& records = job->GetRecords();
+        ASSERT_EQ(records.size(), 2u);
+        ASSERT_TRUE(records[0].completed && records[1].completed);
+        jobTime[withBg] = records[1].end - records[0].start;
+        uint32_t qps = 0;
+        for (uint32_t r = 0; r < t->GetNRanks(); ++r)
+        {
+            qps += t->GetRank(r)->GetObject<RoceNic>()->GetNQps();
+        }
+        if (!withBg)
+        {
+            EXPECT_EQ(bg.GetStarted(), 0u);
+            jobQps = qps;
+        }
+        else
+        {
+            EXPECT_TRUE(bg.AllCompleted());
+            EXPECT_GT(bg.GetStarted(), 50u);
+            EXPECT_EQ(got.size(), bg.GetStarted());
+            std::set<uint64_t> ids;
+            for (const FlowFctRecord& r : got)
+            {
+                ids.insert(r.id);
+                EXPECT_TRUE(r.ok) << "flow " << r.id;
+                EXPECT_LE(r.start, records[1].end) << "flow " << r.id;
+            }
+            EXPECT_EQ(ids.size(), got.size()) << "each flow recorded once";
+            EXPECT_EQ(qps, jobQps + 2 * bg.GetQpPairs()) << "the job's QPs and the runner's";
+        }
+        Simulator::Destroy();
+    }
+    EXPECT_GT(jobTime[1].GetSeconds(), jobTime[0].GetSeconds() * 1.05)
+        << "alone " << jobTime[0].As(Time::US) << ", beside "
+        << "the background " << jobTime[1].As(Time::US);
 }
 
 // Nearest-rank percentiles and buckets, by hand: slowdowns 1..100 in bucket 0 (sizes 1..100),

@@ -10,7 +10,9 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <ostream>
 
 namespace ns3
@@ -52,7 +54,8 @@ SwitchQueueSampler::~SwitchQueueSampler() = default;
 void
 SwitchQueueSampler::DoDispose()
 {
-    Stop();
+    Cancel(); // no row: the stream may be gone by now
+    m_timeline = nullptr;
     m_tiers.clear();
     Object::DoDispose();
 }
@@ -79,16 +82,95 @@ void
 SwitchQueueSampler::Start()
 {
     NS_ABORT_MSG_IF(m_tiers.empty(), "SwitchQueueSampler::Start: no switch added");
-    Stop();
+    Cancel();
+    if (m_timeline)
+    {
+        for (Tier& t : m_tiers)
+        {
+            t.pauseTx = PauseFramesSent(t); // the first row counts from now
+        }
+    }
     Sample();
 }
 
 void
 SwitchQueueSampler::Stop()
 {
+    if (compat::IsPending(m_event) && m_timeline)
+    {
+        WriteTimelineRows(); // the pauses since the last sample: the rows add up to all of them
+    }
+    Cancel();
+}
+
+void
+SwitchQueueSampler::Cancel()
+{
     if (compat::IsPending(m_event))
     {
         Simulator::Remove(m_event);
+    }
+}
+
+void
+SwitchQueueSampler::SetTimelineStream(std::ostream* os)
+{
+    m_timeline = os;
+    if (!os)
+    {
+        return;
+    }
+    *os << "time_us,tier,queue_max_bytes,queue_sum_bytes,pfc_pause_frames,paused_ports\n";
+    for (Tier& t : m_tiers)
+    {
+        t.pauseTx = PauseFramesSent(t);
+    }
+}
+
+uint64_t
+SwitchQueueSampler::PauseFramesSent(const Tier& t)
+{
+    uint64_t sent = 0;
+    for (const Ptr<FabricSwitch>& sw : t.switches)
+    {
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            for (uint64_t n : sw->GetPort(p)->GetCounters().pauseTx)
+            {
+                sent += n;
+            }
+        }
+    }
+    return sent;
+}
+
+void
+SwitchQueueSampler::WriteTimelineRows()
+{
+    // Microseconds with 3 decimals, from the integer nanoseconds: exact and deterministic.
+    const int64_t ns = Simulator::Now().GetNanoSeconds();
+    std::ostream& os = *m_timeline;
+    for (Tier& t : m_tiers)
+    {
+        uint64_t qMax = 0;
+        uint64_t qSum = 0;
+        uint32_t paused = 0;
+        for (const Ptr<FabricSwitch>& sw : t.switches)
+        {
+            Ptr<SharedBufferMmu> mmu = sw->GetMmu();
+            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            {
+                const uint64_t q = mmu->GetEgressPortBytes(p);
+                qMax = std::max(qMax, q);
+                qSum += q;
+                paused += sw->GetPort(p)->GetPauseReceiver().GetPausedMask() != 0 ? 1 : 0;
+            }
+        }
+        const uint64_t sent = PauseFramesSent(t);
+        os << ns / 1000 << '.' << std::setw(3) << std::setfill('0') << ns % 1000
+           << std::setfill(' ') << ',' << t.name << ',' << qMax << ',' << qSum << ','
+           << sent - t.pauseTx << ',' << paused << '\n';
+        t.pauseTx = sent;
     }
 }
 
@@ -114,6 +196,10 @@ SwitchQueueSampler::Sample()
                 t.sum += double(q);
             }
         }
+    }
+    if (m_timeline)
+    {
+        WriteTimelineRows();
     }
     m_event = Simulator::Schedule(m_interval, &SwitchQueueSampler::Sample, this);
 }

@@ -2,7 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * ai-fabric: periodic samples of switch egress queues, per tier, kept as histograms (max and
- * percentiles of queue length) with memory bounded by the buffer size, not the run's length.
+ * percentiles of queue length) with memory bounded by the buffer size, not the run's length,
+ * and optionally streamed as a time series of queue and PFC activity per tier.
  */
 #ifndef SWITCH_QUEUE_SAMPLER_H
 #define SWITCH_QUEUE_SAMPLER_H
@@ -44,6 +45,21 @@ struct SwitchQueueStats
  * (resolution BinBytes); the max and mean are exact. Memory: one counter per BinBytes up to
  * the largest queue seen. Sampling starts with Start() and stops with Stop() (the event would
  * otherwise keep the simulation running). Start() aborts if no switch was added.
+ *
+ * Timeline (SetTimelineStream): at every sample, one CSV row per tier, in GetTiers() order,
+ *
+ *     time_us,tier,queue_max_bytes,queue_sum_bytes,pfc_pause_frames,paused_ports
+ *
+ * with the time in microseconds (3 decimals: nanoseconds), the largest egress queue of any port
+ * of the tier and the sum over its ports (bytes, all priorities), the PFC pause frames (XOFF,
+ * non-zero pause time; PfcPortCounters::pauseTx summed over priorities, refreshes included, as
+ * FabricTierCounters::pfcPauseTx) the tier's ports sent since the previous row (the first row,
+ * at Start(), counts from Start(): 0), and how many of its ports the peer pauses now on at
+ * least one priority (PfcPauseReceiver::GetPausedMask). Stop() writes one last row per tier at
+ * its own time (possibly that of the last sample), so the rows' pause frames add up to exactly
+ * the pause frames the tier sent between Start() and Stop(). Rows are written as they are
+ * taken, never stored: memory does not grow with the run. The histograms are the same with
+ * and without a timeline (Stop()'s row is not a histogram sample).
  */
 class SwitchQueueSampler : public Object
 {
@@ -64,8 +80,16 @@ class SwitchQueueSampler : public Object
     void AddSwitch(Ptr<FabricSwitch> sw, const std::string& tier);
     /// Take a sample now and every Interval after. Aborts if no switch was added.
     void Start();
-    /// Stop sampling.
+    /// Stop sampling; with a timeline stream, write its last rows (see the class text) if
+    /// sampling was running.
     void Stop();
+    /**
+     * \brief Stream the timeline (see the class text) to \p os: writes its header line now,
+     *        then the rows of every sample. Call before Start() to have every row.
+     * \param os the stream (not owned; must outlive the sampling, i.e. until Stop() or the
+     *        end of the run); nullptr stops streaming
+     */
+    void SetTimelineStream(std::ostream* os);
     /// \return the tiers, in the order first added
     std::vector<std::string> GetTiers() const;
     /**
@@ -93,15 +117,23 @@ class SwitchQueueSampler : public Object
         uint64_t samples{0};                     //!< samples taken
         uint64_t max{0};                         //!< largest sample
         double sum{0};                           //!< sum of samples
+        uint64_t pauseTx{0};                     //!< its ports' pause frames at the last row
     };
 
     /// Take one sample of every port and reschedule.
     void Sample();
+    /// Cancel the next sample (no timeline row).
+    void Cancel();
+    /// \return the pause frames (XOFF) the ports of \p t sent so far
+    static uint64_t PauseFramesSent(const Tier& t);
+    /// Write one timeline row per tier for now (the stream is set).
+    void WriteTimelineRows();
 
-    Time m_interval;           //!< attribute Interval
-    uint64_t m_binBytes;       //!< attribute BinBytes
-    std::vector<Tier> m_tiers; //!< tiers
-    EventId m_event;           //!< next sample
+    Time m_interval;                   //!< attribute Interval
+    uint64_t m_binBytes;               //!< attribute BinBytes
+    std::vector<Tier> m_tiers;         //!< tiers
+    EventId m_event;                   //!< next sample
+    std::ostream* m_timeline{nullptr}; //!< timeline rows go here (not owned; null: none)
 };
 
 } // namespace ns3

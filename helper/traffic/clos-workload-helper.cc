@@ -220,6 +220,7 @@ ClosWorkloadHelper::DoDispose()
 {
     m_runner.reset();
     m_queues = nullptr;
+    m_timeline = nullptr;
     m_generator = nullptr;
     m_clos = nullptr;
     Object::DoDispose();
@@ -353,7 +354,21 @@ ClosWorkloadHelper::Install()
     {
         m_queues->AddSwitch(m_clos->GetSpine(i)->GetObject<FabricSwitch>(), "spine");
     }
+    if (m_timeline)
+    {
+        m_queues->SetTimelineStream(m_timeline);
+    }
     m_runner->SetFinishedCallback(MakeCallback(&SwitchQueueSampler::Stop, m_queues));
+}
+
+void
+ClosWorkloadHelper::SetTimelineStream(std::ostream* os)
+{
+    m_timeline = os;
+    if (m_queues)
+    {
+        m_queues->SetTimelineStream(os);
+    }
 }
 
 Ptr<SwitchQueueSampler>

@@ -18,6 +18,7 @@
 #include "ns3/switch-queue-sampler.h"
 #include "ns3/wred-ecn-marker.h"
 
+#include <iosfwd>
 #include <memory>
 #include <string>
 
@@ -85,6 +86,15 @@ class ClosWorkloadHelper : public Object
     /// \return the queue sampler of the leaves ("leaf") and spines ("spine"), running from
     ///         Start() until the last flow finished (valid after Install)
     Ptr<SwitchQueueSampler> GetQueueSampler() const;
+    /**
+     * \brief Stream the queue sampler's timeline (SwitchQueueSampler::SetTimelineStream: one
+     *        CSV row per tier, "leaf" then "spine", every sample Interval, 10 us by default,
+     *        from Start() until the last flow finished, plus a last row then) to \p os.
+     *        May be called before or after Install (not after Start, or early rows are
+     *        missing).
+     * \param os the stream (not owned; must outlive Simulator::Run()); nullptr: none
+     */
+    void SetTimelineStream(std::ostream* os);
 
   protected:
     void DoDispose() override;
@@ -94,6 +104,7 @@ class ClosWorkloadHelper : public Object
     Ptr<FlowArrivalGenerator> m_generator;        //!< the flows
     std::unique_ptr<FlowWorkloadRunner> m_runner; //!< runs them
     Ptr<SwitchQueueSampler> m_queues;             //!< switch queue statistics
+    std::ostream* m_timeline{nullptr};            //!< queue/PFC timeline sink (not owned)
     uint32_t m_leaves;                            //!< attribute Leaves
     uint32_t m_hostsPerLeaf;                      //!< attribute HostsPerLeaf
     uint32_t m_spines;                            //!< attribute Spines

@@ -159,6 +159,11 @@ FlowWorkloadRunner::Start()
         nic->GetAttribute("CongestionControl", cc);
         m_ccName = CcName(cc.Get());
     }
+    if (m_stopped)
+    {
+        MaybeFinished(); // stopped before it started: no flow
+        return;
+    }
     ScheduleNext();
 }
 
@@ -200,6 +205,32 @@ FlowWorkloadRunner::StartUet()
 }
 
 void
+FlowWorkloadRunner::StopArrivals()
+{
+    if (m_stopped)
+    {
+        return;
+    }
+    m_stopped = true;
+    m_exhausted = true;
+    if (m_hasNext)
+    {
+        m_nextEvent.Cancel();
+        m_hasNext = false;
+    }
+    if (m_started)
+    {
+        MaybeFinished();
+    }
+}
+
+bool
+FlowWorkloadRunner::IsStopped() const
+{
+    return m_stopped;
+}
+
+void
 FlowWorkloadRunner::ScheduleNext()
 {
     std::optional<FlowSpec> f = m_source->Next();
@@ -232,9 +263,9 @@ FlowWorkloadRunner::ScheduleNext()
     m_next = *f;
     m_hasNext = true;
     const Time now = Simulator::Now();
-    Simulator::Schedule(m_next.start > now ? m_next.start - now : Time(0),
-                        &FlowWorkloadRunner::StartFlow,
-                        this);
+    m_nextEvent = Simulator::Schedule(m_next.start > now ? m_next.start - now : Time(0),
+                                      &FlowWorkloadRunner::StartFlow,
+                                      this);
 }
 
 void

@@ -10,6 +10,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
+#include "ns3/event-id.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/flow-fct-summary.h"
 #include "ns3/flow-source.h"
@@ -121,6 +122,17 @@ class FlowWorkloadRunner
 
     /// Read the first flow and schedule it. Call once, before Simulator::Run().
     void Start();
+    /**
+     * \brief Start no more flows: the flow read ahead (due later) is dropped, the source is
+     *        not read again, and the flows in flight run to completion; the finished
+     *        callback follows the last of them (at once if none is in flight). For
+     *        background traffic that lasts as long as a foreground job, e.g. called from a
+     *        collective's completion callback. Calling it again does nothing; before Start()
+     *        no flow will start.
+     */
+    void StopArrivals();
+    /// \return true once StopArrivals() was called
+    bool IsStopped() const;
 
     /// \return flows started
     uint64_t GetStarted() const;
@@ -132,7 +144,8 @@ class FlowWorkloadRunner
     uint64_t GetMaxActive() const;
     /// \return RoCE QP pairs created (pool size; 0 with UET)
     uint64_t GetQpPairs() const;
-    /// \return true when the source is exhausted and every flow finished successfully
+    /// \return true when the source is exhausted (or StopArrivals() was called) and every
+    ///         flow started finished successfully
     bool AllCompleted() const;
 
     /**
@@ -255,6 +268,8 @@ class FlowWorkloadRunner
     bool m_hasNext{false};             //!< m_next is valid
     bool m_exhausted{false};           //!< the source has no more flows
     bool m_started{false};             //!< Start() called
+    bool m_stopped{false};             //!< StopArrivals() called
+    EventId m_nextEvent;               //!< start of the flow read ahead
     Time m_lastStart;                  //!< start time of the last flow read
     std::vector<Active> m_active;      //!< flows in flight, by slot
     std::vector<uint32_t> m_freeSlots; //!< unused slots of m_active

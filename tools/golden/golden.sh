@@ -54,10 +54,12 @@ run dcqcn-incast "$ex/dcqcn-incast"
 run dcqcn-incast-paper "$ex/dcqcn-incast" --preset=paper --senders=4
 run cc-workload "$ex/cc-workload" --duration=1ms --fct=fct.csv --summary=summary.csv
 run cc-workload-uet "$ex/cc-workload" --duration=1ms --transport=uet --fct=fct.csv
+run cc-workload-timeline "$ex/cc-workload" --duration=1ms --cc=none --timeline=timeline.csv
 run collective-ring "$ex/collective-ring" --csv=collective.csv
 run collective-tree "$ex/collective-ring" --algo=tree --ranks=16 --servers=2 --size=4MiB
 run collective-alltoall "$ex/collective-ring" --op=alltoall --ranks=8 --size=1MiB
 run collective-pxn "$ex/collective-ring" --ranks=16 --servers=2 --pxn=true --size=4MiB
+run collective-with-background "$ex/collective-with-background" --size=1048576 --iters=2
 run topology-rail "$ex/topology-summary" --csv=links.csv --dot=graph.dot
 run topology-clos "$ex/topology-summary" --topology=clos --tiers=3 --servers=64
 run topology-rail-only "$ex/topology-summary" --topology=rail-only --servers=8

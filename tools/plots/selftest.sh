@@ -99,8 +99,10 @@ run "plot_switch_incast --fct cdf, one run" "$python" "$plots/plot_switch_incast
 figures "plot_switch_incast cdf figures" figs lossless-fct lossless-queue lossless-pfc
 
 # --- cc-workload
-run "cc-workload dcqcn" "$examples/cc-workload" --duration=200us --fct=ccw-dcqcn.csv
-run "cc-workload none" "$examples/cc-workload" --duration=200us --cc=none --fct=ccw-none.csv
+run "cc-workload dcqcn" "$examples/cc-workload" --duration=200us --fct=ccw-dcqcn.csv \
+    --timeline=ccw-dcqcn-timeline.csv
+run "cc-workload none" "$examples/cc-workload" --duration=200us --cc=none --fct=ccw-none.csv \
+    --timeline=ccw-none-timeline.csv
 run "plot_fct_slowdown" "$python" "$plots/plot_fct_slowdown.py" ccw-dcqcn.csv ccw-none.csv \
     --bins 5 --out figs --name ccw
 figures "plot_fct_slowdown figures" figs ccw-slowdown ccw-cdf
@@ -112,6 +114,25 @@ elif grep -q "bad-fct.csv: missing columns" "$tmp/log"; then
 else
     fail "plot_fct_slowdown refuses a CSV without its columns (message)"
 fi
+run "plot_fabric_timeline" "$python" "$plots/plot_fabric_timeline.py" ccw-dcqcn-timeline.csv \
+    ccw-none-timeline.csv --labels DCQCN "no CC" --out figs --name ccw
+figures "plot_fabric_timeline figures" figs ccw-timeline
+run "plot_fabric_timeline --cumulative, one tier" "$python" "$plots/plot_fabric_timeline.py" \
+    ccw-none-timeline.csv --tiers leaf --cumulative --out figs --name ccw-leaf
+figures "plot_fabric_timeline cumulative figures" figs ccw-leaf-timeline
+# The figure is not blank: a PNG of a few kilobytes at least (an empty canvas is ~1 KB).
+if [ "$(stat -c %s figs/ccw-timeline.png 2>/dev/null || echo 0)" -gt 20000 ]; then
+    pass "plot_fabric_timeline PNG is not empty"
+else
+    echo "figs/ccw-timeline.png: $(stat -c %s figs/ccw-timeline.png 2>/dev/null) bytes" >"$tmp/log"
+    fail "plot_fabric_timeline PNG is not empty"
+fi
+cut -d, -f1-4 ccw-none-timeline.csv >cut-timeline.csv
+rejects "plot_fabric_timeline missing columns" "cut-timeline.csv" "missing columns" \
+    "'pfc_pause_frames'" "'paused_ports'" -- \
+    "$python" "$plots/plot_fabric_timeline.py" cut-timeline.csv --out figs
+rejects "plot_fabric_timeline unknown tier" "--tiers" "'core'" "leaf, spine" -- \
+    "$python" "$plots/plot_fabric_timeline.py" ccw-none-timeline.csv --tiers core --out figs
 
 # --- dcqcn-fairness
 run "dcqcn-fairness" "$examples/dcqcn-fairness" --flows=3 --rate=100Gbps --join=500us \
