@@ -272,6 +272,27 @@ TEST_F(LoadBalancerTest, EntropyEcmpHashInputIsTheFiveTupleThenTheEntropyBytes)
     EXPECT_EQ(lb->Hash(k), Hash32(reinterpret_cast<const char*>(input2), sizeof(input2)));
 }
 
+TEST(EcmpHash, InlineMurmur3IsBitIdenticalToNs3Hash32)
+{
+    // Every length 0..64 (all tail cases, the ECMP inputs are 17-20 bytes) with random bytes,
+    // and the all-zero and all-0xff inputs: ECMP placement must not change with the inline hash.
+    std::mt19937 rng(7);
+    for (std::size_t len = 0; len <= 64; ++len)
+    {
+        for (int trial = 0; trial < 20; ++trial)
+        {
+            std::vector<uint8_t> b(len);
+            for (auto& x : b)
+            {
+                x = static_cast<uint8_t>(trial == 0 ? 0 : trial == 1 ? 0xff : rng());
+            }
+            EXPECT_EQ(EcmpLoadBalancer::Murmur3Hash32(b.data(), len),
+                      Hash32(reinterpret_cast<const char*>(b.data()), len))
+                << "length " << len << ", trial " << trial;
+        }
+    }
+}
+
 /// IPv4 (no options) + UDP + a 12-byte BTH whose destination QP is \p qp.
 std::vector<uint8_t>
 RoceBytes(uint16_t srcPort, uint16_t dstPort, uint32_t qp)

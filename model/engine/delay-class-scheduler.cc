@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/boolean.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -41,7 +42,16 @@ DelayClassScheduler::GetTypeId()
                                      &DelayClassScheduler::GetMaxClasses),
                 MakeFabricUintegerChecker<uint32_t>("ns3::DelayClassScheduler::MaxClasses",
                                                     1,
-                                                    4096));
+                                                    4096))
+            .AddAttribute("AdmitOnOverlap",
+                          "A delay gets a class (FIFO) only when it is inserted while the previous "
+                          "event inserted with it is still pending; events of delays that come one "
+                          "at a time go to the overflow heap. false: every new delay gets a class "
+                          "while one is free. Event order is the same either way.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&DelayClassScheduler::SetAdmitOnOverlap,
+                                              &DelayClassScheduler::GetAdmitOnOverlap),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -100,6 +110,18 @@ DelayClassScheduler::GetMaxClasses() const
     return m_maxClasses;
 }
 
+void
+DelayClassScheduler::SetAdmitOnOverlap(bool on)
+{
+    m_admitOnOverlap = on;
+}
+
+bool
+DelayClassScheduler::GetAdmitOnOverlap() const
+{
+    return m_admitOnOverlap;
+}
+
 std::size_t
 DelayClassScheduler::GetNClasses() const
 {
@@ -129,6 +151,18 @@ DelayClassScheduler::LookupClass(uint64_t delay)
             return m_table[slot];
         }
         slot = (slot + 1) & mask;
+    }
+    if (m_admitOnOverlap)
+    {
+        // A delay whose previous event (in its filter slot) has already run, or that the slot
+        // does not remember, goes to the overflow heap (see the class comment).
+        Sighting& seen = m_seen[HashDelay(delay, m_seen.size() - 1)];
+        if (seen.delay != delay || seen.ts <= m_now)
+        {
+            seen.delay = delay;
+            seen.ts = m_now + delay;
+            return NO_CLASS;
+        }
     }
     if (m_fifos.size() >= m_maxClasses)
     {
@@ -173,6 +207,10 @@ DelayClassScheduler::RebuildTable()
         slots *= 2;
     }
     m_table.assign(slots, NO_CLASS);
+    if (m_seen.size() != slots)
+    {
+        m_seen.assign(slots, Sighting{});
+    }
     const std::size_t mask = slots - 1;
     for (std::size_t c = 0; c < m_fifos.size(); ++c)
     {
@@ -220,7 +258,7 @@ void
 DelayClassScheduler::InsertOverflow(const Event& ev)
 {
     m_overflow.push_back(ev);
-    std::push_heap(m_overflow.begin(), m_overflow.end(), EventLater);
+    OverflowSiftUp(m_overflow.size() - 1);
     if (m_overflow.size() == 1)
     {
         PushHead(MakeHead(ev.key, OVERFLOW_SOURCE));
@@ -241,12 +279,63 @@ DelayClassScheduler::InsertOverflow(const Event& ev)
     }
 }
 
+void
+DelayClassScheduler::OverflowSiftUp(std::size_t i)
+{
+    Event* h = m_overflow.data();
+    const Event moving = h[i];
+    while (i > 0)
+    {
+        std::size_t parent = (i - 1) / 4;
+        if (!EventKeyBefore(moving.key, h[parent].key))
+        {
+            break;
+        }
+        h[i] = h[parent];
+        i = parent;
+    }
+    h[i] = moving;
+}
+
+void
+DelayClassScheduler::OverflowSiftDown(std::size_t i)
+{
+    Event* h = m_overflow.data();
+    const std::size_t n = m_overflow.size();
+    const Event moving = h[i];
+    for (;;)
+    {
+        std::size_t first = 4 * i + 1;
+        if (first >= n)
+        {
+            break;
+        }
+        std::size_t best = first;
+        const std::size_t end = std::min(first + 4, n);
+        for (std::size_t c = first + 1; c < end; ++c)
+        {
+            best = EventKeyBefore(h[c].key, h[best].key) ? c : best;
+        }
+        if (!EventKeyBefore(h[best].key, moving.key))
+        {
+            break;
+        }
+        h[i] = h[best];
+        i = best;
+    }
+    h[i] = moving;
+}
+
 Scheduler::Event
 DelayClassScheduler::TakeOverflowFront()
 {
-    std::pop_heap(m_overflow.begin(), m_overflow.end(), EventLater);
-    Event ev = m_overflow.back();
+    Event ev = m_overflow.front();
+    m_overflow.front() = m_overflow.back();
     m_overflow.pop_back();
+    if (!m_overflow.empty())
+    {
+        OverflowSiftDown(0);
+    }
     if (m_overflow.empty())
     {
         PopHead();
@@ -308,7 +397,13 @@ DelayClassScheduler::Compact()
         m_overflow[kept++] = ev;
     }
     m_overflow.resize(kept);
-    std::make_heap(m_overflow.begin(), m_overflow.end(), EventLater);
+    for (std::size_t i = kept / 4 + 1; i-- > 0;)
+    {
+        if (i < kept)
+        {
+            OverflowSiftDown(i);
+        }
+    }
     NS_ABORT_MSG_IF(dropped != m_removed.GetSize(),
                     "DelayClassScheduler: " << m_removed.GetSize() - dropped
                                             << " removed event(s) were not pending");

@@ -37,14 +37,23 @@ namespace ns3
  * Order: identical to every ns-3 scheduler. The delay of an inserted event is taken relative
  * to the timestamp of the last event removed (the simulator's current time); an event whose
  * key is not after the tail of its class FIFO (cannot happen in a simulation, but is checked)
- * and events of delays for which no class is free go to an overflow binary heap, which takes
- * part in the head heap like a class. So the order never depends on the class bookkeeping.
+ * and events of delays that have no class go to an overflow heap (4-ary), which takes part in
+ * the head heap like a class. So the order never depends on the class bookkeeping.
  *
- * Classes: at most MaxClasses (attribute, 1..4096, default 64). When a new delay finds every
- * class taken, the classes whose FIFO is empty are released (O(MaxClasses)); if fewer than
- * half were empty, the event goes to the overflow heap instead. Workloads with many distinct
- * delays (random pacing, jittered timers) therefore degrade gracefully to a binary heap; for
- * those, QuaternaryHeapScheduler is faster (1.4-1.9x, see its comment).
+ * Classes: a class pays off only for a delay with several events pending at once (every port
+ * of one rate sending frames of one size); a delay whose events come one at a time (a paced
+ * sender's next packet, the remainder of a transmission, a timer re-armed when it fires) would
+ * hold a class with one entry, make the head heap deeper for every pop and churn the class
+ * table. So with AdmitOnOverlap (attribute, default true) a delay gets a class only when it is
+ * inserted while the previous event inserted with the same delay (remembered in a small
+ * hashed filter) is still pending; otherwise the event goes to the overflow heap. (In the
+ * HPCC-lineage WebSearch benchmark this takes the head heap from 30 to 10 entries on average
+ * and the class creations from 564,000 to a few hundred.) At most MaxClasses (attribute,
+ * 1..4096, default 64) classes exist at once. When a new delay finds every class taken, the
+ * classes whose FIFO is empty are released (O(MaxClasses)); if fewer than half were empty,
+ * the event goes to the overflow heap instead. Workloads with many distinct delays (random
+ * pacing, jittered timers) therefore degrade gracefully to a heap; for those,
+ * QuaternaryHeapScheduler is faster (1.4-1.9x, see its comment).
  *
  * Removal (Simulator::Remove, used for disarmed timers) is lazy, as in
  * QuaternaryHeapScheduler (see RemovedEventSet): the entry is dropped when it reaches the front;
@@ -152,6 +161,14 @@ class DelayClassScheduler final : public Scheduler
     /// \return the MaxClasses attribute
     uint32_t GetMaxClasses() const;
     /**
+     * \brief Set the AdmitOnOverlap attribute.
+     * \param on true: a delay gets a class only when its events overlap (see the class
+     *        comment); false: every new delay gets a class while one is free
+     */
+    void SetAdmitOnOverlap(bool on);
+    /// \return the AdmitOnOverlap attribute
+    bool GetAdmitOnOverlap() const;
+    /**
      * \brief Delay classes currently assigned (some may be empty).
      * \return the number of classes, 0..MaxClasses
      */
@@ -229,15 +246,15 @@ class DelayClassScheduler final : public Scheduler
     static constexpr int32_t NO_CLASS = -1;                  //!< no class (table slot / lookup)
 
     /**
-     * \brief Reverse event order, for the overflow heap.
-     * \param a first event
-     * \param b second event
-     * \return true if \p a runs after \p b
+     * \brief Move an overflow-heap entry up to its place (4-ary min-heap in event order).
+     * \param i its index
      */
-    static bool EventLater(const Event& a, const Event& b)
-    {
-        return EventKeyBefore(b.key, a.key);
-    }
+    void OverflowSiftUp(std::size_t i);
+    /**
+     * \brief Move an overflow-heap entry down to its place.
+     * \param i its index
+     */
+    void OverflowSiftDown(std::size_t i);
 
     /**
      * \brief Find or assign the class of a delay.
@@ -418,6 +435,15 @@ class DelayClassScheduler final : public Scheduler
     uint64_t m_now{0};            //!< timestamp of the last event removed
     std::vector<Fifo> m_fifos;    //!< the classes
     std::vector<int32_t> m_table; //!< open-addressing delay -> class table (power of two)
+    /// An admission-filter slot: the last delay hashed to it and the time its event runs.
+    struct Sighting
+    {
+        uint64_t delay{UINT64_MAX}; //!< the delay
+        uint64_t ts{0};             //!< when the event inserted with it runs
+    };
+
+    std::vector<Sighting> m_seen; //!< admission filter, one slot per hash
+    bool m_admitOnOverlap{true};  //!< attribute AdmitOnOverlap
     /// Entries of the recent-lookup cache (a port alternates a few delays: end of
     /// transmission, arrival at the peer, timers).
     static constexpr std::size_t RECENT = 4;
@@ -427,7 +453,7 @@ class DelayClassScheduler final : public Scheduler
     std::array<int32_t, RECENT> m_recentClass{NO_CLASS, NO_CLASS, NO_CLASS, NO_CLASS};
     uint32_t m_recentNext{0};      //!< entry replaced next
     std::vector<Head> m_heads;     //!< binary min-heap of source fronts
-    std::vector<Event> m_overflow; //!< overflow binary heap (std heap, EventLater)
+    std::vector<Event> m_overflow; //!< overflow heap: 4-ary min-heap in event order
     RemovedEventSet m_removed;     //!< keys removed but still held
     std::size_t m_entries{0};      //!< entries held, including removed ones
     uint32_t m_busyClasses{0};     //!< classes whose FIFO is not empty

@@ -25,6 +25,26 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric-engine
+ * \brief An event of ai-fabric's own data path that FabricSimulatorImpl runs directly: never
+ *        cancelled, so the engine calls its Notify() without EventImpl::Invoke()'s cancel check
+ *        and logging (RecurringEvent, FabricRearmableEvent).
+ *
+ * Scheduled through FabricSimulatorImpl::ScheduleRecurring() or Commit(); the queue holds it
+ * with the lowest pointer bit set, which the engine strips before running or releasing it. Any
+ * other engine runs it as an ordinary EventImpl. Never Cancel() or Remove() one.
+ */
+class FabricEventImpl : public EventImpl
+{
+  public:
+    /// Run the event now (what Invoke() does for an event that is not cancelled).
+    void Run()
+    {
+        Notify();
+    }
+};
+
+/**
+ * \ingroup ai-fabric-engine
  * \brief Sequential ns-3 simulator engine (a SimulatorImpl) for packet-level fabrics: ns-3's
  *        event order and API, less work per event, and event slots that are reserved now and
  *        inserted only if needed.
@@ -138,6 +158,15 @@ class FabricSimulatorImpl final : public SimulatorImpl
      * Aborts if the position has passed (HasPassed(r)) or \p event is null.
      */
     void Commit(const Reservation& r, EventImpl* event);
+    /**
+     * \brief Commit() for one of ai-fabric's own events, run directly when it comes up.
+     * \param r a reservation from Reserve(), not yet committed
+     * \param event the event; non-null, never cancelled
+     */
+    void Commit(const Reservation& r, FabricEventImpl* event)
+    {
+        Commit(r, Tag(event));
+    }
 
     /**
      * \brief Whether the simulation has reached a reserved position: the current event is at
@@ -159,13 +188,13 @@ class FabricSimulatorImpl final : public SimulatorImpl
      * \param delay time from now; the caller guarantees >= 0, and that it runs on the
      *        simulation's thread (a port or cable inside an event)
      */
-    void ScheduleRecurring(EventImpl* event, uint32_t context, const Time& delay)
+    void ScheduleRecurring(FabricEventImpl* event, uint32_t context, const Time& delay)
     {
         event->Ref(); // the queue's reference, dropped after the event runs
         InsertEvent(m_currentTs + static_cast<uint64_t>(delay.GetTimeStep()),
                     m_uid++,
                     context,
-                    event);
+                    Tag(event));
     }
 
     /**
@@ -207,6 +236,54 @@ class FabricSimulatorImpl final : public SimulatorImpl
 
   private:
     void DoDispose() override;
+
+    /**
+     * \brief The queue entry of one of ai-fabric's own events: its pointer with bit 0 set
+     *        (EventImpl objects are at least 8-byte aligned).
+     * \param event the event
+     * \return the tagged pointer, never dereferenced as such
+     */
+    static EventImpl* Tag(FabricEventImpl* event)
+    {
+        return reinterpret_cast<EventImpl*>(reinterpret_cast<uintptr_t>(event) | uintptr_t(1));
+    }
+
+    /**
+     * \brief Whether a queue entry is a tagged FabricEventImpl.
+     * \param impl the entry's pointer
+     * \return true if bit 0 is set
+     */
+    static bool IsTagged(const EventImpl* impl)
+    {
+        return (reinterpret_cast<uintptr_t>(impl) & uintptr_t(1)) != 0;
+    }
+
+    /**
+     * \brief The event behind a tagged queue entry.
+     * \param impl a tagged pointer (IsTagged)
+     * \return the FabricEventImpl
+     */
+    static FabricEventImpl* Untag(EventImpl* impl)
+    {
+        return reinterpret_cast<FabricEventImpl*>(reinterpret_cast<uintptr_t>(impl) &
+                                                  ~uintptr_t(1));
+    }
+
+    /**
+     * \brief Drop the queue's reference on an entry (tagged or not).
+     * \param impl the entry's pointer
+     */
+    static void Release(EventImpl* impl)
+    {
+        if (IsTagged(impl))
+        {
+            Untag(impl)->Unref();
+        }
+        else
+        {
+            impl->Unref();
+        }
+    }
 
     /**
      * \brief Put an event in the queue.

@@ -106,7 +106,7 @@ class PfcChannel : public Channel
         void Clear(); //!< drop the frames propagating and the ring
 
         PfcNetDevice* dst{nullptr};  //!< receiving end (owned by the channel's m_dev)
-        EventImpl* deliver{nullptr}; //!< RecurringEvent running Deliver() (owned by m_deliver)
+        FabricEventImpl* deliver{nullptr}; //!< RecurringEvent running Deliver() (m_deliver)
         FabricEngineRef engine;      //!< the engine, if a FabricSimulatorImpl (for every frame)
         Time delay;                  //!< the cable's one-way propagation delay
         uint32_t context{0};         //!< receiving node id, the context of the arrival
@@ -121,7 +121,7 @@ class PfcChannel : public Channel
 
     std::size_t m_nDevices;      //!< attached ends, 0..2
     Ptr<PfcNetDevice> m_dev[2];  //!< the two ends
-    Ptr<EventImpl> m_deliver[2]; //!< m_deliver[i] runs m_dir[i].Deliver()
+    Ptr<FabricEventImpl> m_deliver[2]; //!< m_deliver[i] runs m_dir[i].Deliver()
     Direction m_dir[2];          //!< m_dir[i]: frames travelling towards m_dev[i]
 };
 

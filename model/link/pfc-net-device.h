@@ -719,7 +719,7 @@ class PfcNetDevice : public NetDevice
     // Line 2: the rest of what a frame's transmission reads.
     alignas(64) FabricEngineRef m_engine;           //!< the engine if it is a FabricSimulatorImpl
     FabricSimulatorImpl::Reservation m_txEnd;       //!< place of the deferred TransmitComplete
-    Ptr<EventImpl> m_txCompleteEvent;               //!< RecurringEvent running TransmitComplete()
+    Ptr<FabricEventImpl> m_txCompleteEvent;         //!< RecurringEvent running TransmitComplete()
     std::array<uint32_t, 4> m_txTimesBytes{};       //!< frame sizes of m_txTimes (0 = empty entry)
     Ptr<PfcTxScheduler> m_scheduler;                //!< picks the next priority
     alignas(64) std::array<TxTimes, 4> m_txTimes{}; //!< cache of GetTxTimes (line 3)

@@ -116,7 +116,7 @@ FabricNic::DoDispose()
     {
         for (auto& a : port.arb)
         {
-            a.wake.Cancel();
+            a.wake.Detach();
         }
         port.xonCheck.Cancel();
         port.dev->SetPfcReceiveCallback(PfcNetDevice::PfcReceiveCallback());
@@ -146,6 +146,10 @@ FabricNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
     Ptr<PfcNetDevice> peer = ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
     port.peerMac = Mac48Address::ConvertFrom(peer->GetAddress());
     uint32_t index = static_cast<uint32_t>(m_ports.size());
+    for (uint8_t prio = 0; prio < port.arb.size(); ++prio)
+    {
+        port.arb[prio].wake = FabricRearmableEvent([this, index, prio]() { Kick(index, prio); });
+    }
     m_ports.push_back(std::move(port));
     dev->SetPortOwner(this, index);
     dev->SetPfcReceiveCallback(MakeCallback(&FabricNic::Receive, this).Bind(index));
@@ -269,11 +273,9 @@ FabricNic::Kick(uint32_t portIndex, uint8_t priority)
             if (!arb.paced.empty())
             {
                 Time due = std::get<0>(arb.paced.top());
-                if (!compat::IsPending(arb.wake) || Simulator::GetDelayLeft(arb.wake) > due - now)
+                if (!arb.wake.IsPending() || arb.wake.GetExpiry() > due)
                 {
-                    arb.wake.Cancel();
-                    arb.wake =
-                        Simulator::Schedule(due - now, &FabricNic::Kick, this, portIndex, priority);
+                    arb.wake.Schedule(due - now); // supersedes a later wake-up
                 }
             }
             return;

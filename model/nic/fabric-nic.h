@@ -8,6 +8,7 @@
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/fabric-event.h"
 #include "ns3/fabric-frame.h"
 #include "ns3/fabric-simulator-impl.h"
 #include "ns3/fabric-wire-header.h"
@@ -362,7 +363,7 @@ class FabricNic : public Object, public PfcPortOwner
             paced;
         uint32_t dataInDevice{0};  //!< data frames in the port queue
         std::deque<bool> inDevice; //!< per queued frame: true = data (FIFO)
-        EventId wake;              //!< next paced flow due
+        FabricRearmableEvent wake; //!< next paced flow due (re-armed per paced packet)
     };
 
     /// Per-port state.

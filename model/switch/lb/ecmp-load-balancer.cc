@@ -8,6 +8,8 @@
 #include "ns3/hash.h"
 #include "ns3/log.h"
 
+#include <cstring>
+
 namespace ns3
 {
 
@@ -67,7 +69,67 @@ EcmpLoadBalancer::Hash(const SwitchFlowKey& key) const
                     GetInstanceTypeId().GetName()
                         << "::PackHashInput wrote " << size << " bytes; at most "
                         << MAX_HASH_INPUT_BYTES << " fit");
-    return Hash32(reinterpret_cast<const char*>(buffer), size);
+    return Murmur3Hash32(buffer, size);
+}
+
+namespace
+{
+/// \return \p x rotated left by \p r bits (0 < r < 32)
+inline uint32_t
+Rotl32(uint32_t x, int r)
+{
+    return (x << r) | (x >> (32 - r));
+}
+
+/// \return one Murmur3 block \p k mixed (before it is folded into the state)
+inline uint32_t
+MixBlock(uint32_t k)
+{
+    k *= 0xcc9e2d51u;
+    k = Rotl32(k, 15);
+    return k * 0x1b873593u;
+}
+} // namespace
+
+uint32_t
+EcmpLoadBalancer::Murmur3Hash32(const uint8_t* data, std::size_t size)
+{
+    // The algorithm of MurmurHash3_x86_32 (Austin Appleby, public domain) with ns-3's seed and
+    // its incremental split (Hash::Function::Murmur3): the blocks, the tail, then the length.
+    uint32_t h = 0x8BADF00Du;
+    const std::size_t blocks = size / 4;
+    for (std::size_t i = 0; i < blocks; ++i)
+    {
+        uint32_t k;
+        std::memcpy(&k, data + 4 * i, 4); // host order, as ns-3's getblock()
+        h ^= MixBlock(k);
+        h = Rotl32(h, 13);
+        h = h * 5 + 0xe6546b64u;
+    }
+    const uint8_t* tail = data + 4 * blocks;
+    uint32_t k = 0;
+    switch (size & 3)
+    {
+    case 3:
+        k ^= uint32_t(tail[2]) << 16;
+        [[fallthrough]];
+    case 2:
+        k ^= uint32_t(tail[1]) << 8;
+        [[fallthrough]];
+    case 1:
+        k ^= tail[0];
+        h ^= MixBlock(k);
+        break;
+    default:
+        break;
+    }
+    h ^= static_cast<uint32_t>(size);
+    h ^= h >> 16;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    h *= 0xc2b2ae35u;
+    h ^= h >> 16;
+    return h;
 }
 
 uint32_t

@@ -55,6 +55,17 @@ class EcmpLoadBalancer : public SwitchLoadBalancer
      */
     uint32_t Hash(const SwitchFlowKey& key) const;
 
+    /**
+     * \brief ns-3's default 32-bit hash, computed inline: bit-identical to
+     *        `ns3::Hash32(buffer, size)` (Murmur3 x86_32 as ns-3 runs it: seed 0x8BADF00D,
+     *        4-byte blocks read in host byte order, length mixed in at the end) without its hasher
+     *        object, virtual calls and reset (the per-packet ECMP cost).
+     * \param data the bytes
+     * \param size how many, any length
+     * \return the hash
+     */
+    static uint32_t Murmur3Hash32(const uint8_t* data, std::size_t size);
+
   protected:
     /**
      * \brief Pack the hashed fields into \p buffer.
