@@ -336,3 +336,122 @@ TEST(FabricEngineRef, FindsTheEngineOncePerSimulation)
     EXPECT_FALSE(second->IsDestroyed());
     Simulator::Destroy();
 }
+
+namespace
+{
+
+/// Timers re-armed, cancelled and fired at random among plain events (delays of 0-3 ns: many
+/// ties), written once with EventId (Cancel + Schedule) and once with FabricRearmableEvent.
+Trace
+RearmWorkload(const std::string& engine, bool rearmable, uint32_t seed)
+{
+    SetSimulatorImpl(engine);
+    Trace trace;
+    std::mt19937 rng(seed);
+    constexpr uint32_t TIMERS = 4;
+    std::vector<EventId> ids(TIMERS);
+    std::vector<FabricRearmableEvent> timers(TIMERS);
+    uint32_t steps = 0;
+    std::function<void(uint32_t)> fire;
+    auto arm = [&](uint32_t k, Time delay) {
+        if (rearmable)
+        {
+            timers[k].Schedule(delay);
+        }
+        else
+        {
+            ids[k].Cancel();
+            ids[k] = Simulator::Schedule(delay, [&fire, k]() { fire(k); });
+        }
+    };
+    auto pending = [&](uint32_t k) {
+        return rearmable ? timers[k].IsPending() : !Simulator::IsExpired(ids[k]);
+    };
+    auto expiry = [&](uint32_t k) {
+        return rearmable ? timers[k].GetExpiry()
+                         : Simulator::Now() + Simulator::GetDelayLeft(ids[k]);
+    };
+    fire = [&](uint32_t k) {
+        Record(&trace, 100 + k);
+        if (rng() % 3 == 0)
+        {
+            arm(k, NanoSeconds(rng() % 4)); // re-armed from its own expiry
+        }
+    };
+    for (uint32_t k = 0; k < TIMERS; ++k)
+    {
+        timers[k] = FabricRearmableEvent([&fire, k]() { fire(k); });
+    }
+    std::function<void(uint32_t)> step;
+    step = [&](uint32_t label) {
+        Record(&trace, label);
+        uint32_t k = rng() % TIMERS;
+        switch (rng() % 4)
+        {
+        case 0:
+            trace.emplace_back(pending(k) ? expiry(k).GetTimeStep() : -1, 200 + k);
+            if (rng() % 2)
+            {
+                rearmable ? timers[k].Cancel() : ids[k].Cancel();
+            }
+            break;
+        default:
+            arm(k, NanoSeconds(rng() % 4)); // earlier, later or at the same time
+            break;
+        }
+        if (++steps < 3000)
+        {
+            Simulator::Schedule(NanoSeconds(rng() % 3), [&step, label]() { step(label + 1); });
+        }
+    };
+    Simulator::Schedule(NanoSeconds(0), [&step]() { step(0); });
+    Simulator::Run();
+    // Detached timers stay silent: arm every timer, detach it, run on.
+    for (uint32_t k = 0; k < TIMERS; ++k)
+    {
+        if (rearmable)
+        {
+            timers[k].Schedule(NanoSeconds(1));
+            timers[k].Detach();
+            EXPECT_FALSE(timers[k].IsPending());
+        }
+    }
+    Simulator::Run();
+    Simulator::Destroy();
+    return trace;
+}
+
+} // namespace
+
+TEST(FabricRearmableEvent, SameOrderAsCancelAndScheduleUnderBothEngines)
+{
+    for (uint32_t seed : {1u, 2u, 3u})
+    {
+        Trace reference = RearmWorkload("ns3::DefaultSimulatorImpl", false, seed);
+        ASSERT_GT(reference.size(), 3000u);
+        uint32_t fired = 0;
+        for (const auto& e : reference)
+        {
+            fired += e.second >= 100 && e.second < 104;
+        }
+        EXPECT_GT(fired, 100u) << "the workload must fire timers, not only re-arm them";
+        EXPECT_EQ(RearmWorkload("ns3::DefaultSimulatorImpl", true, seed), reference)
+            << "seed " << seed;
+        EXPECT_EQ(RearmWorkload("ns3::FabricSimulatorImpl", true, seed), reference)
+            << "seed " << seed;
+        EXPECT_EQ(RearmWorkload("ns3::FabricSimulatorImpl", false, seed), reference)
+            << "seed " << seed;
+    }
+}
+
+TEST(FabricRearmableEventDeathTest, ScheduleWithoutAFunctionAborts)
+{
+    EXPECT_DEATH(
+        {
+            FabricRearmableEvent e;
+            e.Schedule(NanoSeconds(1));
+        },
+        "FabricRearmableEvent::Schedule on an event with no function");
+    EXPECT_DEATH(FabricRearmableEvent(std::function<void()>()),
+                 "FabricRearmableEvent given an empty function");
+}

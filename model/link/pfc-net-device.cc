@@ -807,19 +807,21 @@ PfcNetDevice::Dequeued(FabricFrame& frame, uint8_t priority, uint64_t tag)
     }
     m_frameCounters[priority].txFrames++;
     m_frameCounters[priority].txBytes += frame.GetSize();
-    // A dequeue callback gets the packet, taken before the frame moves onto the cable; the
-    // transmitter is marked busy (StartTransmission) before the owner or callback reacts.
+    // The transmitter is marked busy (StartTransmission) before the owner or callback reacts.
+    if (m_owner)
+    {
+        StartTransmission(frame);
+        m_owner->FrameDequeued(m_ownerPort, priority, tag);
+        return;
+    }
+    // A dequeue callback gets the packet, taken before the frame moves onto the cable.
     Ptr<const Packet> packet;
-    if (!m_owner && !m_dequeueCallback.IsNull())
+    if (!m_dequeueCallback.IsNull())
     {
         packet = frame.GetPacket();
     }
     StartTransmission(frame);
-    if (m_owner)
-    {
-        m_owner->FrameDequeued(m_ownerPort, priority, tag);
-    }
-    else if (packet)
+    if (packet)
     {
         m_dequeueCallback(this, priority, packet);
     }
