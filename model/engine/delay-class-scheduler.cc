@@ -3,9 +3,11 @@
  */
 #include "delay-class-scheduler.h"
 
+#include "quaternary-heap-scheduler.h"
+
 #include "ns3/abort.h"
-#include "ns3/fabric-attribute-checker.h"
 #include "ns3/boolean.h"
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -258,7 +260,7 @@ void
 DelayClassScheduler::InsertOverflow(const Event& ev)
 {
     m_overflow.push_back(ev);
-    OverflowSiftUp(m_overflow.size() - 1);
+    QuaternaryHeapScheduler::HeapSiftUp(m_overflow, m_overflow.size() - 1);
     if (m_overflow.size() == 1)
     {
         PushHead(MakeHead(ev.key, OVERFLOW_SOURCE));
@@ -279,63 +281,11 @@ DelayClassScheduler::InsertOverflow(const Event& ev)
     }
 }
 
-void
-DelayClassScheduler::OverflowSiftUp(std::size_t i)
-{
-    Event* h = m_overflow.data();
-    const Event moving = h[i];
-    while (i > 0)
-    {
-        std::size_t parent = (i - 1) / 4;
-        if (!EventKeyBefore(moving.key, h[parent].key))
-        {
-            break;
-        }
-        h[i] = h[parent];
-        i = parent;
-    }
-    h[i] = moving;
-}
-
-void
-DelayClassScheduler::OverflowSiftDown(std::size_t i)
-{
-    Event* h = m_overflow.data();
-    const std::size_t n = m_overflow.size();
-    const Event moving = h[i];
-    for (;;)
-    {
-        std::size_t first = 4 * i + 1;
-        if (first >= n)
-        {
-            break;
-        }
-        std::size_t best = first;
-        const std::size_t end = std::min(first + 4, n);
-        for (std::size_t c = first + 1; c < end; ++c)
-        {
-            best = EventKeyBefore(h[c].key, h[best].key) ? c : best;
-        }
-        if (!EventKeyBefore(h[best].key, moving.key))
-        {
-            break;
-        }
-        h[i] = h[best];
-        i = best;
-    }
-    h[i] = moving;
-}
-
 Scheduler::Event
 DelayClassScheduler::TakeOverflowFront()
 {
     Event ev = m_overflow.front();
-    m_overflow.front() = m_overflow.back();
-    m_overflow.pop_back();
-    if (!m_overflow.empty())
-    {
-        OverflowSiftDown(0);
-    }
+    QuaternaryHeapScheduler::HeapPopTop(m_overflow);
     if (m_overflow.empty())
     {
         PopHead();
@@ -397,13 +347,7 @@ DelayClassScheduler::Compact()
         m_overflow[kept++] = ev;
     }
     m_overflow.resize(kept);
-    for (std::size_t i = kept / 4 + 1; i-- > 0;)
-    {
-        if (i < kept)
-        {
-            OverflowSiftDown(i);
-        }
-    }
+    QuaternaryHeapScheduler::HeapMake(m_overflow);
     NS_ABORT_MSG_IF(dropped != m_removed.GetSize(),
                     "DelayClassScheduler: " << m_removed.GetSize() - dropped
                                             << " removed event(s) were not pending");

@@ -246,17 +246,6 @@ class DelayClassScheduler final : public Scheduler
     static constexpr int32_t NO_CLASS = -1;                  //!< no class (table slot / lookup)
 
     /**
-     * \brief Move an overflow-heap entry up to its place (4-ary min-heap in event order).
-     * \param i its index
-     */
-    void OverflowSiftUp(std::size_t i);
-    /**
-     * \brief Move an overflow-heap entry down to its place.
-     * \param i its index
-     */
-    void OverflowSiftDown(std::size_t i);
-
-    /**
      * \brief Find or assign the class of a delay.
      * \param delay the delay, in time steps
      * \return the class index, or NO_CLASS if every class is taken
@@ -435,6 +424,7 @@ class DelayClassScheduler final : public Scheduler
     uint64_t m_now{0};            //!< timestamp of the last event removed
     std::vector<Fifo> m_fifos;    //!< the classes
     std::vector<int32_t> m_table; //!< open-addressing delay -> class table (power of two)
+
     /// An admission-filter slot: the last delay hashed to it and the time its event runs.
     struct Sighting
     {
@@ -451,12 +441,13 @@ class DelayClassScheduler final : public Scheduler
     std::array<uint64_t, RECENT> m_recentDelay{UINT64_MAX, UINT64_MAX, UINT64_MAX, UINT64_MAX};
     /// recent lookups: their classes
     std::array<int32_t, RECENT> m_recentClass{NO_CLASS, NO_CLASS, NO_CLASS, NO_CLASS};
-    uint32_t m_recentNext{0};      //!< entry replaced next
-    std::vector<Head> m_heads;     //!< binary min-heap of source fronts
-    std::vector<Event> m_overflow; //!< overflow heap: 4-ary min-heap in event order
-    RemovedEventSet m_removed;     //!< keys removed but still held
-    std::size_t m_entries{0};      //!< entries held, including removed ones
-    uint32_t m_busyClasses{0};     //!< classes whose FIFO is not empty
+    uint32_t m_recentNext{0};  //!< entry replaced next
+    std::vector<Head> m_heads; //!< binary min-heap of source fronts
+    /// overflow heap: 4-ary min-heap in event order (QuaternaryHeapScheduler's primitives)
+    std::vector<Event> m_overflow;
+    RemovedEventSet m_removed; //!< keys removed but still held
+    std::size_t m_entries{0};  //!< entries held, including removed ones
+    uint32_t m_busyClasses{0}; //!< classes whose FIFO is not empty
 };
 
 } // namespace ns3

@@ -118,6 +118,7 @@ class FabricRearmableEvent
 {
   public:
     FabricRearmableEvent() = default;
+
     /**
      * \brief Bind the function run when an arming comes up.
      * \param fn the function; must be non-empty (aborts otherwise)
@@ -136,6 +137,7 @@ class FabricRearmableEvent
 
     FabricRearmableEvent(const FabricRearmableEvent&) = delete;
     FabricRearmableEvent& operator=(const FabricRearmableEvent&) = delete;
+
     /**
      * \brief Move: the queued entries follow the event (they share its state); the event moved
      *        from is left with no function.
@@ -233,11 +235,11 @@ class FabricRearmableEvent
     class Entry final : public FabricEventImpl
     {
       public:
-        std::function<void()> fn;   //!< run by the live arming (empty once detached)
-        bool pending{false};        //!< an arming is live
-        uint64_t expiryTs{0};       //!< the live arming's time, in time steps
+        std::function<void()> fn;    //!< run by the live arming (empty once detached)
+        bool pending{false};         //!< an arming is live
+        uint64_t expiryTs{0};        //!< the live arming's time, in time steps
         std::vector<uint64_t> stale; //!< times of superseded entries still queued
-        FabricEngineRef engine;     //!< the engine, for the inlined schedule path
+        FabricEngineRef engine;      //!< the engine, for the inlined schedule path
 
       private:
         void Notify() override

@@ -158,6 +158,7 @@ class FabricSimulatorImpl final : public SimulatorImpl
      * Aborts if the position has passed (HasPassed(r)) or \p event is null.
      */
     void Commit(const Reservation& r, EventImpl* event);
+
     /**
      * \brief Commit() for one of ai-fabric's own events, run directly when it comes up.
      * \param r a reservation from Reserve(), not yet committed

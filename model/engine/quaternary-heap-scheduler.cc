@@ -37,7 +37,7 @@ void
 QuaternaryHeapScheduler::Insert(const Event& ev)
 {
     m_heap.push_back(ev);
-    SiftUp(m_heap.size() - 1);
+    HeapSiftUp(m_heap, m_heap.size() - 1);
 }
 
 bool
@@ -58,7 +58,7 @@ QuaternaryHeapScheduler::RemoveNext()
 {
     NS_ABORT_MSG_IF(m_heap.empty(), "QuaternaryHeapScheduler::RemoveNext on an empty queue");
     Event next = m_heap.front();
-    PopTop();
+    HeapPopTop(m_heap);
     DropDeadTop();
     if (m_dead.GetSize() > m_heap.size() / 4)
     {
@@ -73,7 +73,7 @@ QuaternaryHeapScheduler::Remove(const Event& ev)
     NS_ABORT_MSG_IF(m_heap.empty(), "QuaternaryHeapScheduler::Remove on an empty queue");
     if (SameEventKey(m_heap.front().key, ev.key))
     {
-        PopTop();
+        HeapPopTop(m_heap);
         DropDeadTop();
     }
     else
@@ -93,27 +93,27 @@ QuaternaryHeapScheduler::GetNEntries() const
 }
 
 void
-QuaternaryHeapScheduler::SiftUp(std::size_t i)
+QuaternaryHeapScheduler::HeapSiftUp(std::vector<Event>& heap, std::size_t i)
 {
-    Event moving = m_heap[i];
+    Event moving = heap[i];
     while (i > 0)
     {
         std::size_t parent = (i - 1) / ARITY;
-        if (!EventKeyBefore(moving.key, m_heap[parent].key))
+        if (!EventKeyBefore(moving.key, heap[parent].key))
         {
             break;
         }
-        m_heap[i] = m_heap[parent];
+        heap[i] = heap[parent];
         i = parent;
     }
-    m_heap[i] = moving;
+    heap[i] = moving;
 }
 
 void
-QuaternaryHeapScheduler::SiftDown(std::size_t i)
+QuaternaryHeapScheduler::HeapSiftDown(std::vector<Event>& heap, std::size_t i)
 {
-    const std::size_t n = m_heap.size();
-    Event moving = m_heap[i];
+    const std::size_t n = heap.size();
+    Event moving = heap[i];
     while (true)
     {
         std::size_t first = i * ARITY + 1;
@@ -121,44 +121,44 @@ QuaternaryHeapScheduler::SiftDown(std::size_t i)
         {
             break;
         }
-        std::size_t best = MinChild(first, n);
-        if (!EventKeyBefore(m_heap[best].key, moving.key))
+        std::size_t best = MinChild(heap, first, n);
+        if (!EventKeyBefore(heap[best].key, moving.key))
         {
             break;
         }
-        m_heap[i] = m_heap[best];
+        heap[i] = heap[best];
         i = best;
     }
-    m_heap[i] = moving;
+    heap[i] = moving;
 }
 
 std::size_t
-QuaternaryHeapScheduler::MinChild(std::size_t first, std::size_t n) const
+QuaternaryHeapScheduler::MinChild(const std::vector<Event>& heap, std::size_t first, std::size_t n)
 {
     if (first + ARITY <= n)
     {
         // Full family: a branch-free tournament (keys are random: branches mispredict).
-        std::size_t a = first + EventKeyBefore(m_heap[first + 1].key, m_heap[first].key);
-        std::size_t b = first + 2 + EventKeyBefore(m_heap[first + 3].key, m_heap[first + 2].key);
-        return EventKeyBefore(m_heap[b].key, m_heap[a].key) ? b : a;
+        std::size_t a = first + EventKeyBefore(heap[first + 1].key, heap[first].key);
+        std::size_t b = first + 2 + EventKeyBefore(heap[first + 3].key, heap[first + 2].key);
+        return EventKeyBefore(heap[b].key, heap[a].key) ? b : a;
     }
     std::size_t best = first;
     for (std::size_t c = first + 1; c < n; ++c)
     {
-        best = EventKeyBefore(m_heap[c].key, m_heap[best].key) ? c : best;
+        best = EventKeyBefore(heap[c].key, heap[best].key) ? c : best;
     }
     return best;
 }
 
 void
-QuaternaryHeapScheduler::PopTop()
+QuaternaryHeapScheduler::HeapPopTop(std::vector<Event>& heap)
 {
     // Floyd's variant: walk the hole from the root to a leaf along the smallest children, then
     // sift the former last entry up from there. The last entry is usually among the latest
     // events, so it belongs near the bottom: about one comparison per level instead of two.
-    Event last = m_heap.back();
-    m_heap.pop_back();
-    const std::size_t n = m_heap.size();
+    Event last = heap.back();
+    heap.pop_back();
+    const std::size_t n = heap.size();
     if (n == 0)
     {
         return;
@@ -166,12 +166,12 @@ QuaternaryHeapScheduler::PopTop()
     std::size_t i = 0;
     for (std::size_t first = 1; first < n; first = i * ARITY + 1)
     {
-        std::size_t best = MinChild(first, n);
-        m_heap[i] = m_heap[best];
+        std::size_t best = MinChild(heap, first, n);
+        heap[i] = heap[best];
         i = best;
     }
-    m_heap[i] = last;
-    SiftUp(i);
+    heap[i] = last;
+    HeapSiftUp(heap, i);
 }
 
 void
@@ -182,7 +182,7 @@ QuaternaryHeapScheduler::DropDeadTop()
     while (!m_dead.IsEmpty() && !m_heap.empty() && SameEventKey(m_heap.front().key, m_dead.Front()))
     {
         m_dead.PopFront();
-        PopTop();
+        HeapPopTop(m_heap);
     }
 }
 
@@ -206,12 +206,19 @@ QuaternaryHeapScheduler::Compact()
                                                 << " removed event(s) were not pending");
     m_dead.Clear();
     m_heap.resize(kept);
+    HeapMake(m_heap);
+}
+
+void
+QuaternaryHeapScheduler::HeapMake(std::vector<Event>& heap)
+{
     // Floyd's bottom-up heap construction, O(n).
-    if (kept > 1)
+    const std::size_t n = heap.size();
+    if (n > 1)
     {
-        for (std::size_t i = (kept - 2) / ARITY + 1; i-- > 0;)
+        for (std::size_t i = (n - 2) / ARITY + 1; i-- > 0;)
         {
-            SiftDown(i);
+            HeapSiftDown(heap, i);
         }
     }
 }

@@ -96,26 +96,39 @@ class QuaternaryHeapScheduler : public Scheduler
     /// \return entries held, live plus removed-but-not-yet-dropped (for tests and diagnostics)
     std::size_t GetNEntries() const;
 
+    /**
+     * \brief Move the entry at \p i of an implicit 4-ary min-heap (event order) up to its
+     *        place. The heap primitives are shared with DelayClassScheduler's overflow heap.
+     * \param heap the heap
+     * \param i index of the entry, < heap.size()
+     */
+    static void HeapSiftUp(std::vector<Event>& heap, std::size_t i);
+    /**
+     * \brief Move the entry at \p i of a 4-ary min-heap down to its place.
+     * \param heap the heap
+     * \param i index of the entry, < heap.size()
+     */
+    static void HeapSiftDown(std::vector<Event>& heap, std::size_t i);
+    /**
+     * \brief Remove the earliest entry of a non-empty 4-ary min-heap (Floyd's variant).
+     * \param heap the heap, not empty
+     */
+    static void HeapPopTop(std::vector<Event>& heap);
+    /**
+     * \brief Turn any vector of events into a 4-ary min-heap, O(n).
+     * \param heap the events
+     */
+    static void HeapMake(std::vector<Event>& heap);
+
   private:
     /**
-     * \brief Move the entry at \p i up to its place.
-     * \param i index of the entry
-     */
-    void SiftUp(std::size_t i);
-    /**
-     * \brief Move the entry at \p i down to its place.
-     * \param i index of the entry
-     */
-    void SiftDown(std::size_t i);
-    /**
      * \brief The child with the earliest key.
+     * \param heap the heap
      * \param first index of the first child (4 consecutive children at most)
      * \param n heap size, > first
      * \return index of the earliest child
      */
-    std::size_t MinChild(std::size_t first, std::size_t n) const;
-    /// Remove the top entry and restore the heap.
-    void PopTop();
+    static std::size_t MinChild(const std::vector<Event>& heap, std::size_t first, std::size_t n);
     /// Drop removed entries that reached the top.
     void DropDeadTop();
     /// Rebuild the heap without the removed entries.

@@ -105,13 +105,13 @@ class PfcChannel : public Channel
         void Push(FabricFrame& frame);
         void Clear(); //!< drop the frames propagating and the ring
 
-        PfcNetDevice* dst{nullptr};  //!< receiving end (owned by the channel's m_dev)
+        PfcNetDevice* dst{nullptr};        //!< receiving end (owned by the channel's m_dev)
         FabricEventImpl* deliver{nullptr}; //!< RecurringEvent running Deliver() (m_deliver)
-        FabricEngineRef engine;      //!< the engine, if a FabricSimulatorImpl (for every frame)
-        Time delay;                  //!< the cable's one-way propagation delay
-        uint32_t context{0};         //!< receiving node id, the context of the arrival
-        bool linkUp{true};           //!< the cable's state
-        uint8_t capacityLog2{0};     //!< ring size = 2^capacityLog2 (0 = no ring yet)
+        FabricEngineRef engine;  //!< the engine, if a FabricSimulatorImpl (for every frame)
+        Time delay;              //!< the cable's one-way propagation delay
+        uint32_t context{0};     //!< receiving node id, the context of the arrival
+        bool linkUp{true};       //!< the cable's state
+        uint8_t capacityLog2{0}; //!< ring size = 2^capacityLog2 (0 = no ring yet)
         std::unique_ptr<FabricFrame[]> ring; //!< frames propagating, oldest at head
         uint32_t head{0};                    //!< index of the oldest frame
         uint32_t count{0};                   //!< frames propagating
@@ -119,10 +119,10 @@ class PfcChannel : public Channel
 
     static_assert(sizeof(Direction) == 64, "a cable direction should fill one cache line");
 
-    std::size_t m_nDevices;      //!< attached ends, 0..2
-    Ptr<PfcNetDevice> m_dev[2];  //!< the two ends
+    std::size_t m_nDevices;            //!< attached ends, 0..2
+    Ptr<PfcNetDevice> m_dev[2];        //!< the two ends
     Ptr<FabricEventImpl> m_deliver[2]; //!< m_deliver[i] runs m_dir[i].Deliver()
-    Direction m_dir[2];          //!< m_dir[i]: frames travelling towards m_dev[i]
+    Direction m_dir[2];                //!< m_dir[i]: frames travelling towards m_dev[i]
 };
 
 } // namespace ns3
