@@ -183,6 +183,76 @@ TEST(DelayClassScheduler, SameOrderAsMapSchedulerWithEveryDelayAdmitted)
     CompareWithMap<DelayClassScheduler>(7, 40000, 0, 0.05, FABRIC_DELAYS, t);
 }
 
+TEST(DelayClassScheduler, LateInsertsOfReservedKeysKeepMapSchedulerOrder)
+{
+    // Reservations as FabricSimulatorImpl makes them: a key (now + delay, next uid) drawn now,
+    // inserted later with InsertLate (into its delay's FIFO, possibly before entries inserted
+    // since, or as a new front) or never. Every pop must agree with MapScheduler's.
+    for (uint32_t seed : {11u, 12u, 13u})
+    {
+        Ptr<DelayClassScheduler> s = CreateObject<DelayClassScheduler>();
+        Ptr<MapScheduler> map = CreateObject<MapScheduler>();
+        std::mt19937_64 rng(seed);
+        struct Reserved
+        {
+            Scheduler::Event ev;
+            uint64_t delay;
+        };
+        std::vector<Reserved> reserved;
+        uint64_t now = 0;
+        uint32_t uid = 0;
+        uint32_t late = 0;
+        uint32_t pops = 0;
+        for (uint32_t i = 0; i < 60000; ++i)
+        {
+            uint64_t delay = FABRIC_DELAYS[1 + rng() % 5];
+            double u = std::uniform_real_distribution<double>(0, 1)(rng);
+            if (u < 0.35)
+            {
+                Scheduler::Event ev = MakeEv(now + delay, uid++);
+                s->Insert(ev);
+                map->Insert(ev);
+            }
+            else if (u < 0.55)
+            {
+                reserved.push_back({MakeEv(now + delay, uid++), delay});
+            }
+            else if (u < 0.75 && !reserved.empty())
+            {
+                std::size_t k = rng() % reserved.size();
+                Reserved r = reserved[k];
+                reserved[k] = reserved.back();
+                reserved.pop_back();
+                if (r.ev.key.m_ts > now) // not passed: commit it
+                {
+                    s->InsertLate(r.ev, r.delay);
+                    map->Insert(r.ev);
+                    ++late;
+                }
+            }
+            else if (!map->IsEmpty())
+            {
+                ASSERT_FALSE(s->IsEmpty());
+                Scheduler::Event a = s->RemoveNext();
+                Scheduler::Event b = map->RemoveNext();
+                ASSERT_EQ(a.key.m_uid, b.key.m_uid) << "seed " << seed << ", op " << i;
+                ASSERT_EQ(a.impl, b.impl);
+                now = a.key.m_ts;
+                ++pops;
+            }
+            ASSERT_EQ(s->IsEmpty(), map->IsEmpty());
+        }
+        while (!map->IsEmpty())
+        {
+            ASSERT_EQ(s->RemoveNext().key.m_uid, map->RemoveNext().key.m_uid);
+        }
+        EXPECT_TRUE(s->IsEmpty());
+        EXPECT_EQ(s->GetNEntries(), 0u);
+        EXPECT_GT(late, 5000u);
+        EXPECT_GT(pops, 10000u);
+    }
+}
+
 TEST(DelayClassScheduler, OnlyOverlappingDelaysGetAClass)
 {
     Ptr<DelayClassScheduler> s = CreateObject<DelayClassScheduler>();

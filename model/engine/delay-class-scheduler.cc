@@ -183,6 +183,110 @@ DelayClassScheduler::LookupClass(uint64_t delay)
     return c;
 }
 
+bool
+DelayClassScheduler::InsertIntoClass(const Event& ev, uint64_t delay)
+{
+    int32_t c = NO_CLASS;
+    for (std::size_t i = 0; i < RECENT; ++i)
+    {
+        if (m_recentDelay[i] == delay)
+        {
+            c = m_recentClass[i];
+        }
+    }
+    if (c == NO_CLASS && !m_table.empty())
+    {
+        const std::size_t mask = m_table.size() - 1;
+        for (std::size_t slot = HashDelay(delay, mask); m_table[slot] != NO_CLASS;
+             slot = (slot + 1) & mask)
+        {
+            if (m_fifos[m_table[slot]].delay == delay)
+            {
+                c = m_table[slot];
+                break;
+            }
+        }
+    }
+    if (c == NO_CLASS)
+    {
+        return false;
+    }
+    Fifo& f = m_fifos[c];
+    if (f.size == 0)
+    {
+        ++m_busyClasses;
+        PushBack(f, ev);
+        PushHead(MakeHead(ev.key, static_cast<uint32_t>(c)));
+        return true;
+    }
+    const std::size_t mask = f.ring.size() - 1;
+    auto at = [&f, mask](std::size_t i) -> const EventKey& {
+        return f.ring[(f.head + i) & mask].key;
+    };
+    if (!EventKeyBefore(ev.key, at(f.size - 1)))
+    {
+        PushBack(f, ev); // in order after all (nothing of its delay was inserted since)
+        return true;
+    }
+    // The first entry after the event, among the last LATE_SHIFT (binary search: the FIFO is
+    // sorted).
+    std::size_t lo = f.size > LATE_SHIFT ? f.size - LATE_SHIFT : 0;
+    std::size_t hi = f.size - 1; // at(hi) is after the event
+    if (lo > 0 && EventKeyBefore(ev.key, at(lo - 1)))
+    {
+        return false; // too far from the tail
+    }
+    while (lo < hi)
+    {
+        std::size_t mid = lo + (hi - lo) / 2;
+        if (EventKeyBefore(ev.key, at(mid)))
+        {
+            hi = mid;
+        }
+        else
+        {
+            lo = mid + 1;
+        }
+    }
+    const std::size_t pos = lo; // the event goes before index pos
+    if (f.size == f.ring.size())
+    {
+        Grow(f);
+    }
+    const std::size_t m = f.ring.size() - 1;
+    if (f.head + f.size < f.ring.size())
+    {
+        // The entries from pos on and the free slot after them are contiguous: one move.
+        Event* first = f.ring.data() + f.head + pos;
+        std::move_backward(first,
+                           f.ring.data() + f.head + f.size,
+                           f.ring.data() + f.head + f.size + 1);
+    }
+    else
+    {
+        for (std::size_t k = f.size; k > pos; --k) // shift the later entries one slot back
+        {
+            f.ring[(f.head + k) & m] = f.ring[(f.head + k - 1) & m];
+        }
+    }
+    f.ring[(f.head + pos) & m] = ev;
+    ++f.size;
+    if (pos == 0)
+    {
+        // A new front: its head-heap entry gets the earlier key and moves up.
+        for (std::size_t i = 0; i < m_heads.size(); ++i)
+        {
+            if (m_heads[i].source == static_cast<uint32_t>(c))
+            {
+                m_heads[i] = MakeHead(ev.key, static_cast<uint32_t>(c));
+                SiftUpHead(i);
+                break;
+            }
+        }
+    }
+    return true;
+}
+
 void
 DelayClassScheduler::ReleaseEmptyClasses()
 {

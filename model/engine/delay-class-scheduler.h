@@ -110,6 +110,25 @@ class DelayClassScheduler final : public Scheduler
         InsertOverflow(ev);
     }
 
+    /**
+     * \brief Insert an event whose key was drawn \p delay before its time, at a moment already
+     *        past (a reservation committed late: FabricSimulatorImpl::Commit). It goes into the
+     *        class of \p delay at its place among the last few entries (the events of that
+     *        delay inserted since the reservation), else into the overflow heap. Same order
+     *        as Insert(); only where the event is kept differs.
+     * \param ev the event; m_ts must not be before the last event removed
+     * \param delay the delay its key was drawn with, in time steps (its timestamp minus the
+     *        time of the reservation)
+     */
+    void InsertLate(const Event& ev, uint64_t delay)
+    {
+        ++m_entries;
+        if (ev.key.m_ts < m_now || !InsertIntoClass(ev, delay))
+        {
+            InsertOverflow(ev); // its remaining delay is a one-off: no class for it
+        }
+    }
+
     /// \copydoc QuaternaryHeapScheduler::IsEmpty
     bool IsEmpty() const override
     {
@@ -310,6 +329,17 @@ class DelayClassScheduler final : public Scheduler
      * \param f the class
      */
     static void Grow(Fifo& f);
+    /**
+     * \brief InsertLate() into an existing class of \p delay, at the event's place: found by
+     *        binary search, at most LATE_SHIFT entries from the tail (they move one slot).
+     * \param ev the event
+     * \param delay its delay
+     * \return true if inserted (false: no class, or too far from the tail)
+     */
+    bool InsertIntoClass(const Event& ev, uint64_t delay);
+    /// Most entries InsertLate() moves to make room in a class FIFO.
+    static constexpr std::size_t LATE_SHIFT = 16;
+
     /**
      * \brief Add an event to the overflow heap.
      * \param ev the event

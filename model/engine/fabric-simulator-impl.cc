@@ -216,6 +216,7 @@ FabricSimulatorImpl::Reserve(const Time& delay)
     r.ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
     r.uid = m_uid++;
     r.context = m_currentContext;
+    r.delay = static_cast<uint64_t>(delay.GetTimeStep());
     return r;
 }
 
@@ -228,7 +229,20 @@ FabricSimulatorImpl::Commit(const Reservation& r, EventImpl* event)
                         << r.ts << ", uid " << r.uid
                         << ") is not a pending position; the simulation is at time step "
                         << m_currentTs << ", uid " << m_currentUid);
-    InsertEvent(r.ts, r.uid, r.context, event);
+    if (m_delayClass == nullptr)
+    {
+        InsertEvent(r.ts, r.uid, r.context, event);
+        return;
+    }
+    // Into the FIFO of the delay it was reserved with, at its place (usually a few entries
+    // from the tail), rather than the overflow heap its remaining delay would send it to.
+    Scheduler::Event ev;
+    ev.impl = event;
+    ev.key.m_ts = r.ts;
+    ev.key.m_context = r.context;
+    ev.key.m_uid = r.uid;
+    m_unscheduledEvents++;
+    m_delayClass->InsertLate(ev, r.delay);
 }
 
 Time

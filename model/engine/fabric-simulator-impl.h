@@ -73,8 +73,10 @@ class FabricEventImpl : public EventImpl
  * to be needed; HasPassed() tells whether the simulation has gone past the position, i.e.
  * whether an uncommitted event would already have run. Because the uid is drawn at
  * reservation time, committing late gives the same event order as scheduling at once, and not
- * committing at all only removes an event that would have done nothing. GetEventCount() counts
- * only events that ran.
+ * committing at all only removes an event that would have done nothing. With
+ * DelayClassScheduler a committed event joins the FIFO of the delay it was reserved with
+ * (DelayClassScheduler::InsertLate), not the overflow heap its remaining delay would send it
+ * to. GetEventCount() counts only events that ran.
  *
  * Errors (all abort with a message): a negative delay; scheduling from another thread;
  * committing a reservation whose position has passed; Run() without a scheduler is impossible
@@ -95,6 +97,7 @@ class FabricSimulatorImpl final : public SimulatorImpl
         uint64_t ts{0};      //!< absolute time, in time steps
         uint32_t uid{0};     //!< uid drawn at reservation (0 = none reserved)
         uint32_t context{0}; //!< node context the event runs in
+        uint64_t delay{0};   //!< the delay it was reserved with, in time steps
     };
 
     FabricSimulatorImpl();
@@ -310,7 +313,6 @@ class FabricSimulatorImpl final : public SimulatorImpl
             m_events->Insert(ev);
         }
     }
-
     /// Run the earliest event.
     void ProcessOneEvent();
     /**
