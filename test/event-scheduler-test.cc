@@ -271,16 +271,32 @@ TEST(DelayClassScheduler, OnlyOverlappingDelaysGetAClass)
     EXPECT_EQ(s->RemoveNext().key.m_uid, 0u); // order across the overflow heap and the class
     EXPECT_EQ(s->RemoveNext().key.m_uid, 1u);
     EXPECT_EQ(s->RemoveNext().key.m_uid, 2u);
-    // A delay whose events come one at a time (each inserted when the previous one ran, as a
-    // paced sender's) never gets a class.
+    // With few busy classes, a delay whose events come one at a time (each inserted when the
+    // previous one ran) gets a class on its second event.
+    s->Insert(MakeEv(100 + 300, uid++));
+    EXPECT_EQ(s->RemoveNext().key.m_uid, uid - 1);
+    s->Insert(MakeEv(400 + 300, uid++));
+    EXPECT_EQ(s->GetNClasses(), 2u);
+    EXPECT_EQ(s->RemoveNext().key.m_uid, uid - 1);
+    // With 8 busy classes (8 overlapping delays, each holding far-future events), a delay
+    // whose events come one at a time (as a paced sender's) never gets a class.
+    const uint64_t far = 1000000;
+    uint64_t now = 700;
+    for (uint64_t d = 1; d <= 8; ++d)
+    {
+        s->Insert(MakeEv(now + far + d, uid++));
+        s->Insert(MakeEv(now + far + d, uid++));
+    }
+    const std::size_t classes = s->GetNClasses();
+    EXPECT_EQ(classes, 10u);
     for (int i = 0; i < 5; ++i)
     {
-        s->Insert(MakeEv(100 + 300 * (i + 1), uid++));
+        s->Insert(MakeEv(now + 333, uid++));
         EXPECT_EQ(s->RemoveNext().key.m_uid, uid - 1);
+        now += 333;
     }
-    EXPECT_EQ(s->GetNClasses(), 1u);
-    EXPECT_EQ(s->GetNOverflow(), 0u);
-    EXPECT_TRUE(s->IsEmpty());
+    EXPECT_EQ(s->GetNClasses(), classes);
+    EXPECT_EQ(s->GetNEntries(), 16u);
 }
 
 TEST(DelayClassScheduler, ClassesAndOverflowAreUsedAsDescribed)

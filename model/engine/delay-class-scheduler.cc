@@ -46,10 +46,11 @@ DelayClassScheduler::GetTypeId()
                                                     1,
                                                     4096))
             .AddAttribute("AdmitOnOverlap",
-                          "A delay gets a class (FIFO) only when it is inserted while the previous "
-                          "event inserted with it is still pending; events of delays that come one "
-                          "at a time go to the overflow heap. false: every new delay gets a class "
-                          "while one is free. Event order is the same either way.",
+                          "A delay gets a class (FIFO) only when it is inserted again (while 8 or "
+                          "more classes are busy: while the previous event inserted with it is "
+                          "still pending); other events go to the overflow heap. false: every new "
+                          "delay gets a class while one is free. Event order is the same either "
+                          "way.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&DelayClassScheduler::SetAdmitOnOverlap,
                                               &DelayClassScheduler::GetAdmitOnOverlap),
@@ -156,10 +157,11 @@ DelayClassScheduler::LookupClass(uint64_t delay)
     }
     if (m_admitOnOverlap)
     {
-        // A delay whose previous event (in its filter slot) has already run, or that the slot
-        // does not remember, goes to the overflow heap (see the class comment).
+        // A delay that the slot does not remember, or whose previous event has already run
+        // while OVERLAP_ONLY_CLASSES or more classes are busy, goes to the overflow heap (see
+        // the class comment).
         Sighting& seen = m_seen[HashDelay(delay, m_seen.size() - 1)];
-        if (seen.delay != delay || seen.ts <= m_now)
+        if (seen.delay != delay || (seen.ts <= m_now && m_busyClasses >= OVERLAP_ONLY_CLASSES))
         {
             seen.delay = delay;
             seen.ts = m_now + delay;

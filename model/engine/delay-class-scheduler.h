@@ -45,8 +45,10 @@ namespace ns3
  * sender's next packet, the remainder of a transmission, a timer re-armed when it fires) would
  * hold a class with one entry, make the head heap deeper for every pop and churn the class
  * table. So with AdmitOnOverlap (attribute, default true) a delay gets a class only when it is
- * inserted while the previous event inserted with the same delay (remembered in a small
- * hashed filter) is still pending; otherwise the event goes to the overflow heap. (In the
+ * inserted again (remembered in a small hashed filter) and, once OVERLAP_ONLY_CLASSES (8)
+ * classes are busy, only while the previous event inserted with it is still pending (a small
+ * workload's one-at-a-time delays keep their classes: its head heap is shallow anyway);
+ * otherwise the event goes to the overflow heap. (In the
  * HPCC-lineage WebSearch benchmark this takes the head heap from 30 to 10 entries on average
  * and the class creations from 564,000 to a few hundred.) At most MaxClasses (attribute,
  * 1..4096, default 64) classes exist at once. When a new delay finds every class taken, the
@@ -337,6 +339,8 @@ class DelayClassScheduler final : public Scheduler
      * \return true if inserted (false: no class, or too far from the tail)
      */
     bool InsertIntoClass(const Event& ev, uint64_t delay);
+    /// Busy classes from which on a delay needs overlapping events to get a class.
+    static constexpr uint32_t OVERLAP_ONLY_CLASSES = 8;
     /// Most entries InsertLate() moves to make room in a class FIFO.
     static constexpr std::size_t LATE_SHIFT = 16;
 
