@@ -193,11 +193,13 @@ TEST(DelayClassScheduler, LateInsertsOfReservedKeysKeepMapSchedulerOrder)
         Ptr<DelayClassScheduler> s = CreateObject<DelayClassScheduler>();
         Ptr<MapScheduler> map = CreateObject<MapScheduler>();
         std::mt19937_64 rng(seed);
+
         struct Reserved
         {
             Scheduler::Event ev;
             uint64_t delay;
         };
+
         std::vector<Reserved> reserved;
         uint64_t now = 0;
         uint32_t uid = 0;

@@ -144,16 +144,11 @@ DelayClassScheduler::LookupClass(uint64_t delay)
     {
         RebuildTable();
     }
-    const std::size_t mask = m_table.size() - 1;
-    std::size_t slot = HashDelay(delay, mask);
-    while (m_table[slot] != NO_CLASS)
+    const std::size_t slot = FindSlot(delay);
+    if (m_table[slot] != NO_CLASS)
     {
-        if (m_fifos[m_table[slot]].delay == delay)
-        {
-            Remember(delay, m_table[slot]);
-            return m_table[slot];
-        }
-        slot = (slot + 1) & mask;
+        Remember(delay, m_table[slot]);
+        return m_table[slot];
     }
     if (m_admitOnOverlap)
     {
@@ -185,29 +180,25 @@ DelayClassScheduler::LookupClass(uint64_t delay)
     return c;
 }
 
+std::size_t
+DelayClassScheduler::FindSlot(uint64_t delay) const
+{
+    const std::size_t mask = m_table.size() - 1;
+    std::size_t slot = HashDelay(delay, mask);
+    while (m_table[slot] != NO_CLASS && m_fifos[m_table[slot]].delay != delay)
+    {
+        slot = (slot + 1) & mask;
+    }
+    return slot;
+}
+
 bool
 DelayClassScheduler::InsertIntoClass(const Event& ev, uint64_t delay)
 {
-    int32_t c = NO_CLASS;
-    for (std::size_t i = 0; i < RECENT; ++i)
-    {
-        if (m_recentDelay[i] == delay)
-        {
-            c = m_recentClass[i];
-        }
-    }
+    int32_t c = RecentClass(delay);
     if (c == NO_CLASS && !m_table.empty())
     {
-        const std::size_t mask = m_table.size() - 1;
-        for (std::size_t slot = HashDelay(delay, mask); m_table[slot] != NO_CLASS;
-             slot = (slot + 1) & mask)
-        {
-            if (m_fifos[m_table[slot]].delay == delay)
-            {
-                c = m_table[slot];
-                break;
-            }
-        }
+        c = m_table[FindSlot(delay)]; // an existing class only: no new class, no admission
     }
     if (c == NO_CLASS)
     {
@@ -216,9 +207,7 @@ DelayClassScheduler::InsertIntoClass(const Event& ev, uint64_t delay)
     Fifo& f = m_fifos[c];
     if (f.size == 0)
     {
-        ++m_busyClasses;
-        PushBack(f, ev);
-        PushHead(MakeHead(ev.key, static_cast<uint32_t>(c)));
+        StartClass(f, c, ev);
         return true;
     }
     const std::size_t mask = f.ring.size() - 1;

@@ -97,9 +97,7 @@ class DelayClassScheduler final : public Scheduler
                 Fifo& f = m_fifos[c];
                 if (f.size == 0)
                 {
-                    ++m_busyClasses;
-                    PushBack(f, ev);
-                    PushHead(MakeHead(ev.key, static_cast<uint32_t>(c)));
+                    StartClass(f, c, ev);
                     return;
                 }
                 if (!EventKeyBefore(ev.key, f.Back().key))
@@ -273,6 +271,17 @@ class DelayClassScheduler final : public Scheduler
      */
     int32_t ClassOf(uint64_t delay)
     {
+        int32_t c = RecentClass(delay);
+        return c != NO_CLASS ? c : LookupClass(delay);
+    }
+
+    /**
+     * \brief The class of a delay from the recent-lookup cache.
+     * \param delay the delay, in time steps
+     * \return the class index, or NO_CLASS if the cache does not hold the delay
+     */
+    int32_t RecentClass(uint64_t delay) const
+    {
         for (std::size_t i = 0; i < RECENT; ++i)
         {
             if (m_recentDelay[i] == delay)
@@ -280,7 +289,27 @@ class DelayClassScheduler final : public Scheduler
                 return m_recentClass[i];
             }
         }
-        return LookupClass(delay);
+        return NO_CLASS;
+    }
+
+    /**
+     * \brief The lookup-table slot of a delay's class, or the free slot where it would go.
+     * \param delay the delay, in time steps
+     * \return the slot index (the table must not be empty)
+     */
+    std::size_t FindSlot(uint64_t delay) const;
+
+    /**
+     * \brief Put the first event into an empty class FIFO and its key into the head heap.
+     * \param f the class, empty
+     * \param c its index
+     * \param ev the event
+     */
+    void StartClass(Fifo& f, int32_t c, const Event& ev)
+    {
+        ++m_busyClasses;
+        PushBack(f, ev);
+        PushHead(MakeHead(ev.key, static_cast<uint32_t>(c)));
     }
 
     /**

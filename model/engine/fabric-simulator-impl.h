@@ -313,6 +313,7 @@ class FabricSimulatorImpl final : public SimulatorImpl
             m_events->Insert(ev);
         }
     }
+
     /// Run the earliest event.
     void ProcessOneEvent();
     /**
