@@ -438,6 +438,48 @@ TEST(RoceAethHeader, RejectsOutOfRangeValues)
     EXPECT_DEATH(h.GetCreditCount(), "is not an ACK");
 }
 
+// The object-free functions the NIC uses per ACK write and read the same bits as the Header
+// object, for every syndrome and across the MSN range.
+TEST(RoceAethHeader, ObjectFreeFieldsMatchTheHeaderObject)
+{
+    for (uint32_t s = 0; s < 256; ++s)
+    {
+        for (uint32_t msn : {0u, 1u, 0x123456u, RoceAethHeader::MAX_MSN})
+        {
+            RoceAethHeader h;
+            h.SetSyndrome(static_cast<uint8_t>(s));
+            h.SetMsn(msn);
+            uint8_t fromObject[RoceAethHeader::SIZE];
+            uint8_t fromFields[RoceAethHeader::SIZE];
+            h.Write(fromObject);
+            RoceAethHeader::WriteFields(fromFields, static_cast<uint8_t>(s), msn);
+            ASSERT_EQ(std::vector<uint8_t>(fromFields, fromFields + 4), Serialized(h))
+                << "syndrome " << s << " MSN " << msn;
+            ASSERT_EQ(std::vector<uint8_t>(fromObject, fromObject + 4), Serialized(h));
+            ASSERT_EQ(RoceAethHeader::ReadSyndrome(fromFields), s);
+            ASSERT_EQ(RoceAethHeader::IsNakSyndrome(static_cast<uint8_t>(s)), h.IsNak()) << s;
+            ASSERT_EQ(RoceAethHeader::SyndromeValue(static_cast<uint8_t>(s)), s & 0x1f);
+        }
+    }
+    for (uint8_t credit = 0; credit <= RoceAethHeader::CREDIT_INVALID; ++credit)
+    {
+        RoceAethHeader ack;
+        ack.SetAck(credit);
+        EXPECT_EQ(RoceAethHeader::AckSyndrome(credit), ack.GetSyndrome());
+    }
+    for (uint8_t code = 0; code <= RoceAethHeader::NAK_INVALID_RD_REQUEST; ++code)
+    {
+        RoceAethHeader nak;
+        nak.SetNak(code);
+        EXPECT_EQ(RoceAethHeader::NakSyndrome(code), nak.GetSyndrome());
+        EXPECT_EQ(RoceAethHeader::SyndromeValue(RoceAethHeader::NakSyndrome(code)), code);
+    }
+    uint8_t out[RoceAethHeader::SIZE];
+    EXPECT_DEATH(RoceAethHeader::WriteFields(out, 0, 0x1000000), "MSN 16777216 .* out of range");
+    EXPECT_DEATH(RoceAethHeader::NakSyndrome(5), "NAK code 5 is invalid; valid codes are 0..4");
+    EXPECT_DEATH(RoceAethHeader::AckSyndrome(32), "credit count 32 is out of range");
+}
+
 TEST(RoceImmDtHeader, SerializesAndRoundTrips)
 {
     RoceImmDtHeader h(0x11223344);

@@ -4,9 +4,11 @@
 #   tools/ai-fabric.sh main [example args...]   install + build what the main example needs
 #                                               (the library and rail-allreduce, no tests),
 #                                               run it and plot it into out/
-#   tools/ai-fabric.sh test [ctest args...]     install + build + run every test (ctest), under
-#                                               ns-3's simulator engine and under ai-fabric's;
-#                                               then a Debug build with AddressSanitizer and
+#   tools/ai-fabric.sh test [ctest args...]     install + build (plain -O3: the tests check the
+#                                               model, not its speed) + run every test (ctest),
+#                                               under ns-3's simulator engine and under
+#                                               ai-fabric's; then a Debug (-O1) build with
+#                                               AddressSanitizer and
 #                                               UndefinedBehaviorSanitizer (Clang, build-asan)
 #                                               runs every test again (ai-fabric's engine) and each
 #                                               libFuzzer harness of test/fuzz for
@@ -14,11 +16,13 @@
 #                                               check the sources against ns-3.48
 #                                               (tools/ci/check-ns3-latest.sh)
 #   tools/ai-fabric.sh sanitize [ctest args...] install + only the sanitizer and fuzzing stage
-#   tools/ai-fabric.sh build                    install + build only
+#   tools/ai-fabric.sh build                    install + build only (profile-guided and
+#                                               link-time optimized: the fast binaries)
 #
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default nproc),
-# AI_FABRIC_PGO (build/test: default 1, a Release build is profile-guided, 0: plain -O3;
-# main: default 0, plain -O3 unless a fresh profile is already in BUILD_DIR, 1: train one),
+# AI_FABRIC_PGO (build: default 1, a Release build is profile-guided and link-time optimized,
+# 0: plain -O3; test: default 0, 1 tests the profile-guided build; main: default 0, plain -O3
+# unless a fresh profile is already in BUILD_DIR, 1: train one),
 # AI_FABRIC_MEASURED (main: the real nccl-tests log put next to the simulation, default
 # data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt; a --measured=FILE argument wins),
 # NS3_LATEST_TARBALL (default ../shared/ns-3/ns-3.48-src.tar.xz beside the repository),
@@ -83,14 +87,19 @@ train_pgo() {
     touch "$profile/trained.stamp"
 }
 
-# build [mode [target...]]: configure and build $build_dir. mode "pgo" (build, test) trains and
-# uses a profile when AI_FABRIC_PGO is not 0; mode "main" builds without unless AI_FABRIC_PGO=1
-# or a fresh profile is already there (no training). Targets default to everything.
+# build [mode [target...]]: configure and build $build_dir. mode "pgo" (build) trains and
+# uses a profile when AI_FABRIC_PGO is not 0; mode "plain" (test) only when AI_FABRIC_PGO=1;
+# mode "main" builds without unless AI_FABRIC_PGO=1 or a fresh profile is already there (no
+# training). Targets default to everything.
 build() {
     local mode="${1:-pgo}"
     shift || true
     local pgo=(-DAI_FABRIC_PGO=OFF) use=0 want
-    if [ "$mode" = pgo ]; then want="${AI_FABRIC_PGO:-1}"; else want="${AI_FABRIC_PGO:-reuse}"; fi
+    case "$mode" in
+        pgo) want="${AI_FABRIC_PGO:-1}" ;;
+        plain) want="${AI_FABRIC_PGO:-0}" ;;
+        *) want="${AI_FABRIC_PGO:-reuse}" ;;
+    esac
     if [ "$build_type" = Release ] && [[ "$("${CXX:-c++}" -v 2>&1)" == *"gcc version"* ]]; then
         case "$want" in
             0) ;;
@@ -109,7 +118,9 @@ build() {
 }
 
 # AddressSanitizer + UndefinedBehaviorSanitizer (with leak detection) over the whole test suite,
-# then the libFuzzer harnesses, in one Debug build made by Clang (AI_FABRIC_FUZZ=ON also builds
+# then the libFuzzer harnesses, in one Debug build made by Clang at -O1 (AddressSanitizer's
+# recommended level; NS_ASSERT and NS_LOG stay compiled in, and the suite runs in about half
+# the CPU time of -O0) (AI_FABRIC_FUZZ=ON also builds
 # the coverage-instrumented copy of the library that the harnesses link). ctest -LE fuzz selects
 # the GoogleTest suites, -L fuzz the harnesses (each replays test/fuzz/corpus/<name>, then
 # fuzzes).
@@ -118,7 +129,7 @@ sanitize() {
     local cxx=clang++-14
     command -v "$cxx" >/dev/null || cxx=clang++
     cmake -S "$here" -B "$dir" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Debug \
-        -DAI_FABRIC_PGO=OFF -DAI_FABRIC_FUZZ=ON -DAI_FABRIC_FUZZ_SECONDS="${FUZZ_SECONDS:-15}" \
+        -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DAI_FABRIC_PGO=OFF -DAI_FABRIC_FUZZ=ON -DAI_FABRIC_FUZZ_SECONDS="${FUZZ_SECONDS:-15}" \
         >/dev/null
     cmake --build "$dir" -j "$jobs"
     # shellcheck source=ci/sanitizer-env.sh
@@ -167,7 +178,7 @@ case "$cmd" in
         ;;
     test)
         install_missing
-        build
+        build plain
         (cd "$build_dir" && ctest --output-on-failure -j "$jobs" "$@")
         # Again with ai-fabric's simulator engine as every simulation's default: the model
         # must behave identically under it (tests that pick an engine keep theirs).

@@ -69,7 +69,7 @@ Scheduler::Event
 DelayClassScheduler::PeekNext() const
 {
     NS_ABORT_MSG_IF(m_heads.empty(), "DelayClassScheduler::PeekNext on an empty queue");
-    uint32_t s = m_heads.front().source;
+    uint32_t s = m_heads.front().Source();
     return s == OVERFLOW_SOURCE ? m_overflow.front() : m_fifos[s].Front();
 }
 
@@ -267,7 +267,7 @@ DelayClassScheduler::InsertIntoClass(const Event& ev, uint64_t delay)
         // A new front: its head-heap entry gets the earlier key and moves up.
         for (std::size_t i = 0; i < m_heads.size(); ++i)
         {
-            if (m_heads[i].source == static_cast<uint32_t>(c))
+            if (m_heads[i].Source() == static_cast<uint32_t>(c))
             {
                 m_heads[i] = MakeHead(ev.key, static_cast<uint32_t>(c));
                 SiftUpHead(i);
@@ -366,7 +366,7 @@ DelayClassScheduler::InsertOverflow(const Event& ev)
         // it up.
         for (std::size_t i = 0; i < m_heads.size(); ++i)
         {
-            if (m_heads[i].source == OVERFLOW_SOURCE)
+            if (m_heads[i].Source() == OVERFLOW_SOURCE)
             {
                 m_heads[i] = MakeHead(ev.key, OVERFLOW_SOURCE);
                 SiftUpHead(i);

@@ -219,13 +219,21 @@ class DelayClassScheduler final : public Scheduler
     };
 
     /// A head-heap entry: the order-relevant part of one source's front key (a class, or
-    /// the overflow heap), 16 bytes so that four share a cache line.
+    /// the overflow heap) packed into one 128-bit integer, timestamp in the high 64 bits, uid
+    /// in the next 32, source in the low 32, so that one unsigned comparison orders two
+    /// entries as EventKeyBefore orders their keys (uids are unique: the source never decides)
+    /// and four entries share a cache line.
     struct Head
     {
-        uint64_t ts;     //!< the source's earliest timestamp
-        uint32_t uid;    //!< and its uid
-        uint32_t source; //!< class index, or OVERFLOW_SOURCE
+        unsigned __int128 key; //!< ts << 64 | uid << 32 | source
+
+        uint32_t Source() const //!< \return class index, or OVERFLOW_SOURCE
+        {
+            return static_cast<uint32_t>(key);
+        }
     };
+
+    static_assert(sizeof(Head) == 16, "a head entry is 16 bytes");
 
     /**
      * \brief A head-heap entry for a front key.
@@ -235,19 +243,19 @@ class DelayClassScheduler final : public Scheduler
      */
     static Head MakeHead(const EventKey& key, uint32_t source)
     {
-        return Head{key.m_ts, key.m_uid, source};
+        return Head{(static_cast<unsigned __int128>(key.m_ts) << 64) |
+                    (static_cast<unsigned __int128>(key.m_uid) << 32) | source};
     }
 
     /**
-     * \brief Event order of two head entries (bitwise, not short-circuit: flag arithmetic
-     *        instead of branches, as EventKeyBefore).
+     * \brief Event order of two head entries.
      * \param a first entry
      * \param b second entry
      * \return true if \p a's key runs first
      */
     static bool HeadBefore(const Head& a, const Head& b)
     {
-        return (a.ts < b.ts) | ((a.ts == b.ts) & (a.uid < b.uid));
+        return a.key < b.key;
     }
 
     /**
@@ -258,7 +266,7 @@ class DelayClassScheduler final : public Scheduler
      */
     static bool HeadIs(const Head& h, const EventKey& key)
     {
-        return h.ts == key.m_ts && h.uid == key.m_uid;
+        return (h.key >> 32) == ((static_cast<unsigned __int128>(key.m_ts) << 32) | key.m_uid);
     }
 
     static constexpr uint32_t OVERFLOW_SOURCE = 0xffffffffu; //!< the overflow heap's source id
@@ -387,16 +395,16 @@ class DelayClassScheduler final : public Scheduler
     {
         --m_entries;
         Head& top = m_heads.front();
-        if (top.source == OVERFLOW_SOURCE)
+        if (top.Source() == OVERFLOW_SOURCE)
         {
             return TakeOverflowFront();
         }
-        Fifo& f = m_fifos[top.source];
+        Fifo& f = m_fifos[top.Source()];
         Event ev = f.ring[f.head];
         f.head = (f.head + 1) & (f.ring.size() - 1);
         if (--f.size > 0)
         {
-            top = MakeHead(f.Front().key, top.source);
+            top = MakeHead(f.Front().key, top.Source());
             SiftDownFront();
         }
         else

@@ -91,37 +91,75 @@ RoceAethHeader::Deserialize(Buffer::Iterator start)
 }
 
 void
+RoceAethHeader::WriteFields(uint8_t* out, uint8_t syndrome, uint32_t msn)
+{
+    NS_ABORT_MSG_IF(msn > MAX_MSN,
+                    "AETH MSN " << msn << " (0x" << std::hex << msn << std::dec
+                                << ") is out of range; valid values are 0..16777215 (0xFFFFFF)");
+    wire::PutU32(out, (uint32_t(syndrome) << 24) | msn);
+}
+
+uint8_t
+RoceAethHeader::ReadSyndrome(const uint8_t* in)
+{
+    return in[0];
+}
+
+void
 RoceAethHeader::Write(uint8_t* out) const
 {
-    wire::PutU32(out, (uint32_t(m_syndrome) << 24) | m_msn);
+    WriteFields(out, m_syndrome, m_msn);
 }
 
 void
 RoceAethHeader::Read(const uint8_t* in)
 {
-    uint32_t word = wire::GetU32(in);
-    m_syndrome = static_cast<uint8_t>(word >> 24);
-    m_msn = word & MAX_MSN;
+    m_syndrome = ReadSyndrome(in);
+    m_msn = wire::GetU32(in) & MAX_MSN;
 }
 
-void
-RoceAethHeader::SetAck(uint8_t credit)
+uint8_t
+RoceAethHeader::AckSyndrome(uint8_t credit)
 {
     NS_ABORT_MSG_IF(credit > VALUE_MASK,
                     "AETH ACK credit count " << unsigned(credit)
                                              << " is out of range; valid values are 0..31");
-    m_syndrome = TYPE_ACK | credit;
+    return TYPE_ACK | credit;
 }
 
-void
-RoceAethHeader::SetNak(uint8_t code)
+uint8_t
+RoceAethHeader::NakSyndrome(uint8_t code)
 {
     NS_ABORT_MSG_IF(code > NAK_INVALID_RD_REQUEST,
                     "AETH NAK code " << unsigned(code)
                                      << " is invalid; valid codes are 0..4 (PSN sequence error, "
                                         "invalid request, remote access error, remote "
                                         "operational error, invalid RD request)");
-    m_syndrome = TYPE_NAK | code;
+    return TYPE_NAK | code;
+}
+
+bool
+RoceAethHeader::IsNakSyndrome(uint8_t syndrome)
+{
+    return (syndrome & TYPE_MASK) == TYPE_NAK;
+}
+
+uint8_t
+RoceAethHeader::SyndromeValue(uint8_t syndrome)
+{
+    return syndrome & VALUE_MASK;
+}
+
+void
+RoceAethHeader::SetAck(uint8_t credit)
+{
+    m_syndrome = AckSyndrome(credit);
+}
+
+void
+RoceAethHeader::SetNak(uint8_t code)
+{
+    m_syndrome = NakSyndrome(code);
 }
 
 void
@@ -142,7 +180,7 @@ RoceAethHeader::IsAck() const
 bool
 RoceAethHeader::IsNak() const
 {
-    return (m_syndrome & TYPE_MASK) == TYPE_NAK;
+    return IsNakSyndrome(m_syndrome);
 }
 
 bool

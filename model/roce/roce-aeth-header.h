@@ -122,6 +122,50 @@ class RoceAethHeader : public Header
     /// \return the message sequence number, 0..2^24-1
     uint32_t GetMsn() const;
 
+    /**
+     * \name Object-free access for the per-packet path
+     * A RoceAethHeader is an ns-3 Header, and constructing and destroying one calls into ns-3's
+     * libraries. The NIC writes and reads the AETH of every ACK with these instead. They
+     * write and read the same bits as Write() and Read(), which use them.
+     * @{
+     */
+    /**
+     * \brief The syndrome of an ACK, 0b000ccccc.
+     * \param credit credit count 0..30, or CREDIT_INVALID (31) for none; aborts on larger
+     *        values, naming the value
+     * \return the syndrome octet
+     */
+    static uint8_t AckSyndrome(uint8_t credit);
+    /**
+     * \brief The syndrome of a NAK, 0b011nnnnn.
+     * \param code a NakCode, 0..4; aborts on the reserved codes 5..31 and above, naming the value
+     * \return the syndrome octet
+     */
+    static uint8_t NakSyndrome(uint8_t code);
+    /**
+     * \param syndrome a syndrome octet
+     * \return true if it is a NAK's (0b011xxxxx)
+     */
+    static bool IsNakSyndrome(uint8_t syndrome);
+    /**
+     * \param syndrome a syndrome octet
+     * \return its 5-bit value, 0..31 (credit count, RNR timer or NAK code by type)
+     */
+    static uint8_t SyndromeValue(uint8_t syndrome);
+    /**
+     * \brief Write an AETH's SIZE wire bytes.
+     * \param out destination, at least SIZE bytes
+     * \param syndrome the syndrome octet (any 8-bit value)
+     * \param msn message sequence number, 0..MAX_MSN; aborts otherwise, naming the value
+     */
+    static void WriteFields(uint8_t* out, uint8_t syndrome, uint32_t msn);
+    /**
+     * \param in an AETH's SIZE wire bytes
+     * \return its syndrome octet
+     */
+    static uint8_t ReadSyndrome(const uint8_t* in);
+    /** @} */
+
   private:
     uint8_t m_syndrome; //!< syndrome octet
     uint32_t m_msn;     //!< message sequence number, 24 bits

@@ -508,10 +508,9 @@ RoceQueuePair::BuildNextPacket(const Time& now)
         hdr += Bth::SIZE;
         if (Bth::HasAeth(op))
         {
-            RoceAethHeader aeth;
-            aeth.SetAck(0x1f);
-            aeth.SetMsn(job.msn);
-            aeth.Write(h + hdr);
+            RoceAethHeader::WriteFields(h + hdr,
+                                        RoceAethHeader::AckSyndrome(RoceAethHeader::CREDIT_INVALID),
+                                        job.msn);
             hdr += RoceAethHeader::SIZE;
         }
         if (job.next == job.npkts)
@@ -836,13 +835,12 @@ RoceQueuePair::ReceiveResponse(const RoceRxPacket& rx)
     uint32_t ext = 0; // extension header bytes consumed
     if (opcode == Bth::ACKNOWLEDGE)
     {
-        RoceAethHeader aeth;
-        aeth.Read(rx.ext);
-        if (aeth.IsNak())
+        uint8_t syndrome = RoceAethHeader::ReadSyndrome(rx.ext);
+        if (RoceAethHeader::IsNakSyndrome(syndrome))
         {
             m_counters.naksRx++;
             m_controlTrace(RoceControlEvent::NAK_RX, psn);
-            if (aeth.GetNakCode() == RoceAethHeader::NAK_PSN_SEQUENCE_ERROR)
+            if (RoceAethHeader::SyndromeValue(syndrome) == RoceAethHeader::NAK_PSN_SEQUENCE_ERROR)
             {
                 Acknowledge(Bth::PsnAdd(psn, Bth::PSN_MODULUS - 1));
                 m_cc->OnEvent(FabricCcEvent::NACK);
@@ -1145,20 +1143,20 @@ RoceQueuePair::EnterError()
 void
 RoceQueuePair::SendAck(bool nak, uint32_t psn)
 {
-    RoceAethHeader aeth;
+    uint8_t syndrome;
     if (nak)
     {
-        aeth.SetNak(RoceAethHeader::NAK_PSN_SEQUENCE_ERROR);
+        syndrome = RoceAethHeader::NakSyndrome(RoceAethHeader::NAK_PSN_SEQUENCE_ERROR);
         m_counters.naksTx++;
         m_controlTrace(RoceControlEvent::NAK_TX, psn);
     }
     else
     {
-        aeth.SetAck(0x1f); // credit field 0x1F: end-to-end credits not used
+        // Credit field 0x1F: end-to-end credits not used.
+        syndrome = RoceAethHeader::AckSyndrome(RoceAethHeader::CREDIT_INVALID);
         m_counters.acksTx++;
         m_controlTrace(RoceControlEvent::ACK_TX, psn);
     }
-    aeth.SetMsn(m_msn);
     uint8_t buf[L2_ROOM + IP_UDP_BYTES + Bth::SIZE + RoceInt::MAX_BYTES + RoceAethHeader::SIZE];
     uint8_t* h = buf + L2_ROOM;
     uint32_t hdr = IP_UDP_BYTES + Bth::SIZE + RoceAethHeader::SIZE;
@@ -1174,7 +1172,7 @@ RoceQueuePair::SendAck(bool nak, uint32_t psn)
     {
         h[IP_UDP_BYTES + 8] |= static_cast<uint8_t>(m_rxHops & 0x7f);
     }
-    aeth.Write(h + IP_UDP_BYTES + Bth::SIZE);
+    RoceAethHeader::WriteFields(h + IP_UDP_BYTES + Bth::SIZE, syndrome, m_msn);
     if (!nak && m_rxIntBytes > 0)
     {
         // HPCC: the INT stack of the newest data packet, between the BTH and the AETH.

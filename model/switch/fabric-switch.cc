@@ -333,7 +333,7 @@ void
 FabricSwitch::Egress(uint32_t outPort,
                      FabricFrame& frame,
                      uint32_t l2Bytes,
-                     SwitchFlowKey key,
+                     const SwitchFlowKey& key,
                      uint32_t bytes)
 {
     uint8_t prio = key.priority;

@@ -284,7 +284,7 @@ class FabricSwitch : public Object, public PfcPortOwner
     void Egress(uint32_t outPort,
                 FabricFrame& frame,
                 uint32_t l2Bytes,
-                SwitchFlowKey key,
+                const SwitchFlowKey& key,
                 uint32_t bytes);
     /**
      * \brief Append this hop's INT record (HPCC; RoceInt) to a frame whose IPv4 header asks

@@ -384,7 +384,7 @@ ScenarioFabric8k()
 } // namespace
 
 #ifndef AI_FABRIC_PGO_MODE
-#define AI_FABRIC_PGO_MODE "unknown" ///< how the library was built (CMake's AI_FABRIC_PGO)
+#define AI_FABRIC_PGO_MODE "unknown" ///< how the library was built (AI_FABRIC_PGO, +LTO)
 #endif
 
 int

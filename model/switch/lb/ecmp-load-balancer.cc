@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/assert.h"
+#include "ns3/fabric-wire-header.h"
 #include "ns3/hash.h"
 #include "ns3/log.h"
 
@@ -40,9 +41,24 @@ EcmpLoadBalancer::~EcmpLoadBalancer()
 uint32_t
 EcmpLoadBalancer::PutBigEndian(uint8_t* buffer, uint32_t offset, uint32_t value, uint32_t bytes)
 {
-    for (uint32_t i = 0; i < bytes; ++i)
+    // The common widths as single big-endian stores (the per-packet path packs one key per
+    // hop); any width the same bytes.
+    switch (bytes)
     {
-        buffer[offset + i] = static_cast<uint8_t>(value >> (8 * (bytes - 1 - i)));
+    case 4:
+        wire::PutU32(buffer + offset, value);
+        break;
+    case 2:
+        wire::PutU16(buffer + offset, static_cast<uint16_t>(value));
+        break;
+    case 1:
+        buffer[offset] = static_cast<uint8_t>(value);
+        break;
+    default:
+        for (uint32_t i = 0; i < bytes; ++i)
+        {
+            buffer[offset + i] = static_cast<uint8_t>(value >> (8 * (bytes - 1 - i)));
+        }
     }
     return offset + bytes;
 }
