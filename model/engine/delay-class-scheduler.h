@@ -225,7 +225,7 @@ class DelayClassScheduler final : public Scheduler
     /// and four entries share a cache line.
     struct Head
     {
-        unsigned __int128 key; //!< ts << 64 | uid << 32 | source
+        __uint128_t key; //!< ts << 64 | uid << 32 | source
 
         uint32_t Source() const //!< \return class index, or OVERFLOW_SOURCE
         {
@@ -243,8 +243,8 @@ class DelayClassScheduler final : public Scheduler
      */
     static Head MakeHead(const EventKey& key, uint32_t source)
     {
-        return Head{(static_cast<unsigned __int128>(key.m_ts) << 64) |
-                    (static_cast<unsigned __int128>(key.m_uid) << 32) | source};
+        return Head{(static_cast<__uint128_t>(key.m_ts) << 64) |
+                    (static_cast<__uint128_t>(key.m_uid) << 32) | source};
     }
 
     /**
@@ -266,7 +266,7 @@ class DelayClassScheduler final : public Scheduler
      */
     static bool HeadIs(const Head& h, const EventKey& key)
     {
-        return (h.key >> 32) == ((static_cast<unsigned __int128>(key.m_ts) << 32) | key.m_uid);
+        return (h.key >> 32) == ((static_cast<__uint128_t>(key.m_ts) << 32) | key.m_uid);
     }
 
     static constexpr uint32_t OVERFLOW_SOURCE = 0xffffffffu; //!< the overflow heap's source id
