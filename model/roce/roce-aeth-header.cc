@@ -91,11 +91,17 @@ RoceAethHeader::Deserialize(Buffer::Iterator start)
 }
 
 void
-RoceAethHeader::WriteFields(uint8_t* out, uint8_t syndrome, uint32_t msn)
+RoceAethHeader::CheckMsn(uint32_t msn)
 {
     NS_ABORT_MSG_IF(msn > MAX_MSN,
                     "AETH MSN " << msn << " (0x" << std::hex << msn << std::dec
                                 << ") is out of range; valid values are 0..16777215 (0xFFFFFF)");
+}
+
+void
+RoceAethHeader::WriteFields(uint8_t* out, uint8_t syndrome, uint32_t msn)
+{
+    CheckMsn(msn);
     wire::PutU32(out, (uint32_t(syndrome) << 24) | msn);
 }
 
@@ -231,9 +237,7 @@ RoceAethHeader::GetSyndrome() const
 void
 RoceAethHeader::SetMsn(uint32_t msn)
 {
-    NS_ABORT_MSG_IF(msn > MAX_MSN,
-                    "AETH MSN " << msn << " (0x" << std::hex << msn << std::dec
-                                << ") is out of range; valid values are 0..16777215 (0xFFFFFF)");
+    CheckMsn(msn);
     m_msn = msn;
 }
 

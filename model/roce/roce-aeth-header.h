@@ -167,6 +167,12 @@ class RoceAethHeader : public Header
     /** @} */
 
   private:
+    /**
+     * \brief Abort unless \p msn fits the 24-bit MSN field, naming the value and the range.
+     * \param msn message sequence number
+     */
+    static void CheckMsn(uint32_t msn);
+
     uint8_t m_syndrome; //!< syndrome octet
     uint32_t m_msn;     //!< message sequence number, 24 bits
 };
