@@ -187,6 +187,76 @@ TEST(FabricFrameDeathTest, ABadSizeDiscountAbortsNamingTheRange)
     EXPECT_DEATH(big.SetSizeDiscount(256), "valid range is 0..255");
 }
 
+// An empty frame (default-constructed or moved from) answers every accessor with "nothing"
+// and refuses changes, instead of touching state it does not have.
+TEST(FabricFrame, AnEmptyFrameHasNothingAndRefusesChanges)
+{
+    FabricFrame e;
+    EXPECT_TRUE(e.IsEmpty());
+    EXPECT_EQ(e.GetSize(), 0u);
+    EXPECT_EQ(e.GetChargedSize(), 0u);
+    EXPECT_EQ(e.GetSizeDiscount(), 0u);
+    EXPECT_EQ(e.GetHeadBytes(), 0u);
+    EXPECT_EQ(e.GetStaleBytes(), 0u);
+    EXPECT_EQ(e.GetHead(), nullptr);
+    EXPECT_FALSE(e.HasPacket());
+    EXPECT_EQ(e.PeekPacket(), nullptr);
+    EXPECT_EQ(e.GetPacket(), nullptr);
+    uint8_t out[8] = {};
+    EXPECT_EQ(e.CopyData(out, 8), 0u);
+    e.LoadHead(20); // a no-op
+    EXPECT_EQ(e.MutableHead(0), nullptr);
+    uint8_t bytes[4] = {1, 2, 3, 4};
+    EXPECT_FALSE(e.ReplaceHead(0, bytes, 4));
+    EXPECT_TRUE(e.IsEmpty());
+}
+
+TEST(FabricFrameDeathTest, ASizeDiscountOnAnEmptyFrameAbortsNamingIt)
+{
+    FabricFrame e;
+    EXPECT_DEATH(e.SetSizeDiscount(0),
+                 "on a frame of 0 bytes; valid range is none \\(the frame is empty\\)");
+}
+
+// Frames' state is recycled (a per-thread pool): a frame built after others ended starts
+// clean, whatever the ended ones held (size discount, head, packet), and many frames alive at
+// once keep their own bytes.
+TEST(FabricFrame, RecycledFramesStartCleanAndKeepTheirOwnBytes)
+{
+    std::vector<uint8_t> head = HeadBytes(100);
+    {
+        FabricFrame used(Create<Packet>(300), head.data(), 100);
+        used.SetSizeDiscount(50);
+        uint8_t l2[18] = {};
+        ASSERT_TRUE(used.ReplaceHead(14, l2, 18));
+    }
+    std::vector<FabricFrame> alive;
+    for (uint32_t i = 0; i < 1000; ++i) // several blocks of the pool
+    {
+        std::vector<uint8_t> h(1 + i % 100, static_cast<uint8_t>(i));
+        alive.emplace_back(h.data(), static_cast<uint32_t>(h.size()), i);
+    }
+    for (uint32_t i = 0; i < alive.size(); ++i)
+    {
+        const FabricFrame& f = alive[i];
+        uint32_t n = 1 + i % 100;
+        ASSERT_EQ(f.GetSize(), n + i);
+        ASSERT_EQ(f.GetHeadBytes(), n);
+        ASSERT_EQ(f.GetSizeDiscount(), 0u);
+        ASSERT_FALSE(f.HasPacket());
+        ASSERT_EQ(f.GetStaleBytes(), 0u);
+        ASSERT_EQ(std::vector<uint8_t>(f.GetHead(), f.GetHead() + n),
+                  std::vector<uint8_t>(n, static_cast<uint8_t>(i)))
+            << "frame " << i;
+    }
+    // Moves between containers keep the state with the frame.
+    FabricFrame moved(std::move(alive[7]));
+    EXPECT_TRUE(alive[7].IsEmpty());
+    EXPECT_EQ(moved.GetSize(), 8u + 7u);
+    alive[7] = std::move(moved);
+    EXPECT_EQ(alive[7].GetSize(), 15u);
+}
+
 namespace
 {
 

@@ -522,7 +522,7 @@ class RecordingOwner : public PfcPortOwner
 {
   public:
     void ReceiveFrame(uint32_t port,
-                      const Ptr<PfcNetDevice>& dev,
+                      PfcNetDevice* dev,
                       FabricFrame& frame,
                       uint32_t l2Bytes,
                       uint8_t priority) override

@@ -277,11 +277,11 @@ DcqcnCongestionOps::Init(Ptr<FabricCcState> state)
     DataRate lineRate = GetLineRate();
     Validate();
     m_alpha = m_initialAlpha;
-    m_alphaTrace = m_initialAlpha;
+    m_alphaTrace.Set(m_initialAlpha);
     m_alphaRef = Simulator::Now();
     m_state->SetTargetRate(lineRate);
-    m_timerStage = 0;
-    m_byteStage = 0;
+    m_timerStage.Set(0);
+    m_byteStage.Set(0);
     m_bytesSinceStage = 0;
     m_decreasedEver = false;
     m_cnpEver = false;
@@ -361,7 +361,7 @@ DcqcnCongestionOps::OnCnp()
     // Alpha: decay for the quiet periods, then the CNP update.
     m_alpha = GetAlpha() * (1.0 - m_g) + m_g;
     m_alphaRef = now;
-    m_alphaTrace = m_alpha;
+    m_alphaTrace.Set(m_alpha);
     bool first = !m_cnpEver;
     m_cnpEver = true;
 
@@ -389,8 +389,8 @@ DcqcnCongestionOps::OnCnp()
         m_decreasedEver = true;
         m_increasedSinceDecrease = false;
     }
-    m_timerStage = 0;
-    m_byteStage = 0;
+    m_timerStage.Set(0);
+    m_byteStage.Set(0);
     m_bytesSinceStage = 0;
     m_idle = false;
     m_sentSinceTimer = true;
@@ -449,7 +449,7 @@ DcqcnCongestionOps::OnIncreaseTimer()
 void
 DcqcnCongestionOps::TimerStage()
 {
-    m_timerStage = m_timerStage + 1;
+    m_timerStage.Set(m_timerStage + 1);
     m_increasedSinceDecrease = true; // a *timer* increase (CLAMP_TGT_RATE_AFTER_TIME_INC)
     Increase();
 }
@@ -488,7 +488,7 @@ DcqcnCongestionOps::OnBytesSent(uint32_t bytes)
     while (m_bytesSinceStage >= m_byteCounter && GetRate() < GetLineRate())
     {
         m_bytesSinceStage -= m_byteCounter;
-        m_byteStage = m_byteStage + 1;
+        m_byteStage.Set(m_byteStage + 1);
         Increase();
     }
 }

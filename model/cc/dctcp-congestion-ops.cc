@@ -109,7 +109,7 @@ DctcpCongestionOps::Init(Ptr<FabricCcState> state)
                               (long double)(rtt.GetPicoSeconds()) / 8e12L));
     }
     m_cwnd = w;
-    m_alpha = m_initialAlpha;
+    m_alpha.Set(m_initialAlpha);
     m_windowAcked = 0;
     m_windowCe = 0;
     m_cwrBytes = 0;
@@ -180,7 +180,7 @@ DctcpCongestionOps::OnAck(const FabricCcAckSample& sample)
     if (double(m_windowAcked) >= m_windowSize)
     {
         double f = double(m_windowCe) / double(m_windowAcked);
-        m_alpha = (1 - m_g) * m_alpha + m_g * f;
+        m_alpha.Set((1 - m_g) * m_alpha + m_g * f);
         NS_LOG_LOGIC("DCTCP window end: F " << f << " alpha " << m_alpha << " cwnd " << m_cwnd);
         m_windowAcked = 0;
         m_windowCe = 0;

@@ -62,9 +62,9 @@ FabricCcState::Init(DataRate lineRate)
     NS_ABORT_MSG_IF(lineRate.GetBitRate() == 0,
                     "FabricCcState: line rate " << lineRate << " is invalid; it must be > 0");
     m_lineRate = lineRate;
-    m_rate = lineRate;
-    m_window = 0;
-    m_targetRate = lineRate;
+    m_rate.Set(lineRate);
+    m_window.Set(0);
+    m_targetRate.Set(lineRate);
 }
 
 void
@@ -73,7 +73,7 @@ FabricCcState::SetRate(DataRate rate)
     uint64_t bps = std::max<uint64_t>(1, std::min(rate.GetBitRate(), m_lineRate.GetBitRate()));
     if (bps != DataRate(m_rate).GetBitRate())
     {
-        m_rate = DataRate(bps);
+        m_rate.Set(DataRate(bps));
         if (!m_rateChanged.IsNull())
         {
             m_rateChanged();
@@ -84,13 +84,13 @@ FabricCcState::SetRate(DataRate rate)
 void
 FabricCcState::SetWindow(uint64_t bytes)
 {
-    m_window = bytes;
+    m_window.Set(bytes);
 }
 
 void
 FabricCcState::SetTargetRate(DataRate rate)
 {
-    m_targetRate = DataRate(std::min(rate.GetBitRate(), m_lineRate.GetBitRate()));
+    m_targetRate.Set(DataRate(std::min(rate.GetBitRate(), m_lineRate.GetBitRate())));
 }
 
 void

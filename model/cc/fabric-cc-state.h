@@ -168,7 +168,7 @@ class FabricCcState : public Object
      */
     void SetCredit(int64_t bytes)
     {
-        m_credit = bytes;
+        m_credit.Set(bytes);
     }
 
     /**

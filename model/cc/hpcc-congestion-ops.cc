@@ -135,9 +135,9 @@ HpccCongestionOps::Init(Ptr<FabricCcState> state)
                                       << "); valid range 1.." << uint64_t(m_maxW));
     m_waiBytes = m_wai > 0 ? double(m_wai) : (1 - m_eta) * m_maxW / double(m_nFlows);
     double w = m_initWindow > 0 ? double(m_initWindow) : m_maxW;
-    m_w = std::clamp(w, double(m_minWindow), m_maxW);
-    m_wc = m_w;
-    m_u = 0;
+    m_w.Set(std::clamp(w, double(m_minWindow), m_maxW));
+    m_wc.Set(m_w);
+    m_u.Set(0);
     m_incStage = 0;
     m_sentBytes = 0;
     m_ackedBytes = 0;
@@ -226,7 +226,7 @@ HpccCongestionOps::MeasureInflight(const FabricCcAckSample& sample)
         return;
     }
     tau = std::min(tau, t);
-    m_u = (1 - tau / t) * m_u + (tau / t) * u;
+    m_u.Set((1 - tau / t) * m_u + (tau / t) * u);
 }
 
 void
@@ -242,7 +242,7 @@ HpccCongestionOps::ComputeWind(bool updateWc)
         if (updateWc)
         {
             m_incStage = 0;
-            m_wc = w;
+            m_wc.Set(w);
         }
     }
     else
@@ -251,10 +251,10 @@ HpccCongestionOps::ComputeWind(bool updateWc)
         if (updateWc)
         {
             m_incStage++;
-            m_wc = w;
+            m_wc.Set(w);
         }
     }
-    m_w = w;
+    m_w.Set(w);
     Apply();
 }
 

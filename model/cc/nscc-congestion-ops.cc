@@ -251,9 +251,9 @@ NsccCongestionOps::Init(Ptr<FabricCcState> state)
     // The flow's own path RTT when the transport knows it (htsim gives each connection its
     // path's), else BaseRtt.
     Time path = state->GetPathRtt();
-    m_baseRtt = path.IsStrictlyPositive() ? path : m_baseRttAttr;
-    m_avgDelay = Time(0);
-    m_cwnd = static_cast<double>(init);
+    m_baseRtt.Set(path.IsStrictlyPositive() ? path : m_baseRttAttr);
+    m_avgDelay.Set(Time(0));
+    m_cwnd.Set(static_cast<double>(init));
     Publish();
 }
 
@@ -288,7 +288,7 @@ NsccCongestionOps::UpdateAvgDelay(Time delay, bool ecn)
     double sample = (!ecn && delay > m_target) ? m_baseRtt.Get().GetPicoSeconds() * 0.25
                                                : static_cast<double>(delay.GetPicoSeconds());
     double avg = m_delayGain * sample + (1 - m_delayGain) * m_avgDelay.Get().GetPicoSeconds();
-    m_avgDelay = PicoSeconds(static_cast<int64_t>(avg));
+    m_avgDelay.Set(PicoSeconds(static_cast<int64_t>(avg)));
 }
 
 void
@@ -308,7 +308,7 @@ NsccCongestionOps::OnAck(const FabricCcAckSample& sample)
     // Destination flow control: the receiver's penalty cuts the window; RC restores it.
     if (sample.rcvRestore && m_savedCwnd > 0)
     {
-        m_cwnd = std::max(m_cwnd.Get(), m_savedCwnd);
+        m_cwnd.Set(std::max(m_cwnd.Get(), m_savedCwnd));
         m_savedCwnd = 0;
     }
     else if (sample.rcvCwndPend > 0 && b > 0)
@@ -317,7 +317,7 @@ NsccCongestionOps::OnAck(const FabricCcAckSample& sample)
         {
             m_savedCwnd = m_cwnd;
         }
-        m_cwnd = m_cwnd - static_cast<double>((uint64_t(sample.rcvCwndPend) * b) >> 7);
+        m_cwnd.Set(m_cwnd - static_cast<double>((uint64_t(sample.rcvCwndPend) * b) >> 7));
     }
     bool ecn = sample.ecnEcho;
     Time delay;
@@ -325,7 +325,7 @@ NsccCongestionOps::OnAck(const FabricCcAckSample& sample)
     {
         if (sample.rtt < m_baseRtt)
         {
-            m_baseRtt = sample.rtt;
+            m_baseRtt.Set(sample.rtt);
             if (m_maxWndAttr == 0)
             {
                 // A smaller base RTT means a smaller pipe (htsim update_base_rtt).
@@ -358,7 +358,7 @@ NsccCongestionOps::OnAck(const FabricCcAckSample& sample)
         MultiplicativeDecrease();
     }
     // ECN below the target: a path problem, left to the EV selector.
-    m_cwnd = std::clamp<double>(m_cwnd, m_minWndEff, m_maxWndEff);
+    m_cwnd.Set(std::clamp<double>(m_cwnd, m_minWndEff, m_maxWndEff));
     if (m_receivedBytes > m_adjustBytesEff || now - m_lastAdjust > m_adjustPeriodEff)
     {
         FulfillAdjustment();
@@ -380,7 +380,7 @@ NsccCongestionOps::OnNack(const FabricCcAckSample& sample)
     bool creditOwnsLastHop = sample.lastHop && m_state->UsesCredit();
     if (!QuickAdapt(true, true, Time(0)) && !creditOwnsLastHop)
     {
-        m_cwnd = m_cwnd - static_cast<double>(b);
+        m_cwnd.Set(m_cwnd - static_cast<double>(b));
     }
     Publish();
 }
@@ -403,7 +403,7 @@ NsccCongestionOps::QuickAdapt(bool isLoss, bool ecn, Time delay)
         if (!m_qaEnd.IsZero() && (m_triggerQa || isLoss || delay > m_qaThresholdEff) &&
             m_achievedBytes < (m_maxWndEff >> m_qaGate))
         {
-            m_cwnd = static_cast<double>(std::max(m_achievedBytes, m_minWndEff));
+            m_cwnd.Set(static_cast<double>(std::max(m_achievedBytes, m_minWndEff)));
             m_bytesToIgnore = Inflight();
             m_bytesIgnored = 0;
             m_triggerQa = false;
@@ -430,7 +430,7 @@ NsccCongestionOps::ProportionalIncrease(uint64_t bytes, Time delay)
         m_fiCount += bytes;
         if (m_fiCount > static_cast<uint64_t>(m_cwnd.Get()) || m_increasing)
         {
-            m_cwnd = m_cwnd + m_fiScaleEff * static_cast<double>(bytes);
+            m_cwnd.Set(m_cwnd + m_fiScaleEff * static_cast<double>(bytes));
             m_increasing = true;
             return;
         }
@@ -454,7 +454,7 @@ NsccCongestionOps::MultiplicativeDecrease()
     if (avg > m_target && now - m_lastDecrease > m_baseRtt.Get())
     {
         double factor = 1 - m_gamma * (avg - m_target).GetSeconds() / avg.GetSeconds();
-        m_cwnd = std::max<double>(m_cwnd * std::max(factor, m_maxMdJump), m_minWndEff);
+        m_cwnd.Set(std::max<double>(m_cwnd * std::max(factor, m_maxMdJump), m_minWndEff));
         m_lastDecrease = now;
         m_decreases++;
     }
@@ -464,10 +464,10 @@ void
 NsccCongestionOps::FulfillAdjustment()
 {
     Time now = Simulator::Now();
-    m_cwnd = m_cwnd + m_incBytes / m_cwnd;
+    m_cwnd.Set(m_cwnd + m_incBytes / m_cwnd);
     if (now - m_lastAdjust >= m_adjustPeriodEff)
     {
-        m_cwnd = m_cwnd + m_etaEff;
+        m_cwnd.Set(m_cwnd + m_etaEff);
         m_lastAdjust = now;
     }
     m_incBytes = 0;
@@ -477,7 +477,7 @@ NsccCongestionOps::FulfillAdjustment()
 void
 NsccCongestionOps::Publish()
 {
-    m_cwnd = std::clamp<double>(m_cwnd, m_minWndEff, m_maxWndEff);
+    m_cwnd.Set(std::clamp<double>(m_cwnd, m_minWndEff, m_maxWndEff));
     SetWindow(static_cast<uint64_t>(m_cwnd.Get()));
 }
 

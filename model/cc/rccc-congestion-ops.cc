@@ -107,8 +107,8 @@ RcccCongestionOps::Init(Ptr<FabricCcState> state)
                     "RCCC SpeculativeCredit " << spec << " B is out of range; it must be in 1.."
                                               << m_maxWnd << " B (MaxWindow)");
     m_speculating = true;
-    m_granted = 0;
-    m_target = 0;
+    m_granted.Set(0);
+    m_target.Set(0);
     state->SetUsesCredit(true);
     state->SetCredit(static_cast<int64_t>(spec));
     if (m_sender)
@@ -175,7 +175,7 @@ RcccCongestionOps::OnCredit(uint64_t cumulativeBytes)
     StopSpeculating();
     m_state->SetCredit(m_state->GetCredit() +
                        static_cast<int64_t>(cumulativeBytes - m_granted.Get()));
-    m_granted = cumulativeBytes;
+    m_granted.Set(cumulativeBytes);
 }
 
 uint64_t
@@ -192,7 +192,7 @@ RcccCongestionOps::GetCreditTarget()
     {
         need = m_mtu;
     }
-    m_target = m_granted + static_cast<uint64_t>(std::max<int64_t>(need, 0));
+    m_target.Set(m_granted + static_cast<uint64_t>(std::max<int64_t>(need, 0)));
     return m_target;
 }
 

@@ -165,7 +165,7 @@ SwiftCongestionOps::Init(Ptr<FabricCcState> state)
                     "Swift MaxCwnd " << m_maxCwnd << " is below MinCwnd " << m_minCwnd
                                      << "; it must be 0 (none) or >= MinCwnd");
     Time rtt = m_state->GetPathRtt().IsStrictlyPositive() ? m_state->GetPathRtt() : m_baseRtt;
-    m_rtt = rtt;
+    m_rtt.Set(rtt);
     double cwnd = m_initialCwnd;
     if (cwnd == 0)
     {
@@ -174,7 +174,7 @@ SwiftCongestionOps::Init(Ptr<FabricCcState> state)
                       (long double)(rtt.GetPicoSeconds()) / 8e12L) /
                double(m_state->GetMssOrDefault());
     }
-    m_cwnd = cwnd;
+    m_cwnd.Set(cwnd);
     m_decreasedEver = false;
     m_retxCount = 0;
     m_hops = 0;
@@ -215,7 +215,7 @@ SwiftCongestionOps::Apply()
     {
         cwnd = std::min(cwnd, m_maxCwnd);
     }
-    m_cwnd = cwnd;
+    m_cwnd.Set(cwnd);
     double mss = double(m_state->GetMssOrDefault());
     if (cwnd >= 1)
     {
@@ -241,7 +241,7 @@ SwiftCongestionOps::Decrease(double factor)
     }
     m_decreasedEver = true;
     m_lastDecrease = now;
-    m_cwnd = m_cwnd * factor;
+    m_cwnd.Set(m_cwnd * factor);
     Apply();
 }
 
@@ -258,24 +258,24 @@ SwiftCongestionOps::OnAck(const FabricCcAckSample& sample)
         return;
     }
     m_retxCount = 0;
-    m_rtt = sample.rtt;
+    m_rtt.Set(sample.rtt);
     if (sample.hopCount > 0)
     {
         m_hops = sample.hopCount;
     }
     Time target = GetTargetDelay(m_cwnd, m_hops);
-    m_target = target;
+    m_target.Set(target);
     double delay = sample.rtt.GetSeconds();
     if (sample.rtt < target)
     {
         double acked = double(sample.ackedBytes) / double(m_state->GetMssOrDefault());
         if (m_cwnd >= 1)
         {
-            m_cwnd = m_cwnd + m_ai * acked / m_cwnd;
+            m_cwnd.Set(m_cwnd + m_ai * acked / m_cwnd);
         }
         else
         {
-            m_cwnd = m_cwnd + m_ai * acked;
+            m_cwnd.Set(m_cwnd + m_ai * acked);
         }
         Apply();
     }
@@ -297,7 +297,7 @@ SwiftCongestionOps::OnEvent(FabricCcEvent event)
     {
         if (++m_retxCount >= m_retxReset)
         {
-            m_cwnd = m_minCwnd;
+            m_cwnd.Set(m_minCwnd);
             Apply();
         }
         else

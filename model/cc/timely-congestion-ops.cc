@@ -130,7 +130,7 @@ TimelyCongestionOps::Init(Ptr<FabricCcState> state)
                     "TIMELY MinRate " << m_minRate << " exceeds the line rate " << GetLineRate());
     m_havePrev = false;
     m_prevRtt = Time(0);
-    m_rttDiff = 0;
+    m_rttDiff.Set(0);
     m_negCount = 0;
 }
 
@@ -154,7 +154,7 @@ TimelyCongestionOps::OnAck(const FabricCcAckSample& sample)
         return;
     }
     Time newRtt = sample.rtt;
-    m_rtt = newRtt;
+    m_rtt.Set(newRtt);
     if (!m_havePrev)
     {
         m_havePrev = true;
@@ -163,7 +163,7 @@ TimelyCongestionOps::OnAck(const FabricCcAckSample& sample)
     }
     double newDiff = (newRtt - m_prevRtt).GetSeconds();
     m_prevRtt = newRtt;
-    m_rttDiff = (1 - m_alpha) * m_rttDiff + m_alpha * newDiff;
+    m_rttDiff.Set((1 - m_alpha) * m_rttDiff + m_alpha * newDiff);
     double gradient = m_rttDiff / m_minRtt.GetSeconds();
     double rate = double(GetRate().GetBitRate());
     double delta = double(m_delta.GetBitRate());

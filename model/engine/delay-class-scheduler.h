@@ -290,14 +290,13 @@ class DelayClassScheduler final : public Scheduler
      */
     int32_t RecentClass(uint64_t delay) const
     {
-        for (std::size_t i = 0; i < RECENT; ++i)
-        {
-            if (m_recentDelay[i] == delay)
-            {
-                return m_recentClass[i];
-            }
-        }
-        return NO_CLASS;
+        // The four compared at once (one mask, one branch): the matching entry changes from
+        // event to event and would defeat a per-entry branch.
+        static_assert(RECENT == 4, "four entries");
+        uint32_t hit =
+            uint32_t(m_recentDelay[0] == delay) | uint32_t(m_recentDelay[1] == delay) << 1 |
+            uint32_t(m_recentDelay[2] == delay) << 2 | uint32_t(m_recentDelay[3] == delay) << 3;
+        return hit != 0 ? m_recentClass[__builtin_ctz(hit)] : NO_CLASS;
     }
 
     /**

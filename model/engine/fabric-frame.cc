@@ -8,6 +8,7 @@
 #include "ns3/abort.h"
 
 #include <algorithm>
+#include <string>
 
 namespace ns3
 {
@@ -15,17 +16,39 @@ namespace ns3
 static_assert(FabricFrame::HEAD_CAPACITY == FabricWireHeader::MAX_BYTES,
               "a frame's head is written into its packet as one FabricWireHeader");
 
+namespace fabric_frame_pool
+{
+__thread void* t_free = nullptr;
+} // namespace fabric_frame_pool
+
+FabricFrame::Body*
+FabricFrame::GrowPool()
+{
+    // A block of 64 frames (8 KiB); blocks stay with the thread's pool, which therefore holds
+    // at most the largest number of frames alive at once (rounded up to a block).
+    constexpr uint32_t BLOCK_FRAMES = 64;
+    Body* block = new Body[BLOCK_FRAMES];
+    for (uint32_t i = 1; i + 1 < BLOCK_FRAMES; ++i)
+    {
+        block[i].next = &block[i + 1];
+    }
+    block[BLOCK_FRAMES - 1].next = nullptr;
+    fabric_frame_pool::t_free = &block[1];
+    return &block[0];
+}
+
 FabricFrame::FabricFrame(const Ptr<Packet>& body, const uint8_t* head, uint32_t headBytes)
-    : m_packet(PeekPointer(body)),
-      m_headBytes(static_cast<uint8_t>(headBytes)),
-      m_synced(headBytes == 0)
 {
     NS_ABORT_MSG_IF(!body, "FabricFrame: null body packet");
     NS_ABORT_MSG_IF(headBytes > HEAD_CAPACITY,
                     "FabricFrame: a head of " << headBytes << " bytes; at most " << HEAD_CAPACITY);
-    m_packet->Ref();
-    m_size = headBytes + body->GetSize();
-    std::memcpy(m_head, head, headBytes);
+    m_body = NewBody();
+    m_body->packet = PeekPointer(body);
+    m_body->headBytes = static_cast<uint8_t>(headBytes);
+    m_body->synced = headBytes == 0;
+    m_body->packet->Ref();
+    m_body->size = headBytes + body->GetSize();
+    std::memcpy(m_body->head, head, headBytes);
 }
 
 void
@@ -40,29 +63,32 @@ FabricFrame::BadZeroBodyFrame(uint32_t headBytes, uint32_t zeroBytes)
 void
 FabricFrame::BadSizeDiscount(uint32_t bytes) const
 {
+    uint32_t size = GetSize();
     NS_FATAL_ERROR("FabricFrame: a size discount of "
-                   << bytes << " bytes on a frame of " << m_size << " bytes; valid range is 0.."
-                   << std::min<uint32_t>(255, m_size - 1)
+                   << bytes << " bytes on a frame of " << size << " bytes; valid range is "
+                   << (size == 0 ? std::string("none (the frame is empty)")
+                                 : "0.." + std::to_string(std::min<uint32_t>(255, size - 1)))
                    << " (the frame must still be charged at least 1 byte)");
 }
 
 uint32_t
 FabricFrame::CopyFromPacket(uint8_t* out, uint32_t offset, uint32_t bytes) const
 {
-    if (!m_packet)
+    const Body* b = m_body;
+    if (!b->packet)
     {
         // A zero body: everything after the head is zeros.
-        uint32_t got = offset < m_size ? std::min(bytes, m_size - offset) : 0;
+        uint32_t got = offset < b->size ? std::min(bytes, b->size - offset) : 0;
         std::memset(out, 0, got);
         return got;
     }
     // Packet::CopyData reads from the start only: copy the stale bytes too, keep the rest.
     uint8_t tmp[2 * HEAD_CAPACITY];
-    uint32_t skip = m_staleBytes + (offset - m_headBytes);
+    uint32_t skip = b->staleBytes + (offset - b->headBytes);
     NS_ABORT_MSG_IF(skip + bytes > sizeof(tmp),
                     "FabricFrame: reading " << bytes << " bytes at offset " << offset
                                             << " is beyond the head");
-    uint32_t got = m_packet->CopyData(tmp, skip + bytes);
+    uint32_t got = b->packet->CopyData(tmp, skip + bytes);
     got = got > skip ? got - skip : 0;
     std::memcpy(out, tmp + skip, got);
     return got;
@@ -71,61 +97,69 @@ FabricFrame::CopyFromPacket(uint8_t* out, uint32_t offset, uint32_t bytes) const
 void
 FabricFrame::ExtendHead(uint32_t bytes)
 {
-    uint32_t got = CopyFromPacket(m_head + m_headBytes, m_headBytes, bytes - m_headBytes);
-    m_headBytes = static_cast<uint8_t>(m_headBytes + got);
-    if (m_packet)
+    Body* b = m_body;
+    uint32_t got = CopyFromPacket(b->head + b->headBytes, b->headBytes, bytes - b->headBytes);
+    b->headBytes = static_cast<uint8_t>(b->headBytes + got);
+    if (b->packet)
     {
-        m_staleBytes = static_cast<uint8_t>(m_staleBytes + got);
+        b->staleBytes = static_cast<uint8_t>(b->staleBytes + got);
     }
 }
 
 uint32_t
 FabricFrame::CopyData(uint8_t* out, uint32_t bytes) const
 {
-    bytes = std::min(bytes, m_size);
-    if (bytes <= m_headBytes)
+    const Body* b = m_body;
+    if (!b)
     {
-        std::memcpy(out, m_head, bytes);
+        return 0;
+    }
+    bytes = std::min(bytes, b->size);
+    if (bytes <= b->headBytes)
+    {
+        std::memcpy(out, b->head, bytes);
         return bytes;
     }
-    if (!m_packet || (!m_synced && m_staleBytes + bytes - m_headBytes <= 2 * HEAD_CAPACITY))
+    if (!b->packet || (!b->synced && b->staleBytes + bytes - b->headBytes <= 2 * HEAD_CAPACITY))
     {
-        std::memcpy(out, m_head, m_headBytes);
-        return m_headBytes + CopyFromPacket(out + m_headBytes, m_headBytes, bytes - m_headBytes);
+        std::memcpy(out, b->head, b->headBytes);
+        return b->headBytes +
+               CopyFromPacket(out + b->headBytes, b->headBytes, bytes - b->headBytes);
     }
     // Read the whole frame from the packet (a read: the packet is not handed out).
-    if (!m_synced)
+    if (!b->synced)
     {
         Sync();
     }
-    return m_packet->CopyData(out, bytes);
+    return b->packet->CopyData(out, bytes);
 }
 
 void
 FabricFrame::Sync() const
 {
-    if (!m_packet)
+    Body* b = m_body;
+    if (!b->packet)
     {
-        if (m_size == 0)
+        if (b->size == 0)
         {
-            return; // an empty frame has no packet to show
+            return; // a frame of 0 bytes has no packet to show
         }
         // A zero body gets its packet: the bytes after the head.
-        Ptr<Packet> body = Create<Packet>(m_size - m_headBytes);
-        m_packet = PeekPointer(body);
-        m_packet->Ref(); // the frame's reference, kept when body goes
-        m_staleBytes = 0;
+        Ptr<Packet> body = Create<Packet>(b->size - b->headBytes);
+        b->packet = PeekPointer(body);
+        b->packet->Ref(); // the frame's reference, kept when body goes
+        b->staleBytes = 0;
     }
-    if (m_staleBytes)
+    if (b->staleBytes)
     {
-        m_packet->RemoveAtStart(m_staleBytes);
+        b->packet->RemoveAtStart(b->staleBytes);
     }
-    if (m_headBytes)
+    if (b->headBytes)
     {
-        m_packet->AddHeader(FabricWireHeader(FabricWireHeader::ETHERNET, m_head, m_headBytes));
+        b->packet->AddHeader(FabricWireHeader(FabricWireHeader::ETHERNET, b->head, b->headBytes));
     }
-    m_staleBytes = m_headBytes;
-    m_synced = true;
+    b->staleBytes = b->headBytes;
+    b->synced = true;
 }
 
 } // namespace ns3

@@ -14,6 +14,20 @@
 #include <cstdint>
 #include <cstring>
 
+/// \cond internal
+#if defined(__SANITIZE_ADDRESS__)
+#define AI_FABRIC_FRAME_POOL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define AI_FABRIC_FRAME_POOL 0
+#endif
+#endif
+#ifndef AI_FABRIC_FRAME_POOL
+/// Frame blocks come from a per-thread pool (1), or from new/delete under AddressSanitizer (0).
+#define AI_FABRIC_FRAME_POOL 1
+#endif
+/// \endcond
+
 namespace ns3
 {
 
@@ -42,6 +56,15 @@ namespace ns3
  * packet must not be changed through other references while a frame holds it (GetPacket()
  * hands it out when the frame leaves the fast path for good, or for reading).
  *
+ * Storage: the frame object is one pointer to its state (the packet reference, the sizes and
+ * the head: two cache lines), which lives in a per-thread pool of such blocks. Queues and
+ * cables therefore hold and move 8 bytes per frame, and a hop touches only the state's cache
+ * lines its code reads (the Ethernet and IPv4 headers share the first), instead of copying
+ * both lines into each queue slot and cable slot on the way (ai-fabric benchmark, doc
+ * "Simulation performance"). The pool keeps at most as many blocks as frames were alive at
+ * once; builds with AddressSanitizer use plain new/delete instead, so that a frame used after
+ * its end is reported.
+ *
  * Zero bodies: a NIC's frame is its headers followed by zeros (payload, ICRC, padding, FCS;
  * the model carries no data). Such a frame is built with no ns-3 packet at all (the
  * zero-body constructor): the packet is created by the first GetPacket(), i.e. only if the
@@ -65,11 +88,12 @@ class FabricFrame
      * \param frame the frame (aborts if null)
      */
     explicit FabricFrame(const Ptr<Packet>& frame)
-        : m_packet(PeekPointer(frame))
     {
         NS_ABORT_MSG_IF(!frame, "FabricFrame: null frame packet");
-        m_size = frame->GetSize();
-        m_packet->Ref();
+        m_body = NewBody();
+        m_body->packet = PeekPointer(frame);
+        m_body->size = frame->GetSize();
+        m_body->packet->Ref();
     }
 
     /**
@@ -89,15 +113,16 @@ class FabricFrame
      *        headBytes + zeroBytes must be > 0 (aborts otherwise: that is an empty frame)
      */
     FabricFrame(const uint8_t* head, uint32_t headBytes, uint32_t zeroBytes)
-        : m_size(headBytes + zeroBytes),
-          m_headBytes(static_cast<uint8_t>(headBytes)),
-          m_synced(false)
     {
-        if (headBytes > HEAD_CAPACITY || m_size == 0)
+        if (headBytes > HEAD_CAPACITY || headBytes + zeroBytes == 0)
         {
             BadZeroBodyFrame(headBytes, zeroBytes);
         }
-        std::memcpy(m_head, head, headBytes);
+        m_body = NewBody();
+        m_body->size = headBytes + zeroBytes;
+        m_body->headBytes = static_cast<uint8_t>(headBytes);
+        m_body->synced = false;
+        std::memcpy(m_body->head, head, headBytes);
     }
 
     /// Not copyable: two frames sharing a packet would each write their head into it.
@@ -105,12 +130,11 @@ class FabricFrame
     /// Not copyable. \return -
     FabricFrame& operator=(const FabricFrame&) = delete;
 
-    /// Move: takes the other frame's reference without touching the packet; \p other is empty.
+    /// Move: takes the other frame's state (one pointer); \p other is empty.
     FabricFrame(FabricFrame&& other) noexcept
+        : m_body(other.m_body)
     {
-        std::memcpy(static_cast<void*>(this), &other, sizeof(FabricFrame));
-        other.m_packet = nullptr;
-        other.m_size = 0;
+        other.m_body = nullptr;
     }
 
     /// Move assignment. \param other the frame to take (left empty) \return this frame
@@ -118,13 +142,12 @@ class FabricFrame
     {
         if (this != &other)
         {
-            Packet* old = m_packet;
-            std::memcpy(static_cast<void*>(this), &other, sizeof(FabricFrame));
-            other.m_packet = nullptr;
-            other.m_size = 0;
+            Body* old = m_body;
+            m_body = other.m_body;
+            other.m_body = nullptr;
             if (old)
             {
-                old->Unref();
+                DeleteBody(old);
             }
         }
         return *this;
@@ -133,38 +156,38 @@ class FabricFrame
     /// Releases the frame's packet reference (the packet is freed if it was the last).
     ~FabricFrame()
     {
-        if (m_packet)
+        if (m_body)
         {
-            m_packet->Unref();
+            DeleteBody(m_body);
         }
     }
 
     /// \return true if the frame holds nothing (default-constructed or moved from)
     bool IsEmpty() const
     {
-        return m_packet == nullptr && m_size == 0;
+        return m_body == nullptr;
     }
 
-    /// \return the frame's size on the wire, bytes (header through FCS)
+    /// \return the frame's size on the wire, bytes (header through FCS); 0 if empty
     uint32_t GetSize() const
     {
-        return m_size;
+        return m_body ? m_body->size : 0;
     }
 
     /**
      * \brief The frame's size as the links and switch buffers charge it: GetSize() less the
      *        discount of a simplified header model (SetSizeDiscount); GetSize() without one.
-     * \return bytes, >= 1
+     * \return bytes, >= 1 (0 if empty)
      */
     uint32_t GetChargedSize() const
     {
-        return m_size - m_sizeDiscount;
+        return m_body ? m_body->size - m_body->sizeDiscount : 0;
     }
 
     /// \return bytes of the real frame a simplified header model does not charge (0: none)
     uint32_t GetSizeDiscount() const
     {
-        return m_sizeDiscount;
+        return m_body ? m_body->sizeDiscount : 0;
     }
 
     /**
@@ -172,33 +195,34 @@ class FabricFrame
      *        buffers: a simplified header model, such as UEC htsim's 64 B of headers per packet
      *        (UetNic HeaderModelBytes). The discount stays with the frame through forwarding,
      *        head rewrites and trimming, where the charge is clamped to at least 1 byte.
-     * \param bytes the discount, 0..min(255, GetSize() - 1) (aborts naming the value otherwise)
+     * \param bytes the discount, 0..min(255, GetSize() - 1) (aborts naming the value otherwise,
+     *        and on an empty frame)
      */
     void SetSizeDiscount(uint32_t bytes)
     {
-        if (bytes > 255 || bytes >= m_size)
+        if (!m_body || bytes > 255 || bytes >= m_body->size)
         {
             BadSizeDiscount(bytes);
         }
-        m_sizeDiscount = static_cast<uint8_t>(bytes);
+        m_body->sizeDiscount = static_cast<uint8_t>(bytes);
     }
 
-    /// \return the frame's first GetHeadBytes() bytes
+    /// \return the frame's first GetHeadBytes() bytes (null if empty)
     const uint8_t* GetHead() const
     {
-        return m_head;
+        return m_body ? m_body->head : nullptr;
     }
 
     /// \return how many bytes the head holds, 0..HEAD_CAPACITY
     uint32_t GetHeadBytes() const
     {
-        return m_headBytes;
+        return m_body ? m_body->headBytes : 0;
     }
 
     /// \return how many of the packet's first bytes the head replaces (see the class text)
     uint32_t GetStaleBytes() const
     {
-        return m_staleBytes;
+        return m_body ? m_body->staleBytes : 0;
     }
 
     /**
@@ -208,9 +232,9 @@ class FabricFrame
      */
     void LoadHead(uint32_t bytes)
     {
-        if (m_headBytes < std::min({bytes, HEAD_CAPACITY, m_size}))
+        if (m_body && m_body->headBytes < std::min({bytes, HEAD_CAPACITY, m_body->size}))
         {
-            ExtendHead(std::min({bytes, HEAD_CAPACITY, m_size}));
+            ExtendHead(std::min({bytes, HEAD_CAPACITY, m_body->size}));
         }
     }
 
@@ -229,28 +253,29 @@ class FabricFrame
      * \param bytes the new bytes
      * \param newBytes how many; GetHeadBytes() - oldBytes + newBytes must not exceed
      *        HEAD_CAPACITY
-     * \return false (and no change) if those limits are not met: the caller falls back to
-     *         rewriting GetPacket()
+     * \return false (and no change) if those limits are not met, or the frame is empty: the
+     *         caller falls back to rewriting GetPacket()
      */
     bool ReplaceHead(uint32_t oldBytes, const uint8_t* bytes, uint32_t newBytes)
     {
-        if (oldBytes > m_headBytes || m_headBytes - oldBytes + newBytes > HEAD_CAPACITY)
+        Body* b = m_body;
+        if (!b || oldBytes > b->headBytes || b->headBytes - oldBytes + newBytes > HEAD_CAPACITY)
         {
             return false;
         }
-        uint32_t tail = m_headBytes - oldBytes;
+        uint32_t tail = b->headBytes - oldBytes;
         if (oldBytes != newBytes)
         {
-            std::memmove(m_head + newBytes, m_head + oldBytes, tail);
+            std::memmove(b->head + newBytes, b->head + oldBytes, tail);
         }
-        std::memcpy(m_head, bytes, newBytes);
-        m_headBytes = static_cast<uint8_t>(tail + newBytes);
-        m_size = m_size - oldBytes + newBytes;
-        if (m_sizeDiscount >= m_size)
+        std::memcpy(b->head, bytes, newBytes);
+        b->headBytes = static_cast<uint8_t>(tail + newBytes);
+        b->size = b->size - oldBytes + newBytes;
+        if (b->sizeDiscount >= b->size)
         {
-            m_sizeDiscount = static_cast<uint8_t>(m_size - 1);
+            b->sizeDiscount = static_cast<uint8_t>(b->size - 1);
         }
-        m_synced = false;
+        b->synced = false;
         return true;
     }
 
@@ -259,16 +284,16 @@ class FabricFrame
      * fields in place); the packet is not touched.
      * \param bytes how many bytes the caller will read or write
      * \return the head, or null if it holds fewer than \p bytes (read them with CopyData and
-     *         replace them with ReplaceHead instead)
+     *         replace them with ReplaceHead instead) or the frame is empty
      */
     uint8_t* MutableHead(uint32_t bytes)
     {
-        if (bytes > m_headBytes)
+        if (!m_body || bytes > m_body->headBytes)
         {
             return nullptr;
         }
-        m_synced = false;
-        return m_head;
+        m_body->synced = false;
+        return m_body->head;
     }
 
     /**
@@ -279,11 +304,15 @@ class FabricFrame
      */
     Ptr<Packet> GetPacket() const
     {
-        if (!m_synced)
+        if (!m_body)
+        {
+            return nullptr;
+        }
+        if (!m_body->synced)
         {
             Sync();
         }
-        return Ptr<Packet>(m_packet);
+        return Ptr<Packet>(m_body->packet);
     }
 
     /**
@@ -293,7 +322,7 @@ class FabricFrame
      */
     Packet* PeekPacket() const
     {
-        return m_packet;
+        return m_body ? m_body->packet : nullptr;
     }
 
     /**
@@ -302,7 +331,7 @@ class FabricFrame
      */
     bool HasPacket() const
     {
-        return m_packet != nullptr;
+        return m_body && m_body->packet;
     }
 
   private:
@@ -331,16 +360,85 @@ class FabricFrame
      */
     uint32_t CopyFromPacket(uint8_t* out, uint32_t offset, uint32_t bytes) const;
 
-    mutable Packet* m_packet{nullptr}; //!< the packet (one reference owned), or null
-    uint32_t m_size{0};                //!< frame bytes on the wire
-    uint8_t m_headBytes{0};            //!< valid bytes in m_head
-    mutable uint8_t m_staleBytes{0};   //!< packet bytes the head replaces (0 without a packet)
-    mutable bool m_synced{true};       //!< the packet exists and its first bytes equal the head
-    uint8_t m_head[HEAD_CAPACITY];     //!< the frame's first bytes
-    uint8_t m_sizeDiscount{0};         //!< bytes the links and buffers do not charge
+    /// A frame's state: two cache lines, from the pool (NewBody) or, when free, on its list.
+    struct alignas(64) Body
+    {
+        union {
+            Packet* packet; //!< the packet (one reference owned), or null (in use)
+            Body* next;     //!< the next free block (on the pool's free list)
+        };
+
+        uint32_t size;               //!< frame bytes on the wire
+        uint8_t headBytes;           //!< valid bytes in head
+        uint8_t staleBytes;          //!< packet bytes the head replaces (0 without a packet)
+        bool synced;                 //!< the packet exists and its first bytes equal the head
+        uint8_t sizeDiscount;        //!< bytes the links and buffers do not charge
+        uint8_t head[HEAD_CAPACITY]; //!< the frame's first bytes
+    };
+
+    static_assert(sizeof(Body) == 128, "a frame's state is two cache lines");
+
+    /// \return a block for a new frame: no packet, sizes 0, synced, head bytes undefined
+    static Body* NewBody();
+    /// Drop the frame's packet reference and return its block to the pool. \param body it
+    static void DeleteBody(Body* body);
+    /// Add blocks to this thread's free list (the list is empty). \return one of them, taken
+    static Body* GrowPool();
+
+    Body* m_body{nullptr}; //!< the frame's state; null when empty
 };
 
-static_assert(sizeof(FabricFrame) == 128, "a FabricFrame is two cache lines");
+static_assert(sizeof(FabricFrame) == sizeof(void*), "a FabricFrame is one pointer");
+
+/// \cond internal
+namespace fabric_frame_pool
+{
+/// This thread's free frame blocks, linked through Body::next (a __thread pointer: no
+/// constructor, hence no TLS wrapper call per access).
+extern __thread void* t_free __attribute__((tls_model("initial-exec")));
+} // namespace fabric_frame_pool
+
+/// \endcond
+
+inline FabricFrame::Body*
+FabricFrame::NewBody()
+{
+#if !AI_FABRIC_FRAME_POOL
+    Body* b = new Body;
+#else
+    Body* b = static_cast<Body*>(fabric_frame_pool::t_free);
+    if (b)
+    {
+        fabric_frame_pool::t_free = b->next;
+    }
+    else
+    {
+        b = GrowPool();
+    }
+#endif
+    b->packet = nullptr;
+    b->size = 0;
+    b->headBytes = 0;
+    b->staleBytes = 0;
+    b->synced = true;
+    b->sizeDiscount = 0;
+    return b;
+}
+
+inline void
+FabricFrame::DeleteBody(Body* body)
+{
+    if (body->packet)
+    {
+        body->packet->Unref();
+    }
+#if !AI_FABRIC_FRAME_POOL
+    delete body;
+#else
+    body->next = static_cast<Body*>(fabric_frame_pool::t_free);
+    fabric_frame_pool::t_free = body;
+#endif
+}
 
 } // namespace ns3
 

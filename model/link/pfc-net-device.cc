@@ -794,7 +794,9 @@ PfcNetDevice::TryTransmit()
     Dequeued(frame, static_cast<uint8_t>(p), tag);
 }
 
-void
+// Inlined into its two callers (EnqueueFrame's idle-port path and TryTransmit): it runs for
+// every frame a port sends (ai-fabric benchmark).
+inline __attribute__((always_inline)) void
 PfcNetDevice::Dequeued(FabricFrame& frame, uint8_t priority, uint64_t tag)
 {
     if (m_frameLeavingHook && m_owner)
@@ -827,7 +829,8 @@ PfcNetDevice::Dequeued(FabricFrame& frame, uint8_t priority, uint64_t tag)
     }
 }
 
-void
+// Inlined into its callers, as Dequeued.
+inline __attribute__((always_inline)) void
 PfcNetDevice::StartTransmission(FabricFrame& frame)
 {
     m_txBusy = true;
@@ -884,13 +887,15 @@ const PfcNetDevice::TxTimes&
 PfcNetDevice::GetTxTimes(uint32_t bytes)
 {
     // Frames come in few sizes (a WRITE's first, middle and last packets, ACKs, CNPs):
-    // remember the last four computed.
-    for (std::size_t i = 0; i < m_txTimesBytes.size(); ++i)
+    // remember the last four computed. The four are compared at once (one mask, one branch):
+    // which entry matches changes from frame to frame and would defeat a per-entry branch.
+    static_assert(std::tuple_size<decltype(m_txTimesBytes)>::value == 4, "four entries");
+    uint32_t hit =
+        uint32_t(m_txTimesBytes[0] == bytes) | uint32_t(m_txTimesBytes[1] == bytes) << 1 |
+        uint32_t(m_txTimesBytes[2] == bytes) << 2 | uint32_t(m_txTimesBytes[3] == bytes) << 3;
+    if (hit != 0)
     {
-        if (m_txTimesBytes[i] == bytes)
-        {
-            return m_txTimes[i];
-        }
+        return m_txTimes[__builtin_ctz(hit)];
     }
     uint8_t i = m_txTimesNext;
     m_txTimesNext = (m_txTimesNext + 1) % m_txTimes.size();

@@ -111,13 +111,14 @@ class PfcPortOwner
      * (move it, e.g. into PfcNetDevice::ForwardFrame); whatever it leaves is released after
      * the call.
      * \param port the owner's index of the port (given to SetPortOwner)
-     * \param dev the port
+     * \param dev the port (a plain pointer: no reference count is taken per frame; valid for
+     *        the call)
      * \param frame the whole frame
      * \param l2Bytes its L2 header length, 14 or 18
      * \param priority its priority, 0..7
      */
     virtual void ReceiveFrame(uint32_t port,
-                              const Ptr<PfcNetDevice>& dev,
+                              PfcNetDevice* dev,
                               FabricFrame& frame,
                               uint32_t l2Bytes,
                               uint8_t priority) = 0;

@@ -245,7 +245,7 @@ FabricNic::Activate(FabricNicFlow* flow)
     flow->m_inArbiter = true;
     uint32_t port = flow->m_nicPort;
     uint8_t prio = flow->m_nicPriority;
-    m_ports[port].arb[prio].ready.push_back(flow);
+    m_ports[port].arb[prio].ready.PushBack(flow);
     Kick(port, prio);
 }
 
@@ -265,10 +265,10 @@ FabricNic::Kick(uint32_t portIndex, uint8_t priority)
             if (current)
             {
                 due->m_inPaced = false;
-                arb.ready.push_back(due);
+                arb.ready.PushBack(due);
             }
         }
-        if (arb.ready.empty())
+        if (arb.ready.IsEmpty())
         {
             if (!arb.paced.empty())
             {
@@ -280,8 +280,7 @@ FabricNic::Kick(uint32_t portIndex, uint8_t priority)
             }
             return;
         }
-        FabricNicFlow* flow = arb.ready.front();
-        arb.ready.pop_front();
+        FabricNicFlow* flow = arb.ready.PopFront();
         if (!flow->HasPacketToSend())
         {
             flow->m_inArbiter = false;
@@ -294,14 +293,14 @@ FabricNic::Kick(uint32_t portIndex, uint8_t priority)
             continue;
         }
         FabricFrame p = flow->BuildNextPacket(now);
-        arb.inDevice.push_back(true);
+        arb.inDevice.PushBack(true);
         arb.dataInDevice++;
         if (flow->HasPacketToSend())
         {
             Time next = flow->GetNextSendTime();
             if (next <= now)
             {
-                arb.ready.push_back(flow);
+                arb.ready.PushBack(flow);
             }
             else
             {
@@ -315,7 +314,7 @@ FabricNic::Kick(uint32_t portIndex, uint8_t priority)
         if (!port.dev->SendFrame(p, priority))
         {
             // The port refused it (queue full): recovered by the transport's retransmission.
-            arb.inDevice.pop_back();
+            arb.inDevice.PopBack();
             arb.dataInDevice--;
         }
     }
@@ -346,10 +345,10 @@ FabricNic::SendControl(uint32_t portIndex, FabricFrame& frame, uint8_t priority)
 {
     Port& port = m_ports[portIndex];
     Arbiter& arb = port.arb[priority];
-    arb.inDevice.push_back(false);
+    arb.inDevice.PushBack(false);
     if (!port.dev->SendFrame(frame, priority))
     {
-        arb.inDevice.pop_back();
+        arb.inDevice.PopBack();
     }
 }
 
@@ -357,10 +356,9 @@ void
 FabricNic::FrameDequeued(uint32_t portIndex, uint8_t priority, uint64_t tag)
 {
     Arbiter& arb = m_ports[portIndex].arb[priority];
-    NS_ABORT_MSG_IF(arb.inDevice.empty(),
+    NS_ABORT_MSG_IF(arb.inDevice.IsEmpty(),
                     "FabricNic: port " << portIndex << " dequeued a frame the NIC did not queue");
-    bool data = arb.inDevice.front();
-    arb.inDevice.pop_front();
+    bool data = arb.inDevice.PopFront();
     if (data)
     {
         arb.dataInDevice--;
@@ -401,7 +399,7 @@ FabricNic::Receive(uint32_t portIndex,
 
 void
 FabricNic::ReceiveFrame(uint32_t portIndex,
-                        const Ptr<PfcNetDevice>& dev,
+                        PfcNetDevice* dev,
                         FabricFrame& frame,
                         uint32_t l2Bytes,
                         uint8_t priority)

@@ -10,6 +10,7 @@
 #include "ns3/event-id.h"
 #include "ns3/fabric-event.h"
 #include "ns3/fabric-frame.h"
+#include "ns3/fabric-ring.h"
 #include "ns3/fabric-simulator-impl.h"
 #include "ns3/fabric-wire-header.h"
 #include "ns3/ipv4-address.h"
@@ -19,7 +20,6 @@
 #include "ns3/udp-port-table.h"
 
 #include <array>
-#include <deque>
 #include <ostream>
 #include <queue>
 #include <tuple>
@@ -354,7 +354,7 @@ class FabricNic : public Object, public PfcPortOwner
     /// Egress state of one (port, priority).
     struct Arbiter
     {
-        std::deque<FabricNicFlow*> ready; //!< flows that may send now
+        FabricRing<FabricNicFlow*> ready; //!< flows that may send now
         /// Paced flows: (time, sequence, flow, epoch), earliest first; entries whose epoch is
         /// not the flow's current one are stale and skipped.
         std::priority_queue<std::tuple<Time, uint64_t, FabricNicFlow*, uint64_t>,
@@ -362,7 +362,7 @@ class FabricNic : public Object, public PfcPortOwner
                             std::greater<>>
             paced;
         uint32_t dataInDevice{0};  //!< data frames in the port queue
-        std::deque<bool> inDevice; //!< per queued frame: true = data (FIFO)
+        FabricRing<bool> inDevice; //!< per queued frame: true = data (FIFO)
         FabricRearmableEvent wake; //!< next paced flow due (re-armed per paced packet)
     };
 
@@ -393,7 +393,7 @@ class FabricNic : public Object, public PfcPortOwner
                  uint8_t priority);
     /// PfcPortOwner: an IPv4 frame arrived on a port; it goes to its transport.
     void ReceiveFrame(uint32_t port,
-                      const Ptr<PfcNetDevice>& dev,
+                      PfcNetDevice* dev,
                       FabricFrame& frame,
                       uint32_t l2Bytes,
                       uint8_t priority) override;

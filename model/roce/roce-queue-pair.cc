@@ -247,12 +247,12 @@ RoceQueuePair::Connect(Ipv4Address remoteIp,
     m_remoteIpBits = remoteIp.Get();
     m_localIpBits = m_nic->GetAddress(m_port).Get();
     m_remoteQpn = remoteQpn;
-    m_sndNxt = sendPsn;
-    m_sndUna = sendPsn;
+    m_sndNxt.Set(sendPsn);
+    m_sndUna.Set(sendPsn);
     m_nextAssignPsn = sendPsn;
     m_highSent = sendPsn;
     m_lastAckReqPsn = sendPsn;
-    m_ePsn = expectedPsn;
+    m_ePsn.Set(expectedPsn);
     m_udpSrcPort = udpSourcePort;
     m_state = RTS;
 }
@@ -559,7 +559,7 @@ RoceQueuePair::BuildNextPacket(const Time& now)
             hdr += Bth::SIZE;
             reth.Write(h + hdr);
             hdr += RoceRethHeader::SIZE;
-            m_sndNxt = Bth::PsnAdd(wr.firstPsn, wr.npkts);
+            m_sndNxt.Set(Bth::PsnAdd(wr.firstPsn, wr.npkts));
             m_sendWr++;
             m_sendOffset = 0;
         }
@@ -626,7 +626,7 @@ RoceQueuePair::BuildNextPacket(const Time& now)
                 immdt.Write(h + hdr);
                 hdr += RoceImmDtHeader::SIZE;
             }
-            m_sndNxt = Bth::PsnAdd(psn, 1);
+            m_sndNxt.Set(Bth::PsnAdd(psn, 1));
             if (++m_sendOffset == wr.npkts)
             {
                 m_sendWr++;
@@ -745,7 +745,7 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
         }
         m_nakSent = false;
         m_msn = (m_msn + 1) & Bth::MAX_24BIT;
-        m_ePsn = Bth::PsnAdd(psn, n);
+        m_ePsn.Set(Bth::PsnAdd(psn, n));
         m_readJobs.push_back(ReadResponseJob{psn, n, 0, reth.GetDmaLength(), m_msn});
         Activate();
         return;
@@ -793,7 +793,7 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
         ext += RoceImmDtHeader::SIZE;
     }
     uint32_t payload = rx.afterBth - ext - RoceIcrcTrailer::SIZE - rx.padCount;
-    m_ePsn = Bth::PsnAdd(psn, 1);
+    m_ePsn.Set(Bth::PsnAdd(psn, 1));
     m_rxMsgBytes += payload;
     m_counters.rxDataPackets++;
     m_counters.rxDataBytes += payload;
@@ -925,7 +925,7 @@ RoceQueuePair::Acknowledge(uint32_t psn, bool ece, uint8_t hops, const uint8_t* 
         CompleteHead();
         return;
     }
-    m_sndUna = newUna;
+    m_sndUna.Set(newUna);
     Time rtt;
     while (m_wantRtt && !m_sendTimes.empty() && Bth::PsnLess(m_sendTimes.front().first, newUna))
     {
@@ -1039,7 +1039,7 @@ RoceQueuePair::GoBackN(uint32_t psn, const std::string& cause)
         {
             m_sendWr = i;
             m_sendOffset = static_cast<uint32_t>(off);
-            m_sndNxt = psn;
+            m_sndNxt.Set(psn);
             m_retransmitTrace(psn, cause);
             NS_LOG_LOGIC("QP " << m_qpn << " go-back-N to PSN " << psn << " (" << cause << ")");
             Activate();

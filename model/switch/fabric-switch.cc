@@ -249,7 +249,7 @@ ParseKey(const FabricFrame& frame,
 
 void
 FabricSwitch::ReceiveFrame(uint32_t inPort,
-                           const Ptr<PfcNetDevice>& dev,
+                           PfcNetDevice* dev,
                            FabricFrame& frame,
                            uint32_t l2Bytes,
                            uint8_t priority)

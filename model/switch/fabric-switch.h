@@ -240,7 +240,7 @@ class FabricSwitch : public Object, public PfcPortOwner
     /// Ingress of an IPv4 frame (frame-level: the framing stays, fields are read from the
     /// frame's head).
     void ReceiveFrame(uint32_t inPort,
-                      const Ptr<PfcNetDevice>& dev,
+                      PfcNetDevice* dev,
                       FabricFrame& frame,
                       uint32_t l2Bytes,
                       uint8_t priority) override;
