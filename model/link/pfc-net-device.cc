@@ -703,23 +703,20 @@ PfcNetDevice::EnqueueFrame(FabricFrame& frame, uint8_t priority, uint64_t tag)
     return true;
 }
 
-bool
-PfcNetDevice::ForwardFrame(FabricFrame& frame,
-                           uint32_t l2Bytes,
-                           Mac48Address dest,
-                           uint8_t priority,
-                           const uint8_t* l3Head,
-                           uint32_t l3Bytes,
-                           uint64_t tag)
+void
+PfcNetDevice::ReplaceFraming(FabricFrame& frame,
+                             uint32_t l2Bytes,
+                             Mac48Address dest,
+                             uint8_t priority,
+                             const uint8_t* l3Head,
+                             uint32_t l3Bytes)
 {
-    CheckPriority(priority, "PfcNetDevice::ForwardFrame");
-    NS_ABORT_MSG_IF(l2Bytes + l3Bytes + FCS_BYTES > frame.GetSize() || l3Bytes > 60,
-                    "PfcNetDevice::ForwardFrame: " << l2Bytes << " + " << l3Bytes
-                                                   << " header bytes do not fit a frame of "
-                                                   << frame.GetSize() << " bytes");
     uint8_t h[FabricWireHeader::MAX_BYTES];
     uint32_t header = WriteL2Header(h, dest, IPV4_ETHERTYPE, priority);
-    std::memcpy(h + header, l3Head, l3Bytes);
+    if (l3Bytes > 0)
+    {
+        std::memcpy(h + header, l3Head, l3Bytes);
+    }
     // The new bytes go into the frame's head; the packet is rewritten only when the head cannot
     // take them or a shorter L2 header leaves the frame under the Ethernet minimum.
     if (frame.GetSize() - l2Bytes + header < MIN_FRAME_BYTES ||
@@ -737,6 +734,36 @@ PfcNetDevice::ForwardFrame(FabricFrame& frame,
             packet->AddTrailer(m_fcs);
         }
         frame = FabricFrame(packet);
+    }
+}
+
+bool
+PfcNetDevice::ForwardFrame(FabricFrame& frame,
+                           uint32_t l2Bytes,
+                           Mac48Address dest,
+                           uint8_t priority,
+                           const uint8_t* l3Head,
+                           uint32_t l3Bytes,
+                           uint64_t tag)
+{
+    CheckPriority(priority, "PfcNetDevice::ForwardFrame");
+    NS_ABORT_MSG_IF(l2Bytes + l3Bytes + FCS_BYTES > frame.GetSize() || l3Bytes > 60,
+                    "PfcNetDevice::ForwardFrame: " << l2Bytes << " + " << l3Bytes
+                                                   << " header bytes do not fit a frame of "
+                                                   << frame.GetSize() << " bytes");
+    uint32_t header = L2HeaderBytes();
+    // The common hop: an L2 header of the same length replaces the old one in place in the
+    // head (what ReplaceFraming's ReplaceHead would do, without the copy through a buffer).
+    uint8_t* head = l3Bytes == 0 && header == l2Bytes && frame.GetSize() >= MIN_FRAME_BYTES
+                        ? frame.MutableHead(l2Bytes)
+                        : nullptr;
+    if (head)
+    {
+        WriteL2Header(head, dest, IPV4_ETHERTYPE, priority);
+    }
+    else
+    {
+        ReplaceFraming(frame, l2Bytes, dest, priority, l3Head, l3Bytes);
     }
     if (m_traceSinks & MAC_TX)
     {

@@ -565,6 +565,23 @@ class PfcNetDevice : public NetDevice
     /// \return this port's L2 header length: 14 bytes, or 18 when it tags (Tagging = PCP)
     uint32_t L2HeaderBytes() const;
     /**
+     * \brief ForwardFrame's general case: replace the frame's first \p l2Bytes + \p l3Bytes
+     *        bytes with this port's L2 header and \p l3Head, in the head when it can take
+     *        them, else by rewriting the packet (padding again to the Ethernet minimum).
+     * \param frame the frame
+     * \param l2Bytes its current L2 header length
+     * \param dest the next hop's MAC address
+     * \param priority the frame's priority (the 802.1Q PCP when tagging)
+     * \param l3Head new bytes after the L2 header (l3Bytes of them)
+     * \param l3Bytes how many (0..60)
+     */
+    void ReplaceFraming(FabricFrame& frame,
+                        uint32_t l2Bytes,
+                        Mac48Address dest,
+                        uint8_t priority,
+                        const uint8_t* l3Head,
+                        uint32_t l3Bytes);
+    /**
      * \brief The L3 part of a frame, for the MacTx trace.
      * \param frame a whole frame of this port
      * \param l2Bytes its L2 header length
