@@ -7,13 +7,12 @@
 #define PFC_TX_QUEUE_H
 
 #include "ns3/fabric-frame.h"
+#include "ns3/fabric-ring.h"
 #include "ns3/packet.h"
 #include "ns3/queue-size.h"
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
-#include <vector>
 
 namespace ns3
 {
@@ -28,7 +27,7 @@ namespace ns3
  * path's instructions (ai-fabric benchmark). The device's TxEnqueue/TxDequeue traces and its
  * Drop trace (reason "queue full") report what an ns-3 queue's traces would.
  */
-class PfcTxQueue
+class alignas(64) PfcTxQueue
 {
   public:
     /**
@@ -54,7 +53,7 @@ class PfcTxQueue
      */
     bool Fits(uint32_t bytes) const
     {
-        return m_limitInPackets ? m_count + 1 <= m_limit : m_bytes + bytes <= m_limit;
+        return m_limitInPackets ? m_ring.GetSize() + 1ull <= m_limit : m_bytes + bytes <= m_limit;
     }
 
     /**
@@ -65,15 +64,8 @@ class PfcTxQueue
      */
     void Push(FabricFrame&& frame, uint64_t tag = 0)
     {
-        if (m_count == m_ring.size())
-        {
-            Grow();
-        }
         m_bytes += frame.GetSize();
-        Slot& slot = m_ring[(m_head + m_count) & (m_ring.size() - 1)];
-        slot.frame = std::move(frame);
-        slot.tag = tag;
-        m_count++;
+        m_ring.PushBack(Slot{std::move(frame), tag});
     }
 
     /**
@@ -93,13 +85,11 @@ class PfcTxQueue
      */
     FabricFrame Pop(uint64_t* tag = nullptr)
     {
-        Slot& slot = m_ring[m_head];
+        Slot slot = m_ring.PopFront();
         if (tag)
         {
             *tag = slot.tag;
         }
-        m_head = (m_head + 1) & (m_ring.size() - 1);
-        m_count--;
         m_bytes -= slot.frame.GetSize();
         return std::move(slot.frame);
     }
@@ -108,25 +98,25 @@ class PfcTxQueue
     ///         empty
     Ptr<const Packet> Peek() const
     {
-        return m_count == 0 ? nullptr : Ptr<const Packet>(m_ring[m_head].frame.GetPacket());
+        return m_ring.IsEmpty() ? nullptr : Ptr<const Packet>(m_ring.Front().frame.GetPacket());
     }
 
     /// \return the size of the head frame in bytes (the queue must not be empty)
     uint32_t GetHeadBytes() const
     {
-        return m_ring[m_head].frame.GetSize();
+        return m_ring.Front().frame.GetSize();
     }
 
     /// \return true if no frame is queued
     bool IsEmpty() const
     {
-        return m_count == 0;
+        return m_ring.IsEmpty();
     }
 
     /// \return the number of frames queued
     uint32_t GetNPackets() const
     {
-        return m_count;
+        return m_ring.GetSize();
     }
 
     /// \return the bytes queued (whole frames)
@@ -138,25 +128,11 @@ class PfcTxQueue
     /// Remove every frame.
     void Clear()
     {
-        m_ring.clear();
-        m_head = 0;
-        m_count = 0;
+        m_ring.Clear();
         m_bytes = 0;
     }
 
   private:
-    /// Double the ring (at least 8 slots), keeping the frames in order.
-    void Grow()
-    {
-        std::vector<Slot> bigger(std::max<size_t>(8, 2 * m_ring.size()));
-        for (uint32_t i = 0; i < m_count; ++i)
-        {
-            bigger[i] = std::move(m_ring[(m_head + i) & (m_ring.size() - 1)]);
-        }
-        m_ring.swap(bigger);
-        m_head = 0;
-    }
-
     /// A queued frame and its owner's tag.
     struct Slot
     {
@@ -166,9 +142,7 @@ class PfcTxQueue
 
     /// Frames in a power-of-two ring: an idle port allocates nothing (a std::deque allocates
     /// ~600 bytes even when empty, 4.8 KB per port for eight priorities).
-    std::vector<Slot> m_ring;
-    uint32_t m_head{0};                       //!< index of the head frame
-    uint32_t m_count{0};                      //!< frames queued
+    FabricRing<Slot> m_ring;
     uint64_t m_bytes{0};                      //!< bytes queued
     QueueSize m_maxSize{QueueSize("10000p")}; //!< drop-tail limit
     bool m_limitInPackets{true};              //!< m_maxSize counts packets (else bytes)
