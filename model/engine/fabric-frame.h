@@ -43,7 +43,7 @@ namespace ns3
  * (no packet at all, see below), so the ns-3 packet itself is neither read nor changed along the
  * way: at each hop that saves a buffer copy of the headers, a header removal and an addition (with
  * its metadata and tag bookkeeping), and the cache misses on the packet's objects (ai-fabric
- * benchmark, doc "Simulation performance").
+ * benchmark, doc "Benchmarks").
  *
  * GetPacket() returns the packet with the head written into it (one RemoveAtStart and one
  * AddHeader of a FabricWireHeader, only when the head changed since): whatever hands the frame
@@ -61,7 +61,7 @@ namespace ns3
  * cables therefore hold and move 8 bytes per frame, and a hop touches only the state's cache
  * lines its code reads (the Ethernet and IPv4 headers share the first), instead of copying
  * both lines into each queue slot and cable slot on the way (ai-fabric benchmark, doc
- * "Simulation performance"). The pool keeps at most as many blocks as frames were alive at
+ * "Benchmarks"). The pool keeps at most as many blocks as frames were alive at
  * once; builds with AddressSanitizer use plain new/delete instead, so that a frame used after
  * its end is reported.
  *

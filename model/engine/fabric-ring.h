@@ -20,7 +20,7 @@ namespace ns3
  * \ingroup ai-fabric-engine
  * \brief A FIFO of movable values in one power-of-two array that doubles when full: the queue
  *        of a port, a cable or a NIC arbiter, where std::deque's block bookkeeping costs more
- *        than the work per element (ai-fabric benchmark, doc "Simulation performance").
+ *        than the work per element (ai-fabric benchmark, doc "Benchmarks").
  *
  * PushBack() and PopFront() are O(1) and allocation-free once the ring has reached the
  * largest size it holds at once; the ring never shrinks (Clear() frees it). Memory is the

@@ -25,7 +25,7 @@ namespace ns3
  * per-protocol ns-3 headers (EthernetHeader, PfcDot1qHeader, Ipv4Header, UdpHeader,
  * RoceBthHeader, ...) produce; readers use Packet::CopyData or those classes' Deserialize.
  * This is a speed measure: each ns-3 header add/remove costs a buffer adjustment, a virtual
- * serialization and metadata bookkeeping (ai-fabric benchmark, doc "Simulation performance").
+ * serialization and metadata bookkeeping (ai-fabric benchmark, doc "Benchmarks").
  *
  * With Packet::EnablePrinting, Print decodes the bytes it holds (Ethernet/802.1Q, IPv4, UDP,
  * and what follows UDP through the describer a transport registered for the UDP destination
