@@ -7,6 +7,7 @@
 #ifndef DELAY_CLASS_SCHEDULER_H
 #define DELAY_CLASS_SCHEDULER_H
 
+#include "fabric-match.h"
 #include "removed-event-set.h"
 
 #include "ns3/abort.h"
@@ -290,13 +291,8 @@ class DelayClassScheduler final : public Scheduler
      */
     int32_t RecentClass(uint64_t delay) const
     {
-        // The four compared at once (one mask, one branch): the matching entry changes from
-        // event to event and would defeat a per-entry branch.
-        static_assert(RECENT == 4, "four entries");
-        uint32_t hit =
-            uint32_t(m_recentDelay[0] == delay) | uint32_t(m_recentDelay[1] == delay) << 1 |
-            uint32_t(m_recentDelay[2] == delay) << 2 | uint32_t(m_recentDelay[3] == delay) << 3;
-        return hit != 0 ? m_recentClass[__builtin_ctz(hit)] : NO_CLASS;
+        int hit = FirstMatchOf4(m_recentDelay, delay);
+        return hit >= 0 ? m_recentClass[hit] : NO_CLASS;
     }
 
     /**

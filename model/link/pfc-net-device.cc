@@ -15,6 +15,7 @@
 #include "ns3/ethernet-header.h"
 #include "ns3/ethernet-trailer.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-match.h"
 #include "ns3/fabric-time.h"
 #include "ns3/fabric-wire-header.h"
 #include "ns3/log.h"
@@ -914,15 +915,11 @@ const PfcNetDevice::TxTimes&
 PfcNetDevice::GetTxTimes(uint32_t bytes)
 {
     // Frames come in few sizes (a WRITE's first, middle and last packets, ACKs, CNPs):
-    // remember the last four computed. The four are compared at once (one mask, one branch):
-    // which entry matches changes from frame to frame and would defeat a per-entry branch.
-    static_assert(std::tuple_size<decltype(m_txTimesBytes)>::value == 4, "four entries");
-    uint32_t hit =
-        uint32_t(m_txTimesBytes[0] == bytes) | uint32_t(m_txTimesBytes[1] == bytes) << 1 |
-        uint32_t(m_txTimesBytes[2] == bytes) << 2 | uint32_t(m_txTimesBytes[3] == bytes) << 3;
-    if (hit != 0)
+    // remember the last four computed.
+    int hit = FirstMatchOf4(m_txTimesBytes, bytes);
+    if (hit >= 0)
     {
-        return m_txTimes[__builtin_ctz(hit)];
+        return m_txTimes[hit];
     }
     uint8_t i = m_txTimesNext;
     m_txTimesNext = (m_txTimesNext + 1) % m_txTimes.size();
