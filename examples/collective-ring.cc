@@ -62,6 +62,7 @@ main(int argc, char* argv[])
     std::string size = "64MiB";
     std::string opName = "allreduce";
     std::string algo = "ring";
+    std::string proto = "simple";
     uint32_t channels = 2;
     uint32_t qps = 1;
     uint32_t iters = 5;
@@ -77,7 +78,8 @@ main(int argc, char* argv[])
     cmd.AddValue("ranks", "Number of ranks (GPUs), each with one 400G NIC", ranks);
     cmd.AddValue("size", "Collective size (nccl-tests convention), e.g. 4096, 1MiB, 1G", size);
     cmd.AddValue("op", "allreduce, allgather, reducescatter, broadcast, alltoall", opName);
-    cmd.AddValue("algo", "AllReduce algorithm: ring, tree, hierarchical", algo);
+    cmd.AddValue("algo", "AllReduce algorithm: auto (NCCL's tuner), ring, tree, hierarchical", algo);
+    cmd.AddValue("proto", "NCCL protocol: auto (NCCL's tuner), ll, ll128, simple", proto);
     cmd.AddValue("channels", "Channels (rings in parallel)", channels);
     cmd.AddValue("qps", "QPs per connection", qps);
     cmd.AddValue("iters", "Runs per nccl-tests column group (time is their average)", iters);
@@ -93,6 +95,13 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_IF(servers > 0 && ranks % servers != 0,
                     "--servers " << servers << " must divide --ranks " << ranks);
     CollectiveOp op = CollectiveOpFromName(opName);
+    CollectiveCommunicator::AlgorithmChoice algoChoice;
+    CollectiveCommunicator::ProtocolChoice protoChoice;
+    NS_ABORT_MSG_IF(!CollectiveCommunicator::ParseAlgorithm(algo, &algoChoice),
+                    "--algo=" << algo << " is invalid; use auto, ring, tree, hierarchical, nvls "
+                                         "or nvlstree");
+    NS_ABORT_MSG_IF(!CollectiveCommunicator::ParseProtocol(proto, &protoChoice),
+                    "--proto=" << proto << " is invalid; use auto, ll, ll128 or simple");
     uint64_t bytes = ParseBytes(size);
 
     // One switch, one 400G cable per rank.
@@ -137,10 +146,8 @@ main(int argc, char* argv[])
     coll.SetCommunicatorAttribute("Channels", UintegerValue(channels));
     coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(chunk));
     coll.SetCommunicatorAttribute("Pxn", BooleanValue(pxn));
-    coll.SetCommunicatorAttribute("AllReduceAlgorithm",
-                                  StringValue(algo == "tree"           ? "Tree"
-                                              : algo == "hierarchical" ? "Hierarchical"
-                                                                       : "Ring"));
+    coll.SetCommunicatorAttribute("Algorithm", EnumValue(algoChoice));
+    coll.SetCommunicatorAttribute("Protocol", EnumValue(protoChoice));
     coll.SetTransportAttribute("QpsPerConnection", UintegerValue(qps));
     coll.AssignStreams(10);
     Ptr<CollectiveCommunicator> world = coll.CreateWorldCommunicator("world");
@@ -154,7 +161,7 @@ main(int argc, char* argv[])
     // nccl-tests style: the first half of the runs is reported as out-of-place, the second as
     // in-place (the model moves the same bytes either way).
     const auto& records = world->GetRecords();
-    std::string algorithm = world->GetAlgorithm(op)->GetName();
+    std::string algorithm = records.empty() ? "?" : records[0].algorithm;
     std::cout << "collective-ring: " << CollectiveOpName(op) << " over " << ranks << " ranks ("
               << algorithm << ", " << channels << " channel(s), " << qps
               << " QP(s)/connection, chunk " << chunk << " B), " << rate << " links, "
@@ -198,11 +205,11 @@ main(int argc, char* argv[])
     NcclTestsFormat::Write(std::cout, {row});
 
     // Alpha-beta estimate for ring / pairwise without chunk pipelining.
-    Ptr<CollectiveApplication> app = world->GetApplication(0);
+    CollectiveExecution exec = world->Choose(op, bytes);
     double lineBytesPerSec = DataRate(rate).GetBitRate() / 8.0;
     uint32_t mtu = nics[0]->GetMtu();
     double beta = lineBytesPerSec * mtu / (mtu + 82.0); // RoCEv2 goodput, bytes/s
-    double alpha = app->GetStepLatency(CollectiveHopType::NETWORK).GetSeconds() +
+    double alpha = exec.networkLatency.GetSeconds() +
                    2 * delay.GetSeconds() + (mtu + 82.0) / lineBytesPerSec;
     double n = ranks;
     double steps = 0;
@@ -219,9 +226,9 @@ main(int argc, char* argv[])
     }
     if (steps > 0)
     {
-        double t = app->GetBaseLatency().GetSeconds() + steps * alpha + perRank / beta;
+        double t = exec.baseLatency.GetSeconds() + steps * alpha + perRank / beta;
         std::cout << std::fixed << std::setprecision(1) << "# alpha-beta: " << t * 1e6
-                  << " us = base " << app->GetBaseLatency().GetSeconds() * 1e6 << " + " << steps
+                  << " us = base " << exec.baseLatency.GetSeconds() * 1e6 << " + " << steps
                   << " x alpha " << alpha * 1e6 << " us + " << perRank << " B / beta "
                   << std::setprecision(2) << beta / 1e9 << " GB/s"
                   << "\n";

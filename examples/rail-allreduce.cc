@@ -63,7 +63,8 @@ struct SweepConfig
     std::string uetCc{"nscc"};
     std::string evStrategy{"reps"};
     std::string op{"allreduce"};
-    std::string algo{"ring"};
+    std::string algo{"auto"};
+    std::string proto{"auto"};
     uint32_t channels{0};
     uint32_t qpsPerConnection{1};
     uint32_t mtu{4096};
@@ -481,6 +482,17 @@ BuildFabric(const SweepConfig& cfg, Ptr<FabricTransportConfig> tc)
     return topo;
 }
 
+/// The measured result of one size: mean time and how NCCL's model ran it.
+struct SizeResult
+{
+    uint64_t bytes{0};      //!< size
+    Time time;              //!< mean time of the measured iterations
+    std::string algorithm;  //!< schedule ("ring", "tree", ...)
+    std::string protocol;   //!< "LL", "LL128", "Simple"
+    uint32_t channels{0};   //!< channels
+    double predictedUs{0};  //!< NCCL's predicted time
+};
+
 /// Runs the sweep: for each size, warm-ups then measured iterations, one after the other.
 class Sweep
 {
@@ -522,8 +534,8 @@ class Sweep
         Next();
     }
 
-    /// Per size: mean time of the measured iterations.
-    const std::vector<std::pair<uint64_t, Time>>& Results() const
+    /// Per size: mean time of the measured iterations and the algorithm/protocol used.
+    const std::vector<SizeResult>& Results() const
     {
         return m_results;
     }
@@ -536,23 +548,20 @@ class Sweep
   private:
     /**
      * Done: stop the simulation (timers, e.g. the PFC refresh of a stalled NIC, must not go
-     * on). A UET WRITE completes at its initiator an ACK after the data reached the collective,
-     * so UET waits for the NICs to have nothing pending first.
+     * on). A collective completes when its data has arrived, an ACK before the sender's
+     * transport completes its last operations (RoCE WRITEs, UET PDCs), so wait for the NICs to
+     * have nothing pending first: a finished run leaves nothing for the health monitor to
+     * report.
      */
     void StopWhenIdle()
     {
-        if (m_cfg.transport == "uet")
+        for (uint32_t r = 0; r < m_comm->GetSize(); ++r)
         {
-            for (uint32_t r = 0; r < m_comm->GetSize(); ++r)
+            if (m_comm->GetApplication(r)->GetNode()->GetObject<FabricNic>()->GetPendingOperations() >
+                0)
             {
-                if (m_comm->GetApplication(r)
-                        ->GetNode()
-                        ->GetObject<FabricNic>()
-                        ->GetPendingOperations() > 0)
-                {
-                    Simulator::Schedule(MicroSeconds(1), &Sweep::StopWhenIdle, this);
-                    return;
-                }
+                Simulator::Schedule(MicroSeconds(1), &Sweep::StopWhenIdle, this);
+                return;
             }
         }
         Simulator::Stop();
@@ -598,8 +607,23 @@ class Sweep
         {
             uint64_t bytes = m_sizes[m_index];
             m_view.Report(bytes, m_fabric, m_nic);
-            m_results.emplace_back(bytes, m_sum / int64_t(m_cfg.iters));
-            std::clog << "  " << bytes << " B done at " << Simulator::Now().As(Time::MS) << "\n";
+            SizeResult r;
+            r.bytes = bytes;
+            r.time = m_sum / int64_t(m_cfg.iters);
+            r.algorithm = rec.algorithm;
+            r.protocol = rec.protocol;
+            r.channels = rec.channels;
+            r.predictedUs = m_comm->GetTuner()->GetTimeUs(
+                m_op,
+                rec.algorithm == "tree" ? NcclAlgorithm::TREE : NcclAlgorithm::RING,
+                rec.protocol == "LL"      ? NcclProtocol::LL
+                : rec.protocol == "LL128" ? NcclProtocol::LL128
+                                          : NcclProtocol::SIMPLE,
+                bytes);
+            m_results.push_back(r);
+            std::clog << "  " << bytes << " B done at " << Simulator::Now().As(Time::MS) << " ("
+                      << r.algorithm << "/" << r.protocol << ", " << r.channels
+                      << " channels)\n";
             m_iter = 0;
             ++m_index;
         }
@@ -614,7 +638,7 @@ class Sweep
     std::size_t m_index{0};
     uint32_t m_iter{0};
     Time m_sum;
-    std::vector<std::pair<uint64_t, Time>> m_results;
+    std::vector<SizeResult> m_results;
     std::ofstream m_fabric;
     std::ofstream m_nic;
     std::ofstream m_links;
@@ -622,9 +646,7 @@ class Sweep
 };
 
 void
-WriteResults(const SweepConfig& cfg,
-             uint32_t ranks,
-             const std::vector<std::pair<uint64_t, Time>>& res)
+WriteResults(const SweepConfig& cfg, uint32_t ranks, const std::vector<SizeResult>& res)
 {
     std::map<uint64_t, double> measured;
     if (!cfg.measured.empty())
@@ -638,9 +660,12 @@ WriteResults(const SweepConfig& cfg,
     std::vector<NcclTestsRow> rows;
     std::ofstream csv(cfg.prefix + "-results.csv");
     NS_ABORT_MSG_IF(!csv, "cannot write " << cfg.prefix << "-results.csv");
-    csv << "op,bytes,ranks,time_us,algbw_GBps,busbw_GBps,measured_busbw_GBps\n";
-    for (const auto& [bytes, t] : res)
+    csv << "op,bytes,ranks,time_us,algbw_GBps,busbw_GBps,measured_busbw_GBps,algorithm,"
+           "protocol,channels,nccl_predicted_us\n";
+    for (const auto& sr : res)
     {
+        const uint64_t bytes = sr.bytes;
+        const Time t = sr.time;
         NcclTestsRow row;
         row.sizeBytes = bytes;
         row.count = bytes / 4;
@@ -652,6 +677,7 @@ WriteResults(const SweepConfig& cfg,
         row.outOfPlace.busbwGBs = row.outOfPlace.algbwGBs * factor;
         row.outOfPlace.wrong = -1;    // no data is moved, nothing to validate
         row.inPlace = row.outOfPlace; // same traffic on the wire in the model
+        row.comment = sr.algorithm + "/" + sr.protocol + " " + std::to_string(sr.channels) + "ch";
         rows.push_back(row);
         csv << cfg.op << "," << bytes << "," << ranks << "," << row.outOfPlace.timeUs << ","
             << row.outOfPlace.algbwGBs << "," << row.outOfPlace.busbwGBs << ",";
@@ -659,7 +685,8 @@ WriteResults(const SweepConfig& cfg,
         {
             csv << measured[bytes];
         }
-        csv << "\n";
+        csv << "," << sr.algorithm << "," << sr.protocol << "," << sr.channels << ","
+            << sr.predictedUs << "\n";
     }
     std::ofstream txt(cfg.prefix + "-nccl.txt");
     for (std::ostream* os :
@@ -676,7 +703,8 @@ WriteResults(const SweepConfig& cfg,
         {
             *os << "cc=" << cfg.cc;
         }
-        *os << ", channels " << cfg.channels << "\n";
+        *os << ", algo " << cfg.algo << ", proto " << cfg.proto << ", channels "
+            << (cfg.channels ? std::to_string(cfg.channels) : std::string("auto")) << "\n";
         NcclTestsFormat::Write(*os, rows);
     }
 }
@@ -697,7 +725,7 @@ WriteConfig(const SweepConfig& cfg, Ptr<FabricTopologyHelper> topo)
     NS_ABORT_MSG_IF(!out, "cannot write " << cfg.prefix << "-config.csv");
     uint64_t nicBps = topo->GetLinkRate(FabricLinkTier::GPU_LEAF).GetBitRate();
     uint32_t nics = topo->GetGpusPerServer() * topo->GetNicPortsPerGpu();
-    uint32_t used = std::min(cfg.channels, nics);
+    uint32_t used = cfg.channels ? std::min(cfg.channels, nics) : nics;
     const bool uet = cfg.transport == "uet";
     // Wire overhead of a full packet: RoCE 82 B, UET 122 B (PDS 12 + SES 44 instead of BTH 12
     // + ICRC 4), Ethernet, preamble and gap included.
@@ -705,6 +733,7 @@ WriteConfig(const SweepConfig& cfg, Ptr<FabricTopologyHelper> topo)
     out << "key,value\n"
         << "op," << cfg.op << "\n"
         << "algo," << cfg.algo << "\n"
+        << "proto," << cfg.proto << "\n"
         << "ranks," << topo->GetNRanks() << "\n"
         << "servers," << cfg.servers << "\n"
         << "gpus_per_server," << cfg.gpusPerServer << "\n"
@@ -788,9 +817,15 @@ main(int argc, char* argv[])
                  "UET entropy (path) selection: reps | single | oblivious | bitmap | mixed",
                  cfg.evStrategy);
     cmd.AddValue("op", "allreduce | allgather | reducescatter | alltoall", cfg.op);
-    cmd.AddValue("algo", "AllReduce algorithm: ring | tree | hierarchical", cfg.algo);
+    cmd.AddValue("algo",
+                 "Algorithm (NCCL_ALGO): auto (NCCL's tuner per size) | ring | tree | "
+                 "hierarchical (AllReduce)",
+                 cfg.algo);
+    cmd.AddValue("proto",
+                 "Protocol (NCCL_PROTO): auto (NCCL's tuner per size) | ll | ll128 | simple",
+                 cfg.proto);
     cmd.AddValue("channels",
-                 "NCCL channels (rings in parallel); 0 = GPUs per server, one ring per rail",
+                 "NCCL channels (rings/trees in parallel); 0 = as NCCL chooses per size",
                  cfg.channels);
     cmd.AddValue("qps-per-connection", "QPs per connection", cfg.qpsPerConnection);
     cmd.AddValue("mtu", "RoCE path MTU (256..4096)", cfg.mtu);
@@ -843,8 +878,14 @@ main(int argc, char* argv[])
                                    << MAX_COLLECTIVE_BYTES << " B (1 TiB) per collective");
     NS_ABORT_MSG_IF(cfg.factor < 1, "--factor " << cfg.factor << " is invalid; it must be >= 1");
     NS_ABORT_MSG_IF(cfg.iters < 1, "--iters must be >= 1");
-    NS_ABORT_MSG_IF(cfg.algo != "ring" && cfg.algo != "tree" && cfg.algo != "hierarchical",
-                    "--algo=" << cfg.algo << " is invalid; use ring, tree or hierarchical");
+    CollectiveCommunicator::AlgorithmChoice algoChoice;
+    CollectiveCommunicator::ProtocolChoice protoChoice;
+    NS_ABORT_MSG_IF(!CollectiveCommunicator::ParseAlgorithm(cfg.algo, &algoChoice),
+                    "--algo=" << cfg.algo
+                              << " is invalid; use auto, ring, tree, hierarchical, nvls or "
+                                 "nvlstree");
+    NS_ABORT_MSG_IF(!CollectiveCommunicator::ParseProtocol(cfg.proto, &protoChoice),
+                    "--proto=" << cfg.proto << " is invalid; use auto, ll, ll128 or simple");
     FabricTransportConfig::CheckTransport(cfg.transport, "--transport");
     FabricTransportConfig::CheckRoceCc(cfg.cc, "--cc");
     FabricTransportConfig::CheckUetCc(cfg.uetCc, "--uet-cc");
@@ -861,16 +902,11 @@ main(int argc, char* argv[])
         DcqcnCongestionOps::SetPresetDefaults("firmware");
         cmd.Parse(argc, argv); // explicit --ns3::... values win over the preset
     }
-    // After the last Parse (a second Parse would reset a derived value).
-    if (cfg.channels == 0)
-    {
-        cfg.channels = cfg.gpusPerServer;
-    }
     NS_ABORT_MSG_IF(cfg.channels > MAX_CHANNELS,
                     "--channels " << cfg.channels << " is invalid; NCCL runs at most "
                                   << MAX_CHANNELS
                                   << " channels (MAXCHANNELS), more add no bandwidth (1.."
-                                  << MAX_CHANNELS << ", 0 = GPUs per server)");
+                                  << MAX_CHANNELS << ", 0 = as NCCL chooses)");
     NS_ABORT_MSG_IF(cfg.qpsPerConnection == 0,
                     "--qps-per-connection 0 is invalid; it must be >= 1");
     if (!cfg.measured.empty())
@@ -904,16 +940,24 @@ main(int argc, char* argv[])
     coll.SetTransportType(cfg.transport);
     coll.SetCommunicatorAttribute("Channels", UintegerValue(cfg.channels));
     coll.SetCommunicatorAttribute("Pxn", BooleanValue(cfg.topology == "rail-only"));
-    coll.SetCommunicatorAttribute("AllReduceAlgorithm",
-                                  StringValue(cfg.algo == "ring"   ? "Ring"
-                                              : cfg.algo == "tree" ? "Tree"
-                                                                   : "Hierarchical"));
+    coll.SetCommunicatorAttribute("Algorithm", EnumValue(algoChoice));
+    coll.SetCommunicatorAttribute("Protocol", EnumValue(protoChoice));
     if (!uet)
     {
         coll.SetTransportAttribute("QpsPerConnection", UintegerValue(cfg.qpsPerConnection));
     }
     coll.AssignStreams(cfg.seed * 100);
     Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
+    comm->GetTuner()->Print(std::clog); // NCCL's TUNING table for this system
+    // A forced algorithm or protocol that cannot run the sweep fails here, before the run.
+    for (uint64_t s = cfg.minBytes; s <= cfg.maxBytes; s *= std::max<uint64_t>(cfg.factor, 2))
+    {
+        comm->Choose(ParseOp(cfg.op), s);
+        if (s > cfg.maxBytes / std::max<uint64_t>(cfg.factor, 2))
+        {
+            break;
+        }
+    }
 
     FabricView view(topo, MicroSeconds(20), uet);
     Sweep sweep(cfg, comm, view);

@@ -29,6 +29,8 @@ Ip(uint32_t i)
 }
 
 constexpr uint64_t KiB = 1024;
+/// A chunk at least any step segment: every step is one store-and-forward transfer.
+constexpr uint64_t STORE_AND_FORWARD = 1ull << 50;
 constexpr uint64_t MiB = 1024 * KiB;
 constexpr uint64_t GiB = 1024 * MiB;
 
@@ -102,7 +104,9 @@ class CollectiveTest : public test::SimTest
     void AlphaBetaSetting()
     {
         coll.SetCommunicatorAttribute("Channels", UintegerValue(1));
-        coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(0));
+        coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
+        coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
+        coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(STORE_AND_FORWARD));
     }
 
     /// Payload bandwidth of one NIC after RoCEv2 header overhead, bytes/s (the "beta").
@@ -117,7 +121,7 @@ class CollectiveTest : public test::SimTest
     double Alpha(Ptr<CollectiveApplication> app, uint64_t stepBytes) const
     {
         double last = std::min<double>(stepBytes, nics[0]->GetMtu()) + ROCE_OVERHEAD;
-        return app->GetStepLatency(CollectiveHopType::NETWORK).GetSeconds() +
+        return app->GetCommunicator()->GetTuner()->GetHopLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE, CollectiveHopType::NETWORK).GetSeconds() +
                2 * delay.GetSeconds() + last * 8 / rate.GetBitRate();
     }
 
@@ -128,7 +132,7 @@ class CollectiveTest : public test::SimTest
         double steps = op == CollectiveOp::ALL_REDUCE ? 2 * (p - 1) : p - 1;
         double stepBytes = bytes / p;
         Ptr<CollectiveApplication> app = comm->GetApplication(0);
-        return app->GetBaseLatency().GetSeconds() +
+        return app->GetCommunicator()->GetTuner()->GetBaseLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE).GetSeconds() +
                steps * Alpha(app, static_cast<uint64_t>(stepBytes)) +
                steps / p * double(bytes) / Beta();
     }
@@ -280,15 +284,16 @@ TEST_F(CollectiveTest, ChunkPipeliningHidesStepLatencyForLargeMessages)
 {
     Build(16);
     coll.SetCommunicatorAttribute("Channels", UintegerValue(1));
-    coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(0));
+    coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
+    coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(STORE_AND_FORWARD));
     Ptr<CollectiveCommunicator> sf = coll.CreateWorldCommunicator("store-and-forward");
-    coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(512 * KiB));
+    coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(0)); // Simple: 1 MiB slices
     Ptr<CollectiveCommunicator> pipe = coll.CreateWorldCommunicator("pipelined");
-    const uint64_t bytes = 64 * MiB; // 4 MiB per step per rank: 8 chunks
+    const uint64_t bytes = 64 * MiB; // 4 MiB per step per rank: 2 chunks of 2 slices
     double t1 = RunOne(sf, CollectiveOp::ALL_REDUCE, bytes).GetDuration().GetSeconds();
     double t2 = RunOne(pipe, CollectiveOp::ALL_REDUCE, bytes).GetDuration().GetSeconds();
     double bandwidthTerm = 2.0 * 15 / 16 * bytes / Beta();
-    std::cout << "  [pipelining] store-and-forward " << t1 * 1e6 << " us, 512 KiB chunks "
+    std::cout << "  [pipelining] store-and-forward " << t1 * 1e6 << " us, 1 MiB slices "
               << t2 * 1e6 << " us, bandwidth term " << bandwidthTerm * 1e6 << " us\n";
     EXPECT_LT(t2, t1);
     // Pipelined: close to the bandwidth term plus a few steps of latency.
@@ -316,15 +321,31 @@ class CollectiveConservationTest : public CollectiveTest
         {
             nicBefore.push_back(NicRxBytes(nics[comm->GetGlobalRank(r)]));
         }
+        // The NICs carry the protocol's framing (LL: 16 B per 8 B, LL128: 128 B per 120 B),
+        // piece by piece.
+        CollectiveExecution exec = comm->Choose(op, bytes);
+        const NcclProtocolInfo& proto = GetNcclProtocolInfo(exec.protocol);
+        auto wireOf = [&exec, &proto](uint64_t data) {
+            uint64_t full = data / exec.pieceBytes;
+            return full * proto.GetWireBytes(exec.pieceBytes) +
+                   proto.GetWireBytes(data - full * exec.pieceBytes);
+        };
         CollectiveRecord rec = RunOne(comm, op, bytes, root);
         ASSERT_TRUE(rec.completed) << rec.reason;
         EXPECT_EQ(rec.paddedBytes, padded);
+        EXPECT_EQ(rec.protocol, NcclProtocolName(exec.protocol));
         uint64_t total = 0;
         for (uint32_t r = 0; r < comm->GetSize(); ++r)
         {
             uint64_t app = comm->GetApplication(r)->GetBytesReceived();
             EXPECT_EQ(app, s->GetProgram(r).bytesReceived) << "rank " << r;
-            EXPECT_EQ(NicRxBytes(nics[comm->GetGlobalRank(r)]) - nicBefore[r], app) << "rank " << r;
+            uint64_t wire = 0;
+            for (const auto& recv : s->GetProgram(r).recvs)
+            {
+                wire += wireOf(recv.bytes);
+            }
+            EXPECT_EQ(NicRxBytes(nics[comm->GetGlobalRank(r)]) - nicBefore[r], wire)
+                << "rank " << r;
             if (prescribed)
             {
                 EXPECT_EQ(app, prescribed(r)) << "rank " << r;
@@ -385,7 +406,7 @@ TEST_F(CollectiveConservationTest, PairwiseAlltoAllTreeAndHierarchical)
         Check(comm, CollectiveOp::ALL_TO_ALL, bytes, [&](uint32_t) { return 7 * bytes / 8; });
     }
     {
-        coll.SetCommunicatorAttribute("AllReduceAlgorithm", StringValue("Tree"));
+        coll.SetCommunicatorAttribute("Algorithm", StringValue("Tree"));
         Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("tree");
         // A reduce tree and a broadcast tree over all n ranks per (channel, tree, chunk):
         // 2 (n - 1) edges moving one part each; 2 trees x 2 channels share the buffer.
@@ -399,7 +420,7 @@ TEST_F(CollectiveConservationTest, PairwiseAlltoAllTreeAndHierarchical)
         }
     }
     {
-        coll.SetCommunicatorAttribute("AllReduceAlgorithm", StringValue("Hierarchical"));
+        coll.SetCommunicatorAttribute("Algorithm", StringValue("Hierarchical"));
         Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("hier");
         const uint64_t g = 4;
         const uint64_t m = 2;
@@ -411,7 +432,7 @@ TEST_F(CollectiveConservationTest, PairwiseAlltoAllTreeAndHierarchical)
         });
     }
     {
-        coll.SetCommunicatorAttribute("AllReduceAlgorithm", StringValue("Ring"));
+        coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
         coll.SetCommunicatorAttribute("Pxn", BooleanValue(true));
         Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("pxn");
         // Cross-rail blocks (other server, other local: 3 of the 4 remote blocks) are relayed:
@@ -425,6 +446,7 @@ TEST_F(CollectiveConservationTest, SizesThatDoNotDivideArePaddedToWholeElements)
 {
     Build(8);
     coll.SetCommunicatorAttribute("Channels", UintegerValue(1));
+    coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
     Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator();
     const uint64_t bytes = 1001 * 4; // 1001 floats over 8 ranks: 126 per segment, 7 padding
     Check(comm, CollectiveOp::ALL_REDUCE, bytes, [](uint32_t) { return 2 * 7 * 126 * 4; });
@@ -506,11 +528,11 @@ TEST_F(CollectiveTest, TracesAndCsvReportEveryStepAndCollective)
     std::ifstream in(file);
     std::string line;
     std::getline(in, line);
-    EXPECT_EQ(line.rfind("communicator,seq,op,algorithm,bytes,", 0), 0u) << line;
+    EXPECT_EQ(line.rfind("communicator,seq,op,algorithm,protocol,bytes,", 0), 0u) << line;
     uint32_t rows = 0;
     while (std::getline(in, line))
     {
-        EXPECT_EQ(std::count(line.begin(), line.end(), ','), 19) << line;
+        EXPECT_EQ(std::count(line.begin(), line.end(), ','), 20) << line;
         EXPECT_NE(line.find(",ok,"), std::string::npos) << line;
         rows++;
     }
@@ -544,7 +566,7 @@ TEST_F(CollectiveTest, TreeBeatsRingForSmallMessagesOnManyRanks)
     Build(64);
     AlphaBetaSetting();
     Ptr<CollectiveCommunicator> ring = coll.CreateWorldCommunicator("ring");
-    coll.SetCommunicatorAttribute("AllReduceAlgorithm", StringValue("Tree"));
+    coll.SetCommunicatorAttribute("Algorithm", StringValue("Tree"));
     Ptr<CollectiveCommunicator> tree = coll.CreateWorldCommunicator("tree");
     Time tr = RunOne(ring, CollectiveOp::ALL_REDUCE, 4 * KiB).GetDuration();
     Time tt = RunOne(tree, CollectiveOp::ALL_REDUCE, 4 * KiB).GetDuration();
@@ -882,16 +904,17 @@ TEST_F(CollectiveRailTest, RailAwareRingAllReduceStaysOnRails)
 TEST_F(CollectiveRailTest, HierarchicalAllReduceStaysOnRails)
 {
     Build();
-    coll.SetCommunicatorAttribute("AllReduceAlgorithm", StringValue("Hierarchical"));
+    coll.SetCommunicatorAttribute("Algorithm", StringValue("Hierarchical"));
     RunAndCheck(CollectiveOp::ALL_REDUCE, true);
 }
 
 TEST_F(CollectiveRailTest, HierarchicalAllReduceMatchesTheTwoLevelFormula)
 {
     Build();
-    coll.SetCommunicatorAttribute("AllReduceAlgorithm", StringValue("Hierarchical"));
+    coll.SetCommunicatorAttribute("Algorithm", StringValue("Hierarchical"));
     coll.SetCommunicatorAttribute("Channels", UintegerValue(1));
-    coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(0));
+    coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
+    coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(STORE_AND_FORWARD));
     Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator();
     const uint64_t bytes = 16 * MiB;
     comm->Enqueue(CollectiveOp::ALL_REDUCE, bytes);
@@ -912,13 +935,13 @@ TEST_F(CollectiveRailTest, HierarchicalAllReduceMatchesTheTwoLevelFormula)
     topo->GetAttribute("GpuLinkDelay", nicDelay);
     Ptr<CollectiveApplication> app = comm->GetApplication(0);
     double wire = mtu + ROCE_OVERHEAD;
-    double alphaNv = app->GetStepLatency(CollectiveHopType::NVLINK).GetSeconds() +
+    double alphaNv = app->GetCommunicator()->GetTuner()->GetHopLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE, CollectiveHopType::NVLINK).GetSeconds() +
                      2 * nvDelay.Get().GetSeconds() + wire * 8 / nvRate;
-    double alphaNet = app->GetStepLatency(CollectiveHopType::NETWORK).GetSeconds() +
+    double alphaNet = app->GetCommunicator()->GetTuner()->GetHopLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE, CollectiveHopType::NETWORK).GetSeconds() +
                       2 * nicDelay.Get().GetSeconds() + wire * 8 / nicRate;
     double betaNv = nvRate / 8 * mtu / wire;
     double betaNic = nicRate / 8 * mtu / wire;
-    double expected = app->GetBaseLatency().GetSeconds() + 2 * (g - 1) * alphaNv +
+    double expected = app->GetCommunicator()->GetTuner()->GetBaseLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE).GetSeconds() + 2 * (g - 1) * alphaNv +
                       2 * (m - 1) * alphaNet + 2 * (g - 1) / g * bytes / betaNv +
                       2 * (m - 1) / m * (bytes / g) / betaNic;
     std::cout << "  [hierarchical] measured " << measured * 1e6 << " us, formula " << expected * 1e6
@@ -959,7 +982,7 @@ TEST_F(CollectiveBadInputDeathTest, ClearErrors)
     EXPECT_DEATH(comm->GetApplication(4), "rank 4 is not in the communicator");
     EXPECT_DEATH(comm->SetAlgorithm(CollectiveOp::ALL_TO_ALL, CreateObject<RingAlgorithm>()),
                  "does not implement AlltoAll");
-    comm->SetAttribute("AllReduceAlgorithm", StringValue("Hierarchical"));
+    comm->SetAttribute("Algorithm", StringValue("Hierarchical"));
     EXPECT_DEATH(comm->Enqueue(CollectiveOp::ALL_REDUCE, 1024),
                  "hierarchical AllReduce needs rank locations");
     EXPECT_DEATH(coll.SetRankLocations({{0, 0}}), "1 locations for 8 ranks");
@@ -975,7 +998,7 @@ TEST_F(CollectiveBadInputDeathTest, ClearErrors)
                  "rank 0 cannot send to itself");
     Ptr<CollectiveApplication> app = CreateObject<CollectiveApplication>();
     EXPECT_DEATH(app->SetAttribute("Slots", UintegerValue(0)), "Slots");
-    EXPECT_DEATH(comm->SetAttribute("Channels", UintegerValue(0)), "Channels");
+    EXPECT_DEATH(comm->SetAttribute("Channels", UintegerValue(65536)), "Channels");
 }
 
 } // namespace
@@ -1012,14 +1035,17 @@ TEST_F(CollectiveTest, ScheduleOfAHugeCollectiveIsBoundedBySteps)
     coll.SetCommunicatorAttribute("Channels", UintegerValue(2));
     Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("huge");
     // 1 TiB at 2 MiB chunks would be 32768 chunks per step segment; the schedule has at most
-    // 64 per (rank, channel, step): 8 ranks x 2 channels x 14 steps x 64.
+    // 64 per (rank, channel, step), each of 2 slices (Simple's ring): 8 ranks x 2 channels x
+    // 14 steps x 64 x 2.
     Ptr<const CollectiveSchedule> s =
         comm->BuildSchedule(CollectiveOp::ALL_REDUCE, uint64_t(1) << 40);
-    EXPECT_LE(s->GetNTransfers(), 8u * 2 * 14 * 64);
+    EXPECT_EQ(comm->Choose(CollectiveOp::ALL_REDUCE, uint64_t(1) << 40).protocol,
+              NcclProtocol::SIMPLE);
+    EXPECT_LE(s->GetNTransfers(), 8u * 2 * 14 * 64 * 2);
     EXPECT_EQ(s->GetTotalBytes(), 2 * 7 * (uint64_t(1) << 40));
     comm->SetAttribute("MaxChunksPerStep", UintegerValue(4));
     EXPECT_LE(comm->BuildSchedule(CollectiveOp::ALL_REDUCE, uint64_t(1) << 40)->GetNTransfers(),
-              8u * 2 * 14 * 4);
+              8u * 2 * 14 * 4 * 2);
     EXPECT_DEATH(
         comm->BuildSchedule(CollectiveOp::ALL_REDUCE, CollectiveCommunicator::MAX_BYTES + 4),
         "beyond what the model supports \\(at most 1125899906842624 B = 1 PiB");

@@ -40,6 +40,7 @@ TEST(RailAllReduce, SmallClusterSweepEndToEnd)
     std::string out = test::RunCommand(Example() +
                                            " --servers=2 --gpus-per-server=4 --min-bytes=1048576"
                                            " --max-bytes=67108864 --factor=4 --prefix=ra-test"
+                                           " --algo=ring --proto=simple --channels=4"
                                            " --plot-data=true"
                                            " --measured=" +
                                            log + " 2>/dev/null",
@@ -156,7 +157,7 @@ TEST(RailAllReduce, UetBusBwIsWithinAFewPercentOfRoceWithoutCongestionControl)
     }
     const std::string job =
         " --servers=2 --gpus-per-server=4 --min-bytes=268435456 --max-bytes=268435456"
-        " --plot-data=true";
+        " --algo=ring --proto=simple --channels=4 --plot-data=true";
     int status = 0;
     std::string roce =
         test::RunCommand(Example() + job + " --cc=none --prefix=ra-roce 2>/dev/null", &status);
@@ -166,8 +167,12 @@ TEST(RailAllReduce, UetBusBwIsWithinAFewPercentOfRoceWithoutCongestionControl)
                                            " 2>/dev/null",
                                        &status);
     ASSERT_EQ(status, 0) << uet;
-    EXPECT_NE(uet.find("transport=uet, cc=none, ev=reps, channels 4"), std::string::npos) << uet;
-    EXPECT_NE(roce.find("rail-optimized, cc=none, channels 4"), std::string::npos) << roce;
+    EXPECT_NE(uet.find("transport=uet, cc=none, ev=reps, algo ring, proto simple, channels 4"),
+              std::string::npos)
+        << uet;
+    EXPECT_NE(roce.find("rail-optimized, cc=none, algo ring, proto simple, channels 4"),
+              std::string::npos)
+        << roce;
     std::istringstream table(uet);
     std::vector<NcclTestsRow> printed;
     std::string error;

@@ -238,7 +238,7 @@ TEST_F(TopologyTest, NvSwitchRunsAtNvLinkRateAndAddressesAreContiguous)
     t->Install();
     Ptr<FabricSwitch> nv = t->GetNvSwitch(1)->GetObject<FabricSwitch>();
     ASSERT_EQ(nv->GetNPorts(), 8u);
-    EXPECT_EQ(nv->GetPort(0)->GetDataRate(), DataRate("3600Gbps"));
+    EXPECT_EQ(nv->GetPort(0)->GetDataRate(), DataRate("2966.4Gbps"));
     EXPECT_EQ(nv->GetPort(0)->GetPfcChannel()->GetDelay(), NanoSeconds(150));
     for (uint32_t r = 0; r < t->GetNRanks(); ++r)
     {
@@ -709,7 +709,7 @@ TEST_F(TopologyTest, ExportsListEveryCable)
         }
         if (rows == 2)
         {
-            EXPECT_EQ(line, "gpu0,gpu,1,nvswitch0,nvswitch,0,3600000000000,150");
+            EXPECT_EQ(line, "gpu0,gpu,1,nvswitch0,nvswitch,0,2966400000000,150");
         }
     }
     uint64_t total = 0;

@@ -21,6 +21,8 @@ namespace
 {
 
 constexpr uint64_t KiB = 1024;
+/// A chunk at least any step segment: every step is one store-and-forward transfer.
+constexpr uint64_t STORE_AND_FORWARD = 1ull << 50;
 constexpr uint64_t MiB = 1024 * KiB;
 
 /// RoCEv2 full packet on the wire: 4096 + ICRC 4 + BTH 12 + UDP 8 + IPv4 20 + Ethernet 14 +
@@ -123,7 +125,9 @@ class UetCollectiveTest : public test::SimTest
     void AlphaBetaSetting()
     {
         coll.SetCommunicatorAttribute("Channels", UintegerValue(1));
-        coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(0));
+        coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
+        coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
+        coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(STORE_AND_FORWARD));
     }
 
     /// Payload bandwidth of one NIC after the UET header overhead, bytes/s (the "beta").
@@ -138,7 +142,7 @@ class UetCollectiveTest : public test::SimTest
     double Alpha(Ptr<CollectiveApplication> app, uint64_t stepBytes) const
     {
         double last = std::min<double>(stepBytes, uetNics[0]->GetMtu()) + UET_OVERHEAD;
-        return app->GetStepLatency(CollectiveHopType::NETWORK).GetSeconds() +
+        return app->GetCommunicator()->GetTuner()->GetHopLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE, CollectiveHopType::NETWORK).GetSeconds() +
                2 * delay.GetSeconds() + last * 8 / rate.GetBitRate();
     }
 
@@ -149,7 +153,7 @@ class UetCollectiveTest : public test::SimTest
         double steps = op == CollectiveOp::ALL_REDUCE ? 2 * (p - 1) : p - 1;
         double stepBytes = bytes / p;
         Ptr<CollectiveApplication> app = comm->GetApplication(0);
-        return app->GetBaseLatency().GetSeconds() +
+        return app->GetCommunicator()->GetTuner()->GetBaseLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE).GetSeconds() +
                steps * Alpha(app, static_cast<uint64_t>(stepBytes)) +
                steps / p * double(bytes) / Beta();
     }
@@ -182,24 +186,40 @@ class UetCollectiveTest : public test::SimTest
         {
             before.push_back(uetNics[comm->GetGlobalRank(r)]->GetCounters().bytesDelivered);
         }
+        // The transport carries the protocol's framing (LL: 16 B per 8 B of data, LL128: 128 B
+        // per 120 B), piece by piece.
+        CollectiveExecution exec = comm->Choose(op, bytes);
+        const NcclProtocolInfo& proto = GetNcclProtocolInfo(exec.protocol);
+        auto wireOf = [&exec, &proto](uint64_t data) {
+            uint64_t full = data / exec.pieceBytes;
+            return full * proto.GetWireBytes(exec.pieceBytes) +
+                   proto.GetWireBytes(data - full * exec.pieceBytes);
+        };
         CollectiveRecord rec = RunOne(comm, op, bytes, root);
         ASSERT_TRUE(rec.completed) << rec.reason;
         EXPECT_EQ(rec.paddedBytes, padded);
         uint64_t total = 0;
+        uint64_t totalWire = 0;
         for (uint32_t r = 0; r < comm->GetSize(); ++r)
         {
             uint64_t app = comm->GetApplication(r)->GetBytesReceived();
             EXPECT_EQ(app, s->GetProgram(r).bytesReceived) << "rank " << r;
+            uint64_t wire = 0;
+            for (const auto& recv : s->GetProgram(r).recvs)
+            {
+                wire += wireOf(recv.bytes);
+            }
             uint64_t nic = uetNics[comm->GetGlobalRank(r)]->GetCounters().bytesDelivered;
-            EXPECT_EQ(nic - before[r], app) << "rank " << r;
+            EXPECT_EQ(nic - before[r], wire) << "rank " << r;
             EXPECT_EQ(comm->GetApplication(r)->GetSendsCompleted(), s->GetProgram(r).sends.size());
             total += app;
+            totalWire += wire;
         }
         EXPECT_EQ(total, s->GetTotalBytes());
         auto t = DynamicCast<UetCollectiveTransport>(comm->GetTransport());
         ASSERT_TRUE(t);
-        EXPECT_EQ(t->GetBytesSent(), total);
-        EXPECT_EQ(t->GetBytesDelivered(), total);
+        EXPECT_EQ(t->GetBytesSent(), totalWire);
+        EXPECT_EQ(t->GetBytesDelivered(), totalWire);
         EXPECT_GT(t->GetMessagesSent(), 0u);
         EXPECT_EQ(t->GetNFailures(), 0u);
     }
@@ -260,7 +280,7 @@ TEST_F(UetCollectiveTest, EveryAlgorithmCompletesWithExactByteCountsOnARailFabri
     };
     for (const auto& c : cases)
     {
-        coll.SetCommunicatorAttribute("AllReduceAlgorithm", StringValue(c.allReduce));
+        coll.SetCommunicatorAttribute("Algorithm", StringValue(c.allReduce));
         coll.SetCommunicatorAttribute("Pxn", BooleanValue(c.pxn));
         Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator(c.name);
         RunAndCheckBytes(comm, c.op, bytes, c.op == CollectiveOp::BROADCAST ? 5 : 0);
@@ -533,10 +553,13 @@ TEST_F(UetCollectiveTest, CollectivesOverSplitMessagesKeepTheirBytes)
 {
     BuildRail(2, 4);
     coll.SetTransportAttribute("MaxMessageBytes", UintegerValue(100000));
+    coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
+    coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
+    coll.SetCommunicatorAttribute("Channels", UintegerValue(2));
     Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator();
-    RunAndCheckBytes(comm, CollectiveOp::ALL_REDUCE, 8 * MiB);
+    RunAndCheckBytes(comm, CollectiveOp::ALL_REDUCE, 32 * MiB); // 1 MiB slices
     auto t = DynamicCast<UetCollectiveTransport>(comm->GetTransport());
-    // 512 KiB pieces (StepSize) in 98304-byte parts: 6 parts each.
+    // 512 KiB pieces (Simple's step) in 98304-byte parts: 6 parts each.
     EXPECT_GT(t->GetPartsPosted(), 5 * t->GetMessagesSent());
     CheckNicConservation();
 }

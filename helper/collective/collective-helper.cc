@@ -4,6 +4,7 @@
 #include "collective-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-nic.h"
 #include "ns3/node.h"
 
 #include <algorithm>
@@ -286,6 +287,7 @@ CollectiveHelper::CreateCommunicator(const std::vector<uint32_t>& ranks, const s
     }
     Ptr<CollectiveCommunicator> comm = m_commFactory.Create<CollectiveCommunicator>();
     comm->Setup(n, transport, ranks, nodes, locations, m_appFactory);
+    comm->ConfigureTuner(TunerSystem(comm));
     if (m_monitor)
     {
         m_monitor->AddDiagnoser("communicator " + n,
@@ -293,6 +295,33 @@ CollectiveHelper::CreateCommunicator(const std::vector<uint32_t>& ranks, const s
     }
     m_comms.push_back(comm);
     return comm;
+}
+
+NcclSystem
+CollectiveHelper::TunerSystem(Ptr<CollectiveCommunicator> comm) const
+{
+    NcclSystem sys = comm->DefaultSystem();
+    const uint32_t ppn = sys.nRanks / sys.nNodes;
+    if (m_topology)
+    {
+        sys.nvlink = sys.nvswitch = m_topology->GetNNvSwitches() > 0;
+        if (sys.nvlink)
+        {
+            sys.intraBw = m_topology->GetLinkRate(FabricLinkTier::NVLINK).GetBitRate() / 8e9;
+        }
+        sys.nicBw = m_topology->GetLinkRate(FabricLinkTier::GPU_LEAF).GetBitRate() / 8e9;
+        sys.nicsPerNode = ppn * m_topology->GetNicPortsPerGpu();
+    }
+    else
+    {
+        Ptr<FabricNic> nic = comm->GetApplication(0)->GetNode()->GetObject<FabricNic>();
+        if (nic && nic->GetNPorts() > 0)
+        {
+            sys.nicBw = nic->GetPort(0)->GetDataRate().GetBitRate() / 8e9;
+        }
+        sys.nicsPerNode = ppn;
+    }
+    return sys;
 }
 
 Ptr<CollectiveJob>

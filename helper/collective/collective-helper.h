@@ -208,6 +208,15 @@ class CollectiveHelper
     int64_t AssignStreams(int64_t stream);
 
   private:
+    /**
+     * \brief What NCCL's topology detection would find for \p comm: its ranks and servers,
+     *        NVLink (NVSwitch) inside servers when the topology has NVSwitches (or the transport
+     *        says so) at the topology's NVLink data rate, the NIC rate of the GPU-leaf tier (or
+     *        of rank 0's NIC port), one NIC per GPU and port.
+     * \param comm a communicator that is set up
+     * \return the system its tuner is configured with
+     */
+    NcclSystem TunerSystem(Ptr<CollectiveCommunicator> comm) const;
     std::vector<Ptr<Node>> m_nodes;                   //!< their nodes
     Ptr<FabricTopologyHelper> m_topology;             //!< SetTopology (or null)
     bool m_transportTypeSet;                          //!< SetTransportType was called

@@ -126,7 +126,8 @@ NcclTestsFormat::Parse(std::istream& in,
         {
             continue;
         }
-        std::istringstream fields(line);
+        std::string data = line.substr(0, line.find('#')); // a trailing "# comment" is kept
+        std::istringstream fields(data);
         std::vector<std::string> f;
         for (std::string tok; fields >> tok;)
         {
@@ -161,6 +162,12 @@ NcclTestsFormat::Parse(std::istream& in,
         if (!ParseResult(f, 9, row.inPlace, why))
         {
             return fail("in-place " + why);
+        }
+        std::size_t hash = line.find('#');
+        if (hash != std::string::npos)
+        {
+            std::size_t from = line.find_first_not_of(" \t", hash + 1);
+            row.comment = from == std::string::npos ? "" : line.substr(from);
         }
         rows.push_back(row);
     }
@@ -214,6 +221,10 @@ NcclTestsFormat::Write(std::ostream& out, const std::vector<NcclTestsRow>& rows)
             << r.root;
         side(r.outOfPlace);
         side(r.inPlace);
+        if (!r.comment.empty())
+        {
+            out << "  # " << r.comment;
+        }
         out << "\n";
     }
 }

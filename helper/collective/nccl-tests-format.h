@@ -39,6 +39,7 @@ struct NcclTestsRow
     int64_t root{-1};           //!< root rank, -1 when not rooted
     NcclTestsResult outOfPlace; //!< out-of-place columns
     NcclTestsResult inPlace;    //!< in-place columns
+    std::string comment;        //!< text after the columns ("# ..."; empty: none)
 };
 
 /**
@@ -49,7 +50,8 @@ struct NcclTestsRow
  * Accepted input, line by line: empty lines; comment lines starting with '#' (headers,
  * device lists, "# Avg bus bandwidth"); the "NCCL version ..." banner; and data rows of 13
  * whitespace-separated fields: size, count, type, redop, root, then time, algbw, busbw,
- * #wrong for out-of-place and again for in-place (#wrong may be "N/A"). Anything else is
+ * #wrong for out-of-place and again for in-place (#wrong may be "N/A"), optionally followed
+ * by a comment "# ..." (ai-fabric writes the algorithm and protocol there). Anything else is
  * rejected with the line number and what was expected. A file without any data row is
  * rejected too.
  */

@@ -166,9 +166,12 @@ FabricTopologyHelper::GetTypeId()
                           MakeTimeAccessor(&FabricTopologyHelper::m_gpuLinkDelay),
                           MakeTimeChecker())
             .AddAttribute("NvLinkDataRate",
-                          "Rate of each GPU to NVSwitch link, per direction (> 0). Default "
-                          "3.6 Tb/s = 450 GB/s per GPU (NVLink 4, DGX H100).",
-                          DataRateValue(DataRate("3600Gbps")),
+                          "Data rate of each GPU to NVSwitch link, per direction (> 0). "
+                          "Default 2966.4 Gb/s = 370.8 GB/s per GPU: what an H100 sustains "
+                          "over its 18 NVLink 4 links, 20.6 GB/s each in NCCL's sm90 "
+                          "topology model (the 450 GB/s signalling rate carries flit "
+                          "overhead); the 8-GPU ring's measured ceiling.",
+                          DataRateValue(DataRate("2966.4Gbps")),
                           MakeDataRateAccessor(&FabricTopologyHelper::m_nvLinkRate),
                           MakeDataRateChecker())
             .AddAttribute("NvLinkDelay",
@@ -247,7 +250,7 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_portsPerGpu(1),
       m_gpuLinkRate("400Gbps"),
       m_gpuLinkDelay(MicroSeconds(1)),
-      m_nvLinkRate("3600Gbps"),
+      m_nvLinkRate("2966.4Gbps"),
       m_nvLinkDelay(NanoSeconds(150)),
       m_scaleOutNet("10.0.0.0"),
       m_nvLinkNet("10.128.0.0"),

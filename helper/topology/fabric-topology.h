@@ -108,7 +108,9 @@ struct FabricBuildStats
  * with one RoceNic whose ports 0..k-1 (k = NicPortsPerGpu, >= 1) are scale-out NIC ports to
  * the fabric, and whose last port k is its NVLink port, cabled to the server's NVSwitch. The
  * NVSwitch is a FabricSwitch (installed with GetNvSwitchHelper()) whose ports run at
- * NvLinkDataRate (default 3.6 Tb/s = 450 GB/s per direction per GPU, NVIDIA DGX H100) over
+ * NvLinkDataRate (default 2966.4 Gb/s = 370.8 GB/s per direction per GPU: the data rate an
+ * H100 sustains over its 18 NVLinks, 20.6 GB/s each in NCCL's sm90 topology model, of the
+ * 450 GB/s NVLink 4 signalling rate of NVIDIA DGX H100) over
  * cables of NvLinkDelay (default 150 ns per GPU-NVSwitch hop; an assumption, NVIDIA publishes
  * no per-hop figure); it is lossless for the MMU's lossless priorities (default priority 3,
  * RoCE data) like every FabricSwitch. The NVLink domain is modelled as the transport's packets

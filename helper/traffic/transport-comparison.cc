@@ -714,6 +714,10 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
         coll.SetCommunicatorAttribute(
             "Channels",
             UintegerValue(m_channels ? m_channels : topo->GetGpusPerServer()));
+        // Transports are compared as networks are benchmarked: NCCL_ALGO=RING, Simple.
+        coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
+        coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
+        coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(2 * 1024 * 1024));
         coll.AssignStreams(100);
         Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
         CollectiveSweep* current = nullptr;

@@ -67,7 +67,8 @@ CollectiveAlgorithm::Transfer(const CollectiveRequest& request,
                               uint32_t channel,
                               uint64_t bytes,
                               uint32_t step,
-                              const std::vector<uint32_t>& deps)
+                              const std::vector<uint32_t>& deps,
+                              uint32_t lane)
 {
     const CollectiveLayout& layout = *request.layout;
     if (request.pxn && layout.IsCrossRail(src, dst))
@@ -75,11 +76,16 @@ CollectiveAlgorithm::Transfer(const CollectiveRequest& request,
         uint32_t relay = layout.FindRank(layout.GetServerIndex(src), layout.GetLocal(dst));
         if (relay != COLLECTIVE_NONE)
         {
-            uint32_t atRelay = schedule.AddTransfer(src, relay, channel, bytes, step, deps);
-            return schedule.AddTransfer(relay, dst, channel, bytes, step, {atRelay});
+            uint32_t atRelay = schedule.AddTransfer(src, relay, channel, bytes, step, deps, lane);
+            return schedule.AddTransfer(relay,
+                                        dst,
+                                        channel,
+                                        bytes,
+                                        step,
+                                        std::vector<uint32_t>{atRelay});
         }
     }
-    return schedule.AddTransfer(src, dst, channel, bytes, step, deps);
+    return schedule.AddTransfer(src, dst, channel, bytes, step, deps, lane);
 }
 
 std::vector<std::vector<uint32_t>>
@@ -99,47 +105,66 @@ CollectiveAlgorithm::AddRing(const CollectiveRequest& request,
         return prev;
     }
     uint32_t steps = static_cast<uint32_t>(kind == RING_ALL_REDUCE ? 2 * (n - 1) : n - 1);
-    std::vector<uint64_t> chunks =
-        Chunks(segmentBytes, request.chunkSize, request.elementSize, request.maxChunks);
-    size_t k = chunks.size();
-    std::vector<std::vector<uint32_t>> next(n, std::vector<uint32_t>(k, COLLECTIVE_NONE));
+    std::vector<std::vector<uint64_t>> chunks = ChunkSlices(request, segmentBytes);
+    std::vector<uint32_t> last(n);
+    std::vector<uint32_t> next(n);
     std::vector<uint32_t> deps;
-    for (uint32_t t = 0; t < steps; ++t)
+    for (const auto& slices : chunks)
     {
-        for (size_t pos = 0; pos < n; ++pos)
+        // One loop iteration: every step, every slice of the step (the slices of step t wait
+        // for the same slices of step t-1).
+        std::vector<std::vector<uint32_t>> recvd(n, std::vector<uint32_t>(slices.size()));
+        for (uint32_t t = 0; t < steps; ++t)
         {
-            size_t to = (pos + 1) % n;
-            for (size_t j = 0; j < k; ++j)
+            for (size_t j = 0; j < slices.size(); ++j)
             {
-                if (t == 0 && entryDeps.empty())
+                for (size_t pos = 0; pos < n; ++pos)
                 {
-                    deps.clear();
+                    if (t == 0)
+                    {
+                        deps = entryDeps.empty() ? std::vector<uint32_t>() : entryDeps[pos];
+                    }
+                    else
+                    {
+                        deps.assign(1, recvd[pos][j]);
+                    }
+                    next[pos] = Transfer(request,
+                                         schedule,
+                                         ring[pos],
+                                         ring[(pos + 1) % n],
+                                         channel,
+                                         slices[j],
+                                         firstStep + t,
+                                         deps,
+                                         channel);
                 }
-                else if (t == 0)
+                for (size_t pos = 0; pos < n; ++pos)
                 {
-                    deps = entryDeps[pos];
+                    recvd[(pos + 1) % n][j] = next[pos];
                 }
-                else
-                {
-                    deps.assign(1, prev[pos][j]);
-                }
-                next[to][j] = Transfer(request,
-                                       schedule,
-                                       ring[pos],
-                                       ring[to],
-                                       channel,
-                                       chunks[j],
-                                       firstStep + t,
-                                       deps);
             }
         }
-        std::swap(prev, next);
-        for (auto& v : next)
+        for (size_t pos = 0; pos < n; ++pos)
         {
-            v.assign(k, COLLECTIVE_NONE);
+            prev[pos].insert(prev[pos].end(), recvd[pos].begin(), recvd[pos].end());
         }
     }
     return prev;
+}
+
+std::vector<std::vector<uint64_t>>
+CollectiveAlgorithm::ChunkSlices(const CollectiveRequest& request, uint64_t bytes)
+{
+    std::vector<std::vector<uint64_t>> out;
+    for (uint64_t chunk :
+         Chunks(bytes, request.chunkSize, request.elementSize, request.maxChunks))
+    {
+        out.push_back(Chunks(chunk,
+                             (chunk + request.slicesPerChunk - 1) / std::max(1u, request.slicesPerChunk),
+                             request.elementSize,
+                             std::max(1u, request.slicesPerChunk)));
+    }
+    return out;
 }
 
 uint64_t

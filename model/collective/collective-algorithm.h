@@ -31,7 +31,8 @@ struct CollectiveRequest
     uint64_t bytes{0};         //!< size (nccl-tests convention, see CollectiveOp); > 0
     uint32_t root{0};          //!< root rank (Broadcast)
     uint32_t channels{1};      //!< channels (NCCL rings/trees in parallel), >= 1
-    uint64_t chunkSize{0};     //!< pipelining chunk in bytes; 0 = every step store-and-forward
+    uint64_t chunkSize{0};     //!< NCCL chunk (one loop iteration) in bytes; 0 = one chunk
+    uint32_t slicesPerChunk{1}; //!< pipelining slices per chunk (NCCL Simple ring: 2), >= 1
     uint32_t maxChunks{64};    //!< most chunks per step segment (bounds the schedule), >= 1
     uint32_t elementSize{4};   //!< bytes per element (padding unit), >= 1
     bool pxn{false};           //!< relay cross-rail sends through NVLink (PXN)
@@ -51,13 +52,16 @@ struct CollectiveRequest
  *    segment and channel). CollectiveRecord::paddedBytes reports the padded size.
  *  - <b>Channels</b>: the buffer is split evenly over the channels; channel c is an
  *    independent ring (or tree), with its own connections (and QPs) and rail choice.
- *  - <b>Chunk pipelining</b> (chunkSize > 0): a step's segment is split into chunks of at most
- *    chunkSize; chunk j of step t depends only on chunk j of step t-1, so chunks pipeline
- *    across steps like NCCL's kernel loop (NCCL Simple: 2 MiB chunks). A segment is cut into at
- *    most maxChunks chunks (larger ones when it would take more), so a schedule's size is
- *    bounded by channels x ranks x steps x maxChunks, never by the message size. With chunkSize = 0
- *    every algorithm step is one store-and-forward transfer: the alpha-beta (Hockney) model
- *    that NCCL's tuner uses, T = steps x (alpha + step bytes / beta).
+ *  - <b>Chunks, slices and lanes</b> (NCCL's kernel loop): a step's segment is split into
+ *    chunks of at most chunkSize (one loop iteration each) and every chunk into slicesPerChunk
+ *    slices; slice j of step t depends only on slice j of step t-1, so slices pipeline across
+ *    ranks. Every rank runs a channel's loop in order, like the channel's thread block: for
+ *    each chunk, every step, every slice (ring), so a rank starts chunk i+1 once it has sent
+ *    its last step of chunk i (the schedule's lanes, CollectiveSchedule). A segment is cut into
+ *    at most maxChunks chunks (larger ones when it would take more), so a schedule's size is
+ *    bounded by channels x ranks x steps x maxChunks x slicesPerChunk, never by the message
+ *    size. With one chunk of one slice every algorithm step is one store-and-forward transfer:
+ *    the alpha-beta (Hockney) model, T = steps x (alpha + step bytes / beta).
  *  - <b>PXN</b> (pxn and known locations): a send between different servers and different
  *    rails goes first over NVLink to the rank of the source's server on the destination's
  *    rail, which forwards it over its NIC (NCCL PXN); when that rank is not in the
@@ -111,6 +115,8 @@ class CollectiveAlgorithm : public Object
      * \param bytes bytes
      * \param step algorithm step
      * \param deps receives at \p src the send waits for
+     * \param lane the send's lane at \p src (COLLECTIVE_NONE: none); a PXN relay's second hop
+     *        has none
      * \return the receive index at \p dst
      */
     static uint32_t Transfer(const CollectiveRequest& request,
@@ -120,7 +126,8 @@ class CollectiveAlgorithm : public Object
                              uint32_t channel,
                              uint64_t bytes,
                              uint32_t step,
-                             const std::vector<uint32_t>& deps);
+                             const std::vector<uint32_t>& deps,
+                             uint32_t lane = COLLECTIVE_NONE);
 
     /// What a ring phase computes.
     enum RingKind
@@ -133,8 +140,10 @@ class CollectiveAlgorithm : public Object
     /**
      * \brief Add the steps of one ring phase on one channel.
      *
-     * Each ring position sends one segment per step to the next position; the send of step
-     * t > 0 waits for the receive of step t-1 (per chunk when pipelined).
+     * Each ring position sends one segment per step to the next position, chunk by chunk and
+     * slice by slice; the send of step t > 0 waits for the receive of step t-1 (per slice).
+     * Every position's sends are one lane (lane id = channel): for each chunk, every step, every
+     * slice.
      * \param request the request
      * \param schedule the schedule
      * \param ring ranks in ring order (size n >= 1; n = 1 adds nothing)
@@ -144,7 +153,7 @@ class CollectiveAlgorithm : public Object
      * \param firstStep step number of the phase's first step
      * \param entryDeps per ring position: receives every first-step send there waits for (may
      *        be empty: no dependencies)
-     * \return per ring position: the receives of the phase's last step there (one per chunk;
+     * \return per ring position: the receives of the phase's last step there (one per slice;
      *         empty when n = 1)
      */
     static std::vector<std::vector<uint32_t>> AddRing(
@@ -180,6 +189,14 @@ class CollectiveAlgorithm : public Object
                                         uint64_t chunkSize,
                                         uint32_t elementSize,
                                         uint32_t maxChunks);
+    /**
+     * \brief Split \p bytes into NCCL chunks and every chunk into slices (whole elements).
+     * \param request the request (chunkSize, slicesPerChunk, elementSize, maxChunks)
+     * \param bytes bytes to split
+     * \return per chunk, its slices' sizes (each chunk has at least one slice)
+     */
+    static std::vector<std::vector<uint64_t>> ChunkSlices(const CollectiveRequest& request,
+                                                          uint64_t bytes);
 };
 
 } // namespace ns3

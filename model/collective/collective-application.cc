@@ -28,41 +28,6 @@ CollectiveApplication::GetTypeId()
             .SetParent<Application>()
             .SetGroupName("AiFabric")
             .AddConstructor<CollectiveApplication>()
-            .AddAttribute(
-                "StepSize",
-                "Largest piece a connection moves at once, bytes (NCCL Simple "
-                "protocol step: buffer 4 MiB / NCCL_STEPS 8 = 512 KiB; 1..2^31).",
-                UintegerValue(512 * 1024),
-                MakeUintegerAccessor(&CollectiveApplication::m_stepSize),
-                MakeFabricUintegerChecker<uint64_t>("ns3::CollectiveApplication::StepSize",
-                                                    1,
-                                                    uint64_t(1) << 31))
-            .AddAttribute(
-                "Slots",
-                "Pieces in flight per connection (NCCL_STEPS = 8; >= 1).",
-                UintegerValue(8),
-                MakeUintegerAccessor(&CollectiveApplication::m_slots),
-                MakeFabricUintegerChecker<uint32_t>("ns3::CollectiveApplication::Slots", 1))
-            .AddAttribute("BaseLatency",
-                          "Software latency before a rank's first send of a collective (NCCL "
-                          "tuning model base latency, Ring/Simple: 8.4 us; >= 0).",
-                          TimeValue(NanoSeconds(8400)),
-                          MakeTimeAccessor(&CollectiveApplication::m_baseLatency),
-                          MakeFabricTimeChecker("ns3::CollectiveApplication::BaseLatency", Time(0)))
-            .AddAttribute(
-                "NvLinkStepLatency",
-                "Software latency of each step over NVLink (NCCL tuning model, "
-                "NVLink Ring/Simple: 3.4 us; >= 0).",
-                TimeValue(NanoSeconds(3400)),
-                MakeTimeAccessor(&CollectiveApplication::m_nvLinkLatency),
-                MakeFabricTimeChecker("ns3::CollectiveApplication::NvLinkStepLatency", Time(0)))
-            .AddAttribute(
-                "NetworkStepLatency",
-                "Software latency of each step through the network (NCCL tuning "
-                "model, NET Ring/Simple: 14 us; >= 0).",
-                TimeValue(MicroSeconds(14)),
-                MakeTimeAccessor(&CollectiveApplication::m_networkLatency),
-                MakeFabricTimeChecker("ns3::CollectiveApplication::NetworkStepLatency", Time(0)))
             .AddTraceSource(
                 "StepComplete",
                 "A send of this rank was fully delivered: collective number, step, peer "
@@ -80,11 +45,6 @@ CollectiveApplication::GetTypeId()
 CollectiveApplication::CollectiveApplication()
     : m_commRank(COLLECTIVE_NONE),
       m_globalRank(COLLECTIVE_NONE),
-      m_stepSize(512 * 1024),
-      m_slots(8),
-      m_baseLatency(NanoSeconds(8400)),
-      m_nvLinkLatency(NanoSeconds(3400)),
-      m_networkLatency(MicroSeconds(14)),
       m_current(COLLECTIVE_NONE),
       m_finished(0),
       m_aborted(false),
@@ -159,16 +119,10 @@ CollectiveApplication::GetGlobalRank() const
     return m_globalRank;
 }
 
-Time
-CollectiveApplication::GetBaseLatency() const
+uint32_t
+CollectiveApplication::PiecesOf(uint64_t bytes, const CollectiveExecution& exec)
 {
-    return m_baseLatency;
-}
-
-Time
-CollectiveApplication::GetStepLatency(CollectiveHopType type) const
-{
-    return type == CollectiveHopType::NVLINK ? m_nvLinkLatency : m_networkLatency;
+    return bytes == 0 ? 1 : static_cast<uint32_t>((bytes + exec.pieceBytes - 1) / exec.pieceBytes);
 }
 
 bool
@@ -248,22 +202,27 @@ CollectiveApplication::GetRun(uint32_t seq)
     }
     Run& run = m_runs[seq];
     run.schedule = m_comm->GetSchedule(seq);
+    run.exec = m_comm->GetExecution(seq);
     run.program = &run.schedule->GetProgram(m_commRank);
     const auto& p = *run.program;
     run.depsLeft.resize(p.sends.size());
     run.piecesLeft.resize(p.sends.size());
+    run.laneBlocked.resize(p.sends.size());
+    uint32_t channels = 0;
     for (size_t i = 0; i < p.sends.size(); ++i)
     {
         const auto& s = p.sends[i];
         run.depsLeft[i] = s.depEnd - s.depBegin;
-        run.piecesLeft[i] =
-            s.bytes == 0 ? 1 : static_cast<uint32_t>((s.bytes + m_stepSize - 1) / m_stepSize);
+        run.laneBlocked[i] = s.lanePrev != COLLECTIVE_NONE;
+        run.piecesLeft[i] = PiecesOf(s.bytes, run.exec);
+        channels = std::max(channels, s.channel + 1);
     }
     run.recvLeft.resize(p.recvs.size());
     for (size_t i = 0; i < p.recvs.size(); ++i)
     {
-        run.recvLeft[i] = p.recvs[i].bytes;
+        run.recvLeft[i] = PiecesOf(p.recvs[i].bytes, run.exec);
     }
+    run.channelFree.assign(channels, Time(0));
     run.recvDone.assign(p.recvs.size(), false);
     run.conns.resize(p.nConns);
     run.sendsLeft = static_cast<uint32_t>(p.sends.size());
@@ -285,13 +244,14 @@ CollectiveApplication::StartNext()
     GetRun(seq);
     NS_LOG_DEBUG("rank " << m_commRank << " starts collective " << seq);
     m_comm->NotifyRankStarted(seq, m_commRank);
-    if (m_baseLatency.IsZero())
+    Time base = m_runs[seq].exec.baseLatency;
+    if (base.IsZero())
     {
         BeginRun(seq);
     }
     else
     {
-        Simulator::Schedule(m_baseLatency, &CollectiveApplication::BeginRun, this, seq);
+        Simulator::Schedule(base, &CollectiveApplication::BeginRun, this, seq);
     }
 }
 
@@ -306,7 +266,7 @@ CollectiveApplication::BeginRun(uint32_t seq)
     run->started = true;
     for (uint32_t i = 0; i < run->depsLeft.size(); ++i)
     {
-        if (run->depsLeft[i] == 0)
+        if (run->depsLeft[i] == 0 && !run->laneBlocked[i])
         {
             MakeReady(seq, i);
         }
@@ -319,8 +279,10 @@ CollectiveApplication::MakeReady(uint32_t seq, uint32_t send)
 {
     Run& run = m_runs[seq];
     const auto& s = run.program->sends[send];
-    Time latency = GetStepLatency(
-        m_comm->GetTransport()->GetHopType(m_globalRank, m_comm->GetGlobalRank(s.peer)));
+    CollectiveHopType hop =
+        m_comm->GetTransport()->GetHopType(m_globalRank, m_comm->GetGlobalRank(s.peer));
+    Time latency =
+        hop == CollectiveHopType::NVLINK ? run.exec.nvLinkLatency : run.exec.networkLatency;
     if (latency.IsZero())
     {
         SendReady(seq, send);
@@ -348,8 +310,8 @@ void
 CollectiveApplication::Pump(uint32_t seq, Run& run, uint32_t connIndex)
 {
     Connection& c = run.conns[connIndex];
-    Ptr<CollectiveTransport> transport = m_comm->GetTransport();
-    while (c.inflight < m_slots && !run.failed)
+    const NcclProtocolInfo& proto = GetNcclProtocolInfo(run.exec.protocol);
+    while (c.inflight < run.exec.slots && !run.failed)
     {
         if (c.current == COLLECTIVE_NONE)
         {
@@ -363,21 +325,77 @@ CollectiveApplication::Pump(uint32_t seq, Run& run, uint32_t connIndex)
         }
         uint32_t send = c.current;
         const auto& s = run.program->sends[send];
-        uint64_t piece = std::min(m_stepSize, s.bytes - c.posted);
+        uint64_t piece = std::min(run.exec.pieceBytes, s.bytes - c.posted);
         c.posted += piece;
         c.inflight++;
-        if (c.posted >= s.bytes)
+        bool handedOver = c.posted >= s.bytes;
+        if (handedOver)
         {
             c.current = COLLECTIVE_NONE;
         }
-        m_piecesPosted++;
-        transport->Send(m_globalRank,
-                        m_comm->GetGlobalRank(s.peer),
-                        s.channel,
-                        piece,
-                        this,
-                        (uint64_t(seq) << 32) | send);
+        uint64_t wire = proto.GetWireBytes(piece);
+        Time at = Reserve(run, s.channel, piece);
+        if (at > Simulator::Now())
+        {
+            Simulator::Schedule(at - Simulator::Now(),
+                                &CollectiveApplication::Post,
+                                this,
+                                seq,
+                                send,
+                                wire);
+        }
+        else
+        {
+            Post(seq, send, wire);
+        }
+        if (handedOver && s.laneNext != COLLECTIVE_NONE)
+        {
+            // The channel's thread block moves on to its next primitive.
+            uint32_t next = s.laneNext;
+            run.laneBlocked[next] = false;
+            if (run.depsLeft[next] == 0 && run.started)
+            {
+                MakeReady(seq, next);
+            }
+        }
     }
+}
+
+Time
+CollectiveApplication::Reserve(Run& run, uint32_t channel, uint64_t data)
+{
+    Time at = Simulator::Now();
+    double rate = run.exec.channelRate;
+    if (run.exec.rankRate > 0)
+    {
+        double share = run.exec.rankRate / std::max(1u, run.exec.channels);
+        rate = rate > 0 ? std::min(rate, share) : share;
+    }
+    if (rate > 0)
+    {
+        // A channel is one CUDA block that copies (and reduces) its pieces one after another.
+        at = std::max(at, run.channelFree[channel]);
+        run.channelFree[channel] = at + Seconds(double(data) / rate);
+    }
+    return at;
+}
+
+void
+CollectiveApplication::Post(uint32_t seq, uint32_t send, uint64_t wireBytes)
+{
+    Run* run = FindRun(seq);
+    if (!run || run->failed)
+    {
+        return;
+    }
+    const auto& s = run->program->sends[send];
+    m_piecesPosted++;
+    m_comm->GetTransport()->Send(m_globalRank,
+                                 m_comm->GetGlobalRank(s.peer),
+                                 s.channel,
+                                 wireBytes,
+                                 this,
+                                 (uint64_t(seq) << 32) | send);
 }
 
 void
@@ -471,12 +489,13 @@ CollectiveApplication::PieceDelivered(uint32_t seq, uint32_t recv, uint64_t byte
     const auto& p = *run.program;
     NS_ABORT_MSG_IF(recv >= p.recvs.size(), "rank " << m_commRank << " has no receive " << recv);
     const auto& r = p.recvs[recv];
-    NS_ABORT_MSG_IF(bytes > run.recvLeft[recv] || run.recvDone[recv],
+    NS_ABORT_MSG_IF(run.recvDone[recv] ||
+                        bytes > GetNcclProtocolInfo(run.exec.protocol)
+                                    .GetWireBytes(std::min(r.bytes, run.exec.pieceBytes)),
                     "rank " << m_commRank << " of communicator " << m_comm->GetName()
                             << " received more than the " << r.bytes
                             << " bytes prescribed for step " << r.step << " from rank " << r.peer);
-    run.recvLeft[recv] -= bytes;
-    if (run.recvLeft[recv] > 0)
+    if (--run.recvLeft[recv] > 0)
     {
         return;
     }
@@ -488,7 +507,7 @@ CollectiveApplication::PieceDelivered(uint32_t seq, uint32_t recv, uint64_t byte
     for (uint32_t k = r.dependentBegin; k < r.dependentEnd; ++k)
     {
         uint32_t send = p.dependents[k];
-        if (--run.depsLeft[send] == 0 && run.started)
+        if (--run.depsLeft[send] == 0 && run.started && !run.laneBlocked[send])
         {
             MakeReady(seq, send);
         }

@@ -9,8 +9,11 @@
 #include "collective-schedule.h"
 #include "collective-transport.h"
 #include "collective-types.h"
+#include "nccl-protocol.h"
+#include "nccl-tuner.h"
 
 #include "ns3/application.h"
+#include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
@@ -26,6 +29,28 @@ class CollectiveCommunicator;
 
 /**
  * \ingroup ai-fabric-collective
+ * \brief How one collective runs on its ranks (chosen by the CollectiveCommunicator, from
+ *        NCCL's tuner or forced): protocol framing and pipelining, NCCL's latencies and the
+ *        GPU-side throughput limits of the (algorithm, protocol).
+ */
+struct CollectiveExecution
+{
+    NcclAlgorithm algorithm{NcclAlgorithm::RING}; //!< NCCL algorithm (for reports)
+    std::string algorithmName{"ring"};            //!< schedule's algorithm name
+    NcclProtocol protocol{NcclProtocol::SIMPLE};  //!< protocol
+    uint32_t channels{1};                          //!< channels
+    uint64_t pieceBytes{512 * 1024};              //!< data bytes per piece (protocol step), >= 1
+    uint32_t slots{8};                             //!< pieces in flight per connection (NCCL_STEPS)
+    Time baseLatency;                              //!< before a rank's first send
+    Time nvLinkLatency;                            //!< per send over NVLink
+    Time networkLatency;                           //!< per send through the network
+    double channelRate{0}; //!< data bytes/s one channel of a rank sends at most (0: no cap)
+    double rankRate{0};    //!< data bytes/s all channels of a rank send at most (0: no cap)
+    double predictedUs{0}; //!< NCCL's predicted time (0: not tuned)
+};
+
+/**
+ * \ingroup ai-fabric-collective
  * \brief One rank of a communicator (an ns-3 Application on the rank's node): executes the
  *        rank's part of each collective's CollectiveSchedule over the communicator's
  *        CollectiveTransport.
@@ -35,16 +60,27 @@ class CollectiveCommunicator;
  * one. Data for a collective this rank has not started yet (a faster peer) is accepted and
  * counted.
  *
- * Timing (NCCL's Simple protocol and latency model, REFERENCE "Collectives"):
- *  - when a rank starts a collective it waits BaseLatency (NCCL base latency, Ring/Simple
- *    8.4 us) before its first send;
- *  - a send becomes ready when every receive it depends on has arrived; it is then posted
- *    after the per-step software latency of its hop: NvLinkStepLatency (3.4 us) or
- *    NetworkStepLatency (14 us), as CollectiveTransport::GetHopType says;
- *  - a posted send moves through its connection (peer, channel) in pieces of at most StepSize
- *    bytes (NCCL step, 512 KiB), at most Slots pieces in flight per connection (NCCL_STEPS,
- *    8); a slot is freed when the transport completes (acknowledges) the piece. Ready sends of
- *    one connection are served in the order they became ready.
+ * Timing (NCCL's protocols and latency model, REFERENCE "Collectives"; every collective
+ * carries its CollectiveExecution, chosen by the communicator):
+ *  - when a rank starts a collective it waits the base latency of the (algorithm, protocol)
+ *    (NCCL: Ring LL/LL128/Simple 6.6/14/8.4 us) before its first send;
+ *  - a send becomes ready when every receive it depends on has arrived and the previous send
+ *    of its lane (CollectiveSchedule: a channel's thread block) has been handed over; it is then
+ *    posted
+ *    after the per-hop latency of its hop (NVLink or network, as CollectiveTransport::GetHopType
+ *    says; NCCL: Ring LL/LL128/Simple 0.6/1.9/3.4 us over NVLink, 2.7/4.0/14 us network);
+ *  - a posted send moves through its connection (peer, channel) in pieces of at most one
+ *    protocol step of data (LL 32 KiB, LL128 576,000 B, Simple 512 KiB), at most NCCL_STEPS =
+ *    8 pieces in flight per connection; a slot is freed when the transport completes
+ *    (acknowledges) the piece. Ready sends of one connection are served in the order they
+ *    became ready. A piece travels as the protocol frames it: LL 16 B per 8 B of data, LL128
+ *    128 B per 120 B, Simple the data;
+ *  - the GPU side bounds how fast pieces leave: a channel is one CUDA block that copies (and
+ *    reduces) its pieces one after another, at most at the (algorithm, protocol)'s per-channel
+ *    data rate (NCCL's per-channel caps: ring LL128 36.7 GB/s, tree 36 / LL128 29 GB/s on
+ *    Hopper across more than 2 nodes; LL's per-GPU cap llMaxBw shared by the channels); a piece
+ *    waits until its channel has room (pacing only: an idle channel sends at once). NVLink's
+ *    own limit is the topology's NVLink data rate.
  * A send is complete when all of its data has arrived at the peer (as an NCCL kernel, a rank
  * does not wait for network acknowledgements); a rank has finished a collective when all of
  * its sends are complete and all of its receives have arrived.
@@ -112,14 +148,6 @@ class CollectiveApplication : public Application, public CollectiveMessageListen
      */
     bool GetFirstPendingStep(uint32_t seq, uint32_t* step, uint32_t* peer) const;
 
-    /// \return the BaseLatency attribute
-    Time GetBaseLatency() const;
-    /**
-     * \param type a hop type
-     * \return NvLinkStepLatency or NetworkStepLatency
-     */
-    Time GetStepLatency(CollectiveHopType type) const;
-
   protected:
     void DoDispose() override;
 
@@ -141,15 +169,18 @@ class CollectiveApplication : public Application, public CollectiveMessageListen
     {
         Ptr<const CollectiveSchedule> schedule;              //!< the schedule
         const CollectiveSchedule::Program* program{nullptr}; //!< this rank's part
-        bool started{false};                                 //!< BaseLatency over: sends may go
+        CollectiveExecution exec;                            //!< how it runs
+        bool started{false};                                 //!< base latency over: sends go
         bool failed{false};                                  //!< failed or aborted
         std::vector<uint32_t> depsLeft;                      //!< per send: receives still missing
         std::vector<uint32_t> piecesLeft;                    //!< per send: pieces not delivered
-        std::vector<uint64_t> recvLeft;                      //!< per receive: bytes missing
+        std::vector<bool> laneBlocked; //!< per send: its lane's previous send not handed over
+        std::vector<uint32_t> recvLeft;                      //!< per receive: pieces missing
         std::vector<bool> recvDone;                          //!< per receive: arrived
         std::vector<Connection> conns;                       //!< per connection
         uint32_t sendsLeft{0};                               //!< sends not completed
         uint32_t recvsLeft{0};                               //!< receives not arrived
+        std::vector<Time> channelFree; //!< per channel: when its rate cap has room again
     };
 
     /// \return the run of \p seq, created on first use
@@ -166,6 +197,19 @@ class CollectiveApplication : public Application, public CollectiveMessageListen
     void SendReady(uint32_t seq, uint32_t send);
     /// Post pieces on a connection while slots are free.
     void Pump(uint32_t seq, Run& run, uint32_t conn);
+    /**
+     * \brief Reserve the channel's copy engine for a piece: the earliest time the channel's
+     *        rate cap has room, and book the piece's time on it.
+     * \param run the run
+     * \param channel the send's channel
+     * \param data the piece's data bytes
+     * \return when the piece may be posted (>= now)
+     */
+    Time Reserve(Run& run, uint32_t channel, uint64_t data);
+    /// Hand a piece to the transport (after its pacing delay).
+    void Post(uint32_t seq, uint32_t send, uint64_t wireBytes);
+    /// \return the number of pieces \p bytes of data take with \p exec (>= 1)
+    static uint32_t PiecesOf(uint64_t bytes, const CollectiveExecution& exec);
     /// A piece of one of this rank's sends arrived at its destination.
     void PieceArrived(uint32_t seq, uint32_t send, uint64_t bytes);
     // CollectiveMessageListener: the cookie is (collective number << 32) | send index.
@@ -184,11 +228,6 @@ class CollectiveApplication : public Application, public CollectiveMessageListen
     Ptr<CollectiveCommunicator> m_comm; //!< communicator
     uint32_t m_commRank;                //!< communicator rank
     uint32_t m_globalRank;              //!< transport rank
-    uint64_t m_stepSize;                //!< attribute StepSize
-    uint32_t m_slots;                   //!< attribute Slots
-    Time m_baseLatency;                 //!< attribute BaseLatency
-    Time m_nvLinkLatency;               //!< attribute NvLinkStepLatency
-    Time m_networkLatency;              //!< attribute NetworkStepLatency
     std::map<uint32_t, Run> m_runs;     //!< runs by collective number
     std::deque<uint32_t> m_queue;       //!< collectives waiting
     uint32_t m_current;                 //!< running collective (or NONE)

@@ -17,6 +17,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <cctype>
 #include <set>
 #include <sstream>
 
@@ -37,18 +39,22 @@ CollectiveCommunicator::GetTypeId()
             .AddAttribute(
                 "Channels",
                 "Channels: rings (or tree pairs) run in parallel, each with its own "
-                "connections and QPs (NCCL_MIN_NCHANNELS/NCCL_MAX_NCHANNELS; "
-                "1..65535).",
-                UintegerValue(2),
+                "connections and QPs; 0 = as NCCL chooses per size (the graph's channels, "
+                "fewer for small sizes); n = forced (NCCL_MIN_NCHANNELS = "
+                "NCCL_MAX_NCHANNELS = n; 0..65535).",
+                UintegerValue(0),
                 MakeUintegerAccessor(&CollectiveCommunicator::m_channels),
                 MakeFabricUintegerChecker<uint32_t>("ns3::CollectiveCommunicator::Channels",
-                                                    1,
+                                                    0,
                                                     65535))
             .AddAttribute("ChunkSize",
                           "Pipelining chunk, bytes: a step's segment is cut into chunks of at "
-                          "most this size that pipeline across steps (NCCL Simple: 2 MiB); 0 = "
-                          "every step is store-and-forward (the alpha-beta model).",
-                          UintegerValue(2 * 1024 * 1024),
+                          "most this size that pipeline across steps; 0 = the protocol's own "
+                          "(NCCL enqueue.cc: Simple ring 1 MiB slices, Simple tree 512 KiB, "
+                          "LL128 576,000 B, LL 32 KiB; tree chunks shrink for small sizes). "
+                          "With MaxChunksPerStep = 1 every step is store-and-forward (the "
+                          "alpha-beta model).",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&CollectiveCommunicator::m_chunkSize),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute(
@@ -84,19 +90,41 @@ CollectiveCommunicator::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&CollectiveCommunicator::m_railAware),
                           MakeBooleanChecker())
-            .AddAttribute("AllReduceAlgorithm",
-                          "AllReduce algorithm: Ring, Tree (double binary tree) or "
-                          "Hierarchical (NVLink reduce-scatter, per-rail AllReduce, NVLink "
-                          "all-gather).",
-                          EnumValue(ALLREDUCE_RING),
-                          compat::MakeEnumAccessor<AllReduceAlgorithmType>(
-                              &CollectiveCommunicator::m_allReduce),
-                          MakeEnumChecker(ALLREDUCE_RING,
+            .AddAttribute("Algorithm",
+                          "Algorithm (NCCL_ALGO): Auto (NCCL's tuner per collective and size), "
+                          "Ring, Tree (double binary tree, AllReduce), Hierarchical (NVLink "
+                          "reduce-scatter, per-rail AllReduce, NVLink all-gather; ai-fabric's, "
+                          "AllReduce), NVLS, NVLSTree (NVSwitch servers). Tree and "
+                          "Hierarchical apply to AllReduce; other collectives keep the ring.",
+                          EnumValue(ALGORITHM_AUTO),
+                          compat::MakeEnumAccessor<AlgorithmChoice>(
+                              &CollectiveCommunicator::m_algorithm),
+                          MakeEnumChecker(ALGORITHM_AUTO,
+                                          "Auto",
+                                          ALGORITHM_RING,
                                           "Ring",
-                                          ALLREDUCE_TREE,
+                                          ALGORITHM_TREE,
                                           "Tree",
-                                          ALLREDUCE_HIERARCHICAL,
-                                          "Hierarchical"))
+                                          ALGORITHM_HIERARCHICAL,
+                                          "Hierarchical",
+                                          ALGORITHM_NVLS,
+                                          "NVLS",
+                                          ALGORITHM_NVLS_TREE,
+                                          "NVLSTree"))
+            .AddAttribute("Protocol",
+                          "Protocol (NCCL_PROTO): Auto (NCCL's tuner), LL, LL128 (NVLink "
+                          "servers), Simple.",
+                          EnumValue(PROTOCOL_AUTO),
+                          compat::MakeEnumAccessor<ProtocolChoice>(
+                              &CollectiveCommunicator::m_protocol),
+                          MakeEnumChecker(PROTOCOL_AUTO,
+                                          "Auto",
+                                          PROTOCOL_LL,
+                                          "LL",
+                                          PROTOCOL_LL128,
+                                          "LL128",
+                                          PROTOCOL_SIMPLE,
+                                          "Simple"))
             .AddAttribute("Timeout",
                           "Watchdog: a collective not finished this long after it started is "
                           "failed with reason \"timeout\" (catches deadlocks; 0 = off).",
@@ -128,13 +156,14 @@ CollectiveCommunicator::GetTypeId()
 CollectiveCommunicator::CollectiveCommunicator()
     : m_nextSeq(0),
       m_failed(false),
-      m_channels(2),
-      m_chunkSize(2 * 1024 * 1024),
+      m_channels(0),
+      m_chunkSize(0),
       m_maxChunks(64),
       m_elementSize(4),
       m_pxn(false),
       m_railAware(true),
-      m_allReduce(ALLREDUCE_RING),
+      m_algorithm(ALGORITHM_AUTO),
+      m_protocol(PROTOCOL_AUTO),
       m_timeout(0),
       m_stopOnFailure(true),
       m_cacheSize(16)
@@ -142,6 +171,59 @@ CollectiveCommunicator::CollectiveCommunicator()
 }
 
 CollectiveCommunicator::~CollectiveCommunicator() = default;
+
+bool
+CollectiveCommunicator::ParseAlgorithm(const std::string& name, AlgorithmChoice* choice)
+{
+    std::string n(name);
+    std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });
+    static const std::pair<const char*, AlgorithmChoice> names[] = {
+        {"auto", ALGORITHM_AUTO},
+        {"ring", ALGORITHM_RING},
+        {"tree", ALGORITHM_TREE},
+        {"hierarchical", ALGORITHM_HIERARCHICAL},
+        {"nvls", ALGORITHM_NVLS},
+        {"nvlstree", ALGORITHM_NVLS_TREE},
+    };
+    for (const auto& [text, value] : names)
+    {
+        if (n == text)
+        {
+            *choice = value;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool
+CollectiveCommunicator::ParseProtocol(const std::string& name, ProtocolChoice* choice)
+{
+    std::string n(name);
+    std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (n == "auto")
+    {
+        *choice = PROTOCOL_AUTO;
+        return true;
+    }
+    NcclProtocol p;
+    if (!NcclProtocolFromName(n, &p))
+    {
+        return false;
+    }
+    *choice = ProtocolChoice(uint32_t(PROTOCOL_LL) + uint32_t(p));
+    return true;
+}
+
+Ptr<NcclTuner>
+CollectiveCommunicator::GetTuner() const
+{
+    if (!m_tuner)
+    {
+        const_cast<CollectiveCommunicator*>(this)->m_tuner = CreateObject<NcclTuner>();
+    }
+    return m_tuner;
+}
 
 void
 CollectiveCommunicator::DoDispose()
@@ -159,10 +241,9 @@ CollectiveCommunicator::DoDispose()
     {
         a = nullptr;
     }
-    for (auto& a : m_allReduceDefaults)
-    {
-        a = nullptr;
-    }
+    m_treeDefault = nullptr;
+    m_hierarchicalDefault = nullptr;
+    m_tuner = nullptr;
     m_ringDefault = nullptr;
     m_alltoallDefault = nullptr;
     Object::DoDispose();
@@ -278,9 +359,16 @@ CollectiveCommunicator::SetAlgorithm(CollectiveOp op, Ptr<CollectiveAlgorithm> a
 }
 
 Ptr<CollectiveAlgorithm>
-CollectiveCommunicator::GetAlgorithm(CollectiveOp op) const
+CollectiveCommunicator::GetAlgorithm(CollectiveOp op, uint64_t bytes) const
 {
     NS_ABORT_MSG_IF(op >= CollectiveOp::COUNT, "communicator " << m_name << ": unknown op");
+    auto self = const_cast<CollectiveCommunicator*>(this);
+    return BuilderFor(op, self->Choose(op, bytes));
+}
+
+Ptr<CollectiveAlgorithm>
+CollectiveCommunicator::BuilderFor(CollectiveOp op, const CollectiveExecution& exec) const
+{
     if (m_algorithms[size_t(op)])
     {
         return m_algorithms[size_t(op)];
@@ -293,27 +381,182 @@ CollectiveCommunicator::GetAlgorithm(CollectiveOp op) const
         }
         return m_alltoallDefault;
     }
-    if (op == CollectiveOp::ALL_REDUCE && m_allReduce != ALLREDUCE_RING)
+    if (op == CollectiveOp::ALL_REDUCE && m_algorithm == ALGORITHM_HIERARCHICAL)
     {
-        auto& a = m_allReduceDefaults[m_allReduce];
-        if (!a)
+        if (!m_hierarchicalDefault)
         {
-            if (m_allReduce == ALLREDUCE_TREE)
-            {
-                a = CreateObject<DoubleBinaryTreeAlgorithm>();
-            }
-            else
-            {
-                a = CreateObject<HierarchicalAllReduceAlgorithm>();
-            }
+            m_hierarchicalDefault = CreateObject<HierarchicalAllReduceAlgorithm>();
         }
-        return a;
+        return m_hierarchicalDefault;
+    }
+    if (exec.algorithm == NcclAlgorithm::TREE)
+    {
+        if (!m_treeDefault)
+        {
+            m_treeDefault = CreateObject<DoubleBinaryTreeAlgorithm>();
+        }
+        return m_treeDefault;
     }
     if (!m_ringDefault)
     {
         m_ringDefault = CreateObject<RingAlgorithm>();
     }
     return m_ringDefault;
+}
+
+NcclSystem
+CollectiveCommunicator::DefaultSystem() const
+{
+    NcclSystem sys;
+    sys.nRanks = GetSize();
+    bool nvlink = true;
+    if (m_layout->HasLocations())
+    {
+        uint32_t server0 = m_layout->GetServerIndex(0);
+        for (uint32_t r = 1; r < GetSize(); ++r)
+        {
+            if (m_layout->GetServerIndex(r) == server0)
+            {
+                nvlink = m_transport->GetHopType(m_globalRanks[0], m_globalRanks[r]) ==
+                         CollectiveHopType::NVLINK;
+                break;
+            }
+        }
+    }
+    std::set<uint32_t> servers;
+    for (uint32_t r = 0; r < GetSize(); ++r)
+    {
+        servers.insert(m_layout->HasLocations() ? m_layout->GetServerIndex(r) : r);
+    }
+    sys.nNodes = static_cast<uint32_t>(servers.size());
+    sys.nvlink = nvlink;
+    sys.nvswitch = nvlink;
+    sys.nicsPerNode = std::max(1u, sys.nRanks / sys.nNodes);
+    return sys;
+}
+
+void
+CollectiveCommunicator::ConfigureTuner(const NcclSystem& system)
+{
+    NS_ABORT_MSG_IF(system.nRanks != GetSize(),
+                    "communicator " << m_name << ": tuner system of " << system.nRanks
+                                    << " ranks for a communicator of " << GetSize());
+    GetTuner()->Configure(system);
+}
+
+CollectiveExecution
+CollectiveCommunicator::Choose(CollectiveOp op, uint64_t bytes)
+{
+    Validate(op, bytes, 0);
+    Ptr<NcclTuner> tuner = GetTuner();
+    if (!tuner->IsConfigured())
+    {
+        tuner->Configure(DefaultSystem());
+    }
+    uint32_t algorithms = ~0u;
+    const bool allReduce = op == CollectiveOp::ALL_REDUCE;
+    switch (m_algorithm)
+    {
+    case ALGORITHM_AUTO:
+        break;
+    case ALGORITHM_RING:
+    case ALGORITHM_HIERARCHICAL:
+        algorithms = 1u << uint32_t(NcclAlgorithm::RING);
+        break;
+    case ALGORITHM_TREE:
+        algorithms = 1u << uint32_t(allReduce ? NcclAlgorithm::TREE : NcclAlgorithm::RING);
+        break;
+    case ALGORITHM_NVLS:
+        algorithms = 1u << uint32_t(NcclAlgorithm::NVLS);
+        break;
+    case ALGORITHM_NVLS_TREE:
+        algorithms = 1u << uint32_t(NcclAlgorithm::NVLS_TREE);
+        break;
+    }
+    if (m_algorithms[size_t(op)])
+    {
+        algorithms = 1u << uint32_t(NcclAlgorithm::RING); // a custom schedule, timed as a ring
+    }
+    uint32_t protocols =
+        m_protocol == PROTOCOL_AUTO ? ~0u : 1u << (uint32_t(m_protocol) - uint32_t(PROTOCOL_LL));
+    NcclChoice choice = tuner->Select(op, bytes, algorithms, protocols);
+    CollectiveExecution e;
+    e.algorithm = choice.algorithm;
+    e.protocol = choice.protocol;
+    e.channels = m_channels ? m_channels : choice.channels;
+    e.predictedUs = choice.predictedUs;
+    const NcclProtocolInfo& info = GetNcclProtocolInfo(e.protocol);
+    e.pieceBytes = info.GetStepDataBytes();
+    e.slots = info.steps;
+    e.baseLatency = tuner->GetBaseLatency(e.algorithm, e.protocol);
+    e.nvLinkLatency = tuner->GetHopLatency(e.algorithm, e.protocol, CollectiveHopType::NVLINK);
+    e.networkLatency = tuner->GetHopLatency(e.algorithm, e.protocol, CollectiveHopType::NETWORK);
+    e.channelRate = tuner->GetChannelRateCap(e.algorithm, e.protocol);
+    e.rankRate = tuner->GetRankRateCap(e.algorithm, e.protocol);
+    e.algorithmName = BuilderFor(op, e)->GetName();
+    return e;
+}
+
+uint64_t
+CollectiveCommunicator::ProtocolChunk(CollectiveOp op,
+                                      uint64_t bytes,
+                                      const CollectiveExecution& exec) const
+{
+    if (m_chunkSize > 0)
+    {
+        return m_chunkSize;
+    }
+    const NcclProtocolInfo& info = GetNcclProtocolInfo(exec.protocol);
+    uint64_t chunk = info.GetStepDataBytes();
+    const NcclSystem& sys = m_tuner->GetSystem();
+    const double ppn = double(sys.nRanks) / sys.nNodes;
+    const uint64_t perChannel = bytes / std::max(1u, exec.channels);
+    if (exec.protocol == NcclProtocol::SIMPLE && exec.algorithm == NcclAlgorithm::RING)
+    {
+        chunk *= 4; // CHUNKSTEPS = NCCL_STEPS / 2 steps (2 slices of SLICESTEPS = 2 steps)
+    }
+    else if (exec.protocol == NcclProtocol::SIMPLE && exec.algorithm == NcclAlgorithm::TREE)
+    {
+        // Tree up/down: shorter chunks keep a deep tree's pipeline full.
+        uint32_t nodes = sys.nNodes;
+        uint32_t log2Nodes = 0;
+        while ((1u << log2Nodes) < nodes)
+        {
+            ++log2Nodes;
+        }
+        uint64_t depth = uint64_t(ppn) - 1 + log2Nodes + 1;
+        while (perChannel / chunk < depth * 8 && chunk > 131072)
+        {
+            chunk /= 2;
+        }
+        while (perChannel / chunk < depth * 4 && chunk > 65536)
+        {
+            chunk /= 2;
+        }
+        while (perChannel / chunk < depth && chunk > 32768)
+        {
+            chunk /= 2;
+        }
+    }
+    else if (exec.protocol == NcclProtocol::LL128 && exec.algorithm == NcclAlgorithm::TREE)
+    {
+        uint32_t log2Nodes = 0;
+        while ((2u << log2Nodes) <= sys.nNodes)
+        {
+            ++log2Nodes;
+        }
+        double steps = 1 + log2Nodes + 0.1 * ppn;
+        while (perChannel / chunk < steps * 64 / ppn && chunk > 131072)
+        {
+            chunk /= 2;
+        }
+        while (perChannel / chunk < steps * 16 / ppn && chunk > 32768)
+        {
+            chunk /= 2;
+        }
+    }
+    (void)op;
+    return chunk;
 }
 
 void
@@ -347,21 +590,33 @@ CollectiveCommunicator::BuildSchedule(CollectiveOp op,
                                       uint64_t* paddedBytes)
 {
     Validate(op, bytes, root);
+    return BuildFor(op, bytes, root, Choose(op, bytes), paddedBytes);
+}
+
+Ptr<const CollectiveSchedule>
+CollectiveCommunicator::BuildFor(CollectiveOp op,
+                                 uint64_t bytes,
+                                 uint32_t root,
+                                 const CollectiveExecution& exec,
+                                 uint64_t* paddedBytes)
+{
     if (op != CollectiveOp::BROADCAST)
     {
         root = 0;
     }
-    Ptr<CollectiveAlgorithm> algorithm = GetAlgorithm(op);
+    Ptr<CollectiveAlgorithm> algorithm = BuilderFor(op, exec);
+    uint64_t chunk = ProtocolChunk(op, bytes, exec);
     CacheKey key{int(op),
                  bytes,
                  root,
-                 m_channels,
-                 m_chunkSize,
+                 exec.channels,
+                 chunk,
                  m_maxChunks,
                  m_elementSize,
                  m_pxn,
                  m_railAware,
-                 PeekPointer(algorithm)};
+                 PeekPointer(algorithm),
+                 int(exec.protocol)};
     auto it = m_cache.find(key);
     if (it != m_cache.end())
     {
@@ -375,8 +630,12 @@ CollectiveCommunicator::BuildSchedule(CollectiveOp op,
     request.op = op;
     request.bytes = bytes;
     request.root = root;
-    request.channels = m_channels;
-    request.chunkSize = m_chunkSize;
+    request.channels = exec.channels;
+    request.chunkSize = chunk;
+    request.slicesPerChunk = m_chunkSize == 0 && exec.protocol == NcclProtocol::SIMPLE &&
+                                     exec.algorithm == NcclAlgorithm::RING
+                                 ? 2
+                                 : 1;
     request.maxChunks = m_maxChunks;
     request.elementSize = m_elementSize;
     request.pxn = m_pxn;
@@ -406,14 +665,16 @@ CollectiveCommunicator::Enqueue(CollectiveOp op, uint64_t bytes, uint32_t root, 
 {
     Validate(op, bytes, root);
     uint32_t seq = m_nextSeq++;
+    CollectiveExecution exec = Choose(op, bytes);
     CollectiveRecord rec;
     rec.communicator = m_name;
     rec.seq = seq;
     rec.op = op;
-    rec.algorithm = GetAlgorithm(op)->GetName();
+    rec.algorithm = exec.algorithmName;
+    rec.protocol = NcclProtocolName(exec.protocol);
     rec.bytes = bytes;
     rec.nRanks = GetSize();
-    rec.channels = m_channels;
+    rec.channels = exec.channels;
     rec.root = op == CollectiveOp::BROADCAST ? root : 0;
     rec.enqueued = Simulator::Now();
     if (m_failed)
@@ -430,7 +691,8 @@ CollectiveCommunicator::Enqueue(CollectiveOp op, uint64_t bytes, uint32_t root, 
         return seq;
     }
     Active& a = m_active[seq];
-    a.schedule = BuildSchedule(op, bytes, root, &rec.paddedBytes);
+    a.schedule = BuildFor(op, bytes, root, exec, &rec.paddedBytes);
+    a.exec = exec;
     a.record = rec;
     a.callback = done;
     NS_LOG_INFO(m_name << ": enqueued " << CollectiveOpName(op) << " #" << seq << " of " << bytes
@@ -451,6 +713,16 @@ CollectiveCommunicator::GetSchedule(uint32_t seq) const
                     "communicator " << m_name << ": collective " << seq
                                     << " is not queued or running");
     return it->second.schedule;
+}
+
+const CollectiveExecution&
+CollectiveCommunicator::GetExecution(uint32_t seq) const
+{
+    auto it = m_active.find(seq);
+    NS_ABORT_MSG_IF(it == m_active.end(),
+                    "communicator " << m_name << ": collective " << seq
+                                    << " is not queued or running");
+    return it->second.exec;
 }
 
 const std::vector<CollectiveRecord>&

@@ -11,6 +11,7 @@
 #include "collective-layout.h"
 #include "collective-transport.h"
 #include "collective-types.h"
+#include "nccl-tuner.h"
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
@@ -37,11 +38,18 @@ namespace ns3
  * Create it with CollectiveHelper::CreateCommunicator. Enqueue() adds a collective; every rank
  * runs the communicator's collectives in order (like one NCCL stream). The schedule is built
  * by the operation's CollectiveAlgorithm from the communicator's knobs (attributes below) and
- * cached per (operation, size, root).
+ * cached per (operation, size, root, algorithm, protocol, channels).
  *
- * Algorithms by default: AllReduce per the AllReduceAlgorithm attribute (ring, double binary
- * tree, hierarchical), AllGather/ReduceScatter/Broadcast ring, AlltoAll pairwise;
- * SetAlgorithm() installs any CollectiveAlgorithm instead.
+ * Algorithm, protocol and channels, per collective and size, as NCCL chooses them: the
+ * communicator's NcclTuner (configured from the system by CollectiveHelper, or from the rank
+ * layout and H100 defaults) predicts every (algorithm, protocol) with NCCL's tables and takes
+ * the fastest, and NCCL's channel count for the size. The attributes Algorithm (NCCL_ALGO),
+ * Protocol (NCCL_PROTO) and Channels (NCCL_MIN/MAX_NCHANNELS) force a choice. Schedules: Ring
+ * = RingAlgorithm, Tree = DoubleBinaryTreeAlgorithm (AllReduce), Hierarchical (ai-fabric's,
+ * forced only) = HierarchicalAllReduceAlgorithm with the ring's protocol and latencies,
+ * AlltoAll = PairwiseAlltoAllAlgorithm (NCCL point-to-point, Simple); a forced Tree or
+ * Hierarchical applies to AllReduce, the other collectives keep their ring (as NCCL does);
+ * SetAlgorithm() installs any CollectiveAlgorithm for an operation instead (timed as a ring).
  *
  * Results: one CollectiveRecord per collective, in completion order (GetRecords, the
  * CollectiveComplete trace, the per-collective callback). A failure (a transport error
@@ -53,18 +61,47 @@ namespace ns3
  * Bad input aborts at once naming the value: a communicator of 0 ranks, a rank that is not a
  * transport rank or appears twice, a size of 0 or not a multiple of ElementSize, a root that is
  * not in the communicator, an algorithm that does not implement the operation or needs rank
- * locations it does not have.
+ * locations it does not have, a forced algorithm or protocol that cannot run the collective
+ * (naming what can).
  */
 class CollectiveCommunicator : public Object
 {
   public:
-    /// AllReduce algorithm choice.
-    enum AllReduceAlgorithmType
+    /// Algorithm choice (attribute Algorithm).
+    enum AlgorithmChoice
     {
-        ALLREDUCE_RING = 0,     //!< RingAlgorithm
-        ALLREDUCE_TREE,         //!< DoubleBinaryTreeAlgorithm
-        ALLREDUCE_HIERARCHICAL, //!< HierarchicalAllReduceAlgorithm
+        ALGORITHM_AUTO = 0,     //!< NCCL's tuner decides per collective and size
+        ALGORITHM_RING,         //!< RingAlgorithm
+        ALGORITHM_TREE,         //!< DoubleBinaryTreeAlgorithm (AllReduce)
+        ALGORITHM_HIERARCHICAL, //!< HierarchicalAllReduceAlgorithm (AllReduce)
+        ALGORITHM_NVLS,         //!< NVLink SHARP (AllReduce, NVSwitch)
+        ALGORITHM_NVLS_TREE,    //!< NVLS inside nodes, tree across (AllReduce, NVSwitch)
     };
+
+    /// Protocol choice (attribute Protocol).
+    enum ProtocolChoice
+    {
+        PROTOCOL_AUTO = 0, //!< NCCL's tuner decides
+        PROTOCOL_LL,       //!< LL
+        PROTOCOL_LL128,    //!< LL128
+        PROTOCOL_SIMPLE,   //!< Simple
+    };
+
+    /**
+     * \brief Parse an algorithm choice, case-insensitively: auto, ring, tree, hierarchical,
+     *        nvls, nvlstree (the Algorithm attribute's values).
+     * \param name the name
+     * \param[out] choice the choice
+     * \return false when \p name is none of them
+     */
+    static bool ParseAlgorithm(const std::string& name, AlgorithmChoice* choice);
+    /**
+     * \brief Parse a protocol choice, case-insensitively: auto, ll, ll128, simple.
+     * \param name the name
+     * \param[out] choice the choice
+     * \return false when \p name is none of them
+     */
+    static bool ParseProtocol(const std::string& name, ProtocolChoice* choice);
 
     /// Per-collective completion (or failure) callback.
     typedef Callback<void, const CollectiveRecord&> DoneCallback;
@@ -130,9 +167,34 @@ class CollectiveCommunicator : public Object
     void SetAlgorithm(CollectiveOp op, Ptr<CollectiveAlgorithm> algorithm);
     /**
      * \param op an operation
-     * \return the algorithm used for it
+     * \param bytes a size (the tuner's choice depends on it)
+     * \return the algorithm Enqueue() would use for it
      */
-    Ptr<CollectiveAlgorithm> GetAlgorithm(CollectiveOp op) const;
+    Ptr<CollectiveAlgorithm> GetAlgorithm(CollectiveOp op, uint64_t bytes) const;
+    /// \return the tuner (its attributes: GPU architecture, CPU vendor, LL128, ...)
+    Ptr<NcclTuner> GetTuner() const;
+    /**
+     * \brief Configure the tuner with \p system (CollectiveHelper does this from the
+     *        topology; otherwise the first collective configures it from DefaultSystem()).
+     * \param system the system (nRanks must equal GetSize())
+     */
+    void ConfigureTuner(const NcclSystem& system);
+    /**
+     * \brief The system NCCL would see when nothing better is known: the communicator's ranks
+     *        and servers (from the rank locations), NVLink between ranks of a server when the
+     *        transport says so, and NcclSystem's defaults for the bandwidths (DGX H100).
+     * \return the system
+     */
+    NcclSystem DefaultSystem() const;
+    /**
+     * \brief How a collective of \p op and \p bytes would run (algorithm, protocol, channels,
+     *        latencies, GPU-side caps, NCCL's predicted time), after the forcing attributes.
+     * \param op the operation
+     * \param bytes size (validated as for Enqueue)
+     * \return the execution; aborts naming the forced value and what is allowed when it cannot
+     *         run the collective
+     */
+    CollectiveExecution Choose(CollectiveOp op, uint64_t bytes);
 
     /**
      * \brief Enqueue a collective; every rank starts it when it has finished the previous one.
@@ -165,6 +227,11 @@ class CollectiveCommunicator : public Object
      * \return its schedule
      */
     Ptr<const CollectiveSchedule> GetSchedule(uint32_t seq) const;
+    /**
+     * \param seq a collective that is queued or running (aborts otherwise)
+     * \return how it runs
+     */
+    const CollectiveExecution& GetExecution(uint32_t seq) const;
 
     /// \return records of finished (completed or failed) collectives, in finishing order
     const std::vector<CollectiveRecord>& GetRecords() const;
@@ -219,6 +286,7 @@ class CollectiveCommunicator : public Object
     struct Active
     {
         Ptr<const CollectiveSchedule> schedule; //!< its schedule
+        CollectiveExecution exec;               //!< how it runs
         CollectiveRecord record;                //!< its record so far
         uint32_t started{0};                    //!< ranks that started
         uint32_t done{0};                       //!< ranks that finished
@@ -227,7 +295,7 @@ class CollectiveCommunicator : public Object
     };
 
     /// Cache key: op, bytes, root, channels, chunk, most chunks, element size, pxn, rail-aware,
-    /// algorithm.
+    /// algorithm, protocol.
     typedef std::tuple<int,
                        uint64_t,
                        uint32_t,
@@ -237,13 +305,32 @@ class CollectiveCommunicator : public Object
                        uint32_t,
                        bool,
                        bool,
-                       const CollectiveAlgorithm*>
+                       const CollectiveAlgorithm*,
+                       int>
         CacheKey;
     /// Cache entry: schedule and padded size.
     typedef std::pair<Ptr<const CollectiveSchedule>, uint64_t> CacheEntry;
 
     /// Abort on an invalid size or root.
     void Validate(CollectiveOp op, uint64_t bytes, uint32_t root) const;
+    /**
+     * \brief Build (or fetch) the schedule of a chosen execution.
+     * \param op the operation
+     * \param bytes the size
+     * \param root the root
+     * \param exec the execution (algorithm, protocol, channels)
+     * \param[out] paddedBytes size after padding (may be null)
+     * \return the schedule
+     */
+    Ptr<const CollectiveSchedule> BuildFor(CollectiveOp op,
+                                           uint64_t bytes,
+                                           uint32_t root,
+                                           const CollectiveExecution& exec,
+                                           uint64_t* paddedBytes);
+    /// \return the schedule builder for \p op under \p exec
+    Ptr<CollectiveAlgorithm> BuilderFor(CollectiveOp op, const CollectiveExecution& exec) const;
+    /// \return the pipelining chunk NCCL uses for \p exec (enqueue.cc), bytes
+    uint64_t ProtocolChunk(CollectiveOp op, uint64_t bytes, const CollectiveExecution& exec) const;
     /// The Timeout watchdog fired.
     void OnTimeout(uint32_t seq);
     /// Finish a collective: record, trace, callback.
@@ -255,9 +342,11 @@ class CollectiveCommunicator : public Object
     std::vector<Ptr<CollectiveApplication>> m_apps; //!< comm rank -> application
     Ptr<const CollectiveLayout> m_layout;           //!< placement
     std::array<Ptr<CollectiveAlgorithm>, size_t(CollectiveOp::COUNT)> m_algorithms; //!< set
-    mutable std::array<Ptr<CollectiveAlgorithm>, 3> m_allReduceDefaults; //!< lazily created
-    mutable Ptr<CollectiveAlgorithm> m_ringDefault;                      //!< lazily created
-    mutable Ptr<CollectiveAlgorithm> m_alltoallDefault;                  //!< lazily created
+    mutable Ptr<CollectiveAlgorithm> m_treeDefault;         //!< lazily created
+    mutable Ptr<CollectiveAlgorithm> m_hierarchicalDefault; //!< lazily created
+    mutable Ptr<CollectiveAlgorithm> m_ringDefault;         //!< lazily created
+    mutable Ptr<CollectiveAlgorithm> m_alltoallDefault;     //!< lazily created
+    Ptr<NcclTuner> m_tuner;                                 //!< NCCL's tuning model
     std::map<uint32_t, Active> m_active;                                 //!< by collective number
     std::vector<CollectiveRecord> m_records;                             //!< finished
     std::map<CacheKey, CacheEntry> m_cache;                              //!< schedules
@@ -271,7 +360,8 @@ class CollectiveCommunicator : public Object
     uint32_t m_elementSize;             //!< attribute ElementSize
     bool m_pxn;                         //!< attribute Pxn
     bool m_railAware;                   //!< attribute RailAwareRings
-    AllReduceAlgorithmType m_allReduce; //!< attribute AllReduceAlgorithm
+    AlgorithmChoice m_algorithm;        //!< attribute Algorithm
+    ProtocolChoice m_protocol;          //!< attribute Protocol
     Time m_timeout;                     //!< attribute Timeout
     bool m_stopOnFailure;               //!< attribute StopOnFailure
     uint32_t m_cacheSize;               //!< attribute ScheduleCacheSize

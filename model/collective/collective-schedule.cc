@@ -14,6 +14,7 @@ CollectiveSchedule::CollectiveSchedule(uint32_t nRanks)
     : m_nRanks(nRanks),
       m_programs(nRanks),
       m_connIndex(nRanks),
+      m_laneLast(nRanks),
       m_nTransfers(0),
       m_totalBytes(0),
       m_nSteps(0),
@@ -48,7 +49,8 @@ CollectiveSchedule::AddTransfer(uint32_t src,
                                 uint32_t channel,
                                 uint64_t bytes,
                                 uint32_t step,
-                                const std::vector<uint32_t>& deps)
+                                const std::vector<uint32_t>& deps,
+                                uint32_t lane)
 {
     NS_ABORT_MSG_IF(m_finalized, "CollectiveSchedule::AddTransfer after Finalize()");
     NS_ABORT_MSG_IF(src >= m_nRanks || dst >= m_nRanks,
@@ -83,6 +85,19 @@ CollectiveSchedule::AddTransfer(uint32_t src,
         sp.deps.push_back(d);
     }
     s.depEnd = static_cast<uint32_t>(sp.deps.size());
+    s.lanePrev = COLLECTIVE_NONE;
+    s.laneNext = COLLECTIVE_NONE;
+    if (lane != COLLECTIVE_NONE)
+    {
+        uint32_t index = static_cast<uint32_t>(sp.sends.size());
+        auto [at, fresh] = m_laneLast[src].emplace(lane, index);
+        if (!fresh)
+        {
+            s.lanePrev = at->second;
+            sp.sends[at->second].laneNext = index;
+            at->second = index;
+        }
+    }
     sp.sends.push_back(s);
     sp.bytesSent += bytes;
     Recv r;
@@ -136,6 +151,8 @@ CollectiveSchedule::Finalize()
     }
     m_connIndex.clear();
     m_connIndex.shrink_to_fit();
+    m_laneLast.clear();
+    m_laneLast.shrink_to_fit();
     m_finalized = true;
 }
 

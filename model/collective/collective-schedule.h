@@ -31,6 +31,13 @@ namespace ns3
  * sends on the same connection go in the order they become ready. A rank has finished the
  * collective when all of its sends have been delivered and all of its receives have arrived.
  *
+ * Lanes (NCCL's channels as thread blocks): a send may belong to a lane of its rank (any id the
+ * algorithm chooses, e.g. one per channel and direction); the sends of one lane run strictly
+ * in the order they were added: a send starts only once the previous send of its lane has
+ * been handed to the transport, as an NCCL channel's thread block executes its primitives one
+ * after another. Sends without a lane (COLLECTIVE_NONE) are ordered by their dependencies
+ * only.
+ *
  * Every send carries the algorithm step it belongs to (reported on failure and in traces) and
  * the index of the matching receive at the peer, so delivery needs no searching. Storage is
  * compact: dependencies in one flat array per rank (CSR), and Finalize() builds the reverse
@@ -54,6 +61,8 @@ class CollectiveSchedule : public SimpleRefCount<CollectiveSchedule>
         uint32_t conn;     //!< dense connection index at this rank ((peer, channel) pairs)
         uint32_t depBegin; //!< first dependency in Program::deps
         uint32_t depEnd;   //!< one past the last dependency
+        uint32_t lanePrev; //!< previous send of the same lane (COLLECTIVE_NONE: first or none)
+        uint32_t laneNext; //!< next send of the same lane (COLLECTIVE_NONE: last or none)
     };
 
     /// A receive of one rank.
@@ -92,6 +101,8 @@ class CollectiveSchedule : public SimpleRefCount<CollectiveSchedule>
      * \param bytes payload bytes (0 allowed: a pure notification)
      * \param step algorithm step, for reports
      * \param deps receive indices at \p src that must have arrived before this send starts
+     * \param lane lane of the send at \p src (COLLECTIVE_NONE: none; see the class
+     *        description)
      * \return the index of the new receive at \p dst (use it as a dependency of dst's sends)
      */
     uint32_t AddTransfer(uint32_t src,
@@ -99,7 +110,8 @@ class CollectiveSchedule : public SimpleRefCount<CollectiveSchedule>
                          uint32_t channel,
                          uint64_t bytes,
                          uint32_t step,
-                         const std::vector<uint32_t>& deps);
+                         const std::vector<uint32_t>& deps,
+                         uint32_t lane = COLLECTIVE_NONE);
     /**
      * \brief AddTransfer with an initializer list of dependencies; entries equal to
      *        COLLECTIVE_NONE are skipped (convenient for "no dependency yet").
@@ -139,6 +151,7 @@ class CollectiveSchedule : public SimpleRefCount<CollectiveSchedule>
     uint32_t m_nRanks;                                               //!< ranks
     std::vector<Program> m_programs;                                 //!< per rank
     std::vector<std::unordered_map<uint64_t, uint32_t>> m_connIndex; //!< building only
+    std::vector<std::unordered_map<uint32_t, uint32_t>> m_laneLast;  //!< building only
     uint64_t m_nTransfers;                                           //!< transfers
     uint64_t m_totalBytes;                                           //!< bytes
     uint32_t m_nSteps;                                               //!< steps

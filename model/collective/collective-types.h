@@ -105,6 +105,7 @@ struct CollectiveRecord
     uint32_t seq{0};                           //!< collective number on the communicator, from 0
     CollectiveOp op{CollectiveOp::ALL_REDUCE}; //!< operation
     std::string algorithm;                     //!< algorithm name ("ring", "tree", ...)
+    std::string protocol;                      //!< NCCL protocol ("LL", "LL128", "Simple")
     uint64_t bytes{0};                         //!< size as requested (nccl-tests "size")
     uint64_t paddedBytes{0};                   //!< size after padding to whole elements per segment
     uint32_t nRanks{0};                        //!< communicator size
@@ -126,7 +127,7 @@ struct CollectiveRecord
     Time GetDuration() const;
     /**
      * \brief Write the CSV header line (with newline):
-     *        communicator,seq,op,algorithm,bytes,padded_bytes,ranks,channels,root,
+     *        communicator,seq,op,algorithm,protocol,bytes,padded_bytes,ranks,channels,root,
      *        enqueued_us,start_us,end_us,time_us,algbw_GBps,busbw_GBps,status,failed_rank,
      *        failed_step,failed_peer,reason
      * \param os the stream

@@ -115,8 +115,11 @@ DoubleBinaryTreeAlgorithm::DoBuild(const CollectiveRequest& request,
     uint32_t m = layout.GetNServers();
     uint32_t nc = request.channels;
     uint64_t part = SegmentBytes(request.bytes, 2 * uint64_t(nc), request.elementSize);
-    std::vector<uint64_t> chunks =
-        Chunks(part, request.chunkSize, request.elementSize, request.maxChunks);
+    std::vector<uint64_t> chunks;
+    for (const auto& slices : ChunkSlices(request, part))
+    {
+        chunks.insert(chunks.end(), slices.begin(), slices.end());
+    }
     std::vector<uint32_t> parentPos = TreeParents(m);
     std::vector<std::vector<uint32_t>> childPos(m);
     for (uint32_t p = 0; p < m; ++p)
@@ -144,6 +147,10 @@ DoubleBinaryTreeAlgorithm::DoBuild(const CollectiveRequest& request,
     {
         for (uint32_t t = 0; t < 2; ++t)
         {
+            // Lanes of a rank (NCCL's split tree kernel: one group of warps reduces up, one
+            // broadcasts down, each chunk after chunk): up, down to each tree child, down the
+            // chain.
+            const uint32_t laneUp = (2 * c + t) * 4;
             for (uint32_t p = 0; p < m; ++p)
             {
                 const auto& ranks = layout.GetServerRanks(ServerAt(t, m, p));
@@ -178,7 +185,8 @@ DoubleBinaryTreeAlgorithm::DoBuild(const CollectiveRequest& request,
                                      bytes,
                                      0,
                                      fromNext == COLLECTIVE_NONE ? std::vector<uint32_t>()
-                                                                 : std::vector<uint32_t>{fromNext});
+                                                                 : std::vector<uint32_t>{fromNext},
+                                     laneUp);
                     }
                     if (fromNext != COLLECTIVE_NONE)
                     {
@@ -194,7 +202,8 @@ DoubleBinaryTreeAlgorithm::DoBuild(const CollectiveRequest& request,
                                                         c,
                                                         bytes,
                                                         1,
-                                                        upAtHead[p]));
+                                                        upAtHead[p],
+                                                        laneUp));
                     }
                 }
                 // Down: parents before children.
@@ -209,15 +218,30 @@ DoubleBinaryTreeAlgorithm::DoBuild(const CollectiveRequest& request,
                     {
                         deps.assign(1, downAtHead[p]);
                     }
-                    for (uint32_t child : childPos[p])
+                    for (size_t k = 0; k < childPos[p].size(); ++k)
                     {
-                        downAtHead[child] =
-                            Transfer(request, schedule, ch[0], chain[child][0], c, bytes, 2, deps);
+                        uint32_t child = childPos[p][k];
+                        downAtHead[child] = Transfer(request,
+                                                     schedule,
+                                                     ch[0],
+                                                     chain[child][0],
+                                                     c,
+                                                     bytes,
+                                                     2,
+                                                     deps,
+                                                     laneUp + 1 + uint32_t(k));
                     }
                     for (size_t i = 0; i + 1 < ch.size(); ++i)
                     {
-                        uint32_t got =
-                            Transfer(request, schedule, ch[i], ch[i + 1], c, bytes, 3, deps);
+                        uint32_t got = Transfer(request,
+                                                schedule,
+                                                ch[i],
+                                                ch[i + 1],
+                                                c,
+                                                bytes,
+                                                3,
+                                                deps,
+                                                laneUp + 3);
                         deps.assign(1, got);
                     }
                 }

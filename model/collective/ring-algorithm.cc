@@ -69,7 +69,8 @@ RingAlgorithm::DoBuild(const CollectiveRequest& request, CollectiveSchedule& sch
                                        c,
                                        chunks[j],
                                        hop,
-                                       deps);
+                                       deps,
+                                       c);
                 }
             }
         }

@@ -324,6 +324,10 @@ ScenarioAllReduceSu(uint64_t bytes)
     CollectiveHelper coll;
     coll.SetTopology(topo);
     coll.SetCommunicatorAttribute("Channels", UintegerValue(topo->GetGpusPerServer()));
+    // The network benchmark of NCCL (NCCL_ALGO=RING, Simple): the same work in every build.
+    coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
+    coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
+    coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(2 * 1024 * 1024));
     Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
     CollectiveRecord rec;
     comm->Enqueue(CollectiveOp::ALL_REDUCE,
@@ -335,7 +339,8 @@ ScenarioAllReduceSu(uint64_t bytes)
     Simulator::Run();
     std::ostringstream os;
     os << std::fixed << std::setprecision(2) << "AllReduce " << bytes << " B on "
-       << topo->GetNRanks() << " ranks " << (rec.completed ? "completed" : "FAILED") << " in "
+       << topo->GetNRanks() << " ranks (" << rec.algorithm << "/" << rec.protocol << ") "
+       << (rec.completed ? "completed" : "FAILED") << " in "
        << rec.GetDuration().GetSeconds() * 1e6 << " us, busbw " << rec.busBw << " GB/s";
     return os.str();
 }
