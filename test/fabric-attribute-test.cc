@@ -116,9 +116,9 @@ INSTANTIATE_TEST_SUITE_P(
                    "1",
                    "ns3::RoceNic::FirstQpn=1 is out of range: valid range 2..16773120"},
         OutOfRange{"ns3::CollectiveCommunicator::Channels",
-                   "0",
-                   "ns3::CollectiveCommunicator::Channels=0 is out of range: valid range "
-                   "1..65535"},
+                   "65536",
+                   "ns3::CollectiveCommunicator::Channels=65536 is out of range: valid range "
+                   "0..65535"},
         OutOfRange{"ns3::DelayClassScheduler::MaxClasses",
                    "5000",
                    "ns3::DelayClassScheduler::MaxClasses=5000 is out of range: valid range "

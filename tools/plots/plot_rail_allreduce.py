@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Plot the outputs of examples/rail-allreduce.cc (the main job).
 
-Reads <prefix>-results.csv (op,bytes,ranks,time_us,algbw_GBps,busbw_GBps,measured_busbw_GBps)
+Reads <prefix>-results.csv (op,bytes,ranks,time_us,algbw_GBps,busbw_GBps,measured_busbw_GBps,
+algorithm,protocol,channels,nccl_predicted_us)
 and <prefix>-fabric.csv (bytes,element,utilization,max_queue_bytes,pfc_pauses,ecn_marks,drops),
 and, when the run was given --plot-data, <prefix>-config.csv (key,value: configuration and the
 NIC bottleneck) and <prefix>-links.csv (bytes,direction,ports,active_ports,active_utilization,
@@ -147,9 +148,35 @@ def plot_busbw(res, cfg, label, out, stem, formats):
     size_axis(ax, x)
     ax.set_ylabel(style.axis_label("Bus bandwidth", "GB/s"))
     ax.set_ylim(0, max(ax.get_ylim()[1], (bound or 0) * 1.08))
+    mark_choices(ax, res)
     ax.set_title(caption(cfg, res), loc="left")
     style.legend(ax, loc="lower right")
     style.save(fig, out, stem + "-busbw", formats)
+
+
+def choice_changes(res):
+    """(bytes, "algorithm/protocol") at the first size and wherever the choice changes, from the
+    results CSV's algorithm and protocol columns (none when the CSV has no such columns)."""
+    if "algorithm" not in res.columns or "protocol" not in res.columns:
+        return []
+    out = []
+    previous = None
+    for b, a, p in zip(res["bytes"], res["algorithm"], res["protocol"]):
+        choice = "%s/%s" % (a, p)
+        if choice != previous:
+            out.append((b, choice))
+            previous = choice
+    return out
+
+
+def mark_choices(ax, res):
+    """A dotted vertical line where NCCL's algorithm or protocol changes, labelled with the new
+    choice at the top of the axes (the first size is labelled without a line)."""
+    top = ax.get_ylim()[1]
+    for i, (b, choice) in enumerate(choice_changes(res)):
+        if i > 0:
+            ax.axvline(b, linestyle=":", **style.reference_line())
+        ax.text(b, top * 0.98, " " + choice, rotation=90, va="top", ha="left", fontsize=6)
 
 
 def plot_time(res, cfg, out, stem, formats):
