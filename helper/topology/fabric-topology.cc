@@ -265,6 +265,9 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_installed(false),
       m_memoryLimit(0)
 {
+    // NVLink is not an Ethernet hop: NVSwitches add no HPCC INT record (FabricSwitch
+    // InBandTelemetry), so HPCC runs on fabrics with NVLink-rate links.
+    m_nvSwitchHelper.SetSwitchAttribute("InBandTelemetry", BooleanValue(false));
 }
 
 FabricTopologyHelper::~FabricTopologyHelper() = default;

@@ -63,7 +63,27 @@ FabricInputError::Exit(const std::string& message)
 {
     std::cout.flush();
     const std::string& program = ExitProgram().empty() ? "ai-fabric" : ExitProgram();
-    std::cerr << program << ": error: " << message << std::endl;
+    // One readable line: newlines become spaces, other control bytes \xNN.
+    std::string line;
+    for (unsigned char c : message)
+    {
+        if (c == '\n' || c == '\r' || c == '\t')
+        {
+            line += ' ';
+        }
+        else if (c < 0x20 || c == 0x7f)
+        {
+            static const char* const hex = "0123456789abcdef";
+            line += "\\x";
+            line += hex[c >> 4];
+            line += hex[c & 15];
+        }
+        else
+        {
+            line += static_cast<char>(c);
+        }
+    }
+    std::cerr << program << ": error: " << line << std::endl;
     std::cerr.flush();
     // No static destructors: the error may come from inside Simulator::Run().
     std::_Exit(ExitStatus);

@@ -139,7 +139,7 @@ FlowListParser::ParseLine(const std::string& line,
         return true;
     }
     auto fail = [&](const std::string& what) {
-        error = m_source + ":" + std::to_string(m_line) + ": " + what;
+        error = m_source + ":" + std::to_string(m_line) + ": " + text::Printable(what, 400);
         return false;
     };
     if (f.size() != 4)

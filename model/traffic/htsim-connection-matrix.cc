@@ -187,7 +187,7 @@ HtsimConnectionMatrix::Parse(std::istream& in,
     std::string line;
     uint32_t n = 0;
     auto fail = [&](const std::string& what) {
-        error = source + ":" + std::to_string(n) + ": " + what;
+        error = source + ":" + std::to_string(n) + ": " + text::Printable(what, 400);
         return false;
     };
     // A header "Keyword value": once, before the first connection, one whole number.
