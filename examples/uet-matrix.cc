@@ -217,6 +217,12 @@ main(int argc, char* argv[])
                           "--matrix and --pattern=" << pattern << " exclude each other; give one");
     if (!matrixPath.empty())
     {
+        for (const char* f : {"nodes", "size", "incast-senders"})
+        {
+            FABRIC_INPUT_ERROR_IF(cmd.IsGiven(f),
+                                  "--" << f << " applies to --pattern only; the matrix file "
+                                       << matrixPath << " gives the flows");
+        }
         matrix = HtsimConnectionMatrix::Load(matrixPath);
         pattern = "file " + matrixPath;
         if (!cmd.IsGiven("k"))
@@ -265,15 +271,6 @@ main(int argc, char* argv[])
             FABRIC_INPUT_ERROR("--pattern=" << pattern
                                             << " is invalid; valid values are single, incast, "
                                                "permutation");
-        }
-    }
-    else
-    {
-        for (const char* f : {"nodes", "size", "incast-senders"})
-        {
-            FABRIC_INPUT_ERROR_IF(cmd.IsGiven(f),
-                                  "--" << f << " applies to --pattern only; the matrix file "
-                                       << matrixPath << " gives the flows");
         }
     }
     FABRIC_INPUT_ERROR_IF(matrix.GetNNodes() > hosts,

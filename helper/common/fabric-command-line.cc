@@ -560,6 +560,10 @@ FabricCommandLine::Parse(int argc, char* argv[], const std::function<void()>& be
         const std::size_t eq = arg.find('=');
         const std::string name = arg.substr(dashes, eq == std::string::npos ? eq : eq - dashes);
         const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+        if (Flag* f = Find(name); f && !f->isBool && eq == std::string::npos)
+        {
+            FabricInputError::Exit("--" + name + " needs a value: --" + name + "=VALUE");
+        }
         if (Find(name) || std::find(std::begin(HARD_OPTIONS), std::end(HARD_OPTIONS), name) !=
                               std::end(HARD_OPTIONS))
         {

@@ -10,6 +10,7 @@
 #include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-input-error.h"
+#include "ns3/fabric-progress-reporter.h"
 #include "ns3/rail-optimized-topology-helper.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
@@ -692,6 +693,14 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
         }
     }
 
+    Ptr<FabricProgressReporter> progress;
+    if (m_progress)
+    {
+        progress = CreateObject<FabricProgressReporter>();
+        progress->SetName(m_progressName + " (" + config + ", " + scenario + ")");
+        progress->Watch(topo->GetHealthMonitor());
+    }
+
     TransportComparisonRow proto;
     proto.scenario = scenario;
     proto.config = config;
@@ -1022,6 +1031,13 @@ TransportComparison::WriteCsv(std::ostream& os, const std::vector<TransportCompa
            << "," << c.timeouts << "," << c.nacks << "," << c.trimNacks << "," << c.cnps << ","
            << c.uetBytesPosted << "," << c.uetBytesDelivered << "," << (r.ok ? 1 : 0) << "\n";
     }
+}
+
+void
+TransportComparison::SetProgressReports(bool on, const std::string& name)
+{
+    m_progress = on;
+    m_progressName = name;
 }
 
 } // namespace ns3

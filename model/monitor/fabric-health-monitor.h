@@ -148,11 +148,11 @@ class FabricHealthMonitor : public Object
     EventId m_check;                                                                 //!< next check
     std::vector<Callback<void, bool>> m_busyCallbacks; //!< AddBusyCallback()
     bool m_busyNotified{false};                        //!< last state told to them
-    uint64_t m_lastDelivered{0}; //!< delivered frames at the last progress
-    Time m_lastProgress;         //!< when progress was last seen
-    bool m_stalled{false};       //!< a stall was detected
-    std::string m_diagnosis;     //!< the stall's diagnosis
-    std::ostream* m_out;         //!< where a stall is reported (stderr)
+    uint64_t m_lastDelivered{0};                       //!< delivered frames at the last progress
+    Time m_lastProgress;                               //!< when progress was last seen
+    bool m_stalled{false};                             //!< a stall was detected
+    std::string m_diagnosis;                           //!< the stall's diagnosis
+    std::ostream* m_out;                               //!< where a stall is reported (stderr)
     TracedCallback<Time, const std::string&> m_stalledTrace; //!< stalls
 };
 

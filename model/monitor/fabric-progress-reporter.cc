@@ -39,19 +39,19 @@ FabricProgressReporter::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("AiFabric")
             .AddConstructor<FabricProgressReporter>()
-            .AddAttribute("Interval",
-                          "Wall-clock time between two progress lines (> 0).",
-                          TimeValue(Seconds(1)),
-                          MakeTimeAccessor(&FabricProgressReporter::m_interval),
-                          MakeFabricTimeChecker("ns3::FabricProgressReporter::Interval",
-                                                NanoSeconds(1)))
-            .AddAttribute("FirstReport",
-                          "Wall-clock time before the first progress line (>= 0): shorter "
-                          "runs print none.",
-                          TimeValue(Seconds(1)),
-                          MakeTimeAccessor(&FabricProgressReporter::m_first),
-                          MakeFabricTimeChecker("ns3::FabricProgressReporter::FirstReport",
-                                                Time(0)));
+            .AddAttribute(
+                "Interval",
+                "Wall-clock time between two progress lines (> 0).",
+                TimeValue(Seconds(1)),
+                MakeTimeAccessor(&FabricProgressReporter::m_interval),
+                MakeFabricTimeChecker("ns3::FabricProgressReporter::Interval", NanoSeconds(1)))
+            .AddAttribute(
+                "FirstReport",
+                "Wall-clock time before the first progress line (>= 0): shorter "
+                "runs print none.",
+                TimeValue(Seconds(1)),
+                MakeTimeAccessor(&FabricProgressReporter::m_first),
+                MakeFabricTimeChecker("ns3::FabricProgressReporter::FirstReport", Time(0)));
     return tid;
 }
 
