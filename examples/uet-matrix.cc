@@ -230,7 +230,7 @@ main(int argc, char* argv[])
             k = RadixFor(matrix.GetNNodes()); // htsim sizes its fat tree from Nodes
         }
     }
-    else if (!cmd.IsGiven("k") && nodes > 0)
+    else if (!cmd.IsGiven("k") && nodes > 16)
     {
         k = RadixFor(nodes);
     }
