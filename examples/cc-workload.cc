@@ -21,6 +21,15 @@
  *   ./cc-workload --cdf=my-sizes.cdf --duration=5ms --cc=none
  *   ./cc-workload --transport=uet --uet-cc=nscc --ev-strategy=reps
  *   ./cc-workload --cc=none --timeline=none-timeline.csv   (queues and PFC pauses over time)
+ *   ./cc-workload --flows=flows.txt --cc=hpcc   (replay a flow list: "src dst size_bytes start_ns"
+ *                                                per line; tools/flowtxt_to_flowlist.py converts
+ *                                                the HPCC-lineage flow.txt)
+ *
+ * --seed sets ns-3's seed and --RngRun its run number (both honoured: tools/sweep.py's
+ * --RngRun={seed} gives independent replications, ECMP placement included). Input errors end
+ * the run with status 2 and one line; a run in which no flow ran ends with status 1 (an empty
+ * summary is not a zero one: empty buckets print "-" and are blank in --summary). Runs longer
+ * than a second report progress on stderr (--quiet: none).
  *
  * Every flag is an attribute of ClosWorkloadHelper (--leaves is
  * --ns3::ClosWorkloadHelper::Leaves, ...); anything else is set with --ns3::Class::Attribute,
@@ -33,6 +42,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <sstream>
 
 using namespace ns3;
 
@@ -46,14 +56,39 @@ WriteRow(std::ostream* os, const FlowFctRecord& r)
     FlowFctSummary::WriteRecordCsv(*os, r);
 }
 
-/// Prints one row of the slowdown table.
+/// Prints one row of the slowdown table ("-" for an empty bucket: no statistics, not 0).
 void
 PrintRow(const std::string& label, const FlowFctBucketStats& b)
 {
-    std::cout << std::setw(22) << label << std::setw(7) << b.flows << std::fixed
-              << std::setprecision(2) << std::setw(9) << b.medianSlowdown << std::setw(9)
-              << b.p95Slowdown << std::setw(9) << b.p99Slowdown << '\n';
+    std::cout << std::setw(22) << label << std::setw(7) << b.flows;
+    if (b.flows == 0)
+    {
+        std::cout << std::setw(9) << "-" << std::setw(9) << "-" << std::setw(9) << "-" << '\n';
+        return;
+    }
+    std::cout << std::fixed << std::setprecision(2) << std::setw(9) << b.medianSlowdown
+              << std::setw(9) << b.p95Slowdown << std::setw(9) << b.p99Slowdown << '\n';
 }
+
+/// \return "flows <done> done / <started> started" for the progress line
+std::string
+FlowStatus(FlowWorkloadRunner* runner, double expected)
+{
+    std::ostringstream os;
+    os << "flows " << runner->GetFinished() << " done / " << runner->GetStarted()
+       << " started (of ~" << std::llround(expected) << ")";
+    return os.str();
+}
+
+/// \return the fraction of the expected flows done
+double
+FlowFraction(FlowWorkloadRunner* runner, double expected)
+{
+    return expected > 0 ? std::min(1.0, double(runner->GetFinished()) / expected) : -1;
+}
+
+/// More flows than this make a run long: said before it starts.
+constexpr double MANY_FLOWS = 100000;
 
 } // namespace
 
@@ -70,65 +105,88 @@ main(int argc, char* argv[])
     std::string scheduler = "ns3::DelayClassScheduler";
     std::string simulator = "ns3::FabricSimulatorImpl";
 
-    CommandLine cmd(__FILE__);
+    FabricCommandLine cmd(__FILE__);
     const std::string h = "ns3::ClosWorkloadHelper::";
-    cmd.AddValue("leaves", h + "Leaves");
-    cmd.AddValue("hosts-per-leaf", h + "HostsPerLeaf");
-    cmd.AddValue("spines", h + "Spines");
-    cmd.AddValue("host-rate", h + "HostLinkDataRate");
-    cmd.AddValue("fabric-rate", h + "FabricLinkDataRate");
-    cmd.AddValue("delay", h + "LinkDelay");
-    cmd.AddValue("mtu", h + "Mtu");
-    cmd.AddValue("buffer", h + "BufferSize");
-    cmd.AddValue("cdf", h + "Workload");
-    cmd.AddValue("load", h + "Load");
-    cmd.AddValue("load-base", h + "LoadBase");
-    cmd.AddValue("duration", h + "Duration");
-    cmd.AddValue("cc", h + "CongestionControl");
-    cmd.AddValue("transport", h + "Transport");
-    cmd.AddValue("uet-cc", h + "UetCongestionControl");
-    cmd.AddValue("ev-strategy", h + "EvStrategy");
-    cmd.AddValue("dcqcn-preset", h + "DcqcnPreset");
-    cmd.AddValue("kmin", h + "Kmin");
-    cmd.AddValue("kmax", h + "Kmax");
-    cmd.AddValue("pmax", h + "Pmax");
-    cmd.AddValue("spine-buffer", h + "SpineBufferSize");
-    cmd.AddValue("spine-kmin", h + "SpineKmin");
-    cmd.AddValue("spine-kmax", h + "SpineKmax");
-    cmd.AddValue("spine-pmax", h + "SpinePmax");
-    cmd.AddValue("seed", "Random run (arrivals, sizes, hosts, ECMP), >= 1", seed);
-    cmd.AddValue("fct", "Write one CSV row per flow to this file", fctPath);
-    cmd.AddValue("summary", "Write the per-bucket summary CSV to this file", summaryPath);
-    cmd.AddValue("counters",
-                 "Write the fabric's counters per tier (tier,counter,value) to this file",
-                 countersPath);
-    cmd.AddValue("queues",
-                 "Write switch egress queue statistics per tier (max, p50/p95/p99) to this file",
-                 queuesPath);
-    cmd.AddValue("timeline",
-                 "Write the switch queues and PFC activity per tier over time (every 10 us: "
-                 "time_us,tier,queue_max_bytes,queue_sum_bytes,pfc_pause_frames,paused_ports) "
-                 "to this file",
-                 timelinePath);
+    cmd.AddAttribute("leaves", h + "Leaves");
+    cmd.AddAttribute("hosts-per-leaf", h + "HostsPerLeaf");
+    cmd.AddAttribute("spines", h + "Spines");
+    cmd.AddAttribute("host-rate", h + "HostLinkDataRate");
+    cmd.AddAttribute("fabric-rate", h + "FabricLinkDataRate");
+    cmd.AddAttribute("delay", h + "LinkDelay");
+    cmd.AddAttribute("mtu", h + "Mtu");
+    cmd.AddAttribute("buffer", h + "BufferSize");
+    cmd.AddAttribute("cdf", h + "Workload");
+    cmd.AddAttribute("load", h + "Load");
+    cmd.AddAttribute("load-base", h + "LoadBase");
+    cmd.AddAttribute("duration", h + "Duration");
+    cmd.AddAttribute("flows", h + "FlowFile");
+    cmd.AddAttribute("cc", h + "CongestionControl");
+    cmd.AddAttribute("transport", h + "Transport");
+    cmd.AddAttribute("uet-cc", h + "UetCongestionControl");
+    cmd.AddAttribute("ev-strategy", h + "EvStrategy");
+    cmd.AddAttribute("dcqcn-preset", h + "DcqcnPreset");
+    cmd.AddAttribute("kmin", h + "Kmin");
+    cmd.AddAttribute("kmax", h + "Kmax");
+    cmd.AddAttribute("pmax", h + "Pmax");
+    cmd.AddAttribute("spine-buffer", h + "SpineBufferSize");
+    cmd.AddAttribute("spine-kmin", h + "SpineKmin");
+    cmd.AddAttribute("spine-kmax", h + "SpineKmax");
+    cmd.AddAttribute("spine-pmax", h + "SpinePmax");
+    cmd.AddSeed(seed, "Random seed (arrivals, sizes, hosts, ECMP)");
+    cmd.AddOutput("fct", "Write one CSV row per flow to this file", fctPath);
+    cmd.AddOutput("summary", "Write the per-bucket summary CSV to this file", summaryPath);
+    cmd.AddOutput("counters",
+                  "Write the fabric's counters per tier (tier,counter,value) to this file",
+                  countersPath);
+    cmd.AddOutput("queues",
+                  "Write switch egress queue statistics per tier (max, p50/p95/p99) to this file",
+                  queuesPath);
+    cmd.AddOutput("timeline",
+                  "Write the switch queues and PFC activity per tier over time (every 10 us: "
+                  "time_us,tier,queue_max_bytes,queue_sum_bytes,pfc_pause_frames,paused_ports) "
+                  "to this file",
+                  timelinePath);
     cmd.AddValue("scheduler", "ns-3 event scheduler (same results with any)", scheduler);
     cmd.AddValue("simulator",
                  "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl; "
                  "ns3::FabricSimulatorImpl runs fewer events)",
                  simulator);
     cmd.Parse(argc, argv);
-    SetSimulatorImpl(simulator);  // aborts naming a bad --simulator
-    SetEventScheduler(scheduler); // aborts naming a bad --scheduler
-    NS_ABORT_MSG_IF(seed == 0, "--seed=0 is invalid; valid range is 1..4294967295");
-    RngSeedManager::SetRun(seed);
+    SetSimulatorImpl(simulator);  // an input error naming a bad --simulator
+    SetEventScheduler(scheduler); // an input error naming a bad --scheduler
 
     auto exp = CreateObject<ClosWorkloadHelper>();
-    exp->Install(); // aborts naming a bad value
+    // Flags that do not apply to this run are refused, not ignored.
+    StringValue transport;
+    exp->GetAttribute("Transport", transport);
+    const bool uet = transport.Get() == "uet";
+    for (const char* f : {"uet-cc", "ev-strategy"})
+    {
+        FABRIC_INPUT_ERROR_IF(!uet && cmd.IsGiven(f),
+                              "--" << f << " applies to --transport=uet only; this run is "
+                                   << "RoCE (--transport=" << transport.Get() << ")");
+    }
+    for (const char* f :
+         {"cc", "dcqcn-preset", "kmin", "kmax", "pmax", "spine-kmin", "spine-kmax", "spine-pmax"})
+    {
+        FABRIC_INPUT_ERROR_IF(uet && cmd.IsGiven(f),
+                              "--" << f << " applies to --transport=roce only (UET runs "
+                                   << "--uet-cc on its own ECN thresholds); this run is UET");
+    }
+    for (const char* f : {"cdf", "load", "load-base", "duration"})
+    {
+        FABRIC_INPUT_ERROR_IF(cmd.IsGiven("flows") && cmd.IsGiven(f),
+                              "--" << f << " does not apply with --flows (the flow list gives "
+                                   << "every flow's size and start); give one of them");
+    }
+    exp->Install(); // an input error naming a bad value
     std::unique_ptr<std::ofstream> timeline;
     if (!timelinePath.empty())
     {
         timeline = std::make_unique<std::ofstream>(timelinePath);
-        NS_ABORT_MSG_IF(!*timeline,
-                        "--timeline=" << timelinePath << ": cannot open the file for writing");
+        FABRIC_INPUT_ERROR_IF(!*timeline,
+                              "--timeline=" << timelinePath
+                                            << ": cannot open the file for writing");
         exp->SetTimelineStream(timeline.get()); // rows streamed during the run
     }
     exp->GetTopology()->Print(std::cout);
@@ -137,10 +195,29 @@ main(int argc, char* argv[])
     if (!fctPath.empty())
     {
         fct = std::make_unique<std::ofstream>(fctPath);
-        NS_ABORT_MSG_IF(!*fct, "--fct=" << fctPath << ": cannot open the file for writing");
+        FABRIC_INPUT_ERROR_IF(!*fct, "--fct=" << fctPath << ": cannot open the file for writing");
         FlowFctSummary::WriteRecordCsvHeader(*fct);
         runner.SetRecordCallback(
             MakeBoundCallback(&WriteRow, static_cast<std::ostream*>(fct.get())));
+    }
+    const double expected = exp->GetExpectedFlows();
+    if (expected > MANY_FLOWS)
+    {
+        std::cerr << "cc-workload: warning: this workload will start about "
+                  << std::llround(expected) << " flows"
+                  << (cmd.IsGiven("flows") ? " (the flow list)"
+                                           : " (hosts x load / mean size "
+                                             "x --duration)")
+                  << "; a run that large may take long (progress below, --quiet hides it)\n";
+    }
+    Ptr<FabricProgressReporter> progress;
+    if (!cmd.IsQuiet())
+    {
+        progress = CreateObject<FabricProgressReporter>();
+        progress->SetName("cc-workload");
+        progress->SetStatusCallback(MakeBoundCallback(&FlowStatus, &runner, expected));
+        progress->SetFractionCallback(MakeBoundCallback(&FlowFraction, &runner, expected));
+        progress->Watch(exp->GetTopology()->GetHealthMonitor());
     }
     exp->Start();
     Simulator::Run();
@@ -203,21 +280,38 @@ main(int argc, char* argv[])
     if (!queuesPath.empty())
     {
         std::ofstream out(queuesPath);
-        NS_ABORT_MSG_IF(!out, "--queues=" << queuesPath << ": cannot open the file");
+        FABRIC_INPUT_ERROR_IF(!out, "--queues=" << queuesPath << ": cannot open the file");
         queues->WriteCsv(out);
     }
     if (!countersPath.empty())
     {
         std::ofstream out(countersPath);
-        NS_ABORT_MSG_IF(!out, "--counters=" << countersPath << ": cannot open the file");
+        FABRIC_INPUT_ERROR_IF(!out, "--counters=" << countersPath << ": cannot open the file");
         counters.Print(out);
     }
     if (!summaryPath.empty())
     {
         std::ofstream out(summaryPath);
-        NS_ABORT_MSG_IF(!out, "--summary=" << summaryPath << ": cannot open the file for writing");
+        FABRIC_INPUT_ERROR_IF(!out,
+                              "--summary=" << summaryPath << ": cannot open the file for writing");
         s.WriteCsv(out);
     }
+    uint32_t empty = 0;
+    for (const FlowFctBucketStats& b : s.GetBuckets())
+    {
+        empty += b.flows == 0;
+    }
+    if (s.GetFlows() == 0)
+    {
+        std::cerr << "cc-workload: error: no flow ran (the workload started " << runner.GetStarted()
+                  << " flows): the summary is empty, not zero; raise --duration or --load, or "
+                     "check the CDF's sizes\n";
+    }
+    else if (empty > 0)
+    {
+        std::cerr << "cc-workload: warning: " << empty << " of " << s.GetBuckets().size()
+                  << " size buckets have no flow (\"-\" above, blank in --summary)\n";
+    }
     Simulator::Destroy();
-    return healthy && runner.AllCompleted() ? 0 : 1;
+    return healthy && runner.AllCompleted() && s.GetFlows() > 0 ? 0 : 1;
 }

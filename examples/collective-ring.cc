@@ -17,13 +17,16 @@
  * computed) through NcclTestsFormat, plus the alpha-beta estimate of REFERENCE "Collectives"
  * for ring and pairwise algorithms. --servers=m groups the ranks into m servers (locations for
  * rail-aware rings, hierarchical AllReduce and PXN; the fabric is still one switch). Writes a CSV
- * of every collective (--csv).
+ * of every collective (--csv). --size takes a byte count with an optional binary unit (4096,
+ * 1MiB, 1G); input errors end the run with status 2 and one line; runs longer than a second
+ * report progress on stderr (--quiet: none).
  */
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 
+#include <algorithm>
 #include <cctype>
 #include <iomanip>
 #include <iostream>
@@ -33,22 +36,16 @@ using namespace ns3;
 namespace
 {
 
-/// Parse "64MiB", "1G", "4096" into bytes (K/M/G binary multiples, optional "iB"/"B").
-uint64_t
-ParseBytes(const std::string& text)
+/// \return the fraction of the \p total collectives done
+double
+Fraction(Ptr<CollectiveCommunicator> world, uint32_t total)
 {
-    size_t pos = 0;
-    uint64_t value = std::stoull(text, &pos);
-    std::string unit = text.substr(pos);
-    if (!unit.empty())
+    uint32_t done = 0;
+    for (const CollectiveRecord& c : world->GetRecords())
     {
-        char u = static_cast<char>(std::toupper(static_cast<unsigned char>(unit[0])));
-        uint64_t mult = u == 'K' ? 1ull << 10 : u == 'M' ? 1ull << 20 : u == 'G' ? 1ull << 30 : 0;
-        NS_ABORT_MSG_IF(mult == 0 && u != 'B',
-                        "--size " << text << ": unknown unit; use B, K(iB), M(iB), G(iB)");
-        value *= mult ? mult : 1;
+        done += c.completed;
     }
-    return value;
+    return double(done) / total;
 }
 
 } // namespace
@@ -59,7 +56,7 @@ main(int argc, char* argv[])
     Time::SetResolution(Time::PS);
 
     uint32_t ranks = 8;
-    std::string size = "64MiB";
+    uint64_t bytes = 64ull << 20;
     std::string opName = "allreduce";
     std::string algo = "ring";
     std::string proto = "simple";
@@ -73,36 +70,73 @@ main(int argc, char* argv[])
     bool pxn = false;
     std::string csv = "collective-ring.csv";
 
-    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("ranks", "Number of ranks (GPUs), each with one 400G NIC", ranks);
-    cmd.AddValue("size", "Collective size (nccl-tests convention), e.g. 4096, 1MiB, 1G", size);
+    FabricCommandLine cmd(__FILE__);
+    cmd.AddValue("ranks", "Number of ranks (GPUs), each with one 400G NIC", ranks, 1, 65536);
+    cmd.AddBytes("size",
+                 "Collective size (nccl-tests convention), e.g. 4096, 1MiB, 1G",
+                 bytes,
+                 1,
+                 1ull << 40);
     cmd.AddValue("op", "allreduce, allgather, reducescatter, broadcast, alltoall", opName);
-    cmd.AddValue("algo", "AllReduce algorithm: auto (NCCL's tuner), ring, tree, hierarchical", algo);
+    cmd.AddValue("algo",
+                 "Algorithm: auto (NCCL's tuner), ring, tree, hierarchical (AllReduce)",
+                 algo);
     cmd.AddValue("proto", "NCCL protocol: auto (NCCL's tuner), ll, ll128, simple", proto);
-    cmd.AddValue("channels", "Channels (rings in parallel)", channels);
-    cmd.AddValue("qps", "QPs per connection", qps);
-    cmd.AddValue("iters", "Runs per nccl-tests column group (time is their average)", iters);
+    cmd.AddValue("channels", "Channels (rings in parallel), 1..32", channels, 1, 32);
+    cmd.AddValue("qps", "QPs per connection, 1..64", qps, 1, 64);
+    cmd.AddValue("iters", "Runs per nccl-tests column group (time is their average)", iters, 1);
     cmd.AddValue("servers", "Group the ranks into this many servers (0 = no locations)", servers);
-    cmd.AddValue("chunk", "Pipelining chunk in bytes (0 = store-and-forward steps)", chunk);
-    cmd.AddValue("rate", "Link rate", rate);
+    cmd.AddBytes("chunk", "Pipelining chunk in bytes (0 = store-and-forward steps)", chunk);
+    cmd.AddRate("rate", "Link rate", rate);
     cmd.AddValue("delay", "Cable delay", delay);
     cmd.AddValue("pxn", "Relay cross-rail sends through NVLink (needs --servers)", pxn);
-    cmd.AddValue("csv", "Per-collective CSV output", csv);
+    cmd.AddOutput("csv", "Per-collective CSV output", csv);
     cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(ranks == 0, "--ranks must be >= 1");
-    NS_ABORT_MSG_IF(iters == 0, "--iters must be >= 1");
-    NS_ABORT_MSG_IF(servers > 0 && ranks % servers != 0,
-                    "--servers " << servers << " must divide --ranks " << ranks);
-    CollectiveOp op = CollectiveOpFromName(opName);
+    FABRIC_INPUT_ERROR_IF(servers > 0 && ranks % servers != 0,
+                          "--servers=" << servers
+                                       << " is invalid; it must divide --ranks=" << ranks);
+    FABRIC_INPUT_ERROR_IF(pxn && servers == 0,
+                          "--pxn needs --servers (PXN relays through the ranks of a server; "
+                          "without servers there is none)");
+    FABRIC_INPUT_ERROR_IF(delay.IsNegative(),
+                          "--delay=" << delay.As(Time::US) << " is invalid; it must be >= 0");
     CollectiveCommunicator::AlgorithmChoice algoChoice;
     CollectiveCommunicator::ProtocolChoice protoChoice;
-    NS_ABORT_MSG_IF(!CollectiveCommunicator::ParseAlgorithm(algo, &algoChoice),
-                    "--algo=" << algo << " is invalid; use auto, ring, tree, hierarchical, nvls "
-                                         "or nvlstree");
-    NS_ABORT_MSG_IF(!CollectiveCommunicator::ParseProtocol(proto, &protoChoice),
-                    "--proto=" << proto << " is invalid; use auto, ll, ll128 or simple");
-    uint64_t bytes = ParseBytes(size);
+    FABRIC_INPUT_ERROR_IF(!CollectiveCommunicator::ParseAlgorithm(algo, &algoChoice) ||
+                              algoChoice == CollectiveCommunicator::ALGORITHM_NVLS ||
+                              algoChoice == CollectiveCommunicator::ALGORITHM_NVLS_TREE,
+                          "--algo=" << algo << " is invalid; valid values are auto, ring, tree, "
+                                    << "hierarchical (this example has no NVSwitch)");
+    FABRIC_INPUT_ERROR_IF(!CollectiveCommunicator::ParseProtocol(proto, &protoChoice),
+                          "--proto=" << proto << " is invalid; valid values are auto, ll, ll128, "
+                                     << "simple");
+    // The names CollectiveOpFromName() knows, checked here so that a bad one is an input error.
+    std::string key = opName;
+    std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) {
+        return static_cast<char>(std::tolower(c));
+    });
+    key.erase(std::remove(key.begin(), key.end(), '_'), key.end());
+    const std::vector<std::string> known = {"allreduce",
+                                            "ar",
+                                            "allgather",
+                                            "ag",
+                                            "reducescatter",
+                                            "rs",
+                                            "broadcast",
+                                            "bcast",
+                                            "alltoall",
+                                            "a2a"};
+    FABRIC_INPUT_ERROR_IF(std::find(known.begin(), known.end(), key) == known.end(),
+                          "--op=" << opName
+                                  << " is invalid; valid values are allreduce (ar), allgather "
+                                     "(ag), reducescatter (rs), broadcast (bcast), alltoall "
+                                     "(a2a)");
+    CollectiveOp op = CollectiveOpFromName(opName);
+    FABRIC_INPUT_ERROR_IF(algo != "ring" && algo != "auto" && op != CollectiveOp::ALL_REDUCE,
+                          "--algo=" << algo << " applies to --op=allreduce only");
+    FABRIC_INPUT_ERROR_IF(proto == "ll128" && op == CollectiveOp::ALL_TO_ALL,
+                          "--proto=ll128 cannot carry --op=alltoall (NCCL point-to-point: ll "
+                          "or simple)");
 
     // One switch, one 400G cable per rank.
     NodeContainer hosts(ranks);
@@ -154,6 +188,14 @@ main(int argc, char* argv[])
     for (uint32_t i = 0; i < 2 * iters; ++i)
     {
         world->Enqueue(op, bytes, 0);
+    }
+    Ptr<FabricProgressReporter> progress;
+    if (!cmd.IsQuiet())
+    {
+        progress = CreateObject<FabricProgressReporter>();
+        progress->SetName("collective-ring");
+        progress->SetFractionCallback(MakeBoundCallback(&Fraction, world, 2 * iters));
+        progress->Watch(health);
     }
     Simulator::Run();
     health->ReportEndOfRun(std::cerr);

@@ -19,6 +19,11 @@
  *   ./collective-with-background
  *   ./collective-with-background --bg-load=0.5 --cdf=alistorage --size=16777216
  *   ./collective-with-background --leaves=4 --hosts-per-leaf=8 --cc=none
+ *
+ * --seed sets ns-3's seed, --RngRun its run (both honoured: replications differ in arrivals,
+ * sizes, hosts and ECMP placement). Input errors end the run with status 2 and one line; a
+ * job or background flow that does not complete, status 1. Empty size buckets print "-".
+ * Runs longer than a second report progress on stderr (--quiet: none).
  */
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
@@ -54,9 +59,41 @@ struct JobConfig
 /// The job's time (first start to last end) and its busbw averaged over the iterations.
 struct JobResult
 {
+    bool ok{false};  //!< the job (and the background) completed, the run was healthy
     Time time;       //!< the whole job
     double busBw{0}; //!< GB/s, nccl-tests' busbw of the mean iteration
 };
+
+/// \return the job's and the background's progress, for the progress line
+std::string
+JobStatus(Ptr<CollectiveCommunicator> job, uint32_t iters, FlowWorkloadRunner* bg)
+{
+    uint32_t done = 0;
+    for (const CollectiveRecord& c : job->GetRecords())
+    {
+        done += c.completed;
+    }
+    std::ostringstream os;
+    os << "AllReduce " << done << " of " << iters << " done";
+    if (bg->GetStarted() > 0)
+    {
+        os << ", background flows " << bg->GetFinished() << " done / " << bg->GetStarted()
+           << " started";
+    }
+    return os.str();
+}
+
+/// \return the fraction of the job's AllReduces done
+double
+JobFraction(Ptr<CollectiveCommunicator> job, uint32_t iters)
+{
+    uint32_t done = 0;
+    for (const CollectiveRecord& c : job->GetRecords())
+    {
+        done += c.completed;
+    }
+    return double(done) / iters;
+}
 
 /// The job's last AllReduce finished: no new background flow.
 void
@@ -68,9 +105,8 @@ StopBackground(FlowWorkloadRunner* bg, const CollectiveRecord&)
 /// Build the fabric, run the job (and the background if \p bgLoad > 0), return the job's
 /// result; \p bgSummary receives the background's FCT summary.
 JobResult
-Run(const JobConfig& cfg, double bgLoad, FlowFctSummary* bgSummary)
+Run(const JobConfig& cfg, double bgLoad, FlowFctSummary* bgSummary, bool quiet)
 {
-    RngSeedManager::SetRun(cfg.seed);
     auto clos = CreateObject<ClosTopologyHelper>();
     clos->SetAttribute("Hosts", UintegerValue(cfg.leaves * cfg.hostsPerLeaf));
     clos->SetAttribute("ServersPerRack", UintegerValue(cfg.hostsPerLeaf));
@@ -112,15 +148,31 @@ Run(const JobConfig& cfg, double bgLoad, FlowFctSummary* bgSummary)
                      last ? MakeBoundCallback(&StopBackground, &bg)
                           : CollectiveCommunicator::DoneCallback());
     }
+    Ptr<FabricProgressReporter> progress;
+    if (!quiet)
+    {
+        progress = CreateObject<FabricProgressReporter>();
+        progress->SetName(bgLoad > 0 ? "collective-with-background (beside the background)"
+                                     : "collective-with-background (job alone)");
+        progress->SetStatusCallback(MakeBoundCallback(&JobStatus, job, cfg.iters, &bg));
+        progress->SetFractionCallback(MakeBoundCallback(&JobFraction, job, cfg.iters));
+        progress->Watch(clos->GetHealthMonitor());
+    }
     Simulator::Run();
     const bool healthy = clos->GetHealthMonitor()->ReportEndOfRun(std::cerr);
 
     const auto& records = job->GetRecords();
-    NS_ABORT_MSG_IF(!healthy || records.size() != cfg.iters || !records.back().completed,
-                    "collective-with-background: the job did not complete (see above)");
-    NS_ABORT_MSG_IF(bgLoad > 0 && !bg.AllCompleted(),
-                    "collective-with-background: a background flow did not complete");
     JobResult r;
+    r.ok = healthy && records.size() == cfg.iters && records.back().completed &&
+           (bgLoad == 0 || bg.AllCompleted());
+    if (!r.ok)
+    {
+        std::cerr << "collective-with-background: error: "
+                  << (bgLoad > 0 && !bg.AllCompleted() ? "a background flow" : "the job")
+                  << " did not complete (see above)\n";
+        Simulator::Destroy();
+        return r;
+    }
     r.time = records.back().end - records.front().start;
     Time sum;
     for (const CollectiveRecord& c : records)
@@ -152,17 +204,18 @@ main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
     JobConfig cfg;
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("leaves", "Leaf switches, >= 1", cfg.leaves);
+    FabricCommandLine cmd(__FILE__);
+    cmd.AddValue("leaves", "Leaf switches, >= 1", cfg.leaves, 1);
     cmd.AddValue("hosts-per-leaf",
                  "Hosts under each leaf, >= 1 (>= 2 hosts in all)",
-                 cfg.hostsPerLeaf);
-    cmd.AddValue("spines", "Spine switches, >= 1", cfg.spines);
-    cmd.AddValue("host-rate", "Host link rate", cfg.hostRate);
-    cmd.AddValue("fabric-rate", "Leaf-spine link rate", cfg.fabricRate);
-    cmd.AddValue("size", "AllReduce size in bytes, a multiple of 4 (float), >= 4", cfg.size);
-    cmd.AddValue("iters", "AllReduces of the job, back to back, >= 1", cfg.iters);
-    cmd.AddValue("channels", "Rings in parallel, >= 1", cfg.channels);
+                 cfg.hostsPerLeaf,
+                 1);
+    cmd.AddValue("spines", "Spine switches, >= 1", cfg.spines, 1);
+    cmd.AddRate("host-rate", "Host link rate", cfg.hostRate);
+    cmd.AddRate("fabric-rate", "Leaf-spine link rate", cfg.fabricRate);
+    cmd.AddBytes("size", "AllReduce size in bytes, a multiple of 4 (float), >= 4", cfg.size, 4);
+    cmd.AddValue("iters", "AllReduces of the job, back to back, >= 1", cfg.iters, 1);
+    cmd.AddValue("channels", "Rings in parallel, >= 1", cfg.channels, 1);
     cmd.AddValue("bg-load",
                  "Background load, fraction of each host link, [0, 1]; 0 = none",
                  cfg.bgLoad);
@@ -170,24 +223,25 @@ main(int argc, char* argv[])
                  "Background flow sizes: websearch, fb-hadoop, alistorage or a CDF file",
                  cfg.cdf);
     cmd.AddValue("cc", "Congestion control: dcqcn, none, dctcp, timely, swift, hpcc", cfg.cc);
-    cmd.AddValue("seed", "Random run (arrivals, sizes, hosts, ECMP), >= 1", cfg.seed);
+    cmd.AddSeed(cfg.seed, "Random seed (arrivals, sizes, hosts, ECMP)");
     cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(cfg.leaves == 0 || cfg.hostsPerLeaf == 0 || cfg.spines == 0 ||
-                        cfg.leaves * cfg.hostsPerLeaf < 2,
-                    "--leaves=" << cfg.leaves << " --hosts-per-leaf=" << cfg.hostsPerLeaf
-                                << " --spines=" << cfg.spines
-                                << " are invalid; each must be >= 1, with >= 2 hosts in all");
-    NS_ABORT_MSG_IF(cfg.size < 4 || cfg.size % 4 != 0,
-                    "--size=" << cfg.size << " is invalid; valid sizes are multiples of 4 >= 4");
-    NS_ABORT_MSG_IF(cfg.iters == 0, "--iters=0 is invalid; valid range is >= 1");
-    NS_ABORT_MSG_IF(cfg.channels == 0, "--channels=0 is invalid; valid range is >= 1");
-    NS_ABORT_MSG_IF(!(cfg.bgLoad >= 0 && cfg.bgLoad <= 1),
-                    "--bg-load=" << cfg.bgLoad << " is invalid; valid range is [0, 1]");
-    NS_ABORT_MSG_IF(cfg.seed == 0, "--seed=0 is invalid; valid range is 1..4294967295");
+    FABRIC_INPUT_ERROR_IF(cfg.leaves * cfg.hostsPerLeaf < 2,
+                          "--leaves=" << cfg.leaves << " --hosts-per-leaf=" << cfg.hostsPerLeaf
+                                      << " --spines=" << cfg.spines
+                                      << " are invalid; each must be >= 1, with >= 2 hosts in "
+                                         "all");
+    FABRIC_INPUT_ERROR_IF(cfg.size % 4 != 0,
+                          "--size=" << cfg.size
+                                    << " is invalid; valid sizes are multiples of 4 >= 4");
+    FABRIC_INPUT_ERROR_IF(!(cfg.bgLoad >= 0 && cfg.bgLoad <= 1),
+                          "--bg-load=" << cfg.bgLoad << " is invalid; valid range is [0, 1]");
+    FABRIC_INPUT_ERROR_IF(cfg.bgLoad == 0 && cmd.IsGiven("cdf"),
+                          "--cdf applies to the background only; --bg-load=0 runs none");
     const auto shipped = FlowSizeCdf::GetShippedNames();
     cfg.sizes = std::find(shipped.begin(), shipped.end(), cfg.cdf) != shipped.end()
                     ? FlowSizeCdf::LoadShipped(cfg.cdf)
-                    : FlowSizeCdf::Load(cfg.cdf); // aborts naming a bad file
+                    : FlowSizeCdf::Load(cfg.cdf); // an input error naming a bad file
+    RoceNicHelper().SetCongestionControl(cfg.cc); // an input error naming an unknown one
 
     const uint32_t hosts = cfg.leaves * cfg.hostsPerLeaf;
     std::cout << "collective-with-background: " << hosts << " hosts (" << cfg.leaves << " leaves x "
@@ -196,7 +250,11 @@ main(int argc, char* argv[])
               << "\n  job: ring AllReduce of " << cfg.size << " B over " << hosts << " ranks, "
               << cfg.iters << " iterations, " << cfg.channels << " channel(s)\n";
     FlowFctSummary none;
-    const JobResult alone = Run(cfg, 0, &none);
+    const JobResult alone = Run(cfg, 0, &none, cmd.IsQuiet());
+    if (!alone.ok)
+    {
+        return 1;
+    }
     std::cout << "  " << std::left << std::setw(22) << "job" << std::right << std::setw(11)
               << "time (us)" << std::setw(14) << "busbw (GB/s)" << std::setw(11) << "vs alone"
               << '\n';
@@ -206,7 +264,11 @@ main(int argc, char* argv[])
         return 0;
     }
     FlowFctSummary bg;
-    const JobResult beside = Run(cfg, cfg.bgLoad, &bg);
+    const JobResult beside = Run(cfg, cfg.bgLoad, &bg, cmd.IsQuiet());
+    if (!beside.ok)
+    {
+        return 1;
+    }
     std::ostringstream label;
     label << "beside " << cfg.bgLoad * 100 << " % " << cfg.cdf;
     PrintJob(label.str(), beside, alone);
@@ -224,8 +286,20 @@ main(int argc, char* argv[])
         const std::string hi = b.hiBytes == UINT64_MAX ? "inf" : std::to_string(b.hiBytes);
         std::cout << std::setw(24)
                   << (i + 1 == rows.size() ? "all" : std::to_string(b.loBytes) + ".." + hi)
-                  << std::setw(7) << b.flows << std::setw(9) << b.medianSlowdown << std::setw(9)
-                  << b.p95Slowdown << std::setw(9) << b.p99Slowdown << '\n';
+                  << std::setw(7) << b.flows;
+        if (b.flows == 0) // empty: no statistics, not 0
+        {
+            std::cout << std::setw(9) << "-" << std::setw(9) << "-" << std::setw(9) << "-" << '\n';
+            continue;
+        }
+        std::cout << std::setw(9) << b.medianSlowdown << std::setw(9) << b.p95Slowdown
+                  << std::setw(9) << b.p99Slowdown << '\n';
+    }
+    if (bg.GetFlows() == 0)
+    {
+        std::cerr << "collective-with-background: warning: no background flow ran while the job "
+                     "ran (the comparison shows the job alone twice); raise --bg-load or use "
+                     "smaller --cdf sizes\n";
     }
     return 0;
 }

@@ -102,29 +102,39 @@ main(int argc, char* argv[])
     std::string preset = "firmware";
     std::string prefix = "dcqcn-fairness";
 
-    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("flows", "Number of flows (1..64)", flows);
-    cmd.AddValue("rate", "Rate of every link", rate);
+    FabricCommandLine cmd(__FILE__);
+    cmd.AddValue("flows", "Number of flows (1..64)", flows, 1, 64);
+    cmd.AddRate("rate", "Rate of every link", rate);
     cmd.AddValue("join", "Interval between flow arrivals (and departures)", join);
     cmd.AddValue("sample", "Sampling interval", sample);
-    cmd.AddValue("message", "WRITE size, bytes", message);
+    cmd.AddBytes("message", "WRITE size, bytes", message, 1, 0xFFFFFFFFull);
     cmd.AddValue("cc", "Congestion control: dcqcn or none", cc);
     cmd.AddValue("preset", "DCQCN preset: firmware or paper", preset);
     cmd.AddValue("prefix", "Output file prefix", prefix);
-    cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(!sample.IsStrictlyPositive(),
-                    "--sample=" << sample.As(Time::US) << " is invalid; the sampling interval "
-                                << "must be > 0");
-    NS_ABORT_MSG_IF(!join.IsStrictlyPositive(),
-                    "--join=" << join.As(Time::US) << " is invalid; the interval between flow "
-                              << "arrivals must be > 0");
-    NS_ABORT_MSG_IF(flows < 1 || flows > 64, "--flows " << flows << " is invalid (1..64)");
-    NS_ABORT_MSG_IF(cc != "dcqcn" && cc != "none", "--cc=" << cc << " is invalid: dcqcn or none");
-    if (cc == "dcqcn")
+    // The preset goes in before the attribute settings: explicit --ns3::... values win.
+    cmd.Parse(argc, argv, [&]() {
+        FABRIC_INPUT_ERROR_IF(cc != "dcqcn" && cc != "none",
+                              "--cc=" << cc << " is invalid; valid values are dcqcn, none");
+        FABRIC_INPUT_ERROR_IF(cc == "none" && cmd.IsGiven("preset"),
+                              "--preset applies to --cc=dcqcn only");
+        FABRIC_INPUT_ERROR_IF(preset != "firmware" && preset != "paper",
+                              "--preset=" << preset
+                                          << " is invalid; valid values are firmware, paper");
+        if (cc == "dcqcn")
+        {
+            DcqcnCongestionOps::SetPresetDefaults(preset);
+        }
+    });
+    FABRIC_INPUT_ERROR_IF(!sample.IsStrictlyPositive(),
+                          "--sample=" << sample.As(Time::US)
+                                      << " is invalid; the sampling interval must be > 0");
+    FABRIC_INPUT_ERROR_IF(!join.IsStrictlyPositive(),
+                          "--join=" << join.As(Time::US)
+                                    << " is invalid; the interval between flow arrivals must be "
+                                       "> 0");
+    for (const char* suffix : {"-rates.csv", "-queue.csv"})
     {
-        DcqcnCongestionOps::SetPresetDefaults(preset);
-        cmd.Parse(argc, argv); // explicit --ns3::... values override the preset
+        FabricCommandLine::CheckWritable(prefix + suffix, "--prefix=" + prefix);
     }
 
     StarTopologyHelper star;
@@ -147,7 +157,7 @@ main(int argc, char* argv[])
 
     std::ofstream rates(prefix + "-rates.csv");
     std::ofstream queue(prefix + "-queue.csv");
-    NS_ABORT_MSG_IF(!rates || !queue, "cannot write outputs with prefix " << prefix);
+    FABRIC_INPUT_ERROR_IF(!rates || !queue, "cannot write outputs with prefix " << prefix);
     rates << "time_us,flow,cc_rate_gbps,goodput_gbps,alpha\n";
     queue << "time_us,queue_bytes,pfc_pauses,ecn_marks\n";
     std::vector<uint64_t> last(flows, 0);
@@ -189,6 +199,13 @@ main(int argc, char* argv[])
     };
     Simulator::Schedule(sample, sampler);
     Simulator::Stop(end + MicroSeconds(100));
+    Ptr<FabricProgressReporter> progress;
+    if (!cmd.IsQuiet())
+    {
+        progress = CreateObject<FabricProgressReporter>();
+        progress->SetName("dcqcn-fairness");
+        progress->Watch(star.GetHealthMonitor());
+    }
     Simulator::Run();
     star.GetHealthMonitor()->ReportEndOfRun(std::cerr); // stalls, lossless drops
 

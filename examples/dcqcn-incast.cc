@@ -78,11 +78,10 @@ main(int argc, char* argv[])
     Time sample = MicroSeconds(5);
     bool traceRates = false;
 
-    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("senders", "Number of senders (1..256)", senders);
-    cmd.AddValue("bytes", "WRITE size per sender, bytes", bytes);
-    cmd.AddValue("rate", "Rate of every link", rate);
+    FabricCommandLine cmd(__FILE__);
+    cmd.AddValue("senders", "Number of senders (1..256)", senders, 1, 256);
+    cmd.AddBytes("bytes", "WRITE size per sender, bytes", bytes, 1, 0xFFFFFFFFull);
+    cmd.AddRate("rate", "Rate of every link", rate);
     cmd.AddValue("cc", "Congestion control: dcqcn or none", cc);
     cmd.AddValue("preset", "DCQCN preset: firmware or paper", preset);
     cmd.AddValue("prefix", "Output file prefix", prefix);
@@ -91,18 +90,30 @@ main(int argc, char* argv[])
                  "Also write <prefix>-rates.csv: each sender's DCQCN rate, target rate, alpha "
                  "and goodput every --sample",
                  traceRates);
-    cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(!sample.IsStrictlyPositive(),
-                    "--sample=" << sample.As(Time::US) << " is invalid; the sampling interval "
-                                << "must be > 0");
-    NS_ABORT_MSG_IF(senders < 1 || senders > 256,
-                    "--senders " << senders << " is invalid (1..256)");
-    NS_ABORT_MSG_IF(bytes == 0, "--bytes must be >= 1");
-    NS_ABORT_MSG_IF(cc != "dcqcn" && cc != "none", "--cc=" << cc << " is invalid: dcqcn or none");
-    if (cc == "dcqcn")
+    // The preset goes in before the attribute settings: explicit --ns3::... values win.
+    cmd.Parse(argc, argv, [&]() {
+        FABRIC_INPUT_ERROR_IF(cc != "dcqcn" && cc != "none",
+                              "--cc=" << cc << " is invalid; valid values are dcqcn, none");
+        FABRIC_INPUT_ERROR_IF(cc == "none" && cmd.IsGiven("preset"),
+                              "--preset applies to --cc=dcqcn only");
+        FABRIC_INPUT_ERROR_IF(preset != "firmware" && preset != "paper",
+                              "--preset=" << preset
+                                          << " is invalid; valid values are firmware, paper");
+        if (cc == "dcqcn")
+        {
+            DcqcnCongestionOps::SetPresetDefaults(preset);
+        }
+    });
+    FABRIC_INPUT_ERROR_IF(!sample.IsStrictlyPositive(),
+                          "--sample=" << sample.As(Time::US)
+                                      << " is invalid; the sampling interval must be > 0");
+    for (const char* suffix : {"-queue.csv", "-summary.csv"})
     {
-        DcqcnCongestionOps::SetPresetDefaults(preset);
-        cmd.Parse(argc, argv); // explicit --ns3::... values override the preset
+        FabricCommandLine::CheckWritable(prefix + suffix, "--prefix=" + prefix);
+    }
+    if (traceRates)
+    {
+        FabricCommandLine::CheckWritable(prefix + "-rates.csv", "--prefix=" + prefix);
     }
 
     StarTopologyHelper star;
@@ -135,7 +146,7 @@ main(int argc, char* argv[])
     if (traceRates)
     {
         rates.open(prefix + "-rates.csv");
-        NS_ABORT_MSG_IF(!rates, "cannot write " << prefix << "-rates.csv");
+        FABRIC_INPUT_ERROR_IF(!rates, "cannot write " << prefix << "-rates.csv");
         rates << "time_us,flow,rate_gbps,mean_rate_gbps,target_gbps,alpha,goodput_gbps\n";
         for (uint32_t i = 0; i < senders; ++i)
         {
@@ -163,7 +174,7 @@ main(int argc, char* argv[])
     };
 
     std::ofstream queue(prefix + "-queue.csv");
-    NS_ABORT_MSG_IF(!queue, "cannot write " << prefix << "-queue.csv");
+    FABRIC_INPUT_ERROR_IF(!queue, "cannot write " << prefix << "-queue.csv");
     queue << "time_us,queue_bytes,pfc_pauses\n";
     uint64_t maxQueue = 0;
     auto pausesNow = [&]() {
@@ -188,6 +199,13 @@ main(int argc, char* argv[])
         }
     };
     Simulator::Schedule(sample, sampler);
+    Ptr<FabricProgressReporter> progress;
+    if (!cmd.IsQuiet())
+    {
+        progress = CreateObject<FabricProgressReporter>();
+        progress->SetName("dcqcn-incast");
+        progress->Watch(star.GetHealthMonitor());
+    }
     Simulator::Run();
     star.GetHealthMonitor()->ReportEndOfRun(std::cerr); // stalls, lossless drops
 
@@ -212,7 +230,7 @@ main(int argc, char* argv[])
         fsum += us;
     }
     std::ofstream summary(prefix + "-summary.csv");
-    NS_ABORT_MSG_IF(!summary, "cannot write " << prefix << "-summary.csv");
+    FABRIC_INPUT_ERROR_IF(!summary, "cannot write " << prefix << "-summary.csv");
     summary << "cc,senders,pfc_pauses,max_queue_bytes,ecn_marks,cnps,drops,fct_min_us,fct_mean_us,"
                "fct_max_us\n"
             << cc << "," << senders << "," << pausesNow() << "," << maxQueue << ","

@@ -157,28 +157,45 @@ main(int argc, char* argv[])
     std::string csvPath = "pfc-link.csv";
     bool pcap = false;
 
-    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("rate", "Link rate", rate);
+    FabricCommandLine cmd(__FILE__);
+    cmd.AddRate("rate", "Link rate", rate);
     cmd.AddValue("delay", "Cable propagation delay", delay);
     cmd.AddValue("duration", "Simulated time", duration);
     cmd.AddValue("xoff-start", "When the receiver asserts XOFF on priority 3", xoffStart);
     cmd.AddValue("xoff-end", "When the receiver sends XON on priority 3", xoffEnd);
-    cmd.AddValue("payload", "IPv4 payload bytes per frame (UDP header + data, >= 8)", payload);
-    cmd.AddValue("csv", "Output CSV of received bytes per priority (empty = none)", csvPath);
+    cmd.AddValue("payload",
+                 "IPv4 payload bytes per frame (UDP header + data, 8..8980)",
+                 payload,
+                 8,
+                 8980);
+    cmd.AddOutput("csv", "Output CSV of received bytes per priority (empty = none)", csvPath);
     cmd.AddValue("pcap", "Write pfc-link-<node>-<dev>.pcap (promiscuous, includes PFC)", pcap);
     cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(!duration.IsStrictlyPositive(),
-                    "--duration=" << duration.As(Time::US) << " is invalid; it must be > 0");
-    NS_ABORT_MSG_IF(delay.IsNegative(),
-                    "--delay=" << delay.As(Time::US) << " is invalid; it must be >= 0");
-    NS_ABORT_MSG_IF(xoffStart.IsNegative(),
-                    "--xoff-start=" << xoffStart.As(Time::US) << " is invalid; it must be >= 0");
-
-    NS_ABORT_MSG_IF(xoffEnd < xoffStart,
-                    "--xoff-end " << xoffEnd << " is before --xoff-start " << xoffStart);
-    NS_ABORT_MSG_IF(payload < 8, "--payload " << payload << " is below the 8-byte UDP header");
-    NS_ABORT_MSG_IF(payload + 20 > 9000, "--payload " << payload << " exceeds the 9000 B MTU");
+    FABRIC_INPUT_ERROR_IF(!duration.IsStrictlyPositive(),
+                          "--duration=" << duration.As(Time::US) << " is invalid; it must be > 0");
+    FABRIC_INPUT_ERROR_IF(delay.IsNegative(),
+                          "--delay=" << delay.As(Time::US) << " is invalid; it must be >= 0");
+    FABRIC_INPUT_ERROR_IF(xoffStart.IsNegative(),
+                          "--xoff-start=" << xoffStart.As(Time::US)
+                                          << " is invalid; it must be >= 0");
+    FABRIC_INPUT_ERROR_IF(xoffEnd < xoffStart,
+                          "--xoff-end=" << xoffEnd.As(Time::US)
+                                        << " is before --xoff-start=" << xoffStart.As(Time::US)
+                                        << "; valid is xoff-start <= xoff-end");
+    FABRIC_INPUT_ERROR_IF(xoffStart >= duration,
+                          "--xoff-start=" << xoffStart.As(Time::US)
+                                          << " is not before --duration=" << duration.As(Time::US)
+                                          << ": the pause would never happen; valid is "
+                                             "xoff-start < duration");
+    FABRIC_INPUT_ERROR_IF(xoffEnd > duration,
+                          "--xoff-end=" << xoffEnd.As(Time::US)
+                                        << " is after --duration=" << duration.As(Time::US)
+                                        << ": the XON would never be sent; valid is xoff-end <= "
+                                           "duration");
+    if (pcap)
+    {
+        FabricCommandLine::CheckWritable("pfc-link-0-0.pcap", "--pcap (pfc-link-*.pcap)");
+    }
 
     NodeContainer nodes(2);
     PfcHelper pfc;
@@ -197,7 +214,7 @@ main(int argc, char* argv[])
     if (!csvPath.empty())
     {
         csvFile.open(csvPath);
-        NS_ABORT_MSG_IF(!csvFile, "cannot write --csv file \"" << csvPath << "\"");
+        FABRIC_INPUT_ERROR_IF(!csvFile, "--csv=" << csvPath << ": cannot write the file");
     }
     RxMonitor monitor(rx, csvPath.empty() ? nullptr : &csvFile);
     BackloggedSource source(tx, rx->GetAddress(), payload);
@@ -208,6 +225,13 @@ main(int argc, char* argv[])
     Simulator::Schedule(xoffEnd, &PfcNetDevice::SetXoff, rx, 3, false);
     Simulator::Schedule(MicroSeconds(1), &RxMonitor::Sample, &monitor, MicroSeconds(1));
     Simulator::Stop(duration);
+    Ptr<FabricProgressReporter> progress;
+    if (!cmd.IsQuiet())
+    {
+        progress = CreateObject<FabricProgressReporter>();
+        progress->SetName("pfc-link");
+        progress->RunUntil(duration);
+    }
     Simulator::Run();
 
     const PfcPortCounters& tc = tx->GetCounters();

@@ -50,24 +50,24 @@ main(int argc, char* argv[])
     uint32_t seed = 1;
     std::string csv;
 
-    FabricResolveInheritedAttributes(argc, argv);
-    CommandLine cmd(__FILE__);
+    FabricCommandLine cmd(__FILE__);
     cmd.AddValue("servers", "Servers (>= 2)", servers);
-    cmd.AddValue("gpus-per-server", "GPUs (rails) per server", gpus);
+    cmd.AddValue("gpus-per-server", "GPUs (rails) per server", gpus, 1);
     cmd.AddValue("servers-per-su",
                  "Servers per scalable unit (one leaf per rail each)",
-                 serversPerSu);
+                 serversPerSu,
+                 1);
     cmd.AddValue("spines", "Spine switches (0 = automatic)", spines);
     cmd.AddValue("configs", "Configurations: roce-dcqcn, roce-pfc, uet-<cc>[-<ev>]", configs);
     cmd.AddValue("scenarios",
                  "allreduce, incast, permutation, each optionally with -failure",
                  scenarios);
-    cmd.AddValue("min-bytes", "Smallest AllReduce size", minBytes);
-    cmd.AddValue("max-bytes", "Largest AllReduce size (x4 steps)", maxBytes);
+    cmd.AddBytes("min-bytes", "Smallest AllReduce size", minBytes, 1);
+    cmd.AddBytes("max-bytes", "Largest AllReduce size (x4 steps)", maxBytes, 1, 1ull << 40);
     cmd.AddValue("channels-per-rail",
                  "AllReduce channels (rings) per rail, 1..16 (NCCL runs several per NIC)",
                  channelsPerRail);
-    cmd.AddValue("flow-bytes", "Bytes per incast / permutation flow", flowBytes);
+    cmd.AddBytes("flow-bytes", "Bytes per incast / permutation flow", flowBytes);
     cmd.AddValue("incast-senders",
                  "Incast senders (0 = every rank of the other servers)",
                  incastSenders);
@@ -75,30 +75,33 @@ main(int argc, char* argv[])
                  "What -failure does to the leaf0-spine0 cable: degrade | down",
                  failure);
     cmd.AddValue("degrade", "Rate of the degraded cable, fraction (0, 1)", degrade);
-    cmd.AddValue("seed", "Random seed (>= 1): permutation, start PSNs, EVs, hashes", seed);
-    cmd.AddValue("csv", "Write every row and counter to this CSV file", csv);
-    cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(servers < 2, "--servers=" << servers << " is invalid; valid range is >= 2");
-    NS_ABORT_MSG_IF(channelsPerRail == 0 || channelsPerRail > 16,
-                    "--channels-per-rail=" << channelsPerRail
-                                           << " is invalid; valid range is 1..16");
-    NS_ABORT_MSG_IF(gpus == 0 || channelsPerRail * gpus > 32,
-                    "--gpus-per-server=" << gpus << " x --channels-per-rail=" << channelsPerRail
-                                         << " channels is invalid; valid is 1..32 channels "
-                                            "(NCCL's MAXCHANNELS)");
-    NS_ABORT_MSG_IF(seed == 0, "--seed=0 is invalid; valid range is 1..4294967295");
-    NS_ABORT_MSG_IF(failure != "degrade" && failure != "down",
-                    "--failure=" << failure << " is invalid; valid values are degrade, down");
-    NS_ABORT_MSG_IF(!(degrade > 0 && degrade < 1),
-                    "--degrade=" << degrade << " is invalid; valid range is (0, 1)");
-    NS_ABORT_MSG_IF(minBytes == 0 || maxBytes < minBytes,
-                    "--min-bytes=" << minBytes << " / --max-bytes=" << maxBytes
-                                   << " are invalid; need 0 < min <= max");
-    NS_ABORT_MSG_IF(flowBytes == 0 || flowBytes > 0xFFFFFFFFull,
-                    "--flow-bytes=" << flowBytes << " is invalid; valid range is 1..4294967295");
-    RngSeedManager::SetSeed(seed);
-    DcqcnCongestionOps::SetPresetDefaults("firmware"); // as rail-allreduce
-    cmd.Parse(argc, argv);                             // explicit --ns3::... values win
+    cmd.AddSeed(seed, "Random seed: permutation, start PSNs, EVs, hashes");
+    cmd.AddOutput("csv", "Write every row and counter to this CSV file", csv);
+    // The firmware DCQCN preset (as rail-allreduce) goes in before the attribute settings:
+    // explicit --ns3::... values win.
+    cmd.Parse(argc, argv, []() { DcqcnCongestionOps::SetPresetDefaults("firmware"); });
+    FABRIC_INPUT_ERROR_IF(servers < 2,
+                          "--servers=" << servers << " is invalid; valid range is >= 2");
+    FABRIC_INPUT_ERROR_IF(channelsPerRail == 0 || channelsPerRail > 16,
+                          "--channels-per-rail=" << channelsPerRail
+                                                 << " is invalid; valid range is 1..16");
+    FABRIC_INPUT_ERROR_IF(channelsPerRail * gpus > 32,
+                          "--gpus-per-server=" << gpus
+                                               << " x --channels-per-rail=" << channelsPerRail
+                                               << " channels is invalid; valid is 1..32 channels "
+                                                  "(NCCL's MAXCHANNELS)");
+    FABRIC_INPUT_ERROR_IF(failure != "degrade" && failure != "down",
+                          "--failure=" << failure << " is invalid; valid values are degrade, down");
+    FABRIC_INPUT_ERROR_IF(!(degrade > 0 && degrade < 1),
+                          "--degrade=" << degrade << " is invalid; valid range is (0, 1)");
+    FABRIC_INPUT_ERROR_IF(failure == "down" && cmd.IsGiven("degrade"),
+                          "--degrade applies to --failure=degrade only");
+    FABRIC_INPUT_ERROR_IF(maxBytes < minBytes,
+                          "--min-bytes=" << minBytes << " / --max-bytes=" << maxBytes
+                                         << " are invalid; need 0 < min <= max");
+    FABRIC_INPUT_ERROR_IF(flowBytes == 0 || flowBytes > 0xFFFFFFFFull,
+                          "--flow-bytes=" << flowBytes
+                                          << " is invalid; valid range is 1..4294967295");
     SetSimulatorImpl("ns3::FabricSimulatorImpl");
     SetEventScheduler("ns3::DelayClassScheduler");
 
@@ -127,12 +130,13 @@ main(int argc, char* argv[])
 
     std::cout << "# roce-vs-uet: RoCEv2 vs Ultra Ethernet on one fabric (seed " << seed << ")\n";
     cmp->Describe(std::cout);
+    cmp->SetProgressReports(!cmd.IsQuiet());
     std::vector<TransportComparisonRow> rows = cmp->Run();
     TransportComparison::WriteTable(std::cout, rows);
     if (!csv.empty())
     {
         std::ofstream out(csv);
-        NS_ABORT_MSG_IF(!out, "--csv=" << csv << ": cannot write the file");
+        FABRIC_INPUT_ERROR_IF(!out, "--csv=" << csv << ": cannot write the file");
         TransportComparison::WriteCsv(out, rows);
         std::cout << "# wrote " << csv << "\n";
     }

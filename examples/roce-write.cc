@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 
 using namespace ns3;
 
@@ -36,29 +37,38 @@ main(int argc, char* argv[])
     bool pcap = false;
     std::string cc = "none";
 
-    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("bytes", "Message size per QP, bytes", bytes);
-    cmd.AddValue("qps", "Number of queue pairs", qps);
+    FabricCommandLine cmd(__FILE__);
+    cmd.AddBytes("bytes", "Message size per QP, bytes", bytes, 0, 0xFFFFFFFFull);
+    cmd.AddValue("qps", "Number of queue pairs", qps, 1, 4096);
     cmd.AddValue("mtu", "RoCE path MTU (256, 512, 1024, 2048, 4096)", mtu);
-    cmd.AddValue("rate", "Link rate", rate);
+    cmd.AddRate("rate", "Link rate", rate);
     cmd.AddValue("read", "Post RDMA READs instead of WRITEs", read);
     cmd.AddValue("loss",
                  "Drop this data frame (0-based, < qps x ceil(bytes / mtu)) at the receiver; "
                  "-1 = none",
-                 loss);
+                 loss,
+                 std::numeric_limits<int64_t>::min() + 1,
+                 std::numeric_limits<int64_t>::max());
     cmd.AddValue("cc", "Congestion control: none, dcqcn or a RoceCongestionOps TypeId name", cc);
     cmd.AddValue("pcap", "Write roce-write-<node>-<dev>.pcap", pcap);
     cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(qps == 0, "--qps must be >= 1");
+    FABRIC_INPUT_ERROR_IF(mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096,
+                          "--mtu=" << mtu
+                                   << " is invalid; valid values are the RoCE path MTUs 256, "
+                                      "512, 1024, 2048, 4096");
+    if (pcap)
+    {
+        FabricCommandLine::CheckWritable("roce-write-0-0.pcap", "--pcap (roce-write-*.pcap)");
+    }
     // --loss names a data frame of the first pass: qps messages of ceil(bytes / mtu) frames
     // (at least 1 each). Anything else would drop nothing, silently.
     const uint64_t frames =
         uint64_t(qps) * std::max<uint64_t>(1, (bytes + mtu - 1) / std::max<uint32_t>(mtu, 1));
-    NS_ABORT_MSG_IF(loss < -1 || (loss >= 0 && uint64_t(loss) >= frames),
-                    "--loss=" << loss << " is invalid; valid range is -1 (no loss) or 0.."
-                              << frames - 1 << " (the " << frames << " data frames sent: --qps="
-                              << qps << " x ceil(--bytes=" << bytes << " / --mtu=" << mtu << "))");
+    FABRIC_INPUT_ERROR_IF(loss < -1 || (loss >= 0 && uint64_t(loss) >= frames),
+                          "--loss=" << loss << " is invalid; valid range is -1 (no loss) or 0.."
+                                    << frames - 1 << " (the " << frames
+                                    << " data frames sent: --qps=" << qps
+                                    << " x ceil(--bytes=" << bytes << " / --mtu=" << mtu << "))");
 
     StarTopologyHelper star;
     star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue(rate));
@@ -97,6 +107,13 @@ main(int argc, char* argv[])
         {
             a->PostWrite(bytes, 0x10000, 0x1234, cb);
         }
+    }
+    Ptr<FabricProgressReporter> progress;
+    if (!cmd.IsQuiet())
+    {
+        progress = CreateObject<FabricProgressReporter>();
+        progress->SetName("roce-write");
+        progress->Watch(star.GetHealthMonitor());
     }
     Simulator::Run();
     star.GetHealthMonitor()->ReportEndOfRun(std::cerr); // stalls, lossless drops

@@ -65,25 +65,25 @@ main(int argc, char* argv[])
     Time sampleInterval = MicroSeconds(5);
     bool pcap = false;
 
-    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("senders", "Number of senders (1..1024)", senders);
-    cmd.AddValue("packets", "Packets of 4096 B per sender", packets);
-    cmd.AddValue("rate", "Rate of every link", rate);
+    FabricCommandLine cmd(__FILE__);
+    cmd.AddValue("senders", "Number of senders (1..1024)", senders, 1, 1024);
+    cmd.AddValue("packets", "Packets of 4096 B per sender", packets, 1);
+    cmd.AddRate("rate", "Rate of every link", rate);
     cmd.AddValue("delay", "Propagation delay of every cable", delay);
     cmd.AddValue("lossless", "Priority 3 lossless (PFC) or lossy (drops)", lossless);
     cmd.AddValue("prefix", "Output file prefix", prefix);
     cmd.AddValue("sample", "Switch CSV sampling interval", sampleInterval);
     cmd.AddValue("pcap", "Write pcap of the receiver port", pcap);
     cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(!sampleInterval.IsStrictlyPositive(),
-                    "--sample=" << sampleInterval.As(Time::US)
-                                << " is invalid; the sampling interval must be > 0");
-    NS_ABORT_MSG_IF(delay.IsNegative(),
-                    "--delay=" << delay.As(Time::US) << " is invalid; it must be >= 0");
-    NS_ABORT_MSG_IF(senders < 1 || senders > 1024,
-                    "--senders " << senders << " is invalid; valid range 1..1024");
-    NS_ABORT_MSG_IF(packets < 1, "--packets must be >= 1");
+    FABRIC_INPUT_ERROR_IF(!sampleInterval.IsStrictlyPositive(),
+                          "--sample=" << sampleInterval.As(Time::US)
+                                      << " is invalid; the sampling interval must be > 0");
+    FABRIC_INPUT_ERROR_IF(delay.IsNegative(),
+                          "--delay=" << delay.As(Time::US) << " is invalid; it must be >= 0");
+    for (const char* suffix : {"-flows.csv", "-switch.csv"})
+    {
+        FabricCommandLine::CheckWritable(prefix + suffix, "--prefix=" + prefix);
+    }
 
     NodeContainer hosts(senders + 1);
     Ptr<Node> swNode = CreateObject<Node>();
@@ -136,7 +136,7 @@ main(int argc, char* argv[])
     CreateObject<FabricHealthMonitor>()->ReportEndOfRun(std::cerr); // lossless drops, loudly
 
     std::ofstream flowsCsv(prefix + "-flows.csv");
-    NS_ABORT_MSG_IF(!flowsCsv, "cannot write " << prefix << "-flows.csv");
+    FABRIC_INPUT_ERROR_IF(!flowsCsv, "cannot write " << prefix << "-flows.csv");
     flowsCsv << "sender,src_ip,bytes,start_us,fct_us\n";
     Time fctMin = Time::Max();
     Time fctMax;

@@ -63,23 +63,41 @@ main(int argc, char* argv[])
     std::string csv;
     std::string dot;
 
-    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
-    CommandLine cmd(__FILE__);
+    FabricCommandLine cmd(__FILE__);
     cmd.AddValue("topology", "rail-optimized | rail-only | clos", topology);
     cmd.AddValue("servers", "Servers (0 = sus x 32)", servers);
-    cmd.AddValue("gpus-per-server", "GPUs per server", gpusPerServer);
-    cmd.AddValue("nic-ports", "Scale-out NIC ports per GPU (2 = dual-port, two planes)", nicPorts);
-    cmd.AddValue("sus", "Scalable units of 32 servers (used when --servers=0)", sus);
+    cmd.AddValue("gpus-per-server", "GPUs per server", gpusPerServer, 1);
+    cmd.AddValue("nic-ports",
+                 "Scale-out NIC ports per GPU (2 = dual-port, two planes)",
+                 nicPorts,
+                 1);
+    cmd.AddValue("sus", "Scalable units of 32 servers (used when --servers=0)", sus, 1);
     cmd.AddValue("spines", "Spine switches (0 = automatic)", spines);
-    cmd.AddValue("spine-ports", "Ports per spine switch", spinePorts);
-    cmd.AddValue("leaf-ports", "Ports per leaf / ToR switch", leafPorts);
+    cmd.AddValue("spine-ports", "Ports per spine switch", spinePorts, 1);
+    cmd.AddValue("leaf-ports", "Ports per leaf / ToR switch", leafPorts, 1);
     cmd.AddValue("oversubscription",
                  "Leaf (ToR) downlink / uplink bandwidth, >= 1",
                  oversubscription);
-    cmd.AddValue("tiers", "Clos only: 2 or 3", tiers);
-    cmd.AddValue("csv", "Write the link list to this CSV file", csv);
-    cmd.AddValue("dot", "Write the graph to this GraphViz file", dot);
+    cmd.AddValue("tiers", "Clos only: 2 or 3", tiers, 2, 3);
+    cmd.AddOutput("csv", "Write the link list to this CSV file", csv);
+    cmd.AddOutput("dot", "Write the graph to this GraphViz file", dot);
     cmd.Parse(argc, argv);
+    FABRIC_INPUT_ERROR_IF(!(oversubscription >= 1),
+                          "--oversubscription=" << oversubscription
+                                                << " is invalid; valid range is >= 1");
+    FABRIC_INPUT_ERROR_IF(
+        topology != "clos" && cmd.IsGiven("tiers"),
+        "--tiers applies to --topology=clos only; --topology=" << topology << " has its own tiers");
+    FABRIC_INPUT_ERROR_IF(topology == "rail-only" &&
+                              (cmd.IsGiven("spines") || cmd.IsGiven("spine-ports") ||
+                               cmd.IsGiven("oversubscription")),
+                          "--spines, --spine-ports and --oversubscription do not apply to "
+                          "--topology=rail-only (it has no spines)");
+    FABRIC_INPUT_ERROR_IF(topology == "clos" && tiers == 3 && cmd.IsGiven("spines"),
+                          "--spines does not apply to a 3-tier clos (--tiers=3 sizes its "
+                          "spines and cores from the ports)");
+    FABRIC_INPUT_ERROR_IF(cmd.IsGiven("servers") && cmd.IsGiven("sus") && servers != 0,
+                          "--sus is used only with --servers=0; give one of them");
     if (servers == 0)
     {
         servers = sus * 32;
@@ -110,9 +128,9 @@ main(int argc, char* argv[])
     }
     else
     {
-        NS_ABORT_MSG("--topology=" << topology
-                                   << " is unknown; use rail-optimized, rail-only or "
-                                      "clos");
+        FABRIC_INPUT_ERROR("--topology=" << topology
+                                         << " is invalid; valid values are rail-optimized, "
+                                            "rail-only, clos");
     }
     fabric->SetAttribute("Servers", UintegerValue(servers));
     fabric->SetAttribute("GpusPerServer", UintegerValue(gpusPerServer));

@@ -76,18 +76,16 @@ main(int argc, char* argv[])
     uint64_t minBytes = 1 << 20;
     uint64_t maxBytes = 16 << 20;
     std::string csvPath = "tutorial-first-experiment.csv";
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("servers", "Servers (>= 2)", servers);
-    cmd.AddValue("gpus", "GPUs (and rails) per server (>= 1)", gpus);
-    cmd.AddValue("min-bytes", "Smallest AllReduce size, bytes (> 0)", minBytes);
-    cmd.AddValue("max-bytes", "Largest AllReduce size, bytes (>= min-bytes)", maxBytes);
-    cmd.AddValue("csv", "Output CSV file", csvPath);
+    FabricCommandLine cmd(__FILE__); // ns-3's CommandLine: strict values, errors exit 2
+    cmd.AddValue("servers", "Servers (>= 2)", servers, 2);
+    cmd.AddValue("gpus", "GPUs (and rails) per server (>= 1)", gpus, 1);
+    cmd.AddBytes("min-bytes", "Smallest AllReduce size, bytes (> 0)", minBytes, 1);
+    cmd.AddBytes("max-bytes", "Largest AllReduce size, bytes (>= min-bytes)", maxBytes, 1);
+    cmd.AddOutput("csv", "Output CSV file", csvPath);
     cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(servers < 2, "--servers " << servers << " is invalid; it must be >= 2");
-    NS_ABORT_MSG_IF(gpus < 1, "--gpus 0 is invalid; it must be >= 1");
-    NS_ABORT_MSG_IF(minBytes == 0 || maxBytes < minBytes,
-                    "--min-bytes " << minBytes << " / --max-bytes " << maxBytes
-                                   << " are invalid; need 0 < min-bytes <= max-bytes");
+    FABRIC_INPUT_ERROR_IF(maxBytes < minBytes,
+                          "--min-bytes=" << minBytes << " / --max-bytes=" << maxBytes
+                                         << " are invalid; need 0 < min-bytes <= max-bytes");
     // [setup]
 
     // [topology]
@@ -117,7 +115,7 @@ main(int argc, char* argv[])
     // [trace]
     Experiment exp;
     exp.csv.open(csvPath);
-    NS_ABORT_MSG_IF(!exp.csv, "cannot write --csv=" << csvPath);
+    FABRIC_INPUT_ERROR_IF(!exp.csv, "cannot write --csv=" << csvPath);
     exp.csv << "bytes,time_us,busbw_GBps,bound_GBps,ecn_marks,pfc_pauses\n";
     for (uint32_t i = 0; i < topo->GetNLeaves(); ++i)
     {

@@ -17,13 +17,21 @@
  * RTOs and retransmissions), and exits with status 1 if a flow did not complete or the fabric
  * health monitor reported a problem.
  *
- * --cc=TYPEID chooses the UetNic congestion control (a FabricCongestionOps TypeId; default
- * the NIC's current default); any model attribute is set with --ns3::Class::Attribute=value
+ * The defaults are htsim's, since these scenarios are compared with htsim: NSCC
+ * (--cc=TYPEID chooses another FabricCongestionOps, e.g. ns3::RcccCongestionOps or
+ * ns3::FabricNoneCongestionOps), mixed EV spraying over 128 entropies (--ev-strategy=single,
+ * oblivious, bitmap, reps, mixed as in the main job), htsim's header model (--htsim-headers,
+ * true by default: 4150-byte packets, 64-byte ACKs; false: UET's real headers), NSCC's base RTT
+ * the fabric's largest unloaded RTT, and a fat tree sized from the matrix's Nodes (the smallest
+ * even k with k^3/4 >= Nodes) unless --k is given. The output says which defaults a run used.
+ * Any model attribute is set with --ns3::Class::Attribute=value
  * (e.g. --ns3::UetNic::MpRange=64, --ns3::FatTreeTopologyHelper::Trimming=false).
  * --fail-core-link cuts one aggregation-core cable (pod 0, core 0) in the data plane before
  * the traffic starts, without rerouting: the failure scenario of the load-balancing results.
  * --csv=FILE writes the per-flow rows (UetMatrixRunner::WriteCsv); --write-matrix=FILE writes
- * the traffic as a connection matrix (how the .cm files of examples/data were made).
+ * the traffic as a connection matrix (how the .cm files of examples/data were made). Input
+ * errors end the run with status 2 and one line; runs longer than a second report progress on
+ * stderr (--quiet: none).
  */
 
 #include "ns3/ai-fabric-module.h"
@@ -58,7 +66,7 @@ CongestionControl(const std::string& name)
             valid += (valid.empty() ? "" : ", ") + t.GetName();
         }
     }
-    NS_ABORT_MSG("--cc=" << name << " is not a congestion control; valid values: " << valid);
+    FABRIC_INPUT_ERROR("--cc=" << name << " is not a congestion control; valid values: " << valid);
 }
 
 /// htsim's packet size, headers included (its MTU), bytes.
@@ -75,6 +83,53 @@ Us(Time t)
     return os.str();
 }
 
+/// \return the UetNic attribute's default changed from the model's (--ns3::... given)?
+bool
+DefaultChanged(TypeId tid, const std::string& attribute)
+{
+    TypeId::AttributeInformation info;
+    return tid.LookupAttributeByName(attribute, &info) &&
+           info.initialValue->SerializeToString(info.checker) !=
+               info.originalInitialValue->SerializeToString(info.checker);
+}
+
+/// \return "flows <done> done of <n>" for the progress line
+std::string
+FlowStatus(const UetMatrixRunner* runner)
+{
+    uint64_t done = 0;
+    for (const auto& f : runner->GetFlows())
+    {
+        done += f.done;
+    }
+    return "flows " + std::to_string(done) + " done of " +
+           std::to_string(runner->GetFlows().size());
+}
+
+/// \return the fraction of the flows done
+double
+FlowFraction(const UetMatrixRunner* runner)
+{
+    uint64_t done = 0;
+    for (const auto& f : runner->GetFlows())
+    {
+        done += f.done;
+    }
+    return runner->GetFlows().empty() ? -1 : double(done) / double(runner->GetFlows().size());
+}
+
+/// \return the smallest even radix k >= 2 whose fat tree (k^3/4 hosts) holds \p nodes hosts
+uint32_t
+RadixFor(uint64_t nodes)
+{
+    uint32_t k = 2;
+    while (uint64_t(k) * k * k / 4 < nodes)
+    {
+        k += 2;
+    }
+    return k;
+}
+
 } // namespace
 
 int
@@ -89,17 +144,22 @@ main(int argc, char* argv[])
     uint64_t size = 2000000;
     uint32_t senders = 15;
     uint32_t seed = 1;
-    std::string cc;
+    std::string cc = "ns3::NsccCongestionOps";
+    std::string ev = "mixed";
     std::string csvPath;
     bool failCoreLink = false;
-    bool htsimHeaders = false;
+    bool htsimHeaders = true;
     std::string writeMatrix;
     std::string scheduler = "ns3::DelayClassScheduler";
     std::string simulator = "ns3::FabricSimulatorImpl";
 
-    FabricResolveInheritedAttributes(argc, argv);
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("k", "Fat tree radix (even, >= 2): k^3/4 hosts", k);
+    FabricCommandLine cmd(__FILE__);
+    cmd.AddValue("k",
+                 "Fat tree radix (even, >= 2): k^3/4 hosts (default: the smallest that holds "
+                 "the matrix's Nodes, as htsim; 4 for --pattern)",
+                 k,
+                 2,
+                 254);
     cmd.AddValue("matrix", "htsim connection-matrix file (instead of --pattern)", matrixPath);
     cmd.AddValue("pattern",
                  "Reference pattern: single, incast or permutation (default single)",
@@ -107,37 +167,41 @@ main(int argc, char* argv[])
     cmd.AddValue("nodes", "Hosts the pattern uses (2..k^3/4; 0 = all)", nodes);
     cmd.AddValue("size", "Flow size of the pattern, bytes (1..4294967295)", size);
     cmd.AddValue("incast-senders", "Senders of the incast pattern (1..nodes-1)", senders);
-    cmd.AddValue("seed", "Random seed (>= 1): permutation, EVs, switch hash seeds", seed);
-    cmd.AddValue("cc", "UetNic congestion control TypeId (default: the NIC's default)", cc);
+    cmd.AddSeed(seed, "Random seed: permutation, EVs, switch hash seeds");
+    cmd.AddValue("cc",
+                 "UetNic congestion control TypeId (htsim's default: ns3::NsccCongestionOps; "
+                 "ns3::RcccCongestionOps, ns3::FabricNoneCongestionOps for none)",
+                 cc);
+    cmd.AddValue("ev-strategy",
+                 "Entropy (EV) selection: single, oblivious, bitmap, reps, mixed (htsim's "
+                 "default: mixed spraying)",
+                 ev);
     cmd.AddValue("fail-core-link",
                  "Cut pod 0's first aggregation switch's cable to core 0 in the data plane "
                  "before the traffic (routes not recomputed: packets on it vanish)",
                  failCoreLink);
     cmd.AddValue("htsim-headers",
-                 "htsim's header model: 4150-byte packets of 4086 payload bytes + 64 header "
-                 "bytes, 64-byte ACKs (default: UET's real headers, 4218 bytes on the wire)",
+                 "htsim's header model (default): 4150-byte packets of 4086 payload bytes + 64 "
+                 "header bytes, 64-byte ACKs; false: UET's real headers, 4218 bytes on the wire",
                  htsimHeaders);
-    cmd.AddValue("csv", "Write one row per flow to this file", csvPath);
-    cmd.AddValue("write-matrix", "Write the traffic as an htsim connection matrix", writeMatrix);
+    cmd.AddOutput("csv", "Write one row per flow to this file", csvPath);
+    cmd.AddOutput("write-matrix", "Write the traffic as an htsim connection matrix", writeMatrix);
     cmd.AddValue("scheduler", "ns-3 event scheduler (same results with any)", scheduler);
     cmd.AddValue("simulator",
                  "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl; "
                  "ns3::FabricSimulatorImpl runs fewer events)",
                  simulator);
     cmd.Parse(argc, argv);
-    SetSimulatorImpl(simulator);  // aborts naming a bad --simulator
-    SetEventScheduler(scheduler); // aborts naming a bad --scheduler
+    SetSimulatorImpl(simulator);  // an input error naming a bad --simulator
+    SetEventScheduler(scheduler); // an input error naming a bad --scheduler
 
-    NS_ABORT_MSG_IF(k < 2 || k % 2 != 0,
-                    "--k=" << k
-                           << " is invalid; valid values are even numbers >= 2 (4: 16 hosts, "
-                              "16: 1024 hosts)");
-    NS_ABORT_MSG_IF(seed == 0, "--seed=0 is invalid; valid range is 1..4294967295");
-    RngSeedManager::SetSeed(seed);
-    if (!cc.empty())
-    {
-        Config::SetDefault("ns3::UetNic::CongestionControl", TypeIdValue(CongestionControl(cc)));
-    }
+    FABRIC_INPUT_ERROR_IF(k % 2 != 0,
+                          "--k=" << k
+                                 << " is invalid; valid values are even numbers >= 2 (4: 16 "
+                                    "hosts, 16: 1024 hosts)");
+    const TypeId ccType = CongestionControl(cc);
+    Ptr<UetEvSelector> evSelector = UetEvSelector::CreateByName(ev); // input error if unknown
+    Config::SetDefault("ns3::UetNic::CongestionControl", TypeIdValue(ccType));
     if (htsimHeaders)
     {
         for (const char* mtu :
@@ -146,38 +210,54 @@ main(int argc, char* argv[])
             Config::SetDefault(mtu, UintegerValue(HTSIM_PACKET_BYTES - HTSIM_HEADER_BYTES));
         }
     }
+
+    // The traffic: a file, or a reference pattern over the first --nodes hosts.
+    HtsimConnectionMatrix matrix;
+    FABRIC_INPUT_ERROR_IF(!matrixPath.empty() && !pattern.empty(),
+                          "--matrix and --pattern=" << pattern << " exclude each other; give one");
+    if (!matrixPath.empty())
+    {
+        for (const char* f : {"nodes", "size", "incast-senders"})
+        {
+            FABRIC_INPUT_ERROR_IF(cmd.IsGiven(f),
+                                  "--" << f << " applies to --pattern only; the matrix file "
+                                       << matrixPath << " gives the flows");
+        }
+        matrix = HtsimConnectionMatrix::Load(matrixPath);
+        pattern = "file " + matrixPath;
+        if (!cmd.IsGiven("k"))
+        {
+            k = RadixFor(matrix.GetNNodes()); // htsim sizes its fat tree from Nodes
+        }
+    }
+    else if (!cmd.IsGiven("k") && nodes > 16)
+    {
+        k = RadixFor(nodes);
+    }
     auto fabric = CreateObject<FatTreeTopologyHelper>();
     fabric->SetAttribute("K", UintegerValue(k));
     fabric->SetAttribute("HeaderModelBytes", UintegerValue(htsimHeaders ? HTSIM_HEADER_BYTES : 0));
     const uint32_t hosts = fabric->GetNHosts();
-
-    // The traffic: a file, or a reference pattern over the first --nodes hosts.
-    HtsimConnectionMatrix matrix;
-    NS_ABORT_MSG_IF(!matrixPath.empty() && !pattern.empty(),
-                    "--matrix and --pattern=" << pattern << " exclude each other; give one");
-    if (!matrixPath.empty())
-    {
-        matrix = HtsimConnectionMatrix::Load(matrixPath);
-        pattern = "file " + matrixPath;
-    }
-    else
+    if (matrixPath.empty())
     {
         pattern = pattern.empty() ? "single" : pattern;
         const uint32_t n = nodes == 0 ? hosts : nodes;
-        NS_ABORT_MSG_IF(n < 2 || n > hosts,
-                        "--nodes=" << nodes << " is invalid for --k=" << k << "; valid range is 2.."
-                                   << hosts << " (or 0: all hosts)");
-        NS_ABORT_MSG_IF(size == 0 || size > 0xFFFFFFFFull,
-                        "--size=" << size << " is invalid; valid range is 1..4294967295 bytes");
+        FABRIC_INPUT_ERROR_IF(n < 2 || n > hosts,
+                              "--nodes=" << nodes << " is invalid for --k=" << k
+                                         << "; valid range is 2.." << hosts
+                                         << " (or 0: all hosts)");
+        FABRIC_INPUT_ERROR_IF(size == 0 || size > 0xFFFFFFFFull,
+                              "--size=" << size
+                                        << " is invalid; valid range is 1..4294967295 bytes");
         if (pattern == "single")
         {
             matrix = HtsimConnectionMatrix::Single(n, size, 0, n - 1);
         }
         else if (pattern == "incast")
         {
-            NS_ABORT_MSG_IF(senders == 0 || senders > n - 1,
-                            "--incast-senders=" << senders << " is invalid for " << n
-                                                << " nodes; valid range is 1.." << n - 1);
+            FABRIC_INPUT_ERROR_IF(senders == 0 || senders > n - 1,
+                                  "--incast-senders=" << senders << " is invalid for " << n
+                                                      << " nodes; valid range is 1.." << n - 1);
             matrix = HtsimConnectionMatrix::Incast(n, senders, size, n - 1);
         }
         else if (pattern == "permutation")
@@ -188,50 +268,94 @@ main(int argc, char* argv[])
         }
         else
         {
-            NS_ABORT_MSG("--pattern=" << pattern
-                                      << " is invalid; valid values are single, incast, "
-                                         "permutation");
+            FABRIC_INPUT_ERROR("--pattern=" << pattern
+                                            << " is invalid; valid values are single, incast, "
+                                               "permutation");
         }
     }
-    NS_ABORT_MSG_IF(matrix.GetNNodes() > hosts,
-                    pattern << " has Nodes " << matrix.GetNNodes() << " but the --k=" << k
-                            << " fat tree has " << hosts
-                            << " hosts; valid is Nodes <= k^3/4 (raise --k)");
+    FABRIC_INPUT_ERROR_IF(matrix.GetNNodes() > hosts,
+                          pattern << " has Nodes " << matrix.GetNNodes() << " but the --k=" << k
+                                  << " fat tree has " << hosts
+                                  << " hosts; valid is Nodes <= k^3/4 (raise --k, or leave it "
+                                     "out: it is then sized from Nodes)");
     if (!writeMatrix.empty())
     {
         matrix.Save(writeMatrix);
     }
 
+    // htsim's spraying: per-packet EVs over 128 entropies, ACKs not triggered by holes; its
+    // NSCC base RTT is the fabric's largest unloaded RTT (as the validation against htsim).
+    const bool spraying = ev != "single";
+    UetNicHelper& nh = fabric->GetUetNicHelper();
+    nh.SetNicAttribute("EvSelector", TypeIdValue(evSelector->GetInstanceTypeId()));
+    if (spraying && !DefaultChanged(UetNic::GetTypeId(), "AckOnHole"))
+    {
+        nh.SetNicAttribute("AckOnHole", BooleanValue(false));
+    }
     fabric->Install();
     fabric->AssignStreams(1);
     if (failCoreLink)
     {
         fabric->GetLinkChannel(fabric->GetAggCoreLink(0, 0))->SetLinkUp(false);
     }
+    const bool nscc = ccType == NsccCongestionOps::GetTypeId();
     std::vector<Ptr<Node>> hostNodes;
     for (uint32_t h = 0; h < hosts; ++h)
     {
+        Ptr<UetNic> nic = fabric->GetUetNic(h);
+        if (nscc && !DefaultChanged(NsccCongestionOps::GetTypeId(), "BaseRtt"))
+        {
+            nic->GetCongestionPrototype()->SetAttribute("BaseRtt",
+                                                        TimeValue(fabric->GetMaxUnloadedRtt()));
+        }
+        if (spraying)
+        {
+            nic->GetEvSelectorPrototype()->SetAttributeFailSafe("Evs", UintegerValue(128));
+        }
         hostNodes.push_back(fabric->GetHost(h));
     }
     UetMatrixRunner runner(matrix, fabric->GetUetNicHelper().CreateEndpoints(hostNodes, 1));
+    Ptr<FabricProgressReporter> progress;
+    if (!cmd.IsQuiet())
+    {
+        progress = CreateObject<FabricProgressReporter>();
+        progress->SetName("uet-matrix");
+        progress->SetStatusCallback(MakeBoundCallback(&FlowStatus, &runner));
+        progress->SetFractionCallback(MakeBoundCallback(&FlowFraction, &runner));
+        progress->Watch(fabric->GetHealthMonitor());
+    }
     runner.Start();
     Simulator::Run();
     const bool healthy = fabric->GetHealthMonitor()->ReportEndOfRun(std::cerr);
 
-    TypeIdValue ccType;
-    fabric->GetUetNic(0)->GetAttribute("CongestionControl", ccType);
+    TypeIdValue ccValue;
+    fabric->GetUetNic(0)->GetAttribute("CongestionControl", ccValue);
     std::cout << "uet-matrix: " << *fabric;
     std::cout << "  UET: Mtu " << fabric->GetUetNic(0)->GetMtu() << " B, RtoMin "
-              << Us(fabric->GetUetNic(0)->GetRtoMin()) << " us, cc " << ccType.Get().GetName()
+              << Us(fabric->GetUetNic(0)->GetRtoMin()) << " us, cc " << ccValue.Get().GetName()
+              << ", EV " << ev << (htsimHeaders ? ", htsim header model" : ", UET headers")
               << "; traffic: " << pattern << ", Nodes " << matrix.GetNNodes() << ", "
               << matrix.GetNConnections() << " connection(s)\n";
-    std::cout << "      id    src    dst      size_B     start_us       end_us       fct_us\n";
+    std::cout << "  defaults follow htsim (what these scenarios are compared with): NSCC, mixed "
+                 "EV spraying, its header model, the fat tree sized from Nodes; this run: "
+              << (cmd.IsGiven("cc") ? "--cc " : "")
+              << (cmd.IsGiven("ev-strategy") ? "--ev-strategy " : "")
+              << (cmd.IsGiven("htsim-headers") ? "--htsim-headers " : "")
+              << (cmd.IsGiven("k") ? "--k " : "")
+              << (cmd.IsGiven("cc") || cmd.IsGiven("ev-strategy") || cmd.IsGiven("htsim-headers") ||
+                          cmd.IsGiven("k")
+                      ? "given"
+                      : "all defaults")
+              << "\n";
+    std::cout
+        << "        id     src     dst       size_B      start_us        end_us        fct_us\n";
     for (const auto& f : runner.GetFlows())
     {
-        std::cout << std::setw(8) << f.id << std::setw(7) << f.src << std::setw(7) << f.dst
-                  << std::setw(12) << f.bytes << std::setw(13) << Us(f.start) << std::setw(13)
-                  << (f.done ? Us(f.end) : "-") << std::setw(13) << (f.done ? Us(f.GetFct()) : "-")
-                  << (f.done && !f.ok ? "  " + f.error : "") << "\n";
+        std::cout << std::setw(10) << f.id << ' ' << std::setw(7) << f.src << ' ' << std::setw(7)
+                  << f.dst << ' ' << std::setw(12) << f.bytes << ' ' << std::setw(13) << Us(f.start)
+                  << ' ' << std::setw(13) << (f.done ? Us(f.end) : "-") << ' ' << std::setw(13)
+                  << (f.done ? Us(f.GetFct()) : "-") << (f.done && !f.ok ? "  " + f.error : "")
+                  << "\n";
     }
     const UetFctSummary s = runner.GetSummary();
     const FatTreeCounters c = fabric->GetCounters();
@@ -247,10 +371,14 @@ main(int argc, char* argv[])
     if (!csvPath.empty())
     {
         std::ofstream csv(csvPath);
-        NS_ABORT_MSG_IF(!csv, "--csv=" << csvPath << ": cannot write the file");
+        FABRIC_INPUT_ERROR_IF(!csv, "--csv=" << csvPath << ": cannot write the file");
         runner.WriteCsv(csv);
         std::cout << "  wrote " << csvPath << "\n";
     }
+    if (s.flows == 0)
+    {
+        std::cerr << "uet-matrix: error: the traffic has no flow; nothing ran\n";
+    }
     Simulator::Destroy();
-    return runner.AllCompleted() && healthy ? 0 : 1;
+    return runner.AllCompleted() && healthy && s.flows > 0 ? 0 : 1;
 }

@@ -39,6 +39,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <set>
@@ -318,36 +319,43 @@ main(int argc, char* argv[])
     std::string pcap;
     std::string csvPath;
 
-    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
-    CommandLine cmd(__FILE__);
+    FabricCommandLine cmd(__FILE__);
     cmd.AddValue("op", "Operation: write, read, send or tagged (tagged send)", op);
-    cmd.AddValue("bytes", "Message size, bytes (0..4294967295; read: >= 1)", bytes);
+    cmd.AddBytes("bytes", "Message size, bytes (0..4294967295; read: >= 1)", bytes);
     cmd.AddValue("mode", "PDS delivery mode: rud or rod", mode);
-    cmd.AddValue("rate", "Link rate", rate);
+    cmd.AddRate("rate", "Link rate", rate);
     cmd.AddValue("loss",
                  "Drop this many data frames at the receiver (0..the frames of the message), "
                  "spread over it, the last frame included",
-                 loss);
+                 loss,
+                 std::numeric_limits<int64_t>::min() + 1,
+                 std::numeric_limits<int64_t>::max());
     cmd.AddValue("pcap", "Write PREFIX-<node>-0.pcap of both NIC ports (empty: none)", pcap);
-    cmd.AddValue("csv", "Write one row per PDC event and completion to this file", csvPath);
+    cmd.AddOutput("csv", "Write one row per PDC event and completion to this file", csvPath);
     cmd.Parse(argc, argv);
+    if (!pcap.empty())
+    {
+        FabricCommandLine::CheckWritable(pcap + "-0-0.pcap", "--pcap=" + pcap);
+    }
 
     const std::map<std::string, UetOperation> ops = {{"write", UetOperation::WRITE},
                                                      {"read", UetOperation::READ},
                                                      {"send", UetOperation::SEND},
                                                      {"tagged", UetOperation::TAGGED_SEND}};
-    NS_ABORT_MSG_IF(ops.count(op) == 0,
-                    "--op=" << op << " is invalid; valid values are write, read, send, tagged");
+    FABRIC_INPUT_ERROR_IF(ops.count(op) == 0,
+                          "--op=" << op
+                                  << " is invalid; valid values are write, read, send, tagged");
     const UetOperation operation = ops.at(op);
-    NS_ABORT_MSG_IF(mode != "rud" && mode != "rod",
-                    "--mode=" << mode << " is invalid; valid values are rud, rod");
+    FABRIC_INPUT_ERROR_IF(mode != "rud" && mode != "rod",
+                          "--mode=" << mode << " is invalid; valid values are rud, rod");
     const UetDeliveryMode deliveryMode =
         mode == "rod" ? UetDeliveryMode::ROD : UetDeliveryMode::RUD;
     const bool read = operation == UetOperation::READ;
-    NS_ABORT_MSG_IF(bytes > 0xFFFFFFFFull || (read && bytes == 0),
-                    "--bytes=" << bytes << " is invalid for --op=" << op << "; valid range is "
-                               << (read ? "1" : "0") << "..4294967295 (one SES message"
-                               << (read ? "; a READ of 0 bytes returns no data" : "") << ")");
+    FABRIC_INPUT_ERROR_IF(bytes > 0xFFFFFFFFull || (read && bytes == 0),
+                          "--bytes=" << bytes << " is invalid for --op=" << op
+                                     << "; valid range is " << (read ? "1" : "0")
+                                     << "..4294967295 (one SES message"
+                                     << (read ? "; a READ of 0 bytes returns no data" : "") << ")");
 
     // Two hosts on one switch (node 0, 1; the switch is node 2), 1 us cables.
     NodeContainer hosts;
@@ -379,10 +387,10 @@ main(int argc, char* argv[])
     const uint32_t mtu = nics[0]->GetMtu();
     // The data frames of the message (a WRITE/SEND of 0 bytes still sends one packet).
     const uint64_t frames = std::max<uint64_t>(1, (bytes + mtu - 1) / mtu);
-    NS_ABORT_MSG_IF(loss < 0 || uint64_t(loss) > frames,
-                    "--loss=" << loss << " is invalid; valid range is 0.." << frames << " (the "
-                              << frames << " data frames sent: ceil(--bytes=" << bytes << " / Mtu "
-                              << mtu << "))");
+    FABRIC_INPUT_ERROR_IF(loss < 0 || uint64_t(loss) > frames,
+                          "--loss=" << loss << " is invalid; valid range is 0.." << frames
+                                    << " (the " << frames << " data frames sent: ceil(--bytes="
+                                    << bytes << " / Mtu " << mtu << "))");
     Ptr<FabricHealthMonitor> monitor = CreateObject<FabricHealthMonitor>();
     monitor->Install(hosts);
 
@@ -408,7 +416,7 @@ main(int argc, char* argv[])
     if (!csvPath.empty())
     {
         csvFile.open(csvPath);
-        NS_ABORT_MSG_IF(!csvFile, "--csv=" << csvPath << ": cannot write the file");
+        FABRIC_INPUT_ERROR_IF(!csvFile, "--csv=" << csvPath << ": cannot write the file");
         csvFile << "time_us,node,pdc,role,peer,event,cause,psn,op,bytes,packets,acks_tx,acks_rx,"
                    "fct_us\n";
     }
@@ -441,6 +449,13 @@ main(int argc, char* argv[])
         eps[1]->PostTaggedReceive(0, tag, 0, bytes, UetDeliveryCallback());
         eps[0]->PostTaggedSend(target, tag, bytes, UetCompletionCallback(), deliveryMode);
         break;
+    }
+    Ptr<FabricProgressReporter> progress;
+    if (!cmd.IsQuiet())
+    {
+        progress = CreateObject<FabricProgressReporter>();
+        progress->SetName("uet-write");
+        progress->Watch(monitor);
     }
     Simulator::Run();
     bool healthy = monitor->ReportEndOfRun(std::cerr); // stalls, lossless drops

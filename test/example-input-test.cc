@@ -13,6 +13,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <iterator>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -66,6 +67,14 @@ TEST_P(ExampleInputTest, RefusedAtOnceNamingTheOption)
     EXPECT_NE(status, 124) << b.example << " " << b.args << " hung (timed out)";
     EXPECT_NE(out.find(b.message), std::string::npos) << b.example << " " << b.args << " said:\n"
                                                       << out;
+    if (b.example != "rail-allreduce") // the examples on FabricCommandLine (issue 39)
+    {
+        // Status 2 and one clean line: no signal, no "terminate called", no abort text.
+        EXPECT_EQ(status, 2) << b.example << " " << b.args << ":\n" << out;
+        EXPECT_EQ(out.find("terminate called"), std::string::npos) << out;
+        EXPECT_EQ(out.find("aborted."), std::string::npos) << out;
+        EXPECT_NE(out.find(b.example + ": error: "), std::string::npos) << out;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -219,7 +228,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "--pattern=incast --incast-senders=16",
                  "--incast-senders=16 is invalid for 16 nodes; valid range is 1..15"},
         BadInput{"uet-matrix",
-                 "--nodes=17",
+                 "--k=4 --nodes=17",
                  "--nodes=17 is invalid for --k=4; valid range is 2..16 (or 0: all hosts)"},
         BadInput{"uet-matrix",
                  "--size=0",
@@ -235,7 +244,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "--matrix and --pattern=single exclude each other"},
         BadInput{"uet-matrix",
                  "--ns3::FatTreeTopologyHelper::EcnMaxBdp=2",
-                 "EcnMaxBdp=2 gives Kmax 352632 B, above the queue of 176316 B"},
+                 "EcnMaxBdp=2 gives Kmax 355180 B, above the queue of 177590 B"},
         BadInput{"switch-incast",
                  "--ns3::SharedBufferMmu::ThresholdMode=Static "
                  "--ns3::SharedBufferMmu::XonOffset=300000",
@@ -266,7 +275,108 @@ INSTANTIATE_TEST_SUITE_P(
                  "with >= 2 hosts in all"},
         BadInput{"collective-with-background",
                  "--cdf=no/such.cdf",
-                 "cannot read flow-size CDF file 'no/such.cdf'"}));
+                 "cannot read flow-size CDF file 'no/such.cdf'"},
+        // Issue 39: strict values, flags that do not apply, outputs checked before the run,
+        // errors that name what the user gave; each ends with status 2 and one line.
+        BadInput{"collective-ring",
+                 "--size=lots",
+                 "--size=lots is invalid: not a whole number; valid range is 1..1099511627776"},
+        BadInput{"collective-ring",
+                 "--size=99999999999999999999999",
+                 "--size=99999999999999999999999 is invalid: too large"},
+        BadInput{"collective-ring", "--size=-4", "--size=-4 is invalid: negative"},
+        BadInput{"collective-ring", "--size=4XB", "--size=4XB is invalid: unknown unit 'XB'"},
+        BadInput{"collective-ring", "--pxn", "--pxn needs --servers"},
+        BadInput{"collective-ring",
+                 "--op=gather",
+                 "--op=gather is invalid; valid values are allreduce (ar)"},
+        BadInput{"collective-ring",
+                 "--csv=no/such/dir/c.csv",
+                 "--csv=no/such/dir/c.csv: cannot open the file for writing"},
+        BadInput{"cc-workload",
+                 "--summary=/nonexistent/x.csv",
+                 "--summary=/nonexistent/x.csv: cannot open the file for writing"},
+        BadInput{"cc-workload",
+                 "--counters=/nonexistent/x.csv",
+                 "--counters=/nonexistent/x.csv: cannot open the file for writing"},
+        BadInput{"cc-workload",
+                 "--queues=/nonexistent/x.csv",
+                 "--queues=/nonexistent/x.csv: cannot open the file for writing"},
+        BadInput{"cc-workload",
+                 "--transport=uet --ns3::FabricTransportConfig::UetDataDscp=24",
+                 "ns3::FabricTransportConfig::UetDataDscp=24 maps to priority 3, a lossless "
+                 "(PFC) priority of the switches"},
+        BadInput{"cc-workload",
+                 "--mtu=100",
+                 "ns3::ClosWorkloadHelper::Mtu=100 is invalid with Transport roce; valid "
+                 "values are the RoCE path MTUs"},
+        BadInput{"cc-workload",
+                 "--dcqcn-preset=fast",
+                 "DcqcnPreset=fast is invalid; valid values are hpcc, firmware, paper, none"},
+        BadInput{"cc-workload", "--uet-cc=nscc", "--uet-cc applies to --transport=uet only"},
+        BadInput{"cc-workload",
+                 "--transport=uet --cc=hpcc",
+                 "--cc applies to --transport=roce only"},
+        BadInput{"cc-workload", "--seed=0", "--seed=0 is invalid; valid range is >= 1"},
+        BadInput{"cc-workload", "--leaves=-4", "--leaves=-4 is invalid: negative"},
+        BadInput{"cc-workload", "--load=abc", "--load=abc is invalid: not a finite number"},
+        BadInput{"cc-workload", "--nosuch=1", "unknown option --nosuch"},
+        BadInput{"cc-workload", "stray", "unexpected argument 'stray'"},
+        BadInput{"cc-workload", "--fct", "--fct needs a value: --fct=VALUE"},
+        BadInput{"cc-workload", "--RngRun=-1", "--RngRun=-1 is invalid: negative"},
+        BadInput{"cc-workload",
+                 "--seed=3 --RngSeed=4",
+                 "--seed and --RngSeed both set ns-3's seed; give one"},
+        BadInput{"cc-workload", "--ns3::NoSuchClass::X=1", "there is no class ns3::NoSuchClass"},
+        BadInput{"cc-workload",
+                 "--ns3::ClosWorkloadHelper::Lambda=1",
+                 "class ns3::ClosWorkloadHelper has no attribute Lambda"},
+        BadInput{"cc-workload",
+                 "--flows=no/such/flows.txt",
+                 "cannot read flow list file 'no/such/flows.txt'"},
+        BadInput{"cc-workload",
+                 "--flows=f.txt --duration=1ms",
+                 "--duration does not apply with --flows"},
+        BadInput{"cc-workload",
+                 "--simulator=ns3::Nothing",
+                 "simulator engine ns3::Nothing is not an ns-3 SimulatorImpl type"},
+        BadInput{"topology-summary", "--tiers=3", "--tiers applies to --topology=clos only"},
+        BadInput{"topology-summary",
+                 "--topology=torus",
+                 "--topology=torus is invalid; valid values are rail-optimized, rail-only, "
+                 "clos"},
+        BadInput{"pfc-link",
+                 "--xoff-start=300us --xoff-end=400us",
+                 "--xoff-start=+300us is not before --duration=+200us"},
+        BadInput{"pfc-link", "--xoff-end=300us", "--xoff-end=+300us is after --duration=+200us"},
+        BadInput{"pfc-link", "--payload=4", "--payload=4 is invalid; valid range is 8..8980"},
+        BadInput{"pfc-link", "--rate=fast", "--rate=fast is invalid; give a rate > 0"},
+        BadInput{"dcqcn-incast", "--cc=none --preset=paper", "--preset applies to --cc=dcqcn only"},
+        BadInput{"dcqcn-incast",
+                 "--preset=turbo",
+                 "--preset=turbo is invalid; valid values are firmware, paper"},
+        BadInput{"dcqcn-incast",
+                 "--prefix=no/such/dir/x",
+                 "--prefix=no/such/dir/x: cannot open the file for writing"},
+        BadInput{"dcqcn-fairness", "--flows=0", "--flows=0 is invalid; valid range is 1..64"},
+        BadInput{"switch-incast",
+                 "--lossless=maybe",
+                 "--lossless=maybe is invalid; valid values are true, false"},
+        BadInput{"roce-write",
+                 "--mtu=100",
+                 "--mtu=100 is invalid; valid values are the RoCE path MTUs"},
+        BadInput{"uet-write", "--pcap", "--pcap needs a value: --pcap=VALUE"},
+        BadInput{"uet-matrix", "--ev-strategy=random", "random"},
+        BadInput{"uet-matrix", "--matrix=x.cm --size=100", "--size applies to --pattern only"},
+        BadInput{"roce-vs-uet",
+                 "--failure=down --degrade=0.5",
+                 "--degrade applies to --failure=degrade only"},
+        BadInput{"collective-with-background",
+                 "--bg-load=0 --cdf=websearch",
+                 "--cdf applies to the background only"},
+        BadInput{"collective-with-background",
+                 "--cc=cubic",
+                 "congestion control \"cubic\" is unknown"}));
 
 // RCCC is being built: until the library registers ns3::RcccCongestionOps, --uet-cc=rccc and
 // both are refused as not available yet (with it, they run).
@@ -487,8 +597,6 @@ TEST(ExampleInputTest, UetMatrixRefusesBadMatrixFiles)
         {"Nodes 16\nConnections 1\nflows 1\n", ":3: unknown keyword 'flows'"},
         {"Nodes 16\nConnections 1\n0->1 start 0 size 100 trigger 1\n",
          ":3: field 'trigger' (htsim triggers and failures are not supported"},
-        {"Nodes 64\nConnections 1\n0->63 start 0 size 100\n",
-         "has Nodes 64 but the --k=4 fat tree has 16 hosts"},
     };
     for (uint32_t i = 0; i < cases.size(); ++i)
     {
@@ -541,6 +649,355 @@ TEST(ExampleInputTest, UetMatrixRunsATinyCase)
               "Nodes 4\nConnections 3\n0->3 id 1 start 0 size 50000\n1->3 id 2 start 0 size "
               "50000\n2->3 id 3 start 0 size 50000\n");
     std::remove("eit-incast.cm");
+}
+
+} // namespace
+
+namespace
+{
+
+/// \return the contents of \p path ("" if it cannot be read)
+std::string
+ReadFile(const std::string& path)
+{
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+/// Skip the test when this build mode has no example binaries.
+#define SKIP_WITHOUT_EXAMPLES()                                                                    \
+    if (ExamplesDir().empty())                                                                     \
+    {                                                                                              \
+        GTEST_SKIP() << "example binaries unknown in this build mode";                             \
+    }
+
+// Issue 39, item 2: a bare boolean flag means true (it used to be toggled back by a second
+// parse, or toggled from a default true to false), =true and =false work as written.
+TEST(ExampleInputTest, BareBooleanFlagsMeanTrue)
+{
+    SKIP_WITHOUT_EXAMPLES();
+    int status = 0;
+    std::remove("eit-tr-rates.csv");
+    std::string out = RunExample("dcqcn-incast",
+                                 "--senders=2 --bytes=100000 --prefix=eit-tr --trace-rates",
+                                 &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_TRUE(ExistsAndRemove("eit-tr-rates.csv")) << "bare --trace-rates wrote no rates";
+    out = RunExample("dcqcn-incast",
+                     "--senders=2 --bytes=100000 --prefix=eit-tr --trace-rates=false",
+                     &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_FALSE(ExistsAndRemove("eit-tr-rates.csv")) << "--trace-rates=false wrote rates";
+    for (const char* f : {"eit-tr-queue.csv", "eit-tr-summary.csv"})
+    {
+        std::remove(f);
+    }
+
+    // pfc-link --pcap: the captures exist.
+    out = RunExample("pfc-link",
+                     "--duration=20us --xoff-start=5us --xoff-end=10us --pcap --csv=",
+                     &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_TRUE(ExistsAndRemove("pfc-link-0-0.pcap")) << "bare --pcap wrote no pcap";
+    ExistsAndRemove("pfc-link-1-0.pcap");
+
+    // switch-incast --lossless (default true) stays lossless: no drops.
+    out = RunExample("switch-incast", "--lossless --packets=50 --prefix=eit-si", &status);
+    EXPECT_EQ(status, 0) << out;
+    const std::string lossless = out;
+    out = RunExample("switch-incast", "--lossless=true --packets=50 --prefix=eit-si", &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_EQ(lossless, out) << "bare --lossless differs from --lossless=true";
+    for (const char* f : {"eit-si-flows.csv", "eit-si-switch.csv"})
+    {
+        std::remove(f);
+    }
+}
+
+// Issue 39, item 1: --RngRun is honoured next to --seed (a sweep over --RngRun gives
+// independent replications), and the same (seed, run) gives identical outputs.
+TEST(ExampleInputTest, RngRunAndSeedGiveIndependentReplications)
+{
+    SKIP_WITHOUT_EXAMPLES();
+    auto fct = [](const std::string& args) {
+        int status = 0;
+        std::string out =
+            RunExample("cc-workload", "--duration=100us --quiet --fct=eit-rr.csv " + args, &status);
+        EXPECT_EQ(status, 0) << out;
+        std::string text = ReadFile("eit-rr.csv");
+        std::remove("eit-rr.csv");
+        return text;
+    };
+    const std::string run1 = fct("--RngRun=1");
+    EXPECT_FALSE(run1.empty());
+    EXPECT_EQ(fct(""), run1) << "the default is seed 1, run 1";
+    EXPECT_EQ(fct("--RngRun=1"), run1) << "same run, same output";
+    EXPECT_NE(fct("--RngRun=2"), run1) << "--RngRun was ignored";
+    EXPECT_NE(fct("--seed=2"), run1) << "--seed was ignored";
+    EXPECT_NE(fct("--seed=2 --RngRun=2"), fct("--seed=2")) << "--RngRun ignored beside --seed";
+
+    // collective-with-background: the background differs between runs.
+    auto bg = [](const std::string& run) {
+        int status = 0;
+        std::string out =
+            RunExample("collective-with-background",
+                       "--size=262144 --iters=2 --bg-load=0.3 --quiet --RngRun=" + run,
+                       &status);
+        EXPECT_EQ(status, 0) << out;
+        return out.substr(out.find("background:"));
+    };
+    EXPECT_NE(bg("1"), bg("2"));
+}
+
+// Issue 39, item 6: a run where no flow ran is not a valid all-zero run; empty buckets are
+// blank in the summary CSV and "-" in the table, never 0.
+TEST(ExampleInputTest, EmptyIsNotZero)
+{
+    SKIP_WITHOUT_EXAMPLES();
+    int status = 0;
+    std::string out = RunExample("cc-workload", "--duration=1ns --summary=eit-empty.csv", &status);
+    EXPECT_EQ(status, 1) << out;
+    EXPECT_NE(out.find("cc-workload: error: no flow ran"), std::string::npos) << out;
+    auto rows = ns3::test::ReadCsv("eit-empty.csv");
+    ASSERT_EQ(rows.size(), 6u);
+    for (auto& r : rows)
+    {
+        EXPECT_EQ(r["flows"], "0");
+        EXPECT_EQ(r["p99_slowdown"], "") << "an empty bucket must be blank, not 0";
+        EXPECT_EQ(r["median_slowdown"], "");
+    }
+    std::remove("eit-empty.csv");
+
+    out = RunExample("cc-workload", "--duration=20us --summary=eit-some.csv", &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_NE(out.find("size buckets have no flow"), std::string::npos) << out;
+    rows = ns3::test::ReadCsv("eit-some.csv");
+    ASSERT_EQ(rows.size(), 6u);
+    EXPECT_NE(rows[5]["flows"], "0");
+    EXPECT_NE(rows[5]["p99_slowdown"], "");
+    bool sawEmpty = false;
+    for (auto& r : rows)
+    {
+        if (r["flows"] == "0")
+        {
+            sawEmpty = true;
+            EXPECT_EQ(r["p99_slowdown"], "");
+        }
+    }
+    EXPECT_TRUE(sawEmpty) << "the test needs an empty bucket";
+    std::remove("eit-some.csv");
+}
+
+// Issue 39, item 9: cc-workload replays a flow list, converted from the HPCC-lineage
+// flow.txt by tools/flowtxt_to_flowlist.py; errors name the file and the line.
+TEST(ExampleInputTest, FlowListReplayAndConverter)
+{
+    SKIP_WITHOUT_EXAMPLES();
+#ifdef AI_FABRIC_SOURCE_DIR
+    std::ofstream("eit-flow.txt") << "3\n0 5 3 100 200000 2.0\n1 7 3 100 10000 2.000001\n"
+                                     "3 2 3 100 5000 2.0000005\n";
+    int status = 0;
+    std::string conv = ns3::test::RunCommand("python3 " AI_FABRIC_SOURCE_DIR
+                                             "/tools/flowtxt_to_flowlist.py eit-flow.txt "
+                                             "eit-flows.txt 2>&1",
+                                             &status);
+    EXPECT_EQ(status, 0) << conv;
+    EXPECT_NE(conv.find("written sorted by start"), std::string::npos) << conv;
+    EXPECT_EQ(ReadFile("eit-flows.txt"),
+              "# ai-fabric flow list: src dst size_bytes start_ns\n"
+              "# converted from eit-flow.txt (HPCC flow.txt): 3 flows, priority 3\n"
+              "0 5 200000 2000000000\n3 2 5000 2000000500\n1 7 10000 2000001000\n");
+    std::string out = RunExample("cc-workload",
+                                 "--leaves=2 --hosts-per-leaf=4 --spines=1 "
+                                 "--flows=eit-flows.txt --fct=eit-flows-fct.csv",
+                                 &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_NE(out.find("workload: 3 flows"), std::string::npos) << out;
+    auto rows = ns3::test::ReadCsv("eit-flows-fct.csv");
+    ASSERT_EQ(rows.size(), 3u);
+    std::map<std::string, std::string> sizes; // "src->dst" -> size, rows in completion order
+    for (auto& r : rows)
+    {
+        sizes[r["src"] + "->" + r["dst"]] = r["size_bytes"];
+        EXPECT_EQ(r["ok"], "1");
+    }
+    EXPECT_EQ(sizes,
+              (std::map<std::string, std::string>{{"0->5", "200000"},
+                                                  {"3->2", "5000"},
+                                                  {"1->7", "10000"}}));
+
+    // A host the fabric does not have, and a malformed line: file and line named.
+    std::ofstream("eit-flows-bad.txt") << "# x\n0 1 100 0\n0 9 100 5\n";
+    out = RunExample("cc-workload",
+                     "--leaves=2 --hosts-per-leaf=4 --spines=1 --flows=eit-flows-bad.txt",
+                     &status);
+    EXPECT_EQ(status, 2) << out;
+    EXPECT_NE(out.find("eit-flows-bad.txt:3: host 9 is not in the fabric (8 hosts: 0..7)"),
+              std::string::npos)
+        << out;
+    std::ofstream("eit-flows-bad.txt") << "0 1 100\n";
+    out = RunExample("cc-workload", "--flows=eit-flows-bad.txt", &status);
+    EXPECT_EQ(status, 2) << out;
+    EXPECT_NE(out.find("eit-flows-bad.txt:1: 3 fields"), std::string::npos) << out;
+
+    // The converter's own errors: file and line, status 2.
+    std::ofstream("eit-flow.txt") << "2\n0 5 3 100 200000 2.0\n";
+    conv = ns3::test::RunCommand("python3 " AI_FABRIC_SOURCE_DIR
+                                 "/tools/flowtxt_to_flowlist.py eit-flow.txt "
+                                 "eit-flows.txt 2>&1",
+                                 &status);
+    EXPECT_EQ(status, 2) << conv;
+    EXPECT_NE(conv.find("eit-flow.txt:1: the first line says 2 flows but the file has 1"),
+              std::string::npos)
+        << conv;
+    for (const char* f :
+         {"eit-flow.txt", "eit-flows.txt", "eit-flows-fct.csv", "eit-flows-bad.txt"})
+    {
+        std::remove(f);
+    }
+#else
+    GTEST_SKIP() << "source directory unknown";
+#endif
+}
+
+// Issue 39, item 4: uet-matrix runs with htsim's defaults (NSCC, mixed spraying, its header
+// model), sizes the fat tree from the matrix's Nodes, and says so; an incast completes.
+TEST(ExampleInputTest, UetMatrixFollowsHtsimDefaults)
+{
+    SKIP_WITHOUT_EXAMPLES();
+    std::ostringstream cm;
+    cm << "Nodes 20\nConnections 7\n";
+    for (int i = 0; i < 7; ++i)
+    {
+        cm << i << "->19 id " << i + 1 << " start 0 size 200000\n";
+    }
+    std::ofstream("eit-incast.cm") << cm.str();
+    int status = 0;
+    std::string out = RunExample("uet-matrix", "--matrix=eit-incast.cm", &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_NE(out.find("fat tree (k=6)"), std::string::npos) << "k from Nodes 20:\n" << out;
+    EXPECT_NE(out.find("cc ns3::NsccCongestionOps, EV mixed, htsim header model"),
+              std::string::npos)
+        << out;
+    EXPECT_NE(out.find("defaults follow htsim"), std::string::npos) << out;
+    EXPECT_NE(out.find("this run: all defaults"), std::string::npos) << out;
+    EXPECT_NE(out.find("summary: 7/7 flows completed"), std::string::npos) << out;
+    out = RunExample("uet-matrix",
+                     "--matrix=eit-incast.cm --ev-strategy=single --htsim-headers=false",
+                     &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_NE(out.find("EV single, UET headers"), std::string::npos) << out;
+    out = RunExample("uet-matrix", "--k=4 --matrix=eit-incast.cm", &status);
+    EXPECT_EQ(status, 2) << out;
+    EXPECT_NE(out.find("has Nodes 20 but the --k=4 fat tree has 16 hosts"), std::string::npos)
+        << out;
+    std::remove("eit-incast.cm");
+
+    // Large start times keep the columns apart; a binary file is quoted printable.
+    std::ofstream("eit-late.cm") << "Nodes 2\nConnections 1\n0->1 id 123456789 start 987654321 "
+                                    "size 1000\n";
+    out = RunExample("uet-matrix", "--k=2 --matrix=eit-late.cm", &status);
+    EXPECT_EQ(status, 0) << out;
+    std::istringstream lines(out);
+    bool found = false;
+    for (std::string line; std::getline(lines, line);)
+    {
+        std::istringstream fields(line);
+        std::vector<std::string> f((std::istream_iterator<std::string>(fields)),
+                                   std::istream_iterator<std::string>());
+        if (!f.empty() && f[0] == "123456789")
+        {
+            found = true;
+            ASSERT_EQ(f.size(), 7u) << line;
+            EXPECT_EQ(f[4], "987654321.000") << line;
+        }
+    }
+    EXPECT_TRUE(found) << out;
+    std::remove("eit-late.cm");
+    std::ofstream("eit-binary.cm", std::ios::binary) << std::string("\x7f"
+                                                                    "ELF\x02\x01\xff\xfe\x00\x01",
+                                                                    10);
+    out = RunExample("uet-matrix", "--matrix=eit-binary.cm", &status);
+    EXPECT_EQ(status, 2) << out;
+    EXPECT_NE(out.find("eit-binary.cm:1:"), std::string::npos) << out;
+    for (unsigned char c : out)
+    {
+        EXPECT_TRUE(c == '\n' || (c >= 0x20 && c < 0x7f)) << "raw byte " << unsigned(c) << " in:\n"
+                                                          << out;
+    }
+    std::remove("eit-binary.cm");
+}
+
+// Issue 39, item 3: HPCC runs on fabrics with NVLink-rate links (NVSwitches add no INT hop).
+TEST(ExampleInputTest, HpccRunsOnFabricsWithNvLink)
+{
+    SKIP_WITHOUT_EXAMPLES();
+    for (const std::string topo : {"rail-optimized", "clos"})
+    {
+        int status = 0;
+        std::string out = RunExample("rail-allreduce",
+                                     "--servers=2 --gpus-per-server=2 --max-bytes=1048576 "
+                                     "--cc=hpcc --prefix=eit-hpcc --topology=" +
+                                         topo,
+                                     &status);
+        EXPECT_EQ(status, 0) << topo << ":\n" << out;
+        EXPECT_EQ(out.find("has no INT rate code"), std::string::npos) << out;
+        for (const char* f : {"eit-hpcc-nccl.txt",
+                              "eit-hpcc-results.csv",
+                              "eit-hpcc-fabric.csv",
+                              "eit-hpcc-nic.csv"})
+        {
+            std::remove(f);
+        }
+    }
+}
+
+// Issue 39: progress reports go to stderr and change no result (FirstReport 0 and a tiny
+// Interval force them on a short run).
+TEST(ExampleInputTest, ProgressReportsChangeNoResult)
+{
+    SKIP_WITHOUT_EXAMPLES();
+    int status = 0;
+    const std::string quiet =
+        ns3::test::RunCommand("timeout 60 " + ExamplesDir() +
+                                  "/cc-workload --duration=200us --quiet --fct=eit-pq.csv "
+                                  "2>/dev/null",
+                              &status);
+    EXPECT_EQ(status, 0);
+    const std::string progress =
+        ns3::test::RunCommand("timeout 60 " + ExamplesDir() +
+                                  "/cc-workload --duration=200us --fct=eit-pp.csv "
+                                  "--ns3::FabricProgressReporter::FirstReport=0s "
+                                  "--ns3::FabricProgressReporter::Interval=1ns 2>eit-progress.txt",
+                              &status);
+    EXPECT_EQ(status, 0);
+    EXPECT_EQ(quiet, progress);
+    EXPECT_EQ(ReadFile("eit-pq.csv"), ReadFile("eit-pp.csv"));
+    const std::string err = ReadFile("eit-progress.txt");
+    EXPECT_NE(err.find("cc-workload: progress: simulated "), std::string::npos) << err;
+    EXPECT_NE(err.find(" done / "), std::string::npos) << err;
+    EXPECT_NE(err.find("M events/s"), std::string::npos) << err;
+    EXPECT_NE(err.find("ETA"), std::string::npos) << err;
+    for (const char* f : {"eit-pq.csv", "eit-pp.csv", "eit-progress.txt"})
+    {
+        std::remove(f);
+    }
+}
+
+// Issue 39, item 6: a workload of implausibly many flows says so (with the number) before it
+// starts. The run itself would be long: it is cut after a few seconds.
+TEST(ExampleInputTest, ManyFlowsAreAnnouncedBeforeTheRun)
+{
+    SKIP_WITHOUT_EXAMPLES();
+    std::ofstream("eit-tiny.cdf") << "100 0\n200 100\n";
+    int status = 0;
+    std::string out = ns3::test::RunCommand("timeout 3 " + ExamplesDir() +
+                                                "/cc-workload --cdf=eit-tiny.cdf "
+                                                "--duration=200us --quiet 2>&1 >/dev/null",
+                                            &status);
+    EXPECT_NE(out.find("cc-workload: warning: this workload will start about "), std::string::npos)
+        << out;
+    std::remove("eit-tiny.cdf");
 }
 
 } // namespace

@@ -264,3 +264,76 @@ TEST_F(FabricAttributeTest, EveryCheckerNamesItsOwnAttribute)
 } // namespace
 } // namespace test
 } // namespace ns3
+
+namespace
+{
+
+using namespace ns3;
+
+// Issue 39: the command-line layer's value parsers are strict: no sign, no wrap-around, no
+// trailing text, units spelled out.
+TEST(FabricCommandLineParse, WholeNumbersBytesAndTimes)
+{
+    uint64_t v = 0;
+    std::string why;
+    EXPECT_TRUE(FabricCommandLine::ParseUnsigned("18446744073709551615", v, why));
+    EXPECT_EQ(v, UINT64_MAX);
+    EXPECT_FALSE(FabricCommandLine::ParseUnsigned("18446744073709551616", v, why));
+    EXPECT_EQ(why, "too large");
+    EXPECT_FALSE(FabricCommandLine::ParseUnsigned("-4", v, why));
+    EXPECT_EQ(why, "negative");
+    for (const char* bad : {"", "lots", "4.5", "4 ", " 4", "+4", "0x10", "1e3"})
+    {
+        EXPECT_FALSE(FabricCommandLine::ParseUnsigned(bad, v, why)) << bad;
+    }
+    EXPECT_TRUE(FabricCommandLine::ParseBytes("64MiB", v, why));
+    EXPECT_EQ(v, 64ull << 20);
+    EXPECT_TRUE(FabricCommandLine::ParseBytes("1G", v, why));
+    EXPECT_EQ(v, 1ull << 30);
+    EXPECT_TRUE(FabricCommandLine::ParseBytes("4096", v, why));
+    EXPECT_EQ(v, 4096u);
+    EXPECT_TRUE(FabricCommandLine::ParseBytes("2KB", v, why));
+    EXPECT_EQ(v, 2048u);
+    EXPECT_FALSE(FabricCommandLine::ParseBytes("4XB", v, why));
+    EXPECT_EQ(why, "unknown unit 'XB'");
+    EXPECT_FALSE(FabricCommandLine::ParseBytes("-4", v, why));
+    EXPECT_EQ(why, "negative");
+    EXPECT_FALSE(FabricCommandLine::ParseBytes("17179869184GiB", v, why));
+    EXPECT_EQ(why, "too large");
+    Time t;
+    EXPECT_TRUE(FabricCommandLine::ParseTime("5us", t));
+    EXPECT_EQ(t, MicroSeconds(5));
+    EXPECT_TRUE(FabricCommandLine::ParseTime("-1.5ms", t));
+    EXPECT_EQ(t, MicroSeconds(-1500));
+    EXPECT_TRUE(FabricCommandLine::ParseTime("2", t));
+    EXPECT_EQ(t, Seconds(2));
+    for (const char* bad : {"", "5 us", "5usec", "fast", "1..2us", "us"})
+    {
+        EXPECT_FALSE(FabricCommandLine::ParseTime(bad, t)) << bad;
+    }
+}
+
+// Progress lines show wall-clock durations people read.
+TEST(FabricProgressReporterFormat, Durations)
+{
+    EXPECT_EQ(FabricProgressReporter::FormatDuration(0), "0 s");
+    EXPECT_EQ(FabricProgressReporter::FormatDuration(59.4), "59 s");
+    EXPECT_EQ(FabricProgressReporter::FormatDuration(725), "12 min 5 s");
+    EXPECT_EQ(FabricProgressReporter::FormatDuration(12000), "3 h 20 min");
+}
+
+// Input errors abort as NS_ABORT_MSG did (library users, death tests) unless a program chose
+// to exit on them; then one line and status 2.
+TEST(FabricInputErrorDeathTest, AbortsByDefaultExitsWithTwoWhenAsked)
+{
+    EXPECT_DEATH(FABRIC_INPUT_ERROR("--x=1 is invalid"), "msg=\"--x=1 is invalid\"");
+    EXPECT_EXIT(
+        {
+            FabricInputError::SetExitOnError("prog");
+            FABRIC_INPUT_ERROR("--x=1 is\ninvalid");
+        },
+        ::testing::ExitedWithCode(2),
+        "prog: error: --x=1 is invalid");
+}
+
+} // namespace

@@ -375,6 +375,42 @@ TEST_F(HpccIntWireTest, TwoSwitchesAppendTwoRecordsWithQueuesAndRates)
     EXPECT_EQ(qp.first->GetCounters().completions, 1u);
 }
 
+// Issue 39: a switch with InBandTelemetry false (an NVSwitch) adds no record, so its port
+// rate needs no INT rate code: switch A sends at NVLink's 3.6 Tb/s, which has none, and the
+// WRITE completes with B's record only (it used to abort: "has no INT rate code").
+TEST_F(HpccIntWireTest, SwitchWithoutTelemetryAddsNoHopAndNeedsNoRateCode)
+{
+    Build("100Gbps", "3600Gbps", "25Gbps");
+    swA->SetAttribute("InBandTelemetry", BooleanValue(false));
+    qp.first->PostWrite(40960, 0, 1, RoceQueuePair::CompletionCallback());
+    Simulator::Stop(MilliSeconds(1));
+    Simulator::Run();
+    ASSERT_EQ(seen.size(), 10u);
+    for (const Seen& s : seen)
+    {
+        ASSERT_EQ(s.nHops, 1u);
+        EXPECT_EQ(s.hops[0].linkRate, DataRate("25Gbps"));
+    }
+    EXPECT_EQ(qp.first->GetCounters().completions, 1u);
+}
+
+// The topology helpers turn INT off on NVSwitches (NVLink is not an Ethernet hop) and leave it
+// on the scale-out switches.
+TEST(HpccTopology, NvSwitchesCarryNoTelemetryScaleOutSwitchesDo)
+{
+    auto topo = CreateObject<RailOptimizedTopologyHelper>();
+    topo->SetAttribute("Servers", UintegerValue(2));
+    topo->SetAttribute("GpusPerServer", UintegerValue(2));
+    topo->GetNicHelper().SetCongestionControl("hpcc");
+    topo->Install();
+    BooleanValue on;
+    topo->GetNvSwitch(0)->GetObject<FabricSwitch>()->GetAttribute("InBandTelemetry", on);
+    EXPECT_FALSE(on.Get());
+    topo->GetLeaf(0)->GetObject<FabricSwitch>()->GetAttribute("InBandTelemetry", on);
+    EXPECT_TRUE(on.Get());
+    Simulator::Destroy();
+}
+
 // HPCC off (dcqcn): no INT anywhere, the frames are the plain RoCE size.
 TEST_F(HpccIntWireTest, NoIntWithoutHpcc)
 {

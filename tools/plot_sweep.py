@@ -5,7 +5,7 @@
 Heatmap of a metric over two parameters, each cell annotated with its value:
 
     tools/plot_sweep.py sweeps/ecn/sweep.csv --x kmin --y kmax --metric p99_slowdown \\
-        --heatmap --filter cc=dcqcn --filter bucket=small --out ecn-p99.pdf
+        --heatmap --filter cc=dcqcn --filter bucket=all --out ecn-p99.pdf
 
 Lines of a metric against one parameter, one line per value of another (--hue), one panel
 per value of a third (--facet):
@@ -208,12 +208,25 @@ def plot(args):
     check_columns(df, path, [args.metric, args.x, args.y, args.hue, args.facet])
     df = apply_filters(df, path, args.filter)
     keys = [c for c in (args.facet, args.y, args.hue, args.x) if c]
-    metric = pd.to_numeric(df[args.metric].str.strip(), errors="coerce")
-    if metric.isna().any():
-        i = int(metric.isna().to_numpy().nonzero()[0][0])
+    raw = df[args.metric].str.strip()
+    metric = pd.to_numeric(raw, errors="coerce")
+    # Empty points (a size bucket without flows: blank or NaN, or a row with flows = 0 from
+    # older outputs that wrote 0) are skipped, never drawn as 0.
+    empty = raw.eq("") | raw.str.lower().isin(["nan", "-"])
+    if "flows" in df.columns and args.metric != "flows":
+        empty |= pd.to_numeric(df["flows"].str.strip(), errors="coerce").eq(0)
+    bad = metric.isna() & ~empty
+    if bad.any():
+        i = int(bad.to_numpy().nonzero()[0][0])
         raise common.InputError("%s: line %d: column '%s' is %r, expected a number" % (
             path, int(df.index[i]) + 2, args.metric, df[args.metric].iloc[i]))
-    df = df.assign(**{args.metric: metric})
+    if empty.any():
+        print("plot_sweep: skipped %d empty point(s) (no flows: '%s' is blank)"
+              % (int(empty.sum()), args.metric), file=sys.stderr)
+    df = df.assign(**{args.metric: metric})[~empty]
+    if df.empty:
+        raise UsageError("%s: every point of '%s' is empty (no flows); nothing to plot"
+                         % (path, args.metric))
     cells = reduce_cells(df, path, keys, args.metric, args.agg)
 
     facets = levels(cells, args.facet) if args.facet else [None]

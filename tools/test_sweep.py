@@ -397,6 +397,30 @@ class Plots(SweepCase):
         self.assertIn("keeps no row; column 'cc' has dcqcn, none", r.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "x.png")))
 
+    def test_empty_points_are_skipped_not_zero(self):
+        # Issue 39: an empty size bucket (blank, or flows = 0 in older outputs) is no point.
+        with open(self.csv, "w") as f:
+            f.write("kmin,bucket,flows,p99_slowdown\n50,0,0,\n100,0,3,2.5\n200,0,0,0.000000\n"
+                    "50,all,9,3.0\n100,all,9,3.5\n200,all,9,4.0\n")
+        png = os.path.join(self.tmp, "empty.png")
+        r = self.plot("--x", "kmin", "--metric", "p99_slowdown", "--facet", "bucket",
+                      "--out", png)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("skipped 2 empty point(s)", r.stderr)
+        self.assertPng(png)
+        r = self.plot("--x", "kmin", "--metric", "p99_slowdown", "--filter", "bucket=0",
+                      "--filter", "kmin=50,200", "--out", png)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("every point of 'p99_slowdown' is empty", r.stderr)
+
+    def test_help_example_filter_is_valid(self):
+        # The --help text's own example filters on a bucket the summaries have.
+        r = subprocess.run([sys.executable, PLOT, "--help"], capture_output=True, text=True,
+                           timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("--filter bucket=all", r.stdout)
+        self.assertNotIn("bucket=small", r.stdout)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

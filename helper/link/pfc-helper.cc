@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/pfc-channel.h"
@@ -70,7 +71,7 @@ PfcHelper::SetChannelAttribute(std::string name, const AttributeValue& value)
 Ptr<PfcNetDevice>
 PfcHelper::CreateDevice(Ptr<Node> node)
 {
-    NS_ABORT_MSG_IF(!node, "PfcHelper::CreateDevice given a null node");
+    FABRIC_INPUT_ERROR_IF(!node, "PfcHelper::CreateDevice given a null node");
     Ptr<PfcNetDevice> dev = m_deviceFactory.Create<PfcNetDevice>();
     dev->SetAddress(Mac48Address::Allocate());
     dev->SetTxScheduler(m_schedulerFactory.Create<PfcTxScheduler>());
@@ -95,8 +96,9 @@ PfcHelper::Install(Ptr<Node> a, Ptr<Node> b)
 NetDeviceContainer
 PfcHelper::Install(NodeContainer c)
 {
-    NS_ABORT_MSG_IF(c.GetN() != 2,
-                    "PfcHelper::Install(NodeContainer) needs exactly 2 nodes, got " << c.GetN());
+    FABRIC_INPUT_ERROR_IF(c.GetN() != 2,
+                          "PfcHelper::Install(NodeContainer) needs exactly 2 nodes, got "
+                              << c.GetN());
     return Install(c.Get(0), c.Get(1));
 }
 
@@ -119,7 +121,7 @@ PfcHelper::EnablePcapInternal(std::string prefix,
     Ptr<PcapFileWrapper> file = CreateObject<PcapFileWrapper>();
     file->SetAttribute("NanosecMode", BooleanValue(true));
     file->Open(filename, std::ios::out);
-    NS_ABORT_MSG_IF(file->Fail(), "PfcHelper: cannot open pcap file \"" << filename << "\"");
+    FABRIC_INPUT_ERROR_IF(file->Fail(), "PfcHelper: cannot open pcap file \"" << filename << "\"");
     file->Init(PcapHelper::DLT_EN10MB, PcapFile::SNAPLEN_DEFAULT, PcapFile::ZONE_DEFAULT);
     pcapHelper.HookDefaultSink<PfcNetDevice>(device,
                                              promiscuous ? "PromiscSniffer" : "Sniffer",

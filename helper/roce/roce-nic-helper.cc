@@ -8,6 +8,7 @@
 #include "ns3/dcqcn-congestion-ops.h"
 #include "ns3/dctcp-congestion-ops.h"
 #include "ns3/enum.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/hpcc-congestion-ops.h"
 #include "ns3/node.h"
 #include "ns3/swift-congestion-ops.h"
@@ -120,13 +121,14 @@ RoceNicHelper::SetCongestionControl(const std::string& cc)
     }
     else
     {
-        NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(cc, &tid) ||
-                            !tid.IsChildOf(RoceCongestionOps::GetTypeId()),
-                        "congestion control \"" << cc
-                                                << "\" is unknown; valid names are none, dcqcn, "
-                                                   "dctcp, timely, swift, hpcc, or the TypeId "
-                                                   "name of "
-                                                   "a RoceCongestionOps");
+        FABRIC_INPUT_ERROR_IF(!TypeId::LookupByNameFailSafe(cc, &tid) ||
+                                  !tid.IsChildOf(RoceCongestionOps::GetTypeId()),
+                              "congestion control \""
+                                  << cc
+                                  << "\" is unknown; valid names are none, dcqcn, "
+                                     "dctcp, timely, swift, hpcc, or the TypeId "
+                                     "name of "
+                                     "a RoceCongestionOps");
     }
     m_nicFactory.Set("CongestionControl", TypeIdValue(tid));
 }
@@ -140,11 +142,13 @@ RoceNicHelper::SetRandomStartPsn(bool random)
 Ptr<RoceNic>
 RoceNicHelper::Install(Ptr<Node> node, Ptr<PfcNetDevice> port, Ipv4Address address)
 {
-    NS_ABORT_MSG_IF(!node, "RoceNicHelper::Install given a null node");
-    NS_ABORT_MSG_IF(node->GetObject<RoceNic>(),
-                    "RoceNicHelper::Install: node " << node->GetId() << " already has a RoceNic");
-    NS_ABORT_MSG_IF(!port || port->GetNode() != node,
-                    "RoceNicHelper::Install: the port does not belong to node " << node->GetId());
+    FABRIC_INPUT_ERROR_IF(!node, "RoceNicHelper::Install given a null node");
+    FABRIC_INPUT_ERROR_IF(node->GetObject<RoceNic>(),
+                          "RoceNicHelper::Install: node " << node->GetId()
+                                                          << " already has a RoceNic");
+    FABRIC_INPUT_ERROR_IF(!port || port->GetNode() != node,
+                          "RoceNicHelper::Install: the port does not belong to node "
+                              << node->GetId());
     Ptr<RoceNic> nic = m_nicFactory.Create<RoceNic>();
     nic->AddPort(port, address);
     node->AggregateObject(nic);
@@ -158,11 +162,11 @@ RoceNicHelper::Connect(Ptr<RoceNic> a,
                        uint32_t portA,
                        uint32_t portB)
 {
-    NS_ABORT_MSG_IF(!a || !b, "RoceNicHelper::Connect: a NIC is null (unknown NIC)");
-    NS_ABORT_MSG_IF(a->GetNPorts() == 0 || b->GetNPorts() == 0,
-                    "RoceNicHelper::Connect: a NIC has no ports (install it with "
-                    "RoceNicHelper::Install first)");
-    NS_ABORT_MSG_IF(nQps == 0, "RoceNicHelper::Connect: nQps must be >= 1");
+    FABRIC_INPUT_ERROR_IF(!a || !b, "RoceNicHelper::Connect: a NIC is null (unknown NIC)");
+    FABRIC_INPUT_ERROR_IF(a->GetNPorts() == 0 || b->GetNPorts() == 0,
+                          "RoceNicHelper::Connect: a NIC has no ports (install it with "
+                          "RoceNicHelper::Install first)");
+    FABRIC_INPUT_ERROR_IF(nQps == 0, "RoceNicHelper::Connect: nQps must be >= 1");
     std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>> pairs;
     for (uint32_t i = 0; i < nQps; ++i)
     {

@@ -4,6 +4,7 @@
 #include "switch-csv-monitor.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 
@@ -16,9 +17,9 @@ SwitchCsvMonitor::SwitchCsvMonitor(const std::string& path, Time interval, uint8
       m_priorities(priorities),
       m_rows(0)
 {
-    NS_ABORT_MSG_IF(!m_out, "SwitchCsvMonitor: cannot write \"" << path << "\"");
-    NS_ABORT_MSG_IF(!interval.IsStrictlyPositive(),
-                    "SwitchCsvMonitor: interval " << interval << " must be > 0");
+    FABRIC_INPUT_ERROR_IF(!m_out, "SwitchCsvMonitor: cannot write \"" << path << "\"");
+    FABRIC_INPUT_ERROR_IF(!interval.IsStrictlyPositive(),
+                          "SwitchCsvMonitor: interval " << interval << " must be > 0");
     m_out << "time_us,node,port,priority,queue_bytes,tx_bytes,pfc_xoff_tx,pfc_pause_rx,"
              "ecn_marks,drops\n";
 }
@@ -31,8 +32,8 @@ SwitchCsvMonitor::~SwitchCsvMonitor()
 void
 SwitchCsvMonitor::Add(Ptr<FabricSwitch> sw)
 {
-    NS_ABORT_MSG_IF(!sw || !sw->GetMmu() || sw->GetMmu()->GetNPorts() == 0,
-                    "SwitchCsvMonitor::Add: the switch is not configured");
+    FABRIC_INPUT_ERROR_IF(!sw || !sw->GetMmu() || sw->GetMmu()->GetNPorts() == 0,
+                          "SwitchCsvMonitor::Add: the switch is not configured");
     m_switches.push_back(sw);
     m_last.emplace_back(sw->GetNPorts() * 8ull * 6, 0);
 }

@@ -4,9 +4,11 @@
 #include "switch-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/pointer.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/roce-entropy-parser.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -44,6 +46,15 @@ SwitchHelper::SetMmuAttribute(std::string name, const AttributeValue& value)
     m_mmuFactory.Set(name, value);
 }
 
+uint8_t
+SwitchHelper::GetLosslessPriorities() const
+{
+    Ptr<Object> mmu = m_mmuFactory.Create();
+    UintegerValue mask;
+    mmu->GetAttribute("LosslessPriorities", mask);
+    return static_cast<uint8_t>(mask.Get());
+}
+
 void
 SwitchHelper::SetEcnAttribute(std::string name, const AttributeValue& value)
 {
@@ -53,7 +64,7 @@ SwitchHelper::SetEcnAttribute(std::string name, const AttributeValue& value)
 Ptr<FabricSwitch>
 SwitchHelper::Install(Ptr<Node> node)
 {
-    NS_ABORT_MSG_IF(!node, "SwitchHelper::Install given a null node");
+    FABRIC_INPUT_ERROR_IF(!node, "SwitchHelper::Install given a null node");
     NetDeviceContainer ports;
     for (uint32_t i = 0; i < node->GetNDevices(); ++i)
     {
@@ -85,13 +96,15 @@ SwitchHelper::DefaultSeed(uint32_t nodeId)
 Ptr<FabricSwitch>
 SwitchHelper::Install(Ptr<Node> node, NetDeviceContainer ports)
 {
-    NS_ABORT_MSG_IF(!node, "SwitchHelper::Install given a null node");
-    NS_ABORT_MSG_IF(ports.GetN() == 0,
-                    "SwitchHelper::Install: node " << node->GetId()
-                                                   << " has no PfcNetDevice ports; create its "
-                                                      "links with PfcHelper first");
-    NS_ABORT_MSG_IF(node->GetObject<FabricSwitch>(),
-                    "SwitchHelper::Install: node " << node->GetId() << " already has a switch");
+    FABRIC_INPUT_ERROR_IF(!node, "SwitchHelper::Install given a null node");
+    FABRIC_INPUT_ERROR_IF(ports.GetN() == 0,
+                          "SwitchHelper::Install: node "
+                              << node->GetId()
+                              << " has no PfcNetDevice ports; create its "
+                                 "links with PfcHelper first");
+    FABRIC_INPUT_ERROR_IF(node->GetObject<FabricSwitch>(),
+                          "SwitchHelper::Install: node " << node->GetId()
+                                                         << " already has a switch");
     Ptr<FabricSwitch> sw = m_switchFactory.Create<FabricSwitch>();
     sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SharedBufferMmu>()));
     sw->SetAttribute("EcnMarker", PointerValue(m_ecnFactory.Create<WredEcnMarker>()));
@@ -105,11 +118,12 @@ SwitchHelper::Install(Ptr<Node> node, NetDeviceContainer ports)
     for (uint32_t i = 0; i < ports.GetN(); ++i)
     {
         Ptr<PfcNetDevice> dev = DynamicCast<PfcNetDevice>(ports.Get(i));
-        NS_ABORT_MSG_IF(!dev, "SwitchHelper::Install: device " << i << " is not a PfcNetDevice");
-        NS_ABORT_MSG_IF(dev->GetNode() != node,
-                        "SwitchHelper::Install: port " << i << " belongs to node "
-                                                       << dev->GetNode()->GetId() << ", not "
-                                                       << node->GetId());
+        FABRIC_INPUT_ERROR_IF(!dev,
+                              "SwitchHelper::Install: device " << i << " is not a PfcNetDevice");
+        FABRIC_INPUT_ERROR_IF(dev->GetNode() != node,
+                              "SwitchHelper::Install: port " << i << " belongs to node "
+                                                             << dev->GetNode()->GetId() << ", not "
+                                                             << node->GetId());
         sw->AddPort(dev);
     }
     node->AggregateObject(sw);

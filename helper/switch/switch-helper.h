@@ -54,6 +54,13 @@ class SwitchHelper
      */
     void SetEcnAttribute(std::string name, const AttributeValue& value);
     /**
+     * \brief The lossless (PFC) priorities the MMUs of new switches will have
+     *        (SharedBufferMmu LosslessPriorities as set on this helper or by default), so a
+     *        configuration can be checked before anything is installed.
+     * \return the bit mask, bit p = priority p
+     */
+    uint8_t GetLosslessPriorities() const;
+    /**
      * \brief Register (or replace) the entropy parser new switches use for a UDP destination
      *        port.
      * \param udpDstPort the port, 1..65535 (aborts on 0)

@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/ai-fabric-compat.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/shared-buffer-mmu.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -63,7 +64,7 @@ SwitchQueueSampler::DoDispose()
 void
 SwitchQueueSampler::AddSwitch(Ptr<FabricSwitch> sw, const std::string& tier)
 {
-    NS_ABORT_MSG_IF(!sw, "SwitchQueueSampler::AddSwitch: null switch (tier " << tier << ")");
+    FABRIC_INPUT_ERROR_IF(!sw, "SwitchQueueSampler::AddSwitch: null switch (tier " << tier << ")");
     for (Tier& t : m_tiers)
     {
         if (t.name == tier)
@@ -81,7 +82,7 @@ SwitchQueueSampler::AddSwitch(Ptr<FabricSwitch> sw, const std::string& tier)
 void
 SwitchQueueSampler::Start()
 {
-    NS_ABORT_MSG_IF(m_tiers.empty(), "SwitchQueueSampler::Start: no switch added");
+    FABRIC_INPUT_ERROR_IF(m_tiers.empty(), "SwitchQueueSampler::Start: no switch added");
     Cancel();
     if (m_timeline)
     {

@@ -4,6 +4,7 @@
 #include "switch-settings.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/object-factory.h"
 
 namespace ns3
@@ -29,13 +30,14 @@ SwitchSettings::Set(Target target, const std::string& name, const AttributeValue
 {
     const char* type = GetTypeName(target);
     TypeId::AttributeInformation info;
-    NS_ABORT_MSG_IF(!TypeId::LookupByName(type).LookupAttributeByName(name, &info),
-                    "SwitchSettings: " << type << " has no attribute \"" << name
-                                       << "\" (see --PrintAttributes=" << type << ")");
+    FABRIC_INPUT_ERROR_IF(!TypeId::LookupByName(type).LookupAttributeByName(name, &info),
+                          "SwitchSettings: " << type << " has no attribute \"" << name
+                                             << "\" (see --PrintAttributes=" << type << ")");
     Ptr<AttributeValue> valid = info.checker->CreateValidValue(value);
-    NS_ABORT_MSG_IF(!valid,
-                    "SwitchSettings: " << type << "::" << name << " does not accept the value \""
-                                       << value.SerializeToString(info.checker) << "\"");
+    FABRIC_INPUT_ERROR_IF(!valid,
+                          "SwitchSettings: " << type << "::" << name
+                                             << " does not accept the value \""
+                                             << value.SerializeToString(info.checker) << "\"");
     // The MMU's attribute setters check ranges (TrimSize, TrimDscp, ...): create one with the
     // value now, so that a bad value aborts here rather than at Install(). Not a marker: it
     // would take a random stream and shift every later one; its setters (Pmax in [0, 1], Kmin

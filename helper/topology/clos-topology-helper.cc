@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -199,9 +200,10 @@ ClosTopologyHelper::GetTorUplinks() const
 Ptr<Node>
 ClosTopologyHelper::GetTor(uint32_t rack) const
 {
-    NS_ABORT_MSG_IF(rack >= GetNRacks(),
-                    "ClosTopologyHelper::GetTor: rack " << rack << " does not exist (racks 0.."
-                                                        << int64_t(GetNRacks()) - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(rack >= GetNRacks(),
+                          "ClosTopologyHelper::GetTor: rack "
+                              << rack << " does not exist (racks 0.." << int64_t(GetNRacks()) - 1
+                              << ")");
     return GetLeaf(rack);
 }
 
@@ -209,17 +211,19 @@ void
 ClosTopologyHelper::DoPlan()
 {
     const std::string name = "ClosTopologyHelper";
-    NS_ABORT_MSG_IF(m_tiers != 2 && m_tiers != 3,
-                    name << ": Tiers=" << m_tiers
-                         << " is invalid; use 2 (ToR + spine) or 3 (ToR + aggregation + core)");
-    NS_ABORT_MSG_IF(m_serversPerRack == 0,
-                    name << ": ServersPerRack=0 is invalid; a rack needs >= 1 server");
-    NS_ABORT_MSG_IF(m_torPorts == 0, name << ": TorPorts=0 is invalid; need >= 2");
-    NS_ABORT_MSG_IF(m_spinePorts == 0, name << ": SpinePorts=0 is invalid; need >= 1");
-    NS_ABORT_MSG_IF(!(m_oversubscription >= 1.0),
-                    name << ": Oversubscription=" << m_oversubscription
-                         << " is invalid: it is ToR downlink / uplink bandwidth and must be >= 1 "
-                            "(1 = non-blocking)");
+    FABRIC_INPUT_ERROR_IF(
+        m_tiers != 2 && m_tiers != 3,
+        name << ": Tiers=" << m_tiers
+             << " is invalid; use 2 (ToR + spine) or 3 (ToR + aggregation + core)");
+    FABRIC_INPUT_ERROR_IF(m_serversPerRack == 0,
+                          name << ": ServersPerRack=0 is invalid; a rack needs >= 1 server");
+    FABRIC_INPUT_ERROR_IF(m_torPorts == 0, name << ": TorPorts=0 is invalid; need >= 2");
+    FABRIC_INPUT_ERROR_IF(m_spinePorts == 0, name << ": SpinePorts=0 is invalid; need >= 1");
+    FABRIC_INPUT_ERROR_IF(
+        !(m_oversubscription >= 1.0),
+        name << ": Oversubscription=" << m_oversubscription
+             << " is invalid: it is ToR downlink / uplink bandwidth and must be >= 1 "
+                "(1 = non-blocking)");
     SetTier(FabricLinkTier::LEAF_SPINE, m_leafSpineRate, m_leafSpineDelay, "LeafSpineDataRate");
 
     const uint32_t perServer = m_gpusPerServer * m_portsPerGpu;
@@ -237,11 +241,12 @@ ClosTopologyHelper::DoPlan()
                 maxServers = s;
             }
         }
-        NS_ABORT_MSG(name << ": ServersPerRack=" << m_serversPerRack << " does not fit TorPorts="
-                          << m_torPorts << ": the ToR needs " << m_torDown << " down-ports + "
-                          << m_torUp << " uplinks at Oversubscription=" << m_oversubscription
-                          << "; at most " << maxServers
-                          << " servers per rack fit (or raise TorPorts / Oversubscription)");
+        FABRIC_INPUT_ERROR(name << ": ServersPerRack=" << m_serversPerRack
+                                << " does not fit TorPorts=" << m_torPorts << ": the ToR needs "
+                                << m_torDown << " down-ports + " << m_torUp
+                                << " uplinks at Oversubscription=" << m_oversubscription
+                                << "; at most " << maxServers
+                                << " servers per rack fit (or raise TorPorts / Oversubscription)");
     }
     SetLeafCapacity(double(m_torDown) * m_gpuLinkRate.GetBitRate(),
                     double(m_torUp) * m_leafSpineRate.GetBitRate());
@@ -265,13 +270,14 @@ ClosTopologyHelper::DoPlan()
         return;
     }
 
-    NS_ABORT_MSG_IF(m_racksPerPod == 0,
-                    name << ": RacksPerPod=0 is invalid; a pod needs >= 1 rack");
-    NS_ABORT_MSG_IF(m_corePorts == 0, name << ": CorePorts=0 is invalid; need >= 1");
-    NS_ABORT_MSG_IF(!(m_spineOversubscription >= 1.0),
-                    name << ": SpineOversubscription=" << m_spineOversubscription
-                         << " is invalid: it is aggregation downlink / uplink bandwidth and must "
-                            "be >= 1 (1 = non-blocking)");
+    FABRIC_INPUT_ERROR_IF(m_racksPerPod == 0,
+                          name << ": RacksPerPod=0 is invalid; a pod needs >= 1 rack");
+    FABRIC_INPUT_ERROR_IF(m_corePorts == 0, name << ": CorePorts=0 is invalid; need >= 1");
+    FABRIC_INPUT_ERROR_IF(
+        !(m_spineOversubscription >= 1.0),
+        name << ": SpineOversubscription=" << m_spineOversubscription
+             << " is invalid: it is aggregation downlink / uplink bandwidth and must "
+                "be >= 1 (1 = non-blocking)");
     SetTier(FabricLinkTier::SPINE_CORE, m_spineCoreRate, m_spineCoreDelay, "SpineCoreDataRate");
     const uint32_t nPods = GetNPods();
     auto fits = [this](uint32_t agg) {
@@ -290,36 +296,36 @@ ClosTopologyHelper::DoPlan()
     }
     if (m_spinesPerPod == 0)
     {
-        NS_ABORT_MSG_IF(fit == 0,
-                        name << ": no SpinesPerPod fits: RacksPerPod=" << m_racksPerPod
-                             << " ToRs with " << m_torUp << " uplinks each need aggregation "
-                             << "switches with >= " << m_racksPerPod
-                             << " down-ports plus uplinks, but SpinePorts=" << m_spinePorts
-                             << "; lower RacksPerPod or raise SpinePorts");
+        FABRIC_INPUT_ERROR_IF(fit == 0,
+                              name << ": no SpinesPerPod fits: RacksPerPod=" << m_racksPerPod
+                                   << " ToRs with " << m_torUp << " uplinks each need aggregation "
+                                   << "switches with >= " << m_racksPerPod
+                                   << " down-ports plus uplinks, but SpinePorts=" << m_spinePorts
+                                   << "; lower RacksPerPod or raise SpinePorts");
         m_aggPerPod = fit;
     }
     else
     {
-        NS_ABORT_MSG_IF(m_torUp % m_spinesPerPod != 0,
-                        name << ": SpinesPerPod=" << m_spinesPerPod
-                             << " cannot take the ToR uplinks evenly: each ToR has " << m_torUp
-                             << " uplinks, so SpinesPerPod must divide " << m_torUp << " ("
-                             << Divisors(m_torUp) << ")");
-        NS_ABORT_MSG_IF(!fits(m_spinesPerPod),
-                        name << ": too few ports: SpinesPerPod=" << m_spinesPerPod
-                             << " gives each aggregation switch "
-                             << m_racksPerPod * (m_torUp / m_spinesPerPod)
-                             << " down-ports plus uplinks, more than SpinePorts=" << m_spinePorts
-                             << (fit ? "; use SpinesPerPod=" + std::to_string(fit) : "")
-                             << "; or raise SpinePorts / lower RacksPerPod");
+        FABRIC_INPUT_ERROR_IF(m_torUp % m_spinesPerPod != 0,
+                              name << ": SpinesPerPod=" << m_spinesPerPod
+                                   << " cannot take the ToR uplinks evenly: each ToR has "
+                                   << m_torUp << " uplinks, so SpinesPerPod must divide " << m_torUp
+                                   << " (" << Divisors(m_torUp) << ")");
+        FABRIC_INPUT_ERROR_IF(
+            !fits(m_spinesPerPod),
+            name << ": too few ports: SpinesPerPod=" << m_spinesPerPod
+                 << " gives each aggregation switch " << m_racksPerPod * (m_torUp / m_spinesPerPod)
+                 << " down-ports plus uplinks, more than SpinePorts=" << m_spinePorts
+                 << (fit ? "; use SpinesPerPod=" + std::to_string(fit) : "")
+                 << "; or raise SpinePorts / lower RacksPerPod");
         m_aggPerPod = m_spinesPerPod;
     }
     m_spineDown = m_racksPerPod * (m_torUp / m_aggPerPod);
     m_spineUp = UplinksFor(m_spineDown, m_leafSpineRate, m_spineCoreRate, m_spineOversubscription);
-    NS_ABORT_MSG_IF(m_cores != 0 && m_cores % m_aggPerPod != 0,
-                    name << ": Cores=" << m_cores << " must be a multiple of SpinesPerPod="
-                         << m_aggPerPod << " (one core plane per aggregation index), e.g. "
-                         << m_aggPerPod * ((m_cores + m_aggPerPod - 1) / m_aggPerPod));
+    FABRIC_INPUT_ERROR_IF(m_cores != 0 && m_cores % m_aggPerPod != 0,
+                          name << ": Cores=" << m_cores << " must be a multiple of SpinesPerPod="
+                               << m_aggPerPod << " (one core plane per aggregation index), e.g. "
+                               << m_aggPerPod * ((m_cores + m_aggPerPod - 1) / m_aggPerPod));
     m_coresPerPlane = PlanUpperTier(m_cores / m_aggPerPod,
                                     "Cores/SpinesPerPod",
                                     m_spineUp,

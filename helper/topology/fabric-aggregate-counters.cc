@@ -4,6 +4,7 @@
 #include "fabric-aggregate-counters.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 
 #include <numeric>
 
@@ -185,10 +186,10 @@ FabricTierCounters::GetRows() const
 const FabricTierCounters&
 FabricAggregateCounters::Get(FabricNodeType type) const
 {
-    NS_ABORT_MSG_IF(type >= FabricNodeType::COUNT,
-                    "FabricAggregateCounters::Get: node type "
-                        << unsigned(type) << " is invalid (0.." << size_t(FabricNodeType::COUNT) - 1
-                        << ")");
+    FABRIC_INPUT_ERROR_IF(type >= FabricNodeType::COUNT,
+                          "FabricAggregateCounters::Get: node type "
+                              << unsigned(type) << " is invalid (0.."
+                              << size_t(FabricNodeType::COUNT) - 1 << ")");
     return tiers[size_t(type)];
 }
 

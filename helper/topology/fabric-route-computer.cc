@@ -4,6 +4,7 @@
 #include "fabric-route-computer.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -65,9 +66,9 @@ FabricRouteComputer::DoDispose()
 uint32_t
 FabricRouteComputer::AddSwitch(Ptr<SwitchForwardingTable> table, const std::string& name)
 {
-    NS_ABORT_MSG_IF(!table,
-                    "FabricRouteComputer::AddSwitch: switch \"" << name
-                                                                << "\" has no forwarding table");
+    FABRIC_INPUT_ERROR_IF(!table,
+                          "FabricRouteComputer::AddSwitch: switch \""
+                              << name << "\" has no forwarding table");
     m_tables.push_back(table);
     m_names.push_back(name);
     return static_cast<uint32_t>(m_tables.size() - 1);
@@ -78,9 +79,10 @@ FabricRouteComputer::AddSwitchLink(uint32_t a, uint32_t portA, uint32_t b, uint3
 {
     CheckSwitch(a, "AddSwitchLink");
     CheckSwitch(b, "AddSwitchLink");
-    NS_ABORT_MSG_IF(a == b,
-                    "FabricRouteComputer::AddSwitchLink: both ends are switch "
-                        << a << " (" << m_names[a] << "); a link joins two different switches");
+    FABRIC_INPUT_ERROR_IF(a == b,
+                          "FabricRouteComputer::AddSwitchLink: both ends are switch "
+                              << a << " (" << m_names[a]
+                              << "); a link joins two different switches");
     m_links.push_back(Link{a, portA, b, portB, false, true});
     return static_cast<uint32_t>(m_links.size() - 1);
 }
@@ -124,31 +126,32 @@ FabricRouteComputer::GetSwitchName(uint32_t sw) const
 void
 FabricRouteComputer::CheckSwitch(uint32_t sw, const char* what) const
 {
-    NS_ABORT_MSG_IF(sw >= m_tables.size(),
-                    "FabricRouteComputer::" << what << ": switch " << sw
-                                            << " does not exist (switches 0.."
-                                            << int64_t(m_tables.size()) - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(sw >= m_tables.size(),
+                          "FabricRouteComputer::" << what << ": switch " << sw
+                                                  << " does not exist (switches 0.."
+                                                  << int64_t(m_tables.size()) - 1 << ")");
 }
 
 void
 FabricRouteComputer::CheckLink(uint32_t link, const char* what) const
 {
-    NS_ABORT_MSG_IF(link >= m_links.size(),
-                    "FabricRouteComputer::" << what << ": link " << link
-                                            << " does not exist (links 0.."
-                                            << int64_t(m_links.size()) - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(link >= m_links.size(),
+                          "FabricRouteComputer::" << what << ": link " << link
+                                                  << " does not exist (links 0.."
+                                                  << int64_t(m_links.size()) - 1 << ")");
 }
 
 void
 FabricRouteComputer::CheckComputed(uint32_t sw, const char* what) const
 {
-    NS_ABORT_MSG_IF(!m_computed,
-                    "FabricRouteComputer::" << what << " called before Compute(); compute first");
-    NS_ABORT_MSG_IF(sw >= m_comp.size(),
-                    "FabricRouteComputer::" << what << ": switch " << sw
-                                            << " was added after the last Compute() (switches 0.."
-                                            << int64_t(m_comp.size()) - 1
-                                            << " computed); call Compute() again");
+    FABRIC_INPUT_ERROR_IF(!m_computed,
+                          "FabricRouteComputer::" << what
+                                                  << " called before Compute(); compute first");
+    FABRIC_INPUT_ERROR_IF(sw >= m_comp.size(),
+                          "FabricRouteComputer::"
+                              << what << ": switch " << sw
+                              << " was added after the last Compute() (switches 0.."
+                              << int64_t(m_comp.size()) - 1 << " computed); call Compute() again");
 }
 
 // ---- link state ----------------------------------------------------------------------------
@@ -223,11 +226,11 @@ FabricRouteComputer::Compute()
         {
             uint32_t x = m_byAddress[i - 1];
             uint32_t y = m_byAddress[i];
-            NS_ABORT_MSG_IF(m_hostAddr[x] == m_hostAddr[y],
-                            "FabricRouteComputer::Compute: host "
-                                << Ipv4Address(m_hostAddr[x]) << " is attached twice (links "
-                                << m_hostLink[x] << " and " << m_hostLink[y]
-                                << "); every host address needs its own host link");
+            FABRIC_INPUT_ERROR_IF(m_hostAddr[x] == m_hostAddr[y],
+                                  "FabricRouteComputer::Compute: host "
+                                      << Ipv4Address(m_hostAddr[x]) << " is attached twice (links "
+                                      << m_hostLink[x] << " and " << m_hostLink[y]
+                                      << "); every host address needs its own host link");
         }
     }
 
@@ -329,10 +332,10 @@ FabricRouteComputer::Compute()
     std::vector<uint64_t> distOff(nComp + 1, 0);
     for (uint32_t c = 0; c < nComp; ++c)
     {
-        NS_ABORT_MSG_IF(compSize[c] >= INF,
-                        "FabricRouteComputer::Compute: " << compSize[c]
-                                                         << " connected switches exceed the "
-                                                         << INF - 1 << " supported");
+        FABRIC_INPUT_ERROR_IF(compSize[c] >= INF,
+                              "FabricRouteComputer::Compute: " << compSize[c]
+                                                               << " connected switches exceed the "
+                                                               << INF - 1 << " supported");
         distOff[c + 1] = distOff[c] + uint64_t(edgeOff[c + 1] - edgeOff[c]) * compSize[c];
     }
     std::vector<uint16_t> dist(distOff[nComp], INF);

@@ -9,6 +9,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/fabric-time.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
@@ -267,6 +268,9 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_installed(false),
       m_memoryLimit(0)
 {
+    // NVLink is not an Ethernet hop: NVSwitches add no HPCC INT record (FabricSwitch
+    // InBandTelemetry), so HPCC runs on fabrics with NVLink-rate links.
+    m_nvSwitchHelper.SetSwitchAttribute("InBandTelemetry", BooleanValue(false));
 }
 
 FabricTopologyHelper::~FabricTopologyHelper() = default;
@@ -326,12 +330,12 @@ FabricTopologyHelper::GetUetNicHelper()
 std::size_t
 FabricTopologyHelper::TierIndex(FabricNodeType tier, const char* what) const
 {
-    NS_ABORT_MSG_IF(tier != FabricNodeType::LEAF && tier != FabricNodeType::SPINE &&
-                        tier != FabricNodeType::CORE,
-                    GetInstanceTypeId().GetName()
-                        << "::" << what << ": tier " << FabricNodeTypeName(tier)
-                        << " has no switch settings; valid tiers are leaf, spine, core "
-                           "(NVSwitches: GetNvSwitchHelper())");
+    FABRIC_INPUT_ERROR_IF(tier != FabricNodeType::LEAF && tier != FabricNodeType::SPINE &&
+                              tier != FabricNodeType::CORE,
+                          GetInstanceTypeId().GetName()
+                              << "::" << what << ": tier " << FabricNodeTypeName(tier)
+                              << " has no switch settings; valid tiers are leaf, spine, core "
+                                 "(NVSwitches: GetNvSwitchHelper())");
     return size_t(tier) - size_t(FabricNodeType::LEAF);
 }
 
@@ -394,15 +398,16 @@ FabricTopologyHelper::GetPortMtu() const
     const std::string name = GetInstanceTypeId().GetName();
     if (m_portMtu != 0)
     {
-        NS_ABORT_MSG_IF(m_portMtu < 68 || m_portMtu > 9216,
-                        name << ": PortMtu=" << m_portMtu
-                             << " is invalid; valid range is 68..9216 bytes (0 = the port "
-                                "helper's ns3::PfcNetDevice::Mtu)");
+        FABRIC_INPUT_ERROR_IF(m_portMtu < 68 || m_portMtu > 9216,
+                              name << ": PortMtu=" << m_portMtu
+                                   << " is invalid; valid range is 68..9216 bytes (0 = the port "
+                                      "helper's ns3::PfcNetDevice::Mtu)");
         const uint32_t need = TransportDeviceMtu();
-        NS_ABORT_MSG_IF(m_transportInstaller.IsNull() && m_portMtu < need,
-                        name << ": PortMtu=" << m_portMtu << " cannot carry the packets of the "
-                             << m_transports << " NICs (largest IPv4 packet " << need
-                             << " B); use PortMtu >= " << need << " or PortMtuFromTransport=true");
+        FABRIC_INPUT_ERROR_IF(
+            m_transportInstaller.IsNull() && m_portMtu < need,
+            name << ": PortMtu=" << m_portMtu << " cannot carry the packets of the " << m_transports
+                 << " NICs (largest IPv4 packet " << need << " B); use PortMtu >= " << need
+                 << " or PortMtuFromTransport=true");
         return m_portMtu;
     }
     if (m_portMtuFromTransport)
@@ -423,7 +428,7 @@ FabricTopologyHelper::GetPortMtu() const
 void
 FabricTopologyHelper::SetSwitchCounts(uint32_t nLeaves, uint32_t nSpines, uint32_t nCores)
 {
-    NS_ABORT_MSG_IF(nLeaves == 0, GetInstanceTypeId().GetName() << ": the plan has no leaf");
+    FABRIC_INPUT_ERROR_IF(nLeaves == 0, GetInstanceTypeId().GetName() << ": the plan has no leaf");
     m_nLeaves = nLeaves;
     m_nSpines = nSpines;
     m_nCores = nCores;
@@ -435,13 +440,13 @@ FabricTopologyHelper::SetTier(FabricLinkTier tier,
                               Time delay,
                               const std::string& attribute)
 {
-    NS_ABORT_MSG_IF(rate.GetBitRate() == 0,
-                    GetInstanceTypeId().GetName()
-                        << ": " << attribute << "=0bps is invalid; a link needs a rate > 0");
-    NS_ABORT_MSG_IF(delay.IsStrictlyNegative(),
-                    GetInstanceTypeId().GetName()
-                        << ": the " << FabricLinkTierName(tier) << " delay " << delay
-                        << " is invalid; it must be >= 0");
+    FABRIC_INPUT_ERROR_IF(rate.GetBitRate() == 0,
+                          GetInstanceTypeId().GetName()
+                              << ": " << attribute << "=0bps is invalid; a link needs a rate > 0");
+    FABRIC_INPUT_ERROR_IF(delay.IsStrictlyNegative(),
+                          GetInstanceTypeId().GetName()
+                              << ": the " << FabricLinkTierName(tier) << " delay " << delay
+                              << " is invalid; it must be >= 0");
     m_tierRate[size_t(tier)] = rate;
     m_tierDelay[size_t(tier)] = delay;
 }
@@ -450,9 +455,9 @@ void
 FabricTopologyHelper::AddFabricLink(uint32_t a, uint32_t b, FabricLinkTier tier)
 {
     uint32_t n = m_nLeaves + m_nSpines + m_nCores;
-    NS_ABORT_MSG_IF(a >= n || b >= n || a == b,
-                    GetInstanceTypeId().GetName() << ": planned link " << a << "-" << b
-                                                  << " names a switch outside 0.." << n - 1);
+    FABRIC_INPUT_ERROR_IF(a >= n || b >= n || a == b,
+                          GetInstanceTypeId().GetName() << ": planned link " << a << "-" << b
+                                                        << " names a switch outside 0.." << n - 1);
     m_planned.push_back(PlannedLink{a, b, tier});
 }
 
@@ -489,7 +494,7 @@ FabricTopologyHelper::PlanUpperTier(uint32_t requested,
                                     const std::string& portsAttr) const
 {
     std::string name = GetInstanceTypeId().GetName();
-    NS_ABORT_MSG_IF(uplinks == 0, name << ": no uplinks to spread over " << countAttr);
+    FABRIC_INPUT_ERROR_IF(uplinks == 0, name << ": no uplinks to spread over " << countAttr);
     // Smallest divisor of the uplinks whose switches have enough ports.
     uint32_t fit = 0;
     for (uint32_t d = 1; d <= uplinks && fit == 0; ++d)
@@ -501,20 +506,20 @@ FabricTopologyHelper::PlanUpperTier(uint32_t requested,
     }
     if (requested == 0)
     {
-        NS_ABORT_MSG_IF(fit == 0,
-                        name << ": no " << countAttr << " count fits: " << nLower << " "
-                             << lowerName << " x " << uplinks << " uplinks must reach every "
-                             << "upper switch, so each needs at least " << nLower << " ports, but "
-                             << portsAttr << "=" << upperPorts << "; raise " << portsAttr
-                             << " to >= " << nLower << " or use at most " << upperPorts << " "
-                             << lowerName);
+        FABRIC_INPUT_ERROR_IF(fit == 0,
+                              name << ": no " << countAttr << " count fits: " << nLower << " "
+                                   << lowerName << " x " << uplinks << " uplinks must reach every "
+                                   << "upper switch, so each needs at least " << nLower
+                                   << " ports, but " << portsAttr << "=" << upperPorts << "; raise "
+                                   << portsAttr << " to >= " << nLower << " or use at most "
+                                   << upperPorts << " " << lowerName);
         return fit;
     }
-    NS_ABORT_MSG_IF(uplinks % requested != 0,
-                    name << ": " << countAttr << "=" << requested
-                         << " cannot take the uplinks evenly: each of the " << nLower << " "
-                         << lowerName << " has " << uplinks << " uplinks, so " << countAttr
-                         << " must divide " << uplinks << " (" << Divisors(uplinks) << ")");
+    FABRIC_INPUT_ERROR_IF(uplinks % requested != 0,
+                          name << ": " << countAttr << "=" << requested
+                               << " cannot take the uplinks evenly: each of the " << nLower << " "
+                               << lowerName << " has " << uplinks << " uplinks, so " << countAttr
+                               << " must divide " << uplinks << " (" << Divisors(uplinks) << ")");
     uint64_t need = uint64_t(nLower) * (uplinks / requested);
     if (need > upperPorts)
     {
@@ -524,10 +529,10 @@ FabricTopologyHelper::PlanUpperTier(uint32_t requested,
             hint << "use " << countAttr << "=" << fit << " or ";
         }
         hint << "raise " << portsAttr << " to >= " << need;
-        NS_ABORT_MSG(name << ": too few ports: " << countAttr << "=" << requested << " would need "
-                          << need << " ports each (" << nLower << " " << lowerName << " x "
-                          << uplinks / requested << " cables) but " << portsAttr << "="
-                          << upperPorts << "; " << hint.str());
+        FABRIC_INPUT_ERROR(name << ": too few ports: " << countAttr << "=" << requested
+                                << " would need " << need << " ports each (" << nLower << " "
+                                << lowerName << " x " << uplinks / requested << " cables) but "
+                                << portsAttr << "=" << upperPorts << "; " << hint.str());
     }
     return requested;
 }
@@ -572,58 +577,64 @@ FabricTopologyHelper::SwitchName(uint32_t index) const
 void
 FabricTopologyHelper::CheckInstalled(const char* what) const
 {
-    NS_ABORT_MSG_IF(!m_installed,
-                    GetInstanceTypeId().GetName()
-                        << "::" << what << " called before Install(); build the fabric first");
+    FABRIC_INPUT_ERROR_IF(!m_installed,
+                          GetInstanceTypeId().GetName()
+                              << "::" << what
+                              << " called before Install(); build the fabric first");
 }
 
 void
 FabricTopologyHelper::CheckRank(uint32_t rank, const char* what) const
 {
-    NS_ABORT_MSG_IF(rank >= GetNRanks(),
-                    GetInstanceTypeId().GetName()
-                        << "::" << what << ": rank " << rank << " does not exist (ranks 0.."
-                        << int64_t(GetNRanks()) - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(rank >= GetNRanks(),
+                          GetInstanceTypeId().GetName()
+                              << "::" << what << ": rank " << rank << " does not exist (ranks 0.."
+                              << int64_t(GetNRanks()) - 1 << ")");
 }
 
 void
 FabricTopologyHelper::CheckCommon() const
 {
     std::string name = GetInstanceTypeId().GetName();
-    NS_ABORT_MSG_IF(m_servers == 0,
-                    name << ": Servers=0 is invalid; a fabric needs at least 1 server");
-    NS_ABORT_MSG_IF(m_gpusPerServer == 0,
-                    name << ": GpusPerServer=0 is invalid; a server needs at least 1 GPU "
-                            "(DGX H100: 8)");
-    NS_ABORT_MSG_IF(m_portsPerGpu == 0,
-                    name << ": NicPortsPerGpu=0 is invalid; every GPU needs at least 1 "
-                            "scale-out NIC port (1 = single-port, 2 = dual-port)");
-    NS_ABORT_MSG_IF(m_gpuLinkRate.GetBitRate() == 0,
-                    name << ": GpuLinkDataRate=0bps is invalid; it must be > 0 (e.g. 400Gbps)");
-    NS_ABORT_MSG_IF(m_nvLinkRate.GetBitRate() == 0,
-                    name << ": NvLinkDataRate=0bps is invalid; it must be > 0 (e.g. 3600Gbps)");
-    NS_ABORT_MSG_IF(m_gpuLinkDelay.IsStrictlyNegative(),
-                    name << ": GpuLinkDelay=" << m_gpuLinkDelay << " is invalid; it must be >= 0");
-    NS_ABORT_MSG_IF(m_nvLinkDelay.IsStrictlyNegative(),
-                    name << ": NvLinkDelay=" << m_nvLinkDelay << " is invalid; it must be >= 0");
+    FABRIC_INPUT_ERROR_IF(m_servers == 0,
+                          name << ": Servers=0 is invalid; a fabric needs at least 1 server");
+    FABRIC_INPUT_ERROR_IF(m_gpusPerServer == 0,
+                          name << ": GpusPerServer=0 is invalid; a server needs at least 1 GPU "
+                                  "(DGX H100: 8)");
+    FABRIC_INPUT_ERROR_IF(m_portsPerGpu == 0,
+                          name << ": NicPortsPerGpu=0 is invalid; every GPU needs at least 1 "
+                                  "scale-out NIC port (1 = single-port, 2 = dual-port)");
+    FABRIC_INPUT_ERROR_IF(
+        m_gpuLinkRate.GetBitRate() == 0,
+        name << ": GpuLinkDataRate=0bps is invalid; it must be > 0 (e.g. 400Gbps)");
+    FABRIC_INPUT_ERROR_IF(
+        m_nvLinkRate.GetBitRate() == 0,
+        name << ": NvLinkDataRate=0bps is invalid; it must be > 0 (e.g. 3600Gbps)");
+    FABRIC_INPUT_ERROR_IF(m_gpuLinkDelay.IsStrictlyNegative(),
+                          name << ": GpuLinkDelay=" << m_gpuLinkDelay
+                               << " is invalid; it must be >= 0");
+    FABRIC_INPUT_ERROR_IF(m_nvLinkDelay.IsStrictlyNegative(),
+                          name << ": NvLinkDelay=" << m_nvLinkDelay
+                               << " is invalid; it must be >= 0");
     uint64_t ranks = uint64_t(m_servers) * m_gpusPerServer;
     uint64_t ports = ranks * m_portsPerGpu;
-    NS_ABORT_MSG_IF(ports > SwitchForwardingTable::MAX_SPAN,
-                    name << ": Servers=" << m_servers << " x GpusPerServer=" << m_gpusPerServer
-                         << " x NicPortsPerGpu=" << m_portsPerGpu << " = " << ports
-                         << " NIC ports exceed the " << SwitchForwardingTable::MAX_SPAN
-                         << " addresses a forwarding table can span");
+    FABRIC_INPUT_ERROR_IF(
+        ports > SwitchForwardingTable::MAX_SPAN,
+        name << ": Servers=" << m_servers << " x GpusPerServer=" << m_gpusPerServer
+             << " x NicPortsPerGpu=" << m_portsPerGpu << " = " << ports << " NIC ports exceed the "
+             << SwitchForwardingTable::MAX_SPAN << " addresses a forwarding table can span");
     uint64_t so0 = uint64_t(m_scaleOutNet.Get()) + 1;
     uint64_t so1 = so0 + ports; // one past the last
     uint64_t nv0 = uint64_t(m_nvLinkNet.Get()) + 1;
     uint64_t nv1 = nv0 + ranks;
-    NS_ABORT_MSG_IF(so1 > (1ull << 32) || (m_nvLink && nv1 > (1ull << 32)),
-                    name << ": the address ranges run past 255.255.255.255; lower "
-                            "ScaleOutNetwork/NvLinkNetwork");
-    NS_ABORT_MSG_IF(m_nvLink && so0 < nv1 && nv0 < so1,
-                    name << ": ScaleOutNetwork=" << m_scaleOutNet << " (" << ports
-                         << " addresses) overlaps NvLinkNetwork=" << m_nvLinkNet << " (" << ranks
-                         << " addresses); choose disjoint ranges, e.g. 10.0.0.0 and 10.128.0.0");
+    FABRIC_INPUT_ERROR_IF(so1 > (1ull << 32) || (m_nvLink && nv1 > (1ull << 32)),
+                          name << ": the address ranges run past 255.255.255.255; lower "
+                                  "ScaleOutNetwork/NvLinkNetwork");
+    FABRIC_INPUT_ERROR_IF(
+        m_nvLink && so0 < nv1 && nv0 < so1,
+        name << ": ScaleOutNetwork=" << m_scaleOutNet << " (" << ports
+             << " addresses) overlaps NvLinkNetwork=" << m_nvLinkNet << " (" << ranks
+             << " addresses); choose disjoint ranges, e.g. 10.0.0.0 and 10.128.0.0");
 }
 
 void
@@ -683,9 +694,9 @@ FabricTopologyHelper::MakeLink(FabricLinkTier tier, uint32_t globalA, uint32_t g
 void
 FabricTopologyHelper::Install()
 {
-    NS_ABORT_MSG_IF(m_installed,
-                    GetInstanceTypeId().GetName()
-                        << "::Install called twice; create a new helper for another fabric");
+    FABRIC_INPUT_ERROR_IF(m_installed,
+                          GetInstanceTypeId().GetName()
+                              << "::Install called twice; create a new helper for another fabric");
     auto start = std::chrono::steady_clock::now();
     DoConfigure();
     CheckCommon();
@@ -703,8 +714,8 @@ FabricTopologyHelper::Install()
     m_nLeaves = 0;
     m_leafOversubscription = 0;
     DoPlan();
-    NS_ABORT_MSG_IF(m_nLeaves == 0,
-                    GetInstanceTypeId().GetName() << ": DoPlan did not call SetSwitchCounts");
+    FABRIC_INPUT_ERROR_IF(m_nLeaves == 0,
+                          GetInstanceTypeId().GetName() << ": DoPlan did not call SetSwitchCounts");
 
     const uint32_t nRanks = GetNRanks();
     const uint32_t k = m_portsPerGpu;
@@ -715,10 +726,10 @@ FabricTopologyHelper::Install()
         for (uint32_t p = 0; p < k; ++p)
         {
             uint32_t leaf = DoGetLeafIndex(r / m_gpusPerServer, r % m_gpusPerServer, p);
-            NS_ABORT_MSG_IF(leaf >= m_nLeaves,
-                            GetInstanceTypeId().GetName()
-                                << ": rank " << r << " port " << p << " planned on leaf " << leaf
-                                << " of " << m_nLeaves);
+            FABRIC_INPUT_ERROR_IF(leaf >= m_nLeaves,
+                                  GetInstanceTypeId().GetName()
+                                      << ": rank " << r << " port " << p << " planned on leaf "
+                                      << leaf << " of " << m_nLeaves);
             m_attachLeaf[uint64_t(r) * k + p] = leaf;
         }
     }
@@ -731,15 +742,15 @@ FabricTopologyHelper::Install()
     const uint64_t nCables = uint64_t(nRanks) * (k + nvPorts) + m_planned.size();
     m_stats.estimatedBytes = EstimateMemoryBytes(nNodes, nCables, uint64_t(nSwitches) * nRanks * k);
     const uint64_t limit = m_memoryLimit > 0 ? m_memoryLimit : GetAvailableMemoryBytes();
-    NS_ABORT_MSG_IF(limit > 0 && m_stats.estimatedBytes > limit,
-                    GetInstanceTypeId().GetName()
-                        << ": the planned fabric (" << nNodes << " nodes, " << nCables
-                        << " cables, " << nSwitches << " scale-out switches x " << nRanks * k
-                        << " NIC addresses of forwarding entries) needs an estimated "
-                        << m_stats.estimatedBytes / (1 << 20) << " MiB, more than the "
-                        << limit / (1 << 20) << " MiB "
-                        << (m_memoryLimit > 0 ? "of MemoryLimit" : "available on this machine")
-                        << "; plan fewer servers or switches (or raise MemoryLimit)");
+    FABRIC_INPUT_ERROR_IF(
+        limit > 0 && m_stats.estimatedBytes > limit,
+        GetInstanceTypeId().GetName()
+            << ": the planned fabric (" << nNodes << " nodes, " << nCables << " cables, "
+            << nSwitches << " scale-out switches x " << nRanks * k
+            << " NIC addresses of forwarding entries) needs an estimated "
+            << m_stats.estimatedBytes / (1 << 20) << " MiB, more than the " << limit / (1 << 20)
+            << " MiB " << (m_memoryLimit > 0 ? "of MemoryLimit" : "available on this machine")
+            << "; plan fewer servers or switches (or raise MemoryLimit)");
 
     // Nodes: GPUs, NVSwitches, then leaves, spines, cores, with consecutive ids.
     auto t = std::chrono::steady_clock::now();
@@ -747,10 +758,10 @@ FabricTopologyHelper::Install()
     m_nvSwitches.Create(nNv);
     m_switches.Create(nSwitches);
     m_firstNodeId = m_gpus.Get(0)->GetId();
-    NS_ABORT_MSG_IF(m_switches.Get(nSwitches - 1)->GetId() !=
-                        m_firstNodeId + nRanks + nNv + nSwitches - 1,
-                    GetInstanceTypeId().GetName()
-                        << ": node ids are not consecutive (nodes created concurrently?)");
+    FABRIC_INPUT_ERROR_IF(m_switches.Get(nSwitches - 1)->GetId() !=
+                              m_firstNodeId + nRanks + nNv + nSwitches - 1,
+                          GetInstanceTypeId().GetName()
+                              << ": node ids are not consecutive (nodes created concurrently?)");
     m_stats.nodesSeconds = Since(t);
 
     // Cables: per rank its scale-out ports then its NVLink port (so device index = NIC port
@@ -1003,10 +1014,10 @@ FabricTopologyHelper::ComputeRoutes()
         }
         for (uint32_t b = first + 1; b < m_nLeaves; ++b)
         {
-            NS_ABORT_MSG_IF(hasHosts[b] && !m_routes->IsConnected(first, b),
-                            GetInstanceTypeId().GetName()
-                                << ": " << SwitchName(first) << " cannot reach " << SwitchName(b)
-                                << " (the planned fabric is disconnected)");
+            FABRIC_INPUT_ERROR_IF(hasHosts[b] && !m_routes->IsConnected(first, b),
+                                  GetInstanceTypeId().GetName()
+                                      << ": " << SwitchName(first) << " cannot reach "
+                                      << SwitchName(b) << " (the planned fabric is disconnected)");
         }
     }
     m_stats.routes = st.routes;
@@ -1090,10 +1101,11 @@ FabricTopologyHelper::GetNicPortsPerGpu() const
 uint32_t
 FabricTopologyHelper::GetNvLinkPort() const
 {
-    NS_ABORT_MSG_IF(!m_nvLink,
-                    GetInstanceTypeId().GetName()
-                        << "::GetNvLinkPort: NvLink=false, the GPUs have no NVLink port (ports 0.."
-                        << int64_t(m_portsPerGpu) - 1 << " are scale-out)");
+    FABRIC_INPUT_ERROR_IF(
+        !m_nvLink,
+        GetInstanceTypeId().GetName()
+            << "::GetNvLinkPort: NvLink=false, the GPUs have no NVLink port (ports 0.."
+            << int64_t(m_portsPerGpu) - 1 << " are scale-out)");
     return m_portsPerGpu;
 }
 
@@ -1117,14 +1129,14 @@ FabricTopologyHelper::DoConfigure()
 uint32_t
 FabricTopologyHelper::GetRankOf(uint32_t server, uint32_t local) const
 {
-    NS_ABORT_MSG_IF(server >= m_servers,
-                    GetInstanceTypeId().GetName()
-                        << ": server " << server << " does not exist (servers 0.."
-                        << int64_t(m_servers) - 1 << ")");
-    NS_ABORT_MSG_IF(local >= m_gpusPerServer,
-                    GetInstanceTypeId().GetName()
-                        << ": local GPU " << local << " does not exist (GPUs per server 0.."
-                        << int64_t(m_gpusPerServer) - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(server >= m_servers,
+                          GetInstanceTypeId().GetName()
+                              << ": server " << server << " does not exist (servers 0.."
+                              << int64_t(m_servers) - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(local >= m_gpusPerServer,
+                          GetInstanceTypeId().GetName()
+                              << ": local GPU " << local << " does not exist (GPUs per server 0.."
+                              << int64_t(m_gpusPerServer) - 1 << ")");
     return server * m_gpusPerServer + local;
 }
 
@@ -1170,10 +1182,11 @@ FabricTopologyHelper::GetNic(uint32_t rank) const
 {
     CheckRank(rank, "GetNic");
     CheckInstalled("GetNic");
-    NS_ABORT_MSG_IF(!m_nics[rank],
-                    GetInstanceTypeId().GetName()
-                        << "::GetNic: rank " << rank
-                        << " has no RoceNic (the transport installer put none on its NIC core)");
+    FABRIC_INPUT_ERROR_IF(
+        !m_nics[rank],
+        GetInstanceTypeId().GetName()
+            << "::GetNic: rank " << rank
+            << " has no RoceNic (the transport installer put none on its NIC core)");
     return m_nics[rank];
 }
 
@@ -1182,11 +1195,11 @@ FabricTopologyHelper::GetUetNic(uint32_t rank) const
 {
     CheckRank(rank, "GetUetNic");
     CheckInstalled("GetUetNic");
-    NS_ABORT_MSG_IF(!m_uetNics[rank],
-                    GetInstanceTypeId().GetName()
-                        << "::GetUetNic: rank " << rank << " has no UetNic (Transports=\""
-                        << m_transports
-                        << "\"; set it to \"uet\" or \"roce+uet\" before Install())");
+    FABRIC_INPUT_ERROR_IF(!m_uetNics[rank],
+                          GetInstanceTypeId().GetName()
+                              << "::GetUetNic: rank " << rank << " has no UetNic (Transports=\""
+                              << m_transports
+                              << "\"; set it to \"uet\" or \"roce+uet\" before Install())");
     return m_uetNics[rank];
 }
 
@@ -1201,9 +1214,9 @@ FabricTopologyHelper::GetNicCore(uint32_t rank) const
 void
 FabricTopologyHelper::SetTransportInstaller(TransportInstaller installer)
 {
-    NS_ABORT_MSG_IF(m_installed,
-                    GetInstanceTypeId().GetName()
-                        << "::SetTransportInstaller after Install(); set it before");
+    FABRIC_INPUT_ERROR_IF(m_installed,
+                          GetInstanceTypeId().GetName()
+                              << "::SetTransportInstaller after Install(); set it before");
     m_transportInstaller = installer;
 }
 
@@ -1211,17 +1224,17 @@ Ipv4Address
 FabricTopologyHelper::GetAddress(uint32_t rank, uint32_t port) const
 {
     CheckRank(rank, "GetAddress");
-    NS_ABORT_MSG_IF(!m_nvLink && port == m_portsPerGpu,
-                    GetInstanceTypeId().GetName()
-                        << "::GetAddress: port " << port
-                        << " does not exist: NvLink=false, the GPUs have only the scale-out "
-                           "ports 0.."
-                        << m_portsPerGpu - 1);
-    NS_ABORT_MSG_IF(port > m_portsPerGpu,
-                    GetInstanceTypeId().GetName()
-                        << "::GetAddress: port " << port << " does not exist (ports 0.."
-                        << m_portsPerGpu << ": " << m_portsPerGpu
-                        << " scale-out then the NVLink port)");
+    FABRIC_INPUT_ERROR_IF(!m_nvLink && port == m_portsPerGpu,
+                          GetInstanceTypeId().GetName()
+                              << "::GetAddress: port " << port
+                              << " does not exist: NvLink=false, the GPUs have only the scale-out "
+                                 "ports 0.."
+                              << m_portsPerGpu - 1);
+    FABRIC_INPUT_ERROR_IF(port > m_portsPerGpu,
+                          GetInstanceTypeId().GetName()
+                              << "::GetAddress: port " << port << " does not exist (ports 0.."
+                              << m_portsPerGpu << ": " << m_portsPerGpu
+                              << " scale-out then the NVLink port)");
     if (port == m_portsPerGpu)
     {
         return Ipv4Address(m_nvLinkNet.Get() + 1 + rank);
@@ -1232,14 +1245,14 @@ FabricTopologyHelper::GetAddress(uint32_t rank, uint32_t port) const
 Ptr<Node>
 FabricTopologyHelper::GetNvSwitch(uint32_t server) const
 {
-    NS_ABORT_MSG_IF(server >= m_servers,
-                    GetInstanceTypeId().GetName()
-                        << "::GetNvSwitch: server " << server << " does not exist (servers 0.."
-                        << int64_t(m_servers) - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(server >= m_servers,
+                          GetInstanceTypeId().GetName()
+                              << "::GetNvSwitch: server " << server
+                              << " does not exist (servers 0.." << int64_t(m_servers) - 1 << ")");
     CheckInstalled("GetNvSwitch");
-    NS_ABORT_MSG_IF(!m_nvLink,
-                    GetInstanceTypeId().GetName()
-                        << "::GetNvSwitch: NvLink=false, the servers have no NVSwitch");
+    FABRIC_INPUT_ERROR_IF(!m_nvLink,
+                          GetInstanceTypeId().GetName()
+                              << "::GetNvSwitch: NvLink=false, the servers have no NVSwitch");
     return m_nvSwitches.Get(server);
 }
 
@@ -1253,10 +1266,10 @@ Ptr<Node>
 FabricTopologyHelper::GetLeaf(uint32_t i) const
 {
     CheckInstalled("GetLeaf");
-    NS_ABORT_MSG_IF(i >= m_nLeaves,
-                    GetInstanceTypeId().GetName()
-                        << "::GetLeaf: leaf " << i << " does not exist (leaves 0.."
-                        << int64_t(m_nLeaves) - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(i >= m_nLeaves,
+                          GetInstanceTypeId().GetName()
+                              << "::GetLeaf: leaf " << i << " does not exist (leaves 0.."
+                              << int64_t(m_nLeaves) - 1 << ")");
     return m_switches.Get(i);
 }
 
@@ -1270,10 +1283,10 @@ Ptr<Node>
 FabricTopologyHelper::GetSpine(uint32_t i) const
 {
     CheckInstalled("GetSpine");
-    NS_ABORT_MSG_IF(i >= m_nSpines,
-                    GetInstanceTypeId().GetName()
-                        << "::GetSpine: spine " << i << " does not exist (the fabric has "
-                        << m_nSpines << " spines)");
+    FABRIC_INPUT_ERROR_IF(i >= m_nSpines,
+                          GetInstanceTypeId().GetName()
+                              << "::GetSpine: spine " << i << " does not exist (the fabric has "
+                              << m_nSpines << " spines)");
     return m_switches.Get(m_nLeaves + i);
 }
 
@@ -1287,10 +1300,10 @@ Ptr<Node>
 FabricTopologyHelper::GetCore(uint32_t i) const
 {
     CheckInstalled("GetCore");
-    NS_ABORT_MSG_IF(i >= m_nCores,
-                    GetInstanceTypeId().GetName()
-                        << "::GetCore: core " << i << " does not exist (the fabric has " << m_nCores
-                        << " cores)");
+    FABRIC_INPUT_ERROR_IF(i >= m_nCores,
+                          GetInstanceTypeId().GetName()
+                              << "::GetCore: core " << i << " does not exist (the fabric has "
+                              << m_nCores << " cores)");
     return m_switches.Get(m_nLeaves + m_nSpines + i);
 }
 
@@ -1305,10 +1318,10 @@ FabricTopologyHelper::GetLeafOf(uint32_t rank, uint32_t port) const
 {
     CheckRank(rank, "GetLeafOf");
     CheckInstalled("GetLeafOf");
-    NS_ABORT_MSG_IF(port >= m_portsPerGpu,
-                    GetInstanceTypeId().GetName()
-                        << "::GetLeafOf: port " << port << " is not a scale-out port (0.."
-                        << m_portsPerGpu - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(port >= m_portsPerGpu,
+                          GetInstanceTypeId().GetName()
+                              << "::GetLeafOf: port " << port << " is not a scale-out port (0.."
+                              << m_portsPerGpu - 1 << ")");
     return m_switches.Get(m_attachLeaf[uint64_t(rank) * m_portsPerGpu + port]);
 }
 
@@ -1335,11 +1348,11 @@ FabricTopologyHelper::GetNodeType(Ptr<const Node> node) const
 {
     CheckInstalled("GetNodeType");
     uint32_t total = GetNRanks() + m_nvSwitches.GetN() + m_switches.GetN();
-    NS_ABORT_MSG_IF(!node || node->GetId() < m_firstNodeId ||
-                        node->GetId() >= m_firstNodeId + total,
-                    GetInstanceTypeId().GetName()
-                        << "::GetNodeType: node " << (node ? int64_t(node->GetId()) : -1)
-                        << " is not part of this fabric");
+    FABRIC_INPUT_ERROR_IF(!node || node->GetId() < m_firstNodeId ||
+                              node->GetId() >= m_firstNodeId + total,
+                          GetInstanceTypeId().GetName()
+                              << "::GetNodeType: node " << (node ? int64_t(node->GetId()) : -1)
+                              << " is not part of this fabric");
     return GlobalType(node->GetId() - m_firstNodeId);
 }
 
@@ -1408,11 +1421,12 @@ FabricTopologyHelper::Connect(uint32_t rankA, uint32_t rankB, uint32_t nQps)
     CheckInstalled("Connect");
     CheckRank(rankA, "Connect");
     CheckRank(rankB, "Connect");
-    NS_ABORT_MSG_IF(rankA == rankB,
-                    GetInstanceTypeId().GetName() << "::Connect: rankA == rankB == " << rankA
-                                                  << "; a QP connects two different GPUs");
-    NS_ABORT_MSG_IF(nQps == 0,
-                    GetInstanceTypeId().GetName() << "::Connect: nQps=0 is invalid; need >= 1");
+    FABRIC_INPUT_ERROR_IF(rankA == rankB,
+                          GetInstanceTypeId().GetName() << "::Connect: rankA == rankB == " << rankA
+                                                        << "; a QP connects two different GPUs");
+    FABRIC_INPUT_ERROR_IF(nQps == 0,
+                          GetInstanceTypeId().GetName()
+                              << "::Connect: nQps=0 is invalid; need >= 1");
     if (m_nvLink && rankA / m_gpusPerServer == rankB / m_gpusPerServer)
     {
         uint32_t nv = GetNvLinkPort();
@@ -1435,10 +1449,10 @@ FabricTopologyHelper::GetConnectionPorts(uint32_t rankA, uint32_t rankB, uint32_
 {
     CheckRank(rankA, "GetConnectionPorts");
     CheckRank(rankB, "GetConnectionPorts");
-    NS_ABORT_MSG_IF(rankA == rankB,
-                    GetInstanceTypeId().GetName()
-                        << "::GetConnectionPorts: rankA == rankB == " << rankA
-                        << "; a connection joins two different GPUs");
+    FABRIC_INPUT_ERROR_IF(rankA == rankB,
+                          GetInstanceTypeId().GetName()
+                              << "::GetConnectionPorts: rankA == rankB == " << rankA
+                              << "; a connection joins two different GPUs");
     if (m_nvLink && rankA / m_gpusPerServer == rankB / m_gpusPerServer)
     {
         return {GetNvLinkPort(), GetNvLinkPort()};
@@ -1453,24 +1467,24 @@ FabricTopologyHelper::GetConnectionPorts(uint32_t rankA, uint32_t rankB, uint32_
 uint64_t
 FabricTopologyHelper::GetNLinks(FabricLinkTier tier) const
 {
-    NS_ABORT_MSG_IF(tier >= FabricLinkTier::COUNT,
-                    GetInstanceTypeId().GetName() << "::GetNLinks: invalid tier");
+    FABRIC_INPUT_ERROR_IF(tier >= FabricLinkTier::COUNT,
+                          GetInstanceTypeId().GetName() << "::GetNLinks: invalid tier");
     return m_tierLinks[size_t(tier)];
 }
 
 DataRate
 FabricTopologyHelper::GetLinkRate(FabricLinkTier tier) const
 {
-    NS_ABORT_MSG_IF(tier >= FabricLinkTier::COUNT,
-                    GetInstanceTypeId().GetName() << "::GetLinkRate: invalid tier");
+    FABRIC_INPUT_ERROR_IF(tier >= FabricLinkTier::COUNT,
+                          GetInstanceTypeId().GetName() << "::GetLinkRate: invalid tier");
     return m_tierLinks[size_t(tier)] > 0 ? m_tierRate[size_t(tier)] : DataRate(0);
 }
 
 Time
 FabricTopologyHelper::GetLinkDelay(FabricLinkTier tier) const
 {
-    NS_ABORT_MSG_IF(tier >= FabricLinkTier::COUNT,
-                    GetInstanceTypeId().GetName() << "::GetLinkDelay: invalid tier");
+    FABRIC_INPUT_ERROR_IF(tier >= FabricLinkTier::COUNT,
+                          GetInstanceTypeId().GetName() << "::GetLinkDelay: invalid tier");
     return m_tierLinks[size_t(tier)] > 0 ? m_tierDelay[size_t(tier)] : Time(0);
 }
 
@@ -1588,9 +1602,9 @@ FabricTopologyHelper::WriteLinksCsv(const std::string& path) const
 {
     CheckInstalled("WriteLinksCsv");
     std::ofstream out(path);
-    NS_ABORT_MSG_IF(!out,
-                    GetInstanceTypeId().GetName()
-                        << "::WriteLinksCsv: cannot open \"" << path << "\" for writing");
+    FABRIC_INPUT_ERROR_IF(!out,
+                          GetInstanceTypeId().GetName()
+                              << "::WriteLinksCsv: cannot open \"" << path << "\" for writing");
     out << "node_a,type_a,port_a,node_b,type_b,port_b,rate_bps,delay_ns\n";
     for (const auto& l : m_links)
     {
@@ -1599,9 +1613,9 @@ FabricTopologyHelper::WriteLinksCsv(const std::string& path) const
             << l.portB << "," << m_tierRate[size_t(l.tier)].GetBitRate() << ","
             << m_tierDelay[size_t(l.tier)].ToDouble(Time::NS) << "\n";
     }
-    NS_ABORT_MSG_IF(!out,
-                    GetInstanceTypeId().GetName()
-                        << "::WriteLinksCsv: write to \"" << path << "\" failed");
+    FABRIC_INPUT_ERROR_IF(!out,
+                          GetInstanceTypeId().GetName()
+                              << "::WriteLinksCsv: write to \"" << path << "\" failed");
 }
 
 void
@@ -1609,9 +1623,9 @@ FabricTopologyHelper::WriteDot(const std::string& path) const
 {
     CheckInstalled("WriteDot");
     std::ofstream out(path);
-    NS_ABORT_MSG_IF(!out,
-                    GetInstanceTypeId().GetName()
-                        << "::WriteDot: cannot open \"" << path << "\" for writing");
+    FABRIC_INPUT_ERROR_IF(!out,
+                          GetInstanceTypeId().GetName()
+                              << "::WriteDot: cannot open \"" << path << "\" for writing");
     static const char* shapes[] = {"box", "hexagon", "ellipse", "ellipse", "ellipse"};
     static const char* colors[] = {"palegreen", "khaki", "lightblue", "lightsalmon", "plum"};
     out << "graph fabric {\n  graph [overlap=false];\n  node [style=filled];\n";
@@ -1629,9 +1643,9 @@ FabricTopologyHelper::WriteDot(const std::string& path) const
             << "\", headlabel=\"" << l.portB << "\"];\n";
     }
     out << "}\n";
-    NS_ABORT_MSG_IF(!out,
-                    GetInstanceTypeId().GetName()
-                        << "::WriteDot: write to \"" << path << "\" failed");
+    FABRIC_INPUT_ERROR_IF(!out,
+                          GetInstanceTypeId().GetName()
+                              << "::WriteDot: write to \"" << path << "\" failed");
 }
 
 // ---- links and failures --------------------------------------------------------------------
@@ -1646,10 +1660,10 @@ void
 FabricTopologyHelper::CheckLink(uint32_t link, const char* what) const
 {
     CheckInstalled(what);
-    NS_ABORT_MSG_IF(link >= m_links.size(),
-                    GetInstanceTypeId().GetName()
-                        << "::" << what << ": link " << link << " does not exist (links 0.."
-                        << int64_t(m_links.size()) - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(link >= m_links.size(),
+                          GetInstanceTypeId().GetName()
+                              << "::" << what << ": link " << link << " does not exist (links 0.."
+                              << int64_t(m_links.size()) - 1 << ")");
 }
 
 std::vector<uint32_t>
@@ -1714,11 +1728,11 @@ void
 FabricTopologyHelper::SetLinkDataRate(uint32_t link, DataRate rate)
 {
     CheckLink(link, "SetLinkDataRate");
-    NS_ABORT_MSG_IF(rate.GetBitRate() == 0,
-                    GetInstanceTypeId().GetName()
-                        << "::SetLinkDataRate: link " << link << " rate " << rate
-                        << " is invalid; it must be > 0 bit/s (use SetLinkUp(" << link
-                        << ", false) to cut the cable)");
+    FABRIC_INPUT_ERROR_IF(rate.GetBitRate() == 0,
+                          GetInstanceTypeId().GetName()
+                              << "::SetLinkDataRate: link " << link << " rate " << rate
+                              << " is invalid; it must be > 0 bit/s (use SetLinkUp(" << link
+                              << ", false) to cut the cable)");
     Ptr<PfcChannel> channel = GetLinkChannel(link);
     for (std::size_t d = 0; d < channel->GetNDevices(); ++d)
     {

@@ -115,7 +115,10 @@ struct FabricBuildStats
  * no per-hop figure); it is lossless for the MMU's lossless priorities (default priority 3,
  * RoCE data) like every FabricSwitch. The NVLink domain is modelled as the transport's packets
  * (RoCE or UET) over a fast switch: a transfer between two GPUs of a server crosses two NVLink
- * cables and one NVSwitch and never the scale-out network.
+ * cables and one NVSwitch and never the scale-out network. NVSwitches add no HPCC in-band
+ * telemetry record (FabricSwitch InBandTelemetry false, set on GetNvSwitchHelper()): NVLink is
+ * not an Ethernet hop, so HPCC's INT stack lists the scale-out switches only, its 4-bit link
+ * rate code needs no NVLink rate, and an intra-server transfer (no INT hop) runs at line rate.
  *
  * <b>Plain hosts.</b> With the NvLink attribute false a server has no NVSwitch and its GPUs no
  * NVLink port: every GPU ("host") has only its NicPortsPerGpu scale-out ports, cabled to its

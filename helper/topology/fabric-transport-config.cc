@@ -7,6 +7,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/fabric-time.h"
 #include "ns3/nscc-congestion-ops.h"
 #include "ns3/pointer.h"
@@ -65,8 +66,8 @@ NameChecker(const std::string& attribute, const std::vector<std::string>& valid)
 void
 CheckName(const std::string& value, const std::string& what, const std::vector<std::string>& valid)
 {
-    NS_ABORT_MSG_IF(!Contains(valid, value),
-                    what << "=" << value << " is invalid; valid values are " << Join(valid));
+    FABRIC_INPUT_ERROR_IF(!Contains(valid, value),
+                          what << "=" << value << " is invalid; valid values are " << Join(valid));
 }
 
 /// \return \p t in microseconds with 3 decimals
@@ -307,9 +308,9 @@ FabricTransportConfig::UetCcTypeId() const
 void
 FabricTransportConfig::Configure(Ptr<FabricTopologyHelper> topo) const
 {
-    NS_ABORT_MSG_IF(!topo || topo->IsInstalled(),
-                    "FabricTransportConfig::Configure needs a topology that is not installed "
-                    "yet (call it before Install)");
+    FABRIC_INPUT_ERROR_IF(!topo || topo->IsInstalled(),
+                          "FabricTransportConfig::Configure needs a topology that is not installed "
+                          "yet (call it before Install)");
     if (!IsUet())
     {
         topo->SetAttribute("Transports", StringValue("roce"));
@@ -317,6 +318,13 @@ FabricTransportConfig::Configure(Ptr<FabricTopologyHelper> topo) const
         return;
     }
     const uint8_t prio = GetUetDataPriority(); // 0..5: the checker keeps DSCPs 48..63 out
+    // Said here, naming the DSCP, before the switches' MMUs refuse to trim a lossless class.
+    FABRIC_INPUT_ERROR_IF((topo->GetSwitchHelper().GetLosslessPriorities() >> prio) & 1,
+                          "ns3::FabricTransportConfig::UetDataDscp="
+                              << unsigned(m_uetDscp) << " maps to priority " << unsigned(prio)
+                              << ", a lossless (PFC) priority of the switches "
+                                 "(SharedBufferMmu LosslessPriorities); UET runs lossy: choose "
+                                 "a DSCP whose priority DSCP >> 3 is not lossless");
     const TypeId cc = UetCcTypeId();
     const TypeId ev = UetEvSelector::CreateByName(m_ev)->GetInstanceTypeId();
     topo->SetAttribute("Transports", StringValue("uet"));
@@ -345,9 +353,10 @@ FabricTransportConfig::Configure(Ptr<FabricTopologyHelper> topo) const
 void
 FabricTransportConfig::Finish(Ptr<FabricTopologyHelper> topo)
 {
-    NS_ABORT_MSG_IF(!topo || !topo->IsInstalled(),
-                    "FabricTransportConfig::Finish needs the installed topology (call it after "
-                    "Install)");
+    FABRIC_INPUT_ERROR_IF(
+        !topo || !topo->IsInstalled(),
+        "FabricTransportConfig::Finish needs the installed topology (call it after "
+        "Install)");
     if (!IsUet())
     {
         return;
@@ -356,21 +365,21 @@ FabricTransportConfig::Finish(Ptr<FabricTopologyHelper> topo)
     const std::vector<Ptr<FabricSwitch>> switches = ScaleOutSwitches(topo);
     for (const auto& sw : switches)
     {
-        NS_ABORT_MSG_IF(sw->GetMmu()->IsLossless(prio),
-                        "ns3::FabricTransportConfig::UetDataDscp="
-                            << unsigned(m_uetDscp) << " maps to priority " << unsigned(prio)
-                            << ", a lossless (PFC) priority of the switches "
-                               "(SharedBufferMmu LosslessPriorities); UET runs lossy: choose "
-                               "a DSCP whose priority DSCP >> 3 is not lossless");
+        FABRIC_INPUT_ERROR_IF(sw->GetMmu()->IsLossless(prio),
+                              "ns3::FabricTransportConfig::UetDataDscp="
+                                  << unsigned(m_uetDscp) << " maps to priority " << unsigned(prio)
+                                  << ", a lossless (PFC) priority of the switches "
+                                     "(SharedBufferMmu LosslessPriorities); UET runs lossy: choose "
+                                     "a DSCP whose priority DSCP >> 3 is not lossless");
     }
-    NS_ABORT_MSG_IF(m_ecnMaxBdp < m_ecnMinBdp,
-                    "ns3::FabricTransportConfig::UetEcnMinBdp="
-                        << m_ecnMinBdp << ", UetEcnMaxBdp=" << m_ecnMaxBdp
-                        << " are invalid; valid is UetEcnMinBdp <= UetEcnMaxBdp");
-    NS_ABORT_MSG_IF(m_queueBdp > 0 && m_ecnMaxBdp > m_queueBdp,
-                    "ns3::FabricTransportConfig::UetEcnMaxBdp="
-                        << m_ecnMaxBdp << " is above UetQueueBdp=" << m_queueBdp
-                        << "; valid is UetEcnMaxBdp <= UetQueueBdp (or UetQueueBdp 0)");
+    FABRIC_INPUT_ERROR_IF(m_ecnMaxBdp < m_ecnMinBdp,
+                          "ns3::FabricTransportConfig::UetEcnMinBdp="
+                              << m_ecnMinBdp << ", UetEcnMaxBdp=" << m_ecnMaxBdp
+                              << " are invalid; valid is UetEcnMinBdp <= UetEcnMaxBdp");
+    FABRIC_INPUT_ERROR_IF(m_queueBdp > 0 && m_ecnMaxBdp > m_queueBdp,
+                          "ns3::FabricTransportConfig::UetEcnMaxBdp="
+                              << m_ecnMaxBdp << " is above UetQueueBdp=" << m_queueBdp
+                              << "; valid is UetEcnMaxBdp <= UetQueueBdp (or UetQueueBdp 0)");
 
     Ptr<UetNic> nic0 = topo->GetUetNic(0);
     const uint32_t frame = UetDataFrameBytes(nic0->GetMtu());
@@ -384,11 +393,11 @@ FabricTransportConfig::Finish(Ptr<FabricTopologyHelper> topo)
     if (m_queueBdp > 0)
     {
         m_queueBytes = static_cast<uint64_t>(std::ceil(m_queueBdp * bdpAt(nicRate)));
-        NS_ABORT_MSG_IF(m_queueBytes < frame,
-                        "ns3::FabricTransportConfig::UetQueueBdp="
-                            << m_queueBdp << " gives a queue of " << m_queueBytes
-                            << " B, less than one full UET data frame (" << frame
-                            << " B); raise it (or 0: no static limit)");
+        FABRIC_INPUT_ERROR_IF(m_queueBytes < frame,
+                              "ns3::FabricTransportConfig::UetQueueBdp="
+                                  << m_queueBdp << " gives a queue of " << m_queueBytes
+                                  << " B, less than one full UET data frame (" << frame
+                                  << " B); raise it (or 0: no static limit)");
     }
     m_ecnKminBytes = static_cast<uint64_t>(std::ceil(m_ecnMinBdp * bdpAt(nicRate)));
     m_ecnKmaxBytes = static_cast<uint64_t>(std::ceil(m_ecnMaxBdp * bdpAt(nicRate)));
@@ -419,16 +428,17 @@ FabricTransportConfig::Finish(Ptr<FabricTopologyHelper> topo)
         if (!m_rtoMin.IsZero())
         {
             nic->SetAttribute("RtoMin", TimeValue(m_rtoMin));
-            NS_ABORT_MSG_IF(nic->GetRtoMax() < m_rtoMin,
-                            "ns3::FabricTransportConfig: RtoMin " << m_rtoMin.As(Time::US)
-                                                                  << " is above the UetNic "
-                                                                     "RtoMax "
-                                                                  << nic->GetRtoMax().As(Time::US));
+            FABRIC_INPUT_ERROR_IF(nic->GetRtoMax() < m_rtoMin,
+                                  "ns3::FabricTransportConfig: RtoMin "
+                                      << m_rtoMin.As(Time::US)
+                                      << " is above the UetNic "
+                                         "RtoMax "
+                                      << nic->GetRtoMax().As(Time::US));
         }
         Ptr<FabricCongestionOps> cc = nic->GetCongestionPrototype();
         if (m_uetCc == "nscc" || m_uetCc == "both")
         {
-            NS_ABORT_MSG_IF(
+            FABRIC_INPUT_ERROR_IF(
                 !cc->SetAttributeFailSafe("BaseRtt", TimeValue(m_baseRtt)) && m_uetCc == "nscc",
                 "FabricTransportConfig: the congestion control "
                     << cc->GetInstanceTypeId().GetName() << " has no BaseRtt attribute");

@@ -8,6 +8,7 @@
 #include "ns3/double.h"
 #include "ns3/entropy-ecmp-load-balancer.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/fabric-time.h"
 #include "ns3/queue-size.h"
 #include "ns3/switch-entropy-parser.h"
@@ -210,8 +211,8 @@ uint32_t
 FatTreeTopologyHelper::UetMtu()
 {
     TypeId::AttributeInformation info;
-    NS_ABORT_MSG_IF(!UetNic::GetTypeId().LookupAttributeByName("Mtu", &info),
-                    "FatTreeTopologyHelper: UetNic has no Mtu attribute");
+    FABRIC_INPUT_ERROR_IF(!UetNic::GetTypeId().LookupAttributeByName("Mtu", &info),
+                          "FatTreeTopologyHelper: UetNic has no Mtu attribute");
     return static_cast<uint32_t>(DynamicCast<const UintegerValue>(info.initialValue)->Get());
 }
 
@@ -255,9 +256,9 @@ FatTreeTopologyHelper::GetMaxUnloadedRtt() const
 Time
 FatTreeTopologyHelper::GetUnloadedRtt(uint32_t src, uint32_t dst) const
 {
-    NS_ABORT_MSG_IF(src >= GetNHosts() || dst >= GetNHosts(),
-                    "FatTreeTopologyHelper::GetUnloadedRtt: host "
-                        << std::max(src, dst) << " is out of range 0.." << GetNHosts() - 1);
+    FABRIC_INPUT_ERROR_IF(src >= GetNHosts() || dst >= GetNHosts(),
+                          "FatTreeTopologyHelper::GetUnloadedRtt: host "
+                              << std::max(src, dst) << " is out of range 0.." << GetNHosts() - 1);
     const uint32_t half = m_k / 2;
     uint32_t links = DIAMETER_LINKS; // through a core
     if (src == dst)
@@ -368,56 +369,58 @@ void
 FatTreeTopologyHelper::CheckAttributes() const
 {
     const std::string name = "FatTreeTopologyHelper";
-    NS_ABORT_MSG_IF(m_k < 2 || m_k % 2 != 0,
-                    name << ": K=" << m_k
-                         << " is invalid; K must be even and >= 2 (K=4: 16 hosts, K=16: 1024)");
+    FABRIC_INPUT_ERROR_IF(
+        m_k < 2 || m_k % 2 != 0,
+        name << ": K=" << m_k
+             << " is invalid; K must be even and >= 2 (K=4: 16 hosts, K=16: 1024)");
     const uint64_t hosts = uint64_t(m_k) * m_k * m_k / 4;
-    NS_ABORT_MSG_IF(hosts > SwitchForwardingTable::MAX_SPAN,
-                    name << ": K=" << m_k << " gives " << hosts << " hosts, more than the "
-                         << SwitchForwardingTable::MAX_SPAN
-                         << " addresses a forwarding table can span; lower K");
-    NS_ABORT_MSG_IF(m_rate.GetBitRate() == 0,
-                    name << ": LinkDataRate=0bps is invalid; it must be > 0 (e.g. 100Gbps)");
-    NS_ABORT_MSG_IF(m_delay.IsStrictlyNegative(),
-                    name << ": LinkDelay=" << m_delay.As(Time::US)
-                         << " is invalid; it must be >= 0");
-    NS_ABORT_MSG_IF(m_switchLatency.IsStrictlyNegative(),
-                    name << ": SwitchLatency=" << m_switchLatency.As(Time::US)
-                         << " is invalid; it must be >= 0");
-    NS_ABORT_MSG_IF(m_rtoMin.IsStrictlyNegative(),
-                    name << ": RtoMin=" << m_rtoMin.As(Time::US)
-                         << " is invalid; it must be > 0, or 0 for htsim's automatic value");
-    NS_ABORT_MSG_IF(!m_loadBalancer.IsChildOf(SwitchLoadBalancer::GetTypeId()) ||
-                        !m_loadBalancer.HasConstructor(),
-                    name << ": LoadBalancer=" << m_loadBalancer.GetName()
-                         << " is invalid; it must name a SwitchLoadBalancer (e.g. "
-                            "ns3::EntropyEcmpLoadBalancer, ns3::EcmpLoadBalancer, "
-                            "ns3::SprayLoadBalancer)");
-    NS_ABORT_MSG_IF(m_dataDscp > 47,
-                    name << ": UetDataDscp=" << m_dataDscp
-                         << " is invalid; valid range is 0..47 (priority DSCP >> 3 below 6: "
-                            "6 carries ACKs/NACKs, 7 trimmed packets)");
-    NS_ABORT_MSG_IF(m_headerModelBytes != 0 && m_headerModelBytes < 21,
-                    name << ": HeaderModelBytes=" << m_headerModelBytes
-                         << " is invalid; valid is 0 (real sizes) or 21..84 (htsim: 64)");
-    NS_ABORT_MSG_IF(m_trimSize != 0 && (m_trimSize < UetNic::MIN_TRIM_BYTES || m_trimSize > 65535),
-                    name << ": TrimSize=" << m_trimSize << " is invalid; valid range is "
-                         << UetNic::MIN_TRIM_BYTES
-                         << "..65535 (the UET receiver must read the headers of a trimmed "
-                            "packet), or 0 for the NICs' smallest");
+    FABRIC_INPUT_ERROR_IF(hosts > SwitchForwardingTable::MAX_SPAN,
+                          name << ": K=" << m_k << " gives " << hosts << " hosts, more than the "
+                               << SwitchForwardingTable::MAX_SPAN
+                               << " addresses a forwarding table can span; lower K");
+    FABRIC_INPUT_ERROR_IF(m_rate.GetBitRate() == 0,
+                          name << ": LinkDataRate=0bps is invalid; it must be > 0 (e.g. 100Gbps)");
+    FABRIC_INPUT_ERROR_IF(m_delay.IsStrictlyNegative(),
+                          name << ": LinkDelay=" << m_delay.As(Time::US)
+                               << " is invalid; it must be >= 0");
+    FABRIC_INPUT_ERROR_IF(m_switchLatency.IsStrictlyNegative(),
+                          name << ": SwitchLatency=" << m_switchLatency.As(Time::US)
+                               << " is invalid; it must be >= 0");
+    FABRIC_INPUT_ERROR_IF(m_rtoMin.IsStrictlyNegative(),
+                          name << ": RtoMin=" << m_rtoMin.As(Time::US)
+                               << " is invalid; it must be > 0, or 0 for htsim's automatic value");
+    FABRIC_INPUT_ERROR_IF(!m_loadBalancer.IsChildOf(SwitchLoadBalancer::GetTypeId()) ||
+                              !m_loadBalancer.HasConstructor(),
+                          name << ": LoadBalancer=" << m_loadBalancer.GetName()
+                               << " is invalid; it must name a SwitchLoadBalancer (e.g. "
+                                  "ns3::EntropyEcmpLoadBalancer, ns3::EcmpLoadBalancer, "
+                                  "ns3::SprayLoadBalancer)");
+    FABRIC_INPUT_ERROR_IF(m_dataDscp > 47,
+                          name << ": UetDataDscp=" << m_dataDscp
+                               << " is invalid; valid range is 0..47 (priority DSCP >> 3 below 6: "
+                                  "6 carries ACKs/NACKs, 7 trimmed packets)");
+    FABRIC_INPUT_ERROR_IF(m_headerModelBytes != 0 && m_headerModelBytes < 21,
+                          name << ": HeaderModelBytes=" << m_headerModelBytes
+                               << " is invalid; valid is 0 (real sizes) or 21..84 (htsim: 64)");
+    FABRIC_INPUT_ERROR_IF(m_trimSize != 0 &&
+                              (m_trimSize < UetNic::MIN_TRIM_BYTES || m_trimSize > 65535),
+                          name << ": TrimSize=" << m_trimSize << " is invalid; valid range is "
+                               << UetNic::MIN_TRIM_BYTES
+                               << "..65535 (the UET receiver must read the headers of a trimmed "
+                                  "packet), or 0 for the NICs' smallest");
     const uint32_t frame = GetDataFrameBytes();
-    NS_ABORT_MSG_IF(m_queueBytes != 0 && m_queueBytes < frame,
-                    name << ": QueueBytes=" << m_queueBytes
-                         << " is invalid; it must hold one full data frame (>= " << frame
-                         << " B), or be 0 for htsim's automatic size");
-    NS_ABORT_MSG_IF(!(m_ecnMinBdp >= 0) || !(m_ecnMaxBdp >= m_ecnMinBdp),
-                    name << ": EcnMinBdp=" << m_ecnMinBdp << ", EcnMaxBdp=" << m_ecnMaxBdp
-                         << " are invalid; valid is 0 <= EcnMinBdp <= EcnMaxBdp");
-    NS_ABORT_MSG_IF(m_ecn && GetEcnKmaxBytes() > GetQueueBytes(),
-                    name << ": EcnMaxBdp=" << m_ecnMaxBdp << " gives Kmax " << GetEcnKmaxBytes()
-                         << " B, above the queue of " << GetQueueBytes()
-                         << " B; valid Kmax is <= the queue (lower EcnMaxBdp or raise "
-                            "QueueBytes)");
+    FABRIC_INPUT_ERROR_IF(m_queueBytes != 0 && m_queueBytes < frame,
+                          name << ": QueueBytes=" << m_queueBytes
+                               << " is invalid; it must hold one full data frame (>= " << frame
+                               << " B), or be 0 for htsim's automatic size");
+    FABRIC_INPUT_ERROR_IF(!(m_ecnMinBdp >= 0) || !(m_ecnMaxBdp >= m_ecnMinBdp),
+                          name << ": EcnMinBdp=" << m_ecnMinBdp << ", EcnMaxBdp=" << m_ecnMaxBdp
+                               << " are invalid; valid is 0 <= EcnMinBdp <= EcnMaxBdp");
+    FABRIC_INPUT_ERROR_IF(m_ecn && GetEcnKmaxBytes() > GetQueueBytes(),
+                          name << ": EcnMaxBdp=" << m_ecnMaxBdp << " gives Kmax "
+                               << GetEcnKmaxBytes() << " B, above the queue of " << GetQueueBytes()
+                               << " B; valid Kmax is <= the queue (lower EcnMaxBdp or raise "
+                                  "QueueBytes)");
 }
 
 void
@@ -527,13 +530,14 @@ FatTreeTopologyHelper::DoPrintShape(std::ostream& os) const
 void
 FatTreeTopologyHelper::CheckPodIndex(uint32_t pod, uint32_t index, const char* what) const
 {
-    NS_ABORT_MSG_IF(pod >= m_k,
-                    "FatTreeTopologyHelper::" << what << ": pod " << pod
-                                              << " does not exist (pods 0.." << m_k - 1 << ")");
-    NS_ABORT_MSG_IF(index >= m_k / 2,
-                    "FatTreeTopologyHelper::" << what << ": index " << index
-                                              << " does not exist in a pod (0.." << m_k / 2 - 1
-                                              << ")");
+    FABRIC_INPUT_ERROR_IF(pod >= m_k,
+                          "FatTreeTopologyHelper::" << what << ": pod " << pod
+                                                    << " does not exist (pods 0.." << m_k - 1
+                                                    << ")");
+    FABRIC_INPUT_ERROR_IF(index >= m_k / 2,
+                          "FatTreeTopologyHelper::" << what << ": index " << index
+                                                    << " does not exist in a pod (0.."
+                                                    << m_k / 2 - 1 << ")");
 }
 
 Ptr<Node>
@@ -545,9 +549,9 @@ FatTreeTopologyHelper::GetHost(uint32_t host) const
 uint32_t
 FatTreeTopologyHelper::GetPodOf(uint32_t host) const
 {
-    NS_ABORT_MSG_IF(host >= GetNHosts(),
-                    "FatTreeTopologyHelper::GetPodOf: host " << host << " does not exist (hosts 0.."
-                                                             << GetNHosts() - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(host >= GetNHosts(),
+                          "FatTreeTopologyHelper::GetPodOf: host "
+                              << host << " does not exist (hosts 0.." << GetNHosts() - 1 << ")");
     return host / (m_k / 2 * (m_k / 2));
 }
 
@@ -569,10 +573,10 @@ uint32_t
 FatTreeTopologyHelper::OnlyLink(Ptr<const Node> a, Ptr<const Node> b, const char* what) const
 {
     std::vector<uint32_t> links = FindLinks(a, b);
-    NS_ABORT_MSG_IF(links.size() != 1,
-                    "FatTreeTopologyHelper::"
-                        << what << ": expected one cable between " << GetNodeName(a->GetId())
-                        << " and " << GetNodeName(b->GetId()) << ", found " << links.size());
+    FABRIC_INPUT_ERROR_IF(links.size() != 1,
+                          "FatTreeTopologyHelper::"
+                              << what << ": expected one cable between " << GetNodeName(a->GetId())
+                              << " and " << GetNodeName(b->GetId()) << ", found " << links.size());
     return links[0];
 }
 
@@ -593,9 +597,9 @@ uint32_t
 FatTreeTopologyHelper::GetAggCoreLink(uint32_t pod, uint32_t core) const
 {
     const uint32_t half = m_k / 2;
-    NS_ABORT_MSG_IF(core >= half * half,
-                    "FatTreeTopologyHelper::GetAggCoreLink: core "
-                        << core << " does not exist (cores 0.." << half * half - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(core >= half * half,
+                          "FatTreeTopologyHelper::GetAggCoreLink: core "
+                              << core << " does not exist (cores 0.." << half * half - 1 << ")");
     return OnlyLink(GetAgg(pod, core / half), GetCore(core), "GetAggCoreLink");
 }
 

@@ -4,6 +4,7 @@
 #include "rail-only-topology-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -55,12 +56,13 @@ RailOnlyTopologyHelper::GetNRails() const
 Ptr<Node>
 RailOnlyTopologyHelper::GetLeaf(uint32_t rail, uint32_t plane) const
 {
-    NS_ABORT_MSG_IF(rail >= GetNRails(),
-                    "RailOnlyTopologyHelper::GetLeaf: rail " << rail << " does not exist (rails 0.."
-                                                             << GetNRails() - 1 << ")");
-    NS_ABORT_MSG_IF(plane >= m_portsPerGpu,
-                    "RailOnlyTopologyHelper::GetLeaf: plane "
-                        << plane << " does not exist (planes 0.." << m_portsPerGpu - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(rail >= GetNRails(),
+                          "RailOnlyTopologyHelper::GetLeaf: rail "
+                              << rail << " does not exist (rails 0.." << GetNRails() - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(plane >= m_portsPerGpu,
+                          "RailOnlyTopologyHelper::GetLeaf: plane "
+                              << plane << " does not exist (planes 0.." << m_portsPerGpu - 1
+                              << ")");
     return GetLeaf(plane * GetNRails() + rail);
 }
 
@@ -76,18 +78,19 @@ void
 RailOnlyTopologyHelper::DoPlan()
 {
     const std::string name = "RailOnlyTopologyHelper";
-    NS_ABORT_MSG_IF(m_rails != 0 && m_rails != m_gpusPerServer,
-                    name << ": Rails=" << m_rails << " but GpusPerServer=" << m_gpusPerServer
-                         << ": rail i is NIC i of every server, so Rails must equal the NICs "
-                            "per server ("
-                         << m_gpusPerServer << ", or 0 for automatic)");
-    NS_ABORT_MSG_IF(m_leafPorts == 0, name << ": LeafPorts=0 is invalid; need >= 1");
-    NS_ABORT_MSG_IF(m_servers > m_leafPorts,
-                    name << ": Servers=" << m_servers << " do not fit LeafPorts=" << m_leafPorts
-                         << ": a rail-only fabric has no spine, so the rail-i port of every "
-                            "server goes to the one rail-i leaf; use Servers <= "
-                         << m_leafPorts << ", raise LeafPorts to >= " << m_servers
-                         << ", or use RailOptimizedTopologyHelper");
+    FABRIC_INPUT_ERROR_IF(m_rails != 0 && m_rails != m_gpusPerServer,
+                          name << ": Rails=" << m_rails << " but GpusPerServer=" << m_gpusPerServer
+                               << ": rail i is NIC i of every server, so Rails must equal the NICs "
+                                  "per server ("
+                               << m_gpusPerServer << ", or 0 for automatic)");
+    FABRIC_INPUT_ERROR_IF(m_leafPorts == 0, name << ": LeafPorts=0 is invalid; need >= 1");
+    FABRIC_INPUT_ERROR_IF(m_servers > m_leafPorts,
+                          name << ": Servers=" << m_servers
+                               << " do not fit LeafPorts=" << m_leafPorts
+                               << ": a rail-only fabric has no spine, so the rail-i port of every "
+                                  "server goes to the one rail-i leaf; use Servers <= "
+                               << m_leafPorts << ", raise LeafPorts to >= " << m_servers
+                               << ", or use RailOptimizedTopologyHelper");
     SetSwitchCounts(m_portsPerGpu * m_gpusPerServer, 0, 0);
 }
 
@@ -102,15 +105,16 @@ RailOnlyTopologyHelper::DoCheckConnect(uint32_t rankA, uint32_t rankB) const
 {
     uint32_t railA = rankA % m_gpusPerServer;
     uint32_t railB = rankB % m_gpusPerServer;
-    NS_ABORT_MSG_IF(railA != railB,
-                    "RailOnlyTopologyHelper::Connect: rank "
-                        << rankA << " (rail " << railA << ") and rank " << rankB << " (rail "
-                        << railB << ") are on different rails and servers; a rail-only fabric "
-                        << "has no path between rails, so a direct NIC-to-NIC QP is impossible. "
-                        << "Relay via GetRelayRank(" << rankA << ", " << rankB
-                        << ") = " << GetRelayRank(rankA, rankB) << ": Connect(" << rankA << ", "
-                        << GetRelayRank(rankA, rankB) << ") over NVLink, then Connect("
-                        << GetRelayRank(rankA, rankB) << ", " << rankB << ") over rail " << railB);
+    FABRIC_INPUT_ERROR_IF(
+        railA != railB,
+        "RailOnlyTopologyHelper::Connect: rank "
+            << rankA << " (rail " << railA << ") and rank " << rankB << " (rail " << railB
+            << ") are on different rails and servers; a rail-only fabric "
+            << "has no path between rails, so a direct NIC-to-NIC QP is impossible. "
+            << "Relay via GetRelayRank(" << rankA << ", " << rankB
+            << ") = " << GetRelayRank(rankA, rankB) << ": Connect(" << rankA << ", "
+            << GetRelayRank(rankA, rankB) << ") over NVLink, then Connect("
+            << GetRelayRank(rankA, rankB) << ", " << rankB << ") over rail " << railB);
 }
 
 bool

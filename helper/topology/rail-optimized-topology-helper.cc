@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
@@ -118,13 +119,14 @@ RailOptimizedTopologyHelper::GetLeafUplinks() const
 Ptr<Node>
 RailOptimizedTopologyHelper::GetLeaf(uint32_t rail, uint32_t i) const
 {
-    NS_ABORT_MSG_IF(rail >= GetNRails(),
-                    "RailOptimizedTopologyHelper::GetLeaf: rail "
-                        << rail << " does not exist (rails 0.." << GetNRails() - 1 << ")");
-    NS_ABORT_MSG_IF(i >= GetNLeavesPerRail(),
-                    "RailOptimizedTopologyHelper::GetLeaf: leaf "
-                        << i << " of rail " << rail << " does not exist (0.."
-                        << int64_t(GetNLeavesPerRail()) - 1 << ": SU x NicPortsPerGpu + plane)");
+    FABRIC_INPUT_ERROR_IF(rail >= GetNRails(),
+                          "RailOptimizedTopologyHelper::GetLeaf: rail "
+                              << rail << " does not exist (rails 0.." << GetNRails() - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(i >= GetNLeavesPerRail(),
+                          "RailOptimizedTopologyHelper::GetLeaf: leaf "
+                              << i << " of rail " << rail << " does not exist (0.."
+                              << int64_t(GetNLeavesPerRail()) - 1
+                              << ": SU x NicPortsPerGpu + plane)");
     return GetLeaf(i * GetNRails() + rail);
 }
 
@@ -132,20 +134,20 @@ void
 RailOptimizedTopologyHelper::DoPlan()
 {
     const std::string name = "RailOptimizedTopologyHelper";
-    NS_ABORT_MSG_IF(m_rails != 0 && m_rails != m_gpusPerServer,
-                    name << ": Rails=" << m_rails << " but GpusPerServer=" << m_gpusPerServer
-                         << ": rail i is NIC i of every server, so Rails must equal the NICs "
-                            "per server ("
-                         << m_gpusPerServer << ", or 0 for automatic)");
-    NS_ABORT_MSG_IF(m_serversPerSu == 0,
-                    name << ": ServersPerSu=0 is invalid; a scalable unit needs >= 1 server "
-                            "slot (DGX SuperPOD: 32)");
-    NS_ABORT_MSG_IF(m_leafPorts == 0, name << ": LeafPorts=0 is invalid; need >= 2");
-    NS_ABORT_MSG_IF(m_spinePorts == 0, name << ": SpinePorts=0 is invalid; need >= 1");
-    NS_ABORT_MSG_IF(!(m_oversubscription >= 1.0),
-                    name << ": Oversubscription=" << m_oversubscription
-                         << " is invalid: it is leaf downlink / uplink bandwidth and must be "
-                            ">= 1 (1 = non-blocking)");
+    FABRIC_INPUT_ERROR_IF(m_rails != 0 && m_rails != m_gpusPerServer,
+                          name << ": Rails=" << m_rails << " but GpusPerServer=" << m_gpusPerServer
+                               << ": rail i is NIC i of every server, so Rails must equal the NICs "
+                                  "per server ("
+                               << m_gpusPerServer << ", or 0 for automatic)");
+    FABRIC_INPUT_ERROR_IF(m_serversPerSu == 0,
+                          name << ": ServersPerSu=0 is invalid; a scalable unit needs >= 1 server "
+                                  "slot (DGX SuperPOD: 32)");
+    FABRIC_INPUT_ERROR_IF(m_leafPorts == 0, name << ": LeafPorts=0 is invalid; need >= 2");
+    FABRIC_INPUT_ERROR_IF(m_spinePorts == 0, name << ": SpinePorts=0 is invalid; need >= 1");
+    FABRIC_INPUT_ERROR_IF(!(m_oversubscription >= 1.0),
+                          name << ": Oversubscription=" << m_oversubscription
+                               << " is invalid: it is leaf downlink / uplink bandwidth and must be "
+                                  ">= 1 (1 = non-blocking)");
     SetTier(FabricLinkTier::LEAF_SPINE, m_leafSpineRate, m_leafSpineDelay, "LeafSpineDataRate");
 
     const uint32_t down = m_serversPerSu;
@@ -161,12 +163,12 @@ RailOptimizedTopologyHelper::DoPlan()
                 maxServers = d;
             }
         }
-        NS_ABORT_MSG(name << ": ServersPerSu=" << m_serversPerSu
-                          << " does not fit LeafPorts=" << m_leafPorts << ": each leaf needs "
-                          << down << " down-ports (one per server of its SU) + " << m_uplinks
-                          << " uplinks at Oversubscription=" << m_oversubscription << "; at most "
-                          << maxServers
-                          << " servers per SU fit (or raise LeafPorts / Oversubscription)");
+        FABRIC_INPUT_ERROR(name << ": ServersPerSu=" << m_serversPerSu
+                                << " does not fit LeafPorts=" << m_leafPorts << ": each leaf needs "
+                                << down << " down-ports (one per server of its SU) + " << m_uplinks
+                                << " uplinks at Oversubscription=" << m_oversubscription
+                                << "; at most " << maxServers
+                                << " servers per SU fit (or raise LeafPorts / Oversubscription)");
     }
     SetLeafCapacity(double(down) * m_gpuLinkRate.GetBitRate(),
                     double(m_uplinks) * m_leafSpineRate.GetBitRate());

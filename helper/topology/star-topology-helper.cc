@@ -4,6 +4,7 @@
 #include "star-topology-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/node.h"
 
 namespace ns3
@@ -38,10 +39,11 @@ StarTopologyHelper::GetUetNicHelper()
 void
 StarTopologyHelper::SetTransports(const std::string& transports)
 {
-    NS_ABORT_MSG_IF(m_switch, "StarTopologyHelper::SetTransports after Install(); set it before");
-    NS_ABORT_MSG_IF(transports != "roce" && transports != "uet" && transports != "roce+uet",
-                    "StarTopologyHelper::SetTransports: \""
-                        << transports << "\" is invalid; valid: roce, uet, roce+uet");
+    FABRIC_INPUT_ERROR_IF(m_switch,
+                          "StarTopologyHelper::SetTransports after Install(); set it before");
+    FABRIC_INPUT_ERROR_IF(transports != "roce" && transports != "uet" && transports != "roce+uet",
+                          "StarTopologyHelper::SetTransports: \""
+                              << transports << "\" is invalid; valid: roce, uet, roce+uet");
     m_transports = transports;
 }
 
@@ -54,9 +56,9 @@ StarTopologyHelper::GetTransports() const
 void
 StarTopologyHelper::Install(uint32_t hosts)
 {
-    NS_ABORT_MSG_IF(m_switch, "StarTopologyHelper::Install called twice");
-    NS_ABORT_MSG_IF(hosts < 1 || hosts > 65536,
-                    "StarTopologyHelper: " << hosts << " hosts is invalid; valid 1..65536");
+    FABRIC_INPUT_ERROR_IF(m_switch, "StarTopologyHelper::Install called twice");
+    FABRIC_INPUT_ERROR_IF(hosts < 1 || hosts > 65536,
+                          "StarTopologyHelper: " << hosts << " hosts is invalid; valid 1..65536");
     m_hosts.Create(hosts);
     Ptr<Node> swNode = CreateObject<Node>();
     for (uint32_t i = 0; i < hosts; ++i)
@@ -100,18 +102,18 @@ StarTopologyHelper::GetNHosts() const
 void
 StarTopologyHelper::Check(uint32_t i) const
 {
-    NS_ABORT_MSG_IF(i >= m_nics.size(),
-                    "StarTopologyHelper: host " << i << " does not exist (" << m_nics.size()
-                                                << " hosts; call Install first)");
+    FABRIC_INPUT_ERROR_IF(i >= m_nics.size(),
+                          "StarTopologyHelper: host " << i << " does not exist (" << m_nics.size()
+                                                      << " hosts; call Install first)");
 }
 
 Ptr<RoceNic>
 StarTopologyHelper::GetNic(uint32_t i) const
 {
     Check(i);
-    NS_ABORT_MSG_IF(!m_nics[i],
-                    "StarTopologyHelper::GetNic: host " << i << " has no RoceNic (transports \""
-                                                        << m_transports << "\")");
+    FABRIC_INPUT_ERROR_IF(!m_nics[i],
+                          "StarTopologyHelper::GetNic: host "
+                              << i << " has no RoceNic (transports \"" << m_transports << "\")");
     return m_nics[i];
 }
 
@@ -119,10 +121,11 @@ Ptr<UetNic>
 StarTopologyHelper::GetUetNic(uint32_t i) const
 {
     Check(i);
-    NS_ABORT_MSG_IF(!m_uetNics[i],
-                    "StarTopologyHelper::GetUetNic: host "
-                        << i << " has no UetNic (transports \"" << m_transports
-                        << "\"; call SetTransports(\"uet\") or (\"roce+uet\") before Install)");
+    FABRIC_INPUT_ERROR_IF(
+        !m_uetNics[i],
+        "StarTopologyHelper::GetUetNic: host "
+            << i << " has no UetNic (transports \"" << m_transports
+            << "\"; call SetTransports(\"uet\") or (\"roce+uet\") before Install)");
     return m_uetNics[i];
 }
 
@@ -160,7 +163,7 @@ StarTopologyHelper::Connect(uint32_t a, uint32_t b, uint32_t nQps)
 int64_t
 StarTopologyHelper::AssignStreams(int64_t stream)
 {
-    NS_ABORT_MSG_IF(!m_switch, "StarTopologyHelper::AssignStreams before Install");
+    FABRIC_INPUT_ERROR_IF(!m_switch, "StarTopologyHelper::AssignStreams before Install");
     int64_t used = m_nicHelper.AssignStreams(stream);
     used += m_uetNicHelper.AssignStreams(stream + used);
     used += m_switch->AssignStreams(stream + used);

@@ -11,12 +11,16 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/fabric-transport-config.h"
+#include "ns3/flow-list.h"
 #include "ns3/flow-size-cdf.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <fstream>
+#include <optional>
 
 namespace ns3
 {
@@ -185,6 +189,13 @@ ClosWorkloadHelper::GetTypeId()
                           StringValue("websearch"),
                           MakeStringAccessor(&ClosWorkloadHelper::m_workload),
                           MakeStringChecker())
+            .AddAttribute("FlowFile",
+                          "Replay this flow list (\"src dst size_bytes start_ns\" per line, "
+                          "FlowList) instead of the Poisson workload; empty (default): Poisson "
+                          "arrivals from Workload at Load for Duration.",
+                          StringValue(""),
+                          MakeStringAccessor(&ClosWorkloadHelper::m_flowFile),
+                          MakeStringChecker())
             .AddAttribute("Load",
                           "Offered load, (0, 1], of LoadBase.",
                           DoubleValue(0.5),
@@ -222,6 +233,7 @@ ClosWorkloadHelper::DoDispose()
     m_queues = nullptr;
     m_timeline = nullptr;
     m_generator = nullptr;
+    m_source = nullptr;
     m_clos = nullptr;
     Object::DoDispose();
 }
@@ -235,34 +247,66 @@ ClosWorkloadHelper::GetTopology() const
 void
 ClosWorkloadHelper::Install()
 {
-    NS_ABORT_MSG_IF(m_runner, "ClosWorkloadHelper::Install called twice");
-    NS_ABORT_MSG_IF(m_kmin.GetValue() > m_kmax.GetValue(),
-                    "ClosWorkloadHelper: Kmin=" << m_kmin << " is above Kmax=" << m_kmax
-                                                << "; valid is Kmin <= Kmax");
+    FABRIC_INPUT_ERROR_IF(m_runner, "ClosWorkloadHelper::Install called twice");
+    FABRIC_INPUT_ERROR_IF(m_kmin.GetValue() > m_kmax.GetValue(),
+                          "ClosWorkloadHelper: Kmin=" << m_kmin << " is above Kmax=" << m_kmax
+                                                      << "; valid is Kmin <= Kmax");
     const QueueSize spineKmin = m_spineKmin.GetValue() != 0 ? m_spineKmin : m_kmin;
     const QueueSize spineKmax = m_spineKmax.GetValue() != 0 ? m_spineKmax : m_kmax;
-    NS_ABORT_MSG_IF(spineKmin.GetValue() > spineKmax.GetValue(),
-                    "ClosWorkloadHelper: the spines' Kmin " << spineKmin << " is above their Kmax "
-                                                            << spineKmax
-                                                            << " (SpineKmin, SpineKmax; 0 = Kmin, "
-                                                               "Kmax); valid is Kmin <= Kmax");
-    NS_ABORT_MSG_IF(m_spinePmax < 0 && m_spinePmax != -1,
-                    "ClosWorkloadHelper: SpinePmax=" << m_spinePmax
-                                                     << " is invalid; valid values are [0, 1] "
-                                                        "and -1 (= Pmax)");
-    NS_ABORT_MSG_IF(m_loadBase != "fabric" && m_loadBase != "host",
-                    "ClosWorkloadHelper: LoadBase=" << m_loadBase
-                                                    << " is invalid; valid values are fabric, "
-                                                       "host");
-    NS_ABORT_MSG_IF(m_hostRate.GetBitRate() == 0 || m_fabricRate.GetBitRate() == 0,
-                    "ClosWorkloadHelper: HostLinkDataRate=" << m_hostRate << ", FabricLinkDataRate="
-                                                            << m_fabricRate
-                                                            << " are invalid; both must be > 0");
+    FABRIC_INPUT_ERROR_IF(spineKmin.GetValue() > spineKmax.GetValue(),
+                          "ClosWorkloadHelper: the spines' Kmin "
+                              << spineKmin << " is above their Kmax " << spineKmax
+                              << " (SpineKmin, SpineKmax; 0 = Kmin, "
+                                 "Kmax); valid is Kmin <= Kmax");
+    FABRIC_INPUT_ERROR_IF(m_spinePmax < 0 && m_spinePmax != -1,
+                          "ClosWorkloadHelper: SpinePmax="
+                              << m_spinePmax
+                              << " is invalid; valid values are [0, 1] "
+                                 "and -1 (= Pmax)");
+    FABRIC_INPUT_ERROR_IF(m_loadBase != "fabric" && m_loadBase != "host",
+                          "ClosWorkloadHelper: LoadBase="
+                              << m_loadBase
+                              << " is invalid; valid values are fabric, "
+                                 "host");
+    FABRIC_INPUT_ERROR_IF(m_hostRate.GetBitRate() == 0 || m_fabricRate.GetBitRate() == 0,
+                          "ClosWorkloadHelper: HostLinkDataRate="
+                              << m_hostRate << ", FabricLinkDataRate=" << m_fabricRate
+                              << " are invalid; both must be > 0");
     const std::string me = "ns3::ClosWorkloadHelper::";
     FabricTransportConfig::CheckTransport(m_transport, me + "Transport");
     FabricTransportConfig::CheckUetCc(m_uetCc, me + "UetCongestionControl");
     FabricTransportConfig::CheckEvStrategy(m_evStrategy, me + "EvStrategy");
-    const FlowSizeCdf cdf = LoadCdf(m_workload);
+    FABRIC_INPUT_ERROR_IF(m_preset != "hpcc" && m_preset != "firmware" && m_preset != "paper" &&
+                              m_preset != "none",
+                          "ns3::ClosWorkloadHelper::DcqcnPreset=" << m_preset
+                                                                  << " is invalid; valid values "
+                                                                     "are hpcc, firmware, paper, "
+                                                                     "none");
+    if (m_transport == "uet")
+    {
+        FABRIC_INPUT_ERROR_IF(m_mtu < 256 || m_mtu > 16383,
+                              "ns3::ClosWorkloadHelper::Mtu=" << m_mtu
+                                                              << " is invalid with Transport uet; "
+                                                                 "valid range is 256..16383 "
+                                                                 "payload bytes");
+    }
+    else
+    {
+        FABRIC_INPUT_ERROR_IF(m_mtu != 256 && m_mtu != 512 && m_mtu != 1024 && m_mtu != 2048 &&
+                                  m_mtu != 4096,
+                              "ns3::ClosWorkloadHelper::Mtu=" << m_mtu
+                                                              << " is invalid with Transport "
+                                                                 "roce; valid values are the "
+                                                                 "RoCE path MTUs 256, 512, 1024, "
+                                                                 "2048, 4096");
+    }
+    const uint32_t hosts = m_leaves * m_hostsPerLeaf;
+    uint64_t fileFlows = 0;
+    if (!m_flowFile.empty())
+    {
+        fileFlows = CheckFlowFile(m_flowFile, hosts);
+    }
+    const FlowSizeCdf cdf = m_flowFile.empty() ? LoadCdf(m_workload) : FlowSizeCdf();
     if (m_preset == "hpcc")
     {
         Config::SetDefault("ns3::DcqcnCongestionOps::G", DoubleValue(1.0 / 256));
@@ -336,14 +380,26 @@ ClosWorkloadHelper::Install()
 
     const double share = m_loadBase == "host" ? 1.0 : std::min(1.0, up / down);
     m_loadBaseRate = DataRate(static_cast<uint64_t>(share * double(m_hostRate.GetBitRate())));
-    m_generator = CreateObject<FlowArrivalGenerator>();
-    m_generator->SetAttribute("Load", DoubleValue(m_load));
-    m_generator->SetAttribute("HostLinkRate", DataRateValue(m_loadBaseRate));
-    m_generator->SetAttribute("StopTime", TimeValue(m_duration));
-    m_generator->SetFlowSizeCdf(cdf);
-    m_generator->SetNHosts(m_clos->GetNRanks());
-    m_generator->AssignStreams(100);
-    m_runner = std::make_unique<FlowWorkloadRunner>(m_clos, m_generator);
+    if (m_flowFile.empty())
+    {
+        m_generator = CreateObject<FlowArrivalGenerator>();
+        m_generator->SetAttribute("Load", DoubleValue(m_load));
+        m_generator->SetAttribute("HostLinkRate", DataRateValue(m_loadBaseRate));
+        m_generator->SetAttribute("StopTime", TimeValue(m_duration));
+        m_generator->SetFlowSizeCdf(cdf);
+        m_generator->SetNHosts(m_clos->GetNRanks());
+        m_generator->AssignStreams(100);
+        m_source = m_generator;
+        m_expectedFlows = m_generator->GetArrivalRate() * m_duration.GetSeconds();
+    }
+    else
+    {
+        auto reader = CreateObject<FlowListReader>();
+        reader->Open(m_flowFile);
+        m_source = reader;
+        m_expectedFlows = double(fileFlows);
+    }
+    m_runner = std::make_unique<FlowWorkloadRunner>(m_clos, m_source);
     m_runner->SetTransport(m_transport);
     m_queues = CreateObject<SwitchQueueSampler>();
     for (uint32_t i = 0; i < m_clos->GetNLeaves(); ++i)
@@ -380,7 +436,7 @@ ClosWorkloadHelper::GetQueueSampler() const
 void
 ClosWorkloadHelper::Start()
 {
-    NS_ABORT_MSG_IF(!m_runner, "ClosWorkloadHelper::Start before Install");
+    FABRIC_INPUT_ERROR_IF(!m_runner, "ClosWorkloadHelper::Start before Install");
     m_queues->Start();
     m_runner->Start();
 }
@@ -388,7 +444,7 @@ ClosWorkloadHelper::Start()
 FlowWorkloadRunner&
 ClosWorkloadHelper::GetRunner()
 {
-    NS_ABORT_MSG_IF(!m_runner, "ClosWorkloadHelper::GetRunner before Install");
+    FABRIC_INPUT_ERROR_IF(!m_runner, "ClosWorkloadHelper::GetRunner before Install");
     return *m_runner;
 }
 
@@ -396,6 +452,40 @@ Ptr<FlowArrivalGenerator>
 ClosWorkloadHelper::GetGenerator() const
 {
     return m_generator;
+}
+
+double
+ClosWorkloadHelper::GetExpectedFlows() const
+{
+    return m_expectedFlows;
+}
+
+uint64_t
+ClosWorkloadHelper::CheckFlowFile(const std::string& path, uint32_t hosts)
+{
+    std::ifstream in(path);
+    FABRIC_INPUT_ERROR_IF(!in,
+                          "ns3::ClosWorkloadHelper::FlowFile: cannot read flow list file '" << path
+                                                                                            << "'");
+    FlowListParser parser(path);
+    uint64_t flows = 0;
+    std::string line;
+    while (std::getline(in, line))
+    {
+        std::optional<FlowSpec> flow;
+        std::string error;
+        FABRIC_INPUT_ERROR_IF(!parser.ParseLine(line, flow, error), error);
+        if (!flow)
+        {
+            continue;
+        }
+        FABRIC_INPUT_ERROR_IF(flow->src >= hosts || flow->dst >= hosts,
+                              path << ":" << parser.GetLine() << ": host "
+                                   << std::max(flow->src, flow->dst) << " is not in the fabric ("
+                                   << hosts << " hosts: 0.." << hosts - 1 << ")");
+        ++flows;
+    }
+    return flows;
 }
 
 DataRate

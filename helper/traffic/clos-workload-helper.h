@@ -25,6 +25,8 @@
 namespace ns3
 {
 
+class FlowSource;
+
 /**
  * \ingroup ai-fabric-traffic
  * \brief Builds the congestion-control researcher's standard experiment: Poisson flows drawn
@@ -56,9 +58,17 @@ namespace ns3
  * Install() sets the DcqcnCongestionOps defaults of the chosen preset (Config::SetDefault),
  * builds the Clos (ClosTopologyHelper: its switch and NIC helpers are reachable through
  * GetTopology() before Install for anything not covered here), the generator and the runner;
- * Start() starts the flows. Install() aborts, naming the attribute and its valid range, for
- * a zero leaf, host or spine count, a load outside (0, 1], Kmin > Kmax, an unknown workload,
- * congestion control, preset or load base.
+ * Start() starts the flows. Install() raises an input error (FABRIC_INPUT_ERROR), naming the
+ * attribute and its valid range, for a zero leaf, host or spine count, a load outside (0, 1],
+ * Kmin > Kmax, an unknown workload, congestion control, preset or load base, an Mtu the
+ * transport cannot use, and for a FlowFile that cannot be read, is malformed or names a host
+ * the fabric does not have (with the file and the line).
+ *
+ * FlowFile replays a flow list instead of the Poisson workload: one flow per line,
+ * "<src> <dst> <size_bytes> <start_ns>" (FlowList's format; tools/flowtxt_to_flowlist.py
+ * converts the HPCC-lineage flow.txt), hosts 0..Leaves x HostsPerLeaf - 1; Workload, Load,
+ * LoadBase and Duration then do not apply. The file is checked whole at Install, then read
+ * line by line during the run (FlowListReader).
  */
 class ClosWorkloadHelper : public Object
 {
@@ -79,8 +89,14 @@ class ClosWorkloadHelper : public Object
     void Start();
     /// \return the runner (valid after Install)
     FlowWorkloadRunner& GetRunner();
-    /// \return the workload generator (valid after Install)
+    /// \return the workload generator (valid after Install; null with FlowFile)
     Ptr<FlowArrivalGenerator> GetGenerator() const;
+    /**
+     * \brief The number of flows the run will start, known before it starts: the flows of
+     *        FlowFile, or the Poisson generator's mean (hosts x arrival rate x Duration).
+     * \return the count (valid after Install)
+     */
+    double GetExpectedFlows() const;
     /// \return the rate the load is a fraction of, per host (valid after Install)
     DataRate GetLoadBaseRate() const;
     /// \return the queue sampler of the leaves ("leaf") and spines ("spine"), running from
@@ -100,8 +116,20 @@ class ClosWorkloadHelper : public Object
     void DoDispose() override;
 
   private:
+    /**
+     * \brief Check a flow-list file whole (format, order, hosts < \p hosts); an input error
+     *        naming the file and the line otherwise.
+     * \param path the file
+     * \param hosts hosts of the fabric
+     * \return the number of flows
+     */
+    static uint64_t CheckFlowFile(const std::string& path, uint32_t hosts);
+
     Ptr<ClosTopologyHelper> m_clos;               //!< the fabric
-    Ptr<FlowArrivalGenerator> m_generator;        //!< the flows
+    Ptr<FlowArrivalGenerator> m_generator;        //!< the flows (Poisson)
+    Ptr<FlowSource> m_source;                     //!< the flows the runner runs
+    double m_expectedFlows{0};                    //!< GetExpectedFlows()
+    std::string m_flowFile;                       //!< attribute FlowFile
     std::unique_ptr<FlowWorkloadRunner> m_runner; //!< runs them
     Ptr<SwitchQueueSampler> m_queues;             //!< switch queue statistics
     std::ostream* m_timeline{nullptr};            //!< queue/PFC timeline sink (not owned)

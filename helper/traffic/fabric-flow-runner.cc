@@ -4,6 +4,7 @@
 #include "fabric-flow-runner.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -21,21 +22,22 @@ FabricFlowRunner::FabricFlowRunner(Ptr<FabricTopologyHelper> topo,
       m_ranks(ranks),
       m_uet(false)
 {
-    NS_ABORT_MSG_IF(!topo || !topo->IsInstalled(),
-                    "FabricFlowRunner: the topology is null or not installed");
-    NS_ABORT_MSG_IF(matrix.GetNNodes() > ranks.size(),
-                    "FabricFlowRunner: the matrix has "
-                        << matrix.GetNNodes() << " nodes but only " << ranks.size()
-                        << " ranks are given; valid is Nodes <= " << ranks.size());
+    FABRIC_INPUT_ERROR_IF(!topo || !topo->IsInstalled(),
+                          "FabricFlowRunner: the topology is null or not installed");
+    FABRIC_INPUT_ERROR_IF(matrix.GetNNodes() > ranks.size(),
+                          "FabricFlowRunner: the matrix has "
+                              << matrix.GetNNodes() << " nodes but only " << ranks.size()
+                              << " ranks are given; valid is Nodes <= " << ranks.size());
     std::set<uint32_t> seen;
     for (uint32_t r : ranks)
     {
-        NS_ABORT_MSG_IF(r >= topo->GetNRanks(),
-                        "FabricFlowRunner: rank " << r << " does not exist; valid ranks are 0.."
-                                                  << topo->GetNRanks() - 1);
-        NS_ABORT_MSG_IF(!seen.insert(r).second,
-                        "FabricFlowRunner: rank " << r
-                                                  << " is given twice; ranks must be distinct");
+        FABRIC_INPUT_ERROR_IF(r >= topo->GetNRanks(),
+                              "FabricFlowRunner: rank " << r
+                                                        << " does not exist; valid ranks are 0.."
+                                                        << topo->GetNRanks() - 1);
+        FABRIC_INPUT_ERROR_IF(!seen.insert(r).second,
+                              "FabricFlowRunner: rank "
+                                  << r << " is given twice; ranks must be distinct");
     }
     Ptr<Node> first = topo->GetRank(ranks.empty() ? 0 : ranks[0]);
     m_uet = !first->GetObject<RoceNic>() && first->GetObject<UetNic>();
@@ -69,7 +71,7 @@ FabricFlowRunner::~FabricFlowRunner() = default;
 void
 FabricFlowRunner::Start()
 {
-    NS_ABORT_MSG_IF(m_started, "FabricFlowRunner::Start called twice");
+    FABRIC_INPUT_ERROR_IF(m_started, "FabricFlowRunner::Start called twice");
     m_started = true;
     if (m_uet)
     {

@@ -4,6 +4,7 @@
 #include "flow-workload-runner.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-time.h"
 #include "ns3/object-factory.h"
@@ -57,8 +58,8 @@ FlowWorkloadRunner::FlowWorkloadRunner(Ptr<FabricTopologyHelper> topo, Ptr<FlowS
     : m_topo(topo),
       m_source(source)
 {
-    NS_ABORT_MSG_IF(!topo, "FlowWorkloadRunner: null topology");
-    NS_ABORT_MSG_IF(!source, "FlowWorkloadRunner: null flow source");
+    FABRIC_INPUT_ERROR_IF(!topo, "FlowWorkloadRunner: null topology");
+    FABRIC_INPUT_ERROR_IF(!source, "FlowWorkloadRunner: null flow source");
 }
 
 FlowWorkloadRunner::~FlowWorkloadRunner() = default;
@@ -95,10 +96,10 @@ FlowWorkloadRunner::GetSummary()
 void
 FlowWorkloadRunner::SetTransport(const std::string& transport)
 {
-    NS_ABORT_MSG_IF(transport != "roce" && transport != "uet",
-                    "FlowWorkloadRunner: transport \"" << transport
-                                                       << "\" is invalid; valid are roce, uet");
-    NS_ABORT_MSG_IF(m_started, "FlowWorkloadRunner::SetTransport after Start()");
+    FABRIC_INPUT_ERROR_IF(transport != "roce" && transport != "uet",
+                          "FlowWorkloadRunner: transport \""
+                              << transport << "\" is invalid; valid are roce, uet");
+    FABRIC_INPUT_ERROR_IF(m_started, "FlowWorkloadRunner::SetTransport after Start()");
     m_transport = transport;
 }
 
@@ -111,18 +112,18 @@ FlowWorkloadRunner::GetTransport() const
 void
 FlowWorkloadRunner::SetUetJobId(uint32_t jobId)
 {
-    NS_ABORT_MSG_IF(jobId > 0xFFFFFF,
-                    "FlowWorkloadRunner: UET JobID " << jobId << " is invalid; valid is 0.."
-                                                     << 0xFFFFFF);
+    FABRIC_INPUT_ERROR_IF(jobId > 0xFFFFFF,
+                          "FlowWorkloadRunner: UET JobID " << jobId << " is invalid; valid is 0.."
+                                                           << 0xFFFFFF);
     m_uetJobId = jobId;
 }
 
 void
 FlowWorkloadRunner::SetUetDeliveryMode(UetDeliveryMode mode)
 {
-    NS_ABORT_MSG_IF(mode != UetDeliveryMode::RUD && mode != UetDeliveryMode::ROD,
-                    "FlowWorkloadRunner: UET delivery mode " << UetDeliveryModeName(mode)
-                                                             << " is invalid; valid are RUD, ROD");
+    FABRIC_INPUT_ERROR_IF(mode != UetDeliveryMode::RUD && mode != UetDeliveryMode::ROD,
+                          "FlowWorkloadRunner: UET delivery mode "
+                              << UetDeliveryModeName(mode) << " is invalid; valid are RUD, ROD");
     m_uetMode = mode;
 }
 
@@ -137,9 +138,10 @@ FlowWorkloadRunner::CcName(TypeId tid)
 void
 FlowWorkloadRunner::Start()
 {
-    NS_ABORT_MSG_IF(m_started, "FlowWorkloadRunner::Start called twice");
+    FABRIC_INPUT_ERROR_IF(m_started, "FlowWorkloadRunner::Start called twice");
     m_started = true;
-    NS_ABORT_MSG_IF(m_topo->GetNRanks() == 0, "FlowWorkloadRunner: the topology has no hosts");
+    FABRIC_INPUT_ERROR_IF(m_topo->GetNRanks() == 0,
+                          "FlowWorkloadRunner: the topology has no hosts");
     Ptr<Node> first = m_topo->GetRank(0);
     if (m_transport.empty())
     {
@@ -152,9 +154,10 @@ FlowWorkloadRunner::Start()
     else
     {
         Ptr<RoceNic> nic = first->GetObject<RoceNic>();
-        NS_ABORT_MSG_IF(!nic,
-                        "FlowWorkloadRunner: transport roce, but the topology's hosts have no "
-                        "RoceNic (Transports must include roce)");
+        FABRIC_INPUT_ERROR_IF(
+            !nic,
+            "FlowWorkloadRunner: transport roce, but the topology's hosts have no "
+            "RoceNic (Transports must include roce)");
         TypeIdValue cc;
         nic->GetAttribute("CongestionControl", cc);
         m_ccName = CcName(cc.Get());
@@ -174,9 +177,9 @@ FlowWorkloadRunner::StartUet()
     for (uint32_t r = 0; r < m_topo->GetNRanks(); ++r)
     {
         Ptr<UetNic> nic = m_topo->GetRank(r)->GetObject<UetNic>();
-        NS_ABORT_MSG_IF(!nic,
-                        "FlowWorkloadRunner: transport uet, but rank "
-                            << r << " has no UetNic (Transports must include uet)");
+        FABRIC_INPUT_ERROR_IF(!nic,
+                              "FlowWorkloadRunner: transport uet, but rank "
+                                  << r << " has no UetNic (Transports must include uet)");
         nodes.push_back(m_topo->GetRank(r));
     }
     m_endpoints = m_topo->GetUetNicHelper().CreateEndpoints(nodes, m_uetJobId);
@@ -241,24 +244,26 @@ FlowWorkloadRunner::ScheduleNext()
         return;
     }
     const uint32_t n = m_topo->GetNRanks();
-    NS_ABORT_MSG_IF(f->src >= n || f->dst >= n,
-                    "FlowWorkloadRunner: flow " << f->id << " goes from host " << f->src
-                                                << " to host " << f->dst << "; valid hosts are 0.."
-                                                << n - 1);
-    NS_ABORT_MSG_IF(f->src == f->dst,
-                    "FlowWorkloadRunner: flow " << f->id << " goes from host " << f->src
-                                                << " to itself; valid flows join two hosts");
-    NS_ABORT_MSG_IF(f->sizeBytes == 0,
-                    "FlowWorkloadRunner: flow " << f->id << " has 0 bytes; valid sizes are >= 1");
-    NS_ABORT_MSG_IF(m_transport == "uet" && f->sizeBytes > UET_MAX_MESSAGE,
-                    "FlowWorkloadRunner: flow " << f->id << " has " << f->sizeBytes
-                                                << " bytes; valid sizes over UET are 1.."
-                                                << UET_MAX_MESSAGE << " (one message)");
-    NS_ABORT_MSG_IF(f->start < m_lastStart,
-                    "FlowWorkloadRunner: flow " << f->id << " starts at " << f->start.As(Time::US)
-                                                << ", before the flow "
-                                                << "read before it (" << m_lastStart.As(Time::US)
-                                                << "); a source must give flows in start order");
+    FABRIC_INPUT_ERROR_IF(f->src >= n || f->dst >= n,
+                          "FlowWorkloadRunner: flow " << f->id << " goes from host " << f->src
+                                                      << " to host " << f->dst
+                                                      << "; valid hosts are 0.." << n - 1);
+    FABRIC_INPUT_ERROR_IF(f->src == f->dst,
+                          "FlowWorkloadRunner: flow " << f->id << " goes from host " << f->src
+                                                      << " to itself; valid flows join two hosts");
+    FABRIC_INPUT_ERROR_IF(f->sizeBytes == 0,
+                          "FlowWorkloadRunner: flow " << f->id
+                                                      << " has 0 bytes; valid sizes are >= 1");
+    FABRIC_INPUT_ERROR_IF(m_transport == "uet" && f->sizeBytes > UET_MAX_MESSAGE,
+                          "FlowWorkloadRunner: flow " << f->id << " has " << f->sizeBytes
+                                                      << " bytes; valid sizes over UET are 1.."
+                                                      << UET_MAX_MESSAGE << " (one message)");
+    FABRIC_INPUT_ERROR_IF(f->start < m_lastStart,
+                          "FlowWorkloadRunner: flow "
+                              << f->id << " starts at " << f->start.As(Time::US)
+                              << ", before the flow "
+                              << "read before it (" << m_lastStart.As(Time::US)
+                              << "); a source must give flows in start order");
     m_lastStart = f->start;
     m_next = *f;
     m_hasNext = true;
@@ -422,8 +427,9 @@ FlowWorkloadRunner::GetPath(uint32_t src, uint32_t dst) const
     const auto ports = Ports(src, dst);
     Ptr<FabricNic> srcNic = m_topo->GetRank(src)->GetObject<FabricNic>();
     Ptr<FabricNic> dstNic = m_topo->GetRank(dst)->GetObject<FabricNic>();
-    NS_ABORT_MSG_IF(!srcNic || !dstNic,
-                    "FlowWorkloadRunner::GetPath: rank " << (srcNic ? dst : src) << " has no NIC");
+    FABRIC_INPUT_ERROR_IF(!srcNic || !dstNic,
+                          "FlowWorkloadRunner::GetPath: rank " << (srcNic ? dst : src)
+                                                               << " has no NIC");
     const uint32_t dstIp = dstNic->GetAddress(ports.second).Get();
     Ptr<Node> dstNode = m_topo->GetRank(dst);
     FlowPath path;
@@ -431,10 +437,10 @@ FlowWorkloadRunner::GetPath(uint32_t src, uint32_t dst) const
     for (uint32_t hop = 0; hop < MAX_PATH_LINKS; ++hop)
     {
         Ptr<PfcChannel> ch = DynamicCast<PfcChannel>(dev->GetChannel());
-        NS_ABORT_MSG_IF(!ch,
-                        "FlowWorkloadRunner::GetPath: a device of node "
-                            << dev->GetNode()->GetId() << " on the path from rank " << src
-                            << " to rank " << dst << " is not cabled");
+        FABRIC_INPUT_ERROR_IF(!ch,
+                              "FlowWorkloadRunner::GetPath: a device of node "
+                                  << dev->GetNode()->GetId() << " on the path from rank " << src
+                                  << " to rank " << dst << " is not cabled");
         path.rates.push_back(dev->GetDataRate());
         path.delays.push_back(ch->GetDelay());
         Ptr<NetDevice> peer = ch->GetDevice(0) == dev ? ch->GetDevice(1) : ch->GetDevice(0);
@@ -444,23 +450,23 @@ FlowWorkloadRunner::GetPath(uint32_t src, uint32_t dst) const
             return path;
         }
         Ptr<FabricSwitch> sw = node->GetObject<FabricSwitch>();
-        NS_ABORT_MSG_IF(!sw,
-                        "FlowWorkloadRunner::GetPath: the path from rank "
-                            << src << " to rank " << dst << " reaches node " << node->GetId()
-                            << ", neither a switch nor the destination");
+        FABRIC_INPUT_ERROR_IF(!sw,
+                              "FlowWorkloadRunner::GetPath: the path from rank "
+                                  << src << " to rank " << dst << " reaches node " << node->GetId()
+                                  << ", neither a switch nor the destination");
         const uint32_t* out = nullptr;
         uint32_t n = 0;
-        NS_ABORT_MSG_IF(!sw->GetForwardingTable()->Lookup(dstIp, out, n) || n == 0,
-                        "FlowWorkloadRunner::GetPath: switch node "
-                            << node->GetId() << " has no route to rank " << dst);
+        FABRIC_INPUT_ERROR_IF(!sw->GetForwardingTable()->Lookup(dstIp, out, n) || n == 0,
+                              "FlowWorkloadRunner::GetPath: switch node "
+                                  << node->GetId() << " has no route to rank " << dst);
         TimeValue delay;
         sw->GetAttribute("ProcessingDelay", delay);
         path.switching += delay.Get();
         dev = sw->GetPort(out[0]);
     }
-    NS_ABORT_MSG("FlowWorkloadRunner::GetPath: the path from rank "
-                 << src << " to rank " << dst << " does not end within " << MAX_PATH_LINKS
-                 << " links (a routing loop?)");
+    FABRIC_INPUT_ERROR("FlowWorkloadRunner::GetPath: the path from rank "
+                       << src << " to rank " << dst << " does not end within " << MAX_PATH_LINKS
+                       << " links (a routing loop?)");
 }
 
 void
@@ -507,7 +513,7 @@ FlowWorkloadRunner::Format(uint32_t src, uint32_t dst) const
     if (m_transport == "uet")
     {
         Ptr<UetNic> nic = m_topo->GetRank(src)->GetObject<UetNic>();
-        NS_ABORT_MSG_IF(!nic, "FlowWorkloadRunner: rank " << src << " has no UetNic");
+        FABRIC_INPUT_ERROR_IF(!nic, "FlowWorkloadRunner: rank " << src << " has no UetNic");
         f.mtu = nic->GetMtu();
         f.perPacket = nic->GetPacketOverheadBytes(UET_DATA_HEADERS);
         f.ack = nic->GetHeaderModelBytes() != 0
@@ -519,7 +525,7 @@ FlowWorkloadRunner::Format(uint32_t src, uint32_t dst) const
         return f;
     }
     Ptr<RoceNic> nic = m_topo->GetRank(src)->GetObject<RoceNic>();
-    NS_ABORT_MSG_IF(!nic, "FlowWorkloadRunner: rank " << src << " has no RoceNic");
+    FABRIC_INPUT_ERROR_IF(!nic, "FlowWorkloadRunner: rank " << src << " has no RoceNic");
     const uint32_t port = Ports(src, dst).first;
     uint8_t l2[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES];
     const uint8_t prio = nic->GetCore()->GetPort(port)->GetDscpPriority(nic->GetDataDscp());

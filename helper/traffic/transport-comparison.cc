@@ -9,6 +9,8 @@
 #include "ns3/collective-helper.h"
 #include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
+#include "ns3/fabric-progress-reporter.h"
 #include "ns3/rail-optimized-topology-helper.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
@@ -290,8 +292,8 @@ FabricRunCounters::GetPfcPauses() const
 FabricRunCounters
 FabricRunCounters::Collect(Ptr<FabricTopologyHelper> topo)
 {
-    NS_ABORT_MSG_IF(!topo || !topo->IsInstalled(),
-                    "FabricRunCounters::Collect: the topology is null or not installed");
+    FABRIC_INPUT_ERROR_IF(!topo || !topo->IsInstalled(),
+                          "FabricRunCounters::Collect: the topology is null or not installed");
     FabricRunCounters c;
     auto addSwitch = [&c](Ptr<Node> node) {
         Ptr<FabricSwitch> sw = node->GetObject<FabricSwitch>();
@@ -540,8 +542,8 @@ TransportComparison::MakeConfig(const std::string& name, const std::string& what
     const std::string valid = "valid are roce-dcqcn, roce-pfc and uet-<cc>[-<ev>] with cc none, "
                               "nscc, rccc, both and ev single, oblivious, bitmap, reps, mixed "
                               "(e.g. uet-nscc, uet-none-single)";
-    NS_ABORT_MSG_IF(name.rfind("uet-", 0) != 0,
-                    what << ": configuration \"" << name << "\" is invalid; " << valid);
+    FABRIC_INPUT_ERROR_IF(name.rfind("uet-", 0) != 0,
+                          what << ": configuration \"" << name << "\" is invalid; " << valid);
     std::string rest = name.substr(4);
     std::string cc = rest;
     std::string ev = "reps";
@@ -553,9 +555,9 @@ TransportComparison::MakeConfig(const std::string& name, const std::string& what
     }
     const std::vector<std::string> ccs = {"none", "nscc", "rccc", "both"};
     const std::vector<std::string> evs = {"single", "oblivious", "bitmap", "reps", "mixed"};
-    NS_ABORT_MSG_IF(std::find(ccs.begin(), ccs.end(), cc) == ccs.end() ||
-                        std::find(evs.begin(), evs.end(), ev) == evs.end(),
-                    what << ": configuration \"" << name << "\" is invalid; " << valid);
+    FABRIC_INPUT_ERROR_IF(std::find(ccs.begin(), ccs.end(), cc) == ccs.end() ||
+                              std::find(evs.begin(), evs.end(), ev) == evs.end(),
+                          what << ": configuration \"" << name << "\" is invalid; " << valid);
     FabricTransportConfig::CheckUetCc(cc, what + " " + name + ": congestion control");
     c->SetAttribute("Transport", StringValue("uet"));
     c->SetAttribute("UetCongestionControl", StringValue(cc));
@@ -567,21 +569,21 @@ void
 TransportComparison::CheckScenario(const std::string& name, const std::string& what)
 {
     const std::string base = EndsWith(name, FAILURE) ? name.substr(0, name.size() - 8) : name;
-    NS_ABORT_MSG_IF(std::find(SCENARIOS.begin(), SCENARIOS.end(), base) == SCENARIOS.end(),
-                    what << ": scenario \"" << name
-                         << "\" is invalid; valid are allreduce, incast, permutation, each "
-                            "optionally with -failure (e.g. permutation-failure)");
+    FABRIC_INPUT_ERROR_IF(std::find(SCENARIOS.begin(), SCENARIOS.end(), base) == SCENARIOS.end(),
+                          what << ": scenario \"" << name
+                               << "\" is invalid; valid are allreduce, incast, permutation, each "
+                                  "optionally with -failure (e.g. permutation-failure)");
 }
 
 Ptr<FabricTopologyHelper>
 TransportComparison::MakeTopology() const
 {
-    NS_ABORT_MSG_IF(!m_topoType.IsChildOf(FabricTopologyHelper::GetTypeId()) ||
-                        !m_topoType.HasConstructor(),
-                    "ns3::TransportComparison::TopologyType="
-                        << m_topoType.GetName()
-                        << " is invalid; it must name a FabricTopologyHelper (e.g. "
-                           "ns3::RailOptimizedTopologyHelper, ns3::ClosTopologyHelper)");
+    FABRIC_INPUT_ERROR_IF(!m_topoType.IsChildOf(FabricTopologyHelper::GetTypeId()) ||
+                              !m_topoType.HasConstructor(),
+                          "ns3::TransportComparison::TopologyType="
+                              << m_topoType.GetName()
+                              << " is invalid; it must name a FabricTopologyHelper (e.g. "
+                                 "ns3::RailOptimizedTopologyHelper, ns3::ClosTopologyHelper)");
     ObjectFactory factory(m_topoType.GetName());
     for (const auto& [name, value] : m_topoAttributes)
     {
@@ -593,12 +595,13 @@ TransportComparison::MakeTopology() const
 uint32_t
 TransportComparison::FailureLink(Ptr<FabricTopologyHelper> topo) const
 {
-    NS_ABORT_MSG_IF(topo->GetNSpines() == 0,
-                    "TransportComparison: the -failure scenarios fail a leaf-spine cable, but "
-                    "this fabric has no spines");
+    FABRIC_INPUT_ERROR_IF(
+        topo->GetNSpines() == 0,
+        "TransportComparison: the -failure scenarios fail a leaf-spine cable, but "
+        "this fabric has no spines");
     std::vector<uint32_t> links = topo->FindLinks(topo->GetLeaf(0), topo->GetSpine(0));
-    NS_ABORT_MSG_IF(links.empty(),
-                    "TransportComparison: leaf 0 and spine 0 are not cabled together");
+    FABRIC_INPUT_ERROR_IF(links.empty(),
+                          "TransportComparison: leaf 0 and spine 0 are not cabled together");
     return links[0];
 }
 
@@ -607,10 +610,10 @@ TransportComparison::Run()
 {
     const auto configs = GetConfigurations();
     const auto scenarios = GetScenarios();
-    NS_ABORT_MSG_IF(configs.empty(),
-                    "ns3::TransportComparison::Configurations is empty; give at least one");
-    NS_ABORT_MSG_IF(scenarios.empty(),
-                    "ns3::TransportComparison::Scenarios is empty; give at least one");
+    FABRIC_INPUT_ERROR_IF(configs.empty(),
+                          "ns3::TransportComparison::Configurations is empty; give at least one");
+    FABRIC_INPUT_ERROR_IF(scenarios.empty(),
+                          "ns3::TransportComparison::Scenarios is empty; give at least one");
     for (const auto& c : configs)
     {
         MakeConfig(c, "ns3::TransportComparison::Configurations");
@@ -635,11 +638,11 @@ std::vector<TransportComparisonRow>
 TransportComparison::RunOne(const std::string& scenario, const std::string& config)
 {
     CheckScenario(scenario, "TransportComparison::RunOne");
-    NS_ABORT_MSG_IF(m_maxBytes < m_minBytes,
-                    "ns3::TransportComparison::MinBytes=" << m_minBytes
-                                                          << ", MaxBytes=" << m_maxBytes
-                                                          << " are invalid; need MinBytes <= "
-                                                             "MaxBytes");
+    FABRIC_INPUT_ERROR_IF(m_maxBytes < m_minBytes,
+                          "ns3::TransportComparison::MinBytes=" << m_minBytes
+                                                                << ", MaxBytes=" << m_maxBytes
+                                                                << " are invalid; need MinBytes <= "
+                                                                   "MaxBytes");
     Ptr<FabricTransportConfig> tc = MakeConfig(config, "TransportComparison::RunOne");
     Ptr<FabricTopologyHelper> topo = MakeTopology();
     tc->Configure(topo);
@@ -688,6 +691,14 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
                 link,
                 DataRate(static_cast<uint64_t>(std::llround(double(bps) * m_degradeFactor))));
         }
+    }
+
+    Ptr<FabricProgressReporter> progress;
+    if (m_progress)
+    {
+        progress = CreateObject<FabricProgressReporter>();
+        progress->SetName(m_progressName + " (" + config + ", " + scenario + ")");
+        progress->Watch(topo->GetHealthMonitor());
     }
 
     TransportComparisonRow proto;
@@ -746,10 +757,10 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
         {
             ranks[r] = r;
         }
-        NS_ABORT_MSG_IF(topo->GetNServers() < 2,
-                        "TransportComparison: the " << base
-                                                    << " scenario needs ranks on other "
-                                                       "servers; the fabric has one server");
+        FABRIC_INPUT_ERROR_IF(topo->GetNServers() < 2,
+                              "TransportComparison: the " << base
+                                                          << " scenario needs ranks on other "
+                                                             "servers; the fabric has one server");
         if (base == "incast")
         {
             std::vector<uint32_t> others;
@@ -760,11 +771,12 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
                     others.push_back(r);
                 }
             }
-            NS_ABORT_MSG_IF(m_incastSenders > others.size(),
-                            "ns3::TransportComparison::IncastSenders="
-                                << m_incastSenders << " is invalid for this fabric; valid range "
-                                << "is 0.." << others.size()
-                                << " (the ranks of other servers than rank 0's; 0 = all)");
+            FABRIC_INPUT_ERROR_IF(m_incastSenders > others.size(),
+                                  "ns3::TransportComparison::IncastSenders="
+                                      << m_incastSenders
+                                      << " is invalid for this fabric; valid range "
+                                      << "is 0.." << others.size()
+                                      << " (the ranks of other servers than rank 0's; 0 = all)");
             const uint32_t senders = m_incastSenders ? m_incastSenders : others.size();
             for (uint32_t i = 0; i < senders; ++i)
             {
@@ -796,9 +808,9 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
                     found = topo->GetServerOf(perm[r]) != topo->GetServerOf(r);
                 }
             }
-            NS_ABORT_MSG_IF(!found,
-                            "TransportComparison: found no permutation of the "
-                                << n << " ranks that crosses servers for every pair");
+            FABRIC_INPUT_ERROR_IF(!found,
+                                  "TransportComparison: found no permutation of the "
+                                      << n << " ranks that crosses servers for every pair");
             for (uint32_t r = 0; r < n; ++r)
             {
                 HtsimConnection c;
@@ -1023,6 +1035,13 @@ TransportComparison::WriteCsv(std::ostream& os, const std::vector<TransportCompa
            << "," << c.timeouts << "," << c.nacks << "," << c.trimNacks << "," << c.cnps << ","
            << c.uetBytesPosted << "," << c.uetBytesDelivered << "," << (r.ok ? 1 : 0) << "\n";
     }
+}
+
+void
+TransportComparison::SetProgressReports(bool on, const std::string& name)
+{
+    m_progress = on;
+    m_progressName = name;
 }
 
 } // namespace ns3

@@ -138,6 +138,13 @@ class TransportComparison : public Object
      */
     std::vector<TransportComparisonRow> Run();
     /**
+     * \brief Report the progress of each run on stderr (FabricProgressReporter, at most once a
+     *        second of wall-clock time; runs shorter than a second print nothing).
+     * \param on true to report (default false)
+     * \param name the program name the lines begin with
+     */
+    void SetProgressReports(bool on, const std::string& name = "roce-vs-uet");
+    /**
      * \brief Run one scenario under one configuration (one simulation).
      * \param scenario a scenario name
      * \param config a configuration name
@@ -200,17 +207,19 @@ class TransportComparison : public Object
     TypeId m_topoType; //!< attribute TopologyType
     /// SetTopologyAttribute()'s attributes, in call order
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_topoAttributes;
-    std::string m_configs;    //!< attribute Configurations
-    std::string m_scenarios;  //!< attribute Scenarios
-    uint64_t m_minBytes;      //!< attribute MinBytes
-    uint64_t m_maxBytes;      //!< attribute MaxBytes
-    uint32_t m_factor;        //!< attribute Factor
-    uint32_t m_channels;      //!< attribute Channels
-    uint32_t m_incastSenders; //!< attribute IncastSenders
-    uint64_t m_flowBytes;     //!< attribute FlowBytes
-    std::string m_failure;    //!< attribute Failure
-    double m_degradeFactor;   //!< attribute DegradeFactor
-    Time m_sample;            //!< attribute SampleInterval
+    std::string m_configs;                     //!< attribute Configurations
+    std::string m_scenarios;                   //!< attribute Scenarios
+    uint64_t m_minBytes;                       //!< attribute MinBytes
+    uint64_t m_maxBytes;                       //!< attribute MaxBytes
+    uint32_t m_factor;                         //!< attribute Factor
+    uint32_t m_channels;                       //!< attribute Channels
+    uint32_t m_incastSenders;                  //!< attribute IncastSenders
+    uint64_t m_flowBytes;                      //!< attribute FlowBytes
+    std::string m_failure;                     //!< attribute Failure
+    bool m_progress{false};                    //!< SetProgressReports()
+    std::string m_progressName{"roce-vs-uet"}; //!< their prefix
+    double m_degradeFactor;                    //!< attribute DegradeFactor
+    Time m_sample;                             //!< attribute SampleInterval
 };
 
 } // namespace ns3

@@ -4,6 +4,7 @@
 #include "uet-matrix-runner.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -40,25 +41,25 @@ UetMatrixRunner::UetMatrixRunner(const HtsimConnectionMatrix& matrix,
       m_mode(mode),
       m_started(false)
 {
-    NS_ABORT_MSG_IF(matrix.GetNNodes() > endpoints.size(),
-                    "UetMatrixRunner: the matrix has "
-                        << matrix.GetNNodes() << " nodes but only " << endpoints.size()
-                        << " endpoints (hosts); valid is Nodes <= " << endpoints.size());
-    NS_ABORT_MSG_IF(mode != UetDeliveryMode::RUD && mode != UetDeliveryMode::ROD,
-                    "UetMatrixRunner: delivery mode " << UetDeliveryModeName(mode)
-                                                      << " is invalid; valid are RUD, ROD");
+    FABRIC_INPUT_ERROR_IF(matrix.GetNNodes() > endpoints.size(),
+                          "UetMatrixRunner: the matrix has "
+                              << matrix.GetNNodes() << " nodes but only " << endpoints.size()
+                              << " endpoints (hosts); valid is Nodes <= " << endpoints.size());
+    FABRIC_INPUT_ERROR_IF(mode != UetDeliveryMode::RUD && mode != UetDeliveryMode::ROD,
+                          "UetMatrixRunner: delivery mode " << UetDeliveryModeName(mode)
+                                                            << " is invalid; valid are RUD, ROD");
     const auto& conns = matrix.GetConnections();
     m_flows.resize(conns.size());
     for (uint32_t i = 0; i < conns.size(); ++i)
     {
         const HtsimConnection& c = conns[i];
-        NS_ABORT_MSG_IF(c.bytes > MAX_MESSAGE_BYTES,
-                        "UetMatrixRunner: connection "
-                            << c.src << "->" << c.dst << (c.line ? " (line " : "")
-                            << (c.line ? std::to_string(c.line) : "") << (c.line ? ")" : "")
-                            << " has size " << c.bytes
-                            << "; valid range is 1..4294967295 (one "
-                               "UET message)");
+        FABRIC_INPUT_ERROR_IF(c.bytes > MAX_MESSAGE_BYTES,
+                              "UetMatrixRunner: connection "
+                                  << c.src << "->" << c.dst << (c.line ? " (line " : "")
+                                  << (c.line ? std::to_string(c.line) : "") << (c.line ? ")" : "")
+                                  << " has size " << c.bytes
+                                  << "; valid range is 1..4294967295 (one "
+                                     "UET message)");
         UetFlowRecord& f = m_flows[i];
         f.id = c.id != 0 ? c.id : i + 1;
         f.src = c.src;
@@ -71,7 +72,7 @@ UetMatrixRunner::UetMatrixRunner(const HtsimConnectionMatrix& matrix,
 void
 UetMatrixRunner::Start()
 {
-    NS_ABORT_MSG_IF(m_started, "UetMatrixRunner::Start called twice");
+    FABRIC_INPUT_ERROR_IF(m_started, "UetMatrixRunner::Start called twice");
     m_started = true;
     const Time now = Simulator::Now();
     for (uint32_t i = 0; i < m_flows.size(); ++i)

@@ -4,6 +4,7 @@
 #include "uet-nic-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/node.h"
 #include "ns3/uinteger.h"
 
@@ -63,11 +64,13 @@ UetNicHelper::GetMinTrimBytes() const
 Ptr<UetNic>
 UetNicHelper::Install(Ptr<Node> node, Ptr<PfcNetDevice> port, Ipv4Address address)
 {
-    NS_ABORT_MSG_IF(!node, "UetNicHelper::Install given a null node");
-    NS_ABORT_MSG_IF(node->GetObject<UetNic>(),
-                    "UetNicHelper::Install: node " << node->GetId() << " already has a UetNic");
-    NS_ABORT_MSG_IF(!port || port->GetNode() != node,
-                    "UetNicHelper::Install: the port does not belong to node " << node->GetId());
+    FABRIC_INPUT_ERROR_IF(!node, "UetNicHelper::Install given a null node");
+    FABRIC_INPUT_ERROR_IF(node->GetObject<UetNic>(),
+                          "UetNicHelper::Install: node " << node->GetId()
+                                                         << " already has a UetNic");
+    FABRIC_INPUT_ERROR_IF(!port || port->GetNode() != node,
+                          "UetNicHelper::Install: the port does not belong to node "
+                              << node->GetId());
     Ptr<UetNic> nic = m_nicFactory.Create<UetNic>();
     nic->AddPort(port, address);
     node->AggregateObject(nic);
@@ -84,13 +87,14 @@ UetNicHelper::CreateEndpoints(const std::vector<Ptr<Node>>& nodes,
     std::map<UetNic*, uint16_t> perNic;
     for (uint32_t r = 0; r < nodes.size(); ++r)
     {
-        NS_ABORT_MSG_IF(!nodes[r],
-                        "UetNicHelper::CreateEndpoints: the node of rank " << r << " is null");
+        FABRIC_INPUT_ERROR_IF(!nodes[r],
+                              "UetNicHelper::CreateEndpoints: the node of rank " << r
+                                                                                 << " is null");
         Ptr<UetNic> nic = nodes[r]->GetObject<UetNic>();
-        NS_ABORT_MSG_IF(!nic,
-                        "UetNicHelper::CreateEndpoints: the node of rank "
-                            << r << " (node " << nodes[r]->GetId()
-                            << ") has no UetNic (install one with UetNicHelper)");
+        FABRIC_INPUT_ERROR_IF(!nic,
+                              "UetNicHelper::CreateEndpoints: the node of rank "
+                                  << r << " (node " << nodes[r]->GetId()
+                                  << ") has no UetNic (install one with UetNicHelper)");
         uint16_t pid = perNic[PeekPointer(nic)]++;
         eps.push_back(nic->CreateEndpoint(jobId, pid, 0, resources));
     }
@@ -112,8 +116,9 @@ UetNicHelper::CheckSwitchTrimming(Ptr<const UetNic> nic,
                                   Ptr<const FabricSwitch> sw,
                                   const std::string& name)
 {
-    NS_ABORT_MSG_IF(!nic || !sw || nic->GetNPorts() == 0,
-                    "UetNicHelper::CheckSwitchTrimming needs a UetNic with a port and a switch");
+    FABRIC_INPUT_ERROR_IF(
+        !nic || !sw || nic->GetNPorts() == 0,
+        "UetNicHelper::CheckSwitchTrimming needs a UetNic with a port and a switch");
     Ptr<SharedBufferMmu> mmu = sw->GetMmu();
     if (!mmu || !mmu->IsTrimEnabled(nic->GetDataPriority(0)))
     {

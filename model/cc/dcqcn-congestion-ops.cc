@@ -9,6 +9,7 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/fabric-time.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -242,7 +243,8 @@ DcqcnCongestionOps::SetPresetDefaults(const std::string& preset)
     }
     else
     {
-        NS_ABORT_MSG("DCQCN preset \"" << preset << "\" is unknown; use \"paper\" or \"firmware\"");
+        FABRIC_INPUT_ERROR("DCQCN preset \"" << preset
+                                             << "\" is unknown; use \"paper\" or \"firmware\"");
     }
 }
 
@@ -261,13 +263,14 @@ DcqcnCongestionOps::Fork() const
 void
 DcqcnCongestionOps::Validate() const
 {
-    NS_ABORT_MSG_IF(m_minRate.GetBitRate() == 0,
-                    "DCQCN MinRate " << m_minRate << " is invalid; it must be > 0");
-    NS_ABORT_MSG_IF(m_minRate > GetLineRate(),
-                    "DCQCN MinRate " << m_minRate << " exceeds the line rate " << GetLineRate());
-    NS_ABORT_MSG_IF(m_rateOnFirstCnp > GetLineRate(),
-                    "DCQCN RateOnFirstCnp " << m_rateOnFirstCnp << " exceeds the line rate "
-                                            << GetLineRate());
+    FABRIC_INPUT_ERROR_IF(m_minRate.GetBitRate() == 0,
+                          "DCQCN MinRate " << m_minRate << " is invalid; it must be > 0");
+    FABRIC_INPUT_ERROR_IF(m_minRate > GetLineRate(),
+                          "DCQCN MinRate " << m_minRate << " exceeds the line rate "
+                                           << GetLineRate());
+    FABRIC_INPUT_ERROR_IF(m_rateOnFirstCnp > GetLineRate(),
+                          "DCQCN RateOnFirstCnp " << m_rateOnFirstCnp << " exceeds the line rate "
+                                                  << GetLineRate());
 }
 
 void

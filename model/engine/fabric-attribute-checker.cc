@@ -3,6 +3,8 @@
  */
 #include "fabric-attribute-checker.h"
 
+#include "fabric-input-error.h"
+
 #include "ns3/abort.h"
 #include "ns3/type-id.h"
 
@@ -75,7 +77,7 @@ FabricAttributeChecker::GetTypeChecker() const
 void
 FabricAttributeChecker::ReportOutOfRange(const std::string& value) const
 {
-    NS_ABORT_MSG(m_attribute << "=" << value << " is out of range: valid range " << m_range);
+    FABRIC_INPUT_ERROR(m_attribute << "=" << value << " is out of range: valid range " << m_range);
 }
 
 std::string

@@ -34,7 +34,8 @@ namespace ns3
  * attribute (--ns3::Class::Attr=value, Config::SetDefault, Config::Set, ObjectBase::
  * SetAttribute, ObjectFactory::Set, a helper's Set...Attribute) passes the value through
  * AttributeChecker::CreateValidValue(), which calls Check(); so Check() is the earliest place
- * that sees a bad value, and a FabricAttributeChecker aborts there (NS_ABORT_MSG) with
+ * that sees a bad value, and a FabricAttributeChecker raises an input error there
+ * (FABRIC_INPUT_ERROR: an abort, or one line and exit status 2 in the examples) with
  *
  *     <ns3::Class::Attr>=<value> is out of range: valid range <range>
  *
@@ -78,7 +79,7 @@ class FabricAttributeChecker : public AttributeChecker
     Ptr<const AttributeChecker> GetTypeChecker() const;
 
     /**
-     * \brief Abort (NS_ABORT_MSG): "<attribute>=<value> is out of range: valid range <range>".
+     * \brief Raise an input error (FABRIC_INPUT_ERROR): "<attribute>=<value> is out of range: valid range <range>".
      * \param value the rejected value as text
      */
     [[noreturn]] void ReportOutOfRange(const std::string& value) const;

@@ -3,6 +3,8 @@
  */
 #include "fabric-simulator-impl.h"
 
+#include "fabric-input-error.h"
+
 #include "ns3/abort.h"
 #include "ns3/global-value.h"
 #include "ns3/log.h"
@@ -351,11 +353,12 @@ void
 SetSimulatorImpl(const std::string& typeName)
 {
     TypeId tid;
-    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(typeName, &tid) ||
-                        !tid.IsChildOf(SimulatorImpl::GetTypeId()) || !tid.HasConstructor(),
-                    "simulator engine " << typeName
-                                        << " is not an ns-3 SimulatorImpl type; use "
-                                           "ns3::FabricSimulatorImpl or ns3::DefaultSimulatorImpl");
+    FABRIC_INPUT_ERROR_IF(!TypeId::LookupByNameFailSafe(typeName, &tid) ||
+                              !tid.IsChildOf(SimulatorImpl::GetTypeId()) || !tid.HasConstructor(),
+                          "simulator engine "
+                              << typeName
+                              << " is not an ns-3 SimulatorImpl type; use "
+                                 "ns3::FabricSimulatorImpl or ns3::DefaultSimulatorImpl");
     GlobalValue::Bind("SimulatorImplementationType", StringValue(typeName));
     ObjectFactory factory;
     factory.SetTypeId(tid);

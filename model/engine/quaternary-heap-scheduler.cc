@@ -3,6 +3,8 @@
  */
 #include "quaternary-heap-scheduler.h"
 
+#include "fabric-input-error.h"
+
 #include "ns3/abort.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
@@ -226,14 +228,15 @@ QuaternaryHeapScheduler::HeapMake(std::vector<Event>& heap)
 void
 SetEventScheduler(const std::string& typeName)
 {
-    NS_ABORT_MSG_IF(typeName == "ns3::HeapScheduler",
-                    "event scheduler " << typeName
-                                       << " is not supported: its Remove() breaks event order in "
-                                          "ns-3.37; use ns3::DelayClassScheduler, "
-                                          "ns3::QuaternaryHeapScheduler, ns3::MapScheduler or "
-                                          "ns3::CalendarScheduler");
+    FABRIC_INPUT_ERROR_IF(typeName == "ns3::HeapScheduler",
+                          "event scheduler "
+                              << typeName
+                              << " is not supported: its Remove() breaks event order in "
+                                 "ns-3.37; use ns3::DelayClassScheduler, "
+                                 "ns3::QuaternaryHeapScheduler, ns3::MapScheduler or "
+                                 "ns3::CalendarScheduler");
     TypeId tid;
-    NS_ABORT_MSG_IF(
+    FABRIC_INPUT_ERROR_IF(
         !TypeId::LookupByNameFailSafe(typeName, &tid) || !tid.IsChildOf(Scheduler::GetTypeId()),
         "event scheduler "
             << typeName

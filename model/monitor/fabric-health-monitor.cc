@@ -84,6 +84,7 @@ FabricHealthMonitor::DoDispose()
     }
     m_nics.clear();
     m_diagnosers.clear();
+    m_busyCallbacks.clear();
     m_namer = Callback<std::string, uint32_t>();
     Object::DoDispose();
 }
@@ -182,6 +183,28 @@ FabricHealthMonitor::OnWork(int64_t delta)
         Simulator::Remove(m_check);
         m_armed = false;
     }
+    NotifyBusy();
+}
+
+void
+FabricHealthMonitor::AddBusyCallback(Callback<void, bool> cb)
+{
+    m_busyCallbacks.push_back(cb);
+}
+
+void
+FabricHealthMonitor::NotifyBusy()
+{
+    const bool busy = m_pending > 0 && !m_stalled;
+    if (busy == m_busyNotified)
+    {
+        return;
+    }
+    m_busyNotified = busy;
+    for (const auto& cb : m_busyCallbacks)
+    {
+        cb(busy);
+    }
 }
 
 void
@@ -214,6 +237,7 @@ FabricHealthMonitor::Check()
     m_pending = pending;
     if (pending == 0)
     {
+        NotifyBusy();
         return; // idle: the next posted operation re-arms
     }
     uint64_t delivered = DeliveredFrames();
@@ -235,6 +259,7 @@ FabricHealthMonitor::Check()
         m_diagnosis = d.str();
         *m_out << m_diagnosis << std::flush;
         m_stalledTrace(now - m_lastProgress, m_diagnosis);
+        NotifyBusy();
         Simulator::Stop();
         return;
     }

@@ -88,6 +88,12 @@ class FabricHealthMonitor : public Object
      * \param namer node id -> name (a null callback restores "node <id>")
      */
     void SetNodeNamer(Callback<std::string, uint32_t> namer);
+    /**
+     * \brief Be told when work starts (true: an operation is pending on a watched NIC) and
+     *        when it ends (false: none is); e.g. FabricProgressReporter::Watch().
+     * \param cb the callback (called on every change, in the order added)
+     */
+    void AddBusyCallback(Callback<void, bool> cb);
 
     /// \return operations pending on the watched NICs (sum of FabricNic::GetPendingOperations)
     uint64_t GetPendingOperations() const;
@@ -128,6 +134,8 @@ class FabricHealthMonitor : public Object
     uint64_t DeliveredFrames() const;
     /// \return the name of a node (namer or "node <id>")
     std::string NodeName(uint32_t id) const;
+    /// Tell the busy callbacks if pending work started or ended since the last call.
+    void NotifyBusy();
 
     Time m_stallTime;                   //!< attribute StallTime
     Time m_checkInterval;               //!< attribute CheckInterval
@@ -138,11 +146,13 @@ class FabricHealthMonitor : public Object
     std::vector<std::pair<std::string, Callback<void, std::ostream&>>> m_diagnosers; //!< extra
     Callback<std::string, uint32_t> m_namer;                                         //!< node names
     EventId m_check;                                                                 //!< next check
-    uint64_t m_lastDelivered{0}; //!< delivered frames at the last progress
-    Time m_lastProgress;         //!< when progress was last seen
-    bool m_stalled{false};       //!< a stall was detected
-    std::string m_diagnosis;     //!< the stall's diagnosis
-    std::ostream* m_out;         //!< where a stall is reported (stderr)
+    std::vector<Callback<void, bool>> m_busyCallbacks; //!< AddBusyCallback()
+    bool m_busyNotified{false};                        //!< last state told to them
+    uint64_t m_lastDelivered{0};                       //!< delivered frames at the last progress
+    Time m_lastProgress;                               //!< when progress was last seen
+    bool m_stalled{false};                             //!< a stall was detected
+    std::string m_diagnosis;                           //!< the stall's diagnosis
+    std::ostream* m_out;                               //!< where a stall is reported (stderr)
     TracedCallback<Time, const std::string&> m_stalledTrace; //!< stalls
 };
 

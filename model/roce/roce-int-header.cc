@@ -4,6 +4,7 @@
 #include "roce-int-header.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/fabric-wire-header.h"
 
 #include <algorithm>
@@ -73,9 +74,10 @@ RoceInt::EncodeHop(const FabricCcHopTelemetry& hop)
 {
     uint64_t bps = hop.linkRate.GetBitRate();
     uint8_t code = RateCode(bps);
-    NS_ABORT_MSG_IF(code == 0,
-                    "RoCE INT: link rate " << bps << " bit/s has no INT rate code; valid rates "
-                                           << ValidRates());
+    FABRIC_INPUT_ERROR_IF(code == 0,
+                          "RoCE INT: link rate " << bps
+                                                 << " bit/s has no INT rate code; valid rates "
+                                                 << ValidRates());
     uint64_t ts = uint64_t(hop.timestamp.GetNanoSeconds()) % TS_MODULO;
     uint64_t tx = (hop.txBytes / BYTE_UNIT) & ((1ull << 20) - 1);
     uint64_t q = std::min<uint64_t>(hop.queueBytes / BYTE_UNIT, 65535);

@@ -51,6 +51,14 @@ FabricSwitch::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&FabricSwitch::m_decrementTtl),
                           MakeBooleanChecker())
+            .AddAttribute("InBandTelemetry",
+                          "Append an HPCC in-band telemetry hop (RoceInt) to the frames that ask "
+                          "for it. The topology helpers turn it off on NVSwitches: NVLink is "
+                          "not an Ethernet hop and carries no INT, so HPCC sees the scale-out "
+                          "switches only (and NVLink rates need no INT rate code).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FabricSwitch::m_inBandTelemetry),
+                          MakeBooleanChecker())
             .AddAttribute("Mmu",
                           "The shared-buffer MMU.",
                           PointerValue(),
@@ -96,6 +104,7 @@ FabricSwitch::GetTypeId()
 FabricSwitch::FabricSwitch()
     : m_processingDelay(0),
       m_decrementTtl(true),
+      m_inBandTelemetry(true),
       m_configured(false),
       m_markOnDequeue(false),
       m_portsDown(0)
@@ -387,7 +396,7 @@ FabricSwitch::Egress(uint32_t outPort,
     }
     // HPCC in-band telemetry: only frames whose IPv4 reserved flag asks for it (one byte
     // test; the head holds at least the IPv4 header, which the flow key was parsed from).
-    if (frame.GetHead()[l2Bytes + 6] & RoceInt::IPV4_INT_BIT)
+    if (m_inBandTelemetry && (frame.GetHead()[l2Bytes + 6] & RoceInt::IPV4_INT_BIT))
     {
         AppendInt(outPort, frame, l2Bytes, prio, bytes);
     }

@@ -327,6 +327,7 @@ class FabricSwitch : public Object, public PfcPortOwner
     Time m_processingDelay;                 //!< attribute ProcessingDelay
     FabricEngineRef m_engine;               //!< the engine, if a FabricSimulatorImpl (Now())
     bool m_decrementTtl;                    //!< attribute DecrementTtl
+    bool m_inBandTelemetry;                 //!< attribute InBandTelemetry
     Ptr<SharedBufferMmu> m_mmu;             //!< buffer accounting
     Ptr<WredEcnMarker> m_ecn;               //!< ECN marking
     Ptr<SwitchLoadBalancer> m_lb;           //!< egress choice

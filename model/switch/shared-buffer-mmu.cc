@@ -8,6 +8,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -201,10 +202,10 @@ SharedBufferMmu::GetLosslessPriorities() const
 void
 SharedBufferMmu::SetTrimSize(uint32_t bytes)
 {
-    NS_ABORT_MSG_IF(bytes < MIN_TRIM_BYTES || bytes > 65535,
-                    "SharedBufferMmu TrimSize " << bytes << " B is invalid; valid range is "
-                                                << MIN_TRIM_BYTES
-                                                << "..65535 (IPv4 + UDP headers at least)");
+    FABRIC_INPUT_ERROR_IF(bytes < MIN_TRIM_BYTES || bytes > 65535,
+                          "SharedBufferMmu TrimSize " << bytes << " B is invalid; valid range is "
+                                                      << MIN_TRIM_BYTES
+                                                      << "..65535 (IPv4 + UDP headers at least)");
     m_trimSize = static_cast<uint16_t>(bytes);
 }
 
@@ -217,8 +218,9 @@ SharedBufferMmu::GetTrimSize() const
 void
 SharedBufferMmu::SetTrimDscp(uint32_t dscp)
 {
-    NS_ABORT_MSG_IF(dscp > 63,
-                    "SharedBufferMmu TrimDscp " << dscp << " is invalid; valid range is 0..63");
+    FABRIC_INPUT_ERROR_IF(dscp > 63,
+                          "SharedBufferMmu TrimDscp " << dscp
+                                                      << " is invalid; valid range is 0..63");
     m_trimDscp = static_cast<uint8_t>(dscp);
 }
 
@@ -231,9 +233,9 @@ SharedBufferMmu::GetTrimDscp() const
 void
 SharedBufferMmu::SetTrimPriority(uint32_t priority)
 {
-    NS_ABORT_MSG_IF(priority > 7,
-                    "SharedBufferMmu TrimPriority " << priority
-                                                    << " is invalid; valid range is 0..7");
+    FABRIC_INPUT_ERROR_IF(priority > 7,
+                          "SharedBufferMmu TrimPriority " << priority
+                                                          << " is invalid; valid range is 0..7");
     m_trimPriority = static_cast<uint8_t>(priority);
 }
 
@@ -321,27 +323,28 @@ SharedBufferMmu::Configure(const std::vector<DataRate>& rates,
     // A lossless priority is paused by PFC, never dropped: there is no admission failure to
     // trim it on, and a trimmed copy would be a second packet on a class that must not lose any.
     const uint8_t both = m_trimMask & m_lossless;
-    NS_ABORT_MSG_IF(both != 0,
-                    "SharedBufferMmu TrimPriorities 0x"
-                        << std::hex << unsigned(m_trimMask) << " includes priority " << std::dec
-                        << __builtin_ctz(both) << ", which is lossless (LosslessPriorities 0x"
-                        << std::hex << unsigned(m_lossless) << std::dec
-                        << "): only lossy priorities can be trimmed; valid TrimPriorities are "
-                           "subsets of 0x"
-                        << std::hex << unsigned(uint8_t(~m_lossless)) << std::dec
-                        << " (clear the bit in TrimPriorities or in LosslessPriorities)");
+    FABRIC_INPUT_ERROR_IF(
+        both != 0,
+        "SharedBufferMmu TrimPriorities 0x"
+            << std::hex << unsigned(m_trimMask) << " includes priority " << std::dec
+            << __builtin_ctz(both) << ", which is lossless (LosslessPriorities 0x" << std::hex
+            << unsigned(m_lossless) << std::dec
+            << "): only lossy priorities can be trimmed; valid TrimPriorities are "
+               "subsets of 0x"
+            << std::hex << unsigned(uint8_t(~m_lossless)) << std::dec
+            << " (clear the bit in TrimPriorities or in LosslessPriorities)");
     m_nPorts = static_cast<uint32_t>(rates.size());
     m_headroom.assign(m_nPorts, 0);
     m_lastHop.assign(m_nPorts, 0);
     uint32_t nLossless = __builtin_popcount(m_lossless);
     uint64_t totalHeadroom = 0;
-    NS_ABORT_MSG_IF(nLossless > 0 && m_headroomBytes > 0 && m_headroomBytes < maxFrameBytes,
-                    "SharedBufferMmu HeadroomBytes "
-                        << m_headroomBytes << " is below one maximum frame (" << maxFrameBytes
-                        << " B): a lossless class could not absorb "
-                           "even the frame that triggers XOFF; use "
-                           "0 (computed) or >= "
-                        << maxFrameBytes);
+    FABRIC_INPUT_ERROR_IF(nLossless > 0 && m_headroomBytes > 0 && m_headroomBytes < maxFrameBytes,
+                          "SharedBufferMmu HeadroomBytes "
+                              << m_headroomBytes << " is below one maximum frame (" << maxFrameBytes
+                              << " B): a lossless class could not absorb "
+                                 "even the frame that triggers XOFF; use "
+                                 "0 (computed) or >= "
+                              << maxFrameBytes);
     uint64_t shortBy = 0;
     uint32_t shortPort = 0;
     for (uint32_t i = 0; i < m_nPorts; ++i)
@@ -365,7 +368,7 @@ SharedBufferMmu::Configure(const std::vector<DataRate>& rates,
                   << " B); lossless priorities may drop (counted as 'headroom overflow')\n";
     }
     uint64_t totalReserved = m_reservedBytes * 8ull * m_nPorts;
-    NS_ABORT_MSG_IF(
+    FABRIC_INPUT_ERROR_IF(
         m_sharedPoolSize > 0 &&
             m_sharedPoolSize > m_bufferSize - std::min(m_bufferSize, totalReserved + totalHeadroom),
         "SharedBufferMmu: SharedPoolSize "
@@ -377,33 +380,35 @@ SharedBufferMmu::Configure(const std::vector<DataRate>& rates,
             << " or lower SharedPoolSize (valid range 1.."
             << m_bufferSize - std::min(m_bufferSize, totalReserved + totalHeadroom)
             << " B with this BufferSize; 0 = derived from BufferSize)");
-    NS_ABORT_MSG_IF(totalReserved + totalHeadroom > m_bufferSize,
-                    "SharedBufferMmu: BufferSize " << m_bufferSize << " B is smaller than the "
-                                                   << totalReserved << " B reserved + "
-                                                   << totalHeadroom << " B headroom it must hold ("
-                                                   << m_nPorts << " ports, " << nLossless
-                                                   << " lossless priorities); raise BufferSize or "
-                                                      "lower ReservedBytes/HeadroomBytes");
+    FABRIC_INPUT_ERROR_IF(totalReserved + totalHeadroom > m_bufferSize,
+                          "SharedBufferMmu: BufferSize "
+                              << m_bufferSize << " B is smaller than the " << totalReserved
+                              << " B reserved + " << totalHeadroom << " B headroom it must hold ("
+                              << m_nPorts << " ports, " << nLossless
+                              << " lossless priorities); raise BufferSize or "
+                                 "lower ReservedBytes/HeadroomBytes");
     m_sharedPool =
         m_sharedPoolSize > 0 ? m_sharedPoolSize : m_bufferSize - totalReserved - totalHeadroom;
     // XON comes at threshold - XonOffset: an offset above the threshold would leave a paused
     // priority paused until its shared use is 0.
-    NS_ABORT_MSG_IF(nLossless > 0 && m_mode == STATIC && m_xonOffset > m_xoffStatic,
-                    "SharedBufferMmu XonOffset " << m_xonOffset
-                                                 << " B is larger than the XOFF threshold "
-                                                    "XoffStaticBytes "
-                                                 << m_xoffStatic
-                                                 << " B (ThresholdMode Static); valid range is "
-                                                    "0.."
-                                                 << m_xoffStatic << " B");
+    FABRIC_INPUT_ERROR_IF(nLossless > 0 && m_mode == STATIC && m_xonOffset > m_xoffStatic,
+                          "SharedBufferMmu XonOffset "
+                              << m_xonOffset
+                              << " B is larger than the XOFF threshold "
+                                 "XoffStaticBytes "
+                              << m_xoffStatic
+                              << " B (ThresholdMode Static); valid range is "
+                                 "0.."
+                              << m_xoffStatic << " B");
     const auto largestDynamic = static_cast<uint64_t>(m_alpha * static_cast<double>(m_sharedPool));
-    NS_ABORT_MSG_IF(nLossless > 0 && m_mode == DYNAMIC && m_xonOffset > largestDynamic,
-                    "SharedBufferMmu XonOffset "
-                        << m_xonOffset
-                        << " B is larger than the largest XOFF threshold (ThresholdMode "
-                           "Dynamic: Alpha "
-                        << m_alpha << " x shared pool " << m_sharedPool << " B = " << largestDynamic
-                        << " B); valid range is 0.." << largestDynamic << " B");
+    FABRIC_INPUT_ERROR_IF(nLossless > 0 && m_mode == DYNAMIC && m_xonOffset > largestDynamic,
+                          "SharedBufferMmu XonOffset "
+                              << m_xonOffset
+                              << " B is larger than the largest XOFF threshold (ThresholdMode "
+                                 "Dynamic: Alpha "
+                              << m_alpha << " x shared pool " << m_sharedPool
+                              << " B = " << largestDynamic << " B); valid range is 0.."
+                              << largestDynamic << " B");
     m_ingress.assign(m_nPorts * 8ull, IngressPg{});
     m_egress.assign(m_nPorts, EgressPort{});
     m_sharedUsed = 0;

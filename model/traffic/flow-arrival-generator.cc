@@ -10,6 +10,7 @@
 #include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/uinteger.h"
 
 #include <cmath>
@@ -80,8 +81,8 @@ FlowArrivalGenerator::~FlowArrivalGenerator() = default;
 void
 FlowArrivalGenerator::SetFlowSizeCdf(const FlowSizeCdf& cdf)
 {
-    NS_ABORT_MSG_IF(m_started, "FlowArrivalGenerator: SetFlowSizeCdf after the first Next()");
-    NS_ABORT_MSG_IF(cdf.IsEmpty(), "FlowArrivalGenerator: SetFlowSizeCdf with an empty CDF");
+    FABRIC_INPUT_ERROR_IF(m_started, "FlowArrivalGenerator: SetFlowSizeCdf after the first Next()");
+    FABRIC_INPUT_ERROR_IF(cdf.IsEmpty(), "FlowArrivalGenerator: SetFlowSizeCdf with an empty CDF");
     m_cdf = cdf;
 }
 
@@ -94,11 +95,11 @@ FlowArrivalGenerator::GetFlowSizeCdf() const
 void
 FlowArrivalGenerator::SetNHosts(uint32_t n)
 {
-    NS_ABORT_MSG_IF(m_started, "FlowArrivalGenerator: SetNHosts after the first Next()");
-    NS_ABORT_MSG_IF(n < 2,
-                    "FlowArrivalGenerator: " << n
-                                             << " hosts is invalid; flows need >= 2 hosts (a "
-                                                "flow cannot go to its own source)");
+    FABRIC_INPUT_ERROR_IF(m_started, "FlowArrivalGenerator: SetNHosts after the first Next()");
+    FABRIC_INPUT_ERROR_IF(n < 2,
+                          "FlowArrivalGenerator: " << n
+                                                   << " hosts is invalid; flows need >= 2 hosts (a "
+                                                      "flow cannot go to its own source)");
     m_nHosts = n;
 }
 
@@ -111,7 +112,8 @@ FlowArrivalGenerator::GetNHosts() const
 double
 FlowArrivalGenerator::GetPerHostArrivalRate() const
 {
-    NS_ABORT_MSG_IF(m_cdf.IsEmpty(), "FlowArrivalGenerator: no flow-size CDF (SetFlowSizeCdf)");
+    FABRIC_INPUT_ERROR_IF(m_cdf.IsEmpty(),
+                          "FlowArrivalGenerator: no flow-size CDF (SetFlowSizeCdf)");
     return m_load * static_cast<double>(m_rate.GetBitRate()) / (8 * m_cdf.GetMean());
 }
 
@@ -130,20 +132,20 @@ FlowArrivalGenerator::GetPermutation() const
 void
 FlowArrivalGenerator::Start()
 {
-    NS_ABORT_MSG_IF(m_cdf.IsEmpty(),
-                    "FlowArrivalGenerator: no flow-size CDF; call SetFlowSizeCdf (e.g. "
-                    "FlowSizeCdf::LoadShipped(\"websearch\")) before Next()");
-    NS_ABORT_MSG_IF(m_nHosts < 2,
-                    "FlowArrivalGenerator: " << m_nHosts
-                                             << " hosts; call SetNHosts(n >= 2) before Next()");
-    NS_ABORT_MSG_IF(m_stopTime <= m_startTime,
-                    "FlowArrivalGenerator: StopTime "
-                        << FabricFormatTime(m_stopTime) << " is not after StartTime "
-                        << FabricFormatTime(m_startTime) << "; set StopTime > StartTime");
-    NS_ABORT_MSG_IF(m_cdf.GetMean() < 1,
-                    "FlowArrivalGenerator: the mean flow size of "
-                        << m_cdf.GetSource() << " is " << m_cdf.GetMean()
-                        << " bytes; the arrival rate needs a mean >= 1 byte");
+    FABRIC_INPUT_ERROR_IF(m_cdf.IsEmpty(),
+                          "FlowArrivalGenerator: no flow-size CDF; call SetFlowSizeCdf (e.g. "
+                          "FlowSizeCdf::LoadShipped(\"websearch\")) before Next()");
+    FABRIC_INPUT_ERROR_IF(
+        m_nHosts < 2,
+        "FlowArrivalGenerator: " << m_nHosts << " hosts; call SetNHosts(n >= 2) before Next()");
+    FABRIC_INPUT_ERROR_IF(m_stopTime <= m_startTime,
+                          "FlowArrivalGenerator: StopTime "
+                              << FabricFormatTime(m_stopTime) << " is not after StartTime "
+                              << FabricFormatTime(m_startTime) << "; set StopTime > StartTime");
+    FABRIC_INPUT_ERROR_IF(m_cdf.GetMean() < 1,
+                          "FlowArrivalGenerator: the mean flow size of "
+                              << m_cdf.GetSource() << " is " << m_cdf.GetMean()
+                              << " bytes; the arrival rate needs a mean >= 1 byte");
     m_started = true;
     m_meanInterArrival = 1.0 / GetArrivalRate();
     m_nextId = m_firstId;

@@ -208,7 +208,13 @@ FlowFctSummary::WriteCsv(std::ostream& os) const
         os << name << ',' << s.loBytes << ','
            << (s.hiBytes == std::numeric_limits<uint64_t>::max() ? std::string("inf")
                                                                  : std::to_string(s.hiBytes))
-           << ',' << s.flows << ',' << Fixed6(s.medianSlowdown) << ',' << Fixed6(s.p95Slowdown)
+           << ',' << s.flows << ',';
+        if (s.flows == 0)
+        {
+            os << ",,,,,\n"; // an empty bucket has no statistics: blank, not 0
+            return;
+        }
+        os << Fixed6(s.medianSlowdown) << ',' << Fixed6(s.p95Slowdown)
            << ',' << Fixed6(s.p99Slowdown) << ',' << Fixed6(s.meanSlowdown) << ','
            << text::FormatFixed(s.meanFct.GetPicoSeconds(), PS_PER_US, 6) << ','
            << text::FormatFixed(s.p99Fct.GetPicoSeconds(), PS_PER_US, 6) << '\n';

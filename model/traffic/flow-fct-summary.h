@@ -123,7 +123,8 @@ class FlowFctSummary
     /**
      * \brief Write the summary CSV: a header row, then one row per bucket and a last row
      *        "all": bucket,lo_bytes,hi_bytes,flows,median_slowdown,p95_slowdown,
-     *        p99_slowdown,mean_slowdown,mean_fct_us,p99_fct_us.
+     *        p99_slowdown,mean_slowdown,mean_fct_us,p99_fct_us. A bucket without a flow
+     *        (flows 0) has blank statistics (NaN to pandas), never 0.
      * \param os the stream
      */
     void WriteCsv(std::ostream& os) const;

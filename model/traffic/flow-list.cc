@@ -7,6 +7,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -116,7 +117,7 @@ FlowListParser::FlowListParser(const std::string& source, uint64_t firstId)
     : m_source(source),
       m_nextId(firstId)
 {
-    NS_ABORT_MSG_IF(firstId == 0, "FlowListParser: firstId 0 is invalid; flow ids are >= 1");
+    FABRIC_INPUT_ERROR_IF(firstId == 0, "FlowListParser: firstId 0 is invalid; flow ids are >= 1");
 }
 
 uint32_t
@@ -138,7 +139,7 @@ FlowListParser::ParseLine(const std::string& line,
         return true;
     }
     auto fail = [&](const std::string& what) {
-        error = m_source + ":" + std::to_string(m_line) + ": " + what;
+        error = m_source + ":" + std::to_string(m_line) + ": " + text::Printable(what, 400);
         return false;
     };
     if (f.size() != 4)
@@ -223,7 +224,7 @@ FlowList::Read(std::istream& in, const std::string& source, uint64_t firstId)
 {
     std::vector<FlowSpec> flows;
     std::string error;
-    NS_ABORT_MSG_IF(!Parse(in, source, flows, error, firstId), error);
+    FABRIC_INPUT_ERROR_IF(!Parse(in, source, flows, error, firstId), error);
     return flows;
 }
 
@@ -231,7 +232,7 @@ std::vector<FlowSpec>
 FlowList::Load(const std::string& path, uint64_t firstId)
 {
     std::ifstream in(path);
-    NS_ABORT_MSG_IF(!in, "FlowList: cannot read flow-list file '" << path << "'");
+    FABRIC_INPUT_ERROR_IF(!in, "FlowList: cannot read flow-list file '" << path << "'");
     return Read(in, path, firstId);
 }
 
@@ -244,14 +245,14 @@ FlowList::GetHeader()
 void
 FlowList::WriteFlow(std::ostream& out, const FlowSpec& f)
 {
-    NS_ABORT_MSG_IF(f.src == f.dst,
-                    "FlowList: flow " << f.id << " goes from host " << f.src
-                                      << " to itself; source and destination must differ");
-    NS_ABORT_MSG_IF(f.sizeBytes == 0,
-                    "FlowList: flow " << f.id << " has size 0; valid sizes are >= 1 byte");
-    NS_ABORT_MSG_IF(f.start.IsStrictlyNegative(),
-                    "FlowList: flow " << f.id << " starts at " << FabricFormatTime(f.start)
-                                      << "; valid start times are >= 0");
+    FABRIC_INPUT_ERROR_IF(f.src == f.dst,
+                          "FlowList: flow " << f.id << " goes from host " << f.src
+                                            << " to itself; source and destination must differ");
+    FABRIC_INPUT_ERROR_IF(f.sizeBytes == 0,
+                          "FlowList: flow " << f.id << " has size 0; valid sizes are >= 1 byte");
+    FABRIC_INPUT_ERROR_IF(f.start.IsStrictlyNegative(),
+                          "FlowList: flow " << f.id << " starts at " << FabricFormatTime(f.start)
+                                            << "; valid start times are >= 0");
     out << f.src << " " << f.dst << " " << f.sizeBytes << " "
         << text::FormatFixed(f.start.GetPicoSeconds(), PS_PER_NS, 3) << "\n";
 }
@@ -262,13 +263,13 @@ FlowList::Write(std::ostream& out, const std::vector<FlowSpec>& flows)
     out << GetHeader();
     for (std::size_t i = 0; i < flows.size(); ++i)
     {
-        NS_ABORT_MSG_IF(i > 0 && flows[i].start < flows[i - 1].start,
-                        "FlowList: flow "
-                            << flows[i].id << " starts at " << FabricFormatTime(flows[i].start)
-                            << ", before the previous flow " << flows[i - 1].id << " ("
-                            << FabricFormatTime(flows[i - 1].start)
-                            << "); a flow list is in non-decreasing start order "
-                               "(sort the flows by start)");
+        FABRIC_INPUT_ERROR_IF(
+            i > 0 && flows[i].start < flows[i - 1].start,
+            "FlowList: flow " << flows[i].id << " starts at " << FabricFormatTime(flows[i].start)
+                              << ", before the previous flow " << flows[i - 1].id << " ("
+                              << FabricFormatTime(flows[i - 1].start)
+                              << "); a flow list is in non-decreasing start order "
+                                 "(sort the flows by start)");
         WriteFlow(out, flows[i]);
     }
 }
@@ -277,34 +278,34 @@ void
 FlowList::Save(const std::string& path, const std::vector<FlowSpec>& flows)
 {
     std::ofstream out(path);
-    NS_ABORT_MSG_IF(!out, "FlowList::Save: cannot write flow-list file '" << path << "'");
+    FABRIC_INPUT_ERROR_IF(!out, "FlowList::Save: cannot write flow-list file '" << path << "'");
     Write(out, flows);
     out.close();
-    NS_ABORT_MSG_IF(!out, "FlowList::Save: writing flow-list file '" << path << "' failed");
+    FABRIC_INPUT_ERROR_IF(!out, "FlowList::Save: writing flow-list file '" << path << "' failed");
 }
 
 uint64_t
 FlowList::Save(const std::string& path, Ptr<FlowSource> source)
 {
-    NS_ABORT_MSG_IF(!source, "FlowList::Save: null source");
+    FABRIC_INPUT_ERROR_IF(!source, "FlowList::Save: null source");
     std::ofstream out(path);
-    NS_ABORT_MSG_IF(!out, "FlowList::Save: cannot write flow-list file '" << path << "'");
+    FABRIC_INPUT_ERROR_IF(!out, "FlowList::Save: cannot write flow-list file '" << path << "'");
     out << GetHeader();
     uint64_t n = 0;
     Time last;
     for (std::optional<FlowSpec> f = source->Next(); f; f = source->Next())
     {
-        NS_ABORT_MSG_IF(n > 0 && f->start < last,
-                        "FlowList::Save: flow "
-                            << f->id << " starts at " << FabricFormatTime(f->start)
-                            << ", before the previous flow (" << FabricFormatTime(last)
-                            << "); the source is not in start order");
+        FABRIC_INPUT_ERROR_IF(n > 0 && f->start < last,
+                              "FlowList::Save: flow "
+                                  << f->id << " starts at " << FabricFormatTime(f->start)
+                                  << ", before the previous flow (" << FabricFormatTime(last)
+                                  << "); the source is not in start order");
         WriteFlow(out, *f);
         last = f->start;
         ++n;
     }
     out.close();
-    NS_ABORT_MSG_IF(!out, "FlowList::Save: writing flow-list file '" << path << "' failed");
+    FABRIC_INPUT_ERROR_IF(!out, "FlowList::Save: writing flow-list file '" << path << "' failed");
     return n;
 }
 
@@ -317,25 +318,26 @@ FlowList::ToHtsimMatrix(const std::vector<FlowSpec>& flows, uint32_t nodes)
         for (const auto& f : flows)
         {
             nodes = std::max({nodes, f.src + 1, f.dst + 1});
-            NS_ABORT_MSG_IF(f.src == std::numeric_limits<uint32_t>::max() ||
-                                f.dst == std::numeric_limits<uint32_t>::max(),
-                            "FlowList::ToHtsimMatrix: flow " << f.id
-                                                             << " names host 4294967295; an "
-                                                                "htsim matrix has at most "
-                                                                "4294967295 nodes");
+            FABRIC_INPUT_ERROR_IF(f.src == std::numeric_limits<uint32_t>::max() ||
+                                      f.dst == std::numeric_limits<uint32_t>::max(),
+                                  "FlowList::ToHtsimMatrix: flow " << f.id
+                                                                   << " names host 4294967295; an "
+                                                                      "htsim matrix has at most "
+                                                                      "4294967295 nodes");
         }
     }
     HtsimConnectionMatrix m(nodes);
     for (const auto& f : flows)
     {
-        NS_ABORT_MSG_IF(f.src >= nodes || f.dst >= nodes,
-                        "FlowList::ToHtsimMatrix: flow " << f.id << " (" << f.src << "->" << f.dst
-                                                         << ") names a host outside 0.."
-                                                         << nodes - 1);
-        NS_ABORT_MSG_IF(f.id > std::numeric_limits<uint32_t>::max(),
-                        "FlowList::ToHtsimMatrix: flow id " << f.id
-                                                            << " is out of range; htsim ids are "
-                                                               "1..4294967295");
+        FABRIC_INPUT_ERROR_IF(f.src >= nodes || f.dst >= nodes,
+                              "FlowList::ToHtsimMatrix: flow "
+                                  << f.id << " (" << f.src << "->" << f.dst
+                                  << ") names a host outside 0.." << nodes - 1);
+        FABRIC_INPUT_ERROR_IF(f.id > std::numeric_limits<uint32_t>::max(),
+                              "FlowList::ToHtsimMatrix: flow id "
+                                  << f.id
+                                  << " is out of range; htsim ids are "
+                                     "1..4294967295");
         HtsimConnection c;
         c.src = f.src;
         c.dst = f.dst;
@@ -402,15 +404,15 @@ void
 FlowListReader::Open(const std::string& path)
 {
     auto in = std::make_unique<std::ifstream>(path);
-    NS_ABORT_MSG_IF(!*in, "FlowListReader: cannot read flow-list file '" << path << "'");
+    FABRIC_INPUT_ERROR_IF(!*in, "FlowListReader: cannot read flow-list file '" << path << "'");
     Open(std::move(in), path);
 }
 
 void
 FlowListReader::Open(std::unique_ptr<std::istream> in, const std::string& source)
 {
-    NS_ABORT_MSG_IF(!in, "FlowListReader::Open: null stream");
-    NS_ABORT_MSG_IF(m_in, "FlowListReader::Open: a flow list is already open");
+    FABRIC_INPUT_ERROR_IF(!in, "FlowListReader::Open: null stream");
+    FABRIC_INPUT_ERROR_IF(m_in, "FlowListReader::Open: a flow list is already open");
     m_in = std::move(in);
     m_parser = std::make_unique<FlowListParser>(source, m_firstId);
 }
@@ -418,13 +420,13 @@ FlowListReader::Open(std::unique_ptr<std::istream> in, const std::string& source
 std::optional<FlowSpec>
 FlowListReader::Next()
 {
-    NS_ABORT_MSG_IF(!m_parser, "FlowListReader: Next() before Open()");
+    FABRIC_INPUT_ERROR_IF(!m_parser, "FlowListReader: Next() before Open()");
     std::string line;
     std::optional<FlowSpec> f;
     std::string error;
     while (m_in && std::getline(*m_in, line))
     {
-        NS_ABORT_MSG_IF(!m_parser->ParseLine(line, f, error), error);
+        FABRIC_INPUT_ERROR_IF(!m_parser->ParseLine(line, f, error), error);
         if (f)
         {
             return f;

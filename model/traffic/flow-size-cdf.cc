@@ -6,6 +6,7 @@
 #include "text-fields.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -125,7 +126,7 @@ FlowSizeCdf::FlowSizeCdf(const std::vector<FlowSizeCdfPoint>& points, const std:
       m_source(source)
 {
     std::string error;
-    NS_ABORT_MSG_IF(!Check(m_points, m_source, error), "FlowSizeCdf: " << error);
+    FABRIC_INPUT_ERROR_IF(!Check(m_points, m_source, error), "FlowSizeCdf: " << error);
     for (auto& p : m_points)
     {
         p.line = 0;
@@ -273,7 +274,7 @@ FlowSizeCdf::Read(std::istream& in, const std::string& source)
 {
     FlowSizeCdf cdf;
     std::string error;
-    NS_ABORT_MSG_IF(!Parse(in, source, cdf, error), error);
+    FABRIC_INPUT_ERROR_IF(!Parse(in, source, cdf, error), error);
     return cdf;
 }
 
@@ -281,7 +282,7 @@ FlowSizeCdf
 FlowSizeCdf::Load(const std::string& path)
 {
     std::ifstream in(path);
-    NS_ABORT_MSG_IF(!in, "FlowSizeCdf: cannot read flow-size CDF file '" << path << "'");
+    FABRIC_INPUT_ERROR_IF(!in, "FlowSizeCdf: cannot read flow-size CDF file '" << path << "'");
     return Read(in, path);
 }
 
@@ -301,9 +302,9 @@ FlowSizeCdf::GetShippedPath(const std::string& name)
         names += (names.empty() ? "" : ", ") + std::string(s);
         known = known || name == s;
     }
-    NS_ABORT_MSG_IF(!known,
-                    "FlowSizeCdf: '" << name << "' is not a shipped workload; valid names: "
-                                     << names << " (or Load() a file in the same format)");
+    FABRIC_INPUT_ERROR_IF(!known,
+                          "FlowSizeCdf: '" << name << "' is not a shipped workload; valid names: "
+                                           << names << " (or Load() a file in the same format)");
     std::vector<std::string> dirs;
     if (const char* env = std::getenv("AI_FABRIC_WORKLOAD_DIR"); env != nullptr && *env != '\0')
     {
@@ -323,9 +324,9 @@ FlowSizeCdf::GetShippedPath(const std::string& name)
         }
         searched += (searched.empty() ? "" : ", ") + d;
     }
-    NS_ABORT_MSG("FlowSizeCdf: the shipped workload '"
-                 << name << ".cdf' is in none of " << searched
-                 << " (set AI_FABRIC_WORKLOAD_DIR to the folder holding it)");
+    FABRIC_INPUT_ERROR("FlowSizeCdf: the shipped workload '"
+                       << name << ".cdf' is in none of " << searched
+                       << " (set AI_FABRIC_WORKLOAD_DIR to the folder holding it)");
 }
 
 FlowSizeCdf
@@ -365,18 +366,18 @@ FlowSizeCdf::GetSource() const
 void
 FlowSizeCdf::AbortIfEmpty(const char* what) const
 {
-    NS_ABORT_MSG_IF(m_points.empty(),
-                    "FlowSizeCdf::" << what
-                                    << ": the distribution is empty (default-constructed); "
-                                       "Load() or LoadShipped() one");
+    FABRIC_INPUT_ERROR_IF(m_points.empty(),
+                          "FlowSizeCdf::" << what
+                                          << ": the distribution is empty (default-constructed); "
+                                             "Load() or LoadShipped() one");
 }
 
 uint64_t
 FlowSizeCdf::Sample(double u) const
 {
     AbortIfEmpty("Sample");
-    NS_ABORT_MSG_IF(!(u >= 0 && u < 1),
-                    "FlowSizeCdf::Sample: u=" << u << " is out of range; valid range [0, 1)");
+    FABRIC_INPUT_ERROR_IF(!(u >= 0 && u < 1),
+                          "FlowSizeCdf::Sample: u=" << u << " is out of range; valid range [0, 1)");
     const double x = std::floor(GetPercentile(100 * u) + 0.5);
     return x < 1 ? 1 : static_cast<uint64_t>(x);
 }
@@ -392,10 +393,10 @@ double
 FlowSizeCdf::GetPercentile(double percent) const
 {
     AbortIfEmpty("GetPercentile");
-    NS_ABORT_MSG_IF(!(percent >= 0 && percent <= 100),
-                    "FlowSizeCdf::GetPercentile: percent=" << percent
-                                                           << " is out of range; valid range "
-                                                              "[0, 100]");
+    FABRIC_INPUT_ERROR_IF(!(percent >= 0 && percent <= 100),
+                          "FlowSizeCdf::GetPercentile: percent=" << percent
+                                                                 << " is out of range; valid range "
+                                                                    "[0, 100]");
     // The first point whose cumulative percent reaches the target.
     auto it = std::lower_bound(
         m_points.begin(),

@@ -4,6 +4,7 @@
 #include "flow-source.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 
 namespace ns3
 {
@@ -62,12 +63,12 @@ FlowSourceMerger::~FlowSourceMerger() = default;
 void
 FlowSourceMerger::Add(Ptr<FlowSource> source)
 {
-    NS_ABORT_MSG_IF(!source, "FlowSourceMerger::Add: null source");
-    NS_ABORT_MSG_IF(PeekPointer(source) == this,
-                    "FlowSourceMerger::Add: a merger cannot merge "
-                    "itself");
-    NS_ABORT_MSG_IF(m_started,
-                    "FlowSourceMerger::Add: sources must be added before the first Next()");
+    FABRIC_INPUT_ERROR_IF(!source, "FlowSourceMerger::Add: null source");
+    FABRIC_INPUT_ERROR_IF(PeekPointer(source) == this,
+                          "FlowSourceMerger::Add: a merger cannot merge "
+                          "itself");
+    FABRIC_INPUT_ERROR_IF(m_started,
+                          "FlowSourceMerger::Add: sources must be added before the first Next()");
     m_sources.push_back(source);
 }
 
@@ -104,13 +105,13 @@ FlowSourceMerger::Next()
     }
     std::optional<FlowSpec> f = m_pending[best];
     m_pending[best] = m_sources[best]->Next();
-    NS_ABORT_MSG_IF(m_pending[best] && m_pending[best]->start < f->start,
-                    "FlowSourceMerger: source " << best << " returned flow " << m_pending[best]->id
-                                                << " starting at " << m_pending[best]->start
-                                                << " after flow " << f->id << " starting at "
-                                                << f->start
-                                                << "; a FlowSource must give non-decreasing "
-                                                   "start times");
+    FABRIC_INPUT_ERROR_IF(m_pending[best] && m_pending[best]->start < f->start,
+                          "FlowSourceMerger: source "
+                              << best << " returned flow " << m_pending[best]->id << " starting at "
+                              << m_pending[best]->start << " after flow " << f->id
+                              << " starting at " << f->start
+                              << "; a FlowSource must give non-decreasing "
+                                 "start times");
     return f;
 }
 

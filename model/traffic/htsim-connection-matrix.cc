@@ -6,6 +6,7 @@
 #include "text-fields.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -122,7 +123,8 @@ HtsimConnectionMatrix::HtsimConnectionMatrix()
 HtsimConnectionMatrix::HtsimConnectionMatrix(uint32_t nodes)
     : m_nodes(nodes)
 {
-    NS_ABORT_MSG_IF(nodes == 0, "HtsimConnectionMatrix: nodes=0 is invalid; a matrix needs >= 1");
+    FABRIC_INPUT_ERROR_IF(nodes == 0,
+                          "HtsimConnectionMatrix: nodes=0 is invalid; a matrix needs >= 1");
 }
 
 uint32_t
@@ -146,24 +148,26 @@ HtsimConnectionMatrix::GetConnections() const
 void
 HtsimConnectionMatrix::Add(const HtsimConnection& c)
 {
-    NS_ABORT_MSG_IF(c.src >= m_nodes || c.dst >= m_nodes,
-                    "HtsimConnectionMatrix::Add: " << c.src << "->" << c.dst
-                                                   << " names a node outside 0.."
-                                                   << int64_t(m_nodes) - 1);
-    NS_ABORT_MSG_IF(c.src == c.dst,
-                    "HtsimConnectionMatrix::Add: a connection from node " << c.src << " to itself");
-    NS_ABORT_MSG_IF(c.bytes == 0,
-                    "HtsimConnectionMatrix::Add: " << c.src << "->" << c.dst
-                                                   << " has size 0; valid sizes are >= 1 byte");
-    NS_ABORT_MSG_IF(c.start.IsStrictlyNegative(),
-                    "HtsimConnectionMatrix::Add: " << c.src << "->" << c.dst << " starts at "
-                                                   << c.start.As(Time::US)
-                                                   << "; valid start times are >= 0");
+    FABRIC_INPUT_ERROR_IF(c.src >= m_nodes || c.dst >= m_nodes,
+                          "HtsimConnectionMatrix::Add: " << c.src << "->" << c.dst
+                                                         << " names a node outside 0.."
+                                                         << int64_t(m_nodes) - 1);
+    FABRIC_INPUT_ERROR_IF(c.src == c.dst,
+                          "HtsimConnectionMatrix::Add: a connection from node " << c.src
+                                                                                << " to itself");
+    FABRIC_INPUT_ERROR_IF(c.bytes == 0,
+                          "HtsimConnectionMatrix::Add: "
+                              << c.src << "->" << c.dst
+                              << " has size 0; valid sizes are >= 1 byte");
+    FABRIC_INPUT_ERROR_IF(c.start.IsStrictlyNegative(),
+                          "HtsimConnectionMatrix::Add: " << c.src << "->" << c.dst << " starts at "
+                                                         << c.start.As(Time::US)
+                                                         << "; valid start times are >= 0");
     if (c.id != 0)
     {
         auto it = std::lower_bound(m_ids.begin(), m_ids.end(), c.id);
-        NS_ABORT_MSG_IF(it != m_ids.end() && *it == c.id,
-                        "HtsimConnectionMatrix::Add: id " << c.id << " is already used");
+        FABRIC_INPUT_ERROR_IF(it != m_ids.end() && *it == c.id,
+                              "HtsimConnectionMatrix::Add: id " << c.id << " is already used");
         m_ids.insert(it, c.id);
     }
     m_conns.push_back(c);
@@ -183,7 +187,7 @@ HtsimConnectionMatrix::Parse(std::istream& in,
     std::string line;
     uint32_t n = 0;
     auto fail = [&](const std::string& what) {
-        error = source + ":" + std::to_string(n) + ": " + what;
+        error = source + ":" + std::to_string(n) + ": " + text::Printable(what, 400);
         return false;
     };
     // A header "Keyword value": once, before the first connection, one whole number.
@@ -453,7 +457,7 @@ HtsimConnectionMatrix::Read(std::istream& in, const std::string& source)
 {
     HtsimConnectionMatrix m;
     std::string error;
-    NS_ABORT_MSG_IF(!Parse(in, source, m, error), error);
+    FABRIC_INPUT_ERROR_IF(!Parse(in, source, m, error), error);
     return m;
 }
 
@@ -461,8 +465,9 @@ HtsimConnectionMatrix
 HtsimConnectionMatrix::Load(const std::string& path)
 {
     std::ifstream in(path);
-    NS_ABORT_MSG_IF(!in,
-                    "HtsimConnectionMatrix: cannot read connection matrix file '" << path << "'");
+    FABRIC_INPUT_ERROR_IF(!in,
+                          "HtsimConnectionMatrix: cannot read connection matrix file '" << path
+                                                                                        << "'");
     return Read(in, path);
 }
 
@@ -492,27 +497,28 @@ void
 HtsimConnectionMatrix::Save(const std::string& path) const
 {
     std::ofstream out(path);
-    NS_ABORT_MSG_IF(!out,
-                    "HtsimConnectionMatrix::Save: cannot write connection matrix file '" << path
-                                                                                         << "'");
+    FABRIC_INPUT_ERROR_IF(!out,
+                          "HtsimConnectionMatrix::Save: cannot write connection matrix file '"
+                              << path << "'");
     Write(out);
     out.close();
-    NS_ABORT_MSG_IF(!out,
-                    "HtsimConnectionMatrix::Save: writing connection matrix file '" << path
-                                                                                    << "' failed");
+    FABRIC_INPUT_ERROR_IF(!out,
+                          "HtsimConnectionMatrix::Save: writing connection matrix file '"
+                              << path << "' failed");
 }
 
 HtsimConnectionMatrix
 HtsimConnectionMatrix::Single(uint32_t nodes, uint64_t bytes, uint32_t src, uint32_t dst)
 {
-    NS_ABORT_MSG_IF(nodes < 2,
-                    "HtsimConnectionMatrix::Single: nodes=" << nodes
-                                                            << " is invalid; a flow needs >= 2");
-    NS_ABORT_MSG_IF(src >= nodes || dst >= nodes || src == dst,
-                    "HtsimConnectionMatrix::Single: " << src << "->" << dst
-                                                      << " is invalid; source and destination "
-                                                         "must differ and be in 0.."
-                                                      << nodes - 1);
+    FABRIC_INPUT_ERROR_IF(
+        nodes < 2,
+        "HtsimConnectionMatrix::Single: nodes=" << nodes << " is invalid; a flow needs >= 2");
+    FABRIC_INPUT_ERROR_IF(src >= nodes || dst >= nodes || src == dst,
+                          "HtsimConnectionMatrix::Single: "
+                              << src << "->" << dst
+                              << " is invalid; source and destination "
+                                 "must differ and be in 0.."
+                              << nodes - 1);
     HtsimConnectionMatrix m(nodes);
     HtsimConnection c;
     c.src = src;
@@ -526,16 +532,16 @@ HtsimConnectionMatrix::Single(uint32_t nodes, uint64_t bytes, uint32_t src, uint
 HtsimConnectionMatrix
 HtsimConnectionMatrix::Incast(uint32_t nodes, uint32_t senders, uint64_t bytes, uint32_t dst)
 {
-    NS_ABORT_MSG_IF(nodes < 2,
-                    "HtsimConnectionMatrix::Incast: nodes=" << nodes
-                                                            << " is invalid; an incast needs >= 2");
-    NS_ABORT_MSG_IF(dst >= nodes,
-                    "HtsimConnectionMatrix::Incast: destination " << dst << " is not a node (0.."
-                                                                  << nodes - 1 << ")");
-    NS_ABORT_MSG_IF(senders == 0 || senders > nodes - 1,
-                    "HtsimConnectionMatrix::Incast: senders=" << senders
-                                                              << " is invalid; valid range is 1.."
-                                                              << nodes - 1 << " (nodes - 1)");
+    FABRIC_INPUT_ERROR_IF(
+        nodes < 2,
+        "HtsimConnectionMatrix::Incast: nodes=" << nodes << " is invalid; an incast needs >= 2");
+    FABRIC_INPUT_ERROR_IF(dst >= nodes,
+                          "HtsimConnectionMatrix::Incast: destination "
+                              << dst << " is not a node (0.." << nodes - 1 << ")");
+    FABRIC_INPUT_ERROR_IF(senders == 0 || senders > nodes - 1,
+                          "HtsimConnectionMatrix::Incast: senders="
+                              << senders << " is invalid; valid range is 1.." << nodes - 1
+                              << " (nodes - 1)");
     HtsimConnectionMatrix m(nodes);
     for (uint32_t node = 0, id = 1; id <= senders; ++node)
     {
@@ -556,10 +562,11 @@ HtsimConnectionMatrix::Incast(uint32_t nodes, uint32_t senders, uint64_t bytes, 
 HtsimConnectionMatrix
 HtsimConnectionMatrix::Permutation(uint32_t nodes, uint64_t bytes, Ptr<UniformRandomVariable> rng)
 {
-    NS_ABORT_MSG_IF(nodes < 2,
-                    "HtsimConnectionMatrix::Permutation: nodes="
-                        << nodes << " is invalid; a permutation without self-flows needs >= 2");
-    NS_ABORT_MSG_IF(!rng, "HtsimConnectionMatrix::Permutation: no random stream");
+    FABRIC_INPUT_ERROR_IF(nodes < 2,
+                          "HtsimConnectionMatrix::Permutation: nodes="
+                              << nodes
+                              << " is invalid; a permutation without self-flows needs >= 2");
+    FABRIC_INPUT_ERROR_IF(!rng, "HtsimConnectionMatrix::Permutation: no random stream");
     std::vector<uint32_t> to(nodes);
     bool derangement = false;
     while (!derangement)

@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -73,8 +74,8 @@ IncastGenerator::~IncastGenerator() = default;
 void
 IncastGenerator::SetSenders(const std::vector<uint32_t>& senders)
 {
-    NS_ABORT_MSG_IF(m_started, "IncastGenerator: SetSenders after the first Next()");
-    NS_ABORT_MSG_IF(senders.empty(), "IncastGenerator: 0 senders; an incast needs N >= 1");
+    FABRIC_INPUT_ERROR_IF(m_started, "IncastGenerator: SetSenders after the first Next()");
+    FABRIC_INPUT_ERROR_IF(senders.empty(), "IncastGenerator: 0 senders; an incast needs N >= 1");
     m_senders = senders;
 }
 
@@ -87,7 +88,7 @@ IncastGenerator::GetSenders() const
 void
 IncastGenerator::SetReceiver(uint32_t receiver)
 {
-    NS_ABORT_MSG_IF(m_started, "IncastGenerator: SetReceiver after the first Next()");
+    FABRIC_INPUT_ERROR_IF(m_started, "IncastGenerator: SetReceiver after the first Next()");
     m_receiver = receiver;
 }
 
@@ -100,36 +101,36 @@ IncastGenerator::GetReceiver() const
 void
 IncastGenerator::SetFlowSizeCdf(const FlowSizeCdf& cdf)
 {
-    NS_ABORT_MSG_IF(m_started, "IncastGenerator: SetFlowSizeCdf after the first Next()");
-    NS_ABORT_MSG_IF(cdf.IsEmpty(), "IncastGenerator: SetFlowSizeCdf with an empty CDF");
+    FABRIC_INPUT_ERROR_IF(m_started, "IncastGenerator: SetFlowSizeCdf after the first Next()");
+    FABRIC_INPUT_ERROR_IF(cdf.IsEmpty(), "IncastGenerator: SetFlowSizeCdf with an empty CDF");
     m_cdf = cdf;
 }
 
 void
 IncastGenerator::Start()
 {
-    NS_ABORT_MSG_IF(m_senders.empty(),
-                    "IncastGenerator: 0 senders; call SetSenders (N >= 1) before Next()");
+    FABRIC_INPUT_ERROR_IF(m_senders.empty(),
+                          "IncastGenerator: 0 senders; call SetSenders (N >= 1) before Next()");
     std::vector<uint32_t> sorted = m_senders;
     std::sort(sorted.begin(), sorted.end());
     auto dup = std::adjacent_find(sorted.begin(), sorted.end());
-    NS_ABORT_MSG_IF(dup != sorted.end(),
-                    "IncastGenerator: sender " << *dup
-                                               << " is listed twice; senders must be distinct");
+    FABRIC_INPUT_ERROR_IF(dup != sorted.end(),
+                          "IncastGenerator: sender "
+                              << *dup << " is listed twice; senders must be distinct");
     auto self = std::find(m_senders.begin(), m_senders.end(), m_receiver);
-    NS_ABORT_MSG_IF(self != m_senders.end(),
-                    "IncastGenerator: the receiver " << m_receiver
-                                                     << " is also one of the senders; a flow "
-                                                        "to itself is invalid");
-    NS_ABORT_MSG_IF(m_rounds > 1 && m_period.IsZero(),
-                    "IncastGenerator: Rounds " << m_rounds
-                                               << " with Period 0s; set Period > 0 to repeat");
-    NS_ABORT_MSG_IF(m_rounds > 1 && m_jitter > m_period,
-                    "IncastGenerator: Jitter " << FabricFormatTime(m_jitter) << " exceeds Period "
-                                               << FabricFormatTime(m_period) << " with Rounds "
-                                               << m_rounds
-                                               << "; rounds would overlap (valid: Jitter <= "
-                                                  "Period)");
+    FABRIC_INPUT_ERROR_IF(self != m_senders.end(),
+                          "IncastGenerator: the receiver " << m_receiver
+                                                           << " is also one of the senders; a flow "
+                                                              "to itself is invalid");
+    FABRIC_INPUT_ERROR_IF(m_rounds > 1 && m_period.IsZero(),
+                          "IncastGenerator: Rounds "
+                              << m_rounds << " with Period 0s; set Period > 0 to repeat");
+    FABRIC_INPUT_ERROR_IF(m_rounds > 1 && m_jitter > m_period,
+                          "IncastGenerator: Jitter "
+                              << FabricFormatTime(m_jitter) << " exceeds Period "
+                              << FabricFormatTime(m_period) << " with Rounds " << m_rounds
+                              << "; rounds would overlap (valid: Jitter <= "
+                                 "Period)");
     m_started = true;
     m_nextId = m_firstId;
 }

@@ -84,5 +84,32 @@ FormatFixed(int64_t value, int64_t unit, uint32_t decimals)
     return s;
 }
 
+std::string
+Printable(const std::string& s, std::size_t max)
+{
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i)
+    {
+        if (i == max)
+        {
+            out += "...";
+            break;
+        }
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x20 || c >= 0x7f)
+        {
+            static const char* const hex = "0123456789abcdef";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+        else
+        {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
 } // namespace text
 } // namespace ns3

@@ -57,6 +57,15 @@ WholeVerdict ParseWhole(const std::string& s, uint64_t min, uint64_t max, uint64
  */
 std::string FormatFixed(int64_t value, int64_t unit, uint32_t decimals);
 
+/**
+ * \brief Text of a file quoted in an error message, safe to print: control characters and
+ *        bytes >= 0x80 (a binary file) as \\xNN, and cut after \p max characters ("...").
+ * \param s the text
+ * \param max most characters kept
+ * \return the printable text
+ */
+std::string Printable(const std::string& s, std::size_t max = 60);
+
 } // namespace text
 } // namespace ns3
 

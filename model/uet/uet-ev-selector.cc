@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -162,9 +163,9 @@ UetEvSelector::CreateByName(const std::string& name)
     {
         return CreateObject<UetMixedEvSelector>();
     }
-    NS_ABORT_MSG("EV selector \"" << name
-                                  << "\" is unknown: valid names are single, oblivious, "
-                                     "bitmap, reps, mixed");
+    FABRIC_INPUT_ERROR("EV selector \"" << name
+                                        << "\" is unknown: valid names are single, oblivious, "
+                                           "bitmap, reps, mixed");
     return nullptr;
 }
 

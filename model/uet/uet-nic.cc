@@ -17,6 +17,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/fabric-wire-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -51,7 +52,8 @@ CreatePrototype(TypeId type, const char* attribute, const char* base)
     ObjectFactory f;
     f.SetTypeId(type);
     Ptr<T> p = DynamicCast<T>(f.Create());
-    NS_ABORT_MSG_IF(!p, "UetNic " << attribute << " " << type.GetName() << " is not a " << base);
+    FABRIC_INPUT_ERROR_IF(!p,
+                          "UetNic " << attribute << " " << type.GetName() << " is not a " << base);
     return p;
 }
 
@@ -404,32 +406,35 @@ UetNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
 {
     NS_ABORT_MSG_IF(!dev, "UetNic::AddPort given a null device");
     NS_ABORT_MSG_IF(!dev->GetNode(), "UetNic::AddPort: the device belongs to no node");
-    NS_ABORT_MSG_IF(dev->GetMtu() < m_mtu + MAX_HEADERS - IP_UDP + IP_UDP,
-                    "UetNic::AddPort: device MTU " << dev->GetMtu() << " cannot carry UET Mtu "
-                                                   << m_mtu << " + " << MAX_HEADERS
-                                                   << " header bytes (IPv4 20, UDP 8, PDS 16, "
-                                                      "SES 44)");
-    NS_ABORT_MSG_IF(m_poolSize + m_reservedPdcs > 65535,
-                    "UetNic: PdcPoolSize " << m_poolSize << " + ReservedPdcs " << m_reservedPdcs
-                                           << " exceed the 65535 PDCIDs of a FEP");
-    NS_ABORT_MSG_IF(m_headerModelBytes != 0 && m_headerModelBytes < 21,
-                    "UetNic: HeaderModelBytes "
-                        << m_headerModelBytes
-                        << " is invalid; valid is 0 (real sizes) or 21..84 (a packet is charged "
-                           "its payload plus this, framing included, and at least 1 byte "
-                           "beyond the 20 of preamble and inter-frame gap)");
-    NS_ABORT_MSG_IF(m_rtoMax < m_rtoMin,
-                    "UetNic: RtoMax " << m_rtoMax.As(Time::US) << " is below RtoMin "
-                                      << m_rtoMin.As(Time::US));
-    NS_ABORT_MSG_IF(m_dataDscp == m_trimmedDscp || m_dataDscp == m_trimmedLastHopDscp,
-                    "UetNic: DataDscp "
-                        << unsigned(m_dataDscp) << " equals "
-                        << (m_dataDscp == m_trimmedDscp ? "TrimmedDscp" : "TrimmedLastHopDscp")
-                        << " " << unsigned(m_dataDscp)
-                        << ": every request would look trimmed; the DSCPs of "
-                           "trimmed packets (TrimmedDscp "
-                        << unsigned(m_trimmedDscp) << ", TrimmedLastHopDscp "
-                        << unsigned(m_trimmedLastHopDscp) << ") must differ from DataDscp");
+    FABRIC_INPUT_ERROR_IF(dev->GetMtu() < m_mtu + MAX_HEADERS - IP_UDP + IP_UDP,
+                          "UetNic::AddPort: device MTU "
+                              << dev->GetMtu() << " cannot carry UET Mtu " << m_mtu << " + "
+                              << MAX_HEADERS
+                              << " header bytes (IPv4 20, UDP 8, PDS 16, "
+                                 "SES 44)");
+    FABRIC_INPUT_ERROR_IF(m_poolSize + m_reservedPdcs > 65535,
+                          "UetNic: PdcPoolSize " << m_poolSize << " + ReservedPdcs "
+                                                 << m_reservedPdcs
+                                                 << " exceed the 65535 PDCIDs of a FEP");
+    FABRIC_INPUT_ERROR_IF(
+        m_headerModelBytes != 0 && m_headerModelBytes < 21,
+        "UetNic: HeaderModelBytes "
+            << m_headerModelBytes
+            << " is invalid; valid is 0 (real sizes) or 21..84 (a packet is charged "
+               "its payload plus this, framing included, and at least 1 byte "
+               "beyond the 20 of preamble and inter-frame gap)");
+    FABRIC_INPUT_ERROR_IF(m_rtoMax < m_rtoMin,
+                          "UetNic: RtoMax " << m_rtoMax.As(Time::US) << " is below RtoMin "
+                                            << m_rtoMin.As(Time::US));
+    FABRIC_INPUT_ERROR_IF(
+        m_dataDscp == m_trimmedDscp || m_dataDscp == m_trimmedLastHopDscp,
+        "UetNic: DataDscp " << unsigned(m_dataDscp) << " equals "
+                            << (m_dataDscp == m_trimmedDscp ? "TrimmedDscp" : "TrimmedLastHopDscp")
+                            << " " << unsigned(m_dataDscp)
+                            << ": every request would look trimmed; the DSCPs of "
+                               "trimmed packets (TrimmedDscp "
+                            << unsigned(m_trimmedDscp) << ", TrimmedLastHopDscp "
+                            << unsigned(m_trimmedLastHopDscp) << ") must differ from DataDscp");
     if (!m_core)
     {
         m_core = FabricNic::GetOrCreate(dev->GetNode());
@@ -737,24 +742,25 @@ UetNic::CheckSwitchTrimming(const std::string& where,
                             uint8_t lastHopTrimDscp) const
 {
     uint32_t minTrim = GetMinTrimBytes();
-    NS_ABORT_MSG_IF(trimSize < minTrim,
-                    where << ": SharedBufferMmu TrimSize " << trimSize
-                          << " B is too small for Ultra Ethernet: a trimmed UET request must keep "
-                             "its headers (IPv4 20 + UDP 8 + PDS "
-                          << (minTrim - MIN_TRIM_BYTES + 12) << " + SES 44 = " << minTrim
-                          << " B) for the receiver to NACK it; valid range with this UET NIC is "
-                          << minTrim << "..65535");
-    NS_ABORT_MSG_IF(trimDscp != m_trimmedDscp,
-                    where << ": SharedBufferMmu TrimDscp " << unsigned(trimDscp)
-                          << " differs from UetNic TrimmedDscp " << unsigned(m_trimmedDscp)
-                          << ": the UET receivers would take trimmed packets for short data "
-                             "packets; set both to the same value (0..63)");
-    NS_ABORT_MSG_IF(lastHopTrimDscp != m_trimmedLastHopDscp,
-                    where << ": SharedBufferMmu LastHopTrimDscp " << unsigned(lastHopTrimDscp)
-                          << " differs from UetNic TrimmedLastHopDscp "
-                          << unsigned(m_trimmedLastHopDscp)
-                          << ": the UET receivers would take packets trimmed at the last hop for "
-                             "short data packets; set both to the same value (0..63)");
+    FABRIC_INPUT_ERROR_IF(
+        trimSize < minTrim,
+        where << ": SharedBufferMmu TrimSize " << trimSize
+              << " B is too small for Ultra Ethernet: a trimmed UET request must keep "
+                 "its headers (IPv4 20 + UDP 8 + PDS "
+              << (minTrim - MIN_TRIM_BYTES + 12) << " + SES 44 = " << minTrim
+              << " B) for the receiver to NACK it; valid range with this UET NIC is " << minTrim
+              << "..65535");
+    FABRIC_INPUT_ERROR_IF(trimDscp != m_trimmedDscp,
+                          where << ": SharedBufferMmu TrimDscp " << unsigned(trimDscp)
+                                << " differs from UetNic TrimmedDscp " << unsigned(m_trimmedDscp)
+                                << ": the UET receivers would take trimmed packets for short data "
+                                   "packets; set both to the same value (0..63)");
+    FABRIC_INPUT_ERROR_IF(
+        lastHopTrimDscp != m_trimmedLastHopDscp,
+        where << ": SharedBufferMmu LastHopTrimDscp " << unsigned(lastHopTrimDscp)
+              << " differs from UetNic TrimmedLastHopDscp " << unsigned(m_trimmedLastHopDscp)
+              << ": the UET receivers would take packets trimmed at the last hop for "
+                 "short data packets; set both to the same value (0..63)");
 }
 
 uint8_t

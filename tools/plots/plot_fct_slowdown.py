@@ -11,12 +11,15 @@ retransmissions,ok,transport,cc) and writes:
                    (solid) and p99 (dashed) slowdown per group, at the group's largest size
   <stem>-cdf       CDF of the slowdown of every flow, one line per run
 
-Only flows with ok = 1 are drawn; a run's label is --labels, else its cc column, else the
-file name. Percentiles are nearest-rank, as the simulator's summary.
+Only flows with ok = 1 are drawn; a run's label is --labels, else its cc column (when the
+runs' cc differ), else the file name without its folder and ".csv" (with the parent folder
+when names repeat). Percentiles are nearest-rank, as the simulator's summary.
 """
 
 import style  # first: selects the Agg backend and checks matplotlib/pandas
 import common
+import os
+
 import numpy as np
 from common import InputError
 
@@ -41,6 +44,20 @@ def load(path):
     if ok.empty:
         raise InputError("%s: no flow completed (every row has ok = 0)" % path)
     return ok
+
+
+def short_labels(paths):
+    """Legend labels from file names: the name without its directory and '.csv', with the
+    parent folder when names repeat (sweeps write one fct.csv per run folder)."""
+    def stem(p, parts):
+        pieces = os.path.normpath(p).split(os.sep)[-parts:]
+        pieces[-1] = pieces[-1][:-4] if pieces[-1].endswith(".csv") else pieces[-1]
+        return "/".join(pieces)
+    for parts in (1, 2, 3):
+        labels = [stem(p, parts) for p in paths]
+        if len(set(labels)) == len(labels):
+            return labels
+    return list(paths)
 
 
 def binned(df, bins):
@@ -70,7 +87,7 @@ def main():
         labels = common.labels_for(args.fct, args.labels)
     else:
         ccs = [r["cc"].iloc[0] for r in runs]
-        labels = ccs if len(set(ccs)) == len(ccs) else common.labels_for(args.fct, None)
+        labels = ccs if len(set(ccs)) == len(ccs) else short_labels(args.fct)
 
     fig, ax = style.figure("single")
     for i, (run, label) in enumerate(zip(runs, labels)):
