@@ -15,7 +15,8 @@
  *   <prefix>-results.csv           op,bytes,ranks,time_us,algbw_GBps,busbw_GBps,
  *                                  measured_busbw_GBps (from --measured, empty otherwise)
  *   <prefix>-fabric.csv            per size and element (rail leaf, spine, NVSwitch tier):
- *                                  utilization, max queue, PFC pauses, ECN marks, drops
+ *                                  utilization (all ports), active_utilization (ports that
+ *                                  sent anything), max queue, PFC pauses, ECN marks, drops
  *   <prefix>-nic.csv               per size: CNPs, retransmissions, timeouts, NAKs
  * With --plot-data (tools/ai-fabric.sh main sets it), for the plot script:
  *   <prefix>-links.csv             per size and link direction (switch type > peer type,
@@ -95,6 +96,7 @@ struct Element
     uint64_t trims{0};                       //!< snapshot
     uint64_t maxQueue{0};                    //!< max egress queue (bytes) since the snapshot
     double capacityBps{0};                   //!< sum of port rates
+    std::vector<uint64_t> portTx;            //!< per port (switch by switch): snapshot
 };
 
 /// The switch ports that send in one direction of one link tier (e.g. leaf ports to GPUs).
@@ -184,6 +186,14 @@ class FabricView
         {
             Totals(e, e.txBytes, e.pauses, e.marks, e.drops, e.trims);
             e.maxQueue = 0;
+            e.portTx.clear();
+            for (const auto& sw : e.switches)
+            {
+                for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+                {
+                    e.portTx.push_back(PortTxBytes(sw->GetPort(p)));
+                }
+            }
         }
         m_nic = NicTotals();
         for (auto& d : m_directions)
@@ -211,7 +221,26 @@ class FabricView
             uint64_t trims;
             Totals(e, tx, pauses, marks, drops, trims);
             double util = seconds > 0 ? (tx - e.txBytes) * 8.0 / (e.capacityBps * seconds) : 0;
-            fabric << bytes << "," << e.name << "," << util << "," << e.maxQueue << ","
+            // Over the ports that sent anything: idle uplinks do not dilute busy ports.
+            double activeBytes = 0;
+            double activeBps = 0;
+            std::size_t i = 0;
+            for (const auto& sw : e.switches)
+            {
+                for (uint32_t p = 0; p < sw->GetNPorts(); ++p, ++i)
+                {
+                    uint64_t sent = PortTxBytes(sw->GetPort(p)) - e.portTx[i];
+                    if (sent > 0)
+                    {
+                        activeBytes += sent;
+                        activeBps += double(sw->GetPort(p)->GetDataRate().GetBitRate());
+                    }
+                }
+            }
+            double active = seconds > 0 && activeBps > 0 ? activeBytes * 8 / (activeBps * seconds)
+                                                         : 0;
+            fabric << bytes << "," << e.name << "," << util << "," << active << ","
+                   << e.maxQueue << ","
                    << pauses - e.pauses << "," << marks - e.marks << "," << drops - e.drops;
             if (m_uet)
             {
@@ -422,7 +451,7 @@ ParseOp(const std::string& op)
         {"reducescatter", CollectiveOp::REDUCE_SCATTER},
         {"alltoall", CollectiveOp::ALL_TO_ALL}};
     auto it = ops.find(op);
-    NS_ABORT_MSG_IF(it == ops.end(),
+    FABRIC_INPUT_ERROR_IF(it == ops.end(),
                     "--op=" << op
                             << " is invalid; use allreduce, allgather, reducescatter or "
                                "alltoall");
@@ -469,7 +498,7 @@ BuildFabric(const SweepConfig& cfg, Ptr<FabricTransportConfig> tc)
     }
     else
     {
-        NS_ABORT_MSG("--topology=" << cfg.topology
+        FABRIC_INPUT_ERROR("--topology=" << cfg.topology
                                    << " is invalid; use rail-optimized, rail-only or clos");
     }
     topo->SetAttribute("Servers", UintegerValue(cfg.servers));
@@ -480,6 +509,22 @@ BuildFabric(const SweepConfig& cfg, Ptr<FabricTransportConfig> tc)
     topo->Install();
     tc->Finish(topo); // UET: queue and ECN sizes from the BDP, RtoMin, NSCC's BaseRtt
     return topo;
+}
+
+/// \return the sweep's sizes: --min-bytes, x --factor, up to --max-bytes
+std::vector<uint64_t>
+SweepSizes(const SweepConfig& cfg)
+{
+    std::vector<uint64_t> sizes;
+    for (uint64_t s = cfg.minBytes; s <= cfg.maxBytes; s *= cfg.factor)
+    {
+        sizes.push_back(s);
+        if (cfg.factor == 1 || s > cfg.maxBytes / cfg.factor)
+        {
+            break; // the next size would pass --max-bytes (or wrap around)
+        }
+    }
+    return sizes;
 }
 
 /// The measured result of one size: mean time and how NCCL's model ran it.
@@ -503,26 +548,20 @@ class Sweep
           m_view(view),
           m_op(ParseOp(cfg.op))
     {
-        for (uint64_t s = cfg.minBytes; s <= cfg.maxBytes; s *= cfg.factor)
-        {
-            m_sizes.push_back(s);
-            if (cfg.factor == 1 || s > cfg.maxBytes / cfg.factor)
-            {
-                break; // the next size would pass --max-bytes (or wrap around)
-            }
-        }
+        m_sizes = SweepSizes(cfg);
         m_fabric.open(cfg.prefix + "-fabric.csv");
         m_nic.open(cfg.prefix + "-nic.csv");
-        NS_ABORT_MSG_IF(!m_fabric || !m_nic, "cannot write outputs with prefix " << cfg.prefix);
+        FABRIC_INPUT_ERROR_IF(!m_fabric || !m_nic, "cannot write outputs with prefix " << cfg.prefix);
         if (cfg.plotData)
         {
             m_links.open(cfg.prefix + "-links.csv");
-            NS_ABORT_MSG_IF(!m_links, "cannot write " << cfg.prefix << "-links.csv");
+            FABRIC_INPUT_ERROR_IF(!m_links, "cannot write " << cfg.prefix << "-links.csv");
             m_links << "bytes,direction,ports,active_ports,active_utilization,max_utilization\n";
             m_view.SetLinksCsv(&m_links);
         }
         const bool uet = cfg.transport == "uet";
-        m_fabric << "bytes,element,utilization,max_queue_bytes,pfc_pauses,ecn_marks,drops"
+        m_fabric << "bytes,element,utilization,active_utilization,max_queue_bytes,pfc_pauses,"
+                    "ecn_marks,drops"
                  << (uet ? ",trims\n" : "\n");
         m_nic << (uet ? "bytes,trim_nacks,nacks,retransmitted_packets,timeouts,ce_received,"
                       : "bytes,cnps,retransmitted_packets,timeouts,naks,")
@@ -659,7 +698,7 @@ WriteResults(const SweepConfig& cfg, uint32_t ranks, const std::vector<SizeResul
     double factor = NcclTestsFormat::BusBwFactor(cfg.op, ranks);
     std::vector<NcclTestsRow> rows;
     std::ofstream csv(cfg.prefix + "-results.csv");
-    NS_ABORT_MSG_IF(!csv, "cannot write " << cfg.prefix << "-results.csv");
+    FABRIC_INPUT_ERROR_IF(!csv, "cannot write " << cfg.prefix << "-results.csv");
     csv << "op,bytes,ranks,time_us,algbw_GBps,busbw_GBps,measured_busbw_GBps,algorithm,"
            "protocol,channels,nccl_predicted_us\n";
     for (const auto& sr : res)
@@ -722,7 +761,7 @@ void
 WriteConfig(const SweepConfig& cfg, Ptr<FabricTopologyHelper> topo)
 {
     std::ofstream out(cfg.prefix + "-config.csv");
-    NS_ABORT_MSG_IF(!out, "cannot write " << cfg.prefix << "-config.csv");
+    FABRIC_INPUT_ERROR_IF(!out, "cannot write " << cfg.prefix << "-config.csv");
     uint64_t nicBps = topo->GetLinkRate(FabricLinkTier::GPU_LEAF).GetBitRate();
     uint32_t nics = topo->GetGpusPerServer() * topo->GetNicPortsPerGpu();
     uint32_t used = cfg.channels ? std::min(cfg.channels, nics) : nics;
@@ -760,26 +799,59 @@ WriteConfig(const SweepConfig& cfg, Ptr<FabricTopologyHelper> topo)
 } // namespace
 
 /**
- * Refuse a negative value given to an unsigned option before CommandLine wraps it around
- * (--servers=-1 would become 4294967295).
- * \param argc argument count
- * \param argv arguments
- * \param names the unsigned options, without "--"
+ * Check the --measured log against the run before it starts: a log with a size twice is
+ * ambiguous (refused), a log with none of the sweep's sizes compares nothing (refused), a log
+ * of another rank count is compared but said so on stderr.
+ * \param cfg the configuration (measured non-empty, readable)
+ * \param ranks the run's rank count
  */
 void
-RejectNegativeCounts(int argc, char* argv[], const std::vector<std::string>& names)
+CheckMeasured(const SweepConfig& cfg, uint32_t ranks)
 {
-    for (int i = 1; i < argc; ++i)
+    std::vector<NcclTestsRow> rows = NcclTestsFormat::ParseFileOrAbort(cfg.measured);
+    std::map<uint64_t, uint32_t> seen;
+    for (const auto& r : rows)
     {
-        std::string a = argv[i];
-        for (const auto& n : names)
+        FABRIC_INPUT_ERROR_IF(++seen[r.sizeBytes] == 2,
+                              "--measured=" << cfg.measured << " has size " << r.sizeBytes
+                                            << " B twice; give a log of one sweep");
+    }
+    uint32_t matching = 0;
+    for (uint64_t s : SweepSizes(cfg))
+    {
+        matching += seen.count(s);
+    }
+    FABRIC_INPUT_ERROR_IF(matching == 0,
+                          "--measured=" << cfg.measured
+                                        << " has none of the sweep's sizes (--min-bytes="
+                                        << cfg.minBytes << " .. --max-bytes=" << cfg.maxBytes
+                                        << " x" << cfg.factor << "): nothing to compare");
+    // nccl-tests lists one "#  Rank N ..." line per rank in its header.
+    std::ifstream in(cfg.measured);
+    uint32_t logRanks = 0;
+    for (std::string line; std::getline(in, line);)
+    {
+        std::istringstream words(line);
+        std::string hash;
+        std::string word;
+        if ((words >> hash >> word) && hash == "#" && word == "Rank")
         {
-            std::string prefix = "--" + n + "=";
-            NS_ABORT_MSG_IF(a.rfind(prefix, 0) == 0 && a.size() > prefix.size() &&
-                                a[prefix.size()] == '-',
-                            a << " is invalid; --" << n << " must be >= 0");
+            ++logRanks;
         }
     }
+    if (logRanks > 0 && logRanks != ranks)
+    {
+        std::cerr << "rail-allreduce: warning: --measured=" << cfg.measured << " was measured on "
+                  << logRanks << " ranks, this run has " << ranks
+                  << "; busbw is compared anyway\n";
+    }
+}
+
+/// Sizes of the sweep done so far, for the progress line.
+double
+SweepFraction(const std::vector<SizeResult>* done, std::size_t total)
+{
+    return total ? double(done->size()) / total : 1.0;
 }
 
 /// Most channels NCCL runs (its MAXCHANNELS); more would only slow the simulation.
@@ -793,10 +865,9 @@ main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
     SweepConfig cfg;
-    FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
-    CommandLine cmd(__FILE__);
-    cmd.AddValue("servers", "Servers (nodes)", cfg.servers);
-    cmd.AddValue("gpus-per-server", "GPUs (and rails) per server", cfg.gpusPerServer);
+    FabricCommandLine cmd(__FILE__);
+    cmd.AddValue("servers", "Servers (nodes), >= 1", cfg.servers, 1);
+    cmd.AddValue("gpus-per-server", "GPUs (and rails) per server, >= 1", cfg.gpusPerServer, 1);
     cmd.AddValue("spines", "Spine switches (0 = the SuperPOD default)", cfg.spines);
     cmd.AddValue("oversubscription",
                  "Leaf downlink/uplink bandwidth ratio (>= 1)",
@@ -825,18 +896,27 @@ main(int argc, char* argv[])
                  "Protocol (NCCL_PROTO): auto (NCCL's tuner per size) | ll | ll128 | simple",
                  cfg.proto);
     cmd.AddValue("channels",
-                 "NCCL channels (rings/trees in parallel); 0 = as NCCL chooses per size",
-                 cfg.channels);
-    cmd.AddValue("qps-per-connection", "QPs per connection", cfg.qpsPerConnection);
-    cmd.AddValue("mtu", "RoCE path MTU (256..4096)", cfg.mtu);
-    cmd.AddValue("seed", "Random seed", cfg.seed);
-    cmd.AddValue("min-bytes", "Smallest size (nccl-tests -b)", cfg.minBytes);
-    cmd.AddValue("max-bytes", "Largest size (nccl-tests -e)", cfg.maxBytes);
-    cmd.AddValue("factor", "Size multiplier between steps (nccl-tests -f)", cfg.factor);
+                 "NCCL channels (rings/trees in parallel), 0..32; 0 = as NCCL chooses per size",
+                 cfg.channels,
+                 0,
+                 MAX_CHANNELS);
+    cmd.AddValue("qps-per-connection", "QPs per connection, 1..64", cfg.qpsPerConnection, 1, 64);
+    cmd.AddValue("mtu", "RoCE path MTU (256..4096)", cfg.mtu, 256, 4096);
+    cmd.AddSeed(cfg.seed, "Random seed (start PSNs, ECMP, UET EVs)");
+    cmd.AddBytes("min-bytes", "Smallest size (nccl-tests -b)", cfg.minBytes, 1, MAX_COLLECTIVE_BYTES);
+    cmd.AddBytes("max-bytes", "Largest size (nccl-tests -e)", cfg.maxBytes, 1, MAX_COLLECTIVE_BYTES);
+    cmd.AddValue("factor",
+                 "Size multiplier between steps (nccl-tests -f), >= 2 (1 only with "
+                 "--min-bytes = --max-bytes)",
+                 cfg.factor,
+                 1);
     cmd.AddValue("warmup-iters",
                  "Warm-up iterations per size, excluded (nccl-tests -w)",
                  cfg.warmupIters);
-    cmd.AddValue("iters", "Measured iterations per size (nccl-tests -n)", cfg.iters);
+    cmd.AddValue("warmup-every-size",
+                 "Repeat the warm-up at every size (nccl-tests); default: at the first only",
+                 cfg.warmupEverySize);
+    cmd.AddValue("iters", "Measured iterations per size (nccl-tests -n), >= 1", cfg.iters, 1);
     cmd.AddValue("measured", "A real nccl-tests log to compare busbw with", cfg.measured);
     cmd.AddValue("prefix", "Output file prefix", cfg.prefix);
     cmd.AddValue("plot-data",
@@ -853,71 +933,65 @@ main(int argc, char* argv[])
                  "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl, ns-3's "
                  "default; ns3::FabricSimulatorImpl runs fewer events)",
                  cfg.simulator);
-    RejectNegativeCounts(argc,
-                         argv,
-                         {"servers",
-                          "gpus-per-server",
-                          "spines",
-                          "channels",
-                          "qps-per-connection",
-                          "mtu",
-                          "seed",
-                          "min-bytes",
-                          "max-bytes",
-                          "factor",
-                          "warmup-iters",
-                          "iters"});
-    cmd.Parse(argc, argv);
-    SetSimulatorImpl(cfg.simulator);  // aborts naming a bad --simulator
-    SetEventScheduler(cfg.scheduler); // aborts naming a bad --scheduler
-    NS_ABORT_MSG_IF(cfg.minBytes == 0 || cfg.maxBytes < cfg.minBytes,
-                    "--min-bytes " << cfg.minBytes << " / --max-bytes " << cfg.maxBytes
-                                   << " are invalid; need 0 < min <= max");
-    NS_ABORT_MSG_IF(cfg.maxBytes > MAX_COLLECTIVE_BYTES,
-                    "--max-bytes " << cfg.maxBytes << " exceeds what the model supports, "
-                                   << MAX_COLLECTIVE_BYTES << " B (1 TiB) per collective");
-    NS_ABORT_MSG_IF(cfg.factor < 1, "--factor " << cfg.factor << " is invalid; it must be >= 1");
-    NS_ABORT_MSG_IF(cfg.iters < 1, "--iters must be >= 1");
+    // The DCQCN firmware preset goes in before the attribute settings, so that explicit
+    // --ns3::... values win over it.
+    cmd.Parse(argc, argv, [&cfg]() {
+        FabricTransportConfig::CheckTransport(cfg.transport, "--transport");
+        FabricTransportConfig::CheckRoceCc(cfg.cc, "--cc");
+        if (cfg.transport != "uet" && cfg.cc == "dcqcn")
+        {
+            DcqcnCongestionOps::SetPresetDefaults("firmware");
+        }
+    });
+    SetSimulatorImpl(cfg.simulator);  // names a bad --simulator
+    SetEventScheduler(cfg.scheduler); // names a bad --scheduler
+    FABRIC_INPUT_ERROR_IF(cfg.maxBytes < cfg.minBytes,
+                          "--min-bytes=" << cfg.minBytes << " / --max-bytes=" << cfg.maxBytes
+                                         << " are invalid; need min <= max");
+    FABRIC_INPUT_ERROR_IF(cfg.factor == 1 && cfg.minBytes != cfg.maxBytes,
+                          "--factor=1 would repeat the first size; give --factor >= 2, or "
+                          "--min-bytes = --max-bytes");
+    ParseOp(cfg.op); // names a bad --op before anything is built
     CollectiveCommunicator::AlgorithmChoice algoChoice;
     CollectiveCommunicator::ProtocolChoice protoChoice;
-    NS_ABORT_MSG_IF(!CollectiveCommunicator::ParseAlgorithm(cfg.algo, &algoChoice),
-                    "--algo=" << cfg.algo
-                              << " is invalid; use auto, ring, tree, hierarchical, nvls or "
-                                 "nvlstree");
-    NS_ABORT_MSG_IF(!CollectiveCommunicator::ParseProtocol(cfg.proto, &protoChoice),
-                    "--proto=" << cfg.proto << " is invalid; use auto, ll, ll128 or simple");
-    FabricTransportConfig::CheckTransport(cfg.transport, "--transport");
-    FabricTransportConfig::CheckRoceCc(cfg.cc, "--cc");
+    FABRIC_INPUT_ERROR_IF(!CollectiveCommunicator::ParseAlgorithm(cfg.algo, &algoChoice),
+                          "--algo=" << cfg.algo
+                                    << " is invalid; valid values are auto, ring, tree, "
+                                       "hierarchical, nvls, nvlstree");
+    FABRIC_INPUT_ERROR_IF(!CollectiveCommunicator::ParseProtocol(cfg.proto, &protoChoice),
+                          "--proto=" << cfg.proto
+                                     << " is invalid; valid values are auto, ll, ll128, simple");
     FabricTransportConfig::CheckUetCc(cfg.uetCc, "--uet-cc");
     FabricTransportConfig::CheckEvStrategy(cfg.evStrategy, "--ev-strategy");
     const bool uet = cfg.transport == "uet";
-    NS_ABORT_MSG_IF(uet && cfg.qpsPerConnection != 1,
-                    "--qps-per-connection " << cfg.qpsPerConnection
-                                            << " is invalid with --transport=uet; it must be 1 "
-                                               "(QPs are RoCE's; UET sprays one PDC per "
-                                               "connection, see --ev-strategy)");
-    RngSeedManager::SetSeed(cfg.seed);
-    if (!uet && cfg.cc == "dcqcn")
+    FABRIC_INPUT_ERROR_IF(uet && cfg.qpsPerConnection != 1,
+                          "--qps-per-connection " << cfg.qpsPerConnection
+                                                  << " is invalid with --transport=uet; it must "
+                                                     "be 1 (QPs are RoCE's; UET sprays one PDC "
+                                                     "per connection, see --ev-strategy)");
+    FABRIC_INPUT_ERROR_IF(uet && cmd.IsGiven("cc"),
+                          "--cc applies to --transport=roce; with uet use --uet-cc");
+    FABRIC_INPUT_ERROR_IF(!uet && (cmd.IsGiven("uet-cc") || cmd.IsGiven("ev-strategy")),
+                          "--uet-cc and --ev-strategy apply to --transport=uet");
+    for (const char* suffix : {"-nccl.txt", "-results.csv", "-fabric.csv", "-nic.csv"})
     {
-        DcqcnCongestionOps::SetPresetDefaults("firmware");
-        cmd.Parse(argc, argv); // explicit --ns3::... values win over the preset
+        FabricCommandLine::CheckWritable(cfg.prefix + suffix, "--prefix=" + cfg.prefix);
     }
-    NS_ABORT_MSG_IF(cfg.channels > MAX_CHANNELS,
-                    "--channels " << cfg.channels << " is invalid; NCCL runs at most "
-                                  << MAX_CHANNELS
-                                  << " channels (MAXCHANNELS), more add no bandwidth (1.."
-                                  << MAX_CHANNELS << ", 0 = as NCCL chooses)");
-    NS_ABORT_MSG_IF(cfg.qpsPerConnection == 0,
-                    "--qps-per-connection 0 is invalid; it must be >= 1");
+    if (cfg.plotData)
+    {
+        FabricCommandLine::CheckWritable(cfg.prefix + "-links.csv", "--prefix=" + cfg.prefix);
+        FabricCommandLine::CheckWritable(cfg.prefix + "-config.csv", "--prefix=" + cfg.prefix);
+    }
     if (!cfg.measured.empty())
     {
-        NS_ABORT_MSG_IF(!std::ifstream(cfg.measured).good(),
-                        "--measured=" << cfg.measured
-                                      << ": no such file, or it cannot be read; give the path "
-                                         "of a real nccl-tests all_reduce_perf log (the project "
-                                         "ships one: "
-                                         "data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt)");
-        NcclTestsFormat::ParseFileOrAbort(cfg.measured); // reject a bad file before running
+        FABRIC_INPUT_ERROR_IF(!std::ifstream(cfg.measured).good(),
+                              "--measured=" << cfg.measured
+                                            << ": no such file, or it cannot be read; give the "
+                                               "path of a real nccl-tests all_reduce_perf log "
+                                               "(the project ships one: "
+                                               "data/nccl-tests/h100-4x8-ib400g-all_reduce_perf."
+                                               "txt)");
+        CheckMeasured(cfg, cfg.servers * cfg.gpusPerServer);
     }
 
     auto wall0 = std::chrono::steady_clock::now();
@@ -950,18 +1024,24 @@ main(int argc, char* argv[])
     Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
     comm->GetTuner()->Print(std::clog); // NCCL's TUNING table for this system
     // A forced algorithm or protocol that cannot run the sweep fails here, before the run.
-    for (uint64_t s = cfg.minBytes; s <= cfg.maxBytes; s *= std::max<uint64_t>(cfg.factor, 2))
+    for (uint64_t s : SweepSizes(cfg))
     {
         comm->Choose(ParseOp(cfg.op), s);
-        if (s > cfg.maxBytes / std::max<uint64_t>(cfg.factor, 2))
-        {
-            break;
-        }
     }
 
     FabricView view(topo, MicroSeconds(20), uet);
     Sweep sweep(cfg, comm, view);
     sweep.Start();
+    Ptr<FabricProgressReporter> progress;
+    if (!cmd.IsQuiet())
+    {
+        progress = CreateObject<FabricProgressReporter>();
+        progress->SetName("rail-allreduce");
+        progress->SetFractionCallback(MakeBoundCallback(&SweepFraction,
+                                                        &sweep.Results(),
+                                                        SweepSizes(cfg).size()));
+        progress->Watch(topo->GetHealthMonitor());
+    }
     Simulator::Run();
     topo->GetHealthMonitor()->ReportEndOfRun(std::cerr); // lossless drops, stalls: loudly
     NS_ABORT_MSG_IF(sweep.Failed(), "the sweep stopped on a failed collective");
@@ -981,7 +1061,7 @@ main(int argc, char* argv[])
     {
         std::cerr << "rail-allreduce: the run stalled (diagnosis above); results cover the "
                      "sizes finished before the stall\n";
-        return 2;
+        return 3; // 2 is an input error (FabricInputError)
     }
     return 0;
 }

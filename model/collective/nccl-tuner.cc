@@ -8,6 +8,7 @@
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -548,7 +549,7 @@ NcclTuner::Select(CollectiveOp op, uint64_t bytes, uint32_t algorithms, uint32_t
         // AlltoAll: point-to-point, Simple unless only LL is allowed.
         bool simple = protocols & (1u << SIMPLE);
         bool ll = protocols & (1u << LL);
-        NS_ABORT_MSG_IF(!(algorithms & (1u << RING)) || (!simple && !ll),
+        FABRIC_INPUT_ERROR_IF(!(algorithms & (1u << RING)) || (!simple && !ll),
                         CollectiveOpName(op)
                             << " is point-to-point in NCCL: it runs with the ring's "
                                "connections and the LL or Simple protocol, not with the "
@@ -589,8 +590,8 @@ NcclTuner::Select(CollectiveOp op, uint64_t bytes, uint32_t algorithms, uint32_t
             }
         }
     }
-    NS_ABORT_MSG_IF(!found,
-                    "no algorithm/protocol can run " << CollectiveOpName(op) << " of " << bytes
+    FABRIC_INPUT_ERROR_IF(!found,
+                          "no algorithm/protocol can run " << CollectiveOpName(op) << " of " << bytes
                                                      << " B on " << m_system.nRanks
                                                      << " ranks with the ones allowed:"
                                                      << tried.str());

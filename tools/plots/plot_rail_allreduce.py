@@ -4,7 +4,7 @@
 
 Reads <prefix>-results.csv (op,bytes,ranks,time_us,algbw_GBps,busbw_GBps,measured_busbw_GBps,
 algorithm,protocol,channels,nccl_predicted_us)
-and <prefix>-fabric.csv (bytes,element,utilization,max_queue_bytes,pfc_pauses,ecn_marks,drops),
+and <prefix>-fabric.csv (bytes,element,utilization,active_utilization,max_queue_bytes,pfc_pauses,ecn_marks,drops),
 and, when the run was given --plot-data, <prefix>-config.csv (key,value: configuration and the
 NIC bottleneck) and <prefix>-links.csv (bytes,direction,ports,active_ports,active_utilization,
 max_utilization). Writes:
