@@ -155,7 +155,7 @@ DoubleBinaryTreeAlgorithm::DoBuild(const CollectiveRequest& request,
             {
                 const auto& ranks = layout.GetServerRanks(ServerAt(t, m, p));
                 uint32_t g = static_cast<uint32_t>(ranks.size());
-                uint32_t head = (2 * c + t) % g;
+                uint32_t head = c % g; // both trees of a channel on one NIC: they balance
                 chain[p].clear();
                 for (uint32_t i = 0; i < g; ++i)
                 {

@@ -28,8 +28,11 @@ namespace ns3
  * Without locations every rank is its own server.
  *
  * Per channel c and tree t the data part is S/(2C); the head of each server is its rank at
- * position (2c + t) mod g (ranks sorted by local index), so tree edges join ranks of equal
- * position (one rail when every server holds the same local indices), and the chain visits
+ * position c mod g (ranks sorted by local index) for both trees, so tree edges join ranks of
+ * equal position (one rail when every server holds the same local indices) and a NIC carries
+ * both trees of its channels: a server interior in one tree (two children) is a leaf of the
+ * other, which balances the NIC's load (with one tree per NIC, an interior server's NIC
+ * carries three times a leaf's). The chain visits
  * the server's other ranks from the head on. Up phase: chain tail -> ... -> head, each head
  * sends to its tree parent once its chain and its children have delivered; down phase from
  * the root: head -> tree children and head -> chain. Parts are cut into ChunkSize chunks that
