@@ -961,6 +961,11 @@ main(int argc, char* argv[])
     FABRIC_INPUT_ERROR_IF(!CollectiveCommunicator::ParseProtocol(cfg.proto, &protoChoice),
                           "--proto=" << cfg.proto
                                      << " is invalid; valid values are auto, ll, ll128, simple");
+    FABRIC_INPUT_ERROR_IF(cfg.op != "allreduce" &&
+                              (algoChoice == CollectiveCommunicator::ALGORITHM_TREE ||
+                               algoChoice == CollectiveCommunicator::ALGORITHM_HIERARCHICAL),
+                          "--algo=" << cfg.algo << " applies to --op=allreduce only (other "
+                                    << "collectives run the ring: use auto or ring)");
     FabricTransportConfig::CheckUetCc(cfg.uetCc, "--uet-cc");
     FabricTransportConfig::CheckEvStrategy(cfg.evStrategy, "--ev-strategy");
     const bool uet = cfg.transport == "uet";

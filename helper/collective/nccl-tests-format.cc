@@ -4,6 +4,7 @@
 #include "nccl-tests-format.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-input-error.h"
 
 #include <cmath>
 #include <fstream>
@@ -182,10 +183,10 @@ std::vector<NcclTestsRow>
 NcclTestsFormat::ParseFileOrAbort(const std::string& path)
 {
     std::ifstream in(path);
-    NS_ABORT_MSG_IF(!in, "cannot read nccl-tests log \"" << path << "\"");
+    FABRIC_INPUT_ERROR_IF(!in, "cannot read nccl-tests log \"" << path << "\"");
     std::vector<NcclTestsRow> rows;
     std::string error;
-    NS_ABORT_MSG_IF(!Parse(in, path, rows, &error), "invalid nccl-tests log: " << error);
+    FABRIC_INPUT_ERROR_IF(!Parse(in, path, rows, &error), "invalid nccl-tests log: " << error);
     return rows;
 }
 
