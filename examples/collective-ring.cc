@@ -251,8 +251,8 @@ main(int argc, char* argv[])
     double lineBytesPerSec = DataRate(rate).GetBitRate() / 8.0;
     uint32_t mtu = nics[0]->GetMtu();
     double beta = lineBytesPerSec * mtu / (mtu + 82.0); // RoCEv2 goodput, bytes/s
-    double alpha = exec.networkLatency.GetSeconds() +
-                   2 * delay.GetSeconds() + (mtu + 82.0) / lineBytesPerSec;
+    double alpha =
+        exec.networkLatency.GetSeconds() + 2 * delay.GetSeconds() + (mtu + 82.0) / lineBytesPerSec;
     double n = ranks;
     double steps = 0;
     double perRank = 0;

@@ -113,17 +113,7 @@ main(int argc, char* argv[])
     cmd.AddValue("prefix", "Output file prefix", prefix);
     // The preset goes in before the attribute settings: explicit --ns3::... values win.
     cmd.Parse(argc, argv, [&]() {
-        FABRIC_INPUT_ERROR_IF(cc != "dcqcn" && cc != "none",
-                              "--cc=" << cc << " is invalid; valid values are dcqcn, none");
-        FABRIC_INPUT_ERROR_IF(cc == "none" && cmd.IsGiven("preset"),
-                              "--preset applies to --cc=dcqcn only");
-        FABRIC_INPUT_ERROR_IF(preset != "firmware" && preset != "paper",
-                              "--preset=" << preset
-                                          << " is invalid; valid values are firmware, paper");
-        if (cc == "dcqcn")
-        {
-            DcqcnCongestionOps::SetPresetDefaults(preset);
-        }
+        DcqcnCongestionOps::ApplyExampleChoice(cc, preset, cmd.IsGiven("preset"));
     });
     FABRIC_INPUT_ERROR_IF(!sample.IsStrictlyPositive(),
                           "--sample=" << sample.As(Time::US)

@@ -237,11 +237,10 @@ class FabricView
                     }
                 }
             }
-            double active = seconds > 0 && activeBps > 0 ? activeBytes * 8 / (activeBps * seconds)
-                                                         : 0;
-            fabric << bytes << "," << e.name << "," << util << "," << active << ","
-                   << e.maxQueue << ","
-                   << pauses - e.pauses << "," << marks - e.marks << "," << drops - e.drops;
+            double active =
+                seconds > 0 && activeBps > 0 ? activeBytes * 8 / (activeBps * seconds) : 0;
+            fabric << bytes << "," << e.name << "," << util << "," << active << "," << e.maxQueue
+                   << "," << pauses - e.pauses << "," << marks - e.marks << "," << drops - e.drops;
             if (m_uet)
             {
                 fabric << "," << trims - e.trims;
@@ -452,9 +451,9 @@ ParseOp(const std::string& op)
         {"alltoall", CollectiveOp::ALL_TO_ALL}};
     auto it = ops.find(op);
     FABRIC_INPUT_ERROR_IF(it == ops.end(),
-                    "--op=" << op
-                            << " is invalid; use allreduce, allgather, reducescatter or "
-                               "alltoall");
+                          "--op=" << op
+                                  << " is invalid; use allreduce, allgather, reducescatter or "
+                                     "alltoall");
     return it->second;
 }
 
@@ -499,7 +498,7 @@ BuildFabric(const SweepConfig& cfg, Ptr<FabricTransportConfig> tc)
     else
     {
         FABRIC_INPUT_ERROR("--topology=" << cfg.topology
-                                   << " is invalid; use rail-optimized, rail-only or clos");
+                                         << " is invalid; use rail-optimized, rail-only or clos");
     }
     topo->SetAttribute("Servers", UintegerValue(cfg.servers));
     topo->SetAttribute("GpusPerServer", UintegerValue(cfg.gpusPerServer));
@@ -530,12 +529,12 @@ SweepSizes(const SweepConfig& cfg)
 /// The measured result of one size: mean time and how NCCL's model ran it.
 struct SizeResult
 {
-    uint64_t bytes{0};      //!< size
-    Time time;              //!< mean time of the measured iterations
-    std::string algorithm;  //!< schedule ("ring", "tree", ...)
-    std::string protocol;   //!< "LL", "LL128", "Simple"
-    uint32_t channels{0};   //!< channels
-    double predictedUs{0};  //!< NCCL's predicted time
+    uint64_t bytes{0};     //!< size
+    Time time;             //!< mean time of the measured iterations
+    std::string algorithm; //!< schedule ("ring", "tree", ...)
+    std::string protocol;  //!< "LL", "LL128", "Simple"
+    uint32_t channels{0};  //!< channels
+    double predictedUs{0}; //!< NCCL's predicted time
 };
 
 /// Runs the sweep: for each size, warm-ups then measured iterations, one after the other.
@@ -551,7 +550,8 @@ class Sweep
         m_sizes = SweepSizes(cfg);
         m_fabric.open(cfg.prefix + "-fabric.csv");
         m_nic.open(cfg.prefix + "-nic.csv");
-        FABRIC_INPUT_ERROR_IF(!m_fabric || !m_nic, "cannot write outputs with prefix " << cfg.prefix);
+        FABRIC_INPUT_ERROR_IF(!m_fabric || !m_nic,
+                              "cannot write outputs with prefix " << cfg.prefix);
         if (cfg.plotData)
         {
             m_links.open(cfg.prefix + "-links.csv");
@@ -596,8 +596,10 @@ class Sweep
     {
         for (uint32_t r = 0; r < m_comm->GetSize(); ++r)
         {
-            if (m_comm->GetApplication(r)->GetNode()->GetObject<FabricNic>()->GetPendingOperations() >
-                0)
+            if (m_comm->GetApplication(r)
+                    ->GetNode()
+                    ->GetObject<FabricNic>()
+                    ->GetPendingOperations() > 0)
             {
                 Simulator::Schedule(MicroSeconds(1), &Sweep::StopWhenIdle, this);
                 return;
@@ -661,8 +663,7 @@ class Sweep
                 bytes);
             m_results.push_back(r);
             std::clog << "  " << bytes << " B done at " << Simulator::Now().As(Time::MS) << " ("
-                      << r.algorithm << "/" << r.protocol << ", " << r.channels
-                      << " channels)\n";
+                      << r.algorithm << "/" << r.protocol << ", " << r.channels << " channels)\n";
             m_iter = 0;
             ++m_index;
         }
@@ -842,8 +843,7 @@ CheckMeasured(const SweepConfig& cfg, uint32_t ranks)
     if (logRanks > 0 && logRanks != ranks)
     {
         std::cerr << "rail-allreduce: warning: --measured=" << cfg.measured << " was measured on "
-                  << logRanks << " ranks, this run has " << ranks
-                  << "; busbw is compared anyway\n";
+                  << logRanks << " ranks, this run has " << ranks << "; busbw is compared anyway\n";
     }
 }
 
@@ -903,8 +903,16 @@ main(int argc, char* argv[])
     cmd.AddValue("qps-per-connection", "QPs per connection, 1..64", cfg.qpsPerConnection, 1, 64);
     cmd.AddValue("mtu", "RoCE path MTU (256..4096)", cfg.mtu, 256, 4096);
     cmd.AddSeed(cfg.seed, "Random seed (start PSNs, ECMP, UET EVs)");
-    cmd.AddBytes("min-bytes", "Smallest size (nccl-tests -b)", cfg.minBytes, 1, MAX_COLLECTIVE_BYTES);
-    cmd.AddBytes("max-bytes", "Largest size (nccl-tests -e)", cfg.maxBytes, 1, MAX_COLLECTIVE_BYTES);
+    cmd.AddBytes("min-bytes",
+                 "Smallest size (nccl-tests -b)",
+                 cfg.minBytes,
+                 1,
+                 MAX_COLLECTIVE_BYTES);
+    cmd.AddBytes("max-bytes",
+                 "Largest size (nccl-tests -e)",
+                 cfg.maxBytes,
+                 1,
+                 MAX_COLLECTIVE_BYTES);
     cmd.AddValue("factor",
                  "Size multiplier between steps (nccl-tests -f), >= 2 (1 only with "
                  "--min-bytes = --max-bytes)",
@@ -1042,9 +1050,8 @@ main(int argc, char* argv[])
     {
         progress = CreateObject<FabricProgressReporter>();
         progress->SetName("rail-allreduce");
-        progress->SetFractionCallback(MakeBoundCallback(&SweepFraction,
-                                                        &sweep.Results(),
-                                                        SweepSizes(cfg).size()));
+        progress->SetFractionCallback(
+            MakeBoundCallback(&SweepFraction, &sweep.Results(), SweepSizes(cfg).size()));
         progress->Watch(topo->GetHealthMonitor());
     }
     Simulator::Run();

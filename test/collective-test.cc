@@ -121,7 +121,12 @@ class CollectiveTest : public test::SimTest
     double Alpha(Ptr<CollectiveApplication> app, uint64_t stepBytes) const
     {
         double last = std::min<double>(stepBytes, nics[0]->GetMtu()) + ROCE_OVERHEAD;
-        return app->GetCommunicator()->GetTuner()->GetHopLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE, CollectiveHopType::NETWORK).GetSeconds() +
+        return app->GetCommunicator()
+                   ->GetTuner()
+                   ->GetHopLatency(NcclAlgorithm::RING,
+                                   NcclProtocol::SIMPLE,
+                                   CollectiveHopType::NETWORK)
+                   .GetSeconds() +
                2 * delay.GetSeconds() + last * 8 / rate.GetBitRate();
     }
 
@@ -132,7 +137,10 @@ class CollectiveTest : public test::SimTest
         double steps = op == CollectiveOp::ALL_REDUCE ? 2 * (p - 1) : p - 1;
         double stepBytes = bytes / p;
         Ptr<CollectiveApplication> app = comm->GetApplication(0);
-        return app->GetCommunicator()->GetTuner()->GetBaseLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE).GetSeconds() +
+        return app->GetCommunicator()
+                   ->GetTuner()
+                   ->GetBaseLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE)
+                   .GetSeconds() +
                steps * Alpha(app, static_cast<uint64_t>(stepBytes)) +
                steps / p * double(bytes) / Beta();
     }
@@ -293,8 +301,8 @@ TEST_F(CollectiveTest, ChunkPipeliningHidesStepLatencyForLargeMessages)
     double t1 = RunOne(sf, CollectiveOp::ALL_REDUCE, bytes).GetDuration().GetSeconds();
     double t2 = RunOne(pipe, CollectiveOp::ALL_REDUCE, bytes).GetDuration().GetSeconds();
     double bandwidthTerm = 2.0 * 15 / 16 * bytes / Beta();
-    std::cout << "  [pipelining] store-and-forward " << t1 * 1e6 << " us, 1 MiB slices "
-              << t2 * 1e6 << " us, bandwidth term " << bandwidthTerm * 1e6 << " us\n";
+    std::cout << "  [pipelining] store-and-forward " << t1 * 1e6 << " us, 1 MiB slices " << t2 * 1e6
+              << " us, bandwidth term " << bandwidthTerm * 1e6 << " us\n";
     EXPECT_LT(t2, t1);
     // Pipelined: close to the bandwidth term plus a few steps of latency.
     EXPECT_LT(t2, bandwidthTerm * 1.15) << t2 * 1e6 << " us vs " << bandwidthTerm * 1e6;
@@ -326,9 +334,7 @@ class CollectiveConservationTest : public CollectiveTest
         CollectiveExecution exec = comm->Choose(op, bytes);
         const NcclProtocolInfo& proto = GetNcclProtocolInfo(exec.protocol);
         auto wireOf = [&exec, &proto](uint64_t data) {
-            uint64_t full = data / exec.pieceBytes;
-            return full * proto.GetWireBytes(exec.pieceBytes) +
-                   proto.GetWireBytes(data - full * exec.pieceBytes);
+            return proto.GetWireBytes(data, exec.pieceBytes);
         };
         CollectiveRecord rec = RunOne(comm, op, bytes, root);
         ASSERT_TRUE(rec.completed) << rec.reason;
@@ -935,15 +941,26 @@ TEST_F(CollectiveRailTest, HierarchicalAllReduceMatchesTheTwoLevelFormula)
     topo->GetAttribute("GpuLinkDelay", nicDelay);
     Ptr<CollectiveApplication> app = comm->GetApplication(0);
     double wire = mtu + ROCE_OVERHEAD;
-    double alphaNv = app->GetCommunicator()->GetTuner()->GetHopLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE, CollectiveHopType::NVLINK).GetSeconds() +
-                     2 * nvDelay.Get().GetSeconds() + wire * 8 / nvRate;
-    double alphaNet = app->GetCommunicator()->GetTuner()->GetHopLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE, CollectiveHopType::NETWORK).GetSeconds() +
-                      2 * nicDelay.Get().GetSeconds() + wire * 8 / nicRate;
+    double alphaNv =
+        app->GetCommunicator()
+            ->GetTuner()
+            ->GetHopLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE, CollectiveHopType::NVLINK)
+            .GetSeconds() +
+        2 * nvDelay.Get().GetSeconds() + wire * 8 / nvRate;
+    double alphaNet =
+        app->GetCommunicator()
+            ->GetTuner()
+            ->GetHopLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE, CollectiveHopType::NETWORK)
+            .GetSeconds() +
+        2 * nicDelay.Get().GetSeconds() + wire * 8 / nicRate;
     double betaNv = nvRate / 8 * mtu / wire;
     double betaNic = nicRate / 8 * mtu / wire;
-    double expected = app->GetCommunicator()->GetTuner()->GetBaseLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE).GetSeconds() + 2 * (g - 1) * alphaNv +
-                      2 * (m - 1) * alphaNet + 2 * (g - 1) / g * bytes / betaNv +
-                      2 * (m - 1) / m * (bytes / g) / betaNic;
+    double expected = app->GetCommunicator()
+                          ->GetTuner()
+                          ->GetBaseLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE)
+                          .GetSeconds() +
+                      2 * (g - 1) * alphaNv + 2 * (m - 1) * alphaNet +
+                      2 * (g - 1) / g * bytes / betaNv + 2 * (m - 1) / m * (bytes / g) / betaNic;
     std::cout << "  [hierarchical] measured " << measured * 1e6 << " us, formula " << expected * 1e6
               << " us\n";
     EXPECT_NEAR(measured / expected, 1.0, 0.02);

@@ -486,8 +486,7 @@ TEST(ExampleInputTest, ChannelsZeroMeansNcclsChoiceWithDcqcn)
                                  "--min-bytes=65536 --max-bytes=65536 --prefix=eit-ch0",
                                  &status);
     EXPECT_EQ(status, 0) << out;
-    EXPECT_NE(out.find("cc=dcqcn, algo auto, proto auto, channels auto"), std::string::npos)
-        << out;
+    EXPECT_NE(out.find("cc=dcqcn, algo auto, proto auto, channels auto"), std::string::npos) << out;
     EXPECT_NE(out.find("ch\n"), std::string::npos) << out; // the channels NCCL chose, per size
     for (const char* f :
          {"eit-ch0-nccl.txt", "eit-ch0-results.csv", "eit-ch0-fabric.csv", "eit-ch0-nic.csv"})

@@ -65,6 +65,9 @@ TEST(NcclProtocol, FramingStepsAndWireBytes)
     const NcclProtocolInfo& simple = GetNcclProtocolInfo(NcclProtocol::SIMPLE);
     EXPECT_EQ(simple.GetStepBytes(), 512 * KiB);
     EXPECT_EQ(simple.GetWireBytes(12345), 12345u);
+    // A message in pieces: each piece framed on its own (LL: 20 B = 16 + 4 -> 32 + 16).
+    EXPECT_EQ(ll.GetWireBytes(20, 16), 32u + 16u);
+    EXPECT_EQ(ll128.GetWireBytes(2 * 576000 + 1, 576000), 2 * 614400u + 128u);
     NcclProtocol p;
     EXPECT_TRUE(NcclProtocolFromName("ll128", &p));
     EXPECT_EQ(p, NcclProtocol::LL128);
@@ -174,25 +177,18 @@ TEST(NcclTunerDeathTest, ChoicesThatCannotRunAreRefusedNamingWhy)
 {
     Ptr<NcclTuner> t = Tuner(DgxH100(4));
     std::string why;
-    EXPECT_FALSE(t->IsAvailable(CollectiveOp::ALL_REDUCE,
-                                NcclAlgorithm::NVLS,
-                                NcclProtocol::SIMPLE,
-                                &why));
+    EXPECT_FALSE(
+        t->IsAvailable(CollectiveOp::ALL_REDUCE, NcclAlgorithm::NVLS, NcclProtocol::SIMPLE, &why));
     EXPECT_NE(why.find("NVLS"), std::string::npos) << why;
     NcclSystem pci = DgxH100(2);
     pci.nvlink = false;
     pci.nvswitch = false;
     pci.intraBw = 24;
     Ptr<NcclTuner> p = Tuner(pci);
-    EXPECT_FALSE(p->IsAvailable(CollectiveOp::ALL_REDUCE,
-                                NcclAlgorithm::RING,
-                                NcclProtocol::LL128,
-                                &why));
+    EXPECT_FALSE(
+        p->IsAvailable(CollectiveOp::ALL_REDUCE, NcclAlgorithm::RING, NcclProtocol::LL128, &why));
     EXPECT_NE(why.find("LL128 needs NVLink"), std::string::npos) << why;
-    EXPECT_DEATH(p->Select(CollectiveOp::ALL_REDUCE,
-                           MiB,
-                           1u << uint32_t(NcclAlgorithm::NVLS),
-                           ~0u),
+    EXPECT_DEATH(p->Select(CollectiveOp::ALL_REDUCE, MiB, 1u << uint32_t(NcclAlgorithm::NVLS), ~0u),
                  "no algorithm/protocol can run AllReduce of 1048576 B on 16 ranks.*NVLS needs "
                  "NVSwitch servers");
     EXPECT_DEATH(p->Select(CollectiveOp::ALL_TO_ALL, MiB, ~0u, 1u << uint32_t(NcclProtocol::LL128)),
@@ -214,7 +210,7 @@ TEST(CollectiveLanes, SendsOfALaneAreChainedInOrder)
 {
     CollectiveSchedule s(3);
     s.AddTransfer(0, 1, 0, 100, 0, std::vector<uint32_t>{}, 7);
-    s.AddTransfer(0, 2, 0, 100, 0, std::vector<uint32_t>{});     // no lane
+    s.AddTransfer(0, 2, 0, 100, 0, std::vector<uint32_t>{});    // no lane
     s.AddTransfer(0, 2, 1, 100, 1, std::vector<uint32_t>{}, 7); // same lane, other peer
     s.AddTransfer(0, 1, 0, 100, 2, std::vector<uint32_t>{}, 8);
     s.Finalize();

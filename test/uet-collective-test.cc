@@ -142,7 +142,12 @@ class UetCollectiveTest : public test::SimTest
     double Alpha(Ptr<CollectiveApplication> app, uint64_t stepBytes) const
     {
         double last = std::min<double>(stepBytes, uetNics[0]->GetMtu()) + UET_OVERHEAD;
-        return app->GetCommunicator()->GetTuner()->GetHopLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE, CollectiveHopType::NETWORK).GetSeconds() +
+        return app->GetCommunicator()
+                   ->GetTuner()
+                   ->GetHopLatency(NcclAlgorithm::RING,
+                                   NcclProtocol::SIMPLE,
+                                   CollectiveHopType::NETWORK)
+                   .GetSeconds() +
                2 * delay.GetSeconds() + last * 8 / rate.GetBitRate();
     }
 
@@ -153,7 +158,10 @@ class UetCollectiveTest : public test::SimTest
         double steps = op == CollectiveOp::ALL_REDUCE ? 2 * (p - 1) : p - 1;
         double stepBytes = bytes / p;
         Ptr<CollectiveApplication> app = comm->GetApplication(0);
-        return app->GetCommunicator()->GetTuner()->GetBaseLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE).GetSeconds() +
+        return app->GetCommunicator()
+                   ->GetTuner()
+                   ->GetBaseLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE)
+                   .GetSeconds() +
                steps * Alpha(app, static_cast<uint64_t>(stepBytes)) +
                steps / p * double(bytes) / Beta();
     }
@@ -191,9 +199,7 @@ class UetCollectiveTest : public test::SimTest
         CollectiveExecution exec = comm->Choose(op, bytes);
         const NcclProtocolInfo& proto = GetNcclProtocolInfo(exec.protocol);
         auto wireOf = [&exec, &proto](uint64_t data) {
-            uint64_t full = data / exec.pieceBytes;
-            return full * proto.GetWireBytes(exec.pieceBytes) +
-                   proto.GetWireBytes(data - full * exec.pieceBytes);
+            return proto.GetWireBytes(data, exec.pieceBytes);
         };
         CollectiveRecord rec = RunOne(comm, op, bytes, root);
         ASSERT_TRUE(rec.completed) << rec.reason;

@@ -336,19 +336,7 @@ FabricCommandLine::AddValue(const std::string& name,
                             uint64_t min,
                             uint64_t max)
 {
-    auto f = std::make_unique<Flag>();
-    f->name = name;
-    f->help = help;
-    f->defaultText = std::to_string(value);
-    uint64_t* v = &value;
-    f->parse = UnsignedParser(
-        name,
-        min,
-        max,
-        UINT64_MAX,
-        [v](uint64_t x) { *v = x; },
-        false);
-    Register(std::move(f));
+    AddUnsigned64(name, help, value, min, max, false);
 }
 
 void
@@ -357,6 +345,17 @@ FabricCommandLine::AddBytes(const std::string& name,
                             uint64_t& value,
                             uint64_t min,
                             uint64_t max)
+{
+    AddUnsigned64(name, help, value, min, max, true);
+}
+
+void
+FabricCommandLine::AddUnsigned64(const std::string& name,
+                                 const std::string& help,
+                                 uint64_t& value,
+                                 uint64_t min,
+                                 uint64_t max,
+                                 bool bytes)
 {
     auto f = std::make_unique<Flag>();
     f->name = name;
@@ -369,7 +368,7 @@ FabricCommandLine::AddBytes(const std::string& name,
         max,
         UINT64_MAX,
         [v](uint64_t x) { *v = x; },
-        true);
+        bytes);
     Register(std::move(f));
 }
 

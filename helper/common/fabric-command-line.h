@@ -220,6 +220,22 @@ class FabricCommandLine
     struct Flag;
     /// Register \p flag with ns-3's CommandLine.
     void Register(std::unique_ptr<Flag> flag);
+    /**
+     * \brief A 64-bit whole-number flag in [\p min, \p max]: AddValue (digits only) and
+     *        AddBytes (with a binary unit).
+     * \param name the flag without dashes
+     * \param help its --help text
+     * \param value the variable (its value is the default)
+     * \param min smallest valid value
+     * \param max largest valid value
+     * \param bytes true: a byte count with an optional unit
+     */
+    void AddUnsigned64(const std::string& name,
+                       const std::string& help,
+                       uint64_t& value,
+                       uint64_t min,
+                       uint64_t max,
+                       bool bytes);
     /// Callback target: a flag's value arrived. \return true (errors are recorded)
     bool Handle(Flag* flag, std::string value);
     /// \return the flag named \p name, or nullptr

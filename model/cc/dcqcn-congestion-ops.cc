@@ -196,6 +196,22 @@ DcqcnCongestionOps::DoDispose()
 }
 
 void
+DcqcnCongestionOps::ApplyExampleChoice(const std::string& cc,
+                                       const std::string& preset,
+                                       bool presetGiven)
+{
+    FABRIC_INPUT_ERROR_IF(cc != "dcqcn" && cc != "none",
+                          "--cc=" << cc << " is invalid; valid values are dcqcn, none");
+    FABRIC_INPUT_ERROR_IF(cc == "none" && presetGiven, "--preset applies to --cc=dcqcn only");
+    FABRIC_INPUT_ERROR_IF(preset != "firmware" && preset != "paper",
+                          "--preset=" << preset << " is invalid; valid values are firmware, paper");
+    if (cc == "dcqcn")
+    {
+        SetPresetDefaults(preset);
+    }
+}
+
+void
 DcqcnCongestionOps::SetPresetDefaults(const std::string& preset)
 {
     auto set = [](const std::string& name, const AttributeValue& v) {

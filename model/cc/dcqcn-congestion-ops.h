@@ -77,6 +77,18 @@ class DcqcnCongestionOps : public FabricCongestionOps
      *        Pmax) is the switch's and is not changed.
      */
     static void SetPresetDefaults(const std::string& preset);
+    /**
+     * \brief An example's --cc and --preset: refuse a --cc other than "dcqcn" or "none", a
+     *        --preset given with --cc=none and a preset other than "firmware" or "paper"
+     *        (input errors naming the flag and the valid values), then SetPresetDefaults(preset)
+     *        for dcqcn.
+     * \param cc the --cc value
+     * \param preset the --preset value
+     * \param presetGiven whether --preset was on the command line
+     */
+    static void ApplyExampleChoice(const std::string& cc,
+                                   const std::string& preset,
+                                   bool presetGiven);
 
     std::string GetName() const override;
     Ptr<FabricCongestionOps> Fork() const override;

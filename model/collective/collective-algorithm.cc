@@ -77,12 +77,8 @@ CollectiveAlgorithm::Transfer(const CollectiveRequest& request,
         if (relay != COLLECTIVE_NONE)
         {
             uint32_t atRelay = schedule.AddTransfer(src, relay, channel, bytes, step, deps, lane);
-            return schedule.AddTransfer(relay,
-                                        dst,
-                                        channel,
-                                        bytes,
-                                        step,
-                                        std::vector<uint32_t>{atRelay});
+            return schedule
+                .AddTransfer(relay, dst, channel, bytes, step, std::vector<uint32_t>{atRelay});
         }
     }
     return schedule.AddTransfer(src, dst, channel, bytes, step, deps, lane);
@@ -156,13 +152,13 @@ std::vector<std::vector<uint64_t>>
 CollectiveAlgorithm::ChunkSlices(const CollectiveRequest& request, uint64_t bytes)
 {
     std::vector<std::vector<uint64_t>> out;
-    for (uint64_t chunk :
-         Chunks(bytes, request.chunkSize, request.elementSize, request.maxChunks))
+    for (uint64_t chunk : Chunks(bytes, request.chunkSize, request.elementSize, request.maxChunks))
     {
-        out.push_back(Chunks(chunk,
-                             (chunk + request.slicesPerChunk - 1) / std::max(1u, request.slicesPerChunk),
-                             request.elementSize,
-                             std::max(1u, request.slicesPerChunk)));
+        out.push_back(
+            Chunks(chunk,
+                   (chunk + request.slicesPerChunk - 1) / std::max(1u, request.slicesPerChunk),
+                   request.elementSize,
+                   std::max(1u, request.slicesPerChunk)));
     }
     return out;
 }

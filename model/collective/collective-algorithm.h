@@ -28,15 +28,15 @@ namespace ns3
 struct CollectiveRequest
 {
     CollectiveOp op{CollectiveOp::ALL_REDUCE}; //!< operation
-    uint64_t bytes{0};         //!< size (nccl-tests convention, see CollectiveOp); > 0
-    uint32_t root{0};          //!< root rank (Broadcast)
-    uint32_t channels{1};      //!< channels (NCCL rings/trees in parallel), >= 1
-    uint64_t chunkSize{0};     //!< NCCL chunk (one loop iteration) in bytes; 0 = one chunk
+    uint64_t bytes{0};          //!< size (nccl-tests convention, see CollectiveOp); > 0
+    uint32_t root{0};           //!< root rank (Broadcast)
+    uint32_t channels{1};       //!< channels (NCCL rings/trees in parallel), >= 1
+    uint64_t chunkSize{0};      //!< NCCL chunk (one loop iteration) in bytes; 0 = one chunk
     uint32_t slicesPerChunk{1}; //!< pipelining slices per chunk (NCCL Simple ring: 2), >= 1
-    uint32_t maxChunks{64};    //!< most chunks per step segment (bounds the schedule), >= 1
-    uint32_t elementSize{4};   //!< bytes per element (padding unit), >= 1
-    bool pxn{false};           //!< relay cross-rail sends through NVLink (PXN)
-    bool railAwareRings{true}; //!< build rail-aware rings when locations are known
+    uint32_t maxChunks{64};     //!< most chunks per step segment (bounds the schedule), >= 1
+    uint32_t elementSize{4};    //!< bytes per element (padding unit), >= 1
+    bool pxn{false};            //!< relay cross-rail sends through NVLink (PXN)
+    bool railAwareRings{true};  //!< build rail-aware rings when locations are known
     Ptr<const CollectiveLayout> layout; //!< rank placement (never null)
 };
 

@@ -38,12 +38,12 @@ struct CollectiveExecution
     NcclAlgorithm algorithm{NcclAlgorithm::RING}; //!< NCCL algorithm (for reports)
     std::string algorithmName{"ring"};            //!< schedule's algorithm name
     NcclProtocol protocol{NcclProtocol::SIMPLE};  //!< protocol
-    uint32_t channels{1};                          //!< channels
+    uint32_t channels{1};                         //!< channels
     uint64_t pieceBytes{512 * 1024};              //!< data bytes per piece (protocol step), >= 1
-    uint32_t slots{8};                             //!< pieces in flight per connection (NCCL_STEPS)
-    Time baseLatency;                              //!< before a rank's first send
-    Time nvLinkLatency;                            //!< per send over NVLink
-    Time networkLatency;                           //!< per send through the network
+    uint32_t slots{8};                            //!< pieces in flight per connection (NCCL_STEPS)
+    Time baseLatency;                             //!< before a rank's first send
+    Time nvLinkLatency;                           //!< per send over NVLink
+    Time networkLatency;                          //!< per send through the network
     double channelRate{0}; //!< data bytes/s one channel of a rank sends at most (0: no cap)
     double rankRate{0};    //!< data bytes/s all channels of a rank send at most (0: no cap)
     double predictedUs{0}; //!< NCCL's predicted time (0: not tuned)
@@ -174,13 +174,13 @@ class CollectiveApplication : public Application, public CollectiveMessageListen
         bool failed{false};                                  //!< failed or aborted
         std::vector<uint32_t> depsLeft;                      //!< per send: receives still missing
         std::vector<uint32_t> piecesLeft;                    //!< per send: pieces not delivered
-        std::vector<bool> laneBlocked; //!< per send: its lane's previous send not handed over
-        std::vector<uint32_t> recvLeft;                      //!< per receive: pieces missing
-        std::vector<bool> recvDone;                          //!< per receive: arrived
-        std::vector<Connection> conns;                       //!< per connection
-        uint32_t sendsLeft{0};                               //!< sends not completed
-        uint32_t recvsLeft{0};                               //!< receives not arrived
-        std::vector<Time> channelFree; //!< per channel: when its rate cap has room again
+        std::vector<bool> laneBlocked;  //!< per send: its lane's previous send not handed over
+        std::vector<uint32_t> recvLeft; //!< per receive: pieces missing
+        std::vector<bool> recvDone;     //!< per receive: arrived
+        std::vector<Connection> conns;  //!< per connection
+        uint32_t sendsLeft{0};          //!< sends not completed
+        uint32_t recvsLeft{0};          //!< receives not arrived
+        std::vector<Time> channelFree;  //!< per channel: when its rate cap has room again
     };
 
     /// \return the run of \p seq, created on first use

@@ -90,41 +90,41 @@ CollectiveCommunicator::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&CollectiveCommunicator::m_railAware),
                           MakeBooleanChecker())
-            .AddAttribute("Algorithm",
-                          "Algorithm (NCCL_ALGO): Auto (NCCL's tuner per collective and size), "
-                          "Ring, Tree (double binary tree, AllReduce), Hierarchical (NVLink "
-                          "reduce-scatter, per-rail AllReduce, NVLink all-gather; ai-fabric's, "
-                          "AllReduce), NVLS, NVLSTree (NVSwitch servers). Tree and "
-                          "Hierarchical apply to AllReduce; other collectives keep the ring.",
-                          EnumValue(ALGORITHM_AUTO),
-                          compat::MakeEnumAccessor<AlgorithmChoice>(
-                              &CollectiveCommunicator::m_algorithm),
-                          MakeEnumChecker(ALGORITHM_AUTO,
-                                          "Auto",
-                                          ALGORITHM_RING,
-                                          "Ring",
-                                          ALGORITHM_TREE,
-                                          "Tree",
-                                          ALGORITHM_HIERARCHICAL,
-                                          "Hierarchical",
-                                          ALGORITHM_NVLS,
-                                          "NVLS",
-                                          ALGORITHM_NVLS_TREE,
-                                          "NVLSTree"))
-            .AddAttribute("Protocol",
-                          "Protocol (NCCL_PROTO): Auto (NCCL's tuner), LL, LL128 (NVLink "
-                          "servers), Simple.",
-                          EnumValue(PROTOCOL_AUTO),
-                          compat::MakeEnumAccessor<ProtocolChoice>(
-                              &CollectiveCommunicator::m_protocol),
-                          MakeEnumChecker(PROTOCOL_AUTO,
-                                          "Auto",
-                                          PROTOCOL_LL,
-                                          "LL",
-                                          PROTOCOL_LL128,
-                                          "LL128",
-                                          PROTOCOL_SIMPLE,
-                                          "Simple"))
+            .AddAttribute(
+                "Algorithm",
+                "Algorithm (NCCL_ALGO): Auto (NCCL's tuner per collective and size), "
+                "Ring, Tree (double binary tree, AllReduce), Hierarchical (NVLink "
+                "reduce-scatter, per-rail AllReduce, NVLink all-gather; ai-fabric's, "
+                "AllReduce), NVLS, NVLSTree (NVSwitch servers). Tree and "
+                "Hierarchical apply to AllReduce; other collectives keep the ring.",
+                EnumValue(ALGORITHM_AUTO),
+                compat::MakeEnumAccessor<AlgorithmChoice>(&CollectiveCommunicator::m_algorithm),
+                MakeEnumChecker(ALGORITHM_AUTO,
+                                "Auto",
+                                ALGORITHM_RING,
+                                "Ring",
+                                ALGORITHM_TREE,
+                                "Tree",
+                                ALGORITHM_HIERARCHICAL,
+                                "Hierarchical",
+                                ALGORITHM_NVLS,
+                                "NVLS",
+                                ALGORITHM_NVLS_TREE,
+                                "NVLSTree"))
+            .AddAttribute(
+                "Protocol",
+                "Protocol (NCCL_PROTO): Auto (NCCL's tuner), LL, LL128 (NVLink "
+                "servers), Simple.",
+                EnumValue(PROTOCOL_AUTO),
+                compat::MakeEnumAccessor<ProtocolChoice>(&CollectiveCommunicator::m_protocol),
+                MakeEnumChecker(PROTOCOL_AUTO,
+                                "Auto",
+                                PROTOCOL_LL,
+                                "LL",
+                                PROTOCOL_LL128,
+                                "LL128",
+                                PROTOCOL_SIMPLE,
+                                "Simple"))
             .AddAttribute("Timeout",
                           "Watchdog: a collective not finished this long after it started is "
                           "failed with reason \"timeout\" (catches deadlocks; 0 = off).",

@@ -347,24 +347,24 @@ class CollectiveCommunicator : public Object
     mutable Ptr<CollectiveAlgorithm> m_ringDefault;         //!< lazily created
     mutable Ptr<CollectiveAlgorithm> m_alltoallDefault;     //!< lazily created
     Ptr<NcclTuner> m_tuner;                                 //!< NCCL's tuning model
-    std::map<uint32_t, Active> m_active;                                 //!< by collective number
-    std::vector<CollectiveRecord> m_records;                             //!< finished
-    std::map<CacheKey, CacheEntry> m_cache;                              //!< schedules
-    std::deque<CacheKey> m_cacheOrder;                                   //!< insertion order
-    uint32_t m_nextSeq;                                                  //!< next collective number
-    bool m_failed;                                                       //!< a collective failed
+    std::map<uint32_t, Active> m_active;                    //!< by collective number
+    std::vector<CollectiveRecord> m_records;                //!< finished
+    std::map<CacheKey, CacheEntry> m_cache;                 //!< schedules
+    std::deque<CacheKey> m_cacheOrder;                      //!< insertion order
+    uint32_t m_nextSeq;                                     //!< next collective number
+    bool m_failed;                                          //!< a collective failed
 
-    uint32_t m_channels;                //!< attribute Channels
-    uint64_t m_chunkSize;               //!< attribute ChunkSize
-    uint32_t m_maxChunks;               //!< attribute MaxChunksPerStep
-    uint32_t m_elementSize;             //!< attribute ElementSize
-    bool m_pxn;                         //!< attribute Pxn
-    bool m_railAware;                   //!< attribute RailAwareRings
-    AlgorithmChoice m_algorithm;        //!< attribute Algorithm
-    ProtocolChoice m_protocol;          //!< attribute Protocol
-    Time m_timeout;                     //!< attribute Timeout
-    bool m_stopOnFailure;               //!< attribute StopOnFailure
-    uint32_t m_cacheSize;               //!< attribute ScheduleCacheSize
+    uint32_t m_channels;         //!< attribute Channels
+    uint64_t m_chunkSize;        //!< attribute ChunkSize
+    uint32_t m_maxChunks;        //!< attribute MaxChunksPerStep
+    uint32_t m_elementSize;      //!< attribute ElementSize
+    bool m_pxn;                  //!< attribute Pxn
+    bool m_railAware;            //!< attribute RailAwareRings
+    AlgorithmChoice m_algorithm; //!< attribute Algorithm
+    ProtocolChoice m_protocol;   //!< attribute Protocol
+    Time m_timeout;              //!< attribute Timeout
+    bool m_stopOnFailure;        //!< attribute StopOnFailure
+    uint32_t m_cacheSize;        //!< attribute ScheduleCacheSize
 
     TracedCallback<const CollectiveRecord&> m_completeTrace; //!< completed
     TracedCallback<const CollectiveRecord&> m_failedTrace;   //!< failed

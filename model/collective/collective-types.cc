@@ -101,7 +101,8 @@ CollectiveRecord::GetDuration() const
 void
 CollectiveRecord::WriteCsvHeader(std::ostream& os)
 {
-    os << "communicator,seq,op,algorithm,protocol,bytes,padded_bytes,ranks,channels,root,enqueued_us,"
+    os << "communicator,seq,op,algorithm,protocol,bytes,padded_bytes,ranks,channels,root,enqueued_"
+          "us,"
           "start_us,end_us,time_us,algbw_GBps,busbw_GBps,status,failed_rank,failed_step,"
           "failed_peer,reason\n";
 }
@@ -120,9 +121,9 @@ CollectiveRecord::WriteCsvRow(std::ostream& os) const
     std::replace(why.begin(), why.end(), '\n', ' ');
     std::ios::fmtflags flags = os.flags();
     std::streamsize precision = os.precision();
-    os << communicator << ',' << seq << ',' << CollectiveOpName(op) << ',' << algorithm << ',' << protocol << ','
-       << bytes << ',' << paddedBytes << ',' << nRanks << ',' << channels << ',' << root << ','
-       << std::fixed << std::setprecision(6) << enqueued.GetSeconds() * 1e6 << ','
+    os << communicator << ',' << seq << ',' << CollectiveOpName(op) << ',' << algorithm << ','
+       << protocol << ',' << bytes << ',' << paddedBytes << ',' << nRanks << ',' << channels << ','
+       << root << ',' << std::fixed << std::setprecision(6) << enqueued.GetSeconds() * 1e6 << ','
        << start.GetSeconds() * 1e6 << ',' << end.GetSeconds() * 1e6 << ','
        << GetDuration().GetSeconds() * 1e6 << ',' << algBw << ',' << busBw << ','
        << (failed ? "failed" : (completed ? "ok" : "incomplete")) << ',';

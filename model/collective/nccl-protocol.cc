@@ -84,6 +84,13 @@ NcclProtocolInfo::GetWireBytes(uint64_t dataBytes) const
     return (dataBytes + lineData - 1) / lineData * lineBytes;
 }
 
+uint64_t
+NcclProtocolInfo::GetWireBytes(uint64_t dataBytes, uint64_t pieceBytes) const
+{
+    uint64_t full = dataBytes / pieceBytes;
+    return full * GetWireBytes(pieceBytes) + GetWireBytes(dataBytes - full * pieceBytes);
+}
+
 double
 NcclProtocolInfo::GetEfficiency() const
 {

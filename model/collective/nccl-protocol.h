@@ -85,6 +85,14 @@ struct NcclProtocolInfo
      * \return wire bytes (0 for 0)
      */
     uint64_t GetWireBytes(uint64_t dataBytes) const;
+    /**
+     * \brief The wire bytes of a message of \p dataBytes sent in pieces of \p pieceBytes of
+     *        data (every piece framed on its own, as CollectiveApplication sends them).
+     * \param dataBytes data bytes of the message
+     * \param pieceBytes data bytes per piece (>= 1)
+     * \return the sum of GetWireBytes over the pieces
+     */
+    uint64_t GetWireBytes(uint64_t dataBytes, uint64_t pieceBytes) const;
     /// \return lineData / lineBytes (LL 0.5, LL128 0.9375, Simple 1)
     double GetEfficiency() const;
 };

@@ -46,10 +46,25 @@ constexpr int F_ALL_REDUCE = 3;
 
 /// The speeds (GB/s per channel) NCCL's graph search tries on sm90, inside a node and across
 /// nodes (NCCL src/graph/search.cc), fastest first.
-const double SPEED_INTRA[] = {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0,
-                              11.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
-const double SPEED_INTER[] = {48.0, 45.0, 42.0, 40.0, 30.0, 24.0, 22.0, 20.0, 17.5,
-                              15.0, 12.0, 6.0,  3.0,  2.4,  1.2,  0.24, 0.12};
+const double SPEED_INTRA[] =
+    {60.0, 50.0, 40.0, 30.0, 24.0, 20.0, 15.0, 12.0, 11.0, 6.0, 3.0, 2.4, 1.2, 0.24, 0.12};
+const double SPEED_INTER[] = {48.0,
+                              45.0,
+                              42.0,
+                              40.0,
+                              30.0,
+                              24.0,
+                              22.0,
+                              20.0,
+                              17.5,
+                              15.0,
+                              12.0,
+                              6.0,
+                              3.0,
+                              2.4,
+                              1.2,
+                              0.24,
+                              0.12};
 
 /// Threads per channel (NCCL_LL_MAX_NTHREADS, NCCL_LL128_MAX_NTHREADS,
 /// NCCL_SIMPLE_MAX_NTHREADS) and bytes per thread before a channel is added
@@ -150,9 +165,9 @@ NcclTunerConstants::Defaults()
         // nvlsEfficiency
         {0.0, 0.0, 0.85, 0.74},
         // treeCorrection: LL, LL128, Simple; 64 B .. 512 MiB by powers of two
-        {{1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5,
+        {{1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7,  .7,  .7,  .6,  .5,
           .4,  .4,  .5,  .6,  .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},
-         {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6,
+         {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7,  .6,  .6,
           .6,  .6,  .6,  .6,  .8,  .9, .9, .9, .9, 1.0, 1.0, 1.0},
          {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5,
           .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9}},
@@ -199,11 +214,12 @@ NcclTuner::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&NcclTuner::m_ll128),
                           MakeBooleanChecker())
-            .AddAttribute("MaxChannels",
-                          "Most channels a graph gets (NCCL MAXCHANNELS 32; 1..32).",
-                          UintegerValue(32),
-                          MakeUintegerAccessor(&NcclTuner::m_maxChannels),
-                          MakeFabricUintegerChecker<uint32_t>("ns3::NcclTuner::MaxChannels", 1, 32));
+            .AddAttribute(
+                "MaxChannels",
+                "Most channels a graph gets (NCCL MAXCHANNELS 32; 1..32).",
+                UintegerValue(32),
+                MakeUintegerAccessor(&NcclTuner::m_maxChannels),
+                MakeFabricUintegerChecker<uint32_t>("ns3::NcclTuner::MaxChannels", 1, 32));
     return tid;
 }
 
@@ -289,12 +305,12 @@ NcclTuner::Configure(const NcclSystem& s)
     NS_ABORT_MSG_IF(s.nNodes == 0 || s.nNodes > s.nRanks,
                     "NcclTuner: " << s.nNodes << " nodes for " << s.nRanks
                                   << " ranks is invalid (1.." << s.nRanks << ")");
-    NS_ABORT_MSG_IF(!(s.intraBw > 0), "NcclTuner: intra-node bandwidth " << s.intraBw
-                                                                         << " GB/s is invalid (> 0)");
+    NS_ABORT_MSG_IF(!(s.intraBw > 0),
+                    "NcclTuner: intra-node bandwidth " << s.intraBw << " GB/s is invalid (> 0)");
     NS_ABORT_MSG_IF(s.nNodes > 1 && (!(s.nicBw > 0) || s.nicsPerNode == 0),
                     "NcclTuner: NIC bandwidth " << s.nicBw << " GB/s x " << s.nicsPerNode
-                                                << " NICs per node is invalid across "
-                                                << s.nNodes << " nodes (> 0 and >= 1)");
+                                                << " NICs per node is invalid across " << s.nNodes
+                                                << " nodes (> 0 and >= 1)");
     m_system = s;
     BuildGraphs();
     BuildTables();
@@ -346,9 +362,9 @@ NcclTuner::BuildTables()
     const uint32_t intraHw = s.nvlink ? HW_NVLINK : HW_PCI;
     for (int f = 0; f < int(NUM_FUNCTIONS); ++f)
     {
-        const uint32_t nsteps = f == F_ALL_REDUCE ? 2 * (nRanks - 1)
+        const uint32_t nsteps = f == F_ALL_REDUCE                              ? 2 * (nRanks - 1)
                                 : (f == F_ALL_GATHER || f == F_REDUCE_SCATTER) ? nRanks - 1
-                                                                                : nRanks;
+                                                                               : nRanks;
         for (uint32_t a = 0; a < NCCL_NUM_ALGORITHMS; ++a)
         {
             for (uint32_t p = 0; p < NCCL_NUM_PROTOCOLS; ++p)
@@ -397,7 +413,8 @@ NcclTuner::BuildTables()
                 }
                 if (a == RING && p == LL128)
                 {
-                    busBw = std::min(busBw * 0.92, g.nChannels * m_c.perChMaxRingLl128Bw[arch][bucket]);
+                    busBw =
+                        std::min(busBw * 0.92, g.nChannels * m_c.perChMaxRingLl128Bw[arch][bucket]);
                 }
                 if (a == TREE)
                 {
@@ -418,25 +435,25 @@ NcclTuner::BuildTables()
                 // Latency.
                 double lat = m_c.baseLatency[a][p];
                 double intraLat = m_c.hwLatency[intraHw][a][p];
-                double interLat = ppn == 1 ? m_c.hwLatency[HW_NET][TREE][p]
-                                           : m_c.hwLatency[HW_NET][a][p];
+                double interLat =
+                    ppn == 1 ? m_c.hwLatency[HW_NET][TREE][p] : m_c.hwLatency[HW_NET][a][p];
                 if (a == RING)
                 {
                     if (f == F_BROADCAST)
                     {
                         uint32_t hw = nNodes == 1 ? intraHw : HW_NET;
-                        double step = p == SIMPLE ? m_c.hwLatency[hw][TREE][p]
-                                                  : m_c.hwLatency[hw][RING][p];
+                        double step =
+                            p == SIMPLE ? m_c.hwLatency[hw][TREE][p] : m_c.hwLatency[hw][RING][p];
                         lat += nsteps * step;
                     }
                     else
                     {
                         if (nNodes > 1)
                         {
-                            intraLat = std::max(intraLat,
-                                                NetOverheadUs() * (p == SIMPLE ? 3.0 : 1.0));
+                            intraLat =
+                                std::max(intraLat, NetOverheadUs() * (p == SIMPLE ? 3.0 : 1.0));
                         }
-                        uint32_t inter = nNodes == 1       ? 0
+                        uint32_t inter = nNodes == 1         ? 0
                                          : f == F_ALL_REDUCE ? 2 * (nNodes - 1)
                                                              : nNodes - 1;
                         lat += (nsteps - inter) * intraLat + inter * interLat;
@@ -502,8 +519,7 @@ NcclTuner::GetTimeUs(CollectiveOp op, NcclAlgorithm a, NcclProtocol p, uint64_t 
     double bw = GetBandwidthGBps(op, a, p);
     double lat = GetLatencyUs(op, a, p);
     int logSize = Log2i(bytes >> 6);
-    if (a == NcclAlgorithm::TREE && op == CollectiveOp::ALL_REDUCE && logSize >= 0 &&
-        logSize < 23)
+    if (a == NcclAlgorithm::TREE && op == CollectiveOp::ALL_REDUCE && logSize >= 0 && logSize < 23)
     {
         bw *= m_c.treeCorrection[uint32_t(p)][logSize];
     }
@@ -550,10 +566,10 @@ NcclTuner::Select(CollectiveOp op, uint64_t bytes, uint32_t algorithms, uint32_t
         bool simple = protocols & (1u << SIMPLE);
         bool ll = protocols & (1u << LL);
         FABRIC_INPUT_ERROR_IF(!(algorithms & (1u << RING)) || (!simple && !ll),
-                        CollectiveOpName(op)
-                            << " is point-to-point in NCCL: it runs with the ring's "
-                               "connections and the LL or Simple protocol, not with the "
-                               "algorithm/protocol forced");
+                              CollectiveOpName(op)
+                                  << " is point-to-point in NCCL: it runs with the ring's "
+                                     "connections and the LL or Simple protocol, not with the "
+                                     "algorithm/protocol forced");
         best.algorithm = NcclAlgorithm::RING;
         best.protocol = simple ? NcclProtocol::SIMPLE : NcclProtocol::LL;
         best.channels = GetChannels(best.algorithm, best.protocol, bytes);
@@ -591,10 +607,9 @@ NcclTuner::Select(CollectiveOp op, uint64_t bytes, uint32_t algorithms, uint32_t
         }
     }
     FABRIC_INPUT_ERROR_IF(!found,
-                          "no algorithm/protocol can run " << CollectiveOpName(op) << " of " << bytes
-                                                     << " B on " << m_system.nRanks
-                                                     << " ranks with the ones allowed:"
-                                                     << tried.str());
+                          "no algorithm/protocol can run "
+                              << CollectiveOpName(op) << " of " << bytes << " B on "
+                              << m_system.nRanks << " ranks with the ones allowed:" << tried.str());
     best.channels = GetChannels(best.algorithm, best.protocol, bytes);
     return best;
 }
@@ -602,8 +617,8 @@ NcclTuner::Select(CollectiveOp op, uint64_t bytes, uint32_t algorithms, uint32_t
 Time
 NcclTuner::GetBaseLatency(NcclAlgorithm a, NcclProtocol p) const
 {
-    return NanoSeconds(static_cast<int64_t>(m_c.baseLatency[uint32_t(a)][uint32_t(p)] * 1000 +
-                                            0.5));
+    return NanoSeconds(
+        static_cast<int64_t>(m_c.baseLatency[uint32_t(a)][uint32_t(p)] * 1000 + 0.5));
 }
 
 Time
@@ -660,8 +675,8 @@ NcclTuner::GetRankRateCap(NcclAlgorithm a, NcclProtocol p) const
         return 0;
     }
     const uint32_t bucket = m_system.nNodes <= 2 ? m_system.nNodes - 1 : 2;
-    const uint32_t row = m_system.nNodes == 1 ? static_cast<uint32_t>(m_arch)
-                                              : (m_cpu == AMD ? 1 : 0);
+    const uint32_t row =
+        m_system.nNodes == 1 ? static_cast<uint32_t>(m_arch) : (m_cpu == AMD ? 1 : 0);
     return m_c.llMaxBw[row][bucket] * 1e9;
 }
 

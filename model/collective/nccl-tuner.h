@@ -93,13 +93,13 @@ struct NcclTunerConstants
  */
 struct NcclSystem
 {
-    uint32_t nRanks{1};       //!< ranks in the communicator (>= 1)
-    uint32_t nNodes{1};       //!< servers (>= 1, <= nRanks)
-    bool nvlink{true};        //!< GPUs of a server talk over NVLink (else PCI)
-    bool nvswitch{true};      //!< the NVLink fabric is an NVSwitch (NVLS possible)
-    double intraBw{370.8};    //!< NVLink (or PCI) bandwidth per GPU, GB/s per direction
-    double nicBw{50.0};       //!< bandwidth of one NIC, GB/s per direction (400 Gb/s: 50)
-    uint32_t nicsPerNode{8};  //!< NICs per server
+    uint32_t nRanks{1};      //!< ranks in the communicator (>= 1)
+    uint32_t nNodes{1};      //!< servers (>= 1, <= nRanks)
+    bool nvlink{true};       //!< GPUs of a server talk over NVLink (else PCI)
+    bool nvswitch{true};     //!< the NVLink fabric is an NVSwitch (NVLS possible)
+    double intraBw{370.8};   //!< NVLink (or PCI) bandwidth per GPU, GB/s per direction
+    double nicBw{50.0};      //!< bandwidth of one NIC, GB/s per direction (400 Gb/s: 50)
+    uint32_t nicsPerNode{8}; //!< NICs per server
 };
 
 /**
@@ -122,8 +122,8 @@ struct NcclChoice
 {
     NcclAlgorithm algorithm{NcclAlgorithm::RING}; //!< algorithm
     NcclProtocol protocol{NcclProtocol::SIMPLE};  //!< protocol
-    uint32_t channels{1};                          //!< channels it runs on
-    double predictedUs{0};                         //!< NCCL's predicted time (us)
+    uint32_t channels{1};                         //!< channels it runs on
+    double predictedUs{0};                        //!< NCCL's predicted time (us)
 };
 
 /**

@@ -79,8 +79,8 @@ class FabricAttributeChecker : public AttributeChecker
     Ptr<const AttributeChecker> GetTypeChecker() const;
 
     /**
-     * \brief Raise an input error (FABRIC_INPUT_ERROR): "<attribute>=<value> is out of range: valid range <range>".
-     * \param value the rejected value as text
+     * \brief Raise an input error (FABRIC_INPUT_ERROR): "<attribute>=<value> is out of range: valid
+     * range <range>". \param value the rejected value as text
      */
     [[noreturn]] void ReportOutOfRange(const std::string& value) const;
 

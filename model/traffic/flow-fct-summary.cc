@@ -214,8 +214,8 @@ FlowFctSummary::WriteCsv(std::ostream& os) const
             os << ",,,,,\n"; // an empty bucket has no statistics: blank, not 0
             return;
         }
-        os << Fixed6(s.medianSlowdown) << ',' << Fixed6(s.p95Slowdown)
-           << ',' << Fixed6(s.p99Slowdown) << ',' << Fixed6(s.meanSlowdown) << ','
+        os << Fixed6(s.medianSlowdown) << ',' << Fixed6(s.p95Slowdown) << ','
+           << Fixed6(s.p99Slowdown) << ',' << Fixed6(s.meanSlowdown) << ','
            << text::FormatFixed(s.meanFct.GetPicoSeconds(), PS_PER_US, 6) << ','
            << text::FormatFixed(s.p99Fct.GetPicoSeconds(), PS_PER_US, 6) << '\n';
     };

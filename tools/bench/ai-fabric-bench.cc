@@ -340,8 +340,8 @@ ScenarioAllReduceSu(uint64_t bytes)
     std::ostringstream os;
     os << std::fixed << std::setprecision(2) << "AllReduce " << bytes << " B on "
        << topo->GetNRanks() << " ranks (" << rec.algorithm << "/" << rec.protocol << ") "
-       << (rec.completed ? "completed" : "FAILED") << " in "
-       << rec.GetDuration().GetSeconds() * 1e6 << " us, busbw " << rec.busBw << " GB/s";
+       << (rec.completed ? "completed" : "FAILED") << " in " << rec.GetDuration().GetSeconds() * 1e6
+       << " us, busbw " << rec.busBw << " GB/s";
     return os.str();
 }
 
