@@ -230,10 +230,38 @@ FabricCommandLine::Register(std::unique_ptr<Flag> flag)
     NS_ABORT_MSG_IF(Find(flag->name), "FabricCommandLine: flag --" << flag->name << " added twice");
     Flag* f = flag.get();
     m_flags.push_back(std::move(flag));
-    m_cmd.AddValue(f->name,
-                   f->help,
-                   MakeCallback(&FabricCommandLine::Handle, this).Bind(f),
-                   f->defaultText);
+    Connect(m_cmd, f, 0);
+}
+
+template <typename Cmd>
+auto
+FabricCommandLine::Connect(Cmd& cmd, Flag* f, int)
+    -> decltype(cmd.AddValue(std::string(),
+                             std::string(),
+                             Callback<bool, const std::string&>(),
+                             std::string()),
+                void())
+{
+    cmd.AddValue(f->name,
+                 f->help,
+                 MakeCallback(&FabricCommandLine::HandleRef, this).Bind(f),
+                 f->defaultText);
+}
+
+template <typename Cmd>
+void
+FabricCommandLine::Connect(Cmd& cmd, Flag* f, long)
+{
+    cmd.AddValue(f->name,
+                 f->help,
+                 MakeCallback(&FabricCommandLine::Handle, this).Bind(f),
+                 f->defaultText);
+}
+
+bool
+FabricCommandLine::HandleRef(Flag* flag, const std::string& value)
+{
+    return Handle(flag, value);
 }
 
 FabricCommandLine::Flag*

@@ -238,6 +238,24 @@ class FabricCommandLine
                        bool bytes);
     /// Callback target: a flag's value arrived. \return true (errors are recorded)
     bool Handle(Flag* flag, std::string value);
+    /// Handle() for ns-3 releases whose CommandLine callbacks take a const reference (3.4x).
+    bool HandleRef(Flag* flag, const std::string& value);
+    /**
+     * \brief Register \p f with ns-3's CommandLine through a callback of the argument type the
+     *        release expects (const std::string& where the overload exists, else std::string).
+     * \param cmd the CommandLine
+     * \param f the flag
+     */
+    template <typename Cmd>
+    auto Connect(Cmd& cmd, Flag* f, int)
+        -> decltype(cmd.AddValue(std::string(),
+                                 std::string(),
+                                 Callback<bool, const std::string&>(),
+                                 std::string()),
+                    void());
+    /// \copydoc Connect(Cmd&,Flag*,int)
+    template <typename Cmd>
+    void Connect(Cmd& cmd, Flag* f, long);
     /// \return the flag named \p name, or nullptr
     Flag* Find(const std::string& name) const;
 
