@@ -320,8 +320,10 @@ main(int argc, char* argv[])
     {
         progress = CreateObject<FabricProgressReporter>();
         progress->SetName("uet-matrix");
-        progress->SetStatusCallback(MakeBoundCallback(&FlowStatus, &runner));
-        progress->SetFractionCallback(MakeBoundCallback(&FlowFraction, &runner));
+        // Bound as the functions' own type (ns-3's Callback downcasts to exactly that).
+        const UetMatrixRunner* watched = &runner;
+        progress->SetStatusCallback(MakeBoundCallback(&FlowStatus, watched));
+        progress->SetFractionCallback(MakeBoundCallback(&FlowFraction, watched));
         progress->Watch(fabric->GetHealthMonitor());
     }
     runner.Start();

@@ -236,10 +236,10 @@ FabricCommandLine::Register(std::unique_ptr<Flag> flag)
 template <typename Cmd>
 auto
 FabricCommandLine::Connect(Cmd& cmd, Flag* f, int)
-    -> decltype(cmd.AddValue(std::string(),
-                             std::string(),
-                             Callback<bool, const std::string&>(),
-                             std::string()),
+    -> decltype(static_cast<void (Cmd::*)(const std::string&,
+                                          const std::string&,
+                                          Callback<bool, const std::string&>,
+                                          const std::string&)>(&Cmd::AddValue),
                 void())
 {
     cmd.AddValue(f->name,

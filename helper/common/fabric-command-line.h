@@ -242,16 +242,19 @@ class FabricCommandLine
     bool HandleRef(Flag* flag, const std::string& value);
     /**
      * \brief Register \p f with ns-3's CommandLine through a callback of the argument type the
-     *        release expects (const std::string& where the overload exists, else std::string).
+     *        release expects: const std::string& where CommandLine::AddValue has exactly that
+     *        overload (ns-3.4x), else std::string (ns-3.37). The test is on the member's exact
+     *        type: ns-3's Callback converts between signatures unchecked, so a call that
+     *        compiles is no proof.
      * \param cmd the CommandLine
      * \param f the flag
      */
     template <typename Cmd>
     auto Connect(Cmd& cmd, Flag* f, int)
-        -> decltype(cmd.AddValue(std::string(),
-                                 std::string(),
-                                 Callback<bool, const std::string&>(),
-                                 std::string()),
+        -> decltype(static_cast<void (Cmd::*)(const std::string&,
+                                              const std::string&,
+                                              Callback<bool, const std::string&>,
+                                              const std::string&)>(&Cmd::AddValue),
                     void());
     /// \copydoc Connect(Cmd&,Flag*,int)
     template <typename Cmd>
