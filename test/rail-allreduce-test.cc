@@ -10,7 +10,9 @@
 #include "ns3/ai-fabric-module.h"
 
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <set>
 #include <sstream>
 
 using namespace ns3;
@@ -238,3 +240,46 @@ TEST(RailAllReduce, RejectsAMalformedMeasuredLog)
 }
 
 } // namespace
+
+TEST(RailAllReduce, DefaultRunTimesLikeNcclAndReportsItsChoicePerSize)
+{
+    // At its defaults the main job runs NCCL's choice per size: the table's comment column,
+    // the results CSV and the TUNING table on stderr say which; a finished run prints no
+    // warning about pending operations (their ACKs are waited for).
+    if (Example().empty())
+    {
+        GTEST_SKIP() << "example path unknown in this build mode";
+    }
+    int status = 0;
+    std::string out =
+        test::RunCommand(Example() + " --servers=2 --gpus-per-server=4 --min-bytes=65536"
+                                     " --max-bytes=67108864 --factor=16 --prefix=ra-auto"
+                                     " --quiet 2>ra-auto-stderr.txt",
+                         &status);
+    ASSERT_EQ(status, 0) << out;
+    std::ifstream errFile("ra-auto-stderr.txt");
+    std::string err((std::istreambuf_iterator<char>(errFile)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(err.find("WARNING"), std::string::npos) << err;
+    EXPECT_NE(err.find("# NCCL tuning model: 8 ranks on 2 nodes"), std::string::npos) << err;
+    std::istringstream table(out);
+    std::vector<NcclTestsRow> printed;
+    std::string error;
+    ASSERT_TRUE(NcclTestsFormat::Parse(table, "stdout", printed, &error)) << error;
+    ASSERT_EQ(printed.size(), 3u); // 64 KiB, 1 MiB, 16 MiB
+    auto rows = test::ReadCsv("ra-auto-results.csv");
+    ASSERT_EQ(rows.size(), 3u);
+    std::set<std::string> choices;
+    for (size_t i = 0; i < rows.size(); ++i)
+    {
+        const auto& r = rows[i];
+        std::string choice = r.at("algorithm") + "/" + r.at("protocol");
+        choices.insert(choice);
+        EXPECT_EQ(printed[i].comment, choice + " " + r.at("channels") + "ch");
+        EXPECT_GE(std::stoul(r.at("channels")), 1u);
+        EXPECT_GT(std::stod(r.at("nccl_predicted_us")), 0);
+    }
+    // LL for the smallest size (latency), and more than one choice across the sweep.
+    EXPECT_EQ(rows[0].at("protocol"), "LL");
+    EXPECT_GE(choices.size(), 2u);
+    std::remove("ra-auto-stderr.txt");
+}
