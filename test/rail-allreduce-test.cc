@@ -9,6 +9,7 @@
 
 #include "ns3/ai-fabric-module.h"
 
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <map>
