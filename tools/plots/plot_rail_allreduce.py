@@ -94,11 +94,14 @@ def caption(cfg, res):
     if not cfg:
         return "ai-fabric simulation: %s, %d ranks" % (op, ranks)
     rate = float(cfg.get("nic_rate_bps", "0") or 0) / 1e9
+    channels = cfg.get("channels", "?")
+    channels = "NCCL's channels" if channels == "0" else "%s channels" % channels
+    choice = "algo %s, proto %s" % (cfg.get("algo", "?"), cfg.get("proto", "?"))
     return ("ai-fabric simulation: %s (%s), %d GPUs = %s servers × %s, %s fabric,\n%g Gb/s "
-            "RoCEv2 NICs, cc=%s, %s channels, MTU %s B" % (op, cfg.get("algo", "?"), ranks, cfg.get("servers", "?"),
-                                       cfg.get("gpus_per_server", "?"),
-                                       cfg.get("topology", "?"), rate, cfg.get("cc", "?"),
-                                       cfg.get("channels", "?"), cfg.get("mtu", "?")))
+            "RoCEv2 NICs, cc=%s, %s, MTU %s B"
+            % (op, choice, ranks, cfg.get("servers", "?"), cfg.get("gpus_per_server", "?"),
+               cfg.get("topology", "?"), rate, cfg.get("cc", "?"), channels,
+               cfg.get("mtu", "?")))
 
 
 def measured_label(cfg, given):
