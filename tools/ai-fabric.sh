@@ -177,17 +177,31 @@ case "$cmd" in
         echo "ai-fabric: outputs (CSV, PDF/PNG figures) in $here/out"
         ;;
     test)
+        # Each stage prints its wall time (CI's budget: under 45 minutes in all).
+        stage_start=$SECONDS
+        run_start=$SECONDS
+        stage_done() {
+            echo "ai-fabric: stage '$1' took $((SECONDS - stage_start)) s" \
+                "($((SECONDS - run_start)) s so far)"
+            stage_start=$SECONDS
+        }
         install_missing
+        stage_done install
         build plain
+        stage_done build
         (cd "$build_dir" && ctest --output-on-failure -j "$jobs" "$@")
+        stage_done "tests (ns-3's engine)"
         # Again with ai-fabric's simulator engine as every simulation's default: the model
         # must behave identically under it (tests that pick an engine keep theirs).
         (cd "$build_dir" &&
             NS_GLOBAL_VALUE="SimulatorImplementationType=ns3::FabricSimulatorImpl" \
                 ctest --output-on-failure -j "$jobs" "$@")
+        stage_done "tests (ai-fabric's engine)"
         bash "$here/tools/plots/selftest.sh" "$build_dir"
+        stage_done "plot scripts"
         if [ "${AI_FABRIC_SANITIZE:-1}" != 0 ]; then
             sanitize "$@"
+            stage_done "sanitizers and fuzzing"
         fi
         # The module must keep compiling against the newest ns-3 release too (its sources,
         # -fsyntax-only, against a configured ns-3.48 tree; about three minutes).
@@ -195,6 +209,7 @@ case "$cmd" in
         if [ -f "$latest" ]; then
             NS3_LATEST_TARBALL="$latest" JOBS="$jobs" \
                 bash "$here/tools/ci/check-ns3-latest.sh" "$build_dir/ns3-latest"
+            stage_done "newest ns-3"
         else
             echo "ai-fabric: skipped the newest-ns-3 check: no source tarball at $latest" \
                 "(set NS3_LATEST_TARBALL)"
