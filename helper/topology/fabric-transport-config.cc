@@ -229,6 +229,35 @@ FabricTransportConfig::CheckEvStrategy(const std::string& value, const std::stri
     CheckName(value, what, EV_STRATEGIES);
 }
 
+void
+FabricTransportConfig::CheckMtu(const std::string& transport, uint32_t mtu, const std::string& what)
+{
+    if (transport == "uet")
+    {
+        FABRIC_INPUT_ERROR_IF(mtu < 256 || mtu > 16383,
+                              what << "=" << mtu
+                                   << " is invalid with Transport uet; valid range is 256..16383 "
+                                      "payload bytes");
+        return;
+    }
+    FABRIC_INPUT_ERROR_IF(mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096,
+                          what << "=" << mtu
+                               << " is invalid with Transport roce; valid values are the RoCE "
+                                  "path MTUs 256, 512, 1024, 2048, 4096");
+}
+
+const char*
+FabricTransportConfig::GetDisplayName(const std::string& transport)
+{
+    return transport == "uet" ? "UET" : "RoCE";
+}
+
+uint64_t
+FabricTransportConfig::GetMaxMessageBytes(const std::string& transport)
+{
+    return transport == "uet" ? 0xFFFFFFFFull : UINT64_MAX;
+}
+
 uint32_t
 FabricTransportConfig::UetDataFrameBytes(uint32_t mtu)
 {

@@ -137,6 +137,27 @@ class FabricTransportConfig : public Object
      * \param what how to name it in the message (e.g. "--ev-strategy")
      */
     static void CheckEvStrategy(const std::string& value, const std::string& what);
+    /**
+     * \brief Refuse an MTU the transport's NICs cannot take (an input error naming \p what):
+     *        RoCE a path MTU (256, 512, 1024, 2048, 4096; IBA Vol 1, A17), UET 256..16383
+     *        payload bytes (UetNic::Mtu).
+     * \param transport "roce" or "uet" (CheckTransport first)
+     * \param mtu payload bytes per packet
+     * \param what how to name it in the message (e.g. "ns3::ClosWorkloadHelper::Mtu")
+     */
+    static void CheckMtu(const std::string& transport, uint32_t mtu, const std::string& what);
+    /**
+     * \param transport "roce" or "uet" (CheckTransport first)
+     * \return the largest message one operation of the transport carries, bytes: UET's SES
+     *         request_length is 32 bits (2^32 - 1); RoCE messages are split by the runner
+     *         (no limit here: UINT64_MAX)
+     */
+    static uint64_t GetMaxMessageBytes(const std::string& transport);
+    /**
+     * \param transport "roce" or "uet"
+     * \return its name in messages: "RoCE" or "UET"
+     */
+    static const char* GetDisplayName(const std::string& transport);
 
     /// Bytes of a full UET data frame of \p mtu payload bytes: Ethernet 14 + IPv4 20 + UDP 8 +
     /// PDS 12 + SES 44 + payload + FCS 4. \param mtu payload bytes \return frame bytes

@@ -282,24 +282,7 @@ ClosWorkloadHelper::Install()
                                                                   << " is invalid; valid values "
                                                                      "are hpcc, firmware, paper, "
                                                                      "none");
-    if (m_transport == "uet")
-    {
-        FABRIC_INPUT_ERROR_IF(m_mtu < 256 || m_mtu > 16383,
-                              "ns3::ClosWorkloadHelper::Mtu=" << m_mtu
-                                                              << " is invalid with Transport uet; "
-                                                                 "valid range is 256..16383 "
-                                                                 "payload bytes");
-    }
-    else
-    {
-        FABRIC_INPUT_ERROR_IF(m_mtu != 256 && m_mtu != 512 && m_mtu != 1024 && m_mtu != 2048 &&
-                                  m_mtu != 4096,
-                              "ns3::ClosWorkloadHelper::Mtu=" << m_mtu
-                                                              << " is invalid with Transport "
-                                                                 "roce; valid values are the "
-                                                                 "RoCE path MTUs 256, 512, 1024, "
-                                                                 "2048, 4096");
-    }
+    FabricTransportConfig::CheckMtu(m_transport, m_mtu, me + "Mtu");
     const uint32_t hosts = m_leaves * m_hostsPerLeaf;
     uint64_t fileFlows = 0;
     if (!m_flowFile.empty())

@@ -7,6 +7,7 @@
 #include "ns3/fabric-input-error.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-time.h"
+#include "ns3/fabric-transport-config.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/roce-aeth-header.h"
@@ -40,8 +41,6 @@ constexpr uint32_t MAX_PATH_LINKS = 64;
 constexpr uint32_t UET_DATA_HEADERS = 20 + 8 + 12 + 44;
 /// The UET ACK that completes a WRITE: IPv4 20, UDP 8, PDS ACK 12, SES response 12.
 constexpr uint32_t UET_ACK_HEADERS = 20 + 8 + 12 + 12;
-/// The largest UET message (SES request_length, 32 bits), bytes.
-constexpr uint64_t UET_MAX_MESSAGE = 0xFFFFFFFFull;
 /// The memory key every UET flow writes to.
 constexpr uint64_t UET_MEMORY_KEY = 1;
 
@@ -186,7 +185,8 @@ FlowWorkloadRunner::StartUet()
     std::unordered_map<uint32_t, uint32_t> rankOf; // endpoint address -> rank
     for (uint32_t r = 0; r < m_endpoints.size(); ++r)
     {
-        m_endpoints[r]->RegisterMemory(UET_MEMORY_KEY, UET_MAX_MESSAGE);
+        m_endpoints[r]->RegisterMemory(UET_MEMORY_KEY,
+                                       FabricTransportConfig::GetMaxMessageBytes("uet"));
         rankOf[m_endpoints[r]->GetNic()->GetAddress(m_endpoints[r]->GetPort()).Get()] = r;
     }
     auto ranks = std::make_shared<const std::unordered_map<uint32_t, uint32_t>>(rankOf);
@@ -254,10 +254,12 @@ FlowWorkloadRunner::ScheduleNext()
     FABRIC_INPUT_ERROR_IF(f->sizeBytes == 0,
                           "FlowWorkloadRunner: flow " << f->id
                                                       << " has 0 bytes; valid sizes are >= 1");
-    FABRIC_INPUT_ERROR_IF(m_transport == "uet" && f->sizeBytes > UET_MAX_MESSAGE,
-                          "FlowWorkloadRunner: flow " << f->id << " has " << f->sizeBytes
-                                                      << " bytes; valid sizes over UET are 1.."
-                                                      << UET_MAX_MESSAGE << " (one message)");
+    FABRIC_INPUT_ERROR_IF(f->sizeBytes > FabricTransportConfig::GetMaxMessageBytes(m_transport),
+                          "FlowWorkloadRunner: flow "
+                              << f->id << " has " << f->sizeBytes << " bytes; valid sizes over "
+                              << FabricTransportConfig::GetDisplayName(m_transport) << " are 1.."
+                              << FabricTransportConfig::GetMaxMessageBytes(m_transport)
+                              << " (one message)");
     FABRIC_INPUT_ERROR_IF(f->start < m_lastStart,
                           "FlowWorkloadRunner: flow "
                               << f->id << " starts at " << f->start.As(Time::US)
