@@ -654,13 +654,7 @@ class Sweep
             r.algorithm = rec.algorithm;
             r.protocol = rec.protocol;
             r.channels = rec.channels;
-            r.predictedUs = m_comm->GetTuner()->GetTimeUs(
-                m_op,
-                rec.algorithm == "tree" ? NcclAlgorithm::TREE : NcclAlgorithm::RING,
-                rec.protocol == "LL"      ? NcclProtocol::LL
-                : rec.protocol == "LL128" ? NcclProtocol::LL128
-                                          : NcclProtocol::SIMPLE,
-                bytes);
+            r.predictedUs = m_comm->Choose(m_op, bytes).predictedUs; // what this size ran
             m_results.push_back(r);
             std::clog << "  " << bytes << " B done at " << Simulator::Now().As(Time::MS) << " ("
                       << r.algorithm << "/" << r.protocol << ", " << r.channels << " channels)\n";

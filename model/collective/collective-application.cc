@@ -365,12 +365,7 @@ Time
 CollectiveApplication::Reserve(Run& run, uint32_t channel, uint64_t data)
 {
     Time at = Simulator::Now();
-    double rate = run.exec.channelRate;
-    if (run.exec.rankRate > 0)
-    {
-        double share = run.exec.rankRate / std::max(1u, run.exec.channels);
-        rate = rate > 0 ? std::min(rate, share) : share;
-    }
+    const double rate = run.exec.channelRate;
     if (rate > 0)
     {
         // A channel is one CUDA block that copies (and reduces) its pieces one after another.

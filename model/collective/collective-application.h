@@ -44,9 +44,10 @@ struct CollectiveExecution
     Time baseLatency;                             //!< before a rank's first send
     Time nvLinkLatency;                           //!< per send over NVLink
     Time networkLatency;                          //!< per send through the network
-    double channelRate{0}; //!< data bytes/s one channel of a rank sends at most (0: no cap)
-    double rankRate{0};    //!< data bytes/s all channels of a rank send at most (0: no cap)
-    double predictedUs{0}; //!< NCCL's predicted time (0: not tuned)
+    /// Data bytes/s one channel of a rank sends at most (0: no cap): the (algorithm,
+    /// protocol)'s per-channel cap, and its share of a per-GPU cap (LL's llMaxBw / channels).
+    double channelRate{0};
+    double predictedUs{0}; //!< NCCL's predicted time, us (-1: not tuned, AlltoAll)
 };
 
 /**

@@ -168,6 +168,7 @@ CollectiveCommunicator::CollectiveCommunicator()
       m_stopOnFailure(true),
       m_cacheSize(16)
 {
+    m_tuner = CreateObject<NcclTuner>();
 }
 
 CollectiveCommunicator::~CollectiveCommunicator() = default;
@@ -218,10 +219,6 @@ CollectiveCommunicator::ParseProtocol(const std::string& name, ProtocolChoice* c
 Ptr<NcclTuner>
 CollectiveCommunicator::GetTuner() const
 {
-    if (!m_tuner)
-    {
-        const_cast<CollectiveCommunicator*>(this)->m_tuner = CreateObject<NcclTuner>();
-    }
     return m_tuner;
 }
 
@@ -492,15 +489,18 @@ CollectiveCommunicator::Choose(CollectiveOp op, uint64_t bytes)
     e.nvLinkLatency = tuner->GetHopLatency(e.algorithm, e.protocol, CollectiveHopType::NVLINK);
     e.networkLatency = tuner->GetHopLatency(e.algorithm, e.protocol, CollectiveHopType::NETWORK);
     e.channelRate = tuner->GetChannelRateCap(e.algorithm, e.protocol);
-    e.rankRate = tuner->GetRankRateCap(e.algorithm, e.protocol);
+    const double rankRate = tuner->GetRankRateCap(e.algorithm, e.protocol);
+    if (rankRate > 0)
+    {
+        const double share = rankRate / e.channels;
+        e.channelRate = e.channelRate > 0 ? std::min(e.channelRate, share) : share;
+    }
     e.algorithmName = BuilderFor(op, e)->GetName();
     return e;
 }
 
 uint64_t
-CollectiveCommunicator::ProtocolChunk(CollectiveOp op,
-                                      uint64_t bytes,
-                                      const CollectiveExecution& exec) const
+CollectiveCommunicator::ProtocolChunk(uint64_t bytes, const CollectiveExecution& exec) const
 {
     if (m_chunkSize > 0)
     {
@@ -555,7 +555,6 @@ CollectiveCommunicator::ProtocolChunk(CollectiveOp op,
             chunk /= 2;
         }
     }
-    (void)op;
     return chunk;
 }
 
@@ -605,7 +604,7 @@ CollectiveCommunicator::BuildFor(CollectiveOp op,
         root = 0;
     }
     Ptr<CollectiveAlgorithm> algorithm = BuilderFor(op, exec);
-    uint64_t chunk = ProtocolChunk(op, bytes, exec);
+    uint64_t chunk = ProtocolChunk(bytes, exec);
     CacheKey key{int(op),
                  bytes,
                  root,

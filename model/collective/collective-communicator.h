@@ -330,7 +330,7 @@ class CollectiveCommunicator : public Object
     /// \return the schedule builder for \p op under \p exec
     Ptr<CollectiveAlgorithm> BuilderFor(CollectiveOp op, const CollectiveExecution& exec) const;
     /// \return the pipelining chunk NCCL uses for \p exec (enqueue.cc), bytes
-    uint64_t ProtocolChunk(CollectiveOp op, uint64_t bytes, const CollectiveExecution& exec) const;
+    uint64_t ProtocolChunk(uint64_t bytes, const CollectiveExecution& exec) const;
     /// The Timeout watchdog fired.
     void OnTimeout(uint32_t seq);
     /// Finish a collective: record, trace, callback.

@@ -536,11 +536,9 @@ uint32_t
 NcclTuner::GetChannels(NcclAlgorithm a, NcclProtocol p, uint64_t bytes) const
 {
     NS_ABORT_MSG_IF(!m_configured, "NcclTuner: used before Configure()");
-    uint32_t nc = std::max(1u, m_graphs[uint32_t(a)].nChannels);
-    if (nc == 1 && m_graphs[uint32_t(a)].nChannels == 0)
-    {
-        nc = std::max(1u, m_graphs[RING].nChannels);
-    }
+    // An algorithm without a graph of its own (AlltoAll's point-to-point) uses the ring's.
+    const NcclGraph& g = m_graphs[uint32_t(a)].nChannels ? m_graphs[uint32_t(a)] : m_graphs[RING];
+    uint32_t nc = std::max(1u, g.nChannels);
     uint64_t threshold = THREAD_THRESHOLD[uint32_t(p)];
     if (a == NcclAlgorithm::RING && p == NcclProtocol::LL)
     {
@@ -573,7 +571,7 @@ NcclTuner::Select(CollectiveOp op, uint64_t bytes, uint32_t algorithms, uint32_t
         best.algorithm = NcclAlgorithm::RING;
         best.protocol = simple ? NcclProtocol::SIMPLE : NcclProtocol::LL;
         best.channels = GetChannels(best.algorithm, best.protocol, bytes);
-        best.predictedUs = 0;
+        best.predictedUs = -1; // NCCL does not tune point-to-point
         return best;
     }
     std::ostringstream tried;

@@ -123,7 +123,7 @@ struct NcclChoice
     NcclAlgorithm algorithm{NcclAlgorithm::RING}; //!< algorithm
     NcclProtocol protocol{NcclProtocol::SIMPLE};  //!< protocol
     uint32_t channels{1};                         //!< channels it runs on
-    double predictedUs{0};                        //!< NCCL's predicted time (us)
+    double predictedUs{0}; //!< NCCL's predicted time, us (-1: not tuned, AlltoAll)
 };
 
 /**
