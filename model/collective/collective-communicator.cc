@@ -506,56 +506,7 @@ CollectiveCommunicator::ProtocolChunk(uint64_t bytes, const CollectiveExecution&
     {
         return m_chunkSize;
     }
-    const NcclProtocolInfo& info = GetNcclProtocolInfo(exec.protocol);
-    uint64_t chunk = info.GetStepDataBytes();
-    const NcclSystem& sys = m_tuner->GetSystem();
-    const double ppn = double(sys.nRanks) / sys.nNodes;
-    const uint64_t perChannel = bytes / std::max(1u, exec.channels);
-    if (exec.protocol == NcclProtocol::SIMPLE && exec.algorithm == NcclAlgorithm::RING)
-    {
-        chunk *= 4; // CHUNKSTEPS = NCCL_STEPS / 2 steps (2 slices of SLICESTEPS = 2 steps)
-    }
-    else if (exec.protocol == NcclProtocol::SIMPLE && exec.algorithm == NcclAlgorithm::TREE)
-    {
-        // Tree up/down: shorter chunks keep a deep tree's pipeline full.
-        uint32_t nodes = sys.nNodes;
-        uint32_t log2Nodes = 0;
-        while ((1u << log2Nodes) < nodes)
-        {
-            ++log2Nodes;
-        }
-        uint64_t depth = uint64_t(ppn) - 1 + log2Nodes + 1;
-        while (perChannel / chunk < depth * 8 && chunk > 131072)
-        {
-            chunk /= 2;
-        }
-        while (perChannel / chunk < depth * 4 && chunk > 65536)
-        {
-            chunk /= 2;
-        }
-        while (perChannel / chunk < depth && chunk > 32768)
-        {
-            chunk /= 2;
-        }
-    }
-    else if (exec.protocol == NcclProtocol::LL128 && exec.algorithm == NcclAlgorithm::TREE)
-    {
-        uint32_t log2Nodes = 0;
-        while ((2u << log2Nodes) <= sys.nNodes)
-        {
-            ++log2Nodes;
-        }
-        double steps = 1 + log2Nodes + 0.1 * ppn;
-        while (perChannel / chunk < steps * 64 / ppn && chunk > 131072)
-        {
-            chunk /= 2;
-        }
-        while (perChannel / chunk < steps * 16 / ppn && chunk > 32768)
-        {
-            chunk /= 2;
-        }
-    }
-    return chunk;
+    return m_tuner->GetChunkBytes(exec.algorithm, exec.protocol, bytes, exec.channels);
 }
 
 void

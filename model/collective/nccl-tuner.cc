@@ -612,6 +612,62 @@ NcclTuner::Select(CollectiveOp op, uint64_t bytes, uint32_t algorithms, uint32_t
     return best;
 }
 
+uint64_t
+NcclTuner::GetChunkBytes(NcclAlgorithm a, NcclProtocol p, uint64_t bytes, uint32_t channels) const
+{
+    NS_ABORT_MSG_IF(!m_configured, "NcclTuner: used before Configure()");
+    const NcclProtocolInfo& info = GetNcclProtocolInfo(p);
+    uint64_t chunk = info.GetStepDataBytes();
+    const NcclSystem& sys = m_system;
+    const double ppn = double(sys.nRanks) / sys.nNodes;
+    const uint64_t perChannel = bytes / std::max(1u, channels);
+    if (p == NcclProtocol::SIMPLE && a == NcclAlgorithm::RING)
+    {
+        chunk *= 4; // CHUNKSTEPS = NCCL_STEPS / 2 steps (2 slices of SLICESTEPS = 2 steps)
+    }
+    else if (p == NcclProtocol::SIMPLE && a == NcclAlgorithm::TREE)
+    {
+        // Tree up/down: shorter chunks keep a deep tree's pipeline full.
+        uint32_t nodes = sys.nNodes;
+        uint32_t log2Nodes = 0;
+        while ((1u << log2Nodes) < nodes)
+        {
+            ++log2Nodes;
+        }
+        uint64_t depth = uint64_t(ppn) - 1 + log2Nodes + 1;
+        while (perChannel / chunk < depth * 8 && chunk > 131072)
+        {
+            chunk /= 2;
+        }
+        while (perChannel / chunk < depth * 4 && chunk > 65536)
+        {
+            chunk /= 2;
+        }
+        while (perChannel / chunk < depth && chunk > 32768)
+        {
+            chunk /= 2;
+        }
+    }
+    else if (p == NcclProtocol::LL128 && a == NcclAlgorithm::TREE)
+    {
+        uint32_t log2Nodes = 0;
+        while ((2u << log2Nodes) <= sys.nNodes)
+        {
+            ++log2Nodes;
+        }
+        double steps = 1 + log2Nodes + 0.1 * ppn;
+        while (perChannel / chunk < steps * 64 / ppn && chunk > 131072)
+        {
+            chunk /= 2;
+        }
+        while (perChannel / chunk < steps * 16 / ppn && chunk > 32768)
+        {
+            chunk /= 2;
+        }
+    }
+    return chunk;
+}
+
 Time
 NcclTuner::GetBaseLatency(NcclAlgorithm a, NcclProtocol p) const
 {

@@ -263,6 +263,23 @@ class NcclTuner : public Object
                       uint32_t protocols = ~0u) const;
 
     /**
+     * \brief NCCL's pipelining chunk (one loop iteration per channel and rank) for a collective
+     *        (src/enqueue.cc): the protocol's step of data, Simple ring CHUNKSTEPS = 4 steps
+     *        (2 MiB, in two slices), Simple tree halved down to 128/64/32 KiB while the
+     *        channel's part has fewer than depth x 8/4/1 chunks, tree LL128 halved down to 128
+     *        and 32 KiB while it has fewer than (1 + log2(nodes) + ppn/10) x 64/ppn and 16/ppn.
+     * \param a an algorithm
+     * \param p a protocol
+     * \param bytes the collective's size, bytes
+     * \param channels its channels (>= 1)
+     * \return chunk bytes (>= 1)
+     */
+    uint64_t GetChunkBytes(NcclAlgorithm a,
+                           NcclProtocol p,
+                           uint64_t bytes,
+                           uint32_t channels) const;
+
+    /**
      * \brief Base latency the executor charges when a rank starts a collective.
      * \param a an algorithm
      * \param p a protocol
