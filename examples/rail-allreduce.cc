@@ -5,9 +5,11 @@
  * RoCEv2 cluster (DGX H100-like servers, DCQCN + PFC on priority 3), with the fabric's view.
  *
  * Default: "life of a training job": 4 servers x 8 GPUs = 32 ranks, one leaf per rail,
- * spines, 400 Gb/s NICs, NVLink 450 GB/s per direction, ECN thresholds scaled to 400 Gb/s,
- * ring AllReduce from 1 MiB to 1 GiB in x4 steps, one warm-up iteration excluded (run once at
- * the first size; --warmup-every-size repeats it at every size as nccl-tests does).
+ * spines, 400 Gb/s NICs, NVLink 370.8 GB/s per direction (NVLS on the NVSwitches), ECN
+ * thresholds scaled to 400 Gb/s, AllReduce from 1 MiB to 1 GiB in x4 steps with the algorithm
+ * and protocol NCCL's tuner picks per size, one warm-up iteration excluded (as nccl-tests: at
+ * the largest size, then at the smallest, before the sweep; --warmup-every-size also warms up
+ * before every size).
  *
  * Outputs (prefix --prefix, default rail-allreduce):
  *   stdout and <prefix>-nccl.txt   the nccl-tests table (size count type redop root time
@@ -41,6 +43,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -548,6 +551,9 @@ class Sweep
           m_op(ParseOp(cfg.op))
     {
         m_sizes = SweepSizes(cfg);
+        // nccl-tests (TimeTest): warm-up iterations at the largest size, then at the smallest.
+        m_prologue.insert(m_prologue.end(), cfg.warmupIters, m_sizes.back());
+        m_prologue.insert(m_prologue.end(), cfg.warmupIters, m_sizes.front());
         m_fabric.open(cfg.prefix + "-fabric.csv");
         m_nic.open(cfg.prefix + "-nic.csv");
         FABRIC_INPUT_ERROR_IF(!m_fabric || !m_nic,
@@ -608,14 +614,40 @@ class Sweep
         Simulator::Stop();
     }
 
-    /// Warm-up iterations of the current size.
+    /// Warm-up iterations of the current size (beyond nccl-tests' prologue).
     uint32_t Warmups() const
     {
-        return (m_index == 0 || m_cfg.warmupEverySize) ? m_cfg.warmupIters : 0;
+        return m_cfg.warmupEverySize ? m_cfg.warmupIters : 0;
+    }
+
+    /// \return true (after reporting it) if \p rec failed
+    bool CheckFailed(const CollectiveRecord& rec)
+    {
+        if (rec.failed)
+        {
+            std::cerr << "collective failed at rank " << rec.failedRank << " step "
+                      << rec.failedStep << ": " << rec.reason << "\n";
+            m_failed = true;
+        }
+        return rec.failed;
+    }
+
+    void WarmedUp(const CollectiveRecord& rec)
+    {
+        if (!CheckFailed(rec))
+        {
+            m_prologue.pop_front();
+            Next();
+        }
     }
 
     void Next()
     {
+        if (!m_prologue.empty())
+        {
+            m_comm->Enqueue(m_op, m_prologue.front(), 0, MakeCallback(&Sweep::WarmedUp, this));
+            return;
+        }
         if (m_index >= m_sizes.size())
         {
             StopWhenIdle();
@@ -633,11 +665,8 @@ class Sweep
 
     void Done(const CollectiveRecord& rec)
     {
-        if (rec.failed)
+        if (CheckFailed(rec))
         {
-            std::cerr << "collective failed at rank " << rec.failedRank << " step "
-                      << rec.failedStep << ": " << rec.reason << "\n";
-            m_failed = true;
             return;
         }
         if (m_iter >= Warmups())
@@ -669,6 +698,7 @@ class Sweep
     FabricView& m_view;
     CollectiveOp m_op;
     std::vector<uint64_t> m_sizes;
+    std::deque<uint64_t> m_prologue; //!< nccl-tests' warm-up sizes still to run
     std::size_t m_index{0};
     uint32_t m_iter{0};
     Time m_sum;
@@ -884,7 +914,7 @@ main(int argc, char* argv[])
     cmd.AddValue("op", "allreduce | allgather | reducescatter | alltoall", cfg.op);
     cmd.AddValue("algo",
                  "Algorithm (NCCL_ALGO): auto (NCCL's tuner per size) | ring | tree | "
-                 "hierarchical (AllReduce)",
+                 "hierarchical | nvls (one server) | nvlstree (AllReduce)",
                  cfg.algo);
     cmd.AddValue("proto",
                  "Protocol (NCCL_PROTO): auto (NCCL's tuner per size) | ll | ll128 | simple",
@@ -913,10 +943,12 @@ main(int argc, char* argv[])
                  cfg.factor,
                  1);
     cmd.AddValue("warmup-iters",
-                 "Warm-up iterations per size, excluded (nccl-tests -w)",
+                 "Warm-up iterations at the largest then the smallest size before the sweep, "
+                 "excluded (nccl-tests -w)",
                  cfg.warmupIters);
     cmd.AddValue("warmup-every-size",
-                 "Repeat the warm-up at every size (nccl-tests); default: at the first only",
+                 "Also run the warm-up iterations before every size (not nccl-tests: steadier "
+                 "congestion-control state per size)",
                  cfg.warmupEverySize);
     cmd.AddValue("iters", "Measured iterations per size (nccl-tests -n), >= 1", cfg.iters, 1);
     cmd.AddValue("measured", "A real nccl-tests log to compare busbw with", cfg.measured);
@@ -964,8 +996,8 @@ main(int argc, char* argv[])
                           "--proto=" << cfg.proto
                                      << " is invalid; valid values are auto, ll, ll128, simple");
     FABRIC_INPUT_ERROR_IF(cfg.op != "allreduce" &&
-                              (algoChoice == CollectiveCommunicator::ALGORITHM_TREE ||
-                               algoChoice == CollectiveCommunicator::ALGORITHM_HIERARCHICAL),
+                                  algoChoice != CollectiveCommunicator::ALGORITHM_AUTO &&
+                              algoChoice != CollectiveCommunicator::ALGORITHM_RING,
                           "--algo=" << cfg.algo << " applies to --op=allreduce only (other "
                                     << "collectives run the ring: use auto or ring)");
     FabricTransportConfig::CheckUetCc(cfg.uetCc, "--uet-cc");

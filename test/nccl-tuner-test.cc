@@ -4,7 +4,8 @@
  * NCCL's protocols and tuning model: the protocols' framing and steps, the tuner's latency and
  * bandwidth tables and choices on the DGX H100 4 x 8 system hand-computed from NCCL's formulas
  * (src/graph/tuning.cc), channel counts per size, forced choices that cannot run, the lanes
- * that make a channel's sends run in order, and the 8-GPU ring ceiling.
+ * that make a channel's sends run in order, the 8-GPU ring and NVLS ceilings, NVLS operations
+ * in the schedule and the NVSwitch engine's byte accounting, NVLSTree across servers.
  */
 #include "test-util.h"
 
@@ -111,6 +112,42 @@ TEST(NcclTuner, GraphLatencyAndBandwidthAsNcclComputesThem)
     EXPECT_NEAR(t->GetTimeUs(ar, NcclAlgorithm::RING, NcclProtocol::SIMPLE, 1024 * MiB),
                 282.8 * 1.4 + double(1024 * MiB) / (1000 * 384.0 * 32 / 62),
                 1e-6);
+    // NVLSTree: the NVLS graph has one channel per GPU at 48 GB/s (NIC-bound); per channel
+    // min(48 x 0.85 x 7/8 x 2, 48, perChMaxNvlsTreeBw 45.5) = 45.5: 8 x 45.5 = 364 GB/s bus.
+    EXPECT_EQ(t->GetGraph(NcclAlgorithm::NVLS_TREE).nChannels, 8u);
+    EXPECT_NEAR(t->GetBandwidthGBps(ar, NcclAlgorithm::NVLS_TREE, NcclProtocol::SIMPLE),
+                364.0 * 32 / 62,
+                1e-9);
+    // ... latency: NVLS's 25 us inside + 2 x log2(4) x 20.9 us across.
+    EXPECT_NEAR(t->GetLatencyUs(ar, NcclAlgorithm::NVLS_TREE, NcclProtocol::SIMPLE), 108.6, 1e-9);
+    // Two nodes: no interior tree node, the network term doubles: min(71.4, 96, 57.7) = 57.7.
+    Ptr<NcclTuner> two = Tuner(DgxH100(2));
+    EXPECT_NEAR(two->GetBandwidthGBps(ar, NcclAlgorithm::NVLS_TREE, NcclProtocol::SIMPLE),
+                8 * 57.7 * 16 / 30,
+                1e-9);
+    EXPECT_NEAR(two->GetLatencyUs(ar, NcclAlgorithm::NVLS_TREE, NcclProtocol::SIMPLE),
+                25 + 2 * 20.9,
+                1e-9);
+    // One node: NVLS at 60 GB/s per channel (NVLink-bound, sm90's fastest intra speed):
+    // min(60 x 0.85 x 7/8 x 2, 60) = 60, 8 x 60 = 480 GB/s bus; latency 25 us.
+    Ptr<NcclTuner> one = Tuner(DgxH100(1));
+    EXPECT_DOUBLE_EQ(one->GetGraph(NcclAlgorithm::NVLS).bwIntra, 60.0);
+    EXPECT_NEAR(one->GetBandwidthGBps(ar, NcclAlgorithm::NVLS, NcclProtocol::SIMPLE),
+                480.0 * 8 / 14,
+                1e-9);
+    EXPECT_NEAR(one->GetLatencyUs(ar, NcclAlgorithm::NVLS, NcclProtocol::SIMPLE), 25.0, 1e-9);
+    // NVLS chunks (enqueue.cc): 128 KiB, 64 KiB below 64 x channels x heads x 128 KiB, ...
+    EXPECT_EQ(one->GetChunkBytes(NcclAlgorithm::NVLS, NcclProtocol::SIMPLE, 1024 * MiB, 16),
+              128 * KiB);
+    EXPECT_EQ(one->GetChunkBytes(NcclAlgorithm::NVLS, NcclProtocol::SIMPLE, 256 * MiB, 16),
+              64 * KiB);
+    EXPECT_EQ(one->GetChunkBytes(NcclAlgorithm::NVLS, NcclProtocol::SIMPLE, MiB, 16), 16 * KiB);
+    // ... NVLSTree: at most 64 KiB from 4 nodes on, 32 KiB below one per concurrent operation.
+    EXPECT_EQ(t->GetChunkBytes(NcclAlgorithm::NVLS_TREE, NcclProtocol::SIMPLE, 1024 * MiB, 16),
+              64 * KiB);
+    EXPECT_EQ(t->GetChunkBytes(NcclAlgorithm::NVLS_TREE, NcclProtocol::SIMPLE, 4 * MiB, 16),
+              32 * KiB);
+    EXPECT_EQ(t->GetChannels(NcclAlgorithm::NVLS_TREE, NcclProtocol::SIMPLE, KiB), 16u);
     // The table prints like NCCL's TUNING output.
     std::ostringstream os;
     t->Print(os);
@@ -128,8 +165,17 @@ TEST(NcclTuner, ChoosesLikeNcclPerSize)
     };
     EXPECT_EQ(choice(64 * KiB), "Tree/LL");
     EXPECT_EQ(choice(MiB), "Tree/LL128");
-    EXPECT_EQ(choice(64 * MiB), "Ring/LL128");
+    // 64 MiB: NVLSTree 108.6 + 64 MiB / 187.9 GB/s = 465.8 us beats Ring/LL128's 505 us.
+    EXPECT_EQ(choice(64 * MiB), "NVLSTree/Simple");
     EXPECT_EQ(choice(1024 * MiB), "Ring/Simple");
+    // Without NVLink SHARP (NCCL_NVLS_ENABLE=0): the ring with LL128.
+    Ptr<NcclTuner> noNvls = CreateObject<NcclTuner>();
+    noNvls->SetAttribute("EnableNvls", BooleanValue(false));
+    noNvls->Configure(DgxH100(4));
+    EXPECT_EQ(std::string(NcclAlgorithmName(noNvls->Select(ar, 64 * MiB).algorithm)), "Ring");
+    // One server: NVLS from a few MiB on.
+    Ptr<NcclTuner> one = Tuner(DgxH100(1));
+    EXPECT_EQ(one->Select(ar, 64 * MiB).algorithm, NcclAlgorithm::NVLS);
     // The minimum over every available pair, as NCCL's topoGetAlgoInfo.
     for (uint64_t bytes = 1024; bytes <= 4096 * MiB; bytes *= 4)
     {
@@ -179,7 +225,32 @@ TEST(NcclTunerDeathTest, ChoicesThatCannotRunAreRefusedNamingWhy)
     std::string why;
     EXPECT_FALSE(
         t->IsAvailable(CollectiveOp::ALL_REDUCE, NcclAlgorithm::NVLS, NcclProtocol::SIMPLE, &why));
-    EXPECT_NE(why.find("NVLS"), std::string::npos) << why;
+    EXPECT_NE(why.find("NVLS across nodes needs CollNet"), std::string::npos) << why;
+    EXPECT_FALSE(t->IsAvailable(CollectiveOp::ALL_REDUCE,
+                                NcclAlgorithm::NVLS_TREE,
+                                NcclProtocol::LL128,
+                                &why));
+    EXPECT_NE(why.find("NVLS algorithms run only the Simple protocol"), std::string::npos) << why;
+    EXPECT_FALSE(Tuner(DgxH100(1))->IsAvailable(CollectiveOp::ALL_REDUCE,
+                                                NcclAlgorithm::NVLS_TREE,
+                                                NcclProtocol::SIMPLE,
+                                                &why));
+    EXPECT_NE(why.find("NVLSTree runs across nodes"), std::string::npos) << why;
+    Ptr<NcclTuner> ampere = CreateObject<NcclTuner>();
+    ampere->SetAttribute("GpuArch", StringValue("Ampere"));
+    ampere->Configure(DgxH100(4));
+    EXPECT_FALSE(ampere->IsAvailable(CollectiveOp::ALL_REDUCE,
+                                     NcclAlgorithm::NVLS_TREE,
+                                     NcclProtocol::SIMPLE,
+                                     &why));
+    EXPECT_NE(why.find("Hopper or newer"), std::string::npos) << why;
+    NcclSystem uneven = DgxH100(4);
+    uneven.uniform = false;
+    EXPECT_FALSE(Tuner(uneven)->IsAvailable(CollectiveOp::ALL_REDUCE,
+                                            NcclAlgorithm::NVLS_TREE,
+                                            NcclProtocol::SIMPLE,
+                                            &why));
+    EXPECT_NE(why.find("same number"), std::string::npos) << why;
     NcclSystem pci = DgxH100(2);
     pci.nvlink = false;
     pci.nvswitch = false;
@@ -271,4 +342,126 @@ TEST_F(NcclServerTest, EightGpuRingReachesTheNvLinkCeiling)
     EXPECT_EQ(r.algorithm, "ring");
     EXPECT_EQ(r.protocol, "Simple");
     EXPECT_NEAR(r.busBw / 370.0, 1.0, 0.05) << r.busBw << " GB/s";
+}
+
+TEST_F(NcclServerTest, EightGpuNvlsReachesTheSharpCeiling)
+{
+    // One DGX H100 with NVLink SHARP: NVLS AllReduce reaches about 480 GB/s bus bandwidth
+    // (NVIDIA; NCCL's model: 8 x 60 GB/s), above the ring's 370. Within 5 %. Every GPU's NVLink
+    // carries S (1 + 1/8) bytes each way through the NVSwitch's engine, none through a NIC.
+    Ptr<RailOptimizedTopologyHelper> topo = CreateObject<RailOptimizedTopologyHelper>();
+    topo->SetAttribute("Servers", UintegerValue(1));
+    topo->Install();
+    CollectiveHelper coll;
+    coll.SetTopology(topo);
+    Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("server");
+    const uint64_t bytes = 1024 * MiB;
+    EXPECT_EQ(comm->Choose(CollectiveOp::ALL_REDUCE, bytes).algorithm, NcclAlgorithm::NVLS);
+    comm->Enqueue(CollectiveOp::ALL_REDUCE, bytes);
+    Simulator::Run();
+    ASSERT_EQ(comm->GetRecords().size(), 1u);
+    const CollectiveRecord& r = comm->GetRecords()[0];
+    ASSERT_TRUE(r.completed) << r.reason;
+    EXPECT_EQ(r.algorithm, "nvls");
+    EXPECT_EQ(r.channels, 16u);
+    EXPECT_NEAR(r.busBw / 480.0, 1.0, 0.05) << r.busBw << " GB/s";
+    Ptr<NvlsEngine> engine = topo->GetNvSwitch(0)->GetObject<NvlsEngine>();
+    ASSERT_TRUE(engine);
+    for (uint32_t port = 0; port < 8; ++port)
+    {
+        EXPECT_EQ(engine->GetUpBytes(port), bytes + bytes / 8) << "port " << port;
+        EXPECT_EQ(engine->GetDownBytes(port), bytes + bytes / 8) << "port " << port;
+        EXPECT_EQ(comm->GetApplication(port)->GetBytesReceived(), bytes) << "port " << port;
+    }
+    for (uint32_t rank = 0; rank < 8; ++rank)
+    {
+        EXPECT_EQ(topo->GetNic(rank)->GetNQps(), 0u) << "rank " << rank << ": no transport";
+    }
+}
+
+TEST_F(NcclServerTest, NvlsTreeReducesInsideServersAndTreesTheRailsAcross)
+{
+    // Two DGX H100, NVLSTree forced: inside each server the NVSwitch reduces and multicasts
+    // (every port S (1 + 1/8) each way); across, head h of a server exchanges its part with
+    // head h of the other over rail h: every NIC sends and receives S/8 (it is the leaf of
+    // one tree and the root of the other). The engine, at 370.8 x 0.85 = 315 GB/s per port,
+    // bounds the time: S (1 + 1/8) / 315 GB/s; the busbw is within 15 % of that bound.
+    Ptr<RailOptimizedTopologyHelper> topo = CreateObject<RailOptimizedTopologyHelper>();
+    topo->SetAttribute("Servers", UintegerValue(2));
+    topo->Install();
+    CollectiveHelper coll;
+    coll.SetTopology(topo);
+    coll.SetCommunicatorAttribute("Algorithm", StringValue("NVLSTree"));
+    Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("pair");
+    const uint64_t bytes = 256 * MiB;
+    comm->Enqueue(CollectiveOp::ALL_REDUCE, bytes);
+    Simulator::Run();
+    ASSERT_EQ(comm->GetRecords().size(), 1u);
+    const CollectiveRecord& r = comm->GetRecords()[0];
+    ASSERT_TRUE(r.completed) << r.reason;
+    EXPECT_EQ(r.algorithm, "nvlstree");
+    for (uint32_t server = 0; server < 2; ++server)
+    {
+        Ptr<NvlsEngine> engine = topo->GetNvSwitch(server)->GetObject<NvlsEngine>();
+        for (uint32_t port = 0; port < 8; ++port)
+        {
+            EXPECT_EQ(engine->GetUpBytes(port), bytes + bytes / 8) << server << "/" << port;
+            EXPECT_EQ(engine->GetDownBytes(port), bytes + bytes / 8) << server << "/" << port;
+        }
+    }
+    for (uint32_t rank = 0; rank < 16; ++rank)
+    {
+        EXPECT_EQ(comm->GetApplication(rank)->GetBytesReceived() -
+                      (bytes + bytes / 8), // its reduce results and every multicast
+                  bytes / 8)
+            << "rank " << rank << ": the other server's part, over the NIC";
+    }
+    const double boundSeconds = double(bytes + bytes / 8) / (370.8e9 * 0.85);
+    const double boundBusBw = double(bytes) / boundSeconds / 1e9 * 2 * 15 / 16;
+    EXPECT_LE(r.busBw, boundBusBw * 1.001);
+    EXPECT_GE(r.busBw, boundBusBw * 0.85) << r.busBw << " GB/s against " << boundBusBw;
+}
+
+TEST(CollectiveSchedule, NvlsOperationsAreReceivesAtTheIssuerOrEveryMember)
+{
+    CollectiveSchedule s(4);
+    const std::vector<uint32_t> group{0, 1, 2, 3};
+    uint32_t sum = s.AddNvlsReduce(2, 0, 1000, 0, {});
+    std::vector<uint32_t> got = s.AddNvlsMulticast(2, group, 0, 1000, 1, {sum});
+    std::vector<uint32_t> fused = s.AddNvlsReduceMulticast(1, group, 3, 500, 0, {});
+    s.Finalize();
+    const auto& p2 = s.GetProgram(2);
+    ASSERT_EQ(p2.sends.size(), 2u);
+    EXPECT_EQ(p2.sends[0].kind, CollectiveSendKind::NVLS_REDUCE);
+    EXPECT_EQ(p2.sends[0].peer, 2u);
+    EXPECT_EQ(p2.recvs[sum].kind, CollectiveSendKind::NVLS_REDUCE);
+    EXPECT_EQ(p2.sends[1].kind, CollectiveSendKind::NVLS_MULTICAST);
+    EXPECT_NE(p2.sends[0].conn, p2.sends[1].conn); // reduces and multicasts pipeline apart
+    ASSERT_EQ(got.size(), 4u);
+    const auto& list = p2.sends[1].peerRecv;
+    for (uint32_t m = 0; m < 4; ++m)
+    {
+        const auto& t = p2.targets[p2.targetBegin[list] + m];
+        EXPECT_EQ(t.rank, m);
+        EXPECT_EQ(t.recv, got[m]);
+        EXPECT_EQ(s.GetProgram(m).recvs[got[m]].peer, 2u);
+        EXPECT_EQ(s.GetProgram(m).recvs[fused[m]].kind, CollectiveSendKind::NVLS_REDUCE_MULTICAST);
+    }
+    // Bytes: the reduce's result once, the multicasts once per member.
+    EXPECT_EQ(s.GetTotalBytes(), 1000u + 4 * 1000 + 4 * 500);
+    EXPECT_EQ(s.GetProgram(2).sends[1].depEnd - s.GetProgram(2).sends[1].depBegin, 1u);
+}
+
+TEST(NvlsEngineDeathTest, BadGroupsAndOperationsAreRefused)
+{
+    Ptr<NvlsEngine> e = CreateObject<NvlsEngine>();
+    e->SetNPorts(4);
+    EXPECT_DEATH(e->AddGroup({0, 4}), "port 4 is not a GPU port \\(0..3\\)");
+    EXPECT_DEATH(e->AddGroup({1, 1}), "port 1 is listed twice");
+    EXPECT_DEATH(e->SetNPorts(8), "already set up with 4 GPU ports, not 8");
+    uint32_t g = e->AddGroup({0, 1});
+    EXPECT_DEATH(e->Reduce(g, 2, 100, nullptr, 0), "member 2 is not in group 0 of 2 members");
+    EXPECT_DEATH(e->Multicast(g + 1, 0, 100, nullptr, 0), "group 1 does not exist");
+    CollectiveSchedule s(2);
+    EXPECT_DEATH(s.AddNvlsMulticast(0, {1}, 0, 10, 0, {}), "among the 1 members");
 }

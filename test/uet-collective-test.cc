@@ -213,7 +213,8 @@ class UetCollectiveTest : public test::SimTest
             uint64_t wire = 0;
             for (const auto& recv : s->GetProgram(r).recvs)
             {
-                wire += wireOf(recv.bytes);
+                // NVLS operations cross the NVSwitch's engine, not the NIC.
+                wire += recv.kind == CollectiveSendKind::TRANSPORT ? wireOf(recv.bytes) : 0;
             }
             uint64_t nic = uetNics[comm->GetGlobalRank(r)]->GetCounters().bytesDelivered;
             EXPECT_EQ(nic - before[r], wire) << "rank " << r;
@@ -278,6 +279,7 @@ TEST_F(UetCollectiveTest, EveryAlgorithmCompletesWithExactByteCountsOnARailFabri
         {"ring-allreduce", CollectiveOp::ALL_REDUCE, "Ring", false},
         {"tree-allreduce", CollectiveOp::ALL_REDUCE, "Tree", false},
         {"hierarchical-allreduce", CollectiveOp::ALL_REDUCE, "Hierarchical", false},
+        {"nvlstree-allreduce", CollectiveOp::ALL_REDUCE, "NVLSTree", false},
         {"ring-allgather", CollectiveOp::ALL_GATHER, "Ring", false},
         {"ring-reducescatter", CollectiveOp::REDUCE_SCATTER, "Ring", false},
         {"ring-broadcast", CollectiveOp::BROADCAST, "Ring", false},
@@ -291,9 +293,9 @@ TEST_F(UetCollectiveTest, EveryAlgorithmCompletesWithExactByteCountsOnARailFabri
         Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator(c.name);
         RunAndCheckBytes(comm, c.op, bytes, c.op == CollectiveOp::BROADCAST ? 5 : 0);
     }
-    // Eight communicators, one transport each, shared the ranks' endpoints {JobID 1, PID 0}.
+    // Nine communicators, one transport each, shared the ranks' endpoints {JobID 1, PID 0}.
     auto first = DynamicCast<UetCollectiveTransport>(coll.GetCommunicators()[0]->GetTransport());
-    auto last = DynamicCast<UetCollectiveTransport>(coll.GetCommunicators()[7]->GetTransport());
+    auto last = DynamicCast<UetCollectiveTransport>(coll.GetCommunicators()[8]->GetTransport());
     EXPECT_NE(first->GetMemoryKey(), last->GetMemoryKey());
     EXPECT_EQ(first->GetEndpoint(0, topo->GetNvLinkPort()),
               last->GetEndpoint(0, topo->GetNvLinkPort()));
@@ -305,6 +307,7 @@ TEST_F(UetCollectiveTest, EveryAlgorithmCompletesWithExactByteCountsOnARailFabri
 TEST_F(UetCollectiveTest, TrafficUsesNvLinkInsideAServerAndTheRailAcrossServers)
 {
     BuildRail(2, 4);
+    coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring")); // NVLS: no NVLink packets
     Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator();
     RunAndCheckBytes(comm, CollectiveOp::ALL_REDUCE, 16 * MiB);
     auto t = DynamicCast<UetCollectiveTransport>(comm->GetTransport());

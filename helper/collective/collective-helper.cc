@@ -287,6 +287,19 @@ CollectiveHelper::CreateCommunicator(const std::vector<uint32_t>& ranks, const s
     }
     Ptr<CollectiveCommunicator> comm = m_commFactory.Create<CollectiveCommunicator>();
     comm->Setup(n, transport, ranks, nodes, locations, m_appFactory);
+    if (m_topology && m_topology->HasNvLink())
+    {
+        // Every NVSwitch reduces and multicasts (NVLS) at the topology's NVLink rate.
+        for (uint32_t i = 0; i < ranks.size(); ++i)
+        {
+            Ptr<NvlsEngine> engine =
+                NvlsEngine::GetOrCreate(m_topology->GetNvSwitch(m_topology->GetServerOf(ranks[i])),
+                                        m_topology->GetGpusPerServer());
+            engine->SetAttribute("PortDataRate",
+                                 DataRateValue(m_topology->GetLinkRate(FabricLinkTier::NVLINK)));
+            comm->SetNvlsEngine(i, engine, m_topology->GetLocalOf(ranks[i]));
+        }
+    }
     comm->ConfigureTuner(TunerSystem(comm));
     if (m_monitor)
     {

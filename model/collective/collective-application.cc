@@ -279,10 +279,14 @@ CollectiveApplication::MakeReady(uint32_t seq, uint32_t send)
 {
     Run& run = m_runs[seq];
     const auto& s = run.program->sends[send];
-    CollectiveHopType hop =
-        m_comm->GetTransport()->GetHopType(m_globalRank, m_comm->GetGlobalRank(s.peer));
-    Time latency =
-        hop == CollectiveHopType::NVLINK ? run.exec.nvLinkLatency : run.exec.networkLatency;
+    Time latency;
+    if (s.kind == CollectiveSendKind::TRANSPORT)
+    {
+        CollectiveHopType hop =
+            m_comm->GetTransport()->GetHopType(m_globalRank, m_comm->GetGlobalRank(s.peer));
+        latency =
+            hop == CollectiveHopType::NVLINK ? run.exec.nvLinkLatency : run.exec.networkLatency;
+    }
     if (latency.IsZero())
     {
         SendReady(seq, send);
@@ -311,14 +315,20 @@ CollectiveApplication::Pump(uint32_t seq, Run& run, uint32_t connIndex)
 {
     Connection& c = run.conns[connIndex];
     const NcclProtocolInfo& proto = GetNcclProtocolInfo(run.exec.protocol);
-    while (c.inflight < run.exec.slots && !run.failed)
+    while (!run.failed)
     {
+        const uint32_t next = c.current != COLLECTIVE_NONE ? c.current
+                              : c.ready.empty()            ? COLLECTIVE_NONE
+                                                           : c.ready.front();
+        if (next == COLLECTIVE_NONE ||
+            c.inflight >= (run.program->sends[next].kind == CollectiveSendKind::TRANSPORT
+                               ? run.exec.slots
+                               : run.exec.nvlsSlots))
+        {
+            return;
+        }
         if (c.current == COLLECTIVE_NONE)
         {
-            if (c.ready.empty())
-            {
-                return;
-            }
             c.current = c.ready.front();
             c.ready.pop_front();
             c.posted = 0;
@@ -334,7 +344,8 @@ CollectiveApplication::Pump(uint32_t seq, Run& run, uint32_t connIndex)
             c.current = COLLECTIVE_NONE;
         }
         uint64_t wire = proto.GetWireBytes(piece);
-        Time at = Reserve(run, s.channel, piece);
+        Time at = s.kind == CollectiveSendKind::TRANSPORT ? Reserve(run, s.channel, piece)
+                                                          : Simulator::Now();
         if (at > Simulator::Now())
         {
             Simulator::Schedule(at - Simulator::Now(),
@@ -385,12 +396,30 @@ CollectiveApplication::Post(uint32_t seq, uint32_t send, uint64_t wireBytes)
     }
     const auto& s = run->program->sends[send];
     m_piecesPosted++;
+    const uint64_t cookie = (uint64_t(seq) << 32) | send;
+    if (s.kind != CollectiveSendKind::TRANSPORT)
+    {
+        const CollectiveNvlsBinding& b = m_comm->GetNvlsBinding(m_commRank);
+        if (s.kind == CollectiveSendKind::NVLS_REDUCE)
+        {
+            b.engine->Reduce(b.group, b.member, wireBytes, this, cookie);
+        }
+        else if (s.kind == CollectiveSendKind::NVLS_MULTICAST)
+        {
+            b.engine->Multicast(b.group, b.member, wireBytes, this, cookie);
+        }
+        else
+        {
+            b.engine->ReduceMulticast(b.group, b.member, wireBytes, this, cookie);
+        }
+        return;
+    }
     m_comm->GetTransport()->Send(m_globalRank,
                                  m_comm->GetGlobalRank(s.peer),
                                  s.channel,
                                  wireBytes,
                                  this,
-                                 (uint64_t(seq) << 32) | send);
+                                 cookie);
 }
 
 void
@@ -422,11 +451,18 @@ CollectiveApplication::PieceArrived(uint32_t seq, uint32_t send, uint64_t bytes)
     const auto& s = run->program->sends[send];
     // The receiver first: its dependent sends become ready.
     m_comm->GetApplication(s.peer)->PieceDelivered(seq, s.peerRecv, bytes);
-    run = FindRun(seq);
+    PieceCompleted(seq, send);
+}
+
+void
+CollectiveApplication::PieceCompleted(uint32_t seq, uint32_t send)
+{
+    Run* run = FindRun(seq);
     if (!run || run->failed)
     {
         return;
     }
+    const auto& s = run->program->sends[send];
     if (--run->piecesLeft[send] == 0)
     {
         run->sendsLeft--;
@@ -435,6 +471,35 @@ CollectiveApplication::PieceArrived(uint32_t seq, uint32_t send, uint64_t bytes)
         m_stepTrace(seq, s.step, m_comm->GetGlobalRank(s.peer), s.bytes);
         MaybeFinish(seq);
     }
+}
+
+void
+CollectiveApplication::NvlsDelivered(uint64_t cookie, uint32_t member, uint64_t bytes)
+{
+    const uint32_t seq = static_cast<uint32_t>(cookie >> 32);
+    Run* run = FindRun(seq);
+    if (!run || run->failed)
+    {
+        return;
+    }
+    const auto& p = *run->program;
+    const auto& s = p.sends[static_cast<uint32_t>(cookie)];
+    if (s.kind == CollectiveSendKind::NVLS_REDUCE)
+    {
+        PieceDelivered(seq, s.peerRecv, bytes);
+        return;
+    }
+    const auto& t = p.targets[p.targetBegin[s.peerRecv] + member];
+    m_comm->GetApplication(t.rank)->PieceDelivered(seq, t.recv, bytes);
+}
+
+void
+CollectiveApplication::NvlsCompleted(uint64_t cookie)
+{
+    const uint32_t seq = static_cast<uint32_t>(cookie >> 32);
+    const uint32_t send = static_cast<uint32_t>(cookie);
+    PieceCompleted(seq, send);
+    PieceSent(seq, send);
 }
 
 void

@@ -11,6 +11,7 @@
 #include "collective-types.h"
 #include "nccl-protocol.h"
 #include "nccl-tuner.h"
+#include "nvls-engine.h"
 
 #include "ns3/application.h"
 #include "ns3/data-rate.h"
@@ -41,6 +42,9 @@ struct CollectiveExecution
     uint32_t channels{1};                         //!< channels
     uint64_t pieceBytes{512 * 1024};              //!< data bytes per piece (protocol step), >= 1
     uint32_t slots{8};                            //!< pieces in flight per connection (NCCL_STEPS)
+    /// NVLS operations in flight per rank, channel and kind: an NVLS warp group issues its
+    /// chunk's multimem instructions before it moves to the next chunk.
+    uint32_t nvlsSlots{1};
     Time baseLatency;                             //!< before a rank's first send
     Time nvLinkLatency;                           //!< per send over NVLink
     Time networkLatency;                          //!< per send through the network
@@ -85,13 +89,19 @@ struct CollectiveExecution
  * A send is complete when all of its data has arrived at the peer (as an NCCL kernel, a rank
  * does not wait for network acknowledgements); a rank has finished a collective when all of
  * its sends are complete and all of its receives have arrived.
+ * NVLS operations (CollectiveSendKind NVLS_REDUCE / NVLS_MULTICAST) go to the rank's
+ * NvlsEngine (CollectiveCommunicator::GetNvlsBinding) instead of the transport, piece by
+ * piece with the same slots, without a per-hop latency (the engine's own) and without the
+ * channel's rate cap (the engine's pipes pace them).
  * The per-rank work is per piece and per step, O(1) each; nothing per packet.
  *
  * Failure: a piece the transport fails makes the rank report (communicator, collective, rank,
  * step, peer, reason) to its CollectiveCommunicator, which fails the collective and aborts
  * every rank; this application then does nothing more.
  */
-class CollectiveApplication : public Application, public CollectiveMessageListener
+class CollectiveApplication : public Application,
+                              public CollectiveMessageListener,
+                              public NvlsListener
 {
   public:
     /// Step trace: collective number, algorithm step, peer (global rank), bytes.
@@ -213,10 +223,15 @@ class CollectiveApplication : public Application, public CollectiveMessageListen
     static uint32_t PiecesOf(uint64_t bytes, const CollectiveExecution& exec);
     /// A piece of one of this rank's sends arrived at its destination.
     void PieceArrived(uint32_t seq, uint32_t send, uint64_t bytes);
+    /// Every destination has a piece of \p send: count it, complete the send after its last.
+    void PieceCompleted(uint32_t seq, uint32_t send);
     // CollectiveMessageListener: the cookie is (collective number << 32) | send index.
     void MessageDelivered(uint64_t cookie, uint64_t bytes) override;
     void MessageSent(uint64_t cookie) override;
     void MessageFailed(uint64_t cookie, const std::string& reason) override;
+    // NvlsListener: same cookie.
+    void NvlsDelivered(uint64_t cookie, uint32_t member, uint64_t bytes) override;
+    void NvlsCompleted(uint64_t cookie) override;
     /// The transport completed (acknowledged) a piece: its slot is free.
     void PieceSent(uint32_t seq, uint32_t send);
     /// The transport failed a piece.

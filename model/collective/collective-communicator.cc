@@ -5,6 +5,7 @@
 
 #include "double-binary-tree-algorithm.h"
 #include "hierarchical-allreduce-algorithm.h"
+#include "nvls-algorithm.h"
 #include "pairwise-alltoall-algorithm.h"
 #include "ring-algorithm.h"
 
@@ -238,11 +239,9 @@ CollectiveCommunicator::DoDispose()
     {
         a = nullptr;
     }
-    m_treeDefault = nullptr;
-    m_hierarchicalDefault = nullptr;
+    m_builders.clear();
     m_tuner = nullptr;
-    m_ringDefault = nullptr;
-    m_alltoallDefault = nullptr;
+    m_nvls.clear();
     Object::DoDispose();
 }
 
@@ -370,35 +369,95 @@ CollectiveCommunicator::BuilderFor(CollectiveOp op, const CollectiveExecution& e
     {
         return m_algorithms[size_t(op)];
     }
+    TypeId tid = RingAlgorithm::GetTypeId();
     if (op == CollectiveOp::ALL_TO_ALL)
     {
-        if (!m_alltoallDefault)
-        {
-            m_alltoallDefault = CreateObject<PairwiseAlltoAllAlgorithm>();
-        }
-        return m_alltoallDefault;
+        tid = PairwiseAlltoAllAlgorithm::GetTypeId();
     }
-    if (op == CollectiveOp::ALL_REDUCE && m_algorithm == ALGORITHM_HIERARCHICAL)
+    else if (op == CollectiveOp::ALL_REDUCE && m_algorithm == ALGORITHM_HIERARCHICAL)
     {
-        if (!m_hierarchicalDefault)
-        {
-            m_hierarchicalDefault = CreateObject<HierarchicalAllReduceAlgorithm>();
-        }
-        return m_hierarchicalDefault;
+        tid = HierarchicalAllReduceAlgorithm::GetTypeId();
     }
-    if (exec.algorithm == NcclAlgorithm::TREE)
+    else if (exec.algorithm == NcclAlgorithm::TREE)
     {
-        if (!m_treeDefault)
-        {
-            m_treeDefault = CreateObject<DoubleBinaryTreeAlgorithm>();
-        }
-        return m_treeDefault;
+        tid = DoubleBinaryTreeAlgorithm::GetTypeId();
     }
-    if (!m_ringDefault)
+    else if (exec.algorithm == NcclAlgorithm::NVLS)
     {
-        m_ringDefault = CreateObject<RingAlgorithm>();
+        tid = NvlsAlgorithm::GetTypeId();
     }
-    return m_ringDefault;
+    else if (exec.algorithm == NcclAlgorithm::NVLS_TREE)
+    {
+        tid = NvlsTreeAlgorithm::GetTypeId();
+    }
+    Ptr<CollectiveAlgorithm>& builder = m_builders[tid.GetUid()];
+    if (!builder)
+    {
+        ObjectFactory factory(tid.GetName());
+        builder = factory.Create<CollectiveAlgorithm>();
+    }
+    return builder;
+}
+
+void
+CollectiveCommunicator::SetNvlsEngine(uint32_t commRank, Ptr<NvlsEngine> engine, uint32_t port)
+{
+    NS_ABORT_MSG_IF(commRank >= GetSize(),
+                    "communicator " << m_name << ": rank " << commRank
+                                    << " is not in the communicator (0.." << GetSize() - 1
+                                    << ")");
+    NS_ABORT_MSG_IF(!engine || port >= engine->GetNPorts(),
+                    "communicator " << m_name << ": rank " << commRank
+                                    << " needs an NVLS engine and one of its GPU ports, not port "
+                                    << port);
+    NS_ABORT_MSG_IF(m_nvlsGrouped,
+                    "communicator " << m_name << ": NVLS engines are set before the first "
+                                    << "NVLS collective");
+    m_nvls.resize(GetSize());
+    m_nvls[commRank].engine = engine;
+    m_nvls[commRank].port = port;
+}
+
+bool
+CollectiveCommunicator::HasNvlsEngines() const
+{
+    return m_nvls.size() == GetSize() &&
+           std::all_of(m_nvls.begin(), m_nvls.end(), [](const CollectiveNvlsBinding& b) {
+               return b.engine != nullptr;
+           });
+}
+
+const CollectiveNvlsBinding&
+CollectiveCommunicator::GetNvlsBinding(uint32_t commRank)
+{
+    NS_ABORT_MSG_IF(!HasNvlsEngines(),
+                    "communicator " << m_name << ": NVLS needs an NVLS engine for every rank "
+                                    << "(NVSwitch servers, CollectiveHelper with a topology)");
+    if (!m_nvlsGrouped)
+    {
+        for (uint32_t s = 0; s < m_layout->GetNServers(); ++s)
+        {
+            const std::vector<uint32_t>& ranks = m_layout->GetServerRanks(s);
+            std::vector<uint32_t> ports;
+            for (uint32_t r : ranks)
+            {
+                NS_ABORT_MSG_IF(m_nvls[r].engine != m_nvls[ranks[0]].engine,
+                                "communicator " << m_name << ": ranks " << ranks[0] << " and "
+                                                << r << " share a server but not an NVSwitch");
+                ports.push_back(m_nvls[r].port);
+            }
+            const uint32_t group = m_nvls[ranks[0]].engine->AddGroup(ports);
+            for (uint32_t i = 0; i < ranks.size(); ++i)
+            {
+                m_nvls[ranks[i]].group = group;
+                m_nvls[ranks[i]].member = i;
+            }
+        }
+        m_nvlsGrouped = true;
+    }
+    NS_ABORT_MSG_IF(commRank >= GetSize(),
+                    "communicator " << m_name << ": rank " << commRank << " is not in it");
+    return m_nvls[commRank];
 }
 
 NcclSystem
@@ -427,7 +486,8 @@ CollectiveCommunicator::DefaultSystem() const
     }
     sys.nNodes = static_cast<uint32_t>(servers.size());
     sys.nvlink = nvlink;
-    sys.nvswitch = nvlink;
+    sys.nvswitch = nvlink && HasNvlsEngines();
+    sys.uniform = m_layout->IsUniform();
     sys.nicsPerNode = std::max(1u, sys.nRanks / sys.nNodes);
     return sys;
 }
@@ -484,6 +544,11 @@ CollectiveCommunicator::Choose(CollectiveOp op, uint64_t bytes)
     e.predictedUs = choice.predictedUs;
     const NcclProtocolInfo& info = GetNcclProtocolInfo(e.protocol);
     e.pieceBytes = info.GetStepDataBytes();
+    if (e.algorithm == NcclAlgorithm::NVLS || e.algorithm == NcclAlgorithm::NVLS_TREE)
+    {
+        // An NVLS step is one chunk (a multimem operation per chunk and head).
+        e.pieceBytes = ProtocolChunk(bytes, e);
+    }
     e.slots = info.steps;
     e.baseLatency = tuner->GetBaseLatency(e.algorithm, e.protocol);
     e.nvLinkLatency = tuner->GetHopLatency(e.algorithm, e.protocol, CollectiveHopType::NVLINK);

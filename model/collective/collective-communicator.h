@@ -32,6 +32,19 @@ namespace ns3
 
 /**
  * \ingroup ai-fabric-collective
+ * \brief Where a rank issues its NVLS operations: its server's NvlsEngine, the communicator's
+ *        multicast group there and the rank's member index in it.
+ */
+struct CollectiveNvlsBinding
+{
+    Ptr<NvlsEngine> engine; //!< the server's engine (null: none)
+    uint32_t port{0};       //!< the rank's GPU port on the engine
+    uint32_t group{0};      //!< the communicator's group on the engine
+    uint32_t member{0};     //!< the rank's index in the group (= in its server's rank list)
+};
+
+/**
+ * \ingroup ai-fabric-collective
  * \brief A communicator: n ranks (a subset of the transport's ranks, in communicator order),
  *        one CollectiveApplication per rank, a FIFO of collectives, and their results.
  *
@@ -186,6 +199,25 @@ class CollectiveCommunicator : public Object
      * \return the system
      */
     NcclSystem DefaultSystem() const;
+    /**
+     * \brief Give a rank its NVSwitch's NVLS engine (CollectiveHelper does this on NVSwitch
+     *        topologies); NVLS and NVLSTree need every rank to have one.
+     * \param commRank a communicator rank (< GetSize(); aborts otherwise)
+     * \param engine its server's engine (not null)
+     * \param port its GPU port on the engine (< engine->GetNPorts(); aborts otherwise)
+     */
+    void SetNvlsEngine(uint32_t commRank, Ptr<NvlsEngine> engine, uint32_t port);
+    /// \return true if every rank has an NVLS engine (SetNvlsEngine)
+    bool HasNvlsEngines() const;
+    /**
+     * \brief A rank's NVLS binding; the first call makes one multicast group per server on its
+     *        engine (members: the server's ranks by local index, CollectiveLayout order).
+     * \param commRank a communicator rank
+     * \return the binding; aborts when the rank has no engine or a server's ranks have
+     *         different engines
+     */
+    const CollectiveNvlsBinding& GetNvlsBinding(uint32_t commRank);
+
     /**
      * \brief How a collective of \p op and \p bytes would run (algorithm, protocol, channels,
      *        latencies, GPU-side caps, NCCL's predicted time), after the forcing attributes.
@@ -342,10 +374,10 @@ class CollectiveCommunicator : public Object
     std::vector<Ptr<CollectiveApplication>> m_apps; //!< comm rank -> application
     Ptr<const CollectiveLayout> m_layout;           //!< placement
     std::array<Ptr<CollectiveAlgorithm>, size_t(CollectiveOp::COUNT)> m_algorithms; //!< set
-    mutable Ptr<CollectiveAlgorithm> m_treeDefault;         //!< lazily created
-    mutable Ptr<CollectiveAlgorithm> m_hierarchicalDefault; //!< lazily created
-    mutable Ptr<CollectiveAlgorithm> m_ringDefault;         //!< lazily created
-    mutable Ptr<CollectiveAlgorithm> m_alltoallDefault;     //!< lazily created
+    /// The default schedule builders by TypeId uid, created on first use.
+    mutable std::map<uint16_t, Ptr<CollectiveAlgorithm>> m_builders;
+    std::vector<CollectiveNvlsBinding> m_nvls; //!< per comm rank (empty: no NVLS engines)
+    bool m_nvlsGrouped{false};                 //!< the NVLS groups exist
     Ptr<NcclTuner> m_tuner;                                 //!< NCCL's tuning model
     std::map<uint32_t, Active> m_active;                    //!< by collective number
     std::vector<CollectiveRecord> m_records;                //!< finished

@@ -60,15 +60,128 @@ CollectiveSchedule::AddTransfer(uint32_t src,
                                                              << m_nRanks - 1 << ")");
     NS_ABORT_MSG_IF(src == dst,
                     "CollectiveSchedule::AddTransfer: rank " << src << " cannot send to itself");
-    Program& sp = m_programs[src];
-    Program& dp = m_programs[dst];
     Send s;
     s.peer = dst;
     s.channel = channel;
     s.bytes = bytes;
-    s.peerRecv = static_cast<uint32_t>(dp.recvs.size());
+    s.peerRecv = static_cast<uint32_t>(m_programs[dst].recvs.size());
     s.step = step;
-    uint64_t key = (uint64_t(dst) << 32) | channel;
+    s.kind = CollectiveSendKind::TRANSPORT;
+    AddSend(src, s, dst, deps, lane);
+    return AddRecv(dst, src, channel, bytes, step, CollectiveSendKind::TRANSPORT);
+}
+
+uint32_t
+CollectiveSchedule::AddNvlsReduce(uint32_t rank,
+                                  uint32_t channel,
+                                  uint64_t bytes,
+                                  uint32_t step,
+                                  const std::vector<uint32_t>& deps,
+                                  uint32_t lane)
+{
+    NS_ABORT_MSG_IF(m_finalized, "CollectiveSchedule::AddNvlsReduce after Finalize()");
+    NS_ABORT_MSG_IF(rank >= m_nRanks,
+                    "CollectiveSchedule::AddNvlsReduce: rank " << rank
+                                                               << " is not in the communicator");
+    NS_ABORT_MSG_IF(bytes == 0, "CollectiveSchedule::AddNvlsReduce: 0 bytes is invalid (> 0)");
+    Send s;
+    s.peer = rank;
+    s.channel = channel;
+    s.bytes = bytes;
+    s.peerRecv = static_cast<uint32_t>(m_programs[rank].recvs.size());
+    s.step = step;
+    s.kind = CollectiveSendKind::NVLS_REDUCE;
+    AddSend(rank, s, m_nRanks, deps, lane);
+    return AddRecv(rank, rank, channel, bytes, step, CollectiveSendKind::NVLS_REDUCE);
+}
+
+std::vector<uint32_t>
+CollectiveSchedule::AddNvlsMulticast(uint32_t rank,
+                                     const std::vector<uint32_t>& members,
+                                     uint32_t channel,
+                                     uint64_t bytes,
+                                     uint32_t step,
+                                     const std::vector<uint32_t>& deps,
+                                     uint32_t lane)
+{
+    return AddGroupSend(CollectiveSendKind::NVLS_MULTICAST,
+                        rank,
+                        members,
+                        channel,
+                        bytes,
+                        step,
+                        deps,
+                        lane);
+}
+
+std::vector<uint32_t>
+CollectiveSchedule::AddNvlsReduceMulticast(uint32_t rank,
+                                           const std::vector<uint32_t>& members,
+                                           uint32_t channel,
+                                           uint64_t bytes,
+                                           uint32_t step,
+                                           const std::vector<uint32_t>& deps,
+                                           uint32_t lane)
+{
+    return AddGroupSend(CollectiveSendKind::NVLS_REDUCE_MULTICAST,
+                        rank,
+                        members,
+                        channel,
+                        bytes,
+                        step,
+                        deps,
+                        lane);
+}
+
+std::vector<uint32_t>
+CollectiveSchedule::AddGroupSend(CollectiveSendKind kind,
+                                 uint32_t rank,
+                                 const std::vector<uint32_t>& members,
+                                 uint32_t channel,
+                                 uint64_t bytes,
+                                 uint32_t step,
+                                 const std::vector<uint32_t>& deps,
+                                 uint32_t lane)
+{
+    NS_ABORT_MSG_IF(m_finalized, "CollectiveSchedule::AddNvlsMulticast after Finalize()");
+    NS_ABORT_MSG_IF(rank >= m_nRanks || bytes == 0 ||
+                        std::find(members.begin(), members.end(), rank) == members.end(),
+                    "CollectiveSchedule::AddNvlsMulticast: rank "
+                        << rank << " must be in the communicator and among the " << members.size()
+                        << " members, with > 0 bytes (" << bytes << ")");
+    Program& p = m_programs[rank];
+    Send s;
+    s.peer = rank;
+    s.channel = channel;
+    s.bytes = bytes;
+    s.peerRecv = static_cast<uint32_t>(p.targetBegin.size() - 1);
+    s.step = step;
+    s.kind = kind;
+    AddSend(rank, s, m_nRanks + 1, deps, lane);
+    std::vector<uint32_t> recvs;
+    recvs.reserve(members.size());
+    for (uint32_t m : members)
+    {
+        NS_ABORT_MSG_IF(m >= m_nRanks,
+                        "CollectiveSchedule::AddNvlsMulticast: member " << m
+                                                                        << " is not in the "
+                                                                           "communicator");
+        recvs.push_back(AddRecv(m, rank, channel, bytes, step, kind));
+        p.targets.push_back(Target{m, recvs.back()});
+    }
+    p.targetBegin.push_back(static_cast<uint32_t>(p.targets.size()));
+    return recvs;
+}
+
+uint32_t
+CollectiveSchedule::AddSend(uint32_t src,
+                            Send s,
+                            uint32_t connPeer,
+                            const std::vector<uint32_t>& deps,
+                            uint32_t lane)
+{
+    Program& sp = m_programs[src];
+    uint64_t key = (uint64_t(connPeer) << 32) | s.channel;
     auto it = m_connIndex[src].find(key);
     if (it == m_connIndex[src].end())
     {
@@ -79,17 +192,17 @@ CollectiveSchedule::AddTransfer(uint32_t src,
     for (uint32_t d : deps)
     {
         NS_ABORT_MSG_IF(d >= sp.recvs.size(),
-                        "CollectiveSchedule::AddTransfer: dependency "
-                            << d << " of rank " << src << " is not one of its " << sp.recvs.size()
-                            << " receives");
+                        "CollectiveSchedule: dependency " << d << " of rank " << src
+                                                          << " is not one of its "
+                                                          << sp.recvs.size() << " receives");
         sp.deps.push_back(d);
     }
     s.depEnd = static_cast<uint32_t>(sp.deps.size());
     s.lanePrev = COLLECTIVE_NONE;
     s.laneNext = COLLECTIVE_NONE;
+    uint32_t index = static_cast<uint32_t>(sp.sends.size());
     if (lane != COLLECTIVE_NONE)
     {
-        uint32_t index = static_cast<uint32_t>(sp.sends.size());
         auto [at, fresh] = m_laneLast[src].emplace(lane, index);
         if (!fresh)
         {
@@ -99,7 +212,20 @@ CollectiveSchedule::AddTransfer(uint32_t src,
         }
     }
     sp.sends.push_back(s);
-    sp.bytesSent += bytes;
+    sp.bytesSent += s.bytes;
+    m_nSteps = std::max(m_nSteps, s.step + 1);
+    return index;
+}
+
+uint32_t
+CollectiveSchedule::AddRecv(uint32_t dst,
+                            uint32_t src,
+                            uint32_t channel,
+                            uint64_t bytes,
+                            uint32_t step,
+                            CollectiveSendKind kind)
+{
+    Program& dp = m_programs[dst];
     Recv r;
     r.peer = src;
     r.channel = channel;
@@ -107,12 +233,12 @@ CollectiveSchedule::AddTransfer(uint32_t src,
     r.step = step;
     r.dependentBegin = 0;
     r.dependentEnd = 0;
+    r.kind = kind;
     dp.recvs.push_back(r);
     dp.bytesReceived += bytes;
     m_nTransfers++;
     m_totalBytes += bytes;
-    m_nSteps = std::max(m_nSteps, step + 1);
-    return s.peerRecv;
+    return static_cast<uint32_t>(dp.recvs.size() - 1);
 }
 
 void

@@ -44,8 +44,15 @@ namespace ns3
  * index (for every receive, the sends waiting for it), so executing the schedule is O(1) per
  * transfer event.
  *
+ * NVLS operations (NvlsEngine): besides transfers, a rank may issue a multimem reduce
+ * (AddNvlsReduce: the NVSwitch reduces over the rank's server group and returns the result to
+ * the rank, a receive at the rank itself) or a multimem multicast (AddNvlsMulticast: one
+ * receive at every member of the group, the issuer included). They are sends of their own kind
+ * (CollectiveSendKind) with the same dependencies, lanes, steps and completion rules; the
+ * executor hands them to the server's NvlsEngine instead of the transport.
+ *
  * Errors: AddTransfer aborts on ranks out of range, a transfer to itself, an unknown
- * dependency, or after Finalize().
+ * dependency, or after Finalize(); AddNvlsMulticast on an empty or out-of-range member list.
  */
 class CollectiveSchedule : public SimpleRefCount<CollectiveSchedule>
 {
@@ -63,6 +70,15 @@ class CollectiveSchedule : public SimpleRefCount<CollectiveSchedule>
         uint32_t depEnd;   //!< one past the last dependency
         uint32_t lanePrev; //!< previous send of the same lane (COLLECTIVE_NONE: first or none)
         uint32_t laneNext; //!< next send of the same lane (COLLECTIVE_NONE: last or none)
+        /// what it is; NVLS_(REDUCE_)MULTICAST: peer is the issuer, peerRecv its target list
+        CollectiveSendKind kind;
+    };
+
+    /// A member a multicast writes to, and its receive there.
+    struct Target
+    {
+        uint32_t rank; //!< member rank
+        uint32_t recv; //!< receive index at the member
     };
 
     /// A receive of one rank.
@@ -74,6 +90,7 @@ class CollectiveSchedule : public SimpleRefCount<CollectiveSchedule>
         uint32_t step;           //!< algorithm step
         uint32_t dependentBegin; //!< first dependent send in Program::dependents
         uint32_t dependentEnd;   //!< one past the last
+        CollectiveSendKind kind; //!< what delivers it (TRANSPORT: a message through the NIC)
     };
 
     /// Everything one rank does.
@@ -83,7 +100,10 @@ class CollectiveSchedule : public SimpleRefCount<CollectiveSchedule>
         std::vector<Recv> recvs;          //!< receives, in creation order
         std::vector<uint32_t> deps;       //!< receive indices the sends depend on (CSR)
         std::vector<uint32_t> dependents; //!< send indices waiting on each receive (CSR)
-        uint32_t nConns{0};               //!< distinct (peer, channel) send connections
+        /// multicast target lists: list i is targets[targetBegin[i] .. targetBegin[i + 1])
+        std::vector<Target> targets;
+        std::vector<uint32_t> targetBegin{0}; //!< offsets of the target lists (CSR)
+        uint32_t nConns{0};                   //!< distinct (peer, channel, kind) connections
         uint64_t bytesSent{0};            //!< sum of send bytes
         uint64_t bytesReceived{0};        //!< sum of receive bytes
     };
@@ -130,6 +150,66 @@ class CollectiveSchedule : public SimpleRefCount<CollectiveSchedule>
                          uint32_t step,
                          std::initializer_list<uint32_t> deps);
 
+    /**
+     * \brief Add an NVLS reduce (multimem.ld_reduce) issued by \p rank: \p bytes reduced over
+     *        its server's NVLS group arrive at \p rank itself.
+     * \param rank issuing rank (< nRanks)
+     * \param channel channel
+     * \param bytes bytes (> 0)
+     * \param step algorithm step
+     * \param deps receive indices at \p rank the operation waits for
+     * \param lane lane at \p rank (COLLECTIVE_NONE: none)
+     * \return the index of the result's receive at \p rank
+     */
+    uint32_t AddNvlsReduce(uint32_t rank,
+                           uint32_t channel,
+                           uint64_t bytes,
+                           uint32_t step,
+                           const std::vector<uint32_t>& deps,
+                           uint32_t lane = COLLECTIVE_NONE);
+    /**
+     * \brief Add an NVLS multicast (multimem.st) of \p bytes from \p rank to every member of
+     *        its server's NVLS group.
+     * \param rank issuing rank (< nRanks; one of \p members)
+     * \param members the group's ranks in the group's member order (NvlsEngine::AddGroup;
+     *        aborts if empty, out of range or without \p rank)
+     * \param channel channel
+     * \param bytes bytes (> 0)
+     * \param step algorithm step
+     * \param deps receive indices at \p rank the operation waits for
+     * \param lane lane at \p rank (COLLECTIVE_NONE: none)
+     * \return per member (same order), the index of its receive
+     */
+    std::vector<uint32_t> AddNvlsMulticast(uint32_t rank,
+                                           const std::vector<uint32_t>& members,
+                                           uint32_t channel,
+                                           uint64_t bytes,
+                                           uint32_t step,
+                                           const std::vector<uint32_t>& deps,
+                                           uint32_t lane = COLLECTIVE_NONE);
+
+    /**
+     * \brief Add a fused NVLS reduce and multicast issued by \p rank (NVLS AllReduce's kernel:
+     *        every element is reduced over the group with multimem.ld_reduce and its sum
+     *        stored to every member with multimem.st): \p bytes of the group's sum arrive at
+     *        every member. Arguments and result as AddNvlsMulticast.
+     * \param rank issuing rank
+     * \param members the group's ranks in member order
+     * \param channel channel
+     * \param bytes bytes (> 0)
+     * \param step algorithm step
+     * \param deps receive indices at \p rank the operation waits for
+     * \param lane lane at \p rank (COLLECTIVE_NONE: none)
+     * \return per member, the index of its receive
+     */
+    std::vector<uint32_t> AddNvlsReduceMulticast(uint32_t rank,
+                                                 const std::vector<uint32_t>& members,
+                                                 uint32_t channel,
+                                                 uint64_t bytes,
+                                                 uint32_t step,
+                                                 const std::vector<uint32_t>& deps,
+                                                 uint32_t lane = COLLECTIVE_NONE);
+
     /// Build the reverse dependency index; no more transfers after this. Idempotent.
     void Finalize();
 
@@ -148,6 +228,31 @@ class CollectiveSchedule : public SimpleRefCount<CollectiveSchedule>
     uint32_t GetNSteps() const;
 
   private:
+    /// Append \p s (peer, channel, bytes, step, peerRecv, kind set) to \p src's sends with
+    /// its connection (\p connPeer, channel), dependencies and lane; returns its index.
+    uint32_t AddSend(uint32_t src,
+                     Send s,
+                     uint32_t connPeer,
+                     const std::vector<uint32_t>& deps,
+                     uint32_t lane);
+    /// AddNvlsMulticast / AddNvlsReduceMulticast with the send's \p kind.
+    std::vector<uint32_t> AddGroupSend(CollectiveSendKind kind,
+                                       uint32_t rank,
+                                       const std::vector<uint32_t>& members,
+                                       uint32_t channel,
+                                       uint64_t bytes,
+                                       uint32_t step,
+                                       const std::vector<uint32_t>& deps,
+                                       uint32_t lane);
+    /// Append a receive of \p bytes from \p src at \p dst delivered by a send of \p kind;
+    /// returns its index.
+    uint32_t AddRecv(uint32_t dst,
+                     uint32_t src,
+                     uint32_t channel,
+                     uint64_t bytes,
+                     uint32_t step,
+                     CollectiveSendKind kind);
+
     uint32_t m_nRanks;                                               //!< ranks
     std::vector<Program> m_programs;                                 //!< per rank
     std::vector<std::unordered_map<uint64_t, uint32_t>> m_connIndex; //!< building only

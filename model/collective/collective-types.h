@@ -22,6 +22,18 @@ constexpr uint32_t COLLECTIVE_NONE = std::numeric_limits<uint32_t>::max();
 
 /**
  * \ingroup ai-fabric-collective
+ * \brief What a send of a CollectiveSchedule is.
+ */
+enum class CollectiveSendKind : uint8_t
+{
+    TRANSPORT = 0,  //!< a message to a peer over the CollectiveTransport
+    NVLS_REDUCE,    //!< an NVSwitch multimem reduce, result to the issuer (NvlsEngine)
+    NVLS_MULTICAST, //!< an NVSwitch multimem store to every member of the group (NvlsEngine)
+    NVLS_REDUCE_MULTICAST, //!< both, fused per element: the group's sum to every member
+};
+
+/**
+ * \ingroup ai-fabric-collective
  * \brief A collective operation (NCCL API names).
  *
  * Sizes follow nccl-tests (the "size" column): AllReduce, Broadcast: the buffer; AllGather:

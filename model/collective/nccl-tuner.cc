@@ -72,6 +72,9 @@ const double SPEED_INTER[] = {48.0,
 const uint32_t MAX_THREADS[NCCL_NUM_PROTOCOLS] = {512, 640, 512};
 const uint32_t THREAD_THRESHOLD[NCCL_NUM_PROTOCOLS] = {8, 8, 64};
 
+/// NCCL's NVLS chunk (nvlsChunkSize, NCCL_NVLS_CHUNKSIZE default 128 KiB).
+constexpr uint64_t NVLS_CHUNK = 131072;
+
 /// \return floor(log2(n)), -1 for 0 (NCCL log2i)
 int
 Log2i(uint64_t n)
@@ -214,6 +217,21 @@ NcclTuner::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&NcclTuner::m_ll128),
                           MakeBooleanChecker())
+            .AddAttribute("EnableNvls",
+                          "Allow NVLS and NVLSTree on NVSwitch servers of Hopper or newer GPUs "
+                          "(NCCL_NVLS_ENABLE); false = NCCL_NVLS_ENABLE=0, as on systems "
+                          "without NVLink SHARP (no fabric manager multicast, some VMs).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&NcclTuner::m_nvls),
+                          MakeBooleanChecker())
+            .AddAttribute("NvlsChannels",
+                          "Channels NVLS and NVLSTree run on (NCCL_NVLS_NCHANNELS; NCCL's "
+                          "default 16 on Hopper; 1..32, at most MaxChannels).",
+                          UintegerValue(16),
+                          MakeUintegerAccessor(&NcclTuner::m_nvlsChannels),
+                          MakeFabricUintegerChecker<uint32_t>("ns3::NcclTuner::NvlsChannels",
+                                                              1,
+                                                              32))
             .AddAttribute(
                 "MaxChannels",
                 "Most channels a graph gets (NCCL MAXCHANNELS 32; 1..32).",
@@ -228,6 +246,8 @@ NcclTuner::NcclTuner()
       m_cpu(INTEL),
       m_netOverhead(NanoSeconds(-1)),
       m_ll128(true),
+      m_nvls(true),
+      m_nvlsChannels(16),
       m_maxChannels(32),
       m_c(NcclTunerConstants::Defaults())
 {
@@ -344,8 +364,19 @@ NcclTuner::BuildGraphs()
     ring.bwIntra = ring.bwInter = speed;
     m_graphs[RING] = ring;
     m_graphs[TREE] = ring;
-    m_graphs[NVLS] = NcclGraph{};
-    m_graphs[NVLS_TREE] = NcclGraph{};
+    // NVLS (shared by NVLSTree): one channel per GPU of a server, each headed by its GPU (and
+    // NIC), at the fastest speed one GPU's NVLink (and NIC, across nodes) allows.
+    NcclGraph nvls;
+    const uint32_t ppn = s.nRanks / s.nNodes;
+    if (s.nvswitch && ppn >= 2)
+    {
+        nvls.nChannels = std::min(ppn, m_maxChannels);
+        nvls.bwIntra = nvls.bwInter = s.nNodes > 1
+                                          ? SearchSpeed(SPEED_INTER, std::min(s.nicBw, s.intraBw))
+                                          : SearchSpeed(SPEED_INTRA, s.intraBw);
+    }
+    m_graphs[NVLS] = nvls;
+    m_graphs[NVLS_TREE] = nvls;
 }
 
 void
@@ -393,9 +424,11 @@ NcclTuner::BuildTables()
                 }
                 if (a == NVLS || a == NVLS_TREE)
                 {
-                    why = !s.nvswitch ? "NVLS needs NVSwitch servers"
-                                      : "NVLS is not modelled in the simulator yet";
-                    continue;
+                    why = NvlsUnavailable(NcclAlgorithm(a));
+                    if (!why.empty())
+                    {
+                        continue;
+                    }
                 }
                 if (p == LL128 && (!s.nvlink || !m_ll128))
                 {
@@ -406,6 +439,20 @@ NcclTuner::BuildTables()
                 }
                 const NcclGraph& g = m_graphs[a];
                 double bw = nNodes <= 2 ? g.bwIntra : g.bwInter;
+                if (a == NVLS || a == NVLS_TREE)
+                {
+                    // Per-channel bus bandwidth: the NVSwitch's reduction pipelines two
+                    // operations (reduce, multicast); NVLSTree: the network, twice as fast
+                    // with at most 2 nodes (no interior tree node), and its per-channel cap.
+                    double intra = g.bwIntra * m_c.nvlsEfficiency[arch] * (g.nChannels - 1) /
+                                   g.nChannels * 2.0;
+                    double inter = g.bwInter * (nNodes <= 2 && a == NVLS_TREE ? 2.0 : 1.0);
+                    bw = std::min(intra, inter);
+                    if (a == NVLS_TREE)
+                    {
+                        bw = std::min(bw, m_c.perChMaxNvlsTreeBw[arch][bucket]);
+                    }
+                }
                 double busBw = g.nChannels * bw;
                 if (a == RING && p == LL)
                 {
@@ -429,7 +476,7 @@ NcclTuner::BuildTables()
                                          g.nChannels * m_c.perChMaxTreeLl128Bw[arch][bucket]);
                     }
                 }
-                double ratio = a == RING ? double(nRanks) / nsteps : 0.5;
+                double ratio = a == TREE ? 0.5 : double(nRanks) / nsteps;
                 bwOut = busBw * ratio;
 
                 // Latency.
@@ -459,14 +506,53 @@ NcclTuner::BuildTables()
                         lat += (nsteps - inter) * intraLat + inter * interLat;
                     }
                 }
-                else
+                else if (a == TREE)
                 {
                     lat += 2 * ((ppn - 1) * intraLat + std::max(0, Log2i(nNodes)) * interLat);
+                }
+                else
+                {
+                    // NVLS: the switch's reduction once; NVLSTree: plus the tree's network
+                    // hops up and down.
+                    lat = a == NVLS ? intraLat
+                                    : lat + intraLat + 2 * std::max(0, Log2i(nNodes)) * interLat;
                 }
                 latOut = lat;
             }
         }
     }
+}
+
+std::string
+NcclTuner::NvlsUnavailable(NcclAlgorithm a) const
+{
+    const NcclSystem& s = m_system;
+    if (!m_nvls)
+    {
+        return "NVLS is disabled (EnableNvls false: NCCL_NVLS_ENABLE=0)";
+    }
+    if (!s.nvswitch)
+    {
+        return "NVLS needs NVSwitch servers with NVLink SHARP (an NVLS engine per server)";
+    }
+    if (!(m_c.nvlsEfficiency[static_cast<uint32_t>(m_arch)] > 0))
+    {
+        return "NVLS needs Hopper or newer GPUs (GpuArch)";
+    }
+    if (m_graphs[NVLS].nChannels < 2 || !s.uniform)
+    {
+        return "NVLS needs the same number (>= 2) of GPUs on every server";
+    }
+    if (a == NcclAlgorithm::NVLS && s.nNodes > 1)
+    {
+        return "NVLS across nodes needs CollNet (SHARP network offload), not modelled; "
+               "NVLSTree runs across nodes";
+    }
+    if (a == NcclAlgorithm::NVLS_TREE && s.nNodes == 1)
+    {
+        return "NVLSTree runs across nodes (NCCL disables it on one node, where NVLS runs)";
+    }
+    return "";
 }
 
 bool
@@ -536,6 +622,10 @@ uint32_t
 NcclTuner::GetChannels(NcclAlgorithm a, NcclProtocol p, uint64_t bytes) const
 {
     NS_ABORT_MSG_IF(!m_configured, "NcclTuner: used before Configure()");
+    if (a == NcclAlgorithm::NVLS || a == NcclAlgorithm::NVLS_TREE)
+    {
+        return std::min(m_nvlsChannels, m_maxChannels); // NCCL: comm->nvlsChannels
+    }
     // An algorithm without a graph of its own (AlltoAll's point-to-point) uses the ring's.
     const NcclGraph& g = m_graphs[uint32_t(a)].nChannels ? m_graphs[uint32_t(a)] : m_graphs[RING];
     uint32_t nc = std::max(1u, g.nChannels);
@@ -648,6 +738,39 @@ NcclTuner::GetChunkBytes(NcclAlgorithm a, NcclProtocol p, uint64_t bytes, uint32
             chunk /= 2;
         }
     }
+    else if (a == NcclAlgorithm::NVLS || a == NcclAlgorithm::NVLS_TREE)
+    {
+        // nvlsChunkSize 128 KiB (NVLSTree: at most 64 KiB from 4 nodes on), smaller while the
+        // buffer holds few chunks per concurrent operation (channels x heads).
+        const uint64_t concurrent = uint64_t(std::max(1u, channels)) * uint64_t(ppn);
+        chunk = NVLS_CHUNK;
+        if (a == NcclAlgorithm::NVLS)
+        {
+            const uint64_t steps[3][2] = {{64, 65536}, {8, 32768}, {2, 16384}};
+            for (const auto& [times, size] : steps)
+            {
+                if (bytes < times * concurrent * chunk && chunk > size)
+                {
+                    chunk = size;
+                }
+            }
+        }
+        else
+        {
+            if (sys.nNodes >= 4)
+            {
+                chunk = std::min<uint64_t>(chunk, 65536);
+            }
+            const uint64_t steps[4][2] = {{32, 262144}, {16, 131072}, {4, 65536}, {1, 32768}};
+            for (const auto& [times, size] : steps)
+            {
+                if (bytes < times * concurrent * chunk && chunk > size)
+                {
+                    chunk = size;
+                }
+            }
+        }
+    }
     else if (p == NcclProtocol::LL128 && a == NcclAlgorithm::TREE)
     {
         uint32_t log2Nodes = 0;
@@ -671,6 +794,12 @@ NcclTuner::GetChunkBytes(NcclAlgorithm a, NcclProtocol p, uint64_t bytes, uint32
 Time
 NcclTuner::GetBaseLatency(NcclAlgorithm a, NcclProtocol p) const
 {
+    if (a == NcclAlgorithm::NVLS || a == NcclAlgorithm::NVLS_TREE)
+    {
+        // NCCL's NVLS latency is its intra-node term (the switch's reduction and barrier).
+        return NanoSeconds(
+            static_cast<int64_t>(m_c.hwLatency[HW_NVLINK][uint32_t(a)][uint32_t(p)] * 1000 + 0.5));
+    }
     return NanoSeconds(
         static_cast<int64_t>(m_c.baseLatency[uint32_t(a)][uint32_t(p)] * 1000 + 0.5));
 }
@@ -686,6 +815,10 @@ NcclTuner::GetHopLatency(NcclAlgorithm a, NcclProtocol p, CollectiveHopType hop)
     {
         uint32_t ppn = m_system.nRanks / m_system.nNodes;
         us = ppn == 1 ? m_c.hwLatency[HW_NET][TREE][pi] : m_c.hwLatency[HW_NET][ai][pi];
+    }
+    else if (a == NcclAlgorithm::NVLS || a == NcclAlgorithm::NVLS_TREE)
+    {
+        us = 0; // multimem operations: the NvlsEngine's own latency (base latency: NVLS's)
     }
     else
     {

@@ -100,6 +100,7 @@ struct NcclSystem
     double intraBw{370.8};   //!< NVLink (or PCI) bandwidth per GPU, GB/s per direction
     double nicBw{50.0};      //!< bandwidth of one NIC, GB/s per direction (400 Gb/s: 50)
     uint32_t nicsPerNode{8}; //!< NICs per server
+    bool uniform{true};      //!< every server holds the same number of ranks
 };
 
 /**
@@ -327,6 +328,8 @@ class NcclTuner : public Object
     static int FunctionIndex(CollectiveOp op);
     /// \return the network post overhead, us
     double NetOverheadUs() const;
+    /// \return why NVLS algorithm \p a cannot run on the system (empty: it can)
+    std::string NvlsUnavailable(NcclAlgorithm a) const;
     /// Fill m_graphs from the system.
     void BuildGraphs();
     /// Fill the latency and bandwidth tables.
@@ -339,6 +342,8 @@ class NcclTuner : public Object
     CpuVendor m_cpu;          //!< attribute CpuVendor
     Time m_netOverhead;       //!< attribute NetOverhead (negative: by CPU vendor)
     bool m_ll128;             //!< attribute EnableLl128
+    bool m_nvls;              //!< attribute EnableNvls
+    uint32_t m_nvlsChannels;  //!< attribute NvlsChannels
     uint32_t m_maxChannels;   //!< attribute MaxChannels
     NcclTunerConstants m_c;   //!< constants
     NcclSystem m_system;      //!< the system

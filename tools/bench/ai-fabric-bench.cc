@@ -15,6 +15,8 @@
  *                   tree, 2 MB per flow, NSCC, trimming, REPS over 128 EVs)
  *   ai-fabric-bench --scenario=uet-permutation-rccc  the same with RCCC (receiver credit)
  *   ai-fabric-bench --scenario=allreduce-su  one SuperPOD SU (32 x 8 GPUs) ring AllReduce 256 MiB
+ *   ai-fabric-bench --scenario=allreduce-su-nccl  the same AllReduce as NCCL runs it (its
+ *                   tuner's algorithm, protocol and channels: NVLSTree at 256 MiB)
  *   ai-fabric-bench --scenario=fabric-8k  build an 8,192-GPU fabric + ring-neighbour QPs
  *   ai-fabric-bench --scenario=websearch-128  the HPCC-lineage reference: 128 hosts, WebSearch
  *                   at 50 % for 10 ms over DCQCN, run to completion (ClosWorkloadHelper)
@@ -314,20 +316,24 @@ ScenarioIncast(uint32_t senders, uint64_t bytes, bool uet = false)
     return os.str();
 }
 
-/// One DGX SuperPOD SU (32 servers x 8 GPUs, rail-optimized) ring AllReduce of \p bytes.
+/// One DGX SuperPOD SU (32 servers x 8 GPUs, rail-optimized) AllReduce of \p bytes: the ring
+/// (8 channels, Simple, 2 MiB chunks), or with \p nccl as NCCL's tuner runs it.
 std::string
-ScenarioAllReduceSu(uint64_t bytes)
+ScenarioAllReduceSu(uint64_t bytes, bool nccl = false)
 {
     Ptr<RailOptimizedTopologyHelper> topo = CreateObject<RailOptimizedTopologyHelper>();
     topo->GetNicHelper().SetCongestionControl("dcqcn");
     topo->Install();
     CollectiveHelper coll;
     coll.SetTopology(topo);
-    coll.SetCommunicatorAttribute("Channels", UintegerValue(topo->GetGpusPerServer()));
-    // The network benchmark of NCCL (NCCL_ALGO=RING, Simple): the same work in every build.
-    coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
-    coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
-    coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(2 * 1024 * 1024));
+    if (!nccl)
+    {
+        // The network benchmark of NCCL (NCCL_ALGO=RING, Simple): the same work in every build.
+        coll.SetCommunicatorAttribute("Channels", UintegerValue(topo->GetGpusPerServer()));
+        coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
+        coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
+        coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(2 * 1024 * 1024));
+    }
     Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
     CollectiveRecord rec;
     comm->Enqueue(CollectiveOp::ALL_REDUCE,
@@ -406,7 +412,7 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario",
                  "p2p | incast | uet-p2p | uet-incast | uet-permutation | uet-permutation-rccc | "
-                 "allreduce-su | fabric-8k | websearch-128",
+                 "allreduce-su | allreduce-su-nccl | fabric-8k | websearch-128",
                  scenario);
     cmd.AddValue("bytes",
                  "Override the scenario's message size (0 = default; websearch-128: the "
@@ -462,6 +468,10 @@ main(int argc, char* argv[])
     {
         result = ScenarioAllReduceSu(bytes ? bytes : (256ull << 20));
     }
+    else if (scenario == "allreduce-su-nccl")
+    {
+        result = ScenarioAllReduceSu(bytes ? bytes : (256ull << 20), true);
+    }
     else if (scenario == "fabric-8k")
     {
         result = ScenarioFabric8k();
@@ -475,7 +485,7 @@ main(int argc, char* argv[])
         NS_ABORT_MSG("--scenario=" << scenario
                                    << " is unknown; use p2p, incast, uet-p2p, uet-incast, "
                                       "uet-permutation, uet-permutation-rccc, allreduce-su, "
-                                      "fabric-8k or websearch-128");
+                                      "allreduce-su-nccl, fabric-8k or websearch-128");
     }
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     uint64_t events = Simulator::GetEventCount();

@@ -7,7 +7,7 @@ out="${2:-bench-results.csv}"
 bench="$build/tools/ai-fabric-bench"
 [ -x "$bench" ] || { echo "run-benchmarks: $bench not built (cmake --build $build)" >&2; exit 2; }
 rm -f "$out"
-for s in p2p incast uet-p2p uet-incast uet-permutation uet-permutation-rccc allreduce-su fabric-8k websearch-128; do
+for s in p2p incast uet-p2p uet-incast uet-permutation uet-permutation-rccc allreduce-su allreduce-su-nccl fabric-8k websearch-128; do
     "$bench" --scenario="$s" --csv="$out"
 done
 echo "run-benchmarks: results in $out"

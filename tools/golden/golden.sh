@@ -73,7 +73,7 @@ run rail-allreduce-hier "$ex/rail-allreduce" --algo=hierarchical --topology=rail
     --servers=2 --max-bytes=16777216
 run rail-allreduce-uet "$ex/rail-allreduce" --transport=uet --servers=2 --max-bytes=16777216
 run roce-vs-uet "$ex/roce-vs-uet" --csv=roce-vs-uet.csv
-for s in p2p incast uet-p2p uet-incast allreduce-su fabric-8k; do
+for s in p2p incast uet-p2p uet-incast allreduce-su allreduce-su-nccl fabric-8k; do
     run "bench-$s" "$bench" --scenario="$s"
 done
 run bench-uet-permutation-k4 "$bench" --scenario=uet-permutation --k=4
