@@ -825,10 +825,9 @@ WriteConfig(const SweepConfig& cfg, Ptr<FabricTopologyHelper> topo)
 
 /**
  * Check the --measured log against the run before it starts: a log with a size twice is
- * ambiguous (refused), a log with none of the sweep's sizes compares nothing (refused), a log
- * of another rank count is compared but said so on stderr.
- * \param cfg the configuration (measured non-empty, readable)
- * \param ranks the run's rank count
+ * ambiguous (refused; nccl-tests' rows of size 0 may repeat), a log with none of the sweep's sizes
+ * compares nothing (refused), a log of another rank count is compared but said so on stderr. \param
+ * cfg the configuration (measured non-empty, readable) \param ranks the run's rank count
  */
 void
 CheckMeasured(const SweepConfig& cfg, uint32_t ranks)
@@ -837,7 +836,9 @@ CheckMeasured(const SweepConfig& cfg, uint32_t ranks)
     std::map<uint64_t, uint32_t> seen;
     for (const auto& r : rows)
     {
-        FABRIC_INPUT_ERROR_IF(++seen[r.sizeBytes] == 2,
+        // nccl-tests prints size 0 for every size below one element per rank (AllGather,
+        // ReduceScatter): those rows say nothing and may repeat.
+        FABRIC_INPUT_ERROR_IF(r.sizeBytes > 0 && ++seen[r.sizeBytes] == 2,
                               "--measured=" << cfg.measured << " has size " << r.sizeBytes
                                             << " B twice; give a log of one sweep");
     }
@@ -996,7 +997,7 @@ main(int argc, char* argv[])
                           "--proto=" << cfg.proto
                                      << " is invalid; valid values are auto, ll, ll128, simple");
     FABRIC_INPUT_ERROR_IF(cfg.op != "allreduce" &&
-                                  algoChoice != CollectiveCommunicator::ALGORITHM_AUTO &&
+                              algoChoice != CollectiveCommunicator::ALGORITHM_AUTO &&
                               algoChoice != CollectiveCommunicator::ALGORITHM_RING,
                           "--algo=" << cfg.algo << " applies to --op=allreduce only (other "
                                     << "collectives run the ring: use auto or ring)");

@@ -101,8 +101,10 @@ main(int argc, char* argv[])
 
     // [collective]
     // One communicator over every GPU, one ring (channel) per rail, QPs through the fabric.
+    // The ring is forced (NCCL_ALGO=Ring): NCCL's own choice could be NVLSTree here.
     CollectiveHelper coll;
     coll.SetTopology(topo);
+    coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
     coll.SetCommunicatorAttribute("Channels", UintegerValue(gpus));
     coll.AssignStreams(1);
     Ptr<CollectiveCommunicator> world = coll.CreateWorldCommunicator("world");

@@ -116,17 +116,14 @@ class CollectiveTest : public test::SimTest
         return rate.GetBitRate() / 8.0 * mtu / (mtu + ROCE_OVERHEAD);
     }
 
-    /// Per-step latency ("alpha"): configured software step latency + two cable delays + the
-    /// store-and-forward of the step's last packet at the switch.
+    /// Per-step latency ("alpha"): the software step latency charged (NCCL's minus the wire) + two
+    /// cable delays + the store-and-forward of the step's last packet at the switch.
     double Alpha(Ptr<CollectiveApplication> app, uint64_t stepBytes) const
     {
         double last = std::min<double>(stepBytes, nics[0]->GetMtu()) + ROCE_OVERHEAD;
         return app->GetCommunicator()
-                   ->GetTuner()
-                   ->GetHopLatency(NcclAlgorithm::RING,
-                                   NcclProtocol::SIMPLE,
-                                   CollectiveHopType::NETWORK)
-                   .GetSeconds() +
+                   ->Choose(CollectiveOp::ALL_REDUCE, 1024)
+                   .networkLatency.GetSeconds() +
                2 * delay.GetSeconds() + last * 8 / rate.GetBitRate();
     }
 
@@ -943,16 +940,10 @@ TEST_F(CollectiveRailTest, HierarchicalAllReduceMatchesTheTwoLevelFormula)
     Ptr<CollectiveApplication> app = comm->GetApplication(0);
     double wire = mtu + ROCE_OVERHEAD;
     double alphaNv =
-        app->GetCommunicator()
-            ->GetTuner()
-            ->GetHopLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE, CollectiveHopType::NVLINK)
-            .GetSeconds() +
+        app->GetCommunicator()->Choose(CollectiveOp::ALL_REDUCE, 1024).nvLinkLatency.GetSeconds() +
         2 * nvDelay.Get().GetSeconds() + wire * 8 / nvRate;
     double alphaNet =
-        app->GetCommunicator()
-            ->GetTuner()
-            ->GetHopLatency(NcclAlgorithm::RING, NcclProtocol::SIMPLE, CollectiveHopType::NETWORK)
-            .GetSeconds() +
+        app->GetCommunicator()->Choose(CollectiveOp::ALL_REDUCE, 1024).networkLatency.GetSeconds() +
         2 * nicDelay.Get().GetSeconds() + wire * 8 / nicRate;
     double betaNv = nvRate / 8 * mtu / wire;
     double betaNic = nicRate / 8 * mtu / wire;

@@ -231,10 +231,11 @@ TEST(NcclTunerDeathTest, ChoicesThatCannotRunAreRefusedNamingWhy)
                                 NcclProtocol::LL128,
                                 &why));
     EXPECT_NE(why.find("NVLS algorithms run only the Simple protocol"), std::string::npos) << why;
-    EXPECT_FALSE(Tuner(DgxH100(1))->IsAvailable(CollectiveOp::ALL_REDUCE,
-                                                NcclAlgorithm::NVLS_TREE,
-                                                NcclProtocol::SIMPLE,
-                                                &why));
+    EXPECT_FALSE(Tuner(DgxH100(1))
+                     ->IsAvailable(CollectiveOp::ALL_REDUCE,
+                                   NcclAlgorithm::NVLS_TREE,
+                                   NcclProtocol::SIMPLE,
+                                   &why));
     EXPECT_NE(why.find("NVLSTree runs across nodes"), std::string::npos) << why;
     Ptr<NcclTuner> ampere = CreateObject<NcclTuner>();
     ampere->SetAttribute("GpuArch", StringValue("Ampere"));

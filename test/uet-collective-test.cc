@@ -143,11 +143,8 @@ class UetCollectiveTest : public test::SimTest
     {
         double last = std::min<double>(stepBytes, uetNics[0]->GetMtu()) + UET_OVERHEAD;
         return app->GetCommunicator()
-                   ->GetTuner()
-                   ->GetHopLatency(NcclAlgorithm::RING,
-                                   NcclProtocol::SIMPLE,
-                                   CollectiveHopType::NETWORK)
-                   .GetSeconds() +
+                   ->Choose(CollectiveOp::ALL_REDUCE, 1024)
+                   .networkLatency.GetSeconds() +
                2 * delay.GetSeconds() + last * 8 / rate.GetBitRate();
     }
 

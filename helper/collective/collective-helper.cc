@@ -287,6 +287,24 @@ CollectiveHelper::CreateCommunicator(const std::vector<uint32_t>& ranks, const s
     }
     Ptr<CollectiveCommunicator> comm = m_commFactory.Create<CollectiveCommunicator>();
     comm->Setup(n, transport, ranks, nodes, locations, m_appFactory);
+    if (m_topology)
+    {
+        // The fabric's own share of NCCL's per-hop latencies: cables and switch processing.
+        auto processing = [](Ptr<Node> node) {
+            TimeValue d;
+            node->GetObject<FabricSwitch>()->GetAttribute("ProcessingDelay", d);
+            return d.Get();
+        };
+        comm->SetHopWireLatency(CollectiveHopType::NETWORK,
+                                2 * m_topology->GetLinkDelay(FabricLinkTier::GPU_LEAF) +
+                                    processing(m_topology->GetLeaf(0)));
+        if (m_topology->HasNvLink())
+        {
+            comm->SetHopWireLatency(CollectiveHopType::NVLINK,
+                                    2 * m_topology->GetLinkDelay(FabricLinkTier::NVLINK) +
+                                        processing(m_topology->GetNvSwitch(0)));
+        }
+    }
     if (m_topology && m_topology->HasNvLink())
     {
         // Every NVSwitch reduces and multicasts (NVLS) at the topology's NVLink rate.

@@ -40,7 +40,10 @@ namespace ns3
  *  - SetRankLocations(): (server, local) of every global rank, for rail-aware rings,
  *    hierarchical AllReduce, PXN and trees; with SetNvLinkWithinServer(true) the transport
  *    charges the NVLink step latency between ranks of one server (else SetHopTypeCallback, or
- *    NETWORK for every hop).
+ *    NETWORK for every hop);
+ *  - SetTopology(): all of the above from a FabricTopologyHelper, and on NVSwitch servers every
+ *    rank's NvlsEngine (NvlsEngine::GetOrCreate on its server's NVSwitch, PortDataRate = the
+ *    topology's NVLink rate, port = its local index), so that NVLS and NVLSTree can run.
  *
  * Usage:
  * \code

@@ -414,12 +414,8 @@ CollectiveApplication::Post(uint32_t seq, uint32_t send, uint64_t wireBytes)
         }
         return;
     }
-    m_comm->GetTransport()->Send(m_globalRank,
-                                 m_comm->GetGlobalRank(s.peer),
-                                 s.channel,
-                                 wireBytes,
-                                 this,
-                                 cookie);
+    m_comm->GetTransport()
+        ->Send(m_globalRank, m_comm->GetGlobalRank(s.peer), s.channel, wireBytes, this, cookie);
 }
 
 void

@@ -45,9 +45,9 @@ struct CollectiveExecution
     /// NVLS operations in flight per rank, channel and kind: an NVLS warp group issues its
     /// chunk's multimem instructions before it moves to the next chunk.
     uint32_t nvlsSlots{1};
-    Time baseLatency;                             //!< before a rank's first send
-    Time nvLinkLatency;                           //!< per send over NVLink
-    Time networkLatency;                          //!< per send through the network
+    Time baseLatency;    //!< before a rank's first send
+    Time nvLinkLatency;  //!< per send over NVLink
+    Time networkLatency; //!< per send through the network
     /// Data bytes/s one channel of a rank sends at most (0: no cap): the (algorithm,
     /// protocol)'s per-channel cap, and its share of a per-GPU cap (LL's llMaxBw / channels).
     double channelRate{0};

@@ -400,12 +400,26 @@ CollectiveCommunicator::BuilderFor(CollectiveOp op, const CollectiveExecution& e
 }
 
 void
+CollectiveCommunicator::SetHopWireLatency(CollectiveHopType hop, Time wire)
+{
+    NS_ABORT_MSG_IF(wire.IsStrictlyNegative() || size_t(hop) >= m_hopWire.size(),
+                    "communicator " << m_name << ": hop wire latency " << wire.As(Time::NS)
+                                    << " is invalid (>= 0 for an NVLink or network hop)");
+    m_hopWire[size_t(hop)] = wire;
+}
+
+Time
+CollectiveCommunicator::GetHopWireLatency(CollectiveHopType hop) const
+{
+    return m_hopWire.at(size_t(hop));
+}
+
+void
 CollectiveCommunicator::SetNvlsEngine(uint32_t commRank, Ptr<NvlsEngine> engine, uint32_t port)
 {
     NS_ABORT_MSG_IF(commRank >= GetSize(),
                     "communicator " << m_name << ": rank " << commRank
-                                    << " is not in the communicator (0.." << GetSize() - 1
-                                    << ")");
+                                    << " is not in the communicator (0.." << GetSize() - 1 << ")");
     NS_ABORT_MSG_IF(!engine || port >= engine->GetNPorts(),
                     "communicator " << m_name << ": rank " << commRank
                                     << " needs an NVLS engine and one of its GPU ports, not port "
@@ -442,8 +456,8 @@ CollectiveCommunicator::GetNvlsBinding(uint32_t commRank)
             for (uint32_t r : ranks)
             {
                 NS_ABORT_MSG_IF(m_nvls[r].engine != m_nvls[ranks[0]].engine,
-                                "communicator " << m_name << ": ranks " << ranks[0] << " and "
-                                                << r << " share a server but not an NVSwitch");
+                                "communicator " << m_name << ": ranks " << ranks[0] << " and " << r
+                                                << " share a server but not an NVSwitch");
                 ports.push_back(m_nvls[r].port);
             }
             const uint32_t group = m_nvls[ranks[0]].engine->AddGroup(ports);
@@ -551,8 +565,14 @@ CollectiveCommunicator::Choose(CollectiveOp op, uint64_t bytes)
     }
     e.slots = info.steps;
     e.baseLatency = tuner->GetBaseLatency(e.algorithm, e.protocol);
-    e.nvLinkLatency = tuner->GetHopLatency(e.algorithm, e.protocol, CollectiveHopType::NVLINK);
-    e.networkLatency = tuner->GetHopLatency(e.algorithm, e.protocol, CollectiveHopType::NETWORK);
+    // NCCL's step latencies include the wire, which the simulated fabric adds by itself.
+    auto software = [&](CollectiveHopType hop) {
+        return std::max(Time(0),
+                        tuner->GetHopLatency(e.algorithm, e.protocol, hop) -
+                            m_hopWire[size_t(hop)]);
+    };
+    e.nvLinkLatency = software(CollectiveHopType::NVLINK);
+    e.networkLatency = software(CollectiveHopType::NETWORK);
     e.channelRate = tuner->GetChannelRateCap(e.algorithm, e.protocol);
     const double rankRate = tuner->GetRankRateCap(e.algorithm, e.protocol);
     if (rankRate > 0)

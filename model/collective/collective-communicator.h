@@ -58,7 +58,9 @@ struct CollectiveNvlsBinding
  * layout and H100 defaults) predicts every (algorithm, protocol) with NCCL's tables and takes
  * the fastest, and NCCL's channel count for the size. The attributes Algorithm (NCCL_ALGO),
  * Protocol (NCCL_PROTO) and Channels (NCCL_MIN/MAX_NCHANNELS) force a choice. Schedules: Ring
- * = RingAlgorithm, Tree = DoubleBinaryTreeAlgorithm (AllReduce), Hierarchical (ai-fabric's,
+ * = RingAlgorithm, Tree = DoubleBinaryTreeAlgorithm (AllReduce), NVLS = NvlsAlgorithm and
+ * NVLSTree = NvlsTreeAlgorithm (AllReduce; every rank needs its NVSwitch's NvlsEngine,
+ * SetNvlsEngine, which CollectiveHelper gives on NVSwitch topologies), Hierarchical (ai-fabric's,
  * forced only) = HierarchicalAllReduceAlgorithm with the ring's protocol and latencies,
  * AlltoAll = PairwiseAlltoAllAlgorithm (NCCL point-to-point, Simple); a forced Tree or
  * Hierarchical applies to AllReduce, the other collectives keep their ring (as NCCL does);
@@ -199,6 +201,25 @@ class CollectiveCommunicator : public Object
      * \return the system
      */
     NcclSystem DefaultSystem() const;
+    /**
+     * \brief The unloaded wire time of a hop: what a message pays in the simulated fabric
+     *        itself (cables and switch processing) before any software step latency.
+     *
+     * NCCL's per-hop latencies (tuning.cc hwLatencies) are end-to-end step times measured on
+     * real systems, the wire and the switches included; since the simulator pays those
+     * itself, the executor charges NCCL's latency minus this (at least 0). CollectiveHelper
+     * sets it from the topology (NVLink: two NVLink cables and the NVSwitch; network: two
+     * GPU-leaf cables and the leaf); without it nothing is subtracted.
+     * \param hop the hop kind
+     * \param wire the unloaded time (>= 0; aborts otherwise)
+     */
+    void SetHopWireLatency(CollectiveHopType hop, Time wire);
+    /**
+     * \param hop the hop kind
+     * \return the unloaded wire time set for it (0 by default)
+     */
+    Time GetHopWireLatency(CollectiveHopType hop) const;
+
     /**
      * \brief Give a rank its NVSwitch's NVLS engine (CollectiveHelper does this on NVSwitch
      *        topologies); NVLS and NVLSTree need every rank to have one.
@@ -377,14 +398,15 @@ class CollectiveCommunicator : public Object
     /// The default schedule builders by TypeId uid, created on first use.
     mutable std::map<uint16_t, Ptr<CollectiveAlgorithm>> m_builders;
     std::vector<CollectiveNvlsBinding> m_nvls; //!< per comm rank (empty: no NVLS engines)
+    std::array<Time, 2> m_hopWire{};           //!< unloaded wire time per CollectiveHopType
     bool m_nvlsGrouped{false};                 //!< the NVLS groups exist
-    Ptr<NcclTuner> m_tuner;                                 //!< NCCL's tuning model
-    std::map<uint32_t, Active> m_active;                    //!< by collective number
-    std::vector<CollectiveRecord> m_records;                //!< finished
-    std::map<CacheKey, CacheEntry> m_cache;                 //!< schedules
-    std::deque<CacheKey> m_cacheOrder;                      //!< insertion order
-    uint32_t m_nextSeq;                                     //!< next collective number
-    bool m_failed;                                          //!< a collective failed
+    Ptr<NcclTuner> m_tuner;                    //!< NCCL's tuning model
+    std::map<uint32_t, Active> m_active;       //!< by collective number
+    std::vector<CollectiveRecord> m_records;   //!< finished
+    std::map<CacheKey, CacheEntry> m_cache;    //!< schedules
+    std::deque<CacheKey> m_cacheOrder;         //!< insertion order
+    uint32_t m_nextSeq;                        //!< next collective number
+    bool m_failed;                             //!< a collective failed
 
     uint32_t m_channels;         //!< attribute Channels
     uint64_t m_chunkSize;        //!< attribute ChunkSize

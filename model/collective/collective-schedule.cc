@@ -192,9 +192,9 @@ CollectiveSchedule::AddSend(uint32_t src,
     for (uint32_t d : deps)
     {
         NS_ABORT_MSG_IF(d >= sp.recvs.size(),
-                        "CollectiveSchedule: dependency " << d << " of rank " << src
-                                                          << " is not one of its "
-                                                          << sp.recvs.size() << " receives");
+                        "CollectiveSchedule: dependency "
+                            << d << " of rank " << src << " is not one of its " << sp.recvs.size()
+                            << " receives");
         sp.deps.push_back(d);
     }
     s.depEnd = static_cast<uint32_t>(sp.deps.size());

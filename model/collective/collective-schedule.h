@@ -104,8 +104,8 @@ class CollectiveSchedule : public SimpleRefCount<CollectiveSchedule>
         std::vector<Target> targets;
         std::vector<uint32_t> targetBegin{0}; //!< offsets of the target lists (CSR)
         uint32_t nConns{0};                   //!< distinct (peer, channel, kind) connections
-        uint64_t bytesSent{0};            //!< sum of send bytes
-        uint64_t bytesReceived{0};        //!< sum of receive bytes
+        uint64_t bytesSent{0};                //!< sum of send bytes
+        uint64_t bytesReceived{0};            //!< sum of receive bytes
     };
 
     /**

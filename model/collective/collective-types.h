@@ -26,9 +26,9 @@ constexpr uint32_t COLLECTIVE_NONE = std::numeric_limits<uint32_t>::max();
  */
 enum class CollectiveSendKind : uint8_t
 {
-    TRANSPORT = 0,  //!< a message to a peer over the CollectiveTransport
-    NVLS_REDUCE,    //!< an NVSwitch multimem reduce, result to the issuer (NvlsEngine)
-    NVLS_MULTICAST, //!< an NVSwitch multimem store to every member of the group (NvlsEngine)
+    TRANSPORT = 0,         //!< a message to a peer over the CollectiveTransport
+    NVLS_REDUCE,           //!< an NVSwitch multimem reduce, result to the issuer (NvlsEngine)
+    NVLS_MULTICAST,        //!< an NVSwitch multimem store to every group member (NvlsEngine)
     NVLS_REDUCE_MULTICAST, //!< both, fused per element: the group's sum to every member
 };
 

@@ -224,14 +224,13 @@ NcclTuner::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&NcclTuner::m_nvls),
                           MakeBooleanChecker())
-            .AddAttribute("NvlsChannels",
-                          "Channels NVLS and NVLSTree run on (NCCL_NVLS_NCHANNELS; NCCL's "
-                          "default 16 on Hopper; 1..32, at most MaxChannels).",
-                          UintegerValue(16),
-                          MakeUintegerAccessor(&NcclTuner::m_nvlsChannels),
-                          MakeFabricUintegerChecker<uint32_t>("ns3::NcclTuner::NvlsChannels",
-                                                              1,
-                                                              32))
+            .AddAttribute(
+                "NvlsChannels",
+                "Channels NVLS and NVLSTree run on (NCCL_NVLS_NCHANNELS; NCCL's "
+                "default 16 on Hopper; 1..32, at most MaxChannels).",
+                UintegerValue(16),
+                MakeUintegerAccessor(&NcclTuner::m_nvlsChannels),
+                MakeFabricUintegerChecker<uint32_t>("ns3::NcclTuner::NvlsChannels", 1, 32))
             .AddAttribute(
                 "MaxChannels",
                 "Most channels a graph gets (NCCL MAXCHANNELS 32; 1..32).",

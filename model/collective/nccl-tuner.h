@@ -138,16 +138,22 @@ struct NcclChoice
  * search would find: one ring per NIC across nodes at the fastest search speed (NCCL sm90
  * speed arrays) the NIC and NVLink allow, channels doubled and speed halved when the speed is
  * at least 25 GB/s (NCCL's channel duplication); one node: as many channels as the NVLink
- * bandwidth per GPU holds at the fastest speed, doubled the same way. It then fills NCCL's
- * latency and bandwidth tables with NCCL's refinements (LL at half the bus bandwidth and at
- * most llMaxBw, LL128 at 0.92 and per-channel caps, tree at 0.92 and per-channel caps, tree
+ * bandwidth per GPU holds at the fastest speed, doubled the same way; NVLS (and NVLSTree, which
+ * shares its graph): one channel per GPU of a server at the fastest speed one GPU's NVLink (and
+ * NIC, across nodes) allows (DGX H100: 8 x 60 GB/s on one node, 8 x 48 GB/s across). It then
+ * fills NCCL's latency and bandwidth tables with NCCL's refinements (LL at half the bus bandwidth
+ * and at most llMaxBw, LL128 at 0.92 and per-channel caps, tree at 0.92 and per-channel caps, tree
  * algorithm bandwidth half the bus bandwidth, ring latency over intra and inter steps with the
  * network post overhead, tree latency over the chain and log2(nodes) network hops; LL128 only
- * over NVLink). Select() returns NCCL's choice; GetChannels() NCCL's per-size channel count
- * (channels removed while bytes < channels x threads x threshold).
+ * over NVLink; NVLS per channel min(bwIntra x nvlsEfficiency x (channels-1)/channels x 2,
+ * bwInter), NVLSTree also at most perChMaxNvlsTreeBw with the network term doubled on 2 nodes,
+ * NVLS latency 25 us, NVLSTree 25 us + 2 log2(nodes) x 20.9 us). Select() returns NCCL's
+ * choice; GetChannels() NCCL's per-size channel count (channels removed while bytes < channels
+ * x threads x threshold; NVLS: NvlsChannels).
  *
- * Algorithms: AllReduce: Tree, Ring (and NVLS / NVLSTree once executable: not in this model
- * yet, so never chosen); AllGather, ReduceScatter, Broadcast: Ring. AlltoAll is NCCL
+ * Algorithms: AllReduce: Tree, Ring, NVLS (one NVSwitch server of Hopper or newer GPUs, with
+ * EnableNvls), NVLSTree (several such servers, the same number of GPUs on each; NVLS across
+ * nodes would need CollNet); AllGather, ReduceScatter, Broadcast: Ring. AlltoAll is NCCL
  * point-to-point (not tuned): Simple.
  *
  * Errors: Select() aborts naming the collective, the forced algorithm/protocol and what is
@@ -268,7 +274,10 @@ class NcclTuner : public Object
      *        (src/enqueue.cc): the protocol's step of data, Simple ring CHUNKSTEPS = 4 steps
      *        (2 MiB, in two slices), Simple tree halved down to 128/64/32 KiB while the
      *        channel's part has fewer than depth x 8/4/1 chunks, tree LL128 halved down to 128
-     *        and 32 KiB while it has fewer than (1 + log2(nodes) + ppn/10) x 64/ppn and 16/ppn.
+     *        and 32 KiB while it has fewer than (1 + log2(nodes) + ppn/10) x 64/ppn and 16/ppn;
+     *        NVLS nvlsChunkSize 128 KiB, cut to 64/32/16 KiB below 64/8/2 x channels x GPUs per
+     *        node x the chunk; NVLSTree 128 KiB (64 KiB from 4 nodes on), cut to 256/128/64/32
+     *        KiB below 32/16/4/1 x channels x GPUs per node x the chunk.
      * \param a an algorithm
      * \param p a protocol
      * \param bytes the collective's size, bytes
@@ -284,7 +293,8 @@ class NcclTuner : public Object
      * \brief Base latency the executor charges when a rank starts a collective.
      * \param a an algorithm
      * \param p a protocol
-     * \return NCCL's base latency (us, as a Time)
+     * \return NCCL's base latency (us, as a Time); NVLS and NVLSTree: NCCL's NVLS intra-node
+     *         latency (25 us), their multimem operations then cost only the NvlsEngine's own
      */
     Time GetBaseLatency(NcclAlgorithm a, NcclProtocol p) const;
     /**

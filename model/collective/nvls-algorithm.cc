@@ -99,8 +99,7 @@ NvlsTreeAlgorithm::DoBuild(const CollectiveRequest& request, CollectiveSchedule&
                         << (layout.HasLocations() ? std::to_string(m) : std::string("unknown"))
                         << " servers" << (layout.IsUniform() ? "" : ", uneven") << ")");
     const uint32_t g = static_cast<uint32_t>(layout.GetServerRanks(0).size());
-    NS_ABORT_MSG_IF(g < 2,
-                    "NvlsTreeAlgorithm: NVLS needs at least 2 GPUs per server, not " << g);
+    NS_ABORT_MSG_IF(g < 2, "NvlsTreeAlgorithm: NVLS needs at least 2 GPUs per server, not " << g);
     const uint32_t nc = request.channels;
     const uint64_t part = SegmentBytes(request.bytes, uint64_t(nc) * g, request.elementSize);
     const std::vector<uint64_t> chunks =
