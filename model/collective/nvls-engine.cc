@@ -154,24 +154,7 @@ NvlsEngine::Reduce(uint32_t group,
                    NvlsListener* listener,
                    uint64_t cookie)
 {
-    const uint32_t port = PortOf(group, member);
-    NS_ABORT_MSG_IF(bytes == 0, "NvlsEngine::Reduce: 0 bytes is invalid (>= 1)");
-    const Time d = Duration(bytes);
-    // The switch reads the bytes from every member (their up directions), in parallel.
-    Time readDone = Simulator::Now();
-    for (uint32_t p : m_groups[group])
-    {
-        readDone = std::max(readDone, Book(m_upFree[p], d, Time(0)));
-        m_upBytes[p] += bytes;
-    }
-    // The sum streams down to the issuer, finishing no earlier than the last read.
-    Time done = Book(m_downFree[port], d, readDone);
-    m_downBytes[port] += bytes;
-    m_nReduces++;
-    m_opTrace(false, port, bytes, done);
-    Time at = done + m_latency - Simulator::Now();
-    Simulator::Schedule(at, &NvlsListener::NvlsDelivered, listener, cookie, member, bytes);
-    Simulator::Schedule(at, &NvlsListener::NvlsCompleted, listener, cookie);
+    Operate(group, member, bytes, true, false, listener, cookie);
 }
 
 void
@@ -181,11 +164,7 @@ NvlsEngine::Multicast(uint32_t group,
                       NvlsListener* listener,
                       uint64_t cookie)
 {
-    const uint32_t port = PortOf(group, member);
-    NS_ABORT_MSG_IF(bytes == 0, "NvlsEngine::Multicast: 0 bytes is invalid (>= 1)");
-    Time written = Book(m_upFree[port], Duration(bytes), Time(0));
-    m_upBytes[port] += bytes;
-    Deliver(group, member, bytes, 0, written, listener, cookie);
+    Operate(group, member, bytes, false, true, listener, cookie);
 }
 
 void
@@ -195,42 +174,50 @@ NvlsEngine::ReduceMulticast(uint32_t group,
                             NvlsListener* listener,
                             uint64_t cookie)
 {
-    const uint32_t port = PortOf(group, member);
-    NS_ABORT_MSG_IF(bytes == 0, "NvlsEngine::ReduceMulticast: 0 bytes is invalid (>= 1)");
-    // Reads from every member and the issuer's stores stream up together.
-    Time ready = Simulator::Now();
-    for (uint32_t p : m_groups[group])
-    {
-        const uint64_t up = p == port ? 2 * bytes : bytes;
-        ready = std::max(ready, Book(m_upFree[p], Duration(up), Time(0)));
-        m_upBytes[p] += up;
-    }
-    m_nReduces++;
-    Deliver(group, member, bytes, bytes, ready, listener, cookie);
+    Operate(group, member, bytes, true, true, listener, cookie);
 }
 
 void
-NvlsEngine::Deliver(uint32_t group,
-                    uint32_t issuer,
+NvlsEngine::Operate(uint32_t group,
+                    uint32_t member,
                     uint64_t bytes,
-                    uint64_t issuerExtra,
-                    Time ready,
+                    bool reduce,
+                    bool multicast,
                     NvlsListener* listener,
                     uint64_t cookie)
 {
+    const uint32_t port = PortOf(group, member);
+    NS_ABORT_MSG_IF(bytes == 0, "NvlsEngine: an operation of 0 bytes is invalid (>= 1)");
     const auto& ports = m_groups[group];
-    // Deliveries in arrival order (ties in member order), then the completion.
+    // Up: a reduce reads the bytes from every member, a multicast stores them from the issuer;
+    // both stream together, in parallel over the members.
+    Time ready = Simulator::Now();
+    for (uint32_t p : ports)
+    {
+        const uint64_t up = (reduce ? bytes : 0) + (multicast && p == port ? bytes : 0);
+        if (up > 0)
+        {
+            ready = std::max(ready, Book(m_upFree[p], Duration(up), Time(0)));
+            m_upBytes[p] += up;
+        }
+    }
+    // Down, cut-through (never before the last up byte): the sum to the issuer, the stored
+    // bytes to every member. Deliveries in arrival order (ties in member order).
     std::vector<std::pair<Time, uint32_t>> arrivals;
-    arrivals.reserve(ports.size());
+    arrivals.reserve(multicast ? ports.size() : 1);
     for (uint32_t m = 0; m < ports.size(); ++m)
     {
-        const uint64_t down = m == issuer ? bytes + issuerExtra : bytes;
-        arrivals.emplace_back(Book(m_downFree[ports[m]], Duration(down), ready), m);
-        m_downBytes[ports[m]] += down;
+        const uint64_t down = (reduce && m == member ? bytes : 0) + (multicast ? bytes : 0);
+        if (down > 0)
+        {
+            arrivals.emplace_back(Book(m_downFree[ports[m]], Duration(down), ready), m);
+            m_downBytes[ports[m]] += down;
+        }
     }
     std::stable_sort(arrivals.begin(), arrivals.end());
-    m_nMulticasts++;
-    m_opTrace(true, ports[issuer], bytes, arrivals.back().first);
+    m_nReduces += reduce ? 1 : 0;
+    m_nMulticasts += multicast ? 1 : 0;
+    m_opTrace(multicast, port, bytes, arrivals.back().first);
     for (const auto& [t, m] : arrivals)
     {
         Simulator::Schedule(t + m_latency - Simulator::Now(),

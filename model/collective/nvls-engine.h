@@ -183,13 +183,13 @@ class NvlsEngine : public Object
     Time Duration(uint64_t bytes) const;
     /// Book \p d on a pipe free at \p free: returns the finish, not before \p notBefore
     static Time Book(Time& free, Time d, Time notBefore);
-    /// Book a multicast whose data is ready to leave the switch at \p ready (up pipes done);
-    /// \p issuerExtra more bytes on the issuer's down pipe; deliver and complete.
-    void Deliver(uint32_t group,
-                 uint32_t issuer,
+    /// Book an operation (reduce: reads from every member, sum to the issuer; multicast: the
+    /// issuer's bytes to every member; both: fused) and schedule its deliveries.
+    void Operate(uint32_t group,
+                 uint32_t member,
                  uint64_t bytes,
-                 uint64_t issuerExtra,
-                 Time ready,
+                 bool reduce,
+                 bool multicast,
                  NvlsListener* listener,
                  uint64_t cookie);
     /// Check group and member; return the member's port.
