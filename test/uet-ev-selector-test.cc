@@ -8,6 +8,10 @@
 #include "test-util.h"
 
 #include "ns3/uet-ev-selector.h"
+#include "ns3/uet-mixed-ev-selector.h"
+#include "ns3/uet-oblivious-ev-selector.h"
+#include "ns3/uet-reps-ev-selector.h"
+#include "ns3/uet-single-ev-selector.h"
 
 #include <algorithm>
 #include <deque>

@@ -25,6 +25,7 @@
 #include "ns3/rccc-congestion-ops.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/uet-single-ev-selector.h"
 #include "ns3/uinteger.h"
 
 #include <cstdlib>

@@ -9,7 +9,7 @@
 #include "uet-cc-context.h"
 #include "uet-credit-pacer.h"
 #include "uet-endpoint.h"
-#include "uet-ev-selector.h"
+#include "ns3/uet-ev-selector.h"
 #include "uet-pdc-id-pool.h"
 #include "uet-pdc.h"
 #include "uet-pdcless-flow.h"

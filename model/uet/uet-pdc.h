@@ -10,7 +10,7 @@
 
 #include "uet-cc-context.h"
 #include "uet-credit-pacer.h"
-#include "uet-ev-selector.h"
+#include "ns3/uet-ev-selector.h"
 #include "uet-message-sender.h"
 #include "uet-psn-window.h"
 #include "uet-ses-reassembly.h"
