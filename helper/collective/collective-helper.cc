@@ -251,7 +251,7 @@ CollectiveHelper::CreateCommunicator(const std::vector<uint32_t>& ranks, const s
                         << " is not RoCE; connectors apply to ns3::RoceCollectiveTransport");
     if (roce)
     {
-        roce->GetNicHelper().SetRandomStartPsn(m_randomPsn);
+        roce->GetQpConnector().SetRandomStartPsn(m_randomPsn);
         if (!m_connector.IsNull())
         {
             roce->SetConnector(m_connector);

@@ -19,10 +19,8 @@ namespace ns3
 {
 
 RoceNicHelper::RoceNicHelper()
-    : m_randomPsn(true)
 {
     m_nicFactory.SetTypeId("ns3::RoceNic");
-    m_psnRng = CreateObject<UniformRandomVariable>();
 }
 
 namespace
@@ -136,7 +134,7 @@ RoceNicHelper::SetCongestionControl(const std::string& cc)
 void
 RoceNicHelper::SetRandomStartPsn(bool random)
 {
-    m_randomPsn = random;
+    m_connector.SetRandomStartPsn(random);
 }
 
 Ptr<RoceNic>
@@ -162,42 +160,19 @@ RoceNicHelper::Connect(Ptr<RoceNic> a,
                        uint32_t portA,
                        uint32_t portB)
 {
-    FABRIC_INPUT_ERROR_IF(!a || !b, "RoceNicHelper::Connect: a NIC is null (unknown NIC)");
-    FABRIC_INPUT_ERROR_IF(a->GetNPorts() == 0 || b->GetNPorts() == 0,
-                          "RoceNicHelper::Connect: a NIC has no ports (install it with "
-                          "RoceNicHelper::Install first)");
-    FABRIC_INPUT_ERROR_IF(nQps == 0, "RoceNicHelper::Connect: nQps must be >= 1");
-    std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>> pairs;
-    for (uint32_t i = 0; i < nQps; ++i)
-    {
-        Ptr<RoceQueuePair> qa = a->CreateQp(portA);
-        Ptr<RoceQueuePair> qb = b->CreateQp(portB);
-        uint32_t psnA = m_randomPsn ? m_psnRng->GetInteger(0, 0xffffff) : 0;
-        uint32_t psnB = m_randomPsn ? m_psnRng->GetInteger(0, 0xffffff) : 0;
-        // Entropy: the RoCE convention of a UDP source port in 49152..65535 per QP.
-        auto entropy = [](uint32_t qpn, uint32_t other) {
-            return static_cast<uint16_t>(49152 + ((qpn * 2654435761u) ^ other) % 16384);
-        };
-        qa->Connect(b->GetAddress(portB),
-                    qb->GetQpn(),
-                    psnA,
-                    psnB,
-                    entropy(qa->GetQpn(), qb->GetQpn()));
-        qb->Connect(a->GetAddress(portA),
-                    qa->GetQpn(),
-                    psnB,
-                    psnA,
-                    entropy(qb->GetQpn(), qa->GetQpn()));
-        pairs.emplace_back(qa, qb);
-    }
-    return pairs;
+    return m_connector.Connect(a, b, nQps, portA, portB, "RoceNicHelper::Connect");
 }
 
 int64_t
 RoceNicHelper::AssignStreams(int64_t stream)
 {
-    m_psnRng->SetStream(stream);
-    return 1;
+    return m_connector.AssignStreams(stream);
+}
+
+RoceQpConnector&
+RoceNicHelper::GetConnector()
+{
+    return m_connector;
 }
 
 } // namespace ns3

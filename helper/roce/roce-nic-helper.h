@@ -5,8 +5,8 @@
 #define ROCE_NIC_HELPER_H
 
 #include "ns3/object-factory.h"
-#include "ns3/random-variable-stream.h"
 #include "ns3/roce-nic.h"
+#include "ns3/roce-qp-connector.h"
 
 #include <optional>
 #include <string>
@@ -101,12 +101,14 @@ class RoceNicHelper
      */
     int64_t AssignStreams(int64_t stream);
 
+    /// \return the QP connector Connect() uses (start PSNs, entropy)
+    RoceQpConnector& GetConnector();
+
   private:
-    ObjectFactory m_nicFactory;          //!< NIC factory
-    Ptr<UniformRandomVariable> m_psnRng; //!< start PSNs
-    bool m_randomPsn;                    //!< randomize start PSNs
-    uint32_t m_mtu{0};                   //!< Mtu set through SetNicAttribute (0 = default)
-    std::optional<bool> m_int;           //!< Int as set (unset: the attribute's default)
+    ObjectFactory m_nicFactory;           //!< NIC factory
+    RoceQpConnector m_connector;          //!< the out-of-band QP exchange
+    uint32_t m_mtu{0};                    //!< Mtu set through SetNicAttribute (0 = default)
+    std::optional<bool> m_int;            //!< Int as set (unset: the attribute's default)
     std::optional<uint32_t> m_intMaxHops; //!< IntMaxHops as set (unset: the default)
 };
 

@@ -131,16 +131,16 @@ RoceCollectiveTransport::SetConnector(Connector connector)
     m_connector = connector;
 }
 
-RoceNicHelper&
-RoceCollectiveTransport::GetNicHelper()
+RoceQpConnector&
+RoceCollectiveTransport::GetQpConnector()
 {
-    return m_nicHelper;
+    return m_qpConnector;
 }
 
 int64_t
 RoceCollectiveTransport::AssignStreams(int64_t stream)
 {
-    return m_nicHelper.AssignStreams(stream);
+    return m_qpConnector.AssignStreams(stream);
 }
 
 uint32_t
@@ -152,7 +152,7 @@ RoceCollectiveTransport::GetNRanks() const
 std::vector<RoceCollectiveTransport::QpPair>
 RoceCollectiveTransport::DefaultConnect(uint32_t src, uint32_t dst, uint32_t nQps)
 {
-    return m_nicHelper.Connect(m_nics[src], m_nics[dst], nQps, 0, 0);
+    return m_qpConnector.Connect(m_nics[src], m_nics[dst], nQps, 0, 0, "RoceNicHelper::Connect");
 }
 
 void

@@ -7,10 +7,10 @@
 #define ROCE_COLLECTIVE_TRANSPORT_H
 
 #include "roce-nic.h"
+#include "roce-qp-connector.h"
 #include "roce-queue-pair.h"
 
 #include "ns3/collective-transport.h"
-#include "ns3/roce-nic-helper.h"
 
 #include <deque>
 #include <unordered_map>
@@ -27,8 +27,8 @@ namespace ns3
  *
  * Rank i is the i-th NIC given to SetNics()/AddRank(). A connection is opened on its first
  * message (or by Connect()) through the connector, a callback (src, dst, nQps) -> nQps QP
- * pairs (src's QP first). The default connector is RoceNicHelper::Connect between the two
- * NICs' port 0; a topology supplies its own (e.g. FabricTopologyHelper::Connect, which picks
+ * pairs (src's QP first). The default connector is a RoceQpConnector between the two NICs'
+ * port 0; a topology supplies its own (e.g. FabricTopologyHelper::Connect, which picks
  * the NVLink port inside a server and a scale-out port otherwise). The connector must return
  * fresh, connected QPs: the transport takes over their receive callbacks.
  *
@@ -86,15 +86,15 @@ class RoceCollectiveTransport : public CollectiveTransport
      */
     Ptr<RoceNic> GetNic(uint32_t rank) const;
     /**
-     * \brief Set the connector (null restores the default: RoceNicHelper::Connect on port 0).
+     * \brief Set the connector (null restores the default: RoceQpConnector on port 0).
      * \param connector the connector
      */
     void SetConnector(Connector connector);
     /**
-     * \brief The RoceNicHelper of the default connector (e.g. to disable random start PSNs).
+     * \brief The QP connector of the default connection (e.g. to disable random start PSNs).
      * \return a reference valid for the transport's lifetime
      */
-    RoceNicHelper& GetNicHelper();
+    RoceQpConnector& GetQpConnector();
     /**
      * \brief Open a connection now rather than on its first message (no-op if open).
      * \param src source rank
@@ -183,7 +183,7 @@ class RoceCollectiveTransport : public CollectiveTransport
 
     std::vector<Ptr<RoceNic>> m_nics;                   //!< rank -> NIC
     Connector m_connector;                              //!< user connector (or null)
-    RoceNicHelper m_nicHelper;                          //!< default connector
+    RoceQpConnector m_qpConnector;                      //!< default connector
     uint32_t m_qpsPerConnection;                        //!< attribute
     std::vector<Connection> m_conns;                    //!< connections
     std::unordered_map<uint64_t, uint32_t> m_connIndex; //!< (src, dst, channel) -> index
