@@ -8,6 +8,7 @@
 #include "ns3/pointer.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/roce-entropy-parser.h"
+#include "ns3/roce-int-header.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -20,6 +21,7 @@ SwitchHelper::SwitchHelper()
     m_ecnFactory.SetTypeId("ns3::WredEcnMarker");
     m_lbFactory.SetTypeId("ns3::EcmpLoadBalancer");
     m_parsers.Add(RoceEntropyParser::UDP_PORT, &RoceEntropyParser::Parse);
+    m_telemetryWriters.Set(RoceEntropyParser::UDP_PORT, &RoceInt::WriteSwitchHop);
 }
 
 void
@@ -115,6 +117,7 @@ SwitchHelper::Install(Ptr<Node> node, NetDeviceContainer ports)
     }
     sw->SetAttribute("LoadBalancer", PointerValue(lb));
     sw->SetEntropyParsers(m_parsers);
+    sw->SetTelemetryWriters(m_telemetryWriters);
     for (uint32_t i = 0; i < ports.GetN(); ++i)
     {
         Ptr<PfcNetDevice> dev = DynamicCast<PfcNetDevice>(ports.Get(i));

@@ -28,7 +28,8 @@ namespace ns3
  * (SwitchEntropyParserTable). By default it holds RoCEv2's (UDP 4791, the BTH destination QP,
  * RoceEntropyParser), so "ns3::EntropyEcmpLoadBalancer" (alias "ns3::RoceEcmpLoadBalancer")
  * does E-ECMP as before; add a transport's with SetEntropyParser() (e.g. UDP 4793 with
- * UdpSourcePortEntropyParser for Ultra Ethernet), remove one with RemoveEntropyParser().
+ * UdpSourcePortEntropyParser for Ultra Ethernet), remove one with RemoveEntropyParser(). New
+ * switches also get RoCEv2's in-band telemetry writer (UDP 4791, RoceInt::WriteSwitchHop).
  */
 class SwitchHelper
 {
@@ -111,11 +112,12 @@ class SwitchHelper
     static uint32_t DefaultSeed(uint32_t nodeId);
 
   private:
-    ObjectFactory m_switchFactory;      //!< switch factory
-    ObjectFactory m_mmuFactory;         //!< MMU factory
-    ObjectFactory m_ecnFactory;         //!< ECN marker factory
-    ObjectFactory m_lbFactory;          //!< load balancer factory
-    SwitchEntropyParserTable m_parsers; //!< entropy parsers of new switches
+    ObjectFactory m_switchFactory;                 //!< switch factory
+    ObjectFactory m_mmuFactory;                    //!< MMU factory
+    ObjectFactory m_ecnFactory;                    //!< ECN marker factory
+    ObjectFactory m_lbFactory;                     //!< load balancer factory
+    SwitchEntropyParserTable m_parsers;            //!< entropy parsers of new switches
+    SwitchTelemetryWriterTable m_telemetryWriters; //!< INT writers of new switches (RoCEv2's)
 };
 
 template <typename... Ts>

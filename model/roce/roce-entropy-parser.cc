@@ -4,6 +4,7 @@
 #include "roce-entropy-parser.h"
 
 #include "roce-bth-header.h"
+#include "roce-int-header.h"
 
 #include "ns3/abort.h"
 #include "ns3/fabric-switch.h"
@@ -32,6 +33,7 @@ RoceEntropyParser::Install(Ptr<FabricSwitch> sw)
 {
     NS_ABORT_MSG_IF(!sw, "RoceEntropyParser::Install given a null switch");
     sw->SetEntropyParser(UDP_PORT, &RoceEntropyParser::Parse);
+    sw->SetTelemetryWriter(UDP_PORT, &RoceInt::WriteSwitchHop);
 }
 
 void

@@ -20,8 +20,8 @@ class FabricSwitch;
  * \ingroup ai-fabric-roce
  * \brief RoCEv2's hooks into protocol-neutral layers, keyed by its UDP destination port 4791
  *        (IBTA Annex A17): the switch entropy parser that makes E-ECMP hash the BTH
- *        destination QP, and the FabricWireHeader describer that prints a BTH in frame
- *        descriptions.
+ *        destination QP (its INT writer is RoceInt::WriteSwitchHop), and the FabricWireHeader
+ *        describer that prints a BTH in frame descriptions.
  *
  * SwitchHelper registers Parse() on every switch it builds (Install() on others); the
  * describer is registered with FabricWireHeader when the library loads.
@@ -43,7 +43,8 @@ class RoceEntropyParser
     static void Parse(const uint8_t* l4Payload, uint32_t n, SwitchFlowKey& key);
 
     /**
-     * \brief Register Parse() for UDP port 4791 on a switch (replacing any parser it had).
+     * \brief Register Parse() and RoCEv2's in-band telemetry writer (RoceInt::WriteSwitchHop)
+     *        for UDP port 4791 on a switch (replacing any it had).
      * \param sw the switch (aborts if null)
      */
     static void Install(Ptr<FabricSwitch> sw);

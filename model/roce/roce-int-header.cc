@@ -95,6 +95,35 @@ RoceInt::DecodeHop(uint64_t record)
     return hop;
 }
 
+void
+RoceInt::WriteSwitchHop(FabricFrame& frame, uint32_t l2Bytes, const SwitchHopTelemetry& hop)
+{
+    // IPv4 without options, UDP, BTH, then the INT stack.
+    constexpr uint32_t STACK_OFFSET = 20 + 8 + 12;
+    frame.LoadHead(l2Bytes + STACK_OFFSET + MAX_BYTES);
+    if (frame.GetHeadBytes() < l2Bytes + STACK_OFFSET + HEADER_BYTES)
+    {
+        return;
+    }
+    const uint8_t* head = frame.GetHead() + l2Bytes;
+    uint32_t cap = GetCapacity(head + STACK_OFFSET);
+    if ((head[0] & 0x0f) != 5 || !(head[20 + 8 + 4] & BTH_INT_BIT) || cap > MAX_HOPS)
+    {
+        return; // not an INT stack a switch can write
+    }
+    uint8_t* h = frame.MutableHead(l2Bytes + STACK_OFFSET + StackBytes(cap));
+    if (!h)
+    {
+        return;
+    }
+    FabricCcHopTelemetry record;
+    record.queueBytes = hop.queueBytes;
+    record.txBytes = hop.txBytes;
+    record.timestamp = hop.timestamp;
+    record.linkRate = hop.linkRate;
+    AppendHop(h + l2Bytes + STACK_OFFSET, record);
+}
+
 bool
 RoceInt::AppendHop(uint8_t* p, const FabricCcHopTelemetry& hop)
 {

@@ -7,6 +7,7 @@
 #define ROCE_INT_HEADER_H
 
 #include "ns3/fabric-congestion-ops.h"
+#include "ns3/switch-telemetry-writer.h"
 
 #include <cstdint>
 #include <string>
@@ -55,7 +56,7 @@ class RoceInt
     /// Bit of BTH octet 4 (reserved) that says an INT stack follows the BTH.
     static constexpr uint8_t BTH_INT_BIT = 0x20;
     /// Bit of IPv4 octet 6 (the reserved flag) that asks switches to append a hop record.
-    static constexpr uint8_t IPV4_INT_BIT = 0x80;
+    static constexpr uint8_t IPV4_INT_BIT = SWITCH_TELEMETRY_IPV4_FLAG;
     static constexpr uint32_t BYTE_UNIT = 128;        //!< txBytes and queue length unit
     static constexpr uint64_t TS_MODULO = 1ull << 24; //!< timestamp wrap, ns
     static constexpr uint64_t TX_MODULO = (1ull << 20) * BYTE_UNIT; //!< txBytes wrap, bytes
@@ -95,6 +96,16 @@ class RoceInt
         return (p[0] & 0x80) != 0;
     }
 
+    /**
+     * \brief The switches' writer of RoCEv2's INT (SwitchTelemetryWriteFn for UDP 4791): for
+     *        an IPv4 header without options, UDP and a BTH with BTH_INT_BIT, appends \p hop to
+     *        the stack after the BTH; leaves other frames (or a stack of an unknown capacity)
+     *        alone.
+     * \param frame the frame
+     * \param l2Bytes bytes of its L2 header
+     * \param hop the hop's telemetry
+     */
+    static void WriteSwitchHop(FabricFrame& frame, uint32_t l2Bytes, const SwitchHopTelemetry& hop);
     /**
      * \brief Append a hop record (a switch forwarding the packet).
      * \param p the stack

@@ -13,7 +13,6 @@
 #include "ns3/node.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pointer.h"
-#include "ns3/roce-int-header.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -51,14 +50,16 @@ FabricSwitch::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&FabricSwitch::m_decrementTtl),
                           MakeBooleanChecker())
-            .AddAttribute("InBandTelemetry",
-                          "Append an HPCC in-band telemetry hop (RoceInt) to the frames that ask "
-                          "for it. The topology helpers turn it off on NVSwitches: NVLink is "
-                          "not an Ethernet hop and carries no INT, so HPCC sees the scale-out "
-                          "switches only (and NVLink rates need no INT rate code).",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&FabricSwitch::m_inBandTelemetry),
-                          MakeBooleanChecker())
+            .AddAttribute(
+                "InBandTelemetry",
+                "Append an in-band telemetry hop (HPCC; for RoCEv2 the RoceInt stack, "
+                "by the writer registered for the frame's UDP port) to the frames "
+                "that ask for it. The topology helpers turn it off on NVSwitches: NVLink is "
+                "not an Ethernet hop and carries no INT, so HPCC sees the scale-out "
+                "switches only (and NVLink rates need no INT rate code).",
+                BooleanValue(true),
+                MakeBooleanAccessor(&FabricSwitch::m_inBandTelemetry),
+                MakeBooleanChecker())
             .AddAttribute("Mmu",
                           "The shared-buffer MMU.",
                           PointerValue(),
@@ -394,11 +395,16 @@ FabricSwitch::Egress(uint32_t outPort,
             wire::PutU16(ip + 10, checksum);
         }
     }
-    // HPCC in-band telemetry: only frames whose IPv4 reserved flag asks for it (one byte
-    // test; the head holds at least the IPv4 header, which the flow key was parsed from).
-    if (m_inBandTelemetry && (frame.GetHead()[l2Bytes + 6] & RoceInt::IPV4_INT_BIT))
+    // In-band telemetry: only frames whose IPv4 reserved flag asks for it (one byte test; the
+    // head holds at least the IPv4 header, which the flow key was parsed from), written by
+    // the transport's writer for the frame's UDP destination port.
+    if (m_inBandTelemetry && (frame.GetHead()[l2Bytes + 6] & SWITCH_TELEMETRY_IPV4_FLAG))
     {
-        AppendInt(outPort, frame, l2Bytes, prio, bytes);
+        if (SwitchTelemetryWriteFn write =
+                key.protocol == 17 ? m_telemetryWriters.Find(key.dstPort) : nullptr)
+        {
+            write(frame, l2Bytes, HopTelemetry(outPort, prio, bytes));
+        }
     }
     if (!m_ports[outPort]->ForwardFrame(frame,
                                         l2Bytes,
@@ -501,34 +507,11 @@ FabricSwitch::Trim(FabricFrame& frame,
     return true;
 }
 
-void
-FabricSwitch::AppendInt(uint32_t outPort,
-                        FabricFrame& frame,
-                        uint32_t l2Bytes,
-                        uint8_t priority,
-                        uint32_t ownBytes)
+SwitchHopTelemetry
+FabricSwitch::HopTelemetry(uint32_t outPort, uint8_t priority, uint32_t ownBytes) const
 {
-    // IPv4 without options, UDP, BTH, then the INT stack (RoceInt).
-    constexpr uint32_t STACK_OFFSET = 20 + 8 + 12;
-    frame.LoadHead(l2Bytes + STACK_OFFSET + RoceInt::MAX_BYTES);
-    if (frame.GetHeadBytes() < l2Bytes + STACK_OFFSET + RoceInt::HEADER_BYTES)
-    {
-        return;
-    }
-    const uint8_t* head = frame.GetHead() + l2Bytes;
-    uint32_t cap = RoceInt::GetCapacity(head + STACK_OFFSET);
-    if ((head[0] & 0x0f) != 5 || !(head[20 + 8 + 4] & RoceInt::BTH_INT_BIT) ||
-        cap > RoceInt::MAX_HOPS)
-    {
-        return; // not an INT stack this switch can write
-    }
-    uint8_t* h = frame.MutableHead(l2Bytes + STACK_OFFSET + RoceInt::StackBytes(cap));
-    if (!h)
-    {
-        return;
-    }
     const Ptr<PfcNetDevice>& port = m_ports[outPort];
-    FabricCcHopTelemetry hop;
+    SwitchHopTelemetry hop;
     // The bytes queued ahead of the frame (the MMU already charged its own).
     uint64_t queued = m_mmu->GetEgressBytes(outPort, priority);
     hop.queueBytes = queued > ownBytes ? queued - ownBytes : 0;
@@ -539,7 +522,35 @@ FabricSwitch::AppendInt(uint32_t outPort,
     }
     hop.timestamp = Simulator::Now();
     hop.linkRate = port->GetDataRate();
-    RoceInt::AppendHop(h + l2Bytes + STACK_OFFSET, hop);
+    return hop;
+}
+
+void
+FabricSwitch::SetTelemetryWriter(uint16_t udpDstPort, SwitchTelemetryWriteFn write)
+{
+    NS_ABORT_MSG_IF(udpDstPort == 0 || !write,
+                    "FabricSwitch::SetTelemetryWriter: UDP port " << udpDstPort
+                                                                  << " (1..65535) and a writer "
+                                                                     "are needed");
+    m_telemetryWriters.Set(udpDstPort, write);
+}
+
+bool
+FabricSwitch::RemoveTelemetryWriter(uint16_t udpDstPort)
+{
+    return m_telemetryWriters.Remove(udpDstPort);
+}
+
+void
+FabricSwitch::SetTelemetryWriters(const SwitchTelemetryWriterTable& writers)
+{
+    m_telemetryWriters = writers;
+}
+
+const SwitchTelemetryWriterTable&
+FabricSwitch::GetTelemetryWriters() const
+{
+    return m_telemetryWriters;
 }
 
 void

@@ -11,6 +11,7 @@
 #include "switch-flow-key.h"
 #include "switch-forwarding-table.h"
 #include "switch-reasons.h"
+#include "switch-telemetry-writer.h"
 #include "wred-ecn-marker.h"
 
 #include "ns3/fabric-simulator-impl.h"
@@ -72,7 +73,10 @@ struct SwitchCounters
  *
  * Protocol neutrality: the switch knows IPv4 and UDP only. A transport's flow entropy (what
  * entropy-aware load balancers hash beyond the 5-tuple) is read by the parser registered for
- * the packet's UDP destination port (SetEntropyParser(); SwitchHelper installs RoCEv2's).
+ * the packet's UDP destination port (SetEntropyParser(); SwitchHelper installs RoCEv2's), and
+ * its in-band telemetry is written by the writer registered for that port
+ * (SetTelemetryWriter(); SwitchHelper installs RoCEv2's INT, RoceInt::WriteSwitchHop) on the
+ * frames whose IPv4 reserved flag asks for it.
  *
  * Trimming: when the MMU answers TRIM (MmuVerdict; SharedBufferMmu TrimPriorities), the switch
  * cuts the frame to the verdict's IPv4 length, rewrites the IPv4 total length, DSCP and header
@@ -171,6 +175,27 @@ class FabricSwitch : public Object, public PfcPortOwner
     void SetEntropyParsers(const SwitchEntropyParserTable& parsers);
     /// \return the entropy parsers
     const SwitchEntropyParserTable& GetEntropyParsers() const;
+    /**
+     * \brief Register (or replace) the in-band telemetry writer of a UDP destination port
+     *        (see SwitchTelemetryWriteFn; RoceEntropyParser::Install does this for RoCEv2's
+     *        INT on 4791). Writers run only with InBandTelemetry true.
+     * \param udpDstPort the port, 1..65535 (aborts on 0)
+     * \param write the writer (aborts if null)
+     */
+    void SetTelemetryWriter(uint16_t udpDstPort, SwitchTelemetryWriteFn write);
+    /**
+     * \brief Unregister the telemetry writer of a UDP destination port.
+     * \param udpDstPort the port
+     * \return true if it had one
+     */
+    bool RemoveTelemetryWriter(uint16_t udpDstPort);
+    /**
+     * \brief Replace all telemetry writers (SwitchHelper installs its table this way).
+     * \param writers the writers
+     */
+    void SetTelemetryWriters(const SwitchTelemetryWriterTable& writers);
+    /// \return the telemetry writers
+    const SwitchTelemetryWriterTable& GetTelemetryWriters() const;
 
     /**
      * \brief Take a port out of (false) or back into (true) forwarding, e.g. when a failure is
@@ -287,20 +312,15 @@ class FabricSwitch : public Object, public PfcPortOwner
                 const SwitchFlowKey& key,
                 uint32_t bytes);
     /**
-     * \brief Append this hop's INT record (HPCC; RoceInt) to a frame whose IPv4 header asks
-     *        for it: the egress queue bytes of its priority ahead of it as it joins the queue,
-     *        the port's cumulative transmitted frame bytes, the time and the port's rate.
+     * \brief This hop's telemetry for a frame joining an egress queue: the bytes of its
+     *        priority queued ahead of it, the port's cumulative transmitted frame bytes, the
+     *        time and the port's rate.
      * \param outPort the egress port
-     * \param frame the frame (its head is rewritten in place)
-     * \param l2Bytes its L2 header bytes
-     * \param priority its priority
+     * \param priority the frame's priority
      * \param ownBytes the bytes the MMU charged for the frame itself
+     * \return the hop's telemetry
      */
-    void AppendInt(uint32_t outPort,
-                   FabricFrame& frame,
-                   uint32_t l2Bytes,
-                   uint8_t priority,
-                   uint32_t ownBytes);
+    SwitchHopTelemetry HopTelemetry(uint32_t outPort, uint8_t priority, uint32_t ownBytes) const;
     /// The egress port dequeued a frame: release its MMU bytes.
     void FrameDequeued(uint32_t outPort, uint8_t priority, uint64_t tag) override;
     /// A frame leaves an egress port (only with MarkingPoint Dequeue): ECN-mark it on the
@@ -324,20 +344,21 @@ class FabricSwitch : public Object, public PfcPortOwner
                    uint8_t priority,
                    SwitchDropReason reason);
 
-    Time m_processingDelay;                 //!< attribute ProcessingDelay
-    FabricEngineRef m_engine;               //!< the engine, if a FabricSimulatorImpl (Now())
-    bool m_decrementTtl;                    //!< attribute DecrementTtl
-    bool m_inBandTelemetry;                 //!< attribute InBandTelemetry
-    Ptr<SharedBufferMmu> m_mmu;             //!< buffer accounting
-    Ptr<WredEcnMarker> m_ecn;               //!< ECN marking
-    Ptr<SwitchLoadBalancer> m_lb;           //!< egress choice
-    Ptr<SwitchForwardingTable> m_table;     //!< routes
-    std::vector<Ptr<PfcNetDevice>> m_ports; //!< ports
-    std::vector<Mac48Address> m_peerMac;    //!< MAC at the far end of each port
-    bool m_configured;                      //!< Configure() done
-    bool m_markOnDequeue;                   //!< ECN MarkingPoint Dequeue
-    SwitchCounters m_counters;              //!< counters
-    SwitchEntropyParserTable m_parsers;     //!< entropy parsers by UDP destination port
+    Time m_processingDelay;                        //!< attribute ProcessingDelay
+    FabricEngineRef m_engine;                      //!< the engine, if a FabricSimulatorImpl (Now())
+    bool m_decrementTtl;                           //!< attribute DecrementTtl
+    bool m_inBandTelemetry;                        //!< attribute InBandTelemetry
+    Ptr<SharedBufferMmu> m_mmu;                    //!< buffer accounting
+    Ptr<WredEcnMarker> m_ecn;                      //!< ECN marking
+    Ptr<SwitchLoadBalancer> m_lb;                  //!< egress choice
+    Ptr<SwitchForwardingTable> m_table;            //!< routes
+    std::vector<Ptr<PfcNetDevice>> m_ports;        //!< ports
+    std::vector<Mac48Address> m_peerMac;           //!< MAC at the far end of each port
+    bool m_configured;                             //!< Configure() done
+    bool m_markOnDequeue;                          //!< ECN MarkingPoint Dequeue
+    SwitchCounters m_counters;                     //!< counters
+    SwitchEntropyParserTable m_parsers;            //!< entropy parsers by UDP destination port
+    SwitchTelemetryWriterTable m_telemetryWriters; //!< INT writers by UDP destination port
 
     std::vector<uint8_t> m_portUp;       //!< 1 if the port is usable, per port
     uint32_t m_portsDown;                //!< ports that are not usable
