@@ -165,7 +165,7 @@ main(int argc, char* argv[])
             uint64_t rx = longFlows[i]->ReceivedBytes();
             double gbps = (rx - last[i]) * 8.0 / sample.GetSeconds() / 1e9;
             last[i] = rx;
-            Ptr<RoceCongestionOps> ops = longFlows[i]->Qp()->GetCongestionOps();
+            Ptr<FabricCongestionOps> ops = longFlows[i]->Qp()->GetCongestionOps();
             Ptr<DcqcnCongestionOps> dcqcn = DynamicCast<DcqcnCongestionOps>(ops);
             rates << tUs << "," << i << "," << ops->GetRate().GetBitRate() / 1e9 << "," << gbps
                   << "," << (dcqcn ? dcqcn->GetAlpha() : 0.0) << "\n";

@@ -49,7 +49,7 @@ main(int argc, char* argv[])
                  loss,
                  std::numeric_limits<int64_t>::min() + 1,
                  std::numeric_limits<int64_t>::max());
-    cmd.AddValue("cc", "Congestion control: none, dcqcn or a RoceCongestionOps TypeId name", cc);
+    cmd.AddValue("cc", "Congestion control: none, dcqcn or a FabricCongestionOps TypeId name", cc);
     cmd.AddValue("pcap", "Write roce-write-<node>-<dev>.pcap", pcap);
     cmd.Parse(argc, argv);
     FABRIC_INPUT_ERROR_IF(mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096,

@@ -421,7 +421,7 @@ TEST_F(DcqcnLoopTest, TwoFlowsConvergeToFairShareWithQueueBetweenKminAndKmax)
 // marked hears of it once per 16 packets, not once per 4 us: 5279 pauses vs 5518 without CC.)
 TEST_F(DcqcnLoopTest, WithEcnEchoOnAcksIncastNeedsFarFewerPausesThanCcOff)
 {
-    Build(16, RoceNoneCongestionOps::GetTypeId());
+    Build(16, FabricNoneCongestionOps::GetTypeId());
     Incast(32 << 20);
     uint64_t off = Pauses();
     Simulator::Destroy();
@@ -443,7 +443,7 @@ TEST_F(DcqcnLoopTest, WithEcnEchoOnAcksIncastNeedsFarFewerPausesThanCcOff)
 
 TEST_F(DcqcnLoopTest, IncastNeedsFarFewerPausesWithDcqcnThanWithCcOff)
 {
-    Build(16, RoceNoneCongestionOps::GetTypeId());
+    Build(16, FabricNoneCongestionOps::GetTypeId());
     Incast(32 << 20);
     uint64_t pausesOff = Pauses();
     uint64_t dropsOff = Drops();
@@ -467,7 +467,7 @@ TEST_F(DcqcnLoopTest, IncastNeedsFarFewerPausesWithDcqcnThanWithCcOff)
 
 TEST_F(DcqcnLoopTest, CcNoneStaysAtLineRateAndOnlyPfcActs)
 {
-    Build(4, RoceNoneCongestionOps::GetTypeId());
+    Build(4, FabricNoneCongestionOps::GetTypeId());
     bool alwaysLine = true;
     for (int k = 1; k < 50; ++k)
     {

@@ -323,13 +323,13 @@ TEST_F(RoceTest, CnpsAreRateLimitedPerQp)
 }
 
 /// Line-rate congestion control that records the RTT samples OnAck() receives.
-class RttProbeCongestionOps : public RoceNoneCongestionOps
+class RttProbeCongestionOps : public FabricNoneCongestionOps
 {
   public:
     static TypeId GetTypeId()
     {
         static TypeId tid = TypeId("ns3::test::RttProbeCongestionOps")
-                                .SetParent<RoceNoneCongestionOps>()
+                                .SetParent<FabricNoneCongestionOps>()
                                 .SetGroupName("AiFabric")
                                 .AddConstructor<RttProbeCongestionOps>()
                                 .AddAttribute("WantsRtt",
@@ -345,7 +345,7 @@ class RttProbeCongestionOps : public RoceNoneCongestionOps
         return m_want;
     }
 
-    Ptr<RoceCongestionOps> Fork() const override
+    Ptr<FabricCongestionOps> Fork() const override
     {
         return CopyObject<RttProbeCongestionOps>(this);
     }

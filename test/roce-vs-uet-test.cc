@@ -80,7 +80,7 @@ TEST_F(TransportConfigTest, RoceKeepsTheTopologyDefaults)
     EXPECT_FALSE(tc->IsUet());
     TypeIdValue cc;
     t->GetNic(0)->GetAttribute("CongestionControl", cc);
-    EXPECT_EQ(cc.Get(), RoceNoneCongestionOps::GetTypeId());
+    EXPECT_EQ(cc.Get(), FabricNoneCongestionOps::GetTypeId());
     Ptr<FabricSwitch> leaf = t->GetLeaf(0)->GetObject<FabricSwitch>();
     EXPECT_TRUE(leaf->GetMmu()->IsLossless(3));
     EXPECT_FALSE(leaf->GetMmu()->IsTrimEnabled(1));

@@ -97,7 +97,7 @@ using LoadBalancerTest = test::SimTest;
 TEST_F(LoadBalancerTest, CreatedByTypeIdWithSeedAttribute)
 {
     for (const char* type :
-         {"ns3::EcmpLoadBalancer", "ns3::RoceEcmpLoadBalancer", "ns3::SprayLoadBalancer"})
+         {"ns3::EcmpLoadBalancer", "ns3::EntropyEcmpLoadBalancer", "ns3::SprayLoadBalancer"})
     {
         auto lb = Make(type, 1234);
         ASSERT_TRUE(lb) << type;
@@ -113,7 +113,7 @@ TEST_F(LoadBalancerTest, CreatedByTypeIdWithSeedAttribute)
 
 TEST_F(LoadBalancerTest, EcmpFlowAlwaysTakesTheSamePort)
 {
-    for (const char* type : {"ns3::EcmpLoadBalancer", "ns3::RoceEcmpLoadBalancer"})
+    for (const char* type : {"ns3::EcmpLoadBalancer", "ns3::EntropyEcmpLoadBalancer"})
     {
         auto lb = Make(type, 7);
         for (const auto& k : RandomKeys(50, 1))
@@ -133,7 +133,7 @@ TEST_F(LoadBalancerTest, SingleCandidateIsReturnedDirectly)
     const uint32_t only = 17;
     SwitchFlowKey k = RoceKey(1, 2, 3, 4);
     for (const char* type :
-         {"ns3::EcmpLoadBalancer", "ns3::RoceEcmpLoadBalancer", "ns3::SprayLoadBalancer"})
+         {"ns3::EcmpLoadBalancer", "ns3::EntropyEcmpLoadBalancer", "ns3::SprayLoadBalancer"})
     {
         EXPECT_EQ(Make(type)->Select(k, &only, 1, Seconds(0)), only) << type;
     }
@@ -142,7 +142,7 @@ TEST_F(LoadBalancerTest, SingleCandidateIsReturnedDirectly)
 TEST_F(LoadBalancerTest, EcmpSpreadsRandomFlowsEvenly)
 {
     auto keys = RandomKeys(10000, 2);
-    for (const char* type : {"ns3::EcmpLoadBalancer", "ns3::RoceEcmpLoadBalancer"})
+    for (const char* type : {"ns3::EcmpLoadBalancer", "ns3::EntropyEcmpLoadBalancer"})
     {
         for (uint32_t seed : {0u, 99u})
         {
@@ -190,7 +190,7 @@ TEST_F(LoadBalancerTest, DifferentSeedsChooseIndependently)
     EXPECT_EQ(Agreement(a, b, keys), 1.0);
 }
 
-TEST_F(LoadBalancerTest, RoceEcmpSpreadsQpsOfOneConnection)
+TEST_F(LoadBalancerTest, EntropyEcmpSpreadsQpsOfOneConnection)
 {
     // One connection (same addresses and UDP ports) over 10000 QPs.
     std::vector<SwitchFlowKey> qps;
@@ -205,14 +205,14 @@ TEST_F(LoadBalancerTest, RoceEcmpSpreadsQpsOfOneConnection)
         used += ecmp[i] > 0;
     }
     EXPECT_EQ(used, 1u) << "ECMP ignores the QP";
-    auto eecmp = Histogram(Make("ns3::RoceEcmpLoadBalancer", 3), qps);
+    auto eecmp = Histogram(Make("ns3::EntropyEcmpLoadBalancer", 3), qps);
     for (uint32_t i = 0; i < NPORTS; ++i)
     {
         EXPECT_NEAR(eecmp[i], 2500, 250) << "port " << i;
     }
 }
 
-TEST_F(LoadBalancerTest, RoceEcmpWithoutBthIsPlainEcmp)
+TEST_F(LoadBalancerTest, EntropyEcmpWithoutBthIsPlainEcmp)
 {
     auto keys = RandomKeys(2000, 4);
     for (auto& k : keys)
@@ -222,7 +222,7 @@ TEST_F(LoadBalancerTest, RoceEcmpWithoutBthIsPlainEcmp)
         k.dstPort = 5000;
     }
     auto ecmp = DynamicCast<EcmpLoadBalancer>(Make("ns3::EcmpLoadBalancer", 8));
-    auto eecmp = DynamicCast<EcmpLoadBalancer>(Make("ns3::RoceEcmpLoadBalancer", 8));
+    auto eecmp = DynamicCast<EcmpLoadBalancer>(Make("ns3::EntropyEcmpLoadBalancer", 8));
     for (const auto& k : keys)
     {
         ASSERT_EQ(ecmp->Hash(k), eecmp->Hash(k));
@@ -241,7 +241,7 @@ TEST_F(LoadBalancerTest, EntropyEcmpHashInputIsTheFiveTupleThenTheEntropyBytes)
     const uint8_t input[] = {0x00, 0x00, 0x00, 0x2a, 0x0a, 0x00, 0x00, 0x01, 0x0a, 0x00,
                              0x02, 0x03, 17,   0xc0, 0x01, 0x12, 0xb7, 0x12, 0x34, 0x56};
     uint32_t expected = Hash32(reinterpret_cast<const char*>(input), sizeof(input));
-    for (const char* type : {"ns3::EntropyEcmpLoadBalancer", "ns3::RoceEcmpLoadBalancer"})
+    for (const char* type : {"ns3::EntropyEcmpLoadBalancer"})
     {
         auto lb = DynamicCast<EcmpLoadBalancer>(Make(type, 42));
         EXPECT_EQ(lb->Hash(k), expected) << type;
@@ -501,7 +501,7 @@ TEST_F(LoadBalancerDeathTest, NoCandidatePortsAborts)
 {
     SwitchFlowKey k;
     for (const char* type :
-         {"ns3::EcmpLoadBalancer", "ns3::RoceEcmpLoadBalancer", "ns3::SprayLoadBalancer"})
+         {"ns3::EcmpLoadBalancer", "ns3::EntropyEcmpLoadBalancer", "ns3::SprayLoadBalancer"})
     {
         auto lb = Make(type);
         EXPECT_DEATH(lb->Select(k, PORTS.data(), 0, Seconds(0)),

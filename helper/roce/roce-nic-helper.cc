@@ -89,7 +89,7 @@ RoceNicHelper::SetCongestionControl(const std::string& cc)
     TypeId tid;
     if (cc == "none")
     {
-        tid = RoceNoneCongestionOps::GetTypeId();
+        tid = FabricNoneCongestionOps::GetTypeId();
     }
     else if (cc == "dcqcn")
     {
@@ -120,13 +120,13 @@ RoceNicHelper::SetCongestionControl(const std::string& cc)
     else
     {
         FABRIC_INPUT_ERROR_IF(!TypeId::LookupByNameFailSafe(cc, &tid) ||
-                                  !tid.IsChildOf(RoceCongestionOps::GetTypeId()),
+                                  !tid.IsChildOf(FabricCongestionOps::GetTypeId()),
                               "congestion control \""
                                   << cc
                                   << "\" is unknown; valid names are none, dcqcn, "
                                      "dctcp, timely, swift, hpcc, or the TypeId "
                                      "name of "
-                                     "a RoceCongestionOps");
+                                     "a FabricCongestionOps");
     }
     m_nicFactory.Set("CongestionControl", TypeIdValue(tid));
 }

@@ -58,10 +58,10 @@ class RoceNicHelper
      * "swift" their EchoHopCount (Swift's per-hop target scaling) and "hpcc" their Int
      * (in-band telemetry on data packets and ACKs); the other names leave those attributes as
      * they are.
-     * \param cc "none" (RoceNoneCongestionOps), "dcqcn" (DcqcnCongestionOps), "dctcp"
+     * \param cc "none" (FabricNoneCongestionOps), "dcqcn" (DcqcnCongestionOps), "dctcp"
      *        (DctcpCongestionOps), "timely" (TimelyCongestionOps), "swift"
      *        (SwiftCongestionOps), "hpcc" (HpccCongestionOps) or the TypeId name of any
-     * RoceCongestionOps subclass; aborts naming the value and the valid names otherwise
+     * FabricCongestionOps subclass; aborts naming the value and the valid names otherwise
      */
     void SetCongestionControl(const std::string& cc);
     /**

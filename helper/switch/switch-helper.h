@@ -26,7 +26,7 @@ namespace ns3
  *
  * Entropy parsers: new switches get the helper's table of parsers by UDP destination port
  * (SwitchEntropyParserTable). By default it holds RoCEv2's (UDP 4791, the BTH destination QP,
- * RoceEntropyParser), so "ns3::EntropyEcmpLoadBalancer" (alias "ns3::RoceEcmpLoadBalancer")
+ * RoceEntropyParser), so "ns3::EntropyEcmpLoadBalancer"
  * does E-ECMP as before; add a transport's with SetEntropyParser() (e.g. UDP 4793 with
  * UdpSourcePortEntropyParser for Ultra Ethernet), remove one with RemoveEntropyParser(). New
  * switches also get RoCEv2's in-band telemetry writer (UDP 4791, RoceInt::WriteSwitchHop).
@@ -78,7 +78,7 @@ class SwitchHelper
     /**
      * \brief Choose the load balancer of new switches.
      * \param type TypeId name: "ns3::EcmpLoadBalancer" (default),
-     *        "ns3::EntropyEcmpLoadBalancer" (alias "ns3::RoceEcmpLoadBalancer"),
+     *        "ns3::EntropyEcmpLoadBalancer",
      *        "ns3::SprayLoadBalancer"
      * \param args attribute name/value pairs
      */

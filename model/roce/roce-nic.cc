@@ -16,10 +16,10 @@
 #include "ns3/dcqcn-congestion-ops.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-attribute-checker.h"
+#include "ns3/fabric-congestion-ops.h"
 #include "ns3/fabric-wire-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
-#include "ns3/roce-congestion-ops.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
@@ -149,7 +149,7 @@ RoceNic::GetTypeId()
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("CongestionControl",
                           "TypeId of the per-QP congestion control (a FabricCongestionOps).",
-                          TypeIdValue(RoceNoneCongestionOps::GetTypeId()),
+                          TypeIdValue(FabricNoneCongestionOps::GetTypeId()),
                           MakeTypeIdAccessor(&RoceNic::m_ccTypeId),
                           MakeTypeIdChecker())
             .AddAttribute("NotificationPoint",
@@ -459,7 +459,7 @@ RoceNic::RenewCongestionControl(Ptr<RoceQueuePair> qp, Time pathRtt)
                     "RoceNic::RenewCongestionControl: the QP does not belong to this NIC");
     NS_ABORT_MSG_IF(pathRtt.IsStrictlyNegative(),
                     "RoceNic::RenewCongestionControl: pathRtt " << pathRtt
-                                                               << " is invalid; valid is >= 0");
+                                                                << " is invalid; valid is >= 0");
     qp->RebindCongestionControl(NewCongestionOps(qp->GetPortIndex(), pathRtt),
                                 m_npPrototype->Fork());
 }

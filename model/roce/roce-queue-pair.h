@@ -15,7 +15,6 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
-#include "ns3/roce-congestion-ops.h"
 #include "ns3/roce-int-header.h"
 #include "ns3/traced-callback.h"
 #include "ns3/traced-value.h"

@@ -22,12 +22,11 @@ namespace ns3
  *        destination (selected on a switch by TypeId, like a QueueDisc).
  *
  * Subclasses: EcmpLoadBalancer (5-tuple hash), EntropyEcmpLoadBalancer (5-tuple + the
- * transport's flow entropy, e.g. the RoCEv2 destination QP: "E-ECMP"; alias
- * RoceEcmpLoadBalancer), SprayLoadBalancer (per-packet random). The switch hands Select()
- * only ports that are up (FabricSwitch::SetPortUp), so a strategy never picks a down port.
- * Stateful strategies (flowlet, adaptive/least-loaded) plug in here too: Select() gets the
- * current time, and the switch installs an egress-occupancy callback (SetEgressBytesCallback)
- * they may query.
+ * transport's flow entropy, e.g. the RoCEv2 destination QP: "E-ECMP"), SprayLoadBalancer
+ * (per-packet random). The switch hands Select() only ports that are up (FabricSwitch::SetPortUp),
+ * so a strategy never picks a down port. Stateful strategies (flowlet, adaptive/least-loaded) plug
+ * in here too: Select() gets the current time, and the switch installs an egress-occupancy callback
+ * (SetEgressBytesCallback) they may query.
  */
 class SwitchLoadBalancer : public Object
 {
