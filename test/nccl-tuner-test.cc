@@ -318,22 +318,34 @@ TEST(NcclTestsComment, ChoiceRoundTripsInTheCommentColumn)
     EXPECT_DOUBLE_EQ(rows[0].outOfPlace.timeUs, 82.17);
 }
 
+/// DGX H100 servers on a rail-optimized fabric, one world communicator with \p algorithm
+/// forced (NCCL_ALGO; "Auto": NCCL's choice) and, for the ring, Simple.
 class NcclServerTest : public test::SimTest
 {
+  protected:
+    Ptr<CollectiveCommunicator> World(uint32_t servers, const std::string& algorithm)
+    {
+        topo = CreateObject<RailOptimizedTopologyHelper>();
+        topo->SetAttribute("Servers", UintegerValue(servers));
+        topo->Install();
+        coll.SetTopology(topo);
+        coll.SetCommunicatorAttribute("Algorithm", StringValue(algorithm));
+        if (algorithm == "Ring")
+        {
+            coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
+        }
+        return coll.CreateWorldCommunicator("world");
+    }
+
+    Ptr<RailOptimizedTopologyHelper> topo; //!< the fabric
+    CollectiveHelper coll;                 //!< its collectives
 };
 
 TEST_F(NcclServerTest, EightGpuRingReachesTheNvLinkCeiling)
 {
     // One DGX H100: the ring's busbw on 8 GPUs is about 370 GB/s (NCCL's sm90 NVLink model,
     // 18 x 20.6 GB/s; measured ring ceilings on H100 are 360-370 GB/s). Within 5 %.
-    Ptr<RailOptimizedTopologyHelper> topo = CreateObject<RailOptimizedTopologyHelper>();
-    topo->SetAttribute("Servers", UintegerValue(1));
-    topo->Install();
-    CollectiveHelper coll;
-    coll.SetTopology(topo);
-    coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
-    coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
-    Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("server");
+    Ptr<CollectiveCommunicator> comm = World(1, "Ring");
     EXPECT_EQ(comm->GetTuner()->GetSystem().nNodes, 1u);
     comm->Enqueue(CollectiveOp::ALL_REDUCE, 256 * MiB);
     Simulator::Run();
@@ -350,12 +362,7 @@ TEST_F(NcclServerTest, EightGpuNvlsReachesTheSharpCeiling)
     // One DGX H100 with NVLink SHARP: NVLS AllReduce reaches about 480 GB/s bus bandwidth
     // (NVIDIA; NCCL's model: 8 x 60 GB/s), above the ring's 370. Within 5 %. Every GPU's NVLink
     // carries S (1 + 1/8) bytes each way through the NVSwitch's engine, none through a NIC.
-    Ptr<RailOptimizedTopologyHelper> topo = CreateObject<RailOptimizedTopologyHelper>();
-    topo->SetAttribute("Servers", UintegerValue(1));
-    topo->Install();
-    CollectiveHelper coll;
-    coll.SetTopology(topo);
-    Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("server");
+    Ptr<CollectiveCommunicator> comm = World(1, "Auto");
     const uint64_t bytes = 1024 * MiB;
     EXPECT_EQ(comm->Choose(CollectiveOp::ALL_REDUCE, bytes).algorithm, NcclAlgorithm::NVLS);
     comm->Enqueue(CollectiveOp::ALL_REDUCE, bytes);
@@ -387,13 +394,7 @@ TEST_F(NcclServerTest, NvlsTreeReducesInsideServersAndTreesTheRailsAcross)
     // head h of the other over rail h: every NIC sends and receives S/8 (it is the leaf of
     // one tree and the root of the other). The engine, at 370.8 x 0.85 = 315 GB/s per port,
     // bounds the time: S (1 + 1/8) / 315 GB/s; the busbw is within 15 % of that bound.
-    Ptr<RailOptimizedTopologyHelper> topo = CreateObject<RailOptimizedTopologyHelper>();
-    topo->SetAttribute("Servers", UintegerValue(2));
-    topo->Install();
-    CollectiveHelper coll;
-    coll.SetTopology(topo);
-    coll.SetCommunicatorAttribute("Algorithm", StringValue("NVLSTree"));
-    Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("pair");
+    Ptr<CollectiveCommunicator> comm = World(2, "NVLSTree");
     const uint64_t bytes = 256 * MiB;
     comm->Enqueue(CollectiveOp::ALL_REDUCE, bytes);
     Simulator::Run();
