@@ -1,0 +1,121 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-run-counters.h"
+
+#include "ns3/fabric-input-error.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/roce-nic.h"
+#include "ns3/uet-nic.h"
+
+namespace ns3
+{
+
+uint64_t
+FabricRunCounters::GetPfcPauses() const
+{
+    uint64_t n = 0;
+    for (uint64_t p : pfcPauses)
+    {
+        n += p;
+    }
+    return n;
+}
+
+FabricRunCounters
+FabricRunCounters::Collect(Ptr<FabricTopologyHelper> topo)
+{
+    FABRIC_INPUT_ERROR_IF(!topo || !topo->IsInstalled(),
+                          "FabricRunCounters::Collect: the topology is null or not installed");
+    FabricRunCounters c;
+    auto addSwitch = [&c](Ptr<Node> node) {
+        Ptr<FabricSwitch> sw = node->GetObject<FabricSwitch>();
+        const SwitchCounters& s = sw->GetCounters();
+        c.trims += s.GetTrims();
+        c.drops += s.drops.GetTotal();
+        c.ecnMarks += s.marks[size_t(SwitchMarkReason::ECN_CE)];
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            const PfcPortCounters& pc = sw->GetPort(p)->GetCounters();
+            for (uint8_t q = 0; q < 8; ++q)
+            {
+                c.pfcPauses[q] += pc.pauseTx[q];
+            }
+        }
+    };
+    for (uint32_t i = 0; i < topo->GetNLeaves(); ++i)
+    {
+        addSwitch(topo->GetLeaf(i));
+    }
+    for (uint32_t i = 0; i < topo->GetNSpines(); ++i)
+    {
+        addSwitch(topo->GetSpine(i));
+    }
+    for (uint32_t i = 0; i < topo->GetNCores(); ++i)
+    {
+        addSwitch(topo->GetCore(i));
+    }
+    for (uint32_t i = 0; i < topo->GetNNvSwitches(); ++i)
+    {
+        addSwitch(topo->GetNvSwitch(i));
+    }
+    for (uint32_t r = 0; r < topo->GetNRanks(); ++r)
+    {
+        Ptr<FabricNic> core = topo->GetNicCore(r);
+        for (uint32_t p = 0; p < core->GetNPorts(); ++p)
+        {
+            const PfcPortCounters& pc = core->GetPort(p)->GetCounters();
+            for (uint8_t q = 0; q < 8; ++q)
+            {
+                c.pfcPauses[q] += pc.pauseTx[q];
+            }
+        }
+        Ptr<Node> gpu = topo->GetRank(r);
+        if (Ptr<RoceNic> roce = gpu->GetObject<RoceNic>())
+        {
+            const RoceQpCounters q = roce->GetTotalQpCounters();
+            c.retransmissions += q.retransmittedPackets;
+            c.timeouts += q.timeouts;
+            c.nacks += q.naksRx;
+            c.cnps += q.cnpsTx;
+        }
+        if (Ptr<UetNic> uet = gpu->GetObject<UetNic>())
+        {
+            const UetNicCounters& u = uet->GetCounters();
+            c.retransmissions += u.retransmissions;
+            c.timeouts += u.rtoExpirations;
+            c.nacks += u.nacksReceived;
+            c.trimNacks += u.trimNacksReceived;
+            c.uetBytesPosted += u.bytesPosted;
+            c.uetBytesCompleted += u.bytesCompleted;
+            c.uetBytesDelivered += u.bytesDelivered;
+            c.uetOpsFailed += u.opsFailed;
+        }
+    }
+    return c;
+}
+
+FabricRunCounters
+FabricRunCounters::Since(const FabricRunCounters& b) const
+{
+    FabricRunCounters d;
+    for (size_t q = 0; q < 8; ++q)
+    {
+        d.pfcPauses[q] = pfcPauses[q] - b.pfcPauses[q];
+    }
+    d.trims = trims - b.trims;
+    d.drops = drops - b.drops;
+    d.ecnMarks = ecnMarks - b.ecnMarks;
+    d.retransmissions = retransmissions - b.retransmissions;
+    d.timeouts = timeouts - b.timeouts;
+    d.nacks = nacks - b.nacks;
+    d.trimNacks = trimNacks - b.trimNacks;
+    d.cnps = cnps - b.cnps;
+    d.uetBytesPosted = uetBytesPosted - b.uetBytesPosted;
+    d.uetBytesCompleted = uetBytesCompleted - b.uetBytesCompleted;
+    d.uetBytesDelivered = uetBytesDelivered - b.uetBytesDelivered;
+    d.uetOpsFailed = uetOpsFailed - b.uetOpsFailed;
+    return d;
+}
+
+} // namespace ns3
