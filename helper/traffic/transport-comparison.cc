@@ -539,9 +539,50 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
     tc->Configure(topo);
     topo->Install();
     tc->Finish(topo);
+    AssignFixedStreams(topo, tc->IsUet());
+    const bool failure = EndsWith(scenario, FAILURE);
+    const std::string base = failure ? scenario.substr(0, scenario.size() - 8) : scenario;
+    if (failure)
+    {
+        ApplyFailure(topo);
+    }
+
+    Ptr<FabricProgressReporter> progress;
+    if (m_progress)
+    {
+        progress = CreateObject<FabricProgressReporter>();
+        progress->SetName(m_progressName + " (" + config + ", " + scenario + ")");
+        progress->Watch(topo->GetHealthMonitor());
+    }
+
+    TransportComparisonRow proto;
+    proto.scenario = scenario;
+    proto.config = config;
+    proto.dataPriority = tc->IsUet() ? tc->GetUetDataPriority() : 3;
+    const FabricRunCounters start = FabricRunCounters::Collect(topo);
+    std::vector<TransportComparisonRow> rows =
+        base == "allreduce"
+            ? RunAllReduce(topo, tc->IsUet(), proto)
+            : std::vector<TransportComparisonRow>{RunFlows(base, topo, proto, start)};
+    const std::string problem = CheckRun(topo, tc->IsUet(), start);
+    if (!problem.empty())
+    {
+        for (auto& r : rows)
+        {
+            r.ok = false;
+            r.problem = r.problem.empty() ? problem : r.problem + "; " + problem;
+        }
+    }
+    Simulator::Destroy();
+    return rows;
+}
+
+void
+TransportComparison::AssignFixedStreams(Ptr<FabricTopologyHelper> topo, bool uet) const
+{
     // Fixed random streams: every row is independent of the runs before it.
     int64_t stream = 1000;
-    if (tc->IsUet())
+    if (uet)
     {
         stream += topo->GetUetNicHelper().AssignStreams(stream);
     }
@@ -565,183 +606,182 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
     {
         stream += topo->GetNvSwitch(i)->GetObject<FabricSwitch>()->AssignStreams(stream);
     }
+}
 
-    const bool failure = EndsWith(scenario, FAILURE);
-    const std::string base = failure ? scenario.substr(0, scenario.size() - 8) : scenario;
-    if (failure)
+void
+TransportComparison::ApplyFailure(Ptr<FabricTopologyHelper> topo) const
+{
+    const uint32_t link = FailureLink(topo);
+    if (m_failure == "down")
     {
-        const uint32_t link = FailureLink(topo);
-        if (m_failure == "down")
-        {
-            topo->SetLinkUp(link, false);
-        }
-        else
-        {
-            const uint64_t bps = topo->GetLinkRate(FabricLinkTier::LEAF_SPINE).GetBitRate();
-            topo->SetLinkDataRate(
-                link,
-                DataRate(static_cast<uint64_t>(std::llround(double(bps) * m_degradeFactor))));
-        }
+        topo->SetLinkUp(link, false);
     }
-
-    Ptr<FabricProgressReporter> progress;
-    if (m_progress)
+    else
     {
-        progress = CreateObject<FabricProgressReporter>();
-        progress->SetName(m_progressName + " (" + config + ", " + scenario + ")");
-        progress->Watch(topo->GetHealthMonitor());
+        const uint64_t bps = topo->GetLinkRate(FabricLinkTier::LEAF_SPINE).GetBitRate();
+        topo->SetLinkDataRate(
+            link,
+            DataRate(static_cast<uint64_t>(std::llround(double(bps) * m_degradeFactor))));
     }
+}
 
-    TransportComparisonRow proto;
-    proto.scenario = scenario;
-    proto.config = config;
-    proto.dataPriority = tc->IsUet() ? tc->GetUetDataPriority() : 3;
-    const FabricRunCounters start = FabricRunCounters::Collect(topo);
+std::vector<TransportComparisonRow>
+TransportComparison::RunAllReduce(Ptr<FabricTopologyHelper> topo,
+                                  bool uet,
+                                  const TransportComparisonRow& proto) const
+{
     std::vector<TransportComparisonRow> rows;
-
-    if (base == "allreduce")
+    std::vector<uint64_t> sizes;
+    for (uint64_t s = m_minBytes; s <= m_maxBytes; s *= m_factor)
     {
-        std::vector<uint64_t> sizes;
-        for (uint64_t s = m_minBytes; s <= m_maxBytes; s *= m_factor)
+        sizes.push_back(s);
+        if (s > m_maxBytes / m_factor)
         {
-            sizes.push_back(s);
-            if (s > m_maxBytes / m_factor)
+            break;
+        }
+    }
+    CollectiveHelper coll;
+    coll.SetTopology(topo);
+    coll.SetTransportType(uet ? "uet" : "roce");
+    coll.SetCommunicatorAttribute(
+        "Channels",
+        UintegerValue(m_channels ? m_channels : topo->GetGpusPerServer()));
+    // Transports are compared as networks are benchmarked: NCCL_ALGO=RING, Simple.
+    coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
+    coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
+    coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(2 * 1024 * 1024));
+    coll.AssignStreams(100);
+    Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
+    CollectiveSweep* current = nullptr;
+    RunWatcher watcher(topo, m_sample, [&current, topo]() {
+        return current->IsDone() && NothingPending(topo);
+    });
+    CollectiveSweep sweep(topo, comm, watcher, sizes, proto);
+    current = &sweep;
+    sweep.Start();
+    Simulator::Run();
+    rows = sweep.GetRows();
+    if (!sweep.IsDone())
+    {
+        TransportComparisonRow row = proto;
+        row.bytes = sizes[rows.size()];
+        row.problem = "the collective did not complete";
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+TransportComparisonRow
+TransportComparison::RunFlows(const std::string& base,
+                              Ptr<FabricTopologyHelper> topo,
+                              const TransportComparisonRow& proto,
+                              const FabricRunCounters& start) const
+{
+    const uint32_t n = topo->GetNRanks();
+    HtsimConnectionMatrix matrix(n);
+    std::vector<uint32_t> ranks(n);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        ranks[r] = r;
+    }
+    FABRIC_INPUT_ERROR_IF(topo->GetNServers() < 2,
+                          "TransportComparison: the " << base
+                                                      << " scenario needs ranks on other "
+                                                         "servers; the fabric has one server");
+    if (base == "incast")
+    {
+        std::vector<uint32_t> others;
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            if (topo->GetServerOf(r) != topo->GetServerOf(0))
             {
-                break;
+                others.push_back(r);
             }
         }
-        CollectiveHelper coll;
-        coll.SetTopology(topo);
-        coll.SetTransportType(tc->IsUet() ? "uet" : "roce");
-        coll.SetCommunicatorAttribute(
-            "Channels",
-            UintegerValue(m_channels ? m_channels : topo->GetGpusPerServer()));
-        // Transports are compared as networks are benchmarked: NCCL_ALGO=RING, Simple.
-        coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
-        coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
-        coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(2 * 1024 * 1024));
-        coll.AssignStreams(100);
-        Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
-        CollectiveSweep* current = nullptr;
-        RunWatcher watcher(topo, m_sample, [&current, topo]() {
-            return current->IsDone() && NothingPending(topo);
-        });
-        CollectiveSweep sweep(topo, comm, watcher, sizes, proto);
-        current = &sweep;
-        sweep.Start();
-        Simulator::Run();
-        rows = sweep.GetRows();
-        if (!sweep.IsDone())
+        FABRIC_INPUT_ERROR_IF(m_incastSenders > others.size(),
+                              "ns3::TransportComparison::IncastSenders="
+                                  << m_incastSenders << " is invalid for this fabric; valid range "
+                                  << "is 0.." << others.size()
+                                  << " (the ranks of other servers than rank 0's; 0 = all)");
+        const uint32_t senders = m_incastSenders ? m_incastSenders : others.size();
+        for (uint32_t i = 0; i < senders; ++i)
         {
-            TransportComparisonRow row = proto;
-            row.bytes = sizes[rows.size()];
-            row.problem = "the collective did not complete";
-            rows.push_back(row);
+            HtsimConnection c;
+            c.src = others[i];
+            c.dst = 0;
+            c.bytes = m_flowBytes;
+            c.id = i + 1;
+            matrix.Add(c);
         }
     }
     else
     {
-        const uint32_t n = topo->GetNRanks();
-        HtsimConnectionMatrix matrix(n);
-        std::vector<uint32_t> ranks(n);
+        // A random derangement whose pairs are all on different servers (the same for
+        // every configuration: a fresh stream 0 of the seed).
+        auto rng = CreateObject<UniformRandomVariable>();
+        rng->SetStream(0);
+        std::vector<uint32_t> perm(ranks);
+        bool found = false;
+        for (uint32_t attempt = 0; attempt < 100000 && !found; ++attempt)
+        {
+            for (uint32_t i = n - 1; i > 0; --i)
+            {
+                std::swap(perm[i], perm[rng->GetInteger(0, i)]);
+            }
+            found = true;
+            for (uint32_t r = 0; r < n && found; ++r)
+            {
+                found = topo->GetServerOf(perm[r]) != topo->GetServerOf(r);
+            }
+        }
+        FABRIC_INPUT_ERROR_IF(!found,
+                              "TransportComparison: found no permutation of the "
+                                  << n << " ranks that crosses servers for every pair");
         for (uint32_t r = 0; r < n; ++r)
         {
-            ranks[r] = r;
+            HtsimConnection c;
+            c.src = r;
+            c.dst = perm[r];
+            c.bytes = m_flowBytes;
+            c.id = r + 1;
+            matrix.Add(c);
         }
-        FABRIC_INPUT_ERROR_IF(topo->GetNServers() < 2,
-                              "TransportComparison: the " << base
-                                                          << " scenario needs ranks on other "
-                                                             "servers; the fabric has one server");
-        if (base == "incast")
-        {
-            std::vector<uint32_t> others;
-            for (uint32_t r = 0; r < n; ++r)
-            {
-                if (topo->GetServerOf(r) != topo->GetServerOf(0))
-                {
-                    others.push_back(r);
-                }
-            }
-            FABRIC_INPUT_ERROR_IF(m_incastSenders > others.size(),
-                                  "ns3::TransportComparison::IncastSenders="
-                                      << m_incastSenders
-                                      << " is invalid for this fabric; valid range "
-                                      << "is 0.." << others.size()
-                                      << " (the ranks of other servers than rank 0's; 0 = all)");
-            const uint32_t senders = m_incastSenders ? m_incastSenders : others.size();
-            for (uint32_t i = 0; i < senders; ++i)
-            {
-                HtsimConnection c;
-                c.src = others[i];
-                c.dst = 0;
-                c.bytes = m_flowBytes;
-                c.id = i + 1;
-                matrix.Add(c);
-            }
-        }
-        else
-        {
-            // A random derangement whose pairs are all on different servers (the same for
-            // every configuration: a fresh stream 0 of the seed).
-            auto rng = CreateObject<UniformRandomVariable>();
-            rng->SetStream(0);
-            std::vector<uint32_t> perm(ranks);
-            bool found = false;
-            for (uint32_t attempt = 0; attempt < 100000 && !found; ++attempt)
-            {
-                for (uint32_t i = n - 1; i > 0; --i)
-                {
-                    std::swap(perm[i], perm[rng->GetInteger(0, i)]);
-                }
-                found = true;
-                for (uint32_t r = 0; r < n && found; ++r)
-                {
-                    found = topo->GetServerOf(perm[r]) != topo->GetServerOf(r);
-                }
-            }
-            FABRIC_INPUT_ERROR_IF(!found,
-                                  "TransportComparison: found no permutation of the "
-                                      << n << " ranks that crosses servers for every pair");
-            for (uint32_t r = 0; r < n; ++r)
-            {
-                HtsimConnection c;
-                c.src = r;
-                c.dst = perm[r];
-                c.bytes = m_flowBytes;
-                c.id = r + 1;
-                matrix.Add(c);
-            }
-        }
-        FabricFlowRunner runner(topo, matrix, ranks);
-        runner.Start();
-        auto allDone = [&runner, topo]() {
-            const auto flows = runner.GetFlows();
-            return std::all_of(flows.begin(),
-                               flows.end(),
-                               [](const UetFlowRecord& f) { return f.done; }) &&
-                   NothingPending(topo);
-        };
-        RunWatcher watcher(topo, m_sample, allDone);
-        Simulator::Run();
-        TransportComparisonRow row = proto;
-        const UetFctSummary s = runner.GetSummary();
-        row.bytes = m_flowBytes;
-        row.flows = s.flows;
-        row.completed = s.completed;
-        row.fctMedian = s.median;
-        row.fctP99 = s.p99;
-        row.fctMax = s.max;
-        row.counters = FabricRunCounters::Collect(topo).Since(start);
-        row.maxQueueBytes = watcher.TakeMax();
-        row.ok = runner.AllCompleted();
-        if (!row.ok)
-        {
-            row.problem = std::to_string(s.flows - s.completed) + " of " + std::to_string(s.flows) +
-                          " flows did not complete";
-        }
-        rows.push_back(row);
     }
+    FabricFlowRunner runner(topo, matrix, ranks);
+    runner.Start();
+    auto allDone = [&runner, topo]() {
+        const auto flows = runner.GetFlows();
+        return std::all_of(flows.begin(),
+                           flows.end(),
+                           [](const UetFlowRecord& f) { return f.done; }) &&
+               NothingPending(topo);
+    };
+    RunWatcher watcher(topo, m_sample, allDone);
+    Simulator::Run();
+    TransportComparisonRow row = proto;
+    const UetFctSummary s = runner.GetSummary();
+    row.bytes = m_flowBytes;
+    row.flows = s.flows;
+    row.completed = s.completed;
+    row.fctMedian = s.median;
+    row.fctP99 = s.p99;
+    row.fctMax = s.max;
+    row.counters = FabricRunCounters::Collect(topo).Since(start);
+    row.maxQueueBytes = watcher.TakeMax();
+    row.ok = runner.AllCompleted();
+    if (!row.ok)
+    {
+        row.problem = std::to_string(s.flows - s.completed) + " of " + std::to_string(s.flows) +
+                      " flows did not complete";
+    }
+    return row;
+}
 
+std::string
+TransportComparison::CheckRun(Ptr<FabricTopologyHelper> topo,
+                              bool uet,
+                              const FabricRunCounters& start) const
+{
     // The whole run: no stall; with UET every byte posted completed and was delivered once.
     const bool healthy = topo->GetHealthMonitor()->ReportEndOfRun(std::cerr);
     const FabricRunCounters total = FabricRunCounters::Collect(topo).Since(start);
@@ -750,7 +790,7 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
     {
         problem = "the health monitor reported a problem (see stderr)";
     }
-    else if (tc->IsUet())
+    else if (uet)
     {
         uint64_t pending = 0;
         for (uint32_t r = 0; r < topo->GetNRanks(); ++r)
@@ -768,16 +808,7 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
             problem = os.str();
         }
     }
-    if (!problem.empty())
-    {
-        for (auto& r : rows)
-        {
-            r.ok = false;
-            r.problem = r.problem.empty() ? problem : r.problem + "; " + problem;
-        }
-    }
-    Simulator::Destroy();
-    return rows;
+    return problem;
 }
 
 void

@@ -169,6 +169,44 @@ class TransportComparison : public Object
     Ptr<FabricTopologyHelper> MakeTopology() const;
     /// \return the cable Failure applies to (leaf 0 - spine 0); aborts without spines
     uint32_t FailureLink(Ptr<FabricTopologyHelper> topo) const;
+    /// Fix every random stream of a fresh fabric (NICs, switches): a row does not depend on
+    /// the rows run before it.
+    void AssignFixedStreams(Ptr<FabricTopologyHelper> topo, bool uet) const;
+    /// Fail (Failure "down") or degrade (DegradeFactor) the FailureLink() cable.
+    void ApplyFailure(Ptr<FabricTopologyHelper> topo) const;
+    /**
+     * \brief The allreduce scenario: a ring AllReduce sweep, one row per size.
+     * \param topo the installed fabric
+     * \param uet the transport is UET (else RoCE)
+     * \param proto the row's scenario, configuration and data priority
+     * \return the rows (a last one naming the size that did not complete, if any)
+     */
+    std::vector<TransportComparisonRow> RunAllReduce(Ptr<FabricTopologyHelper> topo,
+                                                     bool uet,
+                                                     const TransportComparisonRow& proto) const;
+    /**
+     * \brief The incast or permutation scenario: the flows run to completion, one row.
+     * \param base "incast" or "permutation"
+     * \param topo the installed fabric
+     * \param proto the row's scenario, configuration and data priority
+     * \param start the fabric's counters before the run
+     * \return the row (FCT percentiles, counters since \p start)
+     */
+    TransportComparisonRow RunFlows(const std::string& base,
+                                    Ptr<FabricTopologyHelper> topo,
+                                    const TransportComparisonRow& proto,
+                                    const FabricRunCounters& start) const;
+    /**
+     * \brief The whole run's health: no stall, and over UET every byte posted completed and
+     *        was delivered once.
+     * \param topo the fabric after the run
+     * \param uet the transport is UET
+     * \param start the fabric's counters before the run
+     * \return the problem in words, empty if none
+     */
+    std::string CheckRun(Ptr<FabricTopologyHelper> topo,
+                         bool uet,
+                         const FabricRunCounters& start) const;
 
     TypeId m_topoType; //!< attribute TopologyType
     /// SetTopologyAttribute()'s attributes, in call order
