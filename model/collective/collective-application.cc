@@ -18,6 +18,14 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("CollectiveApplication");
+
+namespace
+{
+/// NVLS operations in flight per connection (rank, channel, kind): an NVLS warp group issues
+/// its chunk's multimem instructions before it moves to the next chunk.
+constexpr uint32_t NVLS_OPS_IN_FLIGHT = 1;
+} // namespace
+
 NS_OBJECT_ENSURE_REGISTERED(CollectiveApplication);
 
 TypeId
@@ -323,7 +331,7 @@ CollectiveApplication::Pump(uint32_t seq, Run& run, uint32_t connIndex)
         if (next == COLLECTIVE_NONE ||
             c.inflight >= (run.program->sends[next].kind == CollectiveSendKind::TRANSPORT
                                ? run.exec.slots
-                               : run.exec.nvlsSlots))
+                               : NVLS_OPS_IN_FLIGHT))
         {
             return;
         }

@@ -42,12 +42,9 @@ struct CollectiveExecution
     uint32_t channels{1};                         //!< channels
     uint64_t pieceBytes{512 * 1024};              //!< data bytes per piece (protocol step), >= 1
     uint32_t slots{8};                            //!< pieces in flight per connection (NCCL_STEPS)
-    /// NVLS operations in flight per rank, channel and kind: an NVLS warp group issues its
-    /// chunk's multimem instructions before it moves to the next chunk.
-    uint32_t nvlsSlots{1};
-    Time baseLatency;    //!< before a rank's first send
-    Time nvLinkLatency;  //!< per send over NVLink
-    Time networkLatency; //!< per send through the network
+    Time baseLatency;                             //!< before a rank's first send
+    Time nvLinkLatency;                           //!< per send over NVLink
+    Time networkLatency;                          //!< per send through the network
     /// Data bytes/s one channel of a rank sends at most (0: no cap): the (algorithm,
     /// protocol)'s per-channel cap, and its share of a per-GPU cap (LL's llMaxBw / channels).
     double channelRate{0};
@@ -89,9 +86,10 @@ struct CollectiveExecution
  * A send is complete when all of its data has arrived at the peer (as an NCCL kernel, a rank
  * does not wait for network acknowledgements); a rank has finished a collective when all of
  * its sends are complete and all of its receives have arrived.
- * NVLS operations (CollectiveSendKind NVLS_REDUCE / NVLS_MULTICAST) go to the rank's
- * NvlsEngine (CollectiveCommunicator::GetNvlsBinding) instead of the transport, piece by
- * piece with the same slots, without a per-hop latency (the engine's own) and without the
+ * NVLS operations (CollectiveSendKind NVLS_*) go to the rank's NvlsEngine
+ * (CollectiveCommunicator::GetNvlsBinding) instead of the transport, piece by piece, one in
+ * flight per connection (an NVLS warp group issues its chunk's multimem instructions before it
+ * moves to the next chunk), without a per-hop latency (the engine's own) and without the
  * channel's rate cap (the engine's pipes pace them).
  * The per-rank work is per piece and per step, O(1) each; nothing per packet.
  *

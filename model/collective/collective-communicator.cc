@@ -444,6 +444,8 @@ CollectiveCommunicator::HasNvlsEngines() const
 const CollectiveNvlsBinding&
 CollectiveCommunicator::GetNvlsBinding(uint32_t commRank)
 {
+    NS_ABORT_MSG_IF(commRank >= GetSize(),
+                    "communicator " << m_name << ": rank " << commRank << " is not in it");
     NS_ABORT_MSG_IF(!HasNvlsEngines(),
                     "communicator " << m_name << ": NVLS needs an NVLS engine for every rank "
                                     << "(NVSwitch servers, CollectiveHelper with a topology)");
@@ -469,8 +471,6 @@ CollectiveCommunicator::GetNvlsBinding(uint32_t commRank)
         }
         m_nvlsGrouped = true;
     }
-    NS_ABORT_MSG_IF(commRank >= GetSize(),
-                    "communicator " << m_name << ": rank " << commRank << " is not in it");
     return m_nvls[commRank];
 }
 

@@ -203,8 +203,8 @@ NvlsEngine::Operate(uint32_t group,
     }
     // Down, cut-through (never before the last up byte): the sum to the issuer, the stored
     // bytes to every member. Deliveries in arrival order (ties in member order).
-    std::vector<std::pair<Time, uint32_t>> arrivals;
-    arrivals.reserve(multicast ? ports.size() : 1);
+    auto& arrivals = m_arrivals; // reused: no allocation per operation
+    arrivals.clear();
     for (uint32_t m = 0; m < ports.size(); ++m)
     {
         const uint64_t down = (reduce && m == member ? bytes : 0) + (multicast ? bytes : 0);

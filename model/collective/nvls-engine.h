@@ -195,16 +195,17 @@ class NvlsEngine : public Object
     /// Check group and member; return the member's port.
     uint32_t PortOf(uint32_t group, uint32_t member) const;
 
-    DataRate m_portRate;                                      //!< attribute PortDataRate
-    double m_efficiency;                                      //!< attribute Efficiency
-    Time m_latency;                                           //!< attribute Latency
-    std::vector<Time> m_upFree;                               //!< per port: up pipe free at
-    std::vector<Time> m_downFree;                             //!< per port: down pipe free at
-    std::vector<uint64_t> m_upBytes;                          //!< per port: bytes up
-    std::vector<uint64_t> m_downBytes;                        //!< per port: bytes down
-    std::vector<std::vector<uint32_t>> m_groups;              //!< per group: member ports
-    uint64_t m_nReduces{0};                                   //!< reduces
-    uint64_t m_nMulticasts{0};                                //!< multicasts
+    DataRate m_portRate;                               //!< attribute PortDataRate
+    double m_efficiency;                               //!< attribute Efficiency
+    Time m_latency;                                    //!< attribute Latency
+    std::vector<Time> m_upFree;                        //!< per port: up pipe free at
+    std::vector<Time> m_downFree;                      //!< per port: down pipe free at
+    std::vector<uint64_t> m_upBytes;                   //!< per port: bytes up
+    std::vector<uint64_t> m_downBytes;                 //!< per port: bytes down
+    std::vector<std::vector<uint32_t>> m_groups;       //!< per group: member ports
+    std::vector<std::pair<Time, uint32_t>> m_arrivals; //!< Operate's scratch: (arrival, member)
+    uint64_t m_nReduces{0};                            //!< reduces
+    uint64_t m_nMulticasts{0};                         //!< multicasts
     TracedCallback<bool, uint32_t, uint64_t, Time> m_opTrace; //!< Operation trace
 };
 

@@ -9,7 +9,6 @@
 #include "uet-cc-context.h"
 #include "uet-credit-pacer.h"
 #include "uet-endpoint.h"
-#include "ns3/uet-ev-selector.h"
 #include "uet-pdc-id-pool.h"
 #include "uet-pdc.h"
 #include "uet-pdcless-flow.h"
@@ -21,6 +20,7 @@
 #include "ns3/object.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
+#include "ns3/uet-ev-selector.h"
 
 #include <deque>
 #include <functional>

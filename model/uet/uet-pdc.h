@@ -10,7 +10,6 @@
 
 #include "uet-cc-context.h"
 #include "uet-credit-pacer.h"
-#include "ns3/uet-ev-selector.h"
 #include "uet-message-sender.h"
 #include "uet-psn-window.h"
 #include "uet-ses-reassembly.h"
@@ -19,6 +18,7 @@
 #include "ns3/event-id.h"
 #include "ns3/fabric-congestion-ops.h"
 #include "ns3/fabric-nic.h"
+#include "ns3/uet-ev-selector.h"
 
 #include <deque>
 #include <optional>
