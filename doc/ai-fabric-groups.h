@@ -86,6 +86,14 @@
  */
 
 /**
+ * \defgroup ai-fabric-transport Transports in helpers
+ * \ingroup ai-fabric
+ * helper/transport/: FabricTransportPlugin, the one interface through which topology, traffic
+ * and collective helpers install and use a transport; RoCEv2 and Ultra Ethernet implement it
+ * in helper/roce/ and helper/uet/.
+ */
+
+/**
  * \defgroup ai-fabric-topology Topologies
  * \ingroup ai-fabric
  * helper/topology/: rail-optimized, rail-only, Clos and star fabrics, routes and exports.

@@ -866,10 +866,11 @@ TEST_F(FlowWorkloadRunnerTest, BadInputAbortsNamingTheValue)
         Ptr<ClosTopologyHelper> t = Clos(1);
         FlowWorkloadRunner run(t, Source({Flow(1, 0, 1, 100, Time(0))}));
         EXPECT_DEATH(run.SetTransport("tcp"), "transport \"tcp\" is invalid; valid are roce, uet");
-        EXPECT_DEATH(run.SetUetJobId(1u << 24),
-                     "UET JobID 16777216 is invalid; valid is 0..16777215");
-        EXPECT_DEATH(run.SetUetDeliveryMode(UetDeliveryMode::UUD),
-                     "UET delivery mode UUD is invalid; valid are RUD, ROD");
+        Ptr<FabricTransportPlugin> uet = t->GetTransport("uet");
+        EXPECT_DEATH(uet->SetAttribute("FlowJobId", UintegerValue(1u << 24)),
+                     "FlowJobId=16777216 .*0..16777215");
+        EXPECT_DEATH(uet->SetAttribute("FlowDeliveryMode", StringValue("UUD")),
+                     "FlowDeliveryMode=UUD .*RUD, ROD");
         run.SetTransport("uet");
         EXPECT_DEATH(run.Start(), "transport uet, but rank 0 has no UetNic");
     }
@@ -887,7 +888,7 @@ TEST_F(FlowWorkloadRunnerTest, BadInputAbortsNamingTheValue)
             run.SetTransport("roce");
             run.Start();
         },
-        "transport roce, but the topology's hosts have no RoceNic");
+        "transport roce, but rank 0 has no RoceNic");
 }
 
 } // namespace

@@ -654,7 +654,7 @@ TEST_F(TopologyTest, RailOnlyRelayedWriteCompletes)
 }
 
 // Every GPU gets a transport-neutral NIC core with all its ports; RoCE runs on it by default,
-// and a transport installer replaces RoCE (here: none at all, so GetNic aborts by name).
+// and the Transports attribute chooses the plug-ins (here UET only, so GetNic aborts by name).
 TEST_F(TopologyTest, GpusHaveANicCoreAndTransportsAreInstalledOnIt)
 {
     auto t = RailOptimized(4);
@@ -671,16 +671,13 @@ TEST_F(TopologyTest, GpusHaveANicCoreAndTransportsAreInstalledOnIt)
     }
     Simulator::Destroy();
 
+    // The transports are plug-ins (FabricTransportPlugin): without RoCE, no RoceNic.
     auto u = RailOptimized(4);
-    std::vector<Ptr<FabricNic>> seen;
-    u->SetTransportInstaller(
-        MakeCallback(+[](std::vector<Ptr<FabricNic>>* v, Ptr<Node> node, Ptr<FabricNic> core) {
-            EXPECT_EQ(node->GetObject<FabricNic>(), core);
-            v->push_back(core);
-        }).Bind(&seen));
+    u->SetAttribute("Transports", StringValue("uet"));
     u->Install();
-    EXPECT_EQ(seen.size(), u->GetNRanks());
-    EXPECT_EQ(seen[5], u->GetNicCore(5));
+    EXPECT_EQ(u->GetTransports().size(), 1u);
+    EXPECT_EQ(u->GetTransports()[0]->GetName(), "uet");
+    EXPECT_EQ(u->GetUetNic(5)->GetCore(), u->GetNicCore(5));
     EXPECT_DEATH(u->GetNic(5), "GetNic: rank 5 has no RoceNic");
     EXPECT_DEATH(u->Connect(0, 9, 1), "rank (0|9) has no RoceNic");
 }

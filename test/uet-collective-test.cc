@@ -848,10 +848,13 @@ TEST_F(UetCollectiveDeathTest, ClearErrors)
     EXPECT_DEATH(star.GetNic(0), "host 0 has no RoceNic \\(transports \"uet\"\\)");
     EXPECT_DEATH(star.SetTransports("uet"), "SetTransports after Install");
     StarTopologyHelper other;
-    EXPECT_DEATH(other.SetTransports("ib"), "\"ib\" is invalid; valid: roce, uet, roce\\+uet");
+    EXPECT_DEATH(other.SetTransports("ib"),
+                 "transports=\"ib\" is invalid; valid values are transports joined by '\\+', each "
+                 "once, from: roce, uet");
     auto rail = CreateObject<RailOptimizedTopologyHelper>();
     EXPECT_DEATH(rail->SetAttribute("Transports", StringValue("tcp")),
-                 "Transports=\"tcp\" is out of range: valid range roce, uet, roce\\+uet");
+                 "Transports=\"tcp\" is out of range: valid range registered transport plug-ins "
+                 "joined by '\\+', each once \\(roce, uet, roce\\+uet, ...\\)");
     rail->SetAttribute("Servers", UintegerValue(2));
     rail->SetAttribute("GpusPerServer", UintegerValue(2));
     rail->Install();

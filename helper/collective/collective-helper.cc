@@ -76,17 +76,20 @@ CollectiveHelper::SetNics(const std::vector<Ptr<RoceNic>>& nics)
 void
 CollectiveHelper::SetTransportType(const std::string& typeName)
 {
-    std::string name = typeName == "roce"  ? "ns3::RoceCollectiveTransport"
-                       : typeName == "uet" ? "ns3::UetCollectiveTransport"
-                                           : typeName;
+    // A transport plug-in's name ("roce", "uet", ...) stands for its collective transport.
     TypeId tid;
-    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(name, &tid) ||
+    if (FabricTransportPlugin::IsRegistered(typeName))
+    {
+        tid = FabricTransportPlugin::GetCollectiveTransportTypeIdOf(typeName);
+    }
+    NS_ABORT_MSG_IF((tid == TypeId() && !TypeId::LookupByNameFailSafe(typeName, &tid)) ||
                         !tid.IsChildOf(CollectiveTransport::GetTypeId()) || !tid.HasConstructor(),
                     "CollectiveHelper::SetTransportType: \""
                         << typeName
                         << "\" is not the TypeId of a CollectiveTransport (e.g. "
-                           "ns3::RoceCollectiveTransport, ns3::UetCollectiveTransport, or "
-                           "roce, uet)");
+                           "ns3::RoceCollectiveTransport, ns3::UetCollectiveTransport), or the "
+                           "name of a transport plug-in ("
+                        << FabricTransportPlugin::GetNamesText() << ")");
     NS_ABORT_MSG_IF(!m_comms.empty(),
                     "CollectiveHelper::SetTransportType: communicators were already created");
     m_transportFactory.SetTypeId(tid);
@@ -139,10 +142,10 @@ CollectiveHelper::SetTopology(Ptr<FabricTopologyHelper> topology)
     // The connector (RoCE) or port selector (UET) is the topology's, set per transport.
     m_topology = topology;
     SetHealthMonitor(topology->GetHealthMonitor());
-    if (!m_transportTypeSet && topology->GetNRanks() > 0 && !nodes[0]->GetObject<RoceNic>() &&
-        nodes[0]->GetObject<UetNic>())
+    if (!m_transportTypeSet)
     {
-        m_transportFactory.SetTypeId(UetCollectiveTransport::GetTypeId());
+        // The topology's first transport (Transports "uet": UET, "roce+uet": RoCE).
+        m_transportFactory.SetTypeId(topology->GetTransports()[0]->GetCollectiveTransportTypeId());
     }
 }
 

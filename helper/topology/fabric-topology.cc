@@ -228,19 +228,19 @@ FabricTopologyHelper::GetTypeId()
                           MakeUintegerAccessor(&FabricTopologyHelper::m_memoryLimit),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("Transports",
-                          "Transports Install() puts on every GPU's NIC core: \"roce\" (a "
-                          "RoceNic, GetNicHelper()), \"uet\" (an Ultra Ethernet UetNic, "
-                          "GetUetNicHelper()) or \"roce+uet\" (both on the same core). "
-                          "Ignored when a transport installer is set.",
+                          "Transports Install() puts on every GPU's NIC core, by their "
+                          "FabricTransportPlugin names joined by '+': \"roce\" (a RoceNic, "
+                          "GetNicHelper()), \"uet\" (an Ultra Ethernet UetNic, "
+                          "GetUetNicHelper()), \"roce+uet\" (both on the same core), or any "
+                          "registered plug-in.",
                           StringValue("roce"),
                           MakeStringAccessor(&FabricTopologyHelper::m_transports),
                           MakeFabricChecker<StringValue>(
                               MakeStringChecker(),
                               "ns3::FabricTopologyHelper::Transports",
-                              [](const std::string& s) {
-                                  return s == "roce" || s == "uet" || s == "roce+uet";
-                              },
-                              "roce, uet, roce+uet",
+                              &FabricTransportPlugin::IsValidList,
+                              "registered transport plug-ins joined by '+', each once (roce, "
+                              "uet, roce+uet, ...)",
                               [](const std::string& s) { return "\"" + s + "\""; }));
     return tid;
 }
@@ -271,6 +271,9 @@ FabricTopologyHelper::FabricTopologyHelper()
     // NVLink is not an Ethernet hop: NVSwitches add no HPCC INT record (FabricSwitch
     // InBandTelemetry), so HPCC runs on fabrics with NVLink-rate links.
     m_nvSwitchHelper.SetSwitchAttribute("InBandTelemetry", BooleanValue(false));
+    // The default transports' plug-ins exist from the start, as their NIC helpers always did
+    // (a RoCE QP connector draws a random stream number when it is made).
+    GetTransports();
 }
 
 FabricTopologyHelper::~FabricTopologyHelper() = default;
@@ -318,13 +321,29 @@ FabricTopologyHelper::GetNvSwitchHelper()
 RoceNicHelper&
 FabricTopologyHelper::GetNicHelper()
 {
-    return m_nicHelper;
+    return DynamicCast<RoceTransportPlugin>(
+               m_transportSet.GetOfType(RoceTransportPlugin::GetTypeId()))
+        ->GetNicHelper();
 }
 
 UetNicHelper&
 FabricTopologyHelper::GetUetNicHelper()
 {
-    return m_uetNicHelper;
+    return DynamicCast<UetTransportPlugin>(
+               m_transportSet.GetOfType(UetTransportPlugin::GetTypeId()))
+        ->GetNicHelper();
+}
+
+Ptr<FabricTransportPlugin>
+FabricTopologyHelper::GetTransport(const std::string& name) const
+{
+    return m_transportSet.Get(name, GetInstanceTypeId().GetName() + "::GetTransport: transport");
+}
+
+std::vector<Ptr<FabricTransportPlugin>>
+FabricTopologyHelper::GetTransports() const
+{
+    return m_transportSet.Select(m_transports, GetInstanceTypeId().GetName() + "::Transports");
 }
 
 std::size_t
@@ -381,13 +400,9 @@ uint32_t
 FabricTopologyHelper::TransportDeviceMtu() const
 {
     uint32_t mtu = 0;
-    if (m_transports != "uet")
+    for (const auto& t : GetTransports())
     {
-        mtu = std::max(mtu, m_nicHelper.GetDeviceMtu());
-    }
-    if (m_transports != "roce")
-    {
-        mtu = std::max(mtu, UetNic::GetDeviceMtuFor(m_uetNicHelper.GetMtu()));
+        mtu = std::max(mtu, t->GetDeviceMtu());
     }
     return mtu;
 }
@@ -404,7 +419,7 @@ FabricTopologyHelper::GetPortMtu() const
                                       "helper's ns3::PfcNetDevice::Mtu)");
         const uint32_t need = TransportDeviceMtu();
         FABRIC_INPUT_ERROR_IF(
-            m_transportInstaller.IsNull() && m_portMtu < need,
+            m_portMtu < need,
             name << ": PortMtu=" << m_portMtu << " cannot carry the packets of the " << m_transports
                  << " NICs (largest IPv4 packet " << need << " B); use PortMtu >= " << need
                  << " or PortMtuFromTransport=true");
@@ -829,8 +844,7 @@ FabricTopologyHelper::Install()
     m_nics.resize(nRanks);
     m_uetNics.resize(nRanks);
     m_cores.resize(nRanks);
-    const bool roce = m_transports != "uet";
-    const bool uet = m_transports != "roce";
+    const std::vector<Ptr<FabricTransportPlugin>> transports = GetTransports();
     for (uint32_t r = 0; r < nRanks; ++r)
     {
         Ptr<Node> gpu = m_gpus.Get(r);
@@ -840,59 +854,30 @@ FabricTopologyHelper::Install()
             core->AddPort(DynamicCast<PfcNetDevice>(gpu->GetDevice(p)), GetAddress(r, p));
         }
         m_cores[r] = core;
-        if (m_transportInstaller.IsNull())
+        for (const auto& transport : transports)
         {
-            // The transports on the core's ports (their AddPort finds them on the core).
-            if (roce)
-            {
-                Ptr<RoceNic> nic = m_nicHelper.Install(gpu,
-                                                       DynamicCast<PfcNetDevice>(gpu->GetDevice(0)),
-                                                       GetAddress(r, 0));
-                for (uint32_t p = 1; p < k + nvPorts; ++p)
-                {
-                    nic->AddPort(DynamicCast<PfcNetDevice>(gpu->GetDevice(p)), GetAddress(r, p));
-                }
-            }
-            if (uet)
-            {
-                Ptr<UetNic> nic =
-                    m_uetNicHelper.Install(gpu,
-                                           DynamicCast<PfcNetDevice>(gpu->GetDevice(0)),
-                                           GetAddress(r, 0));
-                for (uint32_t p = 1; p < k + nvPorts; ++p)
-                {
-                    nic->AddPort(DynamicCast<PfcNetDevice>(gpu->GetDevice(p)), GetAddress(r, p));
-                }
-            }
-        }
-        else
-        {
-            m_transportInstaller(gpu, core);
+            transport->Install(gpu, core);
         }
         m_nics[r] = gpu->GetObject<RoceNic>();
         m_uetNics[r] = gpu->GetObject<UetNic>();
     }
-    // Where UET meets a switch that trims its packets, the receivers must be able to read and
-    // recognize them: fail now, naming the switch, rather than take trims for short data.
-    for (uint32_t r = 0; r < nRanks; ++r)
+    // A transport refuses, naming the switch, a switch it cannot work with (e.g. UET's trimmed
+    // packets too short to recognize): now rather than mid-run. The hosts share their NIC
+    // settings, so rank 0 speaks for all.
+    for (const auto& transport : transports)
     {
-        if (m_uetNics[r])
+        for (uint32_t i = 0; i < nSwitches && nRanks > 0; ++i)
         {
-            for (uint32_t i = 0; i < nSwitches; ++i)
-            {
-                UetNicHelper::CheckSwitchTrimming(m_uetNics[r],
-                                                  m_switches.Get(i)->GetObject<FabricSwitch>(),
-                                                  GetInstanceTypeId().GetName() + ": " +
-                                                      SwitchName(i));
-            }
-            for (uint32_t sv = 0; sv < nNv; ++sv)
-            {
-                UetNicHelper::CheckSwitchTrimming(m_uetNics[r],
-                                                  m_nvSwitches.Get(sv)->GetObject<FabricSwitch>(),
-                                                  GetInstanceTypeId().GetName() + ": nvswitch" +
-                                                      std::to_string(sv));
-            }
-            break; // the NICs share their attributes
+            transport->CheckSwitch(m_gpus.Get(0),
+                                   m_switches.Get(i)->GetObject<FabricSwitch>(),
+                                   GetInstanceTypeId().GetName() + ": " + SwitchName(i));
+        }
+        for (uint32_t sv = 0; sv < nNv && nRanks > 0; ++sv)
+        {
+            transport->CheckSwitch(m_gpus.Get(0),
+                                   m_nvSwitches.Get(sv)->GetObject<FabricSwitch>(),
+                                   GetInstanceTypeId().GetName() + ": nvswitch" +
+                                       std::to_string(sv));
         }
     }
     m_stats.nicsSeconds = Since(t);
@@ -1182,11 +1167,11 @@ FabricTopologyHelper::GetNic(uint32_t rank) const
 {
     CheckRank(rank, "GetNic");
     CheckInstalled("GetNic");
-    FABRIC_INPUT_ERROR_IF(
-        !m_nics[rank],
-        GetInstanceTypeId().GetName()
-            << "::GetNic: rank " << rank
-            << " has no RoceNic (the transport installer put none on its NIC core)");
+    FABRIC_INPUT_ERROR_IF(!m_nics[rank],
+                          GetInstanceTypeId().GetName()
+                              << "::GetNic: rank " << rank << " has no RoceNic (Transports=\""
+                              << m_transports
+                              << "\"; set it to \"roce\" or \"roce+uet\" before Install())");
     return m_nics[rank];
 }
 
@@ -1209,15 +1194,6 @@ FabricTopologyHelper::GetNicCore(uint32_t rank) const
     CheckRank(rank, "GetNicCore");
     CheckInstalled("GetNicCore");
     return m_cores[rank];
-}
-
-void
-FabricTopologyHelper::SetTransportInstaller(TransportInstaller installer)
-{
-    FABRIC_INPUT_ERROR_IF(m_installed,
-                          GetInstanceTypeId().GetName()
-                              << "::SetTransportInstaller after Install(); set it before");
-    m_transportInstaller = installer;
 }
 
 Ipv4Address
@@ -1430,7 +1406,7 @@ FabricTopologyHelper::Connect(uint32_t rankA, uint32_t rankB, uint32_t nQps)
     if (m_nvLink && rankA / m_gpusPerServer == rankB / m_gpusPerServer)
     {
         uint32_t nv = GetNvLinkPort();
-        return m_nicHelper.Connect(GetNic(rankA), GetNic(rankB), nQps, nv, nv);
+        return GetNicHelper().Connect(GetNic(rankA), GetNic(rankB), nQps, nv, nv);
     }
     DoCheckConnect(rankA, rankB);
     std::vector<QpPair> pairs;
@@ -1438,7 +1414,7 @@ FabricTopologyHelper::Connect(uint32_t rankA, uint32_t rankB, uint32_t nQps)
     for (uint32_t j = 0; j < nQps; ++j)
     {
         uint32_t plane = j % m_portsPerGpu;
-        auto p = m_nicHelper.Connect(GetNic(rankA), GetNic(rankB), 1, plane, plane);
+        auto p = GetNicHelper().Connect(GetNic(rankA), GetNic(rankB), 1, plane, plane);
         pairs.push_back(p[0]);
     }
     return pairs;

@@ -12,18 +12,19 @@
 #include "ns3/data-rate.h"
 #include "ns3/fabric-health-monitor.h"
 #include "ns3/fabric-switch.h"
+#include "ns3/fabric-transport-plugin.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-helper.h"
-#include "ns3/roce-nic-helper.h"
 #include "ns3/roce-nic.h"
+#include "ns3/roce-transport-plugin.h"
 #include "ns3/switch-helper.h"
 #include "ns3/switch-settings.h"
-#include "ns3/uet-nic-helper.h"
 #include "ns3/uet-nic.h"
+#include "ns3/uet-transport-plugin.h"
 
 #include <array>
 #include <cstdint>
@@ -128,11 +129,14 @@ struct FabricBuildStats
  * (GpusPerServer 1, NicPortsPerGpu 1, NvLink false).
  *
  * <b>Transports.</b> Install() gives every GPU a transport-neutral NIC core (FabricNic) with
- * all its ports and addresses, then puts the transports the Transports attribute names on it:
- * "roce" (the default) a RoceNic (GetNic(), GetNicHelper()), "uet" an Ultra Ethernet UetNic
- * (GetUetNic(), GetUetNicHelper()) on the same ports, "roce+uet" both, sharing the core (RoCE on
- * UDP 4791, UET on 4793; the fabric's health monitor watches the core, so it sees the pending
- * work of both). Collectives choose theirs with CollectiveHelper::SetTransportType.
+ * all its ports and addresses, then puts the transports the Transports attribute names on it,
+ * each through its FabricTransportPlugin (GetTransport(name)), in the order named: "roce" (the
+ * default) a RoceNic (RoceTransportPlugin; GetNic(), GetNicHelper()), "uet" an Ultra Ethernet
+ * UetNic (UetTransportPlugin; GetUetNic(), GetUetNicHelper()) on the same ports, "roce+uet"
+ * both, sharing the core (RoCE on UDP 4791, UET on 4793; the fabric's health monitor watches
+ * the core, so it sees the pending work of both); any other registered plug-in by its name.
+ * Each installed plug-in then checks every switch (FabricTransportPlugin::CheckSwitch).
+ * Collectives choose theirs with CollectiveHelper::SetTransportType.
  *
  * <b>Trimming.</b> Every switch port cabled to a NIC (leaf and NVSwitch down-ports) is marked a
  * last-hop port (FabricSwitch::SetLastHopPort): a packet trimmed there carries the MMU's
@@ -256,20 +260,20 @@ class FabricTopologyHelper : public Object
      * \return a reference, valid for the helper's lifetime
      */
     UetNicHelper& GetUetNicHelper();
-    /// What installs the transports of a GPU on its NIC core: (GPU node, its FabricNic).
-    typedef Callback<void, Ptr<Node>, Ptr<FabricNic>> TransportInstaller;
     /**
-     * \brief Choose how Install() puts transports on every GPU's NIC core. Install() always
-     *        gives each GPU a FabricNic with all its ports (scale-out 0..k-1, NVLink k) and
-     *        addresses, then calls the installer; the default (a null callback) installs
-     *        the transports the Transports attribute names: a RoceNic through GetNicHelper()
-     *        ("roce", the default), a UetNic through GetUetNicHelper() ("uet"), or both on
-     *        the same core ("roce+uet"). An installer replaces that choice and may add several
-     *        transports (RoCE and UET on one NIC). Without a RoceNic on a GPU, GetNic() and
-     *        Connect() abort naming the rank; without a UetNic, GetUetNic() does.
-     * \param installer the installer (null: RoCE)
+     * \brief The plug-in of a transport, to configure it before Install() (e.g. its NIC
+     *        helper) or to use it after. Created on first use; Install() installs the ones
+     *        the Transports attribute names.
+     * \param name a registered plug-in's name (FabricTransportPlugin::GetNames(): "roce",
+     *        "uet", ...); an input error names the value and the valid names otherwise
+     * \return the plug-in, the same object for every call with \p name
      */
-    void SetTransportInstaller(TransportInstaller installer);
+    Ptr<FabricTransportPlugin> GetTransport(const std::string& name) const;
+    /**
+     * \return the plug-ins of the transports the Transports attribute names, in its order
+     *         (those Install() installs or installed)
+     */
+    std::vector<Ptr<FabricTransportPlugin>> GetTransports() const;
 
     /**
      * \brief Set a FabricSwitch attribute ("ProcessingDelay", "DecrementTtl") for the switches
@@ -832,9 +836,7 @@ class FabricTopologyHelper : public Object
     SwitchHelper m_switchHelper;                        //!< scale-out switches
     SwitchHelper m_nvSwitchHelper;                      //!< NVSwitches
     std::array<SwitchSettings, 3> m_tierSwitchSettings; //!< leaf, spine, core settings
-    RoceNicHelper m_nicHelper;                          //!< NICs and QP connections
-    UetNicHelper m_uetNicHelper;                        //!< UET NICs (Transports uet, roce+uet)
-    TransportInstaller m_transportInstaller;            //!< transports per GPU (null: RoCE)
+    mutable FabricTransportSet m_transportSet;          //!< plug-ins made so far
     Ptr<FabricRouteComputer> m_routes;                  //!< forwarding tables (after Install)
     Ptr<FabricHealthMonitor> m_monitor;                 //!< stall detection (after Install)
     std::array<PfcHelper, size_t(FabricLinkTier::COUNT)> m_tierHelper; //!< per tier

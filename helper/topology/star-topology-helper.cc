@@ -5,12 +5,18 @@
 
 #include "ns3/abort.h"
 #include "ns3/fabric-input-error.h"
+#include "ns3/fabric-nic.h"
 #include "ns3/node.h"
 
 namespace ns3
 {
 
-StarTopologyHelper::StarTopologyHelper() = default;
+StarTopologyHelper::StarTopologyHelper()
+{
+    // The default transports' plug-ins exist from the start, as their NIC helpers always did
+    // (a RoCE QP connector draws a random stream number when it is made).
+    m_transportSet.Select(m_transports, "StarTopologyHelper::SetTransports");
+}
 
 PfcHelper&
 StarTopologyHelper::GetPortHelper()
@@ -27,13 +33,23 @@ StarTopologyHelper::GetSwitchHelper()
 RoceNicHelper&
 StarTopologyHelper::GetNicHelper()
 {
-    return m_nicHelper;
+    return DynamicCast<RoceTransportPlugin>(
+               m_transportSet.GetOfType(RoceTransportPlugin::GetTypeId()))
+        ->GetNicHelper();
 }
 
 UetNicHelper&
 StarTopologyHelper::GetUetNicHelper()
 {
-    return m_uetNicHelper;
+    return DynamicCast<UetTransportPlugin>(
+               m_transportSet.GetOfType(UetTransportPlugin::GetTypeId()))
+        ->GetNicHelper();
+}
+
+Ptr<FabricTransportPlugin>
+StarTopologyHelper::GetTransport(const std::string& name)
+{
+    return m_transportSet.Get(name, "StarTopologyHelper::GetTransport: transport");
 }
 
 void
@@ -41,9 +57,7 @@ StarTopologyHelper::SetTransports(const std::string& transports)
 {
     FABRIC_INPUT_ERROR_IF(m_switch,
                           "StarTopologyHelper::SetTransports after Install(); set it before");
-    FABRIC_INPUT_ERROR_IF(transports != "roce" && transports != "uet" && transports != "roce+uet",
-                          "StarTopologyHelper::SetTransports: \""
-                              << transports << "\" is invalid; valid: roce, uet, roce+uet");
+    FabricTransportPlugin::SplitList(transports, "StarTopologyHelper::SetTransports: transports");
     m_transports = transports;
 }
 
@@ -67,20 +81,23 @@ StarTopologyHelper::Install(uint32_t hosts)
         m_hostPorts.push_back(DynamicCast<PfcNetDevice>(d.Get(0)));
     }
     m_switch = m_switchHelper.Install(swNode);
-    const bool roce = m_transports != "uet";
-    const bool uet = m_transports != "roce";
+    const auto transports = m_transportSet.Select(m_transports, "StarTopologyHelper::Transports");
     for (uint32_t i = 0; i < hosts; ++i)
     {
         m_switch->SetLastHopPort(i, true); // every port faces a host
         m_switch->GetForwardingTable()->SetRoute(GetAddress(i), {i});
-        m_nics.push_back(roce ? m_nicHelper.Install(m_hosts.Get(i), m_hostPorts[i], GetAddress(i))
-                              : nullptr);
-        m_uetNics.push_back(
-            uet ? m_uetNicHelper.Install(m_hosts.Get(i), m_hostPorts[i], GetAddress(i)) : nullptr);
+        Ptr<FabricNic> core = FabricNic::GetOrCreate(m_hosts.Get(i));
+        core->AddPort(m_hostPorts[i], GetAddress(i));
+        for (const auto& transport : transports)
+        {
+            transport->Install(m_hosts.Get(i), core);
+        }
+        m_nics.push_back(m_hosts.Get(i)->GetObject<RoceNic>());
+        m_uetNics.push_back(m_hosts.Get(i)->GetObject<UetNic>());
     }
-    if (uet)
+    for (const auto& transport : transports)
     {
-        UetNicHelper::CheckSwitchTrimming(m_uetNics[0], m_switch, "StarTopologyHelper: switch");
+        transport->CheckSwitch(m_hosts.Get(0), m_switch, "StarTopologyHelper: switch");
     }
     m_switch->GetForwardingTable()->Freeze();
     m_monitor = CreateObject<FabricHealthMonitor>();
@@ -157,15 +174,14 @@ StarTopologyHelper::GetSwitch() const
 std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>>
 StarTopologyHelper::Connect(uint32_t a, uint32_t b, uint32_t nQps)
 {
-    return m_nicHelper.Connect(GetNic(a), GetNic(b), nQps);
+    return GetNicHelper().Connect(GetNic(a), GetNic(b), nQps);
 }
 
 int64_t
 StarTopologyHelper::AssignStreams(int64_t stream)
 {
     FABRIC_INPUT_ERROR_IF(!m_switch, "StarTopologyHelper::AssignStreams before Install");
-    int64_t used = m_nicHelper.AssignStreams(stream);
-    used += m_uetNicHelper.AssignStreams(stream + used);
+    int64_t used = m_transportSet.AssignStreams(stream);
     used += m_switch->AssignStreams(stream + used);
     return used;
 }

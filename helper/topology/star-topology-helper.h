@@ -6,12 +6,13 @@
 
 #include "ns3/fabric-health-monitor.h"
 #include "ns3/fabric-switch.h"
+#include "ns3/fabric-transport-plugin.h"
 #include "ns3/node-container.h"
 #include "ns3/pfc-helper.h"
-#include "ns3/roce-nic-helper.h"
+#include "ns3/roce-transport-plugin.h"
 #include "ns3/switch-helper.h"
-#include "ns3/uet-nic-helper.h"
 #include "ns3/uet-nic.h"
+#include "ns3/uet-transport-plugin.h"
 
 #include <string>
 #include <vector>
@@ -26,10 +27,11 @@ namespace ns3
  *
  * Host i gets address 10.0.0.1 + i and switch port i; the switch routes each address to its
  * port. Configure links, the switch and the NICs through GetPortHelper(), GetSwitchHelper(),
- * GetNicHelper() and GetUetNicHelper() before Install(). SetTransports() chooses the hosts'
- * transports like FabricTopologyHelper's Transports attribute: a RoceNic ("roce", the
- * default), an Ultra Ethernet UetNic ("uet"), or both on the host's one NIC core
- * ("roce+uet"). Every switch port faces a host, so all are last-hop ports
+ * GetNicHelper() and GetUetNicHelper() (or GetTransport(name)) before Install().
+ * SetTransports() chooses the hosts' transports like FabricTopologyHelper's Transports
+ * attribute, each installed by its FabricTransportPlugin on the host's NIC core: a RoceNic
+ * ("roce", the default), an Ultra Ethernet UetNic ("uet"), both ("roce+uet"), or any
+ * registered plug-in by its name. Every switch port faces a host, so all are last-hop ports
  * (FabricSwitch::SetLastHopPort: a packet trimmed there carries the MMU's LastHopTrimDscp);
  * with UET, Install() aborts naming the value and valid range when the switch trims UET's data
  * priority in a way its receivers cannot read or recognize (UetNicHelper::CheckSwitchTrimming).
@@ -49,9 +51,16 @@ class StarTopologyHelper
     /// \return the helper that creates the UetNics (Transports "uet" or "roce+uet")
     UetNicHelper& GetUetNicHelper();
     /**
+     * \param name a registered plug-in's name ("roce", "uet", ...; an input error names the
+     *        value and the valid names otherwise)
+     * \return its plug-in (created on first use; Install() installs those SetTransports names)
+     */
+    Ptr<FabricTransportPlugin> GetTransport(const std::string& name);
+    /**
      * \brief Choose the hosts' transports (before Install; aborts naming the value otherwise).
-     * \param transports "roce" (default: a RoceNic per host), "uet" (a UetNic) or
-     *        "roce+uet" (both on the host's NIC core); anything else aborts naming it
+     * \param transports plug-in names joined by '+': "roce" (default: a RoceNic per host),
+     *        "uet" (a UetNic), "roce+uet" (both on the host's NIC core), ...; anything else
+     *        aborts naming it and the valid names
      */
     void SetTransports(const std::string& transports);
     /// \return the transports ("roce", "uet" or "roce+uet")
@@ -120,8 +129,7 @@ class StarTopologyHelper
 
     PfcHelper m_ports;                          //!< link factory
     SwitchHelper m_switchHelper;                //!< switch factory
-    RoceNicHelper m_nicHelper;                  //!< NIC factory
-    UetNicHelper m_uetNicHelper;                //!< UET NIC factory
+    FabricTransportSet m_transportSet;          //!< the transports' plug-ins
     std::string m_transports{"roce"};           //!< transports of the hosts
     NodeContainer m_hosts;                      //!< hosts
     Ptr<FabricSwitch> m_switch;                 //!< the switch

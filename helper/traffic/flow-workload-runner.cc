@@ -7,18 +7,9 @@
 #include "ns3/fabric-input-error.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-time.h"
-#include "ns3/fabric-transport-config.h"
-#include "ns3/object-factory.h"
 #include "ns3/pfc-channel.h"
-#include "ns3/roce-aeth-header.h"
-#include "ns3/roce-bth-header.h"
-#include "ns3/roce-icrc-trailer.h"
-#include "ns3/roce-nic.h"
-#include "ns3/roce-reth-header.h"
 #include "ns3/simulator.h"
 #include "ns3/type-id.h"
-#include "ns3/uet-nic-helper.h"
-#include "ns3/uet-nic.h"
 
 #include <algorithm>
 #include <memory>
@@ -30,19 +21,8 @@ namespace ns3
 namespace
 {
 
-/// IPv4 + UDP, bytes.
-constexpr uint32_t IP_UDP = 20 + 8;
-/// FCS + preamble + inter-frame gap, bytes.
-constexpr uint32_t FRAMING =
-    PfcNetDevice::FCS_BYTES + PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
 /// Most links a path may have before GetPath gives up (a routing loop).
 constexpr uint32_t MAX_PATH_LINKS = 64;
-/// UET headers of a full RUD data packet: IPv4 20, UDP 8, PDS 12, SES standard request 44.
-constexpr uint32_t UET_DATA_HEADERS = 20 + 8 + 12 + 44;
-/// The UET ACK that completes a WRITE: IPv4 20, UDP 8, PDS ACK 12, SES response 12.
-constexpr uint32_t UET_ACK_HEADERS = 20 + 8 + 12 + 12;
-/// The memory key every UET flow writes to.
-constexpr uint64_t UET_MEMORY_KEY = 1;
 
 /// \return the time \p bytes take at \p rate
 Time
@@ -95,9 +75,10 @@ FlowWorkloadRunner::GetSummary()
 void
 FlowWorkloadRunner::SetTransport(const std::string& transport)
 {
-    FABRIC_INPUT_ERROR_IF(transport != "roce" && transport != "uet",
+    FABRIC_INPUT_ERROR_IF(!FabricTransportPlugin::IsRegistered(transport),
                           "FlowWorkloadRunner: transport \""
-                              << transport << "\" is invalid; valid are roce, uet");
+                              << transport << "\" is invalid; valid are "
+                              << FabricTransportPlugin::GetNamesText());
     FABRIC_INPUT_ERROR_IF(m_started, "FlowWorkloadRunner::SetTransport after Start()");
     m_transport = transport;
 }
@@ -108,30 +89,10 @@ FlowWorkloadRunner::GetTransport() const
     return m_transport;
 }
 
-void
-FlowWorkloadRunner::SetUetJobId(uint32_t jobId)
+Ptr<FabricMessageService>
+FlowWorkloadRunner::GetMessageService() const
 {
-    FABRIC_INPUT_ERROR_IF(jobId > 0xFFFFFF,
-                          "FlowWorkloadRunner: UET JobID " << jobId << " is invalid; valid is 0.."
-                                                           << 0xFFFFFF);
-    m_uetJobId = jobId;
-}
-
-void
-FlowWorkloadRunner::SetUetDeliveryMode(UetDeliveryMode mode)
-{
-    FABRIC_INPUT_ERROR_IF(mode != UetDeliveryMode::RUD && mode != UetDeliveryMode::ROD,
-                          "FlowWorkloadRunner: UET delivery mode "
-                              << UetDeliveryModeName(mode) << " is invalid; valid are RUD, ROD");
-    m_uetMode = mode;
-}
-
-std::string
-FlowWorkloadRunner::CcName(TypeId tid)
-{
-    ObjectFactory f;
-    f.SetTypeId(tid);
-    return f.Create<FabricCongestionOps>()->GetName();
+    return m_service;
 }
 
 void
@@ -141,70 +102,26 @@ FlowWorkloadRunner::Start()
     m_started = true;
     FABRIC_INPUT_ERROR_IF(m_topo->GetNRanks() == 0,
                           "FlowWorkloadRunner: the topology has no hosts");
-    Ptr<Node> first = m_topo->GetRank(0);
     if (m_transport.empty())
     {
-        m_transport = first->GetObject<RoceNic>() || !first->GetObject<UetNic>() ? "roce" : "uet";
+        m_transport = m_topo->GetTransports()[0]->GetName(); // the topology's first
     }
-    if (m_transport == "uet")
+    m_plugin = m_topo->GetTransport(m_transport);
+    FabricMessageServiceSetup setup;
+    for (uint32_t r = 0; r < m_topo->GetNRanks(); ++r)
     {
-        StartUet();
+        setup.nodes.push_back(m_topo->GetRank(r));
     }
-    else
-    {
-        Ptr<RoceNic> nic = first->GetObject<RoceNic>();
-        FABRIC_INPUT_ERROR_IF(
-            !nic,
-            "FlowWorkloadRunner: transport roce, but the topology's hosts have no "
-            "RoceNic (Transports must include roce)");
-        TypeIdValue cc;
-        nic->GetAttribute("CongestionControl", cc);
-        m_ccName = CcName(cc.Get());
-    }
+    setup.ports = MakeCallback(&FabricTopologyHelper::GetConnectionPorts, m_topo);
+    setup.unloadedRtt = MakeCallback(&FlowWorkloadRunner::GetUnloadedRtt, this);
+    m_service = m_plugin->CreateMessageService(setup);
+    m_ccName = m_service->GetCongestionControlName();
     if (m_stopped)
     {
         MaybeFinished(); // stopped before it started: no flow
         return;
     }
     ScheduleNext();
-}
-
-void
-FlowWorkloadRunner::StartUet()
-{
-    std::vector<Ptr<Node>> nodes;
-    for (uint32_t r = 0; r < m_topo->GetNRanks(); ++r)
-    {
-        Ptr<UetNic> nic = m_topo->GetRank(r)->GetObject<UetNic>();
-        FABRIC_INPUT_ERROR_IF(!nic,
-                              "FlowWorkloadRunner: transport uet, but rank "
-                                  << r << " has no UetNic (Transports must include uet)");
-        nodes.push_back(m_topo->GetRank(r));
-    }
-    m_endpoints = m_topo->GetUetNicHelper().CreateEndpoints(nodes, m_uetJobId);
-    std::unordered_map<uint32_t, uint32_t> rankOf; // endpoint address -> rank
-    for (uint32_t r = 0; r < m_endpoints.size(); ++r)
-    {
-        m_endpoints[r]->RegisterMemory(UET_MEMORY_KEY,
-                                       FabricTransportConfig::GetMaxMessageBytes("uet"));
-        rankOf[m_endpoints[r]->GetNic()->GetAddress(m_endpoints[r]->GetPort()).Get()] = r;
-    }
-    auto ranks = std::make_shared<const std::unordered_map<uint32_t, uint32_t>>(rankOf);
-    for (uint32_t r = 0; r < m_endpoints.size(); ++r)
-    {
-        Ptr<UetNic> nic = m_endpoints[r]->GetNic();
-        const uint32_t peer = r + 1 < m_endpoints.size() ? r + 1 : 0;
-        if (peer != r &&
-            nic->GetPathRtt(m_endpoints[peer]->GetNic()->GetAddress(0)).IsStrictlyPositive())
-        {
-            continue; // the topology helper told the NIC its paths (FatTreeTopologyHelper)
-        }
-        nic->SetPathRttFunction([this, ranks, r](Ipv4Address a) {
-            auto it = ranks->find(a.Get());
-            return it == ranks->end() || it->second == r ? Time(0) : GetUnloadedRtt(r, it->second);
-        });
-    }
-    m_ccName = CcName(m_endpoints[0]->GetNic()->GetCongestionPrototype()->GetInstanceTypeId());
 }
 
 void
@@ -254,12 +171,11 @@ FlowWorkloadRunner::ScheduleNext()
     FABRIC_INPUT_ERROR_IF(f->sizeBytes == 0,
                           "FlowWorkloadRunner: flow " << f->id
                                                       << " has 0 bytes; valid sizes are >= 1");
-    FABRIC_INPUT_ERROR_IF(f->sizeBytes > FabricTransportConfig::GetMaxMessageBytes(m_transport),
+    FABRIC_INPUT_ERROR_IF(f->sizeBytes > m_plugin->GetMaxMessageBytes(),
                           "FlowWorkloadRunner: flow "
                               << f->id << " has " << f->sizeBytes << " bytes; valid sizes over "
-                              << FabricTransportConfig::GetDisplayName(m_transport) << " are 1.."
-                              << FabricTransportConfig::GetMaxMessageBytes(m_transport)
-                              << " (one message)");
+                              << m_plugin->GetDisplayName() << " are 1.."
+                              << m_plugin->GetMaxMessageBytes() << " (one message)");
     FABRIC_INPUT_ERROR_IF(f->start < m_lastStart,
                           "FlowWorkloadRunner: flow "
                               << f->id << " starts at " << f->start.As(Time::US)
@@ -284,25 +200,7 @@ FlowWorkloadRunner::StartFlow()
     a.spec = m_next;
     const FlowPath path = GetPath(a.spec.src, a.spec.dst);
     a.ideal = IdealFct(path, a.spec.src, a.spec.dst, a.spec.sizeBytes);
-    const bool uet = m_transport == "uet";
-    if (!uet)
-    {
-        a.pathRtt = UnloadedRtt(path, a.spec.src, a.spec.dst);
-        auto& idle = m_idle[PairKey(a.spec.src, a.spec.dst)];
-        if (idle.empty())
-        {
-            a.qps = m_topo->Connect(a.spec.src, a.spec.dst, 1)[0];
-            ++m_qpPairs;
-            // Tell the algorithms the path's RTT (idle pairs got it when they were renewed).
-            RenewCongestionControl(a);
-        }
-        else
-        {
-            a.qps = idle.back();
-            idle.pop_back();
-        }
-        a.retxBefore = a.qps.first->GetCounters().retransmittedPackets;
-    }
+    a.pathRtt = UnloadedRtt(path, a.spec.src, a.spec.dst);
     uint32_t slot;
     if (m_freeSlots.empty())
     {
@@ -317,47 +215,18 @@ FlowWorkloadRunner::StartFlow()
     }
     ++m_startedFlows;
     m_maxActive = std::max(m_maxActive, GetActive());
-    if (uet)
-    {
-        m_endpoints[a.spec.src]->PostWrite(
-            m_endpoints[a.spec.dst]->GetAddress(),
-            UET_MEMORY_KEY,
-            0,
-            a.spec.sizeBytes,
-            MakeCallback(&FlowWorkloadRunner::UetCompleted, this).Bind(slot),
-            m_uetMode);
-    }
-    else
-    {
-        m_active[slot].qps.first->PostWrite(
-            a.spec.sizeBytes,
-            0,
-            1,
-            MakeCallback(&FlowWorkloadRunner::RoceCompleted, this).Bind(slot));
-    }
+    m_service->Post(a.spec.src,
+                    a.spec.dst,
+                    a.spec.sizeBytes,
+                    a.pathRtt,
+                    MakeCallback(&FlowWorkloadRunner::Completed, this).Bind(slot));
     ScheduleNext();
 }
 
 void
-FlowWorkloadRunner::RoceCompleted(uint32_t slot, const RoceWorkCompletion& wc)
+FlowWorkloadRunner::Completed(uint32_t slot, const FabricMessageResult& result)
 {
-    Active& a = m_active[slot];
-    const bool ok = wc.status == RoceWcStatus::SUCCESS;
-    const uint64_t retx = a.qps.first->GetCounters().retransmittedPackets - a.retxBefore;
-    if (ok)
-    {
-        // Back to the pool as a new connection would be: fresh congestion control.
-        RenewCongestionControl(a);
-        m_idle[PairKey(a.spec.src, a.spec.dst)].push_back(a.qps);
-    }
-    a.qps = {};
-    Finish(slot, ok, wc.postTime, wc.endTime, retx);
-}
-
-void
-FlowWorkloadRunner::UetCompleted(uint32_t slot, const UetCompletion& c)
-{
-    Finish(slot, c.ok, c.postTime, c.endTime, c.retransmissions);
+    Finish(slot, result.ok, result.postTime, result.endTime, result.retransmissions);
 }
 
 void
@@ -414,7 +283,7 @@ FlowWorkloadRunner::GetMaxActive() const
 uint64_t
 FlowWorkloadRunner::GetQpPairs() const
 {
-    return m_qpPairs;
+    return m_service ? m_service->GetConnections() : 0;
 }
 
 bool
@@ -426,7 +295,9 @@ FlowWorkloadRunner::AllCompleted() const
 FlowPath
 FlowWorkloadRunner::GetPath(uint32_t src, uint32_t dst) const
 {
-    const auto ports = Ports(src, dst);
+    // The transport's ports (UET endpoints sit on port 0); before Start() the topology's.
+    const auto ports =
+        m_service ? m_service->GetPorts(src, dst) : m_topo->GetConnectionPorts(src, dst, 0);
     Ptr<FabricNic> srcNic = m_topo->GetRank(src)->GetObject<FabricNic>();
     Ptr<FabricNic> dstNic = m_topo->GetRank(dst)->GetObject<FabricNic>();
     FABRIC_INPUT_ERROR_IF(!srcNic || !dstNic,
@@ -471,17 +342,6 @@ FlowWorkloadRunner::GetPath(uint32_t src, uint32_t dst) const
                        << " links (a routing loop?)");
 }
 
-void
-FlowWorkloadRunner::RenewCongestionControl(const Active& a) const
-{
-    m_topo->GetRank(a.spec.src)
-        ->GetObject<RoceNic>()
-        ->RenewCongestionControl(a.qps.first, a.pathRtt);
-    m_topo->GetRank(a.spec.dst)
-        ->GetObject<RoceNic>()
-        ->RenewCongestionControl(a.qps.second, a.pathRtt);
-}
-
 Time
 FlowWorkloadRunner::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes) const
 {
@@ -494,53 +354,17 @@ FlowWorkloadRunner::GetUnloadedRtt(uint32_t src, uint32_t dst) const
     return UnloadedRtt(GetPath(src, dst), src, dst);
 }
 
-std::pair<uint32_t, uint32_t>
-FlowWorkloadRunner::Ports(uint32_t src, uint32_t dst) const
-{
-    // UET endpoints sit on port 0 (UetNicHelper::CreateEndpoints); RoCE QPs where Connect
-    // puts them.
-    return m_transport == "uet" ? std::make_pair(0u, 0u) : m_topo->GetConnectionPorts(src, dst);
-}
-
 Time
 FlowWorkloadRunner::UnloadedRtt(const FlowPath& path, uint32_t src, uint32_t dst) const
 {
     return IdealFct(path, src, dst, Format(src, dst).mtu);
 }
 
-FlowWorkloadRunner::PacketFormat
+FabricPacketFormat
 FlowWorkloadRunner::Format(uint32_t src, uint32_t dst) const
 {
-    PacketFormat f;
-    if (m_transport == "uet")
-    {
-        Ptr<UetNic> nic = m_topo->GetRank(src)->GetObject<UetNic>();
-        FABRIC_INPUT_ERROR_IF(!nic, "FlowWorkloadRunner: rank " << src << " has no UetNic");
-        f.mtu = nic->GetMtu();
-        f.perPacket = nic->GetPacketOverheadBytes(UET_DATA_HEADERS);
-        f.ack = nic->GetHeaderModelBytes() != 0
-                    ? nic->GetHeaderModelBytes()
-                    : std::max(PfcNetDevice::ETH_HEADER_BYTES + UET_ACK_HEADERS +
-                                   PfcNetDevice::FCS_BYTES,
-                               PfcNetDevice::MIN_FRAME_BYTES) +
-                          PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
-        return f;
-    }
-    Ptr<RoceNic> nic = m_topo->GetRank(src)->GetObject<RoceNic>();
-    FABRIC_INPUT_ERROR_IF(!nic, "FlowWorkloadRunner: rank " << src << " has no RoceNic");
-    const uint32_t port = Ports(src, dst).first;
-    uint8_t l2[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES];
-    const uint8_t prio = nic->GetCore()->GetPort(port)->GetDscpPriority(nic->GetDataDscp());
-    const uint32_t l2Bytes = nic->GetCore()->WriteFrameHeader(port, prio, l2);
-    // Wire bytes beyond the payload: L2, IPv4, UDP, BTH, ICRC, FCS, preamble, gap.
-    f.mtu = nic->GetMtu();
-    f.perPacket = l2Bytes + IP_UDP + RoceBthHeader::SIZE + RoceIcrcTrailer::SIZE + FRAMING;
-    f.firstExtra = RoceRethHeader::SIZE;
-    f.ack = std::max<uint32_t>(l2Bytes + IP_UDP + RoceBthHeader::SIZE + RoceAethHeader::SIZE +
-                                   RoceIcrcTrailer::SIZE + PfcNetDevice::FCS_BYTES,
-                               PfcNetDevice::MIN_FRAME_BYTES) +
-            PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
-    return f;
+    NS_ABORT_MSG_IF(!m_service, "FlowWorkloadRunner: the ideal FCT needs Start() first");
+    return m_service->GetPacketFormat(src, dst);
 }
 
 Time
@@ -555,7 +379,7 @@ FlowWorkloadRunner::IdealFct(const FlowPath& path, uint32_t src, uint32_t dst, u
     // from hi down to L. Each link's share is summed in bytes and timed once (exact to the
     // picosecond's rounding of that one division), less the inter-frame gap the last bit
     // does not wait for.
-    const PacketFormat f = Format(src, dst);
+    const FabricPacketFormat f = Format(src, dst);
     const uint64_t mtu = f.mtu;
     const uint64_t n = (bytes + mtu - 1) / mtu;
     const uint64_t first = std::min(bytes, mtu) + f.perPacket + f.firstExtra;

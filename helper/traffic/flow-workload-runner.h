@@ -12,10 +12,9 @@
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/fabric-topology.h"
+#include "ns3/fabric-transport-plugin.h"
 #include "ns3/flow-fct-summary.h"
 #include "ns3/flow-source.h"
-#include "ns3/roce-queue-pair.h"
-#include "ns3/uet-endpoint.h"
 
 #include <cstdint>
 #include <map>
@@ -42,23 +41,16 @@ struct FlowPath
  *        most one flow is read ahead of the simulation clock, and the state kept is that of
  *        the flows in flight.
  *
- * Transport (SetTransport): "roce" when the ranks carry RoceNics (the default then), "uet"
- * when they carry UetNics (the default when they have no RoceNic).
- *
- * RoCEv2: a flow from host s to host d takes an idle QP pair of the pair (s, d) or connects a
- * new one (FabricTopologyHelper::Connect); when the WRITE completes, the pair returns to the
- * pool with fresh congestion-control instances (RoceNic::RenewCongestionControl), so every
- * flow starts at line rate as on a new connection (the HPCC-lineage simulators' one QP per
- * flow) and the QPs ever created are bounded by the largest number of flows a host pair had
- * in flight at once.
- *
- * Ultra Ethernet: one endpoint per rank (UetNicHelper::CreateEndpoints, port 0, JobID
- * SetUetJobId) with one registered memory region of 2^32 - 1 bytes (the largest message), so
- * nothing is registered per flow; each flow is one RUD WRITE (SetUetDeliveryMode: RUD or
- * ROD) of at most 2^32 - 1 bytes (larger aborts naming the flow). Flows between the same
- * pair share its PDC and that PDC's congestion-control context, as UET's PDCs do (the NIC
- * opens and closes PDCs; PdcIdleTime). The NICs learn each peer's unloaded path RTT
- * (UetNic::SetPathRttFunction, GetUnloadedRtt) unless the topology helper gave them one.
+ * Transport (SetTransport): any FabricTransportPlugin the ranks carry, by its name; by
+ * default the topology's first (FabricTopologyHelper::GetTransports). The runner knows no
+ * transport: each flow is one message of the plug-in's FabricMessageService (Post), which
+ * also gives the flow's packet format (for the ideal FCT) and NIC ports (for its path).
+ * RoCEv2 (RoceTransportPlugin): one RDMA WRITE on a pooled QP pair of the host pair, renewed
+ * between flows so that every flow starts at line rate as on a new connection (the
+ * HPCC-lineage simulators' one QP per flow). Ultra Ethernet (UetTransportPlugin): one SES
+ * WRITE from a per-rank endpoint (its FlowJobId and FlowDeliveryMode attributes), of at most
+ * 2^32 - 1 bytes (larger aborts naming the flow); flows between the same pair share its PDC.
+ * The NICs learn each peer's unloaded path RTT (GetUnloadedRtt) when the transport uses it.
  *
  * Each completion is passed to the record callback (e.g. a CSV writer) and counted in a
  * FlowFctSummary; retransmissions are the flow's own (RoCE: its requester QP's, UET: its
@@ -104,21 +96,15 @@ class FlowWorkloadRunner
 
     /**
      * \brief Choose the transport (before Start()).
-     * \param transport "roce" or "uet" (aborts naming the value otherwise; Start() aborts if
-     *        the ranks do not carry that NIC); unset: roce if the ranks have RoceNics, else uet
+     * \param transport a transport plug-in's name ("roce", "uet", ...; aborts naming the value
+     *        and the valid names otherwise; Start() aborts if the ranks do not carry its NIC);
+     *        unset: the topology's first transport (FabricTopologyHelper::GetTransports)
      */
     void SetTransport(const std::string& transport);
-    /// \return "roce" or "uet" (after Start(); before it, the choice or "")
+    /// \return the transport's name (after Start(); before it, the choice or "")
     std::string GetTransport() const;
-    /**
-     * \param jobId JobID of the UET endpoints, 0..2^24-1 (default 2; must differ from the
-     *        JobIDs of other UET jobs on the same NICs, e.g. a collective's); aborts otherwise
-     */
-    void SetUetJobId(uint32_t jobId);
-    /**
-     * \param mode UET delivery mode of the WRITEs: RUD (default) or ROD (aborts otherwise)
-     */
-    void SetUetDeliveryMode(UetDeliveryMode mode);
+    /// \return the transport's message service (after Start(); null before)
+    Ptr<FabricMessageService> GetMessageService() const;
 
     /// Read the first flow and schedule it. Call once, before Simulator::Run().
     void Start();
@@ -142,7 +128,7 @@ class FlowWorkloadRunner
     uint64_t GetActive() const;
     /// \return the largest number of flows in flight at once
     uint64_t GetMaxActive() const;
-    /// \return RoCE QP pairs created (pool size; 0 with UET)
+    /// \return connections the transport opened (RoCE QP pairs: the pool size; 0 with UET)
     uint64_t GetQpPairs() const;
     /// \return true when the source is exhausted (or StopArrivals() was called) and every
     ///         flow started finished successfully
@@ -182,11 +168,9 @@ class FlowWorkloadRunner
     /// A flow in flight.
     struct Active
     {
-        FlowSpec spec;                                         //!< the flow
-        std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>> qps; //!< RoCE: its QP pair
-        uint64_t retxBefore{0}; //!< RoCE: the requester's retransmissions when it started
-        Time ideal;             //!< its ideal FCT
-        Time pathRtt;           //!< its path's unloaded RTT
+        FlowSpec spec; //!< the flow
+        Time ideal;    //!< its ideal FCT
+        Time pathRtt;  //!< its path's unloaded RTT
     };
 
     /**
@@ -205,29 +189,12 @@ class FlowWorkloadRunner
      */
     Time UnloadedRtt(const FlowPath& path, uint32_t src, uint32_t dst) const;
 
-    /// A transport's packet format, for the ideal FCT (see the class text).
-    struct PacketFormat
-    {
-        uint32_t mtu{0};        //!< payload bytes of a full packet
-        uint32_t perPacket{0};  //!< wire bytes beyond the payload of every packet
-        uint32_t firstExtra{0}; //!< more wire bytes on the first packet (RoCE's RETH)
-        uint32_t ack{0};        //!< wire bytes of the ACK that completes a flow
-    };
-
     /**
      * \param src source rank
      * \param dst destination rank
      * \return the packet format of a flow from \p src to \p dst over the transport
      */
-    PacketFormat Format(uint32_t src, uint32_t dst) const;
-    /**
-     * \param src source rank
-     * \param dst destination rank
-     * \return the NIC ports a flow from \p src to \p dst leaves and enters by
-     */
-    std::pair<uint32_t, uint32_t> Ports(uint32_t src, uint32_t dst) const;
-    /// Give both QPs of a flow fresh congestion control told the flow's path RTT.
-    void RenewCongestionControl(const Active& a) const;
+    FabricPacketFormat Format(uint32_t src, uint32_t dst) const;
 
     /// Schedule the next flow of the source, if any.
     void ScheduleNext();
@@ -235,10 +202,8 @@ class FlowWorkloadRunner
     void StartFlow();
     /// Call the finished callback if the source is exhausted and nothing is in flight.
     void MaybeFinished();
-    /// A RoCE WRITE completed.
-    void RoceCompleted(uint32_t slot, const RoceWorkCompletion& wc);
-    /// A UET WRITE completed.
-    void UetCompleted(uint32_t slot, const UetCompletion& c);
+    /// The message of the flow in slot \p slot finished with \p result.
+    void Completed(uint32_t slot, const FabricMessageResult& result);
     /**
      * \brief Record a finished flow and free its slot.
      * \param slot its slot
@@ -248,43 +213,29 @@ class FlowWorkloadRunner
      * \param retx its retransmissions
      */
     void Finish(uint32_t slot, bool ok, Time start, Time end, uint64_t retx);
-    /// Start() for UET: endpoints, memory, path RTTs.
-    void StartUet();
-    /// \return the congestion-control name of a NIC's prototype TypeId \p tid
-    static std::string CcName(TypeId tid);
 
-    /// \return the pool key of a host pair
-    static uint64_t PairKey(uint32_t src, uint32_t dst)
-    {
-        return (uint64_t(src) << 32) | dst;
-    }
-
-    Ptr<FabricTopologyHelper> m_topo;  //!< the fabric
-    Ptr<FlowSource> m_source;          //!< the flows
-    RecordCallback m_recordCb;         //!< finished flows go here
-    Callback<void> m_finishedCb;       //!< called when everything finished
-    FlowFctSummary m_summary;          //!< statistics
-    FlowSpec m_next;                   //!< the flow scheduled next
-    bool m_hasNext{false};             //!< m_next is valid
-    bool m_exhausted{false};           //!< the source has no more flows
-    bool m_started{false};             //!< Start() called
-    bool m_stopped{false};             //!< StopArrivals() called
-    EventId m_nextEvent;               //!< start of the flow read ahead
-    Time m_lastStart;                  //!< start time of the last flow read
-    std::vector<Active> m_active;      //!< flows in flight, by slot
-    std::vector<uint32_t> m_freeSlots; //!< unused slots of m_active
-    /// Idle QP pairs per host pair.
-    std::map<uint64_t, std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>>> m_idle;
-    uint64_t m_startedFlows{0};                      //!< flows started
-    uint64_t m_finished{0};                          //!< flows finished
-    uint64_t m_failed{0};                            //!< flows failed
-    uint64_t m_maxActive{0};                         //!< most in flight at once
-    uint64_t m_qpPairs{0};                           //!< QP pairs created
-    std::string m_ccName;                            //!< the NICs' congestion control name
-    std::string m_transport;                         //!< "roce", "uet" or "" (choose at Start)
-    uint32_t m_uetJobId{2};                          //!< UET endpoints' JobID
-    UetDeliveryMode m_uetMode{UetDeliveryMode::RUD}; //!< UET WRITE delivery mode
-    std::vector<Ptr<UetEndpoint>> m_endpoints;       //!< UET: one endpoint per rank
+    Ptr<FabricTopologyHelper> m_topo;    //!< the fabric
+    Ptr<FlowSource> m_source;            //!< the flows
+    RecordCallback m_recordCb;           //!< finished flows go here
+    Callback<void> m_finishedCb;         //!< called when everything finished
+    FlowFctSummary m_summary;            //!< statistics
+    FlowSpec m_next;                     //!< the flow scheduled next
+    bool m_hasNext{false};               //!< m_next is valid
+    bool m_exhausted{false};             //!< the source has no more flows
+    bool m_started{false};               //!< Start() called
+    bool m_stopped{false};               //!< StopArrivals() called
+    EventId m_nextEvent;                 //!< start of the flow read ahead
+    Time m_lastStart;                    //!< start time of the last flow read
+    std::vector<Active> m_active;        //!< flows in flight, by slot
+    std::vector<uint32_t> m_freeSlots;   //!< unused slots of m_active
+    uint64_t m_startedFlows{0};          //!< flows started
+    uint64_t m_finished{0};              //!< flows finished
+    uint64_t m_failed{0};                //!< flows failed
+    uint64_t m_maxActive{0};             //!< most in flight at once
+    std::string m_ccName;                //!< the NICs' congestion control name
+    std::string m_transport;             //!< "roce", "uet" or "" (choose at Start)
+    Ptr<FabricTransportPlugin> m_plugin; //!< the transport (after Start)
+    Ptr<FabricMessageService> m_service; //!< its messages (after Start)
 };
 
 } // namespace ns3

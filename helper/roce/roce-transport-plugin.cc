@@ -1,0 +1,285 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-transport-plugin.h"
+
+#include "ns3/fabric-congestion-ops.h"
+#include "ns3/fabric-input-error.h"
+#include "ns3/fabric-nic.h"
+#include "ns3/node.h"
+#include "ns3/object-factory.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/roce-aeth-header.h"
+#include "ns3/roce-bth-header.h"
+#include "ns3/roce-collective-transport.h"
+#include "ns3/roce-icrc-trailer.h"
+#include "ns3/roce-nic.h"
+#include "ns3/roce-reth-header.h"
+#include "ns3/string.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// IPv4 + UDP, bytes.
+constexpr uint32_t IP_UDP = 20 + 8;
+/// FCS + preamble + inter-frame gap, bytes.
+constexpr uint32_t FRAMING =
+    PfcNetDevice::FCS_BYTES + PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
+
+/**
+ * Flow-workload messages over RoCEv2: one RDMA WRITE per message on a QP pair of its host pair,
+ * pooled per pair and renewed between messages (see RoceTransportPlugin).
+ */
+class RoceMessageService : public FabricMessageService
+{
+  public:
+    explicit RoceMessageService(const FabricMessageServiceSetup& setup, RoceNicHelper* helper)
+        : m_setup(setup),
+          m_helper(helper)
+    {
+        for (uint32_t r = 0; r < setup.nodes.size(); ++r)
+        {
+            Ptr<RoceNic> nic = setup.nodes[r]->GetObject<RoceNic>();
+            FABRIC_INPUT_ERROR_IF(!nic,
+                                  "FlowWorkloadRunner: transport roce, but rank "
+                                      << r << " has no RoceNic (Transports must include roce)");
+            m_nics.push_back(nic);
+        }
+        if (!m_nics.empty())
+        {
+            TypeIdValue cc;
+            m_nics[0]->GetAttribute("CongestionControl", cc);
+            ObjectFactory f;
+            f.SetTypeId(cc.Get());
+            m_ccName = f.Create<FabricCongestionOps>()->GetName();
+        }
+    }
+
+    void Post(uint32_t src, uint32_t dst, uint64_t bytes, Time pathRtt, DoneCallback done) override
+    {
+        Message m;
+        m.src = src;
+        m.dst = dst;
+        m.pathRtt = pathRtt;
+        m.done = done;
+        auto& idle = m_idle[PairKey(src, dst)];
+        if (idle.empty())
+        {
+            const auto ports = GetPorts(src, dst);
+            m.qps = m_helper->Connect(m_nics[src], m_nics[dst], 1, ports.first, ports.second)[0];
+            ++m_connections;
+            // Tell the algorithms the path's RTT (idle pairs got it when they were renewed).
+            Renew(m);
+        }
+        else
+        {
+            m.qps = idle.back();
+            idle.pop_back();
+        }
+        m.retxBefore = m.qps.first->GetCounters().retransmittedPackets;
+        uint32_t slot;
+        if (m_freeSlots.empty())
+        {
+            slot = static_cast<uint32_t>(m_messages.size());
+            m_messages.push_back(m);
+        }
+        else
+        {
+            slot = m_freeSlots.back();
+            m_freeSlots.pop_back();
+            m_messages[slot] = m;
+        }
+        m_messages[slot].qps.first->PostWrite(
+            bytes,
+            0,
+            1,
+            MakeCallback(&RoceMessageService::Completed, this).Bind(slot));
+    }
+
+    FabricPacketFormat GetPacketFormat(uint32_t src, uint32_t dst) const override
+    {
+        Ptr<RoceNic> nic = m_nics[src];
+        const uint32_t port = GetPorts(src, dst).first;
+        uint8_t l2[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES];
+        const uint8_t prio = nic->GetCore()->GetPort(port)->GetDscpPriority(nic->GetDataDscp());
+        const uint32_t l2Bytes = nic->GetCore()->WriteFrameHeader(port, prio, l2);
+        // Wire bytes beyond the payload: L2, IPv4, UDP, BTH, ICRC, FCS, preamble, gap.
+        FabricPacketFormat f;
+        f.mtu = nic->GetMtu();
+        f.perPacket = l2Bytes + IP_UDP + RoceBthHeader::SIZE + RoceIcrcTrailer::SIZE + FRAMING;
+        f.firstExtra = RoceRethHeader::SIZE;
+        f.ack = std::max<uint32_t>(l2Bytes + IP_UDP + RoceBthHeader::SIZE + RoceAethHeader::SIZE +
+                                       RoceIcrcTrailer::SIZE + PfcNetDevice::FCS_BYTES,
+                                   PfcNetDevice::MIN_FRAME_BYTES) +
+                PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
+        return f;
+    }
+
+    std::pair<uint32_t, uint32_t> GetPorts(uint32_t src, uint32_t dst) const override
+    {
+        return m_setup.ports.IsNull() ? std::make_pair(0u, 0u) : m_setup.ports(src, dst, 0);
+    }
+
+    std::string GetCongestionControlName() const override
+    {
+        return m_ccName;
+    }
+
+    uint64_t GetConnections() const override
+    {
+        return m_connections;
+    }
+
+  private:
+    /// A message in flight.
+    struct Message
+    {
+        uint32_t src{0};                                       //!< source rank
+        uint32_t dst{0};                                       //!< destination rank
+        Time pathRtt;                                          //!< its path's unloaded RTT
+        std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>> qps; //!< its QP pair
+        uint64_t retxBefore{0};                                //!< requester retx at post
+        DoneCallback done;                                     //!< outcome goes here
+    };
+
+    /// \return the pool key of a host pair
+    static uint64_t PairKey(uint32_t src, uint32_t dst)
+    {
+        return (uint64_t(src) << 32) | dst;
+    }
+
+    /// Fresh congestion control on both QPs of \p m, told the path's RTT.
+    void Renew(const Message& m) const
+    {
+        m_nics[m.src]->RenewCongestionControl(m.qps.first, m.pathRtt);
+        m_nics[m.dst]->RenewCongestionControl(m.qps.second, m.pathRtt);
+    }
+
+    /// The WRITE of slot \p slot completed.
+    void Completed(uint32_t slot, const RoceWorkCompletion& wc)
+    {
+        Message& m = m_messages[slot];
+        FabricMessageResult r;
+        r.ok = wc.status == RoceWcStatus::SUCCESS;
+        r.error = r.ok ? "" : RoceWcStatusName(wc.status);
+        r.postTime = wc.postTime;
+        r.endTime = wc.endTime;
+        r.retransmissions = m.qps.first->GetCounters().retransmittedPackets - m.retxBefore;
+        if (r.ok)
+        {
+            // Back to the pool as a new connection would be: fresh congestion control.
+            Renew(m);
+            m_idle[PairKey(m.src, m.dst)].push_back(m.qps);
+        }
+        m.qps = {};
+        DoneCallback done = m.done;
+        m.done = DoneCallback();
+        m_freeSlots.push_back(slot);
+        done(r);
+    }
+
+    FabricMessageServiceSetup m_setup; //!< the ranks
+    RoceNicHelper* m_helper;           //!< connects QPs (the plug-in's, which outlives us)
+    std::vector<Ptr<RoceNic>> m_nics;  //!< per rank
+    std::string m_ccName;              //!< the NICs' congestion control
+    std::vector<Message> m_messages;   //!< in flight, by slot
+    std::vector<uint32_t> m_freeSlots; //!< unused slots
+    uint64_t m_connections{0};         //!< QP pairs connected
+    /// Idle QP pairs per host pair.
+    std::map<uint64_t, std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>>> m_idle;
+};
+
+} // namespace
+
+NS_OBJECT_ENSURE_REGISTERED(RoceTransportPlugin);
+
+TypeId
+RoceTransportPlugin::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RoceTransportPlugin")
+            .SetParent<FabricTransportPlugin>()
+            .SetGroupName("AiFabric")
+            .AddConstructor<RoceTransportPlugin>()
+            .AddAttribute("Name",
+                          "The transport's short name (read-only): what Transports and "
+                          "--transport take.",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          StringValue("roce"),
+                          MakeStringAccessor(&RoceTransportPlugin::m_name),
+                          MakeStringChecker())
+            .AddAttribute("CollectiveTransport",
+                          "The TypeId of this transport's CollectiveTransport (read-only).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          TypeIdValue(RoceCollectiveTransport::GetTypeId()),
+                          MakeTypeIdAccessor(&RoceTransportPlugin::m_collectiveTransport),
+                          MakeTypeIdChecker());
+    return tid;
+}
+
+RoceTransportPlugin::RoceTransportPlugin() = default;
+RoceTransportPlugin::~RoceTransportPlugin() = default;
+
+RoceNicHelper&
+RoceTransportPlugin::GetNicHelper()
+{
+    return m_nicHelper;
+}
+
+std::string
+RoceTransportPlugin::GetDisplayName() const
+{
+    return "RoCE";
+}
+
+void
+RoceTransportPlugin::Install(Ptr<Node> node, Ptr<FabricNic> core)
+{
+    // The NIC's AddPort finds each port on the core.
+    Ptr<RoceNic> nic = m_nicHelper.Install(node, core->GetPort(0), core->GetAddress(0));
+    for (uint32_t p = 1; p < core->GetNPorts(); ++p)
+    {
+        nic->AddPort(core->GetPort(p), core->GetAddress(p));
+    }
+}
+
+bool
+RoceTransportPlugin::IsInstalledOn(Ptr<Node> node) const
+{
+    return node->GetObject<RoceNic>() != nullptr;
+}
+
+uint32_t
+RoceTransportPlugin::GetDeviceMtu() const
+{
+    return m_nicHelper.GetDeviceMtu();
+}
+
+void
+RoceTransportPlugin::CheckMtu(uint32_t mtu, const std::string& what) const
+{
+    FABRIC_INPUT_ERROR_IF(mtu != 256 && mtu != 512 && mtu != 1024 && mtu != 2048 && mtu != 4096,
+                          what << "=" << mtu
+                               << " is invalid with Transport roce; valid values are the RoCE "
+                                  "path MTUs 256, 512, 1024, 2048, 4096");
+}
+
+int64_t
+RoceTransportPlugin::AssignStreams(int64_t stream)
+{
+    return m_nicHelper.AssignStreams(stream);
+}
+
+Ptr<FabricMessageService>
+RoceTransportPlugin::CreateMessageService(const FabricMessageServiceSetup& setup)
+{
+    return CreateObject<RoceMessageService>(setup, &m_nicHelper);
+}
+
+} // namespace ns3

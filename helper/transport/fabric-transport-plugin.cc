@@ -1,0 +1,263 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-transport-plugin.h"
+
+#include "ns3/fabric-input-error.h"
+#include "ns3/object-factory.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// \return the TypeId of every registered plug-in by name (read from its Name attribute's
+///         initial value, so that no plug-in is created: creating one may draw a random
+///         stream number)
+std::map<std::string, TypeId>
+Registered()
+{
+    std::map<std::string, TypeId> byName;
+    const TypeId base = FabricTransportPlugin::GetTypeId();
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        const TypeId tid = TypeId::GetRegistered(i);
+        if (tid == base || !tid.IsChildOf(base) || !tid.HasConstructor())
+        {
+            continue;
+        }
+        TypeId::AttributeInformation info;
+        NS_ABORT_MSG_IF(!tid.LookupAttributeByName("Name", &info),
+                        "FabricTransportPlugin: " << tid.GetName()
+                                                  << " has no Name attribute; every plug-in "
+                                                     "declares its short name as one");
+        const std::string name = info.initialValue->SerializeToString(info.checker);
+        auto it = byName.find(name);
+        NS_ABORT_MSG_IF(it != byName.end(),
+                        "FabricTransportPlugin: " << tid.GetName() << " and "
+                                                  << it->second.GetName()
+                                                  << " both call themselves \"" << name
+                                                  << "\"; plug-in names must be unique");
+        byName.emplace(name, tid);
+    }
+    return byName;
+}
+
+/// Split \p list at '+' into \p names; false if a part is not a registered name or repeats.
+bool
+ParseList(const std::string& list, std::vector<std::string>& names)
+{
+    const auto all = Registered();
+    size_t from = 0;
+    while (true)
+    {
+        const size_t plus = list.find('+', from);
+        const std::string part =
+            list.substr(from, plus == std::string::npos ? std::string::npos : plus - from);
+        if (all.count(part) == 0 || std::find(names.begin(), names.end(), part) != names.end())
+        {
+            return false;
+        }
+        names.push_back(part);
+        if (plus == std::string::npos)
+        {
+            return true;
+        }
+        from = plus + 1;
+    }
+}
+
+} // namespace
+
+NS_OBJECT_ENSURE_REGISTERED(FabricMessageService);
+NS_OBJECT_ENSURE_REGISTERED(FabricTransportPlugin);
+
+TypeId
+FabricMessageService::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FabricMessageService").SetParent<Object>().SetGroupName("AiFabric");
+    return tid;
+}
+
+FabricMessageService::~FabricMessageService() = default;
+
+uint64_t
+FabricMessageService::GetConnections() const
+{
+    return 0;
+}
+
+TypeId
+FabricTransportPlugin::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FabricTransportPlugin").SetParent<Object>().SetGroupName("AiFabric");
+    return tid;
+}
+
+FabricTransportPlugin::~FabricTransportPlugin() = default;
+
+std::string
+FabricTransportPlugin::GetName() const
+{
+    return m_name;
+}
+
+TypeId
+FabricTransportPlugin::GetCollectiveTransportTypeId() const
+{
+    return m_collectiveTransport;
+}
+
+TypeId
+FabricTransportPlugin::GetCollectiveTransportTypeIdOf(const std::string& name)
+{
+    auto all = Registered();
+    auto it = all.find(name);
+    FABRIC_INPUT_ERROR_IF(it == all.end(),
+                          "transport=" << name << " is invalid; valid transports are "
+                                       << GetNamesText());
+    TypeId::AttributeInformation info;
+    NS_ABORT_MSG_IF(!it->second.LookupAttributeByName("CollectiveTransport", &info),
+                    "FabricTransportPlugin: " << it->second.GetName()
+                                              << " has no CollectiveTransport attribute");
+    return DynamicCast<const TypeIdValue>(info.initialValue)->Get();
+}
+
+std::vector<std::string>
+FabricTransportPlugin::GetNames()
+{
+    std::vector<std::string> names;
+    for (const auto& [name, tid] : Registered())
+    {
+        names.push_back(name);
+    }
+    return names;
+}
+
+bool
+FabricTransportPlugin::IsRegistered(const std::string& name)
+{
+    return Registered().count(name) > 0;
+}
+
+std::string
+FabricTransportPlugin::GetNamesText()
+{
+    std::string s;
+    for (const auto& name : GetNames())
+    {
+        s += (s.empty() ? "" : ", ") + name;
+    }
+    return s;
+}
+
+Ptr<FabricTransportPlugin>
+FabricTransportPlugin::Create(const std::string& name, const std::string& what)
+{
+    auto all = Registered();
+    auto it = all.find(name);
+    FABRIC_INPUT_ERROR_IF(it == all.end(),
+                          what << "=" << name << " is invalid; valid transports are "
+                               << GetNamesText());
+    ObjectFactory f;
+    f.SetTypeId(it->second);
+    return f.Create<FabricTransportPlugin>();
+}
+
+std::vector<std::string>
+FabricTransportPlugin::SplitList(const std::string& list, const std::string& what)
+{
+    std::vector<std::string> names;
+    FABRIC_INPUT_ERROR_IF(!ParseList(list, names),
+                          what << "=\"" << list
+                               << "\" is invalid; valid values are transports joined by '+', "
+                                  "each once, from: "
+                               << GetNamesText());
+    return names;
+}
+
+bool
+FabricTransportPlugin::IsValidList(const std::string& list)
+{
+    std::vector<std::string> names;
+    return ParseList(list, names);
+}
+
+void
+FabricTransportPlugin::CheckSwitch(Ptr<Node>, Ptr<const FabricSwitch>, const std::string&) const
+{
+}
+
+uint64_t
+FabricTransportPlugin::GetMaxMessageBytes() const
+{
+    return UINT64_MAX;
+}
+
+int64_t
+FabricTransportPlugin::AssignStreams(int64_t)
+{
+    return 0;
+}
+
+Ptr<FabricTransportPlugin>
+FabricTransportSet::Get(const std::string& name, const std::string& what)
+{
+    for (const auto& p : m_plugins)
+    {
+        if (p->GetName() == name)
+        {
+            return p;
+        }
+    }
+    m_plugins.push_back(FabricTransportPlugin::Create(name, what));
+    return m_plugins.back();
+}
+
+Ptr<FabricTransportPlugin>
+FabricTransportSet::GetOfType(TypeId tid)
+{
+    for (const auto& p : m_plugins)
+    {
+        if (p->GetInstanceTypeId() == tid)
+        {
+            return p;
+        }
+    }
+    ObjectFactory f;
+    f.SetTypeId(tid);
+    m_plugins.push_back(f.Create<FabricTransportPlugin>());
+    return m_plugins.back();
+}
+
+std::vector<Ptr<FabricTransportPlugin>>
+FabricTransportSet::Select(const std::string& list, const std::string& what)
+{
+    std::vector<Ptr<FabricTransportPlugin>> v;
+    for (const auto& name : FabricTransportPlugin::SplitList(list, what))
+    {
+        v.push_back(Get(name, what));
+    }
+    return v;
+}
+
+int64_t
+FabricTransportSet::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (const auto& p : m_plugins)
+    {
+        used += p->AssignStreams(stream + used);
+    }
+    return used;
+}
+
+} // namespace ns3

@@ -1,0 +1,306 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: the one interface through which helpers use a transport (RoCEv2, Ultra Ethernet,
+ * or a user's own): install it on a NIC core, size the ports for it, check the switches,
+ * carry a flow workload's messages and name its collective transport.
+ */
+#ifndef FABRIC_TRANSPORT_PLUGIN_H
+#define FABRIC_TRANSPORT_PLUGIN_H
+
+#include "ns3/callback.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+class FabricNic;
+class FabricSwitch;
+class Node;
+
+/**
+ * \ingroup ai-fabric-transport
+ * \brief How one message of a transport is framed on the wire, for ideal (unloaded) flow
+ *        completion times: a message of B bytes is ceil(B / mtu) packets of at most \c mtu
+ *        payload bytes, each with \c perPacket bytes beyond its payload on the wire (headers,
+ *        trailers, FCS, preamble and inter-frame gap), the first one \c firstExtra bytes more,
+ *        and the message completes with one acknowledgement of \c ack wire bytes.
+ */
+struct FabricPacketFormat
+{
+    uint32_t mtu{0};        //!< payload bytes per full packet (> 0)
+    uint32_t perPacket{0};  //!< wire bytes beyond the payload, every packet
+    uint32_t firstExtra{0}; //!< extra wire bytes of the first packet (e.g. RoCE's RETH)
+    uint32_t ack{0};        //!< wire bytes of the acknowledgement that completes a message
+};
+
+/**
+ * \ingroup ai-fabric-transport
+ * \brief The outcome of one message posted on a FabricMessageService.
+ */
+struct FabricMessageResult
+{
+    bool ok{false};              //!< delivered and acknowledged
+    Time postTime;               //!< when it was posted
+    Time endTime;                //!< when the sender learnt its outcome
+    uint64_t retransmissions{0}; //!< its packets sent again
+    std::string error;           //!< why it failed ("" when ok)
+};
+
+/**
+ * \ingroup ai-fabric-transport
+ * \brief What a FabricMessageService needs to know of the ranks it joins.
+ */
+struct FabricMessageServiceSetup
+{
+    /// Ports of the \p index-th connection from rank src to rank dst: (src port, dst port).
+    typedef Callback<std::pair<uint32_t, uint32_t>, uint32_t, uint32_t, uint32_t> PortsCallback;
+    /// Unloaded round-trip time of one full packet and its acknowledgement from src to dst.
+    typedef Callback<Time, uint32_t, uint32_t> RttCallback;
+
+    std::vector<Ptr<Node>> nodes; //!< the node of each rank (rank i = nodes[i]), none null
+    PortsCallback ports;          //!< the topology's connection ports (null: port 0 each)
+    RttCallback unloadedRtt;      //!< the path's unloaded RTT (null: the NIC's own default)
+};
+
+/**
+ * \ingroup ai-fabric-transport
+ * \brief A transport's messages between the ranks of a fabric: what a flow workload
+ *        (FlowWorkloadRunner) posts, one message per flow, without knowing the transport.
+ *
+ * Created by FabricTransportPlugin::CreateMessageService for a set of ranks. Post() sends
+ * \p bytes from rank src to rank dst as one operation of the transport (an RDMA WRITE over
+ * RoCEv2, an SES WRITE over Ultra Ethernet) and reports its FabricMessageResult to the
+ * callback when the sender learns its outcome.
+ */
+class FabricMessageService : public Object
+{
+  public:
+    /// Receives a message's outcome.
+    typedef Callback<void, const FabricMessageResult&> DoneCallback;
+
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    ~FabricMessageService() override;
+
+    /**
+     * \brief Send one message.
+     * \param src source rank (< the setup's nodes; the caller checks)
+     * \param dst destination rank (!= src)
+     * \param bytes message length, 1..GetMaxMessageBytes() of the plug-in
+     * \param pathRtt the path's unloaded RTT (for congestion controls that start from it)
+     * \param done called once with the outcome
+     */
+    virtual void Post(uint32_t src,
+                      uint32_t dst,
+                      uint64_t bytes,
+                      Time pathRtt,
+                      DoneCallback done) = 0;
+    /**
+     * \param src source rank
+     * \param dst destination rank
+     * \return how a message from \p src to \p dst is framed (for its ideal FCT)
+     */
+    virtual FabricPacketFormat GetPacketFormat(uint32_t src, uint32_t dst) const = 0;
+    /**
+     * \param src source rank
+     * \param dst destination rank
+     * \return the NIC ports a message from \p src to \p dst leaves and enters by
+     */
+    virtual std::pair<uint32_t, uint32_t> GetPorts(uint32_t src, uint32_t dst) const = 0;
+    /// \return the congestion control of the NICs, as FabricCongestionOps::GetName() names it
+    virtual std::string GetCongestionControlName() const = 0;
+    /// \return connections opened so far (RoCE QP pairs; 0 for connectionless transports)
+    virtual uint64_t GetConnections() const;
+};
+
+/**
+ * \ingroup ai-fabric-transport
+ * \brief A transport as helpers see it: RoCEv2 (RoceTransportPlugin, "roce"), Ultra Ethernet
+ *        (UetTransportPlugin, "uet"), or any other subclass registered with ns-3's TypeId
+ *        system. Topology, traffic and collective helpers use only this interface, so a new
+ *        transport plugs in without touching them.
+ *
+ * <b>Names.</b> Each plug-in has a short name (GetName(): "roce", "uet"), unique among the
+ * registered plug-ins, by which the topologies' Transports attribute ("roce", "uet",
+ * "roce+uet": several joined by '+'), CollectiveHelper::SetTransportType and the examples'
+ * --transport options choose it. Create() finds the plug-in of a name among every
+ * registered TypeId that is a child of this one and has a constructor; a plug-in defined in
+ * a program or a test is found as soon as its TypeId is registered (NS_OBJECT_ENSURE_REGISTERED).
+ *
+ * <b>Life cycle.</b> A topology creates one plug-in object per transport it installs, before
+ * Install(), so that its NIC settings can be made on it (e.g. RoceTransportPlugin's
+ * RoceNicHelper). Install() gives every host a transport-neutral NIC core (FabricNic) with all
+ * its ports and addresses and calls Install(node, core) of each plug-in in the Transports
+ * order; then CheckSwitch() with each switch, so that a transport can refuse a switch setting
+ * it cannot work with, naming the switch.
+ *
+ * Subclasses declare two read-only attributes of their TypeId, so that the registry reads
+ * them without creating an object (creating one may draw a random stream number): "Name", the
+ * short name (TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT, a StringValue,
+ * MakeStringAccessor(&FabricTransportPlugin::m_name), MakeStringChecker()), and
+ * "CollectiveTransport", the TypeId of the transport's CollectiveTransport (a TypeIdValue,
+ * MakeTypeIdAccessor(&FabricTransportPlugin::m_collectiveTransport), MakeTypeIdChecker()).
+ * They implement GetDisplayName(), Install(), IsInstalledOn(), GetDeviceMtu(), CheckMtu() and
+ * CreateMessageService().
+ */
+class FabricTransportPlugin : public Object
+{
+  public:
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    ~FabricTransportPlugin() override;
+
+    /**
+     * \brief Create the registered plug-in named \p name.
+     * \param name a plug-in's GetName() (e.g. "roce", "uet")
+     * \param what how to name the value in the error (e.g. "--transport")
+     * \return a new plug-in object; an input error names the value and the valid names when
+     *         no registered plug-in has that name
+     */
+    static Ptr<FabricTransportPlugin> Create(const std::string& name, const std::string& what);
+    /**
+     * \param name a name
+     * \return true if a registered plug-in has that name
+     */
+    static bool IsRegistered(const std::string& name);
+    /// \return the names of every registered plug-in, sorted
+    static std::vector<std::string> GetNames();
+    /// \return GetNames() joined with ", " (for messages and attribute help)
+    static std::string GetNamesText();
+    /**
+     * \brief Split a Transports value ("roce", "uet", "roce+uet") into plug-in names.
+     * \param list names joined by '+', each a registered plug-in, none twice
+     * \param what how to name the value in the error
+     * \return the names in order; an input error names the value and the valid names when a
+     *         part is empty, unknown or repeated
+     */
+    static std::vector<std::string> SplitList(const std::string& list, const std::string& what);
+    /**
+     * \param list a Transports value
+     * \return true if SplitList() accepts it
+     */
+    static bool IsValidList(const std::string& list);
+
+    /// \return the short name, lower case (e.g. "roce"): what Create() and Transports take
+    std::string GetName() const;
+    /// \return the name in tables and messages (e.g. "RoCE", "UET")
+    virtual std::string GetDisplayName() const = 0;
+
+    /**
+     * \brief Put this transport's NIC on a host's NIC core, on every port of the core.
+     * \param node the host (the core is aggregated to it)
+     * \param core its NIC core, with all its ports and addresses added
+     */
+    virtual void Install(Ptr<Node> node, Ptr<FabricNic> core) = 0;
+    /**
+     * \param node a host
+     * \return true if \p node carries this transport's NIC
+     */
+    virtual bool IsInstalledOn(Ptr<Node> node) const = 0;
+    /// \return the largest IPv4 packet the NICs installed from now on send, bytes (what a
+    ///         port's MTU must carry)
+    virtual uint32_t GetDeviceMtu() const = 0;
+    /**
+     * \brief Refuse, as an input error naming \p name, a switch setting this transport cannot
+     *        work with (e.g. Ultra Ethernet's trimmed packets too short to be recognized).
+     *        Default: nothing to check.
+     * \param host a host carrying this transport (its NIC's settings are those of all)
+     * \param sw a switch of the fabric
+     * \param name how to name the switch in the message
+     */
+    virtual void CheckSwitch(Ptr<Node> host,
+                             Ptr<const FabricSwitch> sw,
+                             const std::string& name) const;
+    /**
+     * \brief Refuse an MTU the transport's NICs cannot take (an input error naming \p what
+     *        with the valid values).
+     * \param mtu payload bytes per packet
+     * \param what how to name the value (e.g. "--mtu")
+     */
+    virtual void CheckMtu(uint32_t mtu, const std::string& what) const = 0;
+    /// \return the largest message one operation carries, bytes (default UINT64_MAX)
+    virtual uint64_t GetMaxMessageBytes() const;
+    /**
+     * \brief Fix the random streams of the NICs this plug-in installed.
+     * \param stream first stream
+     * \return streams used (default 0)
+     */
+    virtual int64_t AssignStreams(int64_t stream);
+    /// \return the TypeId of this transport's CollectiveTransport (attribute
+    ///         CollectiveTransport)
+    TypeId GetCollectiveTransportTypeId() const;
+    /**
+     * \param name a registered plug-in's name (an input error names it otherwise)
+     * \return the TypeId of its CollectiveTransport, without creating the plug-in
+     */
+    static TypeId GetCollectiveTransportTypeIdOf(const std::string& name);
+    /**
+     * \brief Create the service that carries a flow workload's messages between \p setup's
+     *        ranks. Aborts, naming the rank, when a rank's node does not carry this transport.
+     * \param setup the ranks and the topology's answers about them
+     * \return the service
+     */
+    virtual Ptr<FabricMessageService> CreateMessageService(
+        const FabricMessageServiceSetup& setup) = 0;
+
+  protected:
+    std::string m_name;           //!< attribute Name, declared by each subclass
+    TypeId m_collectiveTransport; //!< attribute CollectiveTransport, declared by each subclass
+};
+
+/**
+ * \ingroup ai-fabric-transport
+ * \brief The transport plug-ins of one topology helper: each created once, on first use, and
+ *        kept in creation order, so that settings made on a plug-in before Install() (its NIC
+ *        helper) are those Install() uses, and the random streams are assigned in a fixed
+ *        order.
+ */
+class FabricTransportSet
+{
+  public:
+    /**
+     * \param name a registered plug-in's name
+     * \param what how to name the value in an error (e.g. "...::GetTransport: transport")
+     * \return its plug-in, created on first use (an input error names the value and the
+     *         valid names if none has that name)
+     */
+    Ptr<FabricTransportPlugin> Get(const std::string& name, const std::string& what);
+    /**
+     * \param tid a plug-in's TypeId (with a constructor)
+     * \return the plug-in of that type, created on first use
+     */
+    Ptr<FabricTransportPlugin> GetOfType(TypeId tid);
+    /**
+     * \param list a Transports value: names joined by '+' (FabricTransportPlugin::SplitList)
+     * \param what how to name the value in an error
+     * \return their plug-ins, in the order named
+     */
+    std::vector<Ptr<FabricTransportPlugin>> Select(const std::string& list,
+                                                   const std::string& what);
+    /**
+     * \brief Fix the random streams of every plug-in made so far, in creation order.
+     * \param stream first stream
+     * \return streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  private:
+    std::vector<Ptr<FabricTransportPlugin>> m_plugins; //!< in creation order
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_TRANSPORT_PLUGIN_H */
