@@ -469,9 +469,15 @@ MakeTransportConfig(const SweepConfig& cfg)
 {
     auto tc = CreateObject<FabricTransportConfig>();
     tc->SetAttribute("Transport", StringValue(cfg.transport));
-    tc->SetAttribute("RoceCongestionControl", StringValue(cfg.cc));
-    tc->SetAttribute("UetCongestionControl", StringValue(cfg.uetCc));
-    tc->SetAttribute("EvStrategy", StringValue(cfg.evStrategy));
+    if (cfg.transport == "uet")
+    {
+        tc->SetTransportAttribute("CongestionControl", StringValue(cfg.uetCc));
+        tc->SetTransportAttribute("EvStrategy", StringValue(cfg.evStrategy));
+    }
+    else
+    {
+        tc->SetTransportAttribute("CongestionControl", StringValue(cfg.cc));
+    }
     return tc;
 }
 
@@ -972,7 +978,7 @@ main(int argc, char* argv[])
     // --ns3::... values win over it.
     cmd.Parse(argc, argv, [&cfg]() {
         FabricTransportConfig::CheckTransport(cfg.transport, "--transport");
-        FabricTransportConfig::CheckRoceCc(cfg.cc, "--cc");
+        RoceTransportPlugin::CheckCongestionControlName(cfg.cc, "--cc");
         if (cfg.transport != "uet" && cfg.cc == "dcqcn")
         {
             DcqcnCongestionOps::SetPresetDefaults("firmware");
@@ -1001,8 +1007,8 @@ main(int argc, char* argv[])
                               algoChoice != CollectiveCommunicator::ALGORITHM_RING,
                           "--algo=" << cfg.algo << " applies to --op=allreduce only (other "
                                     << "collectives run the ring: use auto or ring)");
-    FabricTransportConfig::CheckUetCc(cfg.uetCc, "--uet-cc");
-    FabricTransportConfig::CheckEvStrategy(cfg.evStrategy, "--ev-strategy");
+    UetTransportPlugin::CheckCongestionControlName(cfg.uetCc, "--uet-cc");
+    UetTransportPlugin::CheckEvStrategy(cfg.evStrategy, "--ev-strategy");
     const bool uet = cfg.transport == "uet";
     FABRIC_INPUT_ERROR_IF(uet && cfg.qpsPerConnection != 1,
                           "--qps-per-connection " << cfg.qpsPerConnection

@@ -19,7 +19,7 @@
  * flow patterns, PFC pauses, trims, drops and retransmissions, ok (completed; UET: every byte
  * posted delivered). --csv=FILE writes every counter per row for
  * tools/plots/plot_roce_vs_uet.py. Any model attribute: --ns3::Class::Attribute=value
- * (e.g. --ns3::FabricTransportConfig::UetQueueBdp=2).
+ * (e.g. --ns3::UetTransportPlugin::QueueBdp=2).
  */
 
 #include "ns3/ai-fabric-module.h"

@@ -153,12 +153,12 @@ TEST(DctcpBadInput, UnknownCongestionControlNameListsValidNames)
     EXPECT_DEATH(h.SetCongestionControl("cubic"),
                  "\"cubic\" is unknown; valid names are none, dcqcn, dctcp, timely, swift, "
                  "hpcc");
-    auto tc = CreateObject<FabricTransportConfig>();
-    EXPECT_DEATH(tc->SetAttribute("RoceCongestionControl", StringValue("cubic")),
-                 "RoceCongestionControl=cubic is out of range");
+    auto roce = CreateObject<RoceTransportPlugin>();
+    EXPECT_DEATH(roce->SetAttribute("CongestionControl", StringValue("cubic")),
+                 "RoceTransportPlugin::CongestionControl=cubic is out of range");
     for (const char* name : {"none", "dcqcn", "dctcp", "timely", "swift", "hpcc"})
     {
-        tc->SetAttribute("RoceCongestionControl", StringValue(name));
+        roce->SetAttribute("CongestionControl", StringValue(name));
         h.SetCongestionControl(name);
     }
     // By TypeId name too; a TypeId that is not a congestion control is refused.

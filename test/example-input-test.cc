@@ -245,8 +245,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "--incast-senders=3 --servers=2",
                  "IncastSenders=3 is invalid for this fabric; valid range is 0..2"},
         BadInput{"roce-vs-uet",
-                 "--ns3::FabricTransportConfig::UetEcnMaxBdp=2",
-                 "UetEcnMaxBdp=2 is above UetQueueBdp=1"},
+                 "--ns3::UetTransportPlugin::EcnMaxBdp=2",
+                 "EcnMaxBdp=2 is above QueueBdp=1"},
         BadInput{"uet-matrix",
                  "--pattern=alltoall",
                  "--pattern=alltoall is invalid; valid values are single, incast, permutation"},
@@ -330,8 +330,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "--queues=/nonexistent/x.csv",
                  "--queues=/nonexistent/x.csv: cannot open the file for writing"},
         BadInput{"cc-workload",
-                 "--transport=uet --ns3::FabricTransportConfig::UetDataDscp=24",
-                 "ns3::FabricTransportConfig::UetDataDscp=24 maps to priority 3, a lossless "
+                 "--transport=uet --ns3::UetTransportPlugin::DataDscp=24",
+                 "ns3::UetTransportPlugin::DataDscp=24 maps to priority 3, a lossless "
                  "(PFC) priority of the switches"},
         BadInput{"cc-workload",
                  "--mtu=100",

@@ -123,3 +123,45 @@ TEST(IncludeGraph, ModelFoldersDependOneWayAndNeverOnHelpers)
     EXPECT_GT(files, 100u);
     EXPECT_GT(edges, 100u);
 }
+
+// Helpers use transports through FabricTransportPlugin only (issue 38): outside a transport's
+// own folders (model/roce and helper/roce, model/uet and helper/uet) no code compares a value
+// with a transport's name; the plug-in registry maps names to plug-ins.
+TEST(IncludeGraph, NoTransportNameIsComparedOutsideItsFolder)
+{
+    const fs::path root = SourceDir();
+    const std::regex compare(
+        R"re((==|!=)\s*"(roce|uet|roce\+uet)"|"(roce|uet|roce\+uet)"\s*(==|!=))re");
+    const std::set<std::string> own{"model/roce", "helper/roce", "model/uet", "helper/uet"};
+    uint32_t files = 0;
+    for (const char* top : {"model", "helper"})
+    {
+        for (const auto& e : fs::recursive_directory_iterator(root / top))
+        {
+            const std::string ext = e.path().extension().string();
+            if (!e.is_regular_file() || (ext != ".h" && ext != ".cc"))
+            {
+                continue;
+            }
+            const std::string folder = fs::relative(e.path().parent_path(), root).string();
+            if (own.count(folder.substr(0, folder.find('/', folder.find('/') + 1))) ||
+                own.count(folder))
+            {
+                continue;
+            }
+            ++files;
+            std::ifstream in(e.path());
+            std::string line;
+            for (uint32_t n = 1; std::getline(in, line); ++n)
+            {
+                EXPECT_FALSE(std::regex_search(line, compare))
+                    << fs::relative(e.path(), root).string() << ":" << n
+                    << " compares a transport name: " << line;
+            }
+        }
+    }
+    EXPECT_GT(files, 100u); // the tree was found
+    // The check finds what it looks for.
+    EXPECT_TRUE(std::regex_search(std::string(R"(if (m_transport == "uet"))"), compare));
+    EXPECT_TRUE(std::regex_search(std::string(R"(s != "roce+uet")"), compare));
+}

@@ -50,7 +50,7 @@ TEST_F(TransportConfigTest, MaxUnloadedRttOfARailFabricCountsItsFourCables)
     auto t = SmallRail();
     t->Install();
     // GPU - leaf - spine - leaf - GPU: 4 cables at 400 Gb/s, 1 us each, both ways.
-    const uint32_t data = FabricTransportConfig::UetDataFrameBytes(4096);
+    const uint32_t data = UetTransportPlugin::DataFrameBytes(4096);
     EXPECT_EQ(data, 4198u);
     const int64_t ps = 4 * (Ser(data, 400e9) + Ser(70, 400e9) + 2 * 1000000);
     EXPECT_NEAR(double(t->GetMaxUnloadedRtt(data, 70).GetPicoSeconds()), double(ps), 4.0);
@@ -64,20 +64,19 @@ TEST_F(TransportConfigTest, MaxUnloadedRttOfTheBaseEqualsTheFatTreesOwn)
     ft->SetAttribute("K", UintegerValue(4));
     ft->SetAttribute("SwitchLatency", TimeValue(NanoSeconds(500)));
     ft->Install();
-    EXPECT_EQ(
-        ft->GetMaxUnloadedRtt(ft->GetDataFrameBytes(), FabricTransportConfig::UET_ACK_FRAME_BYTES),
-        ft->GetMaxUnloadedRtt());
+    EXPECT_EQ(ft->GetMaxUnloadedRtt(ft->GetDataFrameBytes(), UetTransportPlugin::ACK_FRAME_BYTES),
+              ft->GetMaxUnloadedRtt());
 }
 
 TEST_F(TransportConfigTest, RoceKeepsTheTopologyDefaults)
 {
     auto tc = CreateObject<FabricTransportConfig>();
-    tc->SetAttribute("RoceCongestionControl", StringValue("none"));
+    tc->SetTransportAttribute("CongestionControl", StringValue("none"));
     auto t = SmallRail();
     tc->Configure(t);
     t->Install();
     tc->Finish(t);
-    EXPECT_FALSE(tc->IsUet());
+    EXPECT_EQ(tc->GetPlugin()->GetName(), "roce");
     TypeIdValue cc;
     t->GetNic(0)->GetAttribute("CongestionControl", cc);
     EXPECT_EQ(cc.Get(), FabricNoneCongestionOps::GetTypeId());
@@ -85,7 +84,6 @@ TEST_F(TransportConfigTest, RoceKeepsTheTopologyDefaults)
     EXPECT_TRUE(leaf->GetMmu()->IsLossless(3));
     EXPECT_FALSE(leaf->GetMmu()->IsTrimEnabled(1));
     EXPECT_EQ(leaf->GetMmu()->GetEgressLimit(), 0u);
-    EXPECT_EQ(tc->GetBaseRtt(), Time(0));
 }
 
 TEST_F(TransportConfigTest, UetGetsALossyTrimmedClassSprayingAndNsccWithTheUnloadedRtt)
@@ -96,16 +94,17 @@ TEST_F(TransportConfigTest, UetGetsALossyTrimmedClassSprayingAndNsccWithTheUnloa
     tc->Configure(t);
     t->Install();
     tc->Finish(t);
-    ASSERT_TRUE(tc->IsUet());
-    EXPECT_EQ(tc->GetUetDataPriority(), 1);
+    Ptr<UetTransportPlugin> uet = DynamicCast<UetTransportPlugin>(tc->GetPlugin());
+    ASSERT_TRUE(uet);
+    EXPECT_EQ(uet->GetDataPriority(), 1);
 
-    const Time rtt = t->GetMaxUnloadedRtt(FabricTransportConfig::UetDataFrameBytes(4096),
-                                          FabricTransportConfig::UET_ACK_FRAME_BYTES);
-    EXPECT_EQ(tc->GetBaseRtt(), rtt);
+    const Time rtt = t->GetMaxUnloadedRtt(UetTransportPlugin::DataFrameBytes(4096),
+                                          UetTransportPlugin::ACK_FRAME_BYTES);
+    EXPECT_EQ(uet->GetBaseRtt(), rtt);
     const uint64_t bdp = static_cast<uint64_t>(std::ceil(400e9 / 8 * rtt.GetSeconds()));
-    EXPECT_EQ(tc->GetBdpBytes(), bdp);
-    EXPECT_EQ(tc->GetUetQueueBytes(), bdp); // UetQueueBdp 1
-    EXPECT_EQ(tc->GetUetRtoMin(), MicroSeconds(15) + BytesTxTime(6 * bdp, DataRate("400Gbps")));
+    EXPECT_EQ(uet->GetBdpBytes(), bdp);
+    EXPECT_EQ(uet->GetQueueBytes(), bdp); // QueueBdp 1
+    EXPECT_EQ(uet->GetRtoMin(), MicroSeconds(15) + BytesTxTime(6 * bdp, DataRate("400Gbps")));
 
     for (uint32_t r = 0; r < t->GetNRanks(); ++r)
     {
@@ -113,7 +112,7 @@ TEST_F(TransportConfigTest, UetGetsALossyTrimmedClassSprayingAndNsccWithTheUnloa
         EXPECT_EQ(nic->GetDataDscp(), 8);
         EXPECT_FALSE(nic->GetAckOnHole());
         EXPECT_EQ(nic->GetOooThreshold(), 0u);
-        EXPECT_EQ(nic->GetRtoMin(), tc->GetUetRtoMin());
+        EXPECT_EQ(nic->GetRtoMin(), uet->GetRtoMin());
         EXPECT_EQ(nic->GetEvSelectorPrototype()->GetName(), "reps");
         Ptr<FabricCongestionOps> cc = nic->GetCongestionPrototype();
         ASSERT_EQ(cc->GetInstanceTypeId(), NsccCongestionOps::GetTypeId());
@@ -132,14 +131,15 @@ TEST_F(TransportConfigTest, UetSwitchesTrimTheDataClassAndMarkItAtTheBdpFraction
     tc->Configure(t);
     t->Install();
     tc->Finish(t);
-    const double bdp400 = 400e9 / 8 * tc->GetBaseRtt().GetSeconds();
+    Ptr<UetTransportPlugin> uet = DynamicCast<UetTransportPlugin>(tc->GetPlugin());
+    const double bdp400 = 400e9 / 8 * uet->GetBaseRtt().GetSeconds();
     for (uint32_t i = 0; i < t->GetNLeaves() + t->GetNSpines(); ++i)
     {
         Ptr<Node> n = i < t->GetNLeaves() ? t->GetLeaf(i) : t->GetSpine(i - t->GetNLeaves());
         Ptr<FabricSwitch> sw = n->GetObject<FabricSwitch>();
         EXPECT_TRUE(sw->GetMmu()->IsTrimEnabled(1));
         EXPECT_FALSE(sw->GetMmu()->IsLossless(1));
-        EXPECT_EQ(sw->GetMmu()->GetEgressLimit(), tc->GetUetQueueBytes());
+        EXPECT_EQ(sw->GetMmu()->GetEgressLimit(), uet->GetQueueBytes());
         Ptr<WredEcnMarker> ecn = sw->GetEcnMarker();
         for (uint32_t p = 0; p < ecn->GetNPorts(); ++p)
         {
@@ -161,10 +161,10 @@ TEST_F(TransportConfigTest, SingleEvKeepsAckOnHoleAndOtherCcsApply)
 {
     auto tc = CreateObject<FabricTransportConfig>();
     tc->SetAttribute("Transport", StringValue("uet"));
-    tc->SetAttribute("UetCongestionControl", StringValue("none"));
-    tc->SetAttribute("EvStrategy", StringValue("single"));
-    tc->SetAttribute("Trimming", BooleanValue(false));
-    tc->SetAttribute("UetQueueBdp", DoubleValue(0));
+    tc->SetTransportAttribute("CongestionControl", StringValue("none"));
+    tc->SetTransportAttribute("EvStrategy", StringValue("single"));
+    tc->SetTransportAttribute("Trimming", BooleanValue(false));
+    tc->SetTransportAttribute("QueueBdp", DoubleValue(0));
     auto t = SmallRail();
     tc->Configure(t);
     t->Install();
@@ -185,37 +185,39 @@ TEST_F(TransportConfigTest, BadValuesAreRefusedNamingThem)
 {
     EXPECT_DEATH(FabricTransportConfig::CheckTransport("tcp", "--transport"),
                  "--transport=tcp is invalid; valid values are roce, uet");
-    EXPECT_DEATH(FabricTransportConfig::CheckUetCc("dctcp", "--uet-cc"),
+    EXPECT_DEATH(UetTransportPlugin::CheckCongestionControlName("dctcp", "--uet-cc"),
                  "--uet-cc=dctcp is invalid; valid values are none, nscc, rccc, both");
-    EXPECT_DEATH(FabricTransportConfig::CheckEvStrategy("random", "--ev-strategy"),
+    EXPECT_DEATH(UetTransportPlugin::CheckEvStrategy("random", "--ev-strategy"),
                  "--ev-strategy=random is invalid; valid values are single, oblivious, "
                  "bitmap, reps, mixed");
-    EXPECT_DEATH(FabricTransportConfig::CheckRoceCc("cubic", "--cc"),
+    EXPECT_DEATH(RoceTransportPlugin::CheckCongestionControlName("cubic", "--cc"),
                  "--cc=cubic is invalid; valid values are dcqcn, none, dctcp, timely, swift, "
                  "hpcc");
+    auto plugin = CreateObject<UetTransportPlugin>();
+    EXPECT_DEATH(plugin->SetAttribute("EvStrategy", StringValue("x")),
+                 "ns3::UetTransportPlugin::EvStrategy=x is out of range");
     auto tc = CreateObject<FabricTransportConfig>();
-    EXPECT_DEATH(tc->SetAttribute("EvStrategy", StringValue("x")),
-                 "ns3::FabricTransportConfig::EvStrategy=x is out of range");
     // UET on the lossless priority 3 (DSCP 26): Configure names the DSCP at once (issue 39:
     // it used to be the switches refusing to trim it, blaming TrimPriorities), with trimming
     // or without (Finish would refuse UET with PFC anyway).
     tc->SetAttribute("Transport", StringValue("uet"));
-    tc->SetAttribute("UetDataDscp", UintegerValue(26));
+    tc->SetTransportAttribute("DataDscp", UintegerValue(26));
     auto t = SmallRail();
-    EXPECT_DEATH(tc->Configure(t), "UetDataDscp=26 maps to priority 3, a lossless \\(PFC\\)");
-    tc->SetAttribute("Trimming", BooleanValue(false));
+    EXPECT_DEATH(tc->Configure(t),
+                 "UetTransportPlugin::DataDscp=26 maps to priority 3, a lossless \\(PFC\\)");
+    tc->SetTransportAttribute("Trimming", BooleanValue(false));
     auto t2 = SmallRail();
-    EXPECT_DEATH(tc->Configure(t2), "UetDataDscp=26 maps to priority 3, a lossless \\(PFC\\)");
-    EXPECT_DEATH(tc->SetAttribute("UetDataDscp", UintegerValue(48)),
-                 "ns3::FabricTransportConfig::UetDataDscp=48 is out of range: valid range "
-                 "0..47");
+    EXPECT_DEATH(tc->Configure(t2),
+                 "UetTransportPlugin::DataDscp=26 maps to priority 3, a lossless \\(PFC\\)");
+    EXPECT_DEATH(plugin->SetAttribute("DataDscp", UintegerValue(48)),
+                 "ns3::UetTransportPlugin::DataDscp=48 is out of range: valid range 0..47");
 }
 
 TEST_F(TransportConfigTest, BothRunsNsccBesideRcccWithTheFabricsBaseRtt)
 {
     auto tc = CreateObject<FabricTransportConfig>();
     tc->SetAttribute("Transport", StringValue("uet"));
-    tc->SetAttribute("UetCongestionControl", StringValue("both"));
+    tc->SetTransportAttribute("CongestionControl", StringValue("both"));
     auto t = SmallRail();
     tc->Configure(t);
     t->Install();
@@ -227,9 +229,10 @@ TEST_F(TransportConfigTest, BothRunsNsccBesideRcccWithTheFabricsBaseRtt)
     ASSERT_TRUE(nscc);
     TimeValue base;
     nscc->GetAttribute("BaseRtt", base);
-    EXPECT_EQ(base.Get(), tc->GetBaseRtt());
+    const Time fabricRtt = DynamicCast<UetTransportPlugin>(tc->GetPlugin())->GetBaseRtt();
+    EXPECT_EQ(base.Get(), fabricRtt);
     rccc->GetAttribute("BaseRtt", base);
-    EXPECT_EQ(base.Get(), tc->GetBaseRtt());
+    EXPECT_EQ(base.Get(), fabricRtt);
     EXPECT_EQ(rccc->GetName(), "RCCC+NSCC");
 }
 
@@ -296,15 +299,18 @@ TEST_F(FlowRunnerTest, BadRanksAreRefused)
 
 TEST(TransportComparisonNames, ConfigurationsAndScenariosAreParsedOrRefused)
 {
+    auto value = [](Ptr<FabricTransportConfig> c, const std::string& name) {
+        auto v = DynamicCast<const StringValue>(c->GetTransportAttribute(name));
+        return v ? v->Get() : std::string("(unset)");
+    };
     auto c = TransportComparison::MakeConfig("uet-none-single", "x");
-    StringValue v;
-    c->GetAttribute("UetCongestionControl", v);
-    EXPECT_EQ(v.Get(), "none");
-    c->GetAttribute("EvStrategy", v);
-    EXPECT_EQ(v.Get(), "single");
+    EXPECT_EQ(c->GetTransport(), "uet");
+    EXPECT_EQ(value(c, "CongestionControl"), "none");
+    EXPECT_EQ(value(c, "EvStrategy"), "single");
     c = TransportComparison::MakeConfig("roce-pfc", "x");
-    c->GetAttribute("RoceCongestionControl", v);
-    EXPECT_EQ(v.Get(), "none");
+    EXPECT_EQ(c->GetTransport(), "roce");
+    EXPECT_EQ(value(c, "CongestionControl"), "none");
+    EXPECT_EQ(value(c, "EvStrategy"), "(unset)");
     EXPECT_DEATH(TransportComparison::MakeConfig("uet-nscc-spray", "--configs"),
                  "--configs: configuration \"uet-nscc-spray\" is invalid; valid are "
                  "roce-dcqcn, roce-pfc and uet-<cc>");

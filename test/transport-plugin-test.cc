@@ -452,10 +452,41 @@ class TestTransportPlugin : public FabricTransportPlugin
         FABRIC_INPUT_ERROR_IF(mtu < 1 || mtu > 9000, what << "=" << mtu << " is invalid");
     }
 
+    uint8_t GetDataPriority() const override
+    {
+        return TestDatagramNic::PRIORITY;
+    }
+
+    std::vector<std::string> GetCongestionControlNames() const override
+    {
+        return {"none"};
+    }
+
+    void AddCounters(Ptr<Node> host, FabricTransportCounters& c) const override
+    {
+        if (Ptr<TestDatagramNic> nic = host->GetObject<TestDatagramNic>())
+        {
+            c.bytesDelivered += nic->receivedBytes;
+        }
+    }
+
+    void ConfigureFabric(FabricTransportTarget& fabric) override
+    {
+        configuredBeforeInstall = !fabric.IsInstalled();
+    }
+
+    void FinishFabric(FabricTransportTarget& fabric) override
+    {
+        finishedSwitches = fabric.GetScaleOutSwitches().size();
+    }
+
     Ptr<FabricMessageService> CreateMessageService(const FabricMessageServiceSetup& setup) override
     {
         return CreateObject<TestMessageService>(setup, m_mtu);
     }
+
+    bool configuredBeforeInstall{false}; //!< ConfigureFabric ran before Install
+    size_t finishedSwitches{0};          //!< switches FinishFabric saw
 
     std::vector<Ptr<TestDatagramNic>> installed;      //!< NICs installed
     mutable std::vector<std::string> checkedSwitches; //!< CheckSwitch names
@@ -566,6 +597,36 @@ TEST_F(TransportPluginTest, TopologyInstallsItOnEveryNicCoreAndSizesThePorts)
     EXPECT_DEATH(t->GetNic(0), "rank 0 has no RoceNic");
 }
 
+TEST_F(TransportPluginTest, TransportConfigSetsTheFabricUpThroughThePlugin)
+{
+    auto t = Clos(1, "roce");
+    auto tc = CreateObject<FabricTransportConfig>();
+    tc->SetAttribute("Transport", StringValue("test"));
+    tc->SetTransportAttribute("Mtu", UintegerValue(1000));
+    tc->Configure(t);
+    t->Install();
+    tc->Finish(t);
+    auto plugin = DynamicCast<TestTransportPlugin>(tc->GetPlugin());
+    ASSERT_TRUE(plugin);
+    EXPECT_EQ(plugin, t->GetTransport("test"));
+    EXPECT_TRUE(plugin->configuredBeforeInstall);
+    EXPECT_EQ(plugin->finishedSwitches, 3u); // one leaf, two spines
+    EXPECT_EQ(t->GetPortMtu(), 28u + 16 + 1000);
+    std::ostringstream os;
+    tc->Describe(os);
+    EXPECT_EQ(os.str(), "Test");
+    EXPECT_DEATH(
+        {
+            auto c = CreateObject<FabricTransportConfig>();
+            c->SetAttribute("Transport", StringValue("test"));
+            c->SetTransportAttribute("EvStrategy", StringValue("reps"));
+            c->Configure(Clos(1, "roce"));
+        },
+        "the transport test \\(ns3::TestTransportPlugin\\) has no attribute EvStrategy");
+    EXPECT_DEATH(plugin->CheckCongestionControl("dcqcn", "--cc"),
+                 "--cc=dcqcn is invalid; valid values are none");
+}
+
 TEST_F(TransportPluginTest, FlowRunnerRunsItAtTheAnalyticalFctAndConservesBytes)
 {
     auto t = Clos(2, "test");
@@ -593,6 +654,8 @@ TEST_F(TransportPluginTest, FlowRunnerRunsItAtTheAnalyticalFctAndConservesBytes)
         received += t->GetRank(r)->GetObject<TestDatagramNic>()->receivedBytes;
     }
     EXPECT_EQ(received, 1000000u + 3 * 500000u);
+    // The fabric-wide roll-ups read the plug-in's counters.
+    EXPECT_EQ(FabricRunCounters::Collect(t).transports.bytesDelivered, received);
     // Alone on its path the first flow completes at its ideal FCT (the plug-in's packet format).
     const FlowFctRecord& alone = records[0];
     EXPECT_EQ(alone.id, 1u);

@@ -58,6 +58,18 @@ RoceNicHelper::SetNicAttribute(std::string name, const AttributeValue& value)
     {
         m_intMaxHops = DynamicCast<const UintegerValue>(RoceNicAttribute(name, &value))->Get();
     }
+    else if (name == "DataDscp")
+    {
+        m_dataDscp = DynamicCast<const UintegerValue>(RoceNicAttribute(name, &value))->Get();
+    }
+}
+
+uint8_t
+RoceNicHelper::GetDataDscp() const
+{
+    return m_dataDscp.has_value()
+               ? *m_dataDscp
+               : DynamicCast<const UintegerValue>(RoceNicAttribute("DataDscp", nullptr))->Get();
 }
 
 uint32_t

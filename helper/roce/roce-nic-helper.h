@@ -49,6 +49,8 @@ class RoceNicHelper
      *         "hpcc" or SetNicAttribute "Int"), else 0
      */
     uint32_t GetDeviceMtu() const;
+    /// \return the DataDscp of the NICs installed from now on (as set, else the default)
+    uint8_t GetDataDscp() const;
     /**
      * \brief Choose the congestion control of new NICs (their "CongestionControl" attribute).
      *
@@ -110,6 +112,7 @@ class RoceNicHelper
     uint32_t m_mtu{0};                    //!< Mtu set through SetNicAttribute (0 = default)
     std::optional<bool> m_int;            //!< Int as set (unset: the attribute's default)
     std::optional<uint32_t> m_intMaxHops; //!< IntMaxHops as set (unset: the default)
+    std::optional<uint8_t> m_dataDscp;    //!< DataDscp as set (unset: the default)
 };
 
 } // namespace ns3

@@ -3,6 +3,7 @@
  */
 #include "roce-transport-plugin.h"
 
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-congestion-ops.h"
 #include "ns3/fabric-input-error.h"
 #include "ns3/fabric-nic.h"
@@ -25,6 +26,9 @@ namespace ns3
 
 namespace
 {
+
+/// The CongestionControl names (RoceNicHelper::SetCongestionControl).
+const std::vector<std::string> CC_NAMES = {"dcqcn", "none", "dctcp", "timely", "swift", "hpcc"};
 
 /// IPv4 + UDP, bytes.
 constexpr uint32_t IP_UDP = 20 + 8;
@@ -219,11 +223,30 @@ RoceTransportPlugin::GetTypeId()
                           TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
                           TypeIdValue(RoceCollectiveTransport::GetTypeId()),
                           MakeTypeIdAccessor(&RoceTransportPlugin::m_collectiveTransport),
-                          MakeTypeIdChecker());
+                          MakeTypeIdChecker())
+            .AddAttribute(
+                "CongestionControl",
+                "Congestion control ConfigureFabric gives the RoceNics: dcqcn, none (line "
+                "rate, PFC only), dctcp (with ECN echo on ACKs), timely, swift (with hop "
+                "counts on ACKs) or hpcc (with in-band telemetry, RoceNic Int).",
+                StringValue("dcqcn"),
+                MakeStringAccessor(&RoceTransportPlugin::m_cc),
+                MakeFabricChecker<StringValue>(
+                    MakeStringChecker(),
+                    "ns3::RoceTransportPlugin::CongestionControl",
+                    [](const std::string& v) {
+                        return std::find(CC_NAMES.begin(), CC_NAMES.end(), v) != CC_NAMES.end();
+                    },
+                    "dcqcn, none, dctcp, timely, swift, hpcc",
+                    [](const std::string& v) { return v; }));
     return tid;
 }
 
-RoceTransportPlugin::RoceTransportPlugin() = default;
+RoceTransportPlugin::RoceTransportPlugin()
+    : m_cc("dcqcn")
+{
+}
+
 RoceTransportPlugin::~RoceTransportPlugin() = default;
 
 RoceNicHelper&
@@ -274,6 +297,60 @@ int64_t
 RoceTransportPlugin::AssignStreams(int64_t stream)
 {
     return m_nicHelper.AssignStreams(stream);
+}
+
+uint8_t
+RoceTransportPlugin::GetDataPriority() const
+{
+    return m_nicHelper.GetDataDscp() >> 3;
+}
+
+std::vector<std::string>
+RoceTransportPlugin::GetCongestionControlNames() const
+{
+    return CC_NAMES;
+}
+
+void
+RoceTransportPlugin::CheckCongestionControlName(const std::string& value, const std::string& what)
+{
+    CheckName(value, what, CC_NAMES);
+}
+
+void
+RoceTransportPlugin::AddCounters(Ptr<Node> host, FabricTransportCounters& c) const
+{
+    Ptr<RoceNic> nic = host->GetObject<RoceNic>();
+    if (!nic)
+    {
+        return;
+    }
+    const RoceQpCounters q = nic->GetTotalQpCounters();
+    c.retransmissions += q.retransmittedPackets;
+    c.timeouts += q.timeouts;
+    c.nacks += q.naksRx;
+    c.cnpsTx += q.cnpsTx;
+    c.cnpsRx += q.cnpsRx;
+    c.ceRx += q.ceRx;
+}
+
+void
+RoceTransportPlugin::ConfigureFabric(FabricTransportTarget&)
+{
+    m_nicHelper.SetCongestionControl(m_cc);
+}
+
+void
+RoceTransportPlugin::Describe(std::ostream& os) const
+{
+    const std::map<std::string, std::string> names = {{"dcqcn", "DCQCN"},
+                                                      {"none", "no congestion control"},
+                                                      {"dctcp", "DCTCP"},
+                                                      {"timely", "TIMELY"},
+                                                      {"swift", "Swift"},
+                                                      {"hpcc", "HPCC"}};
+    os << "RoCEv2 RC, " << names.at(m_cc) << ", lossless priority " << unsigned(GetDataPriority())
+       << " with PFC";
 }
 
 Ptr<FabricMessageService>

@@ -25,7 +25,10 @@ namespace ns3
  * Ports carry GetNicHelper().GetDeviceMtu() (the path MTU's packet, with INT when HPCC's
  * telemetry is on); MTUs are RoCE's path MTUs 256, 512, 1024, 2048 and 4096 (IBA Vol 1, A17);
  * messages have no size limit here (a flow is one RDMA WRITE, split into packets by its QP).
- * Collectives run on RoceCollectiveTransport.
+ * Collectives run on RoceCollectiveTransport. ConfigureFabric (FabricTransportConfig) gives the
+ * NICs the CongestionControl attribute's algorithm (RoceNicHelper::SetCongestionControl) and
+ * changes nothing else: a RoCE fabric is the topology's default (RoCE data on the switches'
+ * lossless priority 3 with PFC, ECN for DCQCN).
  *
  * Flow workloads (CreateMessageService): a message from rank s to rank d takes an idle QP pair
  * of (s, d) or connects a new one on the topology's connection ports; when its WRITE
@@ -57,10 +60,25 @@ class RoceTransportPlugin : public FabricTransportPlugin
     uint32_t GetDeviceMtu() const override;
     void CheckMtu(uint32_t mtu, const std::string& what) const override;
     int64_t AssignStreams(int64_t stream) override;
+    uint8_t GetDataPriority() const override;
+    std::vector<std::string> GetCongestionControlNames() const override;
+    /// Its QPs' retransmissions, local ACK timeouts, NAKs received, CNPs and CE marks.
+    void AddCounters(Ptr<Node> host, FabricTransportCounters& c) const override;
+    /**
+     * \brief Abort unless \p value is a CongestionControl name: dcqcn, none, dctcp, timely,
+     *        swift, hpcc (no plug-in is made: an early check of a program's option).
+     * \param value the value
+     * \param what how to name it in the message (e.g. "--cc")
+     */
+    static void CheckCongestionControlName(const std::string& value, const std::string& what);
+    /// Give the NIC helper the CongestionControl attribute's algorithm.
+    void ConfigureFabric(FabricTransportTarget& fabric) override;
+    void Describe(std::ostream& os) const override;
     Ptr<FabricMessageService> CreateMessageService(const FabricMessageServiceSetup& setup) override;
 
   private:
     RoceNicHelper m_nicHelper; //!< installs the NICs, connects QPs
+    std::string m_cc;          //!< attribute CongestionControl
 };
 
 } // namespace ns3

@@ -78,20 +78,16 @@ FabricTierCounters::AddPort(const PfcNetDevice& port)
 }
 
 void
-FabricTierCounters::AddNic(const FabricNic& core, Ptr<const RoceNic> roce)
+FabricTierCounters::AddNic(const FabricNic& core, const FabricTransportCounters& transports)
 {
     const auto& drops = core.GetDrops();
     for (std::size_t r = 0; r < nicDrops.size(); ++r)
     {
         nicDrops[r] += drops[r];
     }
-    if (roce)
-    {
-        RoceQpCounters qp = roce->GetTotalQpCounters();
-        cnpTx += qp.cnpsTx;
-        cnpRx += qp.cnpsRx;
-        ceRx += qp.ceRx;
-    }
+    cnpTx += transports.cnpsTx;
+    cnpRx += transports.cnpsRx;
+    ceRx += transports.ceRx;
 }
 
 void

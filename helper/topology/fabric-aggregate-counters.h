@@ -11,9 +11,9 @@
 #include "ns3/fabric-nic.h"
 #include "ns3/fabric-reason-counters.h"
 #include "ns3/fabric-switch.h"
+#include "ns3/fabric-transport-plugin.h"
 #include "ns3/nstime.h"
 #include "ns3/pfc-net-device.h"
-#include "ns3/roce-nic.h"
 
 #include <array>
 #include <cstdint>
@@ -72,11 +72,11 @@ struct FabricTierCounters
      */
     void AddPort(const PfcNetDevice& port);
     /**
-     * \brief Add one NIC's counters (its ports: AddPort).
-     * \param core the NIC core (drops)
-     * \param roce its RoceNic, or null (CNPs, CE)
+     * \brief Add a NIC core's drops and its transports' CNPs and CE marks.
+     * \param core the host's NIC core
+     * \param transports the host's transport counters (FabricTransportPlugin::AddCounters)
      */
-    void AddNic(const FabricNic& core, Ptr<const RoceNic> roce);
+    void AddNic(const FabricNic& core, const FabricTransportCounters& transports);
     /**
      * \brief Add another sum.
      * \param other the sum to add

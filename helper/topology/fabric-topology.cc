@@ -914,11 +914,17 @@ FabricTopologyHelper::GetAggregateCounters() const
         }
     };
     FabricTierCounters& hosts = sums.tiers[size_t(FabricNodeType::GPU)];
+    const std::vector<Ptr<FabricTransportPlugin>> transports = GetTransports();
     for (uint32_t r = 0; r < m_gpus.GetN(); ++r)
     {
         hosts.nodes++;
         addPorts(hosts, m_gpus.Get(r));
-        hosts.AddNic(*m_cores[r], m_nics[r]);
+        FabricTransportCounters t;
+        for (const auto& transport : transports)
+        {
+            transport->AddCounters(m_gpus.Get(r), t);
+        }
+        hosts.AddNic(*m_cores[r], t);
     }
     auto addSwitch = [&addPorts](FabricTierCounters& c, Ptr<Node> node) {
         c.nodes++;
@@ -1160,6 +1166,24 @@ FabricTopologyHelper::GetGpus() const
 {
     CheckInstalled("GetGpus");
     return m_gpus;
+}
+
+std::vector<Ptr<FabricSwitch>>
+FabricTopologyHelper::GetScaleOutSwitches() const
+{
+    CheckInstalled("GetScaleOutSwitches");
+    std::vector<Ptr<FabricSwitch>> v;
+    for (uint32_t i = 0; i < m_switches.GetN(); ++i)
+    {
+        v.push_back(m_switches.Get(i)->GetObject<FabricSwitch>());
+    }
+    return v;
+}
+
+DataRate
+FabricTopologyHelper::GetHostLinkRate() const
+{
+    return GetLinkRate(FabricLinkTier::GPU_LEAF);
 }
 
 Ptr<RoceNic>

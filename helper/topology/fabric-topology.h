@@ -216,7 +216,7 @@ struct FabricBuildStats
  * impossible, naming the attribute, its value and what would fit. Accessors abort on
  * out-of-range indices, naming the index and the valid range, and before Install().
  */
-class FabricTopologyHelper : public Object
+class FabricTopologyHelper : public Object, public FabricTransportTarget
 {
   public:
     /// A connected QP pair: the QP on the first rank, the QP on the second.
@@ -242,12 +242,12 @@ class FabricTopologyHelper : public Object
      * \brief The helper that installs leaf, spine and core switches (MMU, ECN, load balancer).
      * \return a reference, valid for the helper's lifetime
      */
-    SwitchHelper& GetSwitchHelper();
+    SwitchHelper& GetSwitchHelper() override;
     /**
      * \brief The helper that installs the NVSwitch of every server.
      * \return a reference, valid for the helper's lifetime
      */
-    SwitchHelper& GetNvSwitchHelper();
+    SwitchHelper& GetNvSwitchHelper() override;
     /**
      * \brief The helper that installs the RoceNic of every GPU and connects QPs (NIC
      *        attributes, start PSN randomization, AssignStreams).
@@ -322,7 +322,7 @@ class FabricTopologyHelper : public Object
      */
     void Install();
     /// \return true once Install() has completed
-    bool IsInstalled() const;
+    bool IsInstalled() const override;
 
     // ---- shape ----------------------------------------------------------------------------
 
@@ -371,7 +371,11 @@ class FabricTopologyHelper : public Object
      */
     Ptr<Node> GetRank(uint32_t rank) const;
     /// \return every GPU Node, in rank order
-    NodeContainer GetGpus() const;
+    NodeContainer GetGpus() const override;
+    /// \return every scale-out switch: leaves, then spines, then cores (after Install)
+    std::vector<Ptr<FabricSwitch>> GetScaleOutSwitches() const override;
+    /// \return the rate of the GPUs' scale-out links (GetLinkRate(GPU_LEAF))
+    DataRate GetHostLinkRate() const override;
     /**
      * \param rank a rank, < GetNRanks()
      * \return the RoceNic of that GPU (ports 0..k-1 scale-out, port k NVLink); aborts if the
@@ -501,7 +505,7 @@ class FabricTopologyHelper : public Object
      * \param ackFrameBytes the acknowledgement frame, Ethernet header to FCS
      * \return the RTT (aborts before Install)
      */
-    Time GetMaxUnloadedRtt(uint32_t dataFrameBytes, uint32_t ackFrameBytes) const;
+    Time GetMaxUnloadedRtt(uint32_t dataFrameBytes, uint32_t ackFrameBytes) const override;
     /**
      * \brief Scale-out bisection bandwidth: the minimum, over the scale-out tiers present
      *        (gpu-leaf, leaf-spine, spine-core), of half the tier's aggregate capacity; the

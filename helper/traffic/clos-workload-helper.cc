@@ -274,15 +274,16 @@ ClosWorkloadHelper::Install()
                               << " are invalid; both must be > 0");
     const std::string me = "ns3::ClosWorkloadHelper::";
     FabricTransportConfig::CheckTransport(m_transport, me + "Transport");
-    FabricTransportConfig::CheckUetCc(m_uetCc, me + "UetCongestionControl");
-    FabricTransportConfig::CheckEvStrategy(m_evStrategy, me + "EvStrategy");
+    UetTransportPlugin::CheckCongestionControlName(m_uetCc, me + "UetCongestionControl");
+    UetTransportPlugin::CheckEvStrategy(m_evStrategy, me + "EvStrategy");
     FABRIC_INPUT_ERROR_IF(m_preset != "hpcc" && m_preset != "firmware" && m_preset != "paper" &&
                               m_preset != "none",
                           "ns3::ClosWorkloadHelper::DcqcnPreset=" << m_preset
                                                                   << " is invalid; valid values "
                                                                      "are hpcc, firmware, paper, "
                                                                      "none");
-    FabricTransportConfig::CheckMtu(m_transport, m_mtu, me + "Mtu");
+    Ptr<FabricTransportPlugin> transport = m_clos->GetTransport(m_transport);
+    transport->CheckMtu(m_mtu, me + "Mtu");
     const uint32_t hosts = m_leaves * m_hostsPerLeaf;
     uint64_t fileFlows = 0;
     if (!m_flowFile.empty())
@@ -337,28 +338,38 @@ ClosWorkloadHelper::Install()
                                     "Pmax",
                                     DoubleValue(m_spinePmax >= 0 ? m_spinePmax : m_pmax));
     }
-    Ptr<FabricTransportConfig> uet;
-    if (m_transport == "uet")
+    // RoCE: this helper's CongestionControl (a short name or any TypeId) on the topology's
+    // default fabric; another transport: its plug-in's fabric set-up (FabricTransportConfig),
+    // for UET with this helper's UetCongestionControl and EvStrategy.
+    Ptr<FabricTransportConfig> config;
+    if (Ptr<RoceTransportPlugin> roce = DynamicCast<RoceTransportPlugin>(transport))
     {
-        uet = CreateObject<FabricTransportConfig>();
-        uet->SetAttribute("Transport", StringValue("uet"));
-        uet->SetAttribute("UetCongestionControl", StringValue(m_uetCc));
-        uet->SetAttribute("EvStrategy", StringValue(m_evStrategy));
-        uet->Configure(m_clos);
-        m_clos->GetUetNicHelper().SetNicAttribute("Mtu", UintegerValue(m_mtu));
-    }
-    else
-    {
-        RoceNicHelper& nic = m_clos->GetNicHelper();
+        RoceNicHelper& nic = roce->GetNicHelper();
         nic.SetCongestionControl(m_cc); // aborts naming an unknown algorithm
         nic.SetNicAttribute("Mtu", UintegerValue(m_mtu));
         nic.SetNicAttribute("AckInterval", UintegerValue(1));
         nic.AssignStreams(1);
     }
-    m_clos->Install();
-    if (uet)
+    else
     {
-        uet->Finish(m_clos);
+        config = CreateObject<FabricTransportConfig>();
+        config->SetAttribute("Transport", StringValue(m_transport));
+        Ptr<UetTransportPlugin> uet = DynamicCast<UetTransportPlugin>(transport);
+        if (uet)
+        {
+            config->SetTransportAttribute("CongestionControl", StringValue(m_uetCc));
+            config->SetTransportAttribute("EvStrategy", StringValue(m_evStrategy));
+        }
+        config->Configure(m_clos);
+        if (uet)
+        {
+            uet->GetNicHelper().SetNicAttribute("Mtu", UintegerValue(m_mtu));
+        }
+    }
+    m_clos->Install();
+    if (config)
+    {
+        config->Finish(m_clos);
     }
 
     const double share = m_loadBase == "host" ? 1.0 : std::min(1.0, up / down);

@@ -39,8 +39,9 @@ FabricFlowRunner::FabricFlowRunner(Ptr<FabricTopologyHelper> topo,
                               "FabricFlowRunner: rank "
                                   << r << " is given twice; ranks must be distinct");
     }
-    Ptr<Node> first = topo->GetRank(ranks.empty() ? 0 : ranks[0]);
-    m_uet = !first->GetObject<RoceNic>() && first->GetObject<UetNic>();
+    // The topology's first transport carries the flows (Transports "roce+uet": RoCE).
+    m_transport = topo->GetTransports()[0];
+    m_uet = DynamicCast<UetTransportPlugin>(m_transport) != nullptr;
     if (m_uet)
     {
         std::vector<Ptr<Node>> nodes;
@@ -48,9 +49,10 @@ FabricFlowRunner::FabricFlowRunner(Ptr<FabricTopologyHelper> topo,
         {
             nodes.push_back(topo->GetRank(r));
         }
-        m_uetRunner = std::make_unique<UetMatrixRunner>(
-            matrix,
-            topo->GetUetNicHelper().CreateEndpoints(nodes, jobId));
+        m_uetRunner = std::make_unique<UetMatrixRunner>(matrix,
+                                                        DynamicCast<UetTransportPlugin>(m_transport)
+                                                            ->GetNicHelper()
+                                                            .CreateEndpoints(nodes, jobId));
         return;
     }
     const auto& conns = matrix.GetConnections();
@@ -110,7 +112,7 @@ FabricFlowRunner::RoceCompleted(uint32_t i, const RoceWorkCompletion& wc)
 std::string
 FabricFlowRunner::GetTransport() const
 {
-    return m_uet ? "uet" : "roce";
+    return m_transport->GetName();
 }
 
 std::vector<UetFlowRecord>

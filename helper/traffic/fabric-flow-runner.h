@@ -55,7 +55,7 @@ class FabricFlowRunner
     /// Connect (RoCE) or register memory (UET) now and schedule every WRITE at its start
     /// time, relative to now. Call once.
     void Start();
-    /// \return "roce" or "uet"
+    /// \return the transport's name ("roce" or "uet")
     std::string GetTransport() const;
     /// \return one record per connection, matrix order (src and dst are matrix nodes)
     std::vector<UetFlowRecord> GetFlows() const;
@@ -78,6 +78,7 @@ class FabricFlowRunner
     Ptr<FabricTopologyHelper> m_topo;             //!< the fabric
     HtsimConnectionMatrix m_matrix;               //!< the traffic
     std::vector<uint32_t> m_ranks;                //!< rank of each matrix node
+    Ptr<FabricTransportPlugin> m_transport;       //!< the topology's first transport
     bool m_uet;                                   //!< UET (else RoCE)
     std::unique_ptr<UetMatrixRunner> m_uetRunner; //!< UET flows
     std::vector<UetFlowRecord> m_roceFlows;       //!< RoCE flows

@@ -5,8 +5,6 @@
 
 #include "ns3/fabric-input-error.h"
 #include "ns3/fabric-switch.h"
-#include "ns3/roce-nic.h"
-#include "ns3/uet-nic.h"
 
 namespace ns3
 {
@@ -59,6 +57,7 @@ FabricRunCounters::Collect(Ptr<FabricTopologyHelper> topo)
     {
         addSwitch(topo->GetNvSwitch(i));
     }
+    const std::vector<Ptr<FabricTransportPlugin>> transports = topo->GetTransports();
     for (uint32_t r = 0; r < topo->GetNRanks(); ++r)
     {
         Ptr<FabricNic> core = topo->GetNicCore(r);
@@ -70,26 +69,9 @@ FabricRunCounters::Collect(Ptr<FabricTopologyHelper> topo)
                 c.pfcPauses[q] += pc.pauseTx[q];
             }
         }
-        Ptr<Node> gpu = topo->GetRank(r);
-        if (Ptr<RoceNic> roce = gpu->GetObject<RoceNic>())
+        for (const auto& transport : transports)
         {
-            const RoceQpCounters q = roce->GetTotalQpCounters();
-            c.retransmissions += q.retransmittedPackets;
-            c.timeouts += q.timeouts;
-            c.nacks += q.naksRx;
-            c.cnps += q.cnpsTx;
-        }
-        if (Ptr<UetNic> uet = gpu->GetObject<UetNic>())
-        {
-            const UetNicCounters& u = uet->GetCounters();
-            c.retransmissions += u.retransmissions;
-            c.timeouts += u.rtoExpirations;
-            c.nacks += u.nacksReceived;
-            c.trimNacks += u.trimNacksReceived;
-            c.uetBytesPosted += u.bytesPosted;
-            c.uetBytesCompleted += u.bytesCompleted;
-            c.uetBytesDelivered += u.bytesDelivered;
-            c.uetOpsFailed += u.opsFailed;
+            transport->AddCounters(topo->GetRank(r), c.transports);
         }
     }
     return c;
@@ -106,15 +88,20 @@ FabricRunCounters::Since(const FabricRunCounters& b) const
     d.trims = trims - b.trims;
     d.drops = drops - b.drops;
     d.ecnMarks = ecnMarks - b.ecnMarks;
-    d.retransmissions = retransmissions - b.retransmissions;
-    d.timeouts = timeouts - b.timeouts;
-    d.nacks = nacks - b.nacks;
-    d.trimNacks = trimNacks - b.trimNacks;
-    d.cnps = cnps - b.cnps;
-    d.uetBytesPosted = uetBytesPosted - b.uetBytesPosted;
-    d.uetBytesCompleted = uetBytesCompleted - b.uetBytesCompleted;
-    d.uetBytesDelivered = uetBytesDelivered - b.uetBytesDelivered;
-    d.uetOpsFailed = uetOpsFailed - b.uetOpsFailed;
+    const FabricTransportCounters& x = transports;
+    const FabricTransportCounters& y = b.transports;
+    FabricTransportCounters& t = d.transports;
+    t.retransmissions = x.retransmissions - y.retransmissions;
+    t.timeouts = x.timeouts - y.timeouts;
+    t.nacks = x.nacks - y.nacks;
+    t.trimNacks = x.trimNacks - y.trimNacks;
+    t.cnpsTx = x.cnpsTx - y.cnpsTx;
+    t.cnpsRx = x.cnpsRx - y.cnpsRx;
+    t.ceRx = x.ceRx - y.ceRx;
+    t.bytesPosted = x.bytesPosted - y.bytesPosted;
+    t.bytesCompleted = x.bytesCompleted - y.bytesCompleted;
+    t.bytesDelivered = x.bytesDelivered - y.bytesDelivered;
+    t.opsFailed = x.opsFailed - y.opsFailed;
     return d;
 }
 

@@ -426,8 +426,8 @@ TransportComparison::MakeConfig(const std::string& name, const std::string& what
     if (name == "roce-dcqcn" || name == "roce-pfc")
     {
         c->SetAttribute("Transport", StringValue("roce"));
-        c->SetAttribute("RoceCongestionControl",
-                        StringValue(name == "roce-dcqcn" ? "dcqcn" : "none"));
+        c->SetTransportAttribute("CongestionControl",
+                                 StringValue(name == "roce-dcqcn" ? "dcqcn" : "none"));
         return c;
     }
     const std::string valid = "valid are roce-dcqcn, roce-pfc and uet-<cc>[-<ev>] with cc none, "
@@ -449,10 +449,10 @@ TransportComparison::MakeConfig(const std::string& name, const std::string& what
     FABRIC_INPUT_ERROR_IF(std::find(ccs.begin(), ccs.end(), cc) == ccs.end() ||
                               std::find(evs.begin(), evs.end(), ev) == evs.end(),
                           what << ": configuration \"" << name << "\" is invalid; " << valid);
-    FabricTransportConfig::CheckUetCc(cc, what + " " + name + ": congestion control");
+    UetTransportPlugin::CheckCongestionControlName(cc, what + " " + name + ": congestion control");
     c->SetAttribute("Transport", StringValue("uet"));
-    c->SetAttribute("UetCongestionControl", StringValue(cc));
-    c->SetAttribute("EvStrategy", StringValue(ev));
+    c->SetTransportAttribute("CongestionControl", StringValue(cc));
+    c->SetTransportAttribute("EvStrategy", StringValue(ev));
     return c;
 }
 
@@ -539,7 +539,8 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
     tc->Configure(topo);
     topo->Install();
     tc->Finish(topo);
-    AssignFixedStreams(topo, tc->IsUet());
+    Ptr<FabricTransportPlugin> transport = tc->GetPlugin();
+    AssignFixedStreams(topo, transport);
     const bool failure = EndsWith(scenario, FAILURE);
     const std::string base = failure ? scenario.substr(0, scenario.size() - 8) : scenario;
     if (failure)
@@ -558,13 +559,13 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
     TransportComparisonRow proto;
     proto.scenario = scenario;
     proto.config = config;
-    proto.dataPriority = tc->IsUet() ? tc->GetUetDataPriority() : 3;
+    proto.dataPriority = transport->GetDataPriority();
     const FabricRunCounters start = FabricRunCounters::Collect(topo);
     std::vector<TransportComparisonRow> rows =
         base == "allreduce"
-            ? RunAllReduce(topo, tc->IsUet(), proto)
+            ? RunAllReduce(topo, transport, proto)
             : std::vector<TransportComparisonRow>{RunFlows(base, topo, proto, start)};
-    const std::string problem = CheckRun(topo, tc->IsUet(), start);
+    const std::string problem = CheckRun(topo, start);
     if (!problem.empty())
     {
         for (auto& r : rows)
@@ -578,18 +579,12 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
 }
 
 void
-TransportComparison::AssignFixedStreams(Ptr<FabricTopologyHelper> topo, bool uet) const
+TransportComparison::AssignFixedStreams(Ptr<FabricTopologyHelper> topo,
+                                        Ptr<FabricTransportPlugin> transport) const
 {
     // Fixed random streams: every row is independent of the runs before it.
     int64_t stream = 1000;
-    if (uet)
-    {
-        stream += topo->GetUetNicHelper().AssignStreams(stream);
-    }
-    else
-    {
-        stream += topo->GetNicHelper().AssignStreams(stream);
-    }
+    stream += transport->AssignStreams(stream);
     for (uint32_t i = 0; i < topo->GetNLeaves(); ++i)
     {
         stream += topo->GetLeaf(i)->GetObject<FabricSwitch>()->AssignStreams(stream);
@@ -627,7 +622,7 @@ TransportComparison::ApplyFailure(Ptr<FabricTopologyHelper> topo) const
 
 std::vector<TransportComparisonRow>
 TransportComparison::RunAllReduce(Ptr<FabricTopologyHelper> topo,
-                                  bool uet,
+                                  Ptr<FabricTransportPlugin> transport,
                                   const TransportComparisonRow& proto) const
 {
     std::vector<TransportComparisonRow> rows;
@@ -642,7 +637,7 @@ TransportComparison::RunAllReduce(Ptr<FabricTopologyHelper> topo,
     }
     CollectiveHelper coll;
     coll.SetTopology(topo);
-    coll.SetTransportType(uet ? "uet" : "roce");
+    coll.SetTransportType(transport->GetName());
     coll.SetCommunicatorAttribute(
         "Channels",
         UintegerValue(m_channels ? m_channels : topo->GetGpusPerServer()));
@@ -778,33 +773,31 @@ TransportComparison::RunFlows(const std::string& base,
 }
 
 std::string
-TransportComparison::CheckRun(Ptr<FabricTopologyHelper> topo,
-                              bool uet,
-                              const FabricRunCounters& start) const
+TransportComparison::CheckRun(Ptr<FabricTopologyHelper> topo, const FabricRunCounters& start) const
 {
-    // The whole run: no stall; with UET every byte posted completed and was delivered once.
+    // The whole run: no stall; where the transport counts bytes (UET), every byte posted
+    // completed and was delivered once.
     const bool healthy = topo->GetHealthMonitor()->ReportEndOfRun(std::cerr);
-    const FabricRunCounters total = FabricRunCounters::Collect(topo).Since(start);
+    const FabricTransportCounters total = FabricRunCounters::Collect(topo).Since(start).transports;
     std::string problem;
     if (!healthy)
     {
         problem = "the health monitor reported a problem (see stderr)";
     }
-    else if (uet)
+    else if (total.bytesPosted > 0)
     {
         uint64_t pending = 0;
         for (uint32_t r = 0; r < topo->GetNRanks(); ++r)
         {
-            pending += topo->GetUetNic(r)->GetPendingOperations();
+            pending += topo->GetNicCore(r)->GetPendingOperations();
         }
-        if (total.uetOpsFailed > 0 || pending > 0 ||
-            total.uetBytesCompleted != total.uetBytesPosted ||
-            total.uetBytesDelivered != total.uetBytesPosted)
+        if (total.opsFailed > 0 || pending > 0 || total.bytesCompleted != total.bytesPosted ||
+            total.bytesDelivered != total.bytesPosted)
         {
             std::ostringstream os;
-            os << "UET bytes not conserved: posted " << total.uetBytesPosted << ", completed "
-               << total.uetBytesCompleted << ", delivered " << total.uetBytesDelivered
-               << ", failed operations " << total.uetOpsFailed << ", pending " << pending;
+            os << "bytes not conserved: posted " << total.bytesPosted << ", completed "
+               << total.bytesCompleted << ", delivered " << total.bytesDelivered
+               << ", failed operations " << total.opsFailed << ", pending " << pending;
             problem = os.str();
         }
     }
@@ -915,8 +908,9 @@ TransportComparison::WriteTable(std::ostream& os, const std::vector<TransportCom
                << (any ? Us(r.fctMax) : "-");
         }
         os << std::setw(8) << r.counters.GetPfcPauses() << std::setw(8) << r.counters.trims
-           << std::setw(7) << r.counters.drops << std::setw(7) << r.counters.retransmissions
-           << std::setw(5) << (r.ok ? "yes" : "NO") << "\n";
+           << std::setw(7) << r.counters.drops << std::setw(7)
+           << r.counters.transports.retransmissions << std::setw(5) << (r.ok ? "yes" : "NO")
+           << "\n";
     }
     for (const auto& r : rows)
     {
@@ -953,9 +947,11 @@ TransportComparison::WriteCsv(std::ostream& os, const std::vector<TransportCompa
             os << ",,";
         }
         os << "," << r.maxQueueBytes << "," << c.GetPfcPauses() << "," << r.GetDataClassPauses()
-           << "," << c.trims << "," << c.drops << "," << c.ecnMarks << "," << c.retransmissions
-           << "," << c.timeouts << "," << c.nacks << "," << c.trimNacks << "," << c.cnps << ","
-           << c.uetBytesPosted << "," << c.uetBytesDelivered << "," << (r.ok ? 1 : 0) << "\n";
+           << "," << c.trims << "," << c.drops << "," << c.ecnMarks << ","
+           << c.transports.retransmissions << "," << c.transports.timeouts << ","
+           << c.transports.nacks << "," << c.transports.trimNacks << "," << c.transports.cnpsTx
+           << "," << c.transports.bytesPosted << "," << c.transports.bytesDelivered << ","
+           << (r.ok ? 1 : 0) << "\n";
     }
 }
 

@@ -171,18 +171,19 @@ class TransportComparison : public Object
     uint32_t FailureLink(Ptr<FabricTopologyHelper> topo) const;
     /// Fix every random stream of a fresh fabric (NICs, switches): a row does not depend on
     /// the rows run before it.
-    void AssignFixedStreams(Ptr<FabricTopologyHelper> topo, bool uet) const;
+    void AssignFixedStreams(Ptr<FabricTopologyHelper> topo,
+                            Ptr<FabricTransportPlugin> transport) const;
     /// Fail (Failure "down") or degrade (DegradeFactor) the FailureLink() cable.
     void ApplyFailure(Ptr<FabricTopologyHelper> topo) const;
     /**
      * \brief The allreduce scenario: a ring AllReduce sweep, one row per size.
      * \param topo the installed fabric
-     * \param uet the transport is UET (else RoCE)
+     * \param transport its transport (the collectives run on its CollectiveTransport)
      * \param proto the row's scenario, configuration and data priority
      * \return the rows (a last one naming the size that did not complete, if any)
      */
     std::vector<TransportComparisonRow> RunAllReduce(Ptr<FabricTopologyHelper> topo,
-                                                     bool uet,
+                                                     Ptr<FabricTransportPlugin> transport,
                                                      const TransportComparisonRow& proto) const;
     /**
      * \brief The incast or permutation scenario: the flows run to completion, one row.
@@ -197,16 +198,13 @@ class TransportComparison : public Object
                                     const TransportComparisonRow& proto,
                                     const FabricRunCounters& start) const;
     /**
-     * \brief The whole run's health: no stall, and over UET every byte posted completed and
-     *        was delivered once.
+     * \brief The whole run's health: no stall, and where the transport counts bytes (UET)
+     *        every byte posted completed and was delivered once, nothing pending.
      * \param topo the fabric after the run
-     * \param uet the transport is UET
      * \param start the fabric's counters before the run
      * \return the problem in words, empty if none
      */
-    std::string CheckRun(Ptr<FabricTopologyHelper> topo,
-                         bool uet,
-                         const FabricRunCounters& start) const;
+    std::string CheckRun(Ptr<FabricTopologyHelper> topo, const FabricRunCounters& start) const;
 
     TypeId m_topoType; //!< attribute TopologyType
     /// SetTopologyAttribute()'s attributes, in call order

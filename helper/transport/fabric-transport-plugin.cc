@@ -191,6 +191,66 @@ FabricTransportPlugin::IsValidList(const std::string& list)
     return ParseList(list, names);
 }
 
+FabricTransportTarget::~FabricTransportTarget() = default;
+
+void
+FabricTransportPlugin::ConfigureFabric(FabricTransportTarget&)
+{
+}
+
+void
+FabricTransportPlugin::FinishFabric(FabricTransportTarget&)
+{
+}
+
+void
+FabricTransportPlugin::Describe(std::ostream& os) const
+{
+    os << GetDisplayName();
+}
+
+void
+FabricTransportPlugin::CheckCongestionControl(const std::string& value,
+                                              const std::string& what) const
+{
+    CheckName(value, what, GetCongestionControlNames());
+}
+
+void
+FabricTransportPlugin::CheckName(const std::string& value,
+                                 const std::string& what,
+                                 const std::vector<std::string>& names)
+{
+    std::string valid;
+    for (const auto& n : names)
+    {
+        valid += (valid.empty() ? "" : ", ") + n;
+    }
+    FABRIC_INPUT_ERROR_IF(std::find(names.begin(), names.end(), value) == names.end(),
+                          what << "=" << value << " is invalid; valid values are " << valid);
+}
+
+void
+FabricTransportPlugin::AddCounters(Ptr<Node>, FabricTransportCounters&) const
+{
+}
+
+void
+FabricTransportCounters::Add(const FabricTransportCounters& o)
+{
+    retransmissions += o.retransmissions;
+    timeouts += o.timeouts;
+    nacks += o.nacks;
+    trimNacks += o.trimNacks;
+    cnpsTx += o.cnpsTx;
+    cnpsRx += o.cnpsRx;
+    ceRx += o.ceRx;
+    bytesPosted += o.bytesPosted;
+    bytesCompleted += o.bytesCompleted;
+    bytesDelivered += o.bytesDelivered;
+    opsFailed += o.opsFailed;
+}
+
 void
 FabricTransportPlugin::CheckSwitch(Ptr<Node>, Ptr<const FabricSwitch>, const std::string&) const
 {

@@ -9,10 +9,13 @@
 #define FABRIC_TRANSPORT_PLUGIN_H
 
 #include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +26,37 @@ namespace ns3
 class FabricNic;
 class FabricSwitch;
 class Node;
+class SwitchHelper;
+
+/**
+ * \ingroup ai-fabric-transport
+ * \brief The fabric a transport plug-in sets itself up on (FabricTransportPlugin::
+ *        ConfigureFabric before the fabric is installed, FinishFabric after): what it may
+ *        read and change of the switches and hosts. FabricTopologyHelper implements it.
+ */
+class FabricTransportTarget
+{
+  public:
+    virtual ~FabricTransportTarget();
+    /// \return true once the fabric is installed
+    virtual bool IsInstalled() const = 0;
+    /// \return the helper of the scale-out switches (settings for Install)
+    virtual SwitchHelper& GetSwitchHelper() = 0;
+    /// \return the helper of the NVSwitches (settings for Install)
+    virtual SwitchHelper& GetNvSwitchHelper() = 0;
+    /// \return every scale-out switch, leaves first, then spines, then cores (installed)
+    virtual std::vector<Ptr<FabricSwitch>> GetScaleOutSwitches() const = 0;
+    /// \return the hosts (GPUs), by rank (installed)
+    virtual NodeContainer GetGpus() const = 0;
+    /// \return the rate of the hosts' scale-out links, bits/s (installed)
+    virtual DataRate GetHostLinkRate() const = 0;
+    /**
+     * \param dataFrameBytes a full data frame, bytes
+     * \param ackFrameBytes its acknowledgement's frame, bytes
+     * \return the largest unloaded RTT between two hosts (installed)
+     */
+    virtual Time GetMaxUnloadedRtt(uint32_t dataFrameBytes, uint32_t ackFrameBytes) const = 0;
+};
 
 /**
  * \ingroup ai-fabric-transport
@@ -51,6 +85,29 @@ struct FabricMessageResult
     Time endTime;                //!< when the sender learnt its outcome
     uint64_t retransmissions{0}; //!< its packets sent again
     std::string error;           //!< why it failed ("" when ok)
+};
+
+/**
+ * \ingroup ai-fabric-transport
+ * \brief A host's transport counters in the terms operators use, summed over its flows (RoCE
+ *        QPs, UET PDCs); a transport leaves 0 what it does not have.
+ */
+struct FabricTransportCounters
+{
+    uint64_t retransmissions{0}; //!< data packets sent again (RoCE go-back-N, UET)
+    uint64_t timeouts{0};        //!< RoCE local ACK timeouts, UET RTO expirations
+    uint64_t nacks{0};           //!< NAKs / NACKs received by the senders
+    uint64_t trimNacks{0};       //!< UET NACK TRIMMED / TRIMMED_LASTHOP received
+    uint64_t cnpsTx{0};          //!< CNPs sent (RoCE DCQCN notification points)
+    uint64_t cnpsRx{0};          //!< CNPs received (RoCE DCQCN reaction points)
+    uint64_t ceRx{0};            //!< CE-marked data packets received (RoCE)
+    uint64_t bytesPosted{0};     //!< bytes of the operations posted (UET)
+    uint64_t bytesCompleted{0};  //!< bytes of the operations completed successfully (UET)
+    uint64_t bytesDelivered{0};  //!< bytes delivered to the targets (UET)
+    uint64_t opsFailed{0};       //!< operations completed in error (UET)
+
+    /// Add \p o to these counters. \param o other counters
+    void Add(const FabricTransportCounters& o);
 };
 
 /**
@@ -150,8 +207,10 @@ class FabricMessageService : public Object
  * MakeStringAccessor(&FabricTransportPlugin::m_name), MakeStringChecker()), and
  * "CollectiveTransport", the TypeId of the transport's CollectiveTransport (a TypeIdValue,
  * MakeTypeIdAccessor(&FabricTransportPlugin::m_collectiveTransport), MakeTypeIdChecker()).
- * They implement GetDisplayName(), Install(), IsInstalledOn(), GetDeviceMtu(), CheckMtu() and
- * CreateMessageService().
+ * They implement GetDisplayName(), Install(), IsInstalledOn(), GetDeviceMtu(), CheckMtu(),
+ * GetDataPriority(), GetCongestionControlNames() (the values of their CongestionControl
+ * attribute) and CreateMessageService(), and set up a fabric for themselves where they need
+ * to (ConfigureFabric, FinishFabric, Describe).
  */
 class FabricTransportPlugin : public Object
 {
@@ -247,6 +306,55 @@ class FabricTransportPlugin : public Object
      * \return the TypeId of its CollectiveTransport, without creating the plug-in
      */
     static TypeId GetCollectiveTransportTypeIdOf(const std::string& name);
+    /**
+     * \brief Set up a fabric for this transport before it is installed: the NIC helper's
+     *        settings (congestion control, ...) and the switch helpers' settings the transport
+     *        needs (e.g. Ultra Ethernet's trimming and ECN class). Default: nothing. Called by
+     *        FabricTransportConfig::Configure; aborts, naming the value, on settings that
+     *        cannot work.
+     * \param fabric the fabric (not installed)
+     */
+    virtual void ConfigureFabric(FabricTransportTarget& fabric);
+    /**
+     * \brief Finish the set-up after the fabric's Install() (e.g. queue and ECN sizes from the
+     *        fabric's BDP, RTO and congestion-control base RTT). Default: nothing.
+     * \param fabric the fabric given to ConfigureFabric, installed
+     */
+    virtual void FinishFabric(FabricTransportTarget& fabric);
+    /**
+     * \brief One line saying how this transport runs (congestion control, lossless or
+     *        lossy, ...; sizes once FinishFabric ran). Default: the display name.
+     * \param os the stream
+     */
+    virtual void Describe(std::ostream& os) const;
+    /// \return the data priority of the NICs installed from now on (0..7)
+    virtual uint8_t GetDataPriority() const = 0;
+    /**
+     * \brief Refuse a congestion-control name this transport does not have (an input error
+     *        naming \p what, the value and the valid names).
+     * \param value a name, as the plug-in's CongestionControl attribute takes it
+     * \param what how to name the value (e.g. "--cc")
+     */
+    void CheckCongestionControl(const std::string& value, const std::string& what) const;
+    /// \return the congestion-control names the CongestionControl attribute takes
+    virtual std::vector<std::string> GetCongestionControlNames() const = 0;
+    /**
+     * \brief Add a host's counters of this transport (nothing if the host does not carry
+     *        it). Default: nothing.
+     * \param host a host
+     * \param[in,out] c the sums
+     */
+    virtual void AddCounters(Ptr<Node> host, FabricTransportCounters& c) const;
+    /**
+     * \brief Abort, as an input error naming \p what, unless \p value is one of \p names.
+     * \param value the value
+     * \param what how to name it (e.g. "--cc")
+     * \param names the valid values, listed in the message
+     */
+    static void CheckName(const std::string& value,
+                          const std::string& what,
+                          const std::vector<std::string>& names);
+
     /**
      * \brief Create the service that carries a flow workload's messages between \p setup's
      *        ranks. Aborts, naming the rank, when a rank's node does not carry this transport.

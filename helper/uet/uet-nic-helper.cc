@@ -33,6 +33,24 @@ UetNicHelper::SetNicAttribute(std::string name, const AttributeValue& value)
         m_ccTypeId = DynamicCast<const TypeIdValue>(value.Copy())->Get();
         m_ccSet = true;
     }
+    if (name == "DataDscp")
+    {
+        TypeId::AttributeInformation info;
+        UetNic::GetTypeId().LookupAttributeByName("DataDscp", &info);
+        m_dataDscp = DynamicCast<const UintegerValue>(info.checker->CreateValidValue(value))->Get();
+    }
+}
+
+uint8_t
+UetNicHelper::GetDataDscp() const
+{
+    if (m_dataDscp.has_value())
+    {
+        return *m_dataDscp;
+    }
+    TypeId::AttributeInformation info;
+    UetNic::GetTypeId().LookupAttributeByName("DataDscp", &info);
+    return DynamicCast<const UintegerValue>(info.initialValue)->Get();
 }
 
 uint32_t

@@ -10,6 +10,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/uet-nic.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,8 @@ class UetNicHelper
      *         else the ns3::UetNic::Mtu default (4096 unless changed)
      */
     uint32_t GetMtu() const;
+    /// \return the DataDscp of the NICs installed from now on (as set, else the default)
+    uint8_t GetDataDscp() const;
 
     /**
      * \brief Install a UetNic on a node with one port.
@@ -92,11 +95,12 @@ class UetNicHelper
                                     const std::string& name);
 
   private:
-    ObjectFactory m_nicFactory;      //!< NIC factory
-    TypeId m_ccTypeId;               //!< CongestionControl set through SetNicAttribute
-    bool m_ccSet{false};             //!< m_ccTypeId is set
-    uint32_t m_mtu{0};               //!< Mtu set through SetNicAttribute (0 = default)
-    std::vector<Ptr<UetNic>> m_nics; //!< installed NICs (AssignStreams)
+    ObjectFactory m_nicFactory;        //!< NIC factory
+    TypeId m_ccTypeId;                 //!< CongestionControl set through SetNicAttribute
+    bool m_ccSet{false};               //!< m_ccTypeId is set
+    uint32_t m_mtu{0};                 //!< Mtu set through SetNicAttribute (0 = default)
+    std::optional<uint8_t> m_dataDscp; //!< DataDscp as set (unset: the default)
+    std::vector<Ptr<UetNic>> m_nics;   //!< installed NICs (AssignStreams)
 };
 
 } // namespace ns3

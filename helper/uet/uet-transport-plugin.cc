@@ -3,22 +3,33 @@
  */
 #include "uet-transport-plugin.h"
 
+#include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-congestion-ops.h"
 #include "ns3/fabric-input-error.h"
 #include "ns3/fabric-nic.h"
 #include "ns3/fabric-switch.h"
+#include "ns3/fabric-time.h"
 #include "ns3/node.h"
+#include "ns3/nscc-congestion-ops.h"
 #include "ns3/object-factory.h"
 #include "ns3/pfc-net-device.h"
+#include "ns3/pointer.h"
+#include "ns3/rccc-congestion-ops.h"
 #include "ns3/string.h"
+#include "ns3/switch-helper.h"
 #include "ns3/uet-collective-transport.h"
 #include "ns3/uet-endpoint.h"
+#include "ns3/uet-ev-selector.h"
 #include "ns3/uet-nic.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iomanip>
 #include <memory>
+#include <sstream>
 #include <unordered_map>
 
 namespace ns3
@@ -26,6 +37,51 @@ namespace ns3
 
 namespace
 {
+
+/// The CongestionControl names.
+const std::vector<std::string> CC_NAMES = {"none", "nscc", "rccc", "both"};
+/// The EvStrategy names (UetEvSelector::CreateByName).
+const std::vector<std::string> EV_NAMES = {"single", "oblivious", "bitmap", "reps", "mixed"};
+
+/// \return "a, b, c"
+std::string
+Join(const std::vector<std::string>& v)
+{
+    std::string s;
+    for (const auto& x : v)
+    {
+        s += (s.empty() ? "" : ", ") + x;
+    }
+    return s;
+}
+
+/// \return true if \p v holds \p x
+bool
+Contains(const std::vector<std::string>& v, const std::string& x)
+{
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+/// A string attribute checker accepting the names of \p valid.
+Ptr<const AttributeChecker>
+NameChecker(const std::string& attribute, const std::vector<std::string>& valid)
+{
+    return MakeFabricChecker<StringValue>(
+        MakeStringChecker(),
+        attribute,
+        [valid](const std::string& s) { return Contains(valid, s); },
+        Join(valid),
+        [](const std::string& s) { return s; });
+}
+
+/// \return \p t in microseconds with 3 decimals
+std::string
+Us(Time t)
+{
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(3) << t.GetPicoSeconds() / 1e6;
+    return os.str();
+}
 
 /// UET headers of a full RUD data packet: IPv4 20, UDP 8, PDS 12, SES standard request 44.
 constexpr uint32_t UET_DATA_HEADERS = 20 + 8 + 12 + 44;
@@ -181,13 +237,78 @@ UetTransportPlugin::GetTypeId()
                               "ns3::UetTransportPlugin::FlowDeliveryMode",
                               [](const std::string& s) { return s == "RUD" || s == "ROD"; },
                               "RUD, ROD",
-                              [](const std::string& s) { return s; }));
+                              [](const std::string& s) { return s; }))
+            .AddAttribute("CongestionControl",
+                          "Congestion control ConfigureFabric gives the UetNics: none (line "
+                          "rate), nscc (NSCC, BaseRtt = the fabric's largest unloaded RTT), "
+                          "rccc (receiver credit, same BaseRtt) or both (RCCC with an NSCC as "
+                          "its SenderCc).",
+                          StringValue("nscc"),
+                          MakeStringAccessor(&UetTransportPlugin::m_cc),
+                          NameChecker("ns3::UetTransportPlugin::CongestionControl", CC_NAMES))
+            .AddAttribute("EvStrategy",
+                          "Entropy (EV) selection ConfigureFabric gives the UetNics: single "
+                          "(one path per PDC) or a spraying strategy: oblivious, bitmap, reps, "
+                          "mixed.",
+                          StringValue("reps"),
+                          MakeStringAccessor(&UetTransportPlugin::m_ev),
+                          NameChecker("ns3::UetTransportPlugin::EvStrategy", EV_NAMES))
+            .AddAttribute(
+                "DataDscp",
+                "DSCP of UET data (0..47: priority DSCP >> 3 must be lossy on the "
+                "switches and below 6, the control priority; 7 carries trimmed "
+                "packets). Default 8: priority 1.",
+                UintegerValue(8),
+                MakeUintegerAccessor(&UetTransportPlugin::m_dataDscp),
+                MakeFabricUintegerChecker<uint8_t>("ns3::UetTransportPlugin::DataDscp", 0, 47))
+            .AddAttribute("Trimming",
+                          "The switches trim UET data that does not fit (NACKed and resent at "
+                          "once) instead of dropping it.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&UetTransportPlugin::m_trimming),
+                          MakeBooleanChecker())
+            .AddAttribute("QueueBdp",
+                          "Static limit of every lossy egress queue of the scale-out switches, "
+                          "in BDPs (the hosts' link rate x the largest unloaded RTT); 0 = no "
+                          "static limit (the MMU's dynamic threshold only). htsim: 1 with "
+                          "trimming.",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&UetTransportPlugin::m_queueBdp),
+                          MakeFabricDoubleChecker("ns3::UetTransportPlugin::QueueBdp", 0, 1000))
+            .AddAttribute("EcnMinBdp",
+                          "ECN marking of UET data starts above this many BDPs of a port's "
+                          "queue (the port's rate x the largest unloaded RTT); htsim 0.2.",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&UetTransportPlugin::m_ecnMinBdp),
+                          MakeFabricDoubleChecker("ns3::UetTransportPlugin::EcnMinBdp", 0, 1000))
+            .AddAttribute("EcnMaxBdp",
+                          "ECN marks every UET data packet above this many BDPs (probability "
+                          "rising linearly from EcnMinBdp); >= EcnMinBdp and <= QueueBdp when "
+                          "that is set; htsim 0.8.",
+                          DoubleValue(0.8),
+                          MakeDoubleAccessor(&UetTransportPlugin::m_ecnMaxBdp),
+                          MakeFabricDoubleChecker("ns3::UetTransportPlugin::EcnMaxBdp", 0, 1000))
+            .AddAttribute(
+                "RtoMin",
+                "RtoMin FinishFabric gives the UetNics; 0 = htsim's rule, 15 us + 6 x "
+                "the drain time of the static queue limit at the hosts' link rate "
+                "(the UetNic default without a static limit).",
+                TimeValue(Time(0)),
+                MakeTimeAccessor(&UetTransportPlugin::m_rtoMinAttr),
+                MakeFabricTimeChecker("ns3::UetTransportPlugin::RtoMin", Time(0), Seconds(10)));
     return tid;
 }
 
 UetTransportPlugin::UetTransportPlugin()
     : m_flowJobId(2),
-      m_flowMode("RUD")
+      m_flowMode("RUD"),
+      m_cc("nscc"),
+      m_ev("reps"),
+      m_dataDscp(8),
+      m_trimming(true),
+      m_queueBdp(1.0),
+      m_ecnMinBdp(0.2),
+      m_ecnMaxBdp(0.8)
 {
 }
 
@@ -255,6 +376,261 @@ int64_t
 UetTransportPlugin::AssignStreams(int64_t stream)
 {
     return m_nicHelper.AssignStreams(stream);
+}
+
+uint32_t
+UetTransportPlugin::DataFrameBytes(uint32_t mtu)
+{
+    return 14 + 20 + 8 + 12 + 44 + mtu + 4;
+}
+
+void
+UetTransportPlugin::CheckEvStrategy(const std::string& value, const std::string& what)
+{
+    CheckName(value, what, EV_NAMES);
+}
+
+void
+UetTransportPlugin::CheckCongestionControlName(const std::string& value, const std::string& what)
+{
+    CheckName(value, what, CC_NAMES);
+}
+
+void
+UetTransportPlugin::AddCounters(Ptr<Node> host, FabricTransportCounters& c) const
+{
+    Ptr<UetNic> nic = host->GetObject<UetNic>();
+    if (!nic)
+    {
+        return;
+    }
+    const UetNicCounters& u = nic->GetCounters();
+    c.retransmissions += u.retransmissions;
+    c.timeouts += u.rtoExpirations;
+    c.nacks += u.nacksReceived;
+    c.trimNacks += u.trimNacksReceived;
+    c.bytesPosted += u.bytesPosted;
+    c.bytesCompleted += u.bytesCompleted;
+    c.bytesDelivered += u.bytesDelivered;
+    c.opsFailed += u.opsFailed;
+}
+
+uint8_t
+UetTransportPlugin::GetDataPriority() const
+{
+    return m_nicHelper.GetDataDscp() >> 3;
+}
+
+std::vector<std::string>
+UetTransportPlugin::GetCongestionControlNames() const
+{
+    return CC_NAMES;
+}
+
+Time
+UetTransportPlugin::GetBaseRtt() const
+{
+    return m_baseRtt;
+}
+
+uint64_t
+UetTransportPlugin::GetBdpBytes() const
+{
+    return m_bdp;
+}
+
+uint64_t
+UetTransportPlugin::GetQueueBytes() const
+{
+    return m_queueBytes;
+}
+
+Time
+UetTransportPlugin::GetRtoMin() const
+{
+    return m_rtoMin;
+}
+
+void
+UetTransportPlugin::CheckLossy(uint8_t priority, bool lossless) const
+{
+    // Said here, naming the DSCP, before the switches' MMUs refuse to trim a lossless class.
+    FABRIC_INPUT_ERROR_IF(lossless,
+                          "ns3::UetTransportPlugin::DataDscp="
+                              << unsigned(m_dataDscp) << " maps to priority " << unsigned(priority)
+                              << ", a lossless (PFC) priority of the switches "
+                                 "(SharedBufferMmu LosslessPriorities); UET runs lossy: choose "
+                                 "a DSCP whose priority DSCP >> 3 is not lossless");
+}
+
+TypeId
+UetTransportPlugin::CongestionControlTypeId() const
+{
+    if (m_cc == "none")
+    {
+        return FabricNoneCongestionOps::GetTypeId();
+    }
+    if (m_cc == "nscc")
+    {
+        return NsccCongestionOps::GetTypeId();
+    }
+    // rccc, both: "both" runs NSCC beside RCCC through its SenderCc attribute (FinishFabric).
+    return RcccCongestionOps::GetTypeId();
+}
+
+void
+UetTransportPlugin::ConfigureFabric(FabricTransportTarget& fabric)
+{
+    FABRIC_INPUT_ERROR_IF(fabric.IsInstalled(),
+                          "UetTransportPlugin::ConfigureFabric needs a fabric that is not "
+                          "installed yet (call it before Install)");
+    const uint8_t prio = m_dataDscp >> 3; // 0..5: the checker keeps DSCPs 48..63 out
+    CheckLossy(prio, (fabric.GetSwitchHelper().GetLosslessPriorities() >> prio) & 1);
+    const TypeId cc = CongestionControlTypeId();
+    const TypeId ev = UetEvSelector::CreateByName(m_ev)->GetInstanceTypeId();
+    m_nicHelper.SetNicAttribute("DataDscp", UintegerValue(m_dataDscp));
+    m_nicHelper.SetNicAttribute("CongestionControl", TypeIdValue(cc));
+    m_nicHelper.SetNicAttribute("EvSelector", TypeIdValue(ev));
+    const bool spraying = m_ev != "single";
+    if (spraying)
+    {
+        m_nicHelper.SetNicAttribute("AckOnHole", BooleanValue(false));
+    }
+    if (spraying || m_trimming)
+    {
+        m_nicHelper.SetNicAttribute("OooThreshold", UintegerValue(0));
+    }
+    const uint8_t mask = 1u << prio;
+    for (SwitchHelper* sw : {&fabric.GetSwitchHelper(), &fabric.GetNvSwitchHelper()})
+    {
+        sw->SetMmuAttribute("TrimPriorities", UintegerValue(m_trimming ? mask : 0u));
+    }
+    // ECN marks UET data only (thresholds per port in FinishFabric, from the BDP).
+    fabric.GetSwitchHelper().SetEcnAttribute("EcnPriorities", UintegerValue(mask));
+}
+
+void
+UetTransportPlugin::FinishFabric(FabricTransportTarget& fabric)
+{
+    FABRIC_INPUT_ERROR_IF(!fabric.IsInstalled(),
+                          "UetTransportPlugin::FinishFabric needs the installed fabric (call it "
+                          "after Install)");
+    const uint8_t prio = m_dataDscp >> 3;
+    const std::vector<Ptr<FabricSwitch>> switches = fabric.GetScaleOutSwitches();
+    for (const auto& sw : switches)
+    {
+        CheckLossy(prio, sw->GetMmu()->IsLossless(prio));
+    }
+    FABRIC_INPUT_ERROR_IF(m_ecnMaxBdp < m_ecnMinBdp,
+                          "ns3::UetTransportPlugin::EcnMinBdp="
+                              << m_ecnMinBdp << ", EcnMaxBdp=" << m_ecnMaxBdp
+                              << " are invalid; valid is EcnMinBdp <= EcnMaxBdp");
+    FABRIC_INPUT_ERROR_IF(m_queueBdp > 0 && m_ecnMaxBdp > m_queueBdp,
+                          "ns3::UetTransportPlugin::EcnMaxBdp="
+                              << m_ecnMaxBdp << " is above QueueBdp=" << m_queueBdp
+                              << "; valid is EcnMaxBdp <= QueueBdp (or QueueBdp 0)");
+
+    const NodeContainer hosts = fabric.GetGpus();
+    Ptr<UetNic> nic0 = hosts.Get(0)->GetObject<UetNic>();
+    FABRIC_INPUT_ERROR_IF(!nic0,
+                          "UetTransportPlugin::FinishFabric: the hosts have no UetNic (the "
+                          "fabric's Transports must include uet)");
+    const uint32_t frame = DataFrameBytes(nic0->GetMtu());
+    m_baseRtt = fabric.GetMaxUnloadedRtt(frame, ACK_FRAME_BYTES);
+    const DataRate nicRate = fabric.GetHostLinkRate();
+    auto bdpAt = [this](DataRate rate) {
+        return static_cast<double>(rate.GetBitRate()) / 8.0 * m_baseRtt.GetSeconds();
+    };
+    m_bdp = static_cast<uint64_t>(std::ceil(bdpAt(nicRate)));
+    m_queueBytes = 0;
+    if (m_queueBdp > 0)
+    {
+        m_queueBytes = static_cast<uint64_t>(std::ceil(m_queueBdp * bdpAt(nicRate)));
+        FABRIC_INPUT_ERROR_IF(m_queueBytes < frame,
+                              "ns3::UetTransportPlugin::QueueBdp="
+                                  << m_queueBdp << " gives a queue of " << m_queueBytes
+                                  << " B, less than one full UET data frame (" << frame
+                                  << " B); raise it (or 0: no static limit)");
+    }
+    m_ecnKminBytes = static_cast<uint64_t>(std::ceil(m_ecnMinBdp * bdpAt(nicRate)));
+    m_ecnKmaxBytes = static_cast<uint64_t>(std::ceil(m_ecnMaxBdp * bdpAt(nicRate)));
+    for (const auto& sw : switches)
+    {
+        if (m_queueBytes > 0)
+        {
+            sw->GetMmu()->SetAttribute("EgressLimitBytes", UintegerValue(m_queueBytes));
+        }
+        Ptr<WredEcnMarker> ecn = sw->GetEcnMarker();
+        for (uint32_t p = 0; p < ecn->GetNPorts(); ++p)
+        {
+            const double bdp = bdpAt(sw->GetPort(p)->GetDataRate());
+            ecn->SetPortThresholds(p,
+                                   static_cast<uint64_t>(std::ceil(m_ecnMinBdp * bdp)),
+                                   static_cast<uint64_t>(std::ceil(m_ecnMaxBdp * bdp)),
+                                   1.0);
+        }
+    }
+    m_rtoMin = m_rtoMinAttr;
+    if (m_rtoMin.IsZero() && m_queueBytes > 0)
+    {
+        m_rtoMin = MicroSeconds(15) + BytesTxTime(6 * m_queueBytes, nicRate);
+    }
+    for (uint32_t r = 0; r < hosts.GetN(); ++r)
+    {
+        Ptr<UetNic> nic = hosts.Get(r)->GetObject<UetNic>();
+        if (!m_rtoMin.IsZero())
+        {
+            nic->SetAttribute("RtoMin", TimeValue(m_rtoMin));
+            FABRIC_INPUT_ERROR_IF(nic->GetRtoMax() < m_rtoMin,
+                                  "ns3::UetTransportPlugin: RtoMin "
+                                      << m_rtoMin.As(Time::US) << " is above the UetNic RtoMax "
+                                      << nic->GetRtoMax().As(Time::US));
+        }
+        Ptr<FabricCongestionOps> cc = nic->GetCongestionPrototype();
+        if (m_cc == "nscc" || m_cc == "both")
+        {
+            FABRIC_INPUT_ERROR_IF(
+                !cc->SetAttributeFailSafe("BaseRtt", TimeValue(m_baseRtt)) && m_cc == "nscc",
+                "UetTransportPlugin: the congestion control " << cc->GetInstanceTypeId().GetName()
+                                                              << " has no BaseRtt attribute");
+        }
+        if (m_cc == "rccc" || m_cc == "both")
+        {
+            cc->SetAttributeFailSafe("BaseRtt", TimeValue(m_baseRtt));
+        }
+        if (m_cc == "both")
+        {
+            // NSCC beside RCCC on every flow (RCCC forks it): sending needs both.
+            auto nscc = CreateObject<NsccCongestionOps>();
+            nscc->SetAttribute("BaseRtt", TimeValue(m_baseRtt));
+            cc->SetAttribute("SenderCc", PointerValue(nscc));
+        }
+    }
+}
+
+void
+UetTransportPlugin::Describe(std::ostream& os) const
+{
+    os << "UET RUD, " << (m_cc == "none" ? "no congestion control" : m_cc);
+    if (!m_baseRtt.IsZero() && m_cc != "none")
+    {
+        os << " (BaseRtt " << Us(m_baseRtt) << " us)";
+    }
+    os << ", EV " << m_ev << (m_ev == "single" ? " (one path per PDC)" : " spraying")
+       << ", lossy priority " << unsigned(m_dataDscp >> 3)
+       << (m_trimming ? " trimmed" : " dropped");
+    if (m_queueBytes > 0)
+    {
+        os << " above " << m_queueBytes << " B (" << m_queueBdp << " BDP)";
+    }
+    if (m_bdp > 0)
+    {
+        os << ", ECN " << m_ecnKminBytes << ".." << m_ecnKmaxBytes << " B";
+    }
+    if (!m_rtoMin.IsZero())
+    {
+        os << ", RtoMin " << Us(m_rtoMin) << " us";
+    }
 }
 
 Ptr<FabricMessageService>
