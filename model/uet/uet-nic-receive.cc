@@ -5,8 +5,8 @@
  * headers read in place), trimmed requests NACKed, requests, ACKs, NACKs and control packets
  * passed to their PDC (a SYN opens the target PDC; an unknown PDC is NACKed statelessly), and
  * RUDI/UUD requests received and answered without a PDC. The class is declared in uet-nic.h;
- * its attributes, ports, endpoints and framing are in uet-nic.cc, its PDC table in
- * uet-nic-pdc-table.cc. The calls made for every packet received stay in this file.
+ * its attributes, ports, endpoints and framing are in uet-nic.cc, its operations and PDCs in
+ * uet-nic-dispatch.cc. The calls made for every packet received stay in this file.
  */
 #include "uet-nic.h"
 #include "uet-pds-ack-header.h"
@@ -51,22 +51,6 @@ IsPdcless(uint8_t type)
 }
 } // namespace
 
-UetPdc*
-UetNic::Lookup(uint32_t port, uint16_t id, uint32_t srcBits)
-{
-    const Fep& fep = m_feps[port];
-    if (id == 0 || id >= fep.pdcs.size() || !fep.pdcs[id])
-    {
-        return nullptr;
-    }
-    UetPdc* pdc = fep.pdcs[id].get();
-    if (pdc->GetState() == UetPdc::CLOSED || pdc->GetPeer().Get() != srcBits)
-    {
-        return nullptr;
-    }
-    return pdc;
-}
-
 uint32_t
 UetNic::GetMaxRxHeaderBytes() const
 {
@@ -108,14 +92,11 @@ UetNic::SendStatelessNack(uint32_t port, const UetRxPacket& rx, uint8_t code, ui
 UetPdc*
 UetNic::AcceptSyn(uint32_t port, const UetRxPacket& rx)
 {
-    Fep& fep = m_feps[port];
+    UetPdcTable& pdcs = m_feps[port].pdcs;
     uint32_t psnOffset = rx.dpdcid & 0xFFF;
     uint32_t startPsn = UetPdsHeader::PsnAdd(rx.psn, -int64_t(psnOffset));
-    uint64_t key = TargetKey(rx.src.Get(), rx.spdcid);
-    auto it = fep.target.find(key);
-    if (it != fep.target.end())
+    if (UetPdc* pdc = pdcs.FindTarget(rx.src.Get(), rx.spdcid))
     {
-        UetPdc* pdc = fep.pdcs[it->second].get();
         if (pdc->GetStartPsn() == startPsn)
         {
             return pdc;
@@ -124,27 +105,18 @@ UetNic::AcceptSyn(uint32_t port, const UetRxPacket& rx)
         pdc->CloseInError("superseded by a SYN with a new Start_PSN");
     }
     bool reserved = ((rx.dpdcid >> 12) & 0x8) != 0;
-    uint16_t id = fep.pool->Allocate(reserved && fep.pool->GetReservedSize() > 0);
+    uint16_t id = pdcs.Allocate(reserved);
     if (id == 0)
     {
         // Pool exhausted: NO_PDC_AVAIL, and ask idle PDCs to close so the retry can succeed.
         SendStatelessNack(port, rx, UetPdsHeader::NACK_NO_PDC_AVAIL);
-        for (auto& p : fep.pdcs)
-        {
-            if (p && p->GetState() != UetPdc::CLOSED && p->GetRole() == UetPdc::TARGET)
-            {
-                p->RequestClose();
-            }
-        }
+        pdcs.RequestCloseTargets();
         return nullptr;
     }
     UetDeliveryMode mode = (rx.type == UetPdsHeader::ROD_REQ || rx.type == UetPdsHeader::ROD_CC_REQ)
                                ? UetDeliveryMode::ROD
                                : UetDeliveryMode::RUD;
-    UetPdc* pdc = PdcSlot(port, id);
-    pdc->OpenTarget(mode, rx.src, rx.spdcid, startPsn, rx.udpSrc);
-    fep.target[key] = id;
-    return pdc;
+    return pdcs.OpenTarget(id, mode, rx.src, rx.spdcid, startPsn, rx.udpSrc);
 }
 
 void
@@ -184,7 +156,8 @@ UetNic::ReceivePdcless(uint32_t port, const UetRxPacket& rx)
     if (rx.type == UetPdsHeader::RUDI_RESP)
     {
         uint32_t jobId = rx.ses ? wire::GetU24(rx.ses + 5) : 0;
-        auto it = fep.pdcless.find(InitiatorKey(UetDeliveryMode::RUDI, jobId, rx.src.Get()));
+        auto it =
+            fep.pdcless.find(UetPdcTable::InitiatorKey(UetDeliveryMode::RUDI, jobId, rx.src.Get()));
         if (it != fep.pdcless.end())
         {
             it->second->ReceiveResponse(rx);
@@ -198,7 +171,7 @@ UetNic::ReceivePdcless(uint32_t port, const UetRxPacket& rx)
     bool rudi = rx.type == UetPdsHeader::RUDI_REQ;
     uint32_t jobId = wire::GetU24(rx.ses + 5);
     UetDeliveryMode mode = rudi ? UetDeliveryMode::RUDI : UetDeliveryMode::UUD;
-    PdclessPeer& peer = fep.pdclessPeers[InitiatorKey(mode, jobId, rx.src.Get())];
+    PdclessPeer& peer = fep.pdclessPeers[UetPdcTable::InitiatorKey(mode, jobId, rx.src.Get())];
     if (!peer.ses)
     {
         peer.ses = std::make_unique<UetSesReassembly>(this, port, rudi ? 0 : m_uudReassemblyLimit);
@@ -306,11 +279,11 @@ UetNic::ReceiveTrimmed(uint32_t port,
         // would be half-open until New_PDC_Time, and an incast's first packets are the ones
         // trimmed): NACK it statelessly, as NO_PDC_AVAIL; the initiator, still in SYN_SENT,
         // resends it with SYN. If an earlier SYN packet opened the PDC, that PDC answers.
-        auto it = fep.target.find(TargetKey(rx.src.Get(), rx.spdcid));
+        UetPdc* target = fep.pdcs.FindTarget(rx.src.Get(), rx.spdcid);
         uint32_t startPsn = UetPdsHeader::PsnAdd(rx.psn, -int64_t(rx.dpdcid & 0xFFF));
-        if (it != fep.target.end() && fep.pdcs[it->second]->GetStartPsn() == startPsn)
+        if (target && target->GetStartPsn() == startPsn)
         {
-            pdc = fep.pdcs[it->second].get();
+            pdc = target;
         }
         else
         {
@@ -321,7 +294,7 @@ UetNic::ReceiveTrimmed(uint32_t port,
     }
     else
     {
-        pdc = Lookup(port, rx.dpdcid, rx.src.Get());
+        pdc = fep.pdcs.Lookup(rx.dpdcid, rx.src.Get());
         if (!pdc || (pdc->GetPeerId() != 0 && pdc->GetPeerId() != rx.spdcid))
         {
             SendStatelessNack(port, rx, UetPdsHeader::NACK_INV_DPDCID);
@@ -417,7 +390,8 @@ UetNic::Deliver(uint32_t port,
     {
         // A RUDI NACK: the packet id in NACK_PSN, the JobID in the payload [model choice].
         uint32_t jobId = wire::GetU32(rx.pds + 12) & 0xFFFFFF;
-        auto it = m_feps[port].pdcless.find(InitiatorKey(UetDeliveryMode::RUDI, jobId, srcBits));
+        auto it = m_feps[port].pdcless.find(
+            UetPdcTable::InitiatorKey(UetDeliveryMode::RUDI, jobId, srcBits));
         if (it == m_feps[port].pdcless.end())
         {
             reason = FabricNicDropReason::UNKNOWN_FLOW;
@@ -448,7 +422,7 @@ UetNic::Deliver(uint32_t port,
         }
         else
         {
-            pdc = Lookup(port, rx.dpdcid, srcBits);
+            pdc = m_feps[port].pdcs.Lookup(rx.dpdcid, srcBits);
             if (!pdc || (pdc->GetPeerId() != 0 && pdc->GetPeerId() != rx.spdcid))
             {
                 SendStatelessNack(port, rx, UetPdsHeader::NACK_INV_DPDCID);
@@ -461,7 +435,7 @@ UetNic::Deliver(uint32_t port,
     }
     if (rx.type == UetPdsHeader::CTRL && rx.nextHeader == UetPdsHeader::CTRL_CLOSE)
     {
-        UetPdc* pdc = Lookup(port, rx.dpdcid, srcBits);
+        UetPdc* pdc = m_feps[port].pdcs.Lookup(rx.dpdcid, srcBits);
         if (!pdc || pdc->GetPeerId() != rx.spdcid)
         {
             // Already closed (the ACK of an earlier Close was lost): say so.
@@ -472,7 +446,7 @@ UetNic::Deliver(uint32_t port,
         pdc->ReceiveControl(rx);
         return true;
     }
-    UetPdc* pdc = Lookup(port, rx.dpdcid, srcBits);
+    UetPdc* pdc = m_feps[port].pdcs.Lookup(rx.dpdcid, srcBits);
     if (!pdc)
     {
         reason = FabricNicDropReason::UNKNOWN_FLOW;

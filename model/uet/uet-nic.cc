@@ -3,8 +3,9 @@
  *
  * ai-fabric: UetNic, its attributes and configuration, ports (FEPs), endpoints, the prototypes
  * new PDCs fork (congestion control, EV selector), completions and deliveries, and the framing
- * of the packets it sends. Its PDC table (dispatch, PDCID pools, PDCs opened and closed, shared
- * contexts) is in uet-nic-pdc-table.cc, its receive path in uet-nic-receive.cc.
+ * of the packets it sends. Its operations and PDCs (dispatch, PDCs opened and closed, shared
+ * contexts; each FEP's PDCs are in a UetPdcTable) are in uet-nic-dispatch.cc, its receive path
+ * in uet-nic-receive.cc.
  */
 #include "uet-nic.h"
 
@@ -433,9 +434,9 @@ UetNic::AddPort(Ptr<PfcNetDevice> dev, Ipv4Address address)
         m_feps.resize(index + 1);
     }
     Fep& fep = m_feps[index];
-    if (!fep.pool)
+    if (!fep.pdcs.IsInitialized())
     {
-        fep.pool = std::make_unique<UetPdcIdPool>(m_poolSize, m_reservedPdcs);
+        fep.pdcs.Init(this, index, m_poolSize, m_reservedPdcs);
     }
     return index;
 }
@@ -449,7 +450,7 @@ UetNic::GetNPorts() const
 Ipv4Address
 UetNic::GetAddress(uint32_t i) const
 {
-    NS_ABORT_MSG_IF(i >= GetNPorts() || !m_feps[i].pool,
+    NS_ABORT_MSG_IF(i >= GetNPorts() || !m_feps[i].pdcs.IsInitialized(),
                     "UetNic: port " << i << " does not exist (the NIC has " << GetNPorts() << ")");
     return m_core->GetAddress(i);
 }
@@ -469,7 +470,7 @@ UetNic::GetNodeId() const
 Ptr<UetEndpoint>
 UetNic::CreateEndpoint(uint32_t jobId, uint16_t pidOnFep, uint32_t port, uint16_t resources)
 {
-    NS_ABORT_MSG_IF(port >= GetNPorts() || !m_feps[port].pool,
+    NS_ABORT_MSG_IF(port >= GetNPorts() || !m_feps[port].pdcs.IsInitialized(),
                     "UetNic::CreateEndpoint: port " << port << " does not exist (the NIC has "
                                                     << GetNPorts() << "; add ports first)");
     NS_ABORT_MSG_IF(jobId > 0xFFFFFF,

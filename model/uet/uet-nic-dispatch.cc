@@ -1,13 +1,12 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * ai-fabric: UetNic, its PDC table: operations posted and dispatched to their PDC (or RUDI/UUD
- * flow), PDCIDs allocated from each FEP's pool (operations wait when none is free), initiator
- * PDCs opened and looked up by {mode, JobID, destination}, PDCs opened, closing and closed
- * (their ids back to the pool), Start_PSNs and EVs drawn, and the congestion control and
- * receiver credit contexts PDCs share. The class is declared in uet-nic.h; its attributes,
- * ports, endpoints and framing are in uet-nic.cc, the receive path (and the target PDCs a SYN
- * opens) in uet-nic-receive.cc.
+ * ai-fabric: UetNic, operations and PDCs: operations posted and dispatched to their PDC (or
+ * RUDI/UUD flow), waiting for a PDCID when a FEP's pool is empty, initiator PDCs opened (each
+ * FEP's PDCs are in its UetPdcTable), PDCs opened, closing and closed (counters, traces, the
+ * PDCID back to the pool), and the congestion control and receiver credit contexts PDCs share.
+ * The class is declared in uet-nic.h; its attributes, ports, endpoints and framing are in
+ * uet-nic.cc, its receive path in uet-nic-receive.cc.
  */
 #include "uet-nic.h"
 #include "uet-pds-header.h"
@@ -18,7 +17,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 namespace ns3
 {
@@ -32,11 +30,7 @@ UetNic::GetNOpenPdcs() const
 const UetPdc*
 UetNic::GetPdc(uint32_t port, uint16_t id) const
 {
-    if (port >= m_feps.size() || id >= m_feps[port].pdcs.size())
-    {
-        return nullptr;
-    }
-    return m_feps[port].pdcs[id].get();
+    return port < m_feps.size() ? m_feps[port].pdcs.Get(id) : nullptr;
 }
 
 const UetPdc*
@@ -46,8 +40,7 @@ UetNic::FindInitiatorPdc(uint32_t port, UetDeliveryMode mode, uint32_t jobId, Ip
     {
         return nullptr;
     }
-    auto it = m_feps[port].initiator.find(InitiatorKey(mode, jobId, dst.Get()));
-    return it == m_feps[port].initiator.end() ? nullptr : GetPdc(port, it->second);
+    return m_feps[port].pdcs.FindInitiator(mode, jobId, dst.Get());
 }
 
 void
@@ -55,14 +48,7 @@ UetNic::DescribePending(std::ostream& os) const
 {
     for (const auto& fep : m_feps)
     {
-        for (const auto& pdc : fep.pdcs)
-        {
-            if (pdc && pdc->GetState() != UetPdc::CLOSED && pdc->GetPendingOperations() > 0)
-            {
-                pdc->Describe(os);
-                os << "\n";
-            }
-        }
+        fep.pdcs.DescribePending(os);
         for (const auto& [key, flow] : fep.pdcless)
         {
             if (flow->GetPendingOperations() > 0)
@@ -180,50 +166,6 @@ UetNic::NewCongestionOps(uint32_t port, Ipv4Address peer)
     return cc;
 }
 
-uint64_t
-UetNic::InitiatorKey(UetDeliveryMode mode, uint32_t jobId, uint32_t dstBits)
-{
-    return (uint64_t(mode) << 56) | (uint64_t(jobId & 0xFFFFFF) << 32) | dstBits;
-}
-
-uint64_t
-UetNic::TargetKey(uint32_t srcBits, uint16_t spdcid)
-{
-    return (uint64_t(srcBits) << 16) | spdcid;
-}
-
-UetPdc*
-UetNic::PdcSlot(uint32_t port, uint16_t id)
-{
-    Fep& fep = m_feps[port];
-    if (fep.pdcs.size() <= id)
-    {
-        fep.pdcs.resize(id + 1);
-    }
-    if (!fep.pdcs[id])
-    {
-        fep.pdcs[id] = std::make_unique<UetPdc>(this, port, id);
-    }
-    return fep.pdcs[id].get();
-}
-
-uint32_t
-UetNic::NewStartPsn(Fep& fep)
-{
-    uint32_t psn = m_rng->GetInteger(0, 0xFFFFFFFFu);
-    // At least 2^16 away from the last Start_PSN of this FEP (UET.md), so a stale packet of a
-    // previous PDC with the same PDCID cannot fall into the new one's window.
-    // (|PsnDiff| in 64 bits: std::abs of INT32_MIN, two Start_PSNs 2^31 apart, is undefined.)
-    if (fep.started &&
-        std::abs(int64_t(UetPdsHeader::PsnDiff(psn, fep.lastStartPsn))) < (int64_t(1) << 16))
-    {
-        psn = UetPdsHeader::PsnAdd(fep.lastStartPsn, 1 << 17);
-    }
-    fep.lastStartPsn = psn;
-    fep.started = true;
-    return psn;
-}
-
 uint16_t
 UetNic::NewEv()
 {
@@ -233,7 +175,7 @@ UetNic::NewEv()
 uint64_t
 UetNic::PostOperation(uint32_t port, UetDeliveryMode mode, UetTxMessage m)
 {
-    NS_ABORT_MSG_IF(port >= m_feps.size() || !m_feps[port].pool,
+    NS_ABORT_MSG_IF(port >= m_feps.size() || !m_feps[port].pdcs.IsInitialized(),
                     "UetNic: port " << port << " does not exist");
     m.opId = m_nextOpId++;
     m.postTime = m_core->Now();
@@ -251,10 +193,10 @@ void
 UetNic::Dispatch(uint32_t port, UetDeliveryMode mode, UetTxMessage m)
 {
     Fep& fep = m_feps[port];
-    uint64_t key = InitiatorKey(mode, m.target.jobId, m.target.fep.Get());
     if (mode == UetDeliveryMode::RUDI || mode == UetDeliveryMode::UUD)
     {
-        auto& flow = fep.pdcless[key];
+        auto& flow =
+            fep.pdcless[UetPdcTable::InitiatorKey(mode, m.target.jobId, m.target.fep.Get())];
         if (!flow)
         {
             flow = std::make_unique<UetPdclessFlow>(this,
@@ -267,10 +209,9 @@ UetNic::Dispatch(uint32_t port, UetDeliveryMode mode, UetTxMessage m)
         flow->Post(std::move(m));
         return;
     }
-    auto it = fep.initiator.find(key);
-    if (it != fep.initiator.end())
+    if (UetPdc* pdc = fep.pdcs.FindInitiator(mode, m.target.jobId, m.target.fep.Get()))
     {
-        fep.pdcs[it->second]->Post(std::move(m));
+        pdc->Post(std::move(m));
         return;
     }
     if (!fep.waiting.empty())
@@ -278,7 +219,7 @@ UetNic::Dispatch(uint32_t port, UetDeliveryMode mode, UetTxMessage m)
         fep.waiting.emplace_back(mode, std::move(m)); // keep post order
         return;
     }
-    uint16_t id = fep.pool->Allocate(false);
+    uint16_t id = fep.pdcs.Allocate(false);
     if (id == 0)
     {
         // The NIC's log component (defined in uet-nic.cc), looked up once.
@@ -294,15 +235,13 @@ UetNic::Dispatch(uint32_t port, UetDeliveryMode mode, UetTxMessage m)
 void
 UetNic::OpenInitiator(uint32_t port, UetDeliveryMode mode, uint16_t id, UetTxMessage m)
 {
-    Fep& fep = m_feps[port];
-    UetPdc* pdc = PdcSlot(port, id);
+    UetPdcTable& pdcs = m_feps[port].pdcs;
     // Two draws from one stream: sequenced explicitly (the order of evaluation of function
     // arguments is unspecified: GCC and Clang drew them in opposite orders, so the same seed
     // gave different runs with different compilers).
     const uint16_t ev = NewEv();
-    const uint32_t startPsn = NewStartPsn(fep);
-    pdc->OpenInitiator(mode, m.target.jobId, m.target.fep, startPsn, ev);
-    fep.initiator[InitiatorKey(mode, m.target.jobId, m.target.fep.Get())] = id;
+    const uint32_t startPsn = pdcs.NextStartPsn(m_rng->GetInteger(0, 0xFFFFFFFFu));
+    UetPdc* pdc = pdcs.OpenInitiator(id, mode, m.target.jobId, m.target.fep, startPsn, ev);
     pdc->Post(std::move(m));
 }
 
@@ -316,12 +255,11 @@ UetNic::DrainWaiting(uint32_t port)
     {
         UetDeliveryMode mode = fep.waiting.front().first;
         const UetTxMessage& front = fep.waiting.front().second;
-        auto it =
-            fep.initiator.find(InitiatorKey(mode, front.target.jobId, front.target.fep.Get()));
+        UetPdc* pdc = fep.pdcs.FindInitiator(mode, front.target.jobId, front.target.fep.Get());
         uint16_t id = 0;
-        if (it == fep.initiator.end())
+        if (!pdc)
         {
-            id = fep.pool->Allocate(false);
+            id = fep.pdcs.Allocate(false);
             if (id == 0)
             {
                 return;
@@ -331,7 +269,7 @@ UetNic::DrainWaiting(uint32_t port)
         fep.waiting.pop_front();
         if (id == 0)
         {
-            fep.pdcs[it->second]->Post(std::move(m));
+            pdc->Post(std::move(m));
         }
         else
         {
@@ -354,37 +292,16 @@ UetNic::PdcOpened(UetPdc* pdc)
 void
 UetNic::PdcClosing(UetPdc* pdc)
 {
-    Fep& fep = m_feps[pdc->GetPort()];
-    auto it =
-        fep.initiator.find(InitiatorKey(pdc->GetMode(), pdc->GetJobId(), pdc->GetPeer().Get()));
-    if (it != fep.initiator.end() && it->second == pdc->GetLocalId())
+    if (pdc->GetRole() == UetPdc::INITIATOR)
     {
-        fep.initiator.erase(it);
+        m_feps[pdc->GetPort()].pdcs.Forget(*pdc);
     }
 }
 
 void
 UetNic::PdcClosed(UetPdc* pdc, bool error, const std::string& why)
 {
-    Fep& fep = m_feps[pdc->GetPort()];
-    if (pdc->GetRole() == UetPdc::INITIATOR)
-    {
-        auto it =
-            fep.initiator.find(InitiatorKey(pdc->GetMode(), pdc->GetJobId(), pdc->GetPeer().Get()));
-        if (it != fep.initiator.end() && it->second == pdc->GetLocalId())
-        {
-            fep.initiator.erase(it);
-        }
-    }
-    else
-    {
-        auto it = fep.target.find(TargetKey(pdc->GetPeer().Get(), pdc->GetPeerId()));
-        if (it != fep.target.end() && it->second == pdc->GetLocalId())
-        {
-            fep.target.erase(it);
-        }
-    }
-    fep.pool->Release(pdc->GetLocalId());
+    m_feps[pdc->GetPort()].pdcs.Release(*pdc);
     m_openPdcs--;
     (error ? m_counters.pdcsClosedInError : m_counters.pdcsClosed)++;
     m_pdcCloseTrace(pdc->GetPort(), pdc->GetLocalId(), pdc->GetPeer(), error, why);
