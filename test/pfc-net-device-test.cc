@@ -424,6 +424,27 @@ TEST_F(LinkTest, PauseAttributesAndTracesAreTheDevicesOwn)
     EXPECT_TRUE(tx->IsPaused(6));
 }
 
+/// The map alone: default DSCP >> 3, single entries, the text form read and written.
+TEST(PfcPriorityMap, DefaultEntriesAndTextForm)
+{
+    PfcPriorityMap map;
+    for (uint8_t d = 0; d < 64; ++d)
+    {
+        EXPECT_EQ(map.Get(d), d >> 3) << unsigned(d);
+    }
+    EXPECT_EQ(map.ToString(), "");
+    map.Set(0, 7);
+    map.Set(63, 0);
+    EXPECT_EQ(map.Get(0), 7);
+    EXPECT_EQ(map.Get(1), 0); // neighbours in the same packed word keep theirs
+    EXPECT_EQ(map.Get(62), 7);
+    EXPECT_EQ(map.Get(63), 0);
+    map.Parse("26:5,,10:2");
+    EXPECT_EQ(map.Get(26), 5);
+    EXPECT_EQ(map.ToString(), "0:7,10:2,26:5,63:0");
+    EXPECT_DEATH(map.Parse("26:5,x"), "DscpPriorityMap entry \"x\" is invalid");
+}
+
 TEST_F(LinkTest, DscpMapAndPcpTagging)
 {
     Build();

@@ -6,6 +6,7 @@
  * ACK coalescing, 32-bit wrap.
  */
 #include "ns3/uet-pdc-id-pool.h"
+#include "ns3/uet-pdc-table.h"
 #include "ns3/uet-psn-window.h"
 
 #include <gtest/gtest.h>
@@ -199,6 +200,35 @@ TEST(UetPdcIdPoolDeathTest, BadSizesAndReleasesAreRefusedNamingThem)
     UetPdcIdPool pool(2, 0);
     EXPECT_DEATH(pool.Release(0), "PDCID 0 is not allocated \\(valid ids 1..2\\)");
     EXPECT_DEATH(pool.Release(1), "PDCID 1 is not allocated");
+}
+
+/// The table's own work, without PDCs (those need a NIC: uet-nic-test): its pool, lookups that
+/// find nothing, keys, and Start_PSNs kept at least 2^16 apart (also across the 2^32 wrap).
+TEST(UetPdcTable, PoolLookupsKeysAndStartPsnSpacing)
+{
+    UetPdcTable t;
+    EXPECT_FALSE(t.IsInitialized());
+    t.Init(nullptr, 0, 2, 1);
+    EXPECT_TRUE(t.IsInitialized());
+    EXPECT_EQ(t.Allocate(false), 1u);
+    EXPECT_EQ(t.Allocate(false), 2u);
+    EXPECT_EQ(t.Allocate(false), 0u); // general PDCIDs exhausted
+    EXPECT_EQ(t.Allocate(true), 3u);  // a SYN asking for a reserved one
+    EXPECT_EQ(t.Allocate(true), 0u);
+    EXPECT_EQ(t.Get(1), nullptr); // allocated, never opened
+    EXPECT_EQ(t.Get(60000), nullptr);
+    EXPECT_EQ(t.Lookup(0, 0x0a000001), nullptr);
+    EXPECT_EQ(t.Lookup(1, 0x0a000001), nullptr);
+    EXPECT_EQ(t.FindInitiator(UetDeliveryMode::RUD, 5, 0x0a000002), nullptr);
+    EXPECT_EQ(t.FindTarget(0x0a000002, 7), nullptr);
+    EXPECT_NE(UetPdcTable::InitiatorKey(UetDeliveryMode::RUD, 5, 0x0a000002),
+              UetPdcTable::InitiatorKey(UetDeliveryMode::ROD, 5, 0x0a000002));
+    EXPECT_NE(UetPdcTable::TargetKey(0x0a000002, 7), UetPdcTable::TargetKey(0x0a000002, 8));
+
+    EXPECT_EQ(t.NextStartPsn(1000), 1000u);                      // the first is taken as drawn
+    EXPECT_EQ(t.NextStartPsn(1000 + 65535), 1000u + (1u << 17)); // too close: 2^17 on
+    EXPECT_EQ(t.NextStartPsn(5), 5u);                            // 132067 away: as drawn
+    EXPECT_EQ(t.NextStartPsn(0xFFFFFFF0u), 5u + (1u << 17));     // 21 before it, across the wrap
 }
 
 } // namespace

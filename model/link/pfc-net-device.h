@@ -9,6 +9,7 @@
 #include "pfc-header.h"
 #include "pfc-pause-generator.h"
 #include "pfc-pause-receiver.h"
+#include "pfc-priority-map.h"
 #include "pfc-tx-queue.h"
 #include "pfc-tx-scheduler.h"
 
@@ -691,23 +692,6 @@ class PfcNetDevice : public NetDevice
      */
     const TxTimes& GetTxTimes(uint32_t bytes);
 
-    /**
-     * \brief Set one entry of the DSCP map.
-     * \param dscp 0..63
-     * \param priority 0..7
-     */
-    void SetDscpEntry(uint8_t dscp, uint8_t priority);
-
-    /**
-     * \brief The priority of a DSCP from the map (read per frame).
-     * \param dscp 0..63
-     * \return its priority
-     */
-    uint8_t DscpPriority(uint8_t dscp) const
-    {
-        return static_cast<uint8_t>((m_dscpPacked[dscp >> 4] >> ((dscp & 15u) * 4)) & 0xfu);
-    }
-
     // State read for every frame sent or received comes first and together: a fabric has
     // thousands of ports, so each one touched is usually a cache miss per line.
     // Line 0 (after the Object base): read for every frame sent and every frame received.
@@ -731,7 +715,7 @@ class PfcNetDevice : public NetDevice
     uint16_t m_mtu;                          //!< max L3 payload, bytes
     uint16_t m_vid;                          //!< VLAN id in PCP mode
     Ptr<ErrorModel> m_receiveErrorModel;     //!< optional receive loss model
-    std::array<uint64_t, 4> m_dscpPacked{};  //!< DSCP -> priority, four bits per DSCP
+    PfcPriorityMap m_dscpMap;                //!< DSCP -> priority (read per frame)
     uint32_t m_nodeId{0}; //!< the node's id (the context of events for this port; read by the
                           //!< channel when a frame is sent to this port over an idle cable)
     // Line 2: the rest of what a frame's transmission reads.

@@ -9,7 +9,7 @@
 #include "uet-cc-context.h"
 #include "uet-credit-pacer.h"
 #include "uet-endpoint.h"
-#include "uet-pdc-id-pool.h"
+#include "uet-pdc-table.h"
 #include "uet-pdc.h"
 #include "uet-pdcless-flow.h"
 #include "uet-ses-reassembly.h"
@@ -45,8 +45,9 @@ namespace ns3
  * CreateEndpoint(); operations go through them (UetEndpoint). An initiator finds its PDC by
  * {mode, JobID, destination FEP} (the traffic class is the NIC's DataDscp) and opens one on
  * the first operation (UetPdc explains the lifecycle and reliability); the target finds its
- * PDC by {source FEP, SPDCID}. Running out of local PDCIDs queues operations until one is
- * freed; a target out of PDCIDs answers NACK NO_PDC_AVAIL and asks idle PDCs to close.
+ * PDC by {source FEP, SPDCID} (each FEP's PDCs and their indexes: UetPdcTable). Running out of
+ * local PDCIDs queues operations until one is freed; a target out of PDCIDs answers NACK
+ * NO_PDC_AVAIL and asks idle PDCs to close.
  *
  * Addressing and errors (UET.md, SES): an operation for a JobID / PIDonFEP / Resource Index
  * the target does not have completes with RC_BAD_JOB_ID / RC_BAD_PID / RC_BAD_INDEX; a packet
@@ -508,24 +509,11 @@ class UetNic : public Object, public FabricNicTransport
         std::unordered_map<uint64_t, std::unique_ptr<UetPdclessFlow>> pdcless;
         /// Target RUDI/UUD sources by {mode, src, JobID}.
         std::unordered_map<uint64_t, PdclessPeer> pdclessPeers;
-        std::unique_ptr<UetPdcIdPool> pool;               //!< PDCIDs
-        std::vector<std::unique_ptr<UetPdc>> pdcs;        //!< by PDCID (created lazily)
-        std::unordered_map<uint64_t, uint16_t> initiator; //!< {mode, JobID, dst} -> PDCID
-        std::unordered_map<uint64_t, uint16_t> target;    //!< {src, SPDCID} -> PDCID
+        UetPdcTable pdcs; //!< PDCID pool and PDCs (initialized by AddPort)
         std::deque<std::pair<UetDeliveryMode, UetTxMessage>> waiting; //!< no PDCID free
         std::vector<Ptr<UetEndpoint>> endpoints;                      //!< endpoints
-        uint32_t lastStartPsn{0};                                     //!< Start_PSN spacing
-        bool started{false};                                          //!< lastStartPsn valid
     };
 
-    /// \return the initiator key
-    static uint64_t InitiatorKey(UetDeliveryMode mode, uint32_t jobId, uint32_t dstBits);
-    /// \return the target key
-    static uint64_t TargetKey(uint32_t srcBits, uint16_t spdcid);
-    /// \return the PDC object for \p id on \p fep, created if needed
-    UetPdc* PdcSlot(uint32_t port, uint16_t id);
-    /// \return the open PDC with \p id whose peer is \p src / \p peerId (null otherwise)
-    UetPdc* Lookup(uint32_t port, uint16_t id, uint32_t srcBits);
     /// Post \p m on its PDC (or flow), opening one, or queue it if no PDCID is free.
     void Dispatch(uint32_t port, UetDeliveryMode mode, UetTxMessage m);
     /// Open an initiator PDC with PDCID \p id and post \p m on it.
@@ -550,8 +538,6 @@ class UetNic : public Object, public FabricNicTransport
                         const UetRxPacket& rx,
                         bool lastHop,
                         FabricNicDropReason& reason);
-    /// \return a random Start_PSN at least 2^16 from the FEP's last one
-    uint32_t NewStartPsn(Fep& fep);
     /// \return a random EV (UDP source port 49152..65535)
     uint16_t NewEv();
     /// A RUDI/UUD request arrived (target).
