@@ -530,7 +530,7 @@ TEST(ExampleInputTest, SlowReceiverRunEndsWithOutputsAndNicPauses)
     int status = 0;
     std::string out = RunExample("rail-allreduce",
                                  "--servers=2 --gpus-per-server=2 --min-bytes=1048576 "
-                                 "--max-bytes=1048576 --ns3::RoceNic::RxDrainRate=1bps "
+                                 "--max-bytes=1048576 --ns3::FabricNic::RxDrainRate=1bps "
                                  "--prefix=eit-slow",
                                  &status);
     EXPECT_EQ(status, 0) << out;
@@ -570,7 +570,7 @@ TEST(ExampleInputTest, StalledRunEndsWithADiagnosisAndItsOutputs)
     int status = 0;
     std::string out = RunExample("rail-allreduce",
                                  "--servers=2 --gpus-per-server=2 --min-bytes=1048576 "
-                                 "--max-bytes=1048576 --ns3::RoceNic::RxDrainRate=1bps "
+                                 "--max-bytes=1048576 --ns3::FabricNic::RxDrainRate=1bps "
                                  "--ns3::PfcNetDevice::PfcWatchdogTimeout=0s "
                                  "--ns3::FabricHealthMonitor::StallTime=50ms --prefix=eit-stall",
                                  &status);

@@ -221,19 +221,26 @@ TEST_F(FabricNicTest, PacketsForAnUnregisteredUdpPortAreDroppedByName)
     nics[0]->GetCore()->UnregisterTransport(TestTransport::PORT);
 }
 
-TEST_F(FabricNicTest, RoceAttributeAliasesConfigureTheCore)
+TEST_F(FabricNicTest, TheCoreOwnsItsSettingsAndRoceHasNoAliasesOfThem)
 {
     Build();
     Ptr<FabricNic> core = nics[0]->GetCore();
     UintegerValue depth;
     core->GetAttribute("TxQueueDepth", depth);
-    EXPECT_EQ(depth.Get(), 2u); // unset alias: the core's default
-    nics[0]->SetAttribute("TxQueueDepth", UintegerValue(5));
+    EXPECT_EQ(depth.Get(), 2u); // the core's default
+    core->SetAttribute("TxQueueDepth", UintegerValue(5));
     core->GetAttribute("TxQueueDepth", depth);
     EXPECT_EQ(depth.Get(), 5u);
-    nics[0]->SetAttribute("RxDrainRate", DataRateValue(DataRate("100Gbps")));
+    nics[0]->SetRxDrainRate(DataRate("100Gbps")); // RoceNic's convenience: the core's setting
     EXPECT_EQ(core->GetRxDrainRate(), DataRate("100Gbps"));
     EXPECT_EQ(nics[0]->GetRxDrainRate(), DataRate("100Gbps"));
+    // The aliases that overwrote a shared core's settings (issue 38) are gone.
+    TypeId::AttributeInformation info;
+    for (const char* name : {"TxQueueDepth", "RxDrainRate", "RxXoffBytes", "RxXonBytes"})
+    {
+        EXPECT_FALSE(RoceNic::GetTypeId().LookupAttributeByName(name, &info)) << name;
+        EXPECT_TRUE(FabricNic::GetTypeId().LookupAttributeByName(name, &info)) << name;
+    }
 }
 
 TEST(FabricNicDeathTest, TwoTransportsOnOneUdpPortAbort)

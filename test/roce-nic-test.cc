@@ -424,7 +424,7 @@ TEST_F(RoceTest, ThousandQpsShareAPortFairly)
 TEST_F(RoceTest, NicOriginatedPfcPacesASlowReceiverWithoutLoss)
 {
     Build();
-    nics[1]->SetAttribute("RxDrainRate", DataRateValue(DataRate("100Gbps")));
+    nics[1]->GetCore()->SetAttribute("RxDrainRate", DataRateValue(DataRate("100Gbps")));
     auto qps = nicHelper.Connect(nics[0], nics[1]);
     qps[0].first->PostWrite(32 << 20, 0, 1, Collect());
     Simulator::Run();

@@ -139,14 +139,6 @@ RoceNic::GetTypeId()
                           UintegerValue(5),
                           MakeUintegerAccessor(&RoceNic::m_intMaxHops),
                           MakeFabricUintegerChecker<uint32_t>("ns3::RoceNic::IntMaxHops", 1, 5))
-            .AddAttribute("TxQueueDepth",
-                          "Alias of ns3::FabricNic::TxQueueDepth for this NIC's core: data "
-                          "frames kept queued per (port, priority). 0 (the default) = unset: "
-                          "the core's own value applies.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&RoceNic::SetTxQueueDepthAlias,
-                                               &RoceNic::GetTxQueueDepthAlias),
-                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("CongestionControl",
                           "TypeId of the per-QP congestion control (a FabricCongestionOps).",
                           TypeIdValue(FabricNoneCongestionOps::GetTypeId()),
@@ -164,27 +156,6 @@ RoceNic::GetTypeId()
                 UintegerValue(256),
                 MakeUintegerAccessor(&RoceNic::m_firstQpn),
                 MakeFabricUintegerChecker<uint32_t>("ns3::RoceNic::FirstQpn", 2, 0xfff000))
-            .AddAttribute(
-                "RxDrainRate",
-                "Alias of ns3::FabricNic::RxDrainRate for this NIC's core (host-side "
-                "PFC drain rate; 0 = off). 18446744073709551615bps (the default) = "
-                "unset: the core's own value applies.",
-                DataRateValue(DataRate(UNSET_RATE)),
-                MakeDataRateAccessor(&RoceNic::SetRxDrainRateAlias, &RoceNic::GetRxDrainRateAlias),
-                MakeDataRateChecker())
-            .AddAttribute("RxXoffBytes",
-                          "Alias of ns3::FabricNic::RxXoffBytes for this NIC's core. 0 (the "
-                          "default) = unset: the core's own value applies.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&RoceNic::SetRxXoffAlias, &RoceNic::GetRxXoffAlias),
-                          MakeUintegerChecker<uint64_t>())
-            .AddAttribute("RxXonBytes",
-                          "Alias of ns3::FabricNic::RxXonBytes for this NIC's core. "
-                          "18446744073709551615 (the default) = unset: the core's own value "
-                          "applies.",
-                          UintegerValue(UNSET_BYTES),
-                          MakeUintegerAccessor(&RoceNic::SetRxXonAlias, &RoceNic::GetRxXonAlias),
-                          MakeUintegerChecker<uint64_t>())
             .AddTraceSource("Drop",
                             "A received packet was dropped by this NIC's core: packet, reason.",
                             MakeTraceSourceAccessor(&RoceNic::m_dropTrace),
@@ -246,7 +217,6 @@ RoceNic::AttachCore(Ptr<Node> node)
     m_core = FabricNic::GetOrCreate(node);
     m_core->RegisterTransport(RoceBthHeader::UDP_DST_PORT, this);
     m_core->TraceConnectWithoutContext("Drop", MakeCallback(&RoceNic::CoreDrop, this));
-    ApplyAliases();
 }
 
 uint32_t
@@ -313,83 +283,6 @@ void
 RoceNic::CoreDrop(Ptr<const Packet> packet, FabricNicDropReason reason)
 {
     m_dropTrace(packet, reason);
-}
-
-void
-RoceNic::SetTxQueueDepthAlias(uint32_t v)
-{
-    m_txQueueDepthAlias = v;
-    ApplyAliases();
-}
-
-uint32_t
-RoceNic::GetTxQueueDepthAlias() const
-{
-    return m_txQueueDepthAlias;
-}
-
-void
-RoceNic::SetRxDrainRateAlias(DataRate v)
-{
-    m_rxDrainAlias = v.GetBitRate();
-    ApplyAliases();
-}
-
-DataRate
-RoceNic::GetRxDrainRateAlias() const
-{
-    return DataRate(m_rxDrainAlias);
-}
-
-void
-RoceNic::SetRxXoffAlias(uint64_t v)
-{
-    m_rxXoffAlias = v;
-    ApplyAliases();
-}
-
-uint64_t
-RoceNic::GetRxXoffAlias() const
-{
-    return m_rxXoffAlias;
-}
-
-void
-RoceNic::SetRxXonAlias(uint64_t v)
-{
-    m_rxXonAlias = v;
-    ApplyAliases();
-}
-
-uint64_t
-RoceNic::GetRxXonAlias() const
-{
-    return m_rxXonAlias;
-}
-
-void
-RoceNic::ApplyAliases()
-{
-    if (!m_core)
-    {
-        return;
-    }
-    if (m_txQueueDepthAlias != 0)
-    {
-        m_core->SetAttribute("TxQueueDepth", UintegerValue(m_txQueueDepthAlias));
-    }
-    if (m_rxDrainAlias != UNSET_RATE)
-    {
-        m_core->SetRxDrainRate(DataRate(m_rxDrainAlias));
-    }
-    if (m_rxXoffAlias != 0)
-    {
-        m_core->SetAttribute("RxXoffBytes", UintegerValue(m_rxXoffAlias));
-    }
-    if (m_rxXonAlias != UNSET_BYTES)
-    {
-        m_core->SetAttribute("RxXonBytes", UintegerValue(m_rxXonAlias));
-    }
 }
 
 Ptr<RoceQueuePair>

@@ -80,11 +80,11 @@ const char* RoceNicDropReasonName(RoceNicDropReason reason);
  * data crossed (BTH reserved bits; Swift); "Int" makes request packets carry an in-band
  * telemetry stack the switches fill and ACKs echo (RoceInt; HPCC). All are off by default.
  *
- * Compatibility: the attributes TxQueueDepth, RxDrainRate, RxXoffBytes and RxXonBytes belong to
- * the core (ns3::FabricNic::...) and CnpInterval to the notification point
- * (ns3::DcqcnNotificationPoint::CnpInterval). The RoceNic attributes of those names are kept as
- * aliases: unset by default (the core's and the notification point's own values apply); when
- * set, they override them for this NIC.
+ * The NIC core's settings (TxQueueDepth, RxDrainRate, RxXoffBytes, RxXonBytes) are the core's
+ * attributes (ns3::FabricNic::...), shared by every transport on it; RoceNic has no aliases
+ * of them (SetRxDrainRate is a convenience that sets the core's). CnpInterval overrides
+ * ns3::DcqcnNotificationPoint::CnpInterval for this NIC's QPs: unset by default (negative), the
+ * notification point's own value applies.
  */
 class RoceNic : public Object, public FabricNicTransport
 {
@@ -297,30 +297,6 @@ class RoceNic : public Object, public FabricNicTransport
     void AttachCore(Ptr<Node> node);
     /// The core dropped a packet: the RoceNic "Drop" trace sees it too.
     void CoreDrop(Ptr<const Packet> packet, FabricNicDropReason reason);
-    /// Alias setters: remember the value, apply it to the core when there is one.
-    void SetTxQueueDepthAlias(uint32_t v);
-    /// \return the TxQueueDepth alias (0 = unset)
-    uint32_t GetTxQueueDepthAlias() const;
-    /// \copydoc SetTxQueueDepthAlias
-    void SetRxDrainRateAlias(DataRate v);
-    /// \return the RxDrainRate alias (UNSET_RATE = unset)
-    DataRate GetRxDrainRateAlias() const;
-    /// \copydoc SetTxQueueDepthAlias
-    void SetRxXoffAlias(uint64_t v);
-    /// \return the RxXoffBytes alias (0 = unset)
-    uint64_t GetRxXoffAlias() const;
-    /// \copydoc SetTxQueueDepthAlias
-    void SetRxXonAlias(uint64_t v);
-    /// \return the RxXonBytes alias (UNSET_BYTES = unset)
-    uint64_t GetRxXonAlias() const;
-    /// Apply the set aliases to the core.
-    void ApplyAliases();
-
-    /// The "unset" value of the RxDrainRate alias.
-    static constexpr uint64_t UNSET_RATE = UINT64_MAX;
-    /// The "unset" value of the RxXonBytes alias.
-    static constexpr uint64_t UNSET_BYTES = UINT64_MAX;
-
     Ptr<FabricNic> m_core;      //!< the NIC core
     uint32_t m_mtu;             //!< path MTU
     uint32_t m_ackInterval;     //!< ACK coalescing
@@ -334,10 +310,6 @@ class RoceNic : public Object, public FabricNicTransport
     bool m_echoHopCount{false};             //!< ACKs carry the data's hop count (BTH resv7)
     bool m_int{false};                      //!< request packets carry an INT stack
     uint32_t m_intMaxHops{5};               //!< hop records an INT stack reserves
-    uint32_t m_txQueueDepthAlias{0};        //!< alias (0 = unset)
-    uint64_t m_rxDrainAlias{UNSET_RATE};    //!< alias, bits/s (UNSET_RATE = unset)
-    uint64_t m_rxXoffAlias{0};              //!< alias (0 = unset)
-    uint64_t m_rxXonAlias{UNSET_BYTES};     //!< alias (UNSET_BYTES = unset)
     uint32_t m_firstQpn;                    //!< QPN of m_qps[0]
     TypeId m_ccTypeId;                      //!< congestion control type
     TypeId m_npTypeId;                      //!< notification point type
