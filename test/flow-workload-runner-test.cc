@@ -24,34 +24,7 @@ using namespace ns3;
 namespace
 {
 
-/// A source of given flows, in the given order (even a wrong one).
-class VectorSource : public FlowSource
-{
-  public:
-    /// \param flows the flows
-    explicit VectorSource(std::vector<FlowSpec> flows)
-        : m_flows(std::move(flows))
-    {
-    }
-
-    std::optional<FlowSpec> Next() override
-    {
-        if (m_next == m_flows.size())
-        {
-            return std::nullopt;
-        }
-        return m_flows[m_next++];
-    }
-
-    int64_t AssignStreams(int64_t) override
-    {
-        return 0;
-    }
-
-  private:
-    std::vector<FlowSpec> m_flows; //!< the flows
-    std::size_t m_next{0};         //!< next to give
-};
+using test::VectorSource;
 
 /// Record callback: keep \p r in \p v.
 void

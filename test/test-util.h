@@ -7,10 +7,12 @@
 #define AI_FABRIC_TEST_UTIL_H
 
 #include "ns3/core-module.h"
+#include "ns3/flow-source.h"
 #include "ns3/network-module.h"
 
 #include <gtest/gtest.h>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,38 @@ namespace ns3
 {
 namespace test
 {
+
+/**
+ * \brief A flow source reading given flows, in the given order (even a wrong one, to test
+ *        the checks of its readers).
+ */
+class VectorSource : public FlowSource
+{
+  public:
+    /// \param flows the flows
+    explicit VectorSource(std::vector<FlowSpec> flows)
+        : m_flows(std::move(flows))
+    {
+    }
+
+    std::optional<FlowSpec> Next() override
+    {
+        if (m_next == m_flows.size())
+        {
+            return std::nullopt;
+        }
+        return m_flows[m_next++];
+    }
+
+    int64_t AssignStreams(int64_t) override
+    {
+        return 0;
+    }
+
+  private:
+    std::vector<FlowSpec> m_flows; //!< the flows
+    size_t m_next{0};              //!< index of the next one
+};
 
 /**
  * \brief Base fixture: a fresh simulator, default attributes and a fixed seed per test.

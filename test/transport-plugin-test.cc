@@ -499,33 +499,7 @@ NS_OBJECT_ENSURE_REGISTERED(TestDatagramNic);
 NS_OBJECT_ENSURE_REGISTERED(TestCollectiveTransport);
 NS_OBJECT_ENSURE_REGISTERED(TestTransportPlugin);
 
-/// A source of given flows, in order.
-class VectorSource : public FlowSource
-{
-  public:
-    explicit VectorSource(std::vector<FlowSpec> flows)
-        : m_flows(std::move(flows))
-    {
-    }
-
-    std::optional<FlowSpec> Next() override
-    {
-        if (m_next == m_flows.size())
-        {
-            return std::nullopt;
-        }
-        return m_flows[m_next++];
-    }
-
-    int64_t AssignStreams(int64_t) override
-    {
-        return 0;
-    }
-
-  private:
-    std::vector<FlowSpec> m_flows;
-    size_t m_next{0};
-};
+using test::VectorSource;
 
 /// A Clos of \p racks racks of 8 single-GPU hosts (25 Gb/s NICs, 2 spines) with \p transports.
 Ptr<ClosTopologyHelper>

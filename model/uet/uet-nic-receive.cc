@@ -16,6 +16,7 @@
 #include "uet-pds-rudi-header.h"
 #include "uet-ses-header.h"
 #include "uet-ses-response-header.h"
+#include "uet-wire-sizes.h"
 
 #include "ns3/fabric-wire-header.h"
 
@@ -27,11 +28,7 @@ namespace ns3
 
 namespace
 {
-constexpr uint32_t IP_UDP = 28; //!< IPv4 (no options) + UDP
-/// The most header bytes a UET packet has from IPv4 on: IPv4, UDP, PDS CC request, SES std.
-constexpr uint32_t MAX_HEADERS = IP_UDP + 16 + 44;
-/// Headroom in front of the IPv4 header for a tagged Ethernet header.
-constexpr uint32_t L2_ROOM = 18;
+using namespace uetwire; // IP_UDP, MAX_HEADERS, L2_ROOM
 
 /// \return true if a PDS type's next-header field names an SES header
 bool

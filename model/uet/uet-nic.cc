@@ -11,6 +11,7 @@
 
 #include "uet-pds-header.h"
 #include "uet-ses-header.h"
+#include "uet-wire-sizes.h"
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
@@ -62,11 +63,7 @@ NS_OBJECT_ENSURE_REGISTERED(UetNic);
 
 namespace
 {
-constexpr uint32_t IP_UDP = 28; //!< IPv4 (no options) + UDP
-/// The most header bytes a UET packet has from IPv4 on: IPv4, UDP, PDS CC request, SES std.
-constexpr uint32_t MAX_HEADERS = IP_UDP + 16 + 44;
-/// Headroom in front of the IPv4 header for a tagged Ethernet header.
-constexpr uint32_t L2_ROOM = 18;
+using namespace uetwire; // IP_UDP, MAX_HEADERS, L2_ROOM
 } // namespace
 
 TypeId

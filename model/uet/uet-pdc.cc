@@ -17,6 +17,7 @@
 #include "uet-ses-header.h"
 #include "uet-ses-request-header.h"
 #include "uet-ses-response-header.h"
+#include "uet-wire-sizes.h"
 
 #include "ns3/abort.h"
 #include "ns3/ai-fabric-compat.h"
@@ -38,10 +39,7 @@ namespace
 {
 using Pds = UetPdsHeader;
 using Ses = UetSesHeader;
-constexpr uint32_t IP_UDP = 28;  //!< IPv4 + UDP
-constexpr uint32_t L2_ROOM = 18; //!< tagged Ethernet header room
-/// Headers from IPv4 on: IPv4 + UDP + PDS CC request (16) + SES standard (44).
-constexpr uint32_t MAX_HEADERS = IP_UDP + 16 + 44;
+using namespace uetwire; // IP_UDP, MAX_HEADERS, L2_ROOM
 
 } // namespace
 

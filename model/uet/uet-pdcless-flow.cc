@@ -8,6 +8,7 @@
 #include "uet-pds-nack-header.h"
 #include "uet-pds-rudi-header.h"
 #include "uet-ses-header.h"
+#include "uet-wire-sizes.h"
 
 #include "ns3/abort.h"
 #include "ns3/ai-fabric-compat.h"
@@ -23,8 +24,7 @@ namespace
 {
 using Pds = UetPdsHeader;
 using Ses = UetSesHeader;
-constexpr uint32_t IP_UDP = 28;  //!< IPv4 + UDP
-constexpr uint32_t L2_ROOM = 18; //!< tagged Ethernet header room
+using namespace uetwire; // IP_UDP, MAX_HEADERS, L2_ROOM
 } // namespace
 
 UetPdclessFlow::UetPdclessFlow(UetNic* nic,
