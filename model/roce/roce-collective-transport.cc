@@ -265,14 +265,7 @@ RoceCollectiveTransport::Send(uint32_t src,
     uint64_t perPart = (packets + parts - 1) / parts * mtu;
     parts = bytes == 0 ? 1 : static_cast<uint32_t>((bytes + perPart - 1) / perPart);
 
-    uint32_t seq = c.nextSeq++;
-    Message m;
-    m.bytes = bytes;
-    m.partsToArrive = parts;
-    m.partsToComplete = parts;
-    m.listener = listener;
-    m.cookie = cookie;
-    c.pending.push_back(std::move(m));
+    uint32_t seq = c.window.Add(bytes, parts, listener, cookie);
     m_messages++;
     m_bytesSent += bytes;
 
@@ -291,29 +284,6 @@ RoceCollectiveTransport::Send(uint32_t src,
     }
 }
 
-RoceCollectiveTransport::Message*
-RoceCollectiveTransport::Find(Connection& c, uint32_t seq)
-{
-    uint32_t i = seq - c.baseSeq; // modulo 2^32, like the immediate
-    return i < c.pending.size() ? &c.pending[i] : nullptr;
-}
-
-void
-RoceCollectiveTransport::Retire(Connection& c)
-{
-    while (!c.pending.empty())
-    {
-        const Message& m = c.pending.front();
-        bool done = m.failed || (m.partsToArrive == 0 && m.partsToComplete == 0);
-        if (!done)
-        {
-            break;
-        }
-        c.pending.pop_front();
-        c.baseSeq++;
-    }
-}
-
 void
 RoceCollectiveTransport::OnReceive(uint32_t conn, const RoceReceiveCompletion& rc)
 {
@@ -322,24 +292,7 @@ RoceCollectiveTransport::OnReceive(uint32_t conn, const RoceReceiveCompletion& r
                     "RoceCollectiveTransport: connection " << c.src << "->" << c.dst
                                                            << " received a message without "
                                                               "immediate data");
-    Message* m = Find(c, rc.imm);
-    if (!m || m->failed || m->partsToArrive == 0)
-    {
-        return; // a message already given up on
-    }
-    if (--m->partsToArrive == 0)
-    {
-        m_bytesDelivered += m->bytes;
-        CollectiveMessageListener* listener = m->deliveredPending ? m->listener : nullptr;
-        uint64_t cookie = m->cookie;
-        uint64_t bytes = m->bytes;
-        m->deliveredPending = false;
-        Retire(c);
-        if (listener)
-        {
-            listener->MessageDelivered(cookie, bytes);
-        }
-    }
+    c.window.PartArrived(rc.imm, m_bytesDelivered);
 }
 
 void
@@ -354,48 +307,31 @@ RoceCollectiveTransport::OnComplete(uint32_t conn, uint32_t qp, const RoceWorkCo
                                                 << " out of post order");
     uint32_t seq = posted.front().second;
     posted.pop_front();
-    Message* m = Find(c, seq);
-    if (!m || m->failed)
+    if (!c.window.IsLive(seq))
     {
-        return;
+        return; // a message already given up on
     }
     if (wc.status != RoceWcStatus::SUCCESS)
     {
-        m->failed = true;
         std::ostringstream why;
         why << c.qps[qp].first->GetLabel() << " " << RoceWcStatusName(wc.status) << " (rank "
             << c.src << " -> rank " << c.dst << ", channel " << c.channel << ")";
-        CollectiveMessageListener* listener = m->sentPending ? m->listener : nullptr;
-        uint64_t cookie = m->cookie;
-        m->sentPending = false;
-        m->deliveredPending = false;
-        bool first = !c.failed;
-        c.failed = true;
-        uint32_t src = c.src;
-        uint32_t dst = c.dst;
-        uint32_t channel = c.channel;
-        Retire(c);
-        if (first)
+        const CollectiveMessageWindow::Failure f = c.window.Fail(seq);
+        // Copied: the callbacks below may open connections (m_conns moves).
+        const uint32_t src = c.src;
+        const uint32_t dst = c.dst;
+        const uint32_t channel = c.channel;
+        if (f.firstOfConnection)
         {
             NotifyFailure(src, dst, channel, why.str());
         }
-        if (listener)
+        if (f.listener)
         {
-            listener->MessageFailed(cookie, why.str());
+            f.listener->MessageFailed(f.cookie, why.str());
         }
         return;
     }
-    if (--m->partsToComplete == 0)
-    {
-        CollectiveMessageListener* listener = m->sentPending ? m->listener : nullptr;
-        uint64_t cookie = m->cookie;
-        m->sentPending = false;
-        Retire(c);
-        if (listener)
-        {
-            listener->MessageSent(cookie);
-        }
-    }
+    c.window.PartCompleted(seq);
 }
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 #include "roce-qp-connector.h"
 #include "roce-queue-pair.h"
 
+#include "ns3/collective-message-window.h"
 #include "ns3/collective-transport.h"
 
 #include <deque>
@@ -137,31 +138,15 @@ class RoceCollectiveTransport : public CollectiveTransport
     void DoDispose() override;
 
   private:
-    /// A message in flight on a connection.
-    struct Message
-    {
-        uint64_t bytes{0};                            //!< length
-        uint32_t partsToArrive{0};                    //!< parts not yet delivered
-        uint32_t partsToComplete{0};                  //!< parts not yet completed at the sender
-        bool failed{false};                           //!< failed
-        CollectiveMessageListener* listener{nullptr}; //!< notified of the outcome
-        uint64_t cookie{0};                           //!< handed back to the listener
-        bool deliveredPending{true};                  //!< MessageDelivered not yet given
-        bool sentPending{true};                       //!< MessageSent / MessageFailed not yet given
-    };
-
     /// One connection.
     struct Connection
     {
-        uint32_t src{0};             //!< source rank
-        uint32_t dst{0};             //!< destination rank
-        uint32_t channel{0};         //!< channel
-        std::vector<QpPair> qps;     //!< QP pairs
-        uint32_t nextQp{0};          //!< QP of the next message's first part
-        uint32_t baseSeq{0};         //!< sequence number of pending.front()
-        uint32_t nextSeq{0};         //!< next sequence number
-        std::deque<Message> pending; //!< messages by seq - baseSeq
-        bool failed{false};          //!< a failure was reported
+        uint32_t src{0};                //!< source rank
+        uint32_t dst{0};                //!< destination rank
+        uint32_t channel{0};            //!< channel
+        std::vector<QpPair> qps;        //!< QP pairs
+        uint32_t nextQp{0};             //!< QP of the next message's first part
+        CollectiveMessageWindow window; //!< its messages in flight
         /// Per QP: its completion callback, made once (bound to connection and QP index).
         std::vector<RoceQueuePair::CompletionCallback> onComplete;
         /// Per QP: (work request id, message seq) of its parts not yet completed, in post order.
@@ -176,10 +161,6 @@ class RoceCollectiveTransport : public CollectiveTransport
     void OnReceive(uint32_t conn, const RoceReceiveCompletion& rc);
     /// Requester completion of a part.
     void OnComplete(uint32_t conn, uint32_t qp, const RoceWorkCompletion& wc);
-    /// Pop finished messages at the front of a connection's queue.
-    void Retire(Connection& c);
-    /// \return the pending message of a connection with that sequence number, or null
-    Message* Find(Connection& c, uint32_t seq);
 
     std::vector<Ptr<RoceNic>> m_nics;                   //!< rank -> NIC
     Connector m_connector;                              //!< user connector (or null)

@@ -453,17 +453,10 @@ UetCollectiveTransport::Send(uint32_t src,
     const uint64_t partBytes =
         m_maxMessageBytes >= c.mtu ? m_maxMessageBytes / c.mtu * c.mtu : m_maxMessageBytes;
     uint64_t parts = bytes == 0 ? 1 : (bytes - 1) / partBytes + 1;
-    NS_ABORT_MSG_IF(c.pending.size() >= std::numeric_limits<uint32_t>::max(),
+    NS_ABORT_MSG_IF(c.window.GetPending() >= std::numeric_limits<uint32_t>::max(),
                     "UetCollectiveTransport: rank " << src << " -> rank " << dst << " channel "
                                                     << channel << " has 2^32 - 1 messages pending");
-    uint32_t seq = c.nextSeq++;
-    Message m;
-    m.bytes = bytes;
-    m.partsToArrive = parts;
-    m.partsToComplete = parts;
-    m.listener = listener;
-    m.cookie = cookie;
-    c.pending.push_back(m);
+    uint32_t seq = c.window.Add(bytes, parts, listener, cookie);
     m_messages++;
     m_parts += parts;
     m_bytesSent += bytes;
@@ -482,29 +475,6 @@ UetCollectiveTransport::Send(uint32_t src,
     }
 }
 
-UetCollectiveTransport::Message*
-UetCollectiveTransport::Find(Connection& c, uint32_t seq)
-{
-    uint32_t i = seq - c.baseSeq; // modulo 2^32, like the header data
-    return i < c.pending.size() ? &c.pending[i] : nullptr;
-}
-
-void
-UetCollectiveTransport::Retire(Connection& c)
-{
-    while (!c.pending.empty())
-    {
-        const Message& m = c.pending.front();
-        bool done = m.failed || (m.partsToArrive == 0 && m.partsToComplete == 0);
-        if (!done)
-        {
-            break;
-        }
-        c.pending.pop_front();
-        c.baseSeq++;
-    }
-}
-
 void
 UetCollectiveTransport::OnDelivery(const UetDelivery& d)
 {
@@ -518,24 +488,7 @@ UetCollectiveTransport::OnDelivery(const UetDelivery& d)
                         << d.initiatorFep << " names connection " << conn << " (the transport has "
                         << m_conns.size() << ")");
     Connection& c = m_conns[conn];
-    Message* m = Find(c, static_cast<uint32_t>(d.headerData));
-    if (!m || m->failed || m->partsToArrive == 0)
-    {
-        return; // a message already given up on
-    }
-    if (--m->partsToArrive == 0)
-    {
-        m_bytesDelivered += m->bytes;
-        CollectiveMessageListener* listener = m->deliveredPending ? m->listener : nullptr;
-        uint64_t cookie = m->cookie;
-        uint64_t bytes = m->bytes;
-        m->deliveredPending = false;
-        Retire(c);
-        if (listener)
-        {
-            listener->MessageDelivered(cookie, bytes);
-        }
-    }
+    c.window.PartArrived(static_cast<uint32_t>(d.headerData), m_bytesDelivered);
 }
 
 void
@@ -549,14 +502,12 @@ UetCollectiveTransport::OnComplete(uint32_t conn, const UetCompletion& uc)
                                                     << uc.id);
     uint32_t seq = pit->second;
     c.posted.erase(pit);
-    Message* m = Find(c, seq);
-    if (!m || m->failed)
+    if (!c.window.IsLive(seq))
     {
-        return;
+        return; // a message already given up on
     }
     if (!uc.ok)
     {
-        m->failed = true;
         std::ostringstream why;
         why << "UET " << UetOperationName(uc.op) << " " << uc.id << " ("
             << UetDeliveryModeName(uc.mode) << ", " << uc.bytes << " B to " << uc.target.fep
@@ -565,37 +516,22 @@ UetCollectiveTransport::OnComplete(uint32_t conn, const UetCompletion& uc)
                     ? std::string("target returned ") + UetSesHeader::ReturnCodeName(uc.returnCode)
                     : uc.error)
             << " (rank " << c.src << " -> rank " << c.dst << ", channel " << c.channel << ")";
-        CollectiveMessageListener* listener = m->sentPending ? m->listener : nullptr;
-        uint64_t cookie = m->cookie;
-        m->sentPending = false;
-        m->deliveredPending = false;
-        bool first = !c.failed;
-        c.failed = true;
-        uint32_t src = c.src;
-        uint32_t dst = c.dst;
-        uint32_t channel = c.channel;
-        Retire(c);
-        if (first)
+        const CollectiveMessageWindow::Failure f = c.window.Fail(seq);
+        // Copied: the callbacks below may open connections (m_conns moves).
+        const uint32_t src = c.src;
+        const uint32_t dst = c.dst;
+        const uint32_t channel = c.channel;
+        if (f.firstOfConnection)
         {
             NotifyFailure(src, dst, channel, why.str());
         }
-        if (listener)
+        if (f.listener)
         {
-            listener->MessageFailed(cookie, why.str());
+            f.listener->MessageFailed(f.cookie, why.str());
         }
         return;
     }
-    if (--m->partsToComplete == 0)
-    {
-        CollectiveMessageListener* listener = m->sentPending ? m->listener : nullptr;
-        uint64_t cookie = m->cookie;
-        m->sentPending = false;
-        Retire(c);
-        if (listener)
-        {
-            listener->MessageSent(cookie);
-        }
-    }
+    c.window.PartCompleted(seq);
 }
 
 } // namespace ns3

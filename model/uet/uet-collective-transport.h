@@ -11,6 +11,7 @@
 #include "uet-nic.h"
 #include "uet-types.h"
 
+#include "ns3/collective-message-window.h"
 #include "ns3/collective-transport.h"
 
 #include <deque>
@@ -174,19 +175,6 @@ class UetCollectiveTransport : public CollectiveTransport
     void DoDispose() override;
 
   private:
-    /// A message in flight on a connection.
-    struct Message
-    {
-        uint64_t bytes{0};                            //!< length
-        uint64_t partsToArrive{0};                    //!< parts not yet delivered
-        uint64_t partsToComplete{0};                  //!< parts not yet completed at the source
-        bool failed{false};                           //!< failed
-        CollectiveMessageListener* listener{nullptr}; //!< notified of the outcome
-        uint64_t cookie{0};                           //!< handed back to the listener
-        bool deliveredPending{true};                  //!< MessageDelivered not yet given
-        bool sentPending{true};                       //!< MessageSent / MessageFailed not yet given
-    };
-
     /// One connection.
     struct Connection
     {
@@ -198,10 +186,7 @@ class UetCollectiveTransport : public CollectiveTransport
         Ptr<UetEndpoint> ep;              //!< the source rank's endpoint on srcPort
         UetAddress target;                //!< the destination rank's endpoint on dstPort
         uint64_t mtu{0};                  //!< the source NIC's Mtu (whole-MTU parts)
-        uint32_t baseSeq{0};              //!< sequence number of pending.front()
-        uint32_t nextSeq{0};              //!< next sequence number
-        std::deque<Message> pending;      //!< messages by seq - baseSeq
-        bool failed{false};               //!< a failure was reported
+        CollectiveMessageWindow window;   //!< its messages in flight
         UetCompletionCallback onComplete; //!< completion callback, made once
         std::unordered_map<uint64_t, uint32_t> posted; //!< operation id -> message seq
     };
@@ -214,10 +199,6 @@ class UetCollectiveTransport : public CollectiveTransport
     void OnDelivery(const UetDelivery& d);
     /// Source side: a part completed.
     void OnComplete(uint32_t conn, const UetCompletion& c);
-    /// Pop finished messages at the front of a connection's queue.
-    void Retire(Connection& c);
-    /// \return the pending message of a connection with that sequence number, or null
-    Message* Find(Connection& c, uint32_t seq);
     /// Leave every endpoint's multiplexer (dispose, destruction).
     void Unregister();
     /// Set the DeliveryMode attribute ("RUD" or "ROD"; aborts for RUDI and UUD).

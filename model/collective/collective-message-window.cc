@@ -1,0 +1,117 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "collective-message-window.h"
+
+namespace ns3
+{
+
+uint32_t
+CollectiveMessageWindow::Add(uint64_t bytes,
+                             uint64_t parts,
+                             CollectiveMessageListener* listener,
+                             uint64_t cookie)
+{
+    Message m;
+    m.bytes = bytes;
+    m.partsToArrive = parts;
+    m.partsToComplete = parts;
+    m.listener = listener;
+    m.cookie = cookie;
+    m_pending.push_back(m);
+    return m_nextSeq++;
+}
+
+CollectiveMessageWindow::Message*
+CollectiveMessageWindow::Find(uint32_t seq)
+{
+    uint32_t i = seq - m_baseSeq; // modulo 2^32, like the immediate / header data
+    return i < m_pending.size() ? &m_pending[i] : nullptr;
+}
+
+bool
+CollectiveMessageWindow::IsLive(uint32_t seq) const
+{
+    uint32_t i = seq - m_baseSeq;
+    return i < m_pending.size() && !m_pending[i].failed;
+}
+
+void
+CollectiveMessageWindow::Retire()
+{
+    while (!m_pending.empty())
+    {
+        const Message& m = m_pending.front();
+        bool done = m.failed || (m.partsToArrive == 0 && m.partsToComplete == 0);
+        if (!done)
+        {
+            break;
+        }
+        m_pending.pop_front();
+        m_baseSeq++;
+    }
+}
+
+void
+CollectiveMessageWindow::PartArrived(uint32_t seq, uint64_t& delivered)
+{
+    Message* m = Find(seq);
+    if (!m || m->failed || m->partsToArrive == 0)
+    {
+        return; // a message already given up on
+    }
+    if (--m->partsToArrive == 0)
+    {
+        delivered += m->bytes;
+        CollectiveMessageListener* listener = m->deliveredPending ? m->listener : nullptr;
+        uint64_t cookie = m->cookie;
+        uint64_t bytes = m->bytes;
+        m->deliveredPending = false;
+        Retire();
+        if (listener)
+        {
+            listener->MessageDelivered(cookie, bytes);
+        }
+    }
+}
+
+void
+CollectiveMessageWindow::PartCompleted(uint32_t seq)
+{
+    Message* m = Find(seq);
+    if (--m->partsToComplete == 0)
+    {
+        CollectiveMessageListener* listener = m->sentPending ? m->listener : nullptr;
+        uint64_t cookie = m->cookie;
+        m->sentPending = false;
+        Retire();
+        if (listener)
+        {
+            listener->MessageSent(cookie);
+        }
+    }
+}
+
+CollectiveMessageWindow::Failure
+CollectiveMessageWindow::Fail(uint32_t seq)
+{
+    Message* m = Find(seq);
+    m->failed = true;
+    Failure f;
+    f.listener = m->sentPending ? m->listener : nullptr;
+    f.cookie = m->cookie;
+    m->sentPending = false;
+    m->deliveredPending = false;
+    f.firstOfConnection = !m_failed;
+    m_failed = true;
+    Retire();
+    return f;
+}
+
+uint64_t
+CollectiveMessageWindow::GetPending() const
+{
+    return m_pending.size();
+}
+
+} // namespace ns3
