@@ -354,10 +354,8 @@ class TestMessageService : public FabricMessageService
         FabricPacketFormat f;
         f.mtu = m_mtu;
         f.perPacket = l2Bytes + TestDatagramNic::IP_UDP + TestDatagramNic::HEADER + framing;
-        f.ack = std::max<uint32_t>(l2Bytes + TestDatagramNic::IP_UDP + TestDatagramNic::HEADER +
-                                       PfcNetDevice::FCS_BYTES,
-                                   PfcNetDevice::MIN_FRAME_BYTES) +
-                PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
+        f.ack = PfcNetDevice::WireBytes(l2Bytes + TestDatagramNic::IP_UDP +
+                                        TestDatagramNic::HEADER + PfcNetDevice::FCS_BYTES);
         return f;
     }
 

@@ -118,10 +118,9 @@ class RoceMessageService : public FabricMessageService
         f.mtu = nic->GetMtu();
         f.perPacket = l2Bytes + IP_UDP + RoceBthHeader::SIZE + RoceIcrcTrailer::SIZE + FRAMING;
         f.firstExtra = RoceRethHeader::SIZE;
-        f.ack = std::max<uint32_t>(l2Bytes + IP_UDP + RoceBthHeader::SIZE + RoceAethHeader::SIZE +
-                                       RoceIcrcTrailer::SIZE + PfcNetDevice::FCS_BYTES,
-                                   PfcNetDevice::MIN_FRAME_BYTES) +
-                PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
+        f.ack =
+            PfcNetDevice::WireBytes(l2Bytes + IP_UDP + RoceBthHeader::SIZE + RoceAethHeader::SIZE +
+                                    RoceIcrcTrailer::SIZE + PfcNetDevice::FCS_BYTES);
         return f;
     }
 

@@ -157,10 +157,8 @@ class UetMessageService : public FabricMessageService
         f.perPacket = nic->GetPacketOverheadBytes(UET_DATA_HEADERS);
         f.ack = nic->GetHeaderModelBytes() != 0
                     ? nic->GetHeaderModelBytes()
-                    : std::max(PfcNetDevice::ETH_HEADER_BYTES + UET_ACK_HEADERS +
-                                   PfcNetDevice::FCS_BYTES,
-                               PfcNetDevice::MIN_FRAME_BYTES) +
-                          PfcNetDevice::PREAMBLE_BYTES + PfcNetDevice::IFG_BYTES;
+                    : PfcNetDevice::WireBytes(PfcNetDevice::ETH_HEADER_BYTES + UET_ACK_HEADERS +
+                                              PfcNetDevice::FCS_BYTES);
         return f;
     }
 

@@ -205,6 +205,18 @@ class PfcNetDevice : public NetDevice
     /// Minimum frame (header through FCS), bytes.
     static constexpr uint32_t MIN_FRAME_BYTES = 64;
 
+    /**
+     * \brief The bytes a frame occupies on the wire: padded to MIN_FRAME_BYTES, plus the
+     *        preamble and the inter-frame gap (IEEE 802.3).
+     * \param frameBytes the frame from the destination MAC to the FCS, bytes
+     * \return its wire bytes
+     */
+    static constexpr uint32_t WireBytes(uint32_t frameBytes)
+    {
+        return (frameBytes < MIN_FRAME_BYTES ? MIN_FRAME_BYTES : frameBytes) + PREAMBLE_BYTES +
+               IFG_BYTES;
+    }
+
     /// How the priority travels on the wire.
     enum Tagging
     {
