@@ -137,6 +137,21 @@ class TestDatagramNic : public Object, public FabricNicTransport
         return m_pending;
     }
 
+  protected:
+    void DoDispose() override
+    {
+        // The core is aggregated to the same node: release it, or the aggregate keeps itself.
+        if (m_core)
+        {
+            m_core->UnregisterTransport(UDP_PORT);
+        }
+        m_core = nullptr;
+        m_flows.clear();
+        m_acked.clear();
+        m_delivered = DeliveredCallback();
+        Object::DoDispose();
+    }
+
   private:
     /// A message waiting to be sent.
     struct Message
@@ -290,6 +305,14 @@ class TestCollectiveTransport : public CollectiveTransport
 
     uint64_t sentBytes{0};      //!< bytes of every message sent
     uint64_t deliveredBytes{0}; //!< bytes of every message delivered
+
+  protected:
+    void DoDispose() override
+    {
+        m_nics.clear();
+        m_inFlight.clear();
+        CollectiveTransport::DoDispose();
+    }
 
   private:
     void Delivered(Ipv4Address from, uint32_t id, uint64_t bytes)
