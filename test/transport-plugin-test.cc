@@ -430,6 +430,18 @@ class TestTransportPlugin : public FabricTransportPlugin
                               TypeIdValue(TestCollectiveTransport::GetTypeId()),
                               MakeTypeIdAccessor(&TestTransportPlugin::m_collectiveTransport),
                               MakeTypeIdChecker())
+                .AddAttribute("Presets",
+                              "Named configurations.",
+                              TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                              StringValue("jumbo=Mtu:8000;small=Mtu:500"),
+                              MakeStringAccessor(&TestTransportPlugin::m_presets),
+                              MakeStringChecker())
+                .AddAttribute("PresetsText",
+                              "Presets in one phrase.",
+                              TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                              StringValue("test-jumbo, test-small"),
+                              MakeStringAccessor(&TestTransportPlugin::m_presetsText),
+                              MakeStringChecker())
                 .AddAttribute("Mtu",
                               "Payload bytes per packet.",
                               UintegerValue(2048),
@@ -620,6 +632,33 @@ TEST_F(TransportPluginTest, TransportConfigSetsTheFabricUpThroughThePlugin)
         "the transport test \\(ns3::TestTransportPlugin\\) has no attribute EvStrategy");
     EXPECT_DEATH(plugin->CheckCongestionControl("dcqcn", "--cc"),
                  "--cc=dcqcn is invalid; valid values are none");
+}
+
+TEST_F(TransportPluginTest, ItsPresetsAreComparisonConfigurations)
+{
+    // A configuration name of the comparison ("roce-vs-uet --configs") is any plug-in's
+    // preset: the test transport's "test-small" sets its Mtu, with no change to the driver.
+    auto tc = TransportComparison::MakeConfig("test-small", "--configs");
+    EXPECT_EQ(tc->GetTransport(), "test");
+    auto t = Clos(1, "roce");
+    tc->Configure(t);
+    t->Install();
+    EXPECT_EQ(t->GetPortMtu(), 28u + 16 + 500);
+    FabricTransportPlugin::Preset p;
+    ASSERT_TRUE(FabricTransportPlugin::FindPreset("uet-rccc-bitmap", p));
+    EXPECT_EQ(p.transport, "uet");
+    EXPECT_EQ(p.attributes,
+              (std::vector<std::pair<std::string, std::string>>{{"CongestionControl", "rccc"},
+                                                                {"EvStrategy", "bitmap"}}));
+    ASSERT_TRUE(FabricTransportPlugin::FindPreset("uet-nscc", p));
+    EXPECT_EQ(p.attributes.back(), (std::pair<std::string, std::string>{"EvStrategy", "reps"}));
+    EXPECT_FALSE(FabricTransportPlugin::FindPreset("test-huge", p));
+    EXPECT_FALSE(FabricTransportPlugin::FindPreset("test", p));
+    EXPECT_FALSE(FabricTransportPlugin::FindPreset("tcp-cubic", p));
+    // The message lists every plug-in's presets, in name order.
+    EXPECT_DEATH(TransportComparison::MakeConfig("test-huge", "--configs"),
+                 "--configs: configuration \"test-huge\" is invalid; valid are roce-dcqcn, "
+                 "roce-pfc, test-jumbo, test-small and uet-<cc>\\[-<ev>\\] with cc none");
 }
 
 TEST_F(TransportPluginTest, FlowRunnerRunsItAtTheAnalyticalFctAndConservesBytes)

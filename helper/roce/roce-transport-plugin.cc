@@ -223,6 +223,20 @@ RoceTransportPlugin::GetTypeId()
                           TypeIdValue(RoceCollectiveTransport::GetTypeId()),
                           MakeTypeIdAccessor(&RoceTransportPlugin::m_collectiveTransport),
                           MakeTypeIdChecker())
+            .AddAttribute("Presets",
+                          "Named configurations (read-only; TransportComparison's "
+                          "Configurations): roce-dcqcn (DCQCN with PFC), roce-pfc (line rate, "
+                          "PFC alone).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          StringValue("dcqcn=CongestionControl:dcqcn;pfc=CongestionControl:none"),
+                          MakeStringAccessor(&RoceTransportPlugin::m_presets),
+                          MakeStringChecker())
+            .AddAttribute("PresetsText",
+                          "The presets in one phrase, for messages (read-only).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          StringValue("roce-dcqcn, roce-pfc"),
+                          MakeStringAccessor(&RoceTransportPlugin::m_presetsText),
+                          MakeStringChecker())
             .AddAttribute(
                 "CongestionControl",
                 "Congestion control ConfigureFabric gives the RoceNics: dcqcn, none (line "

@@ -50,6 +50,22 @@ FabricTransportConfig::CheckTransport(const std::string& value, const std::strin
                                << FabricTransportPlugin::GetNamesText());
 }
 
+Ptr<FabricTransportConfig>
+FabricTransportConfig::FromPreset(const std::string& name, const std::string& what)
+{
+    FabricTransportPlugin::Preset preset;
+    FABRIC_INPUT_ERROR_IF(!FabricTransportPlugin::FindPreset(name, preset),
+                          what << " \"" << name << "\" is invalid; valid are "
+                               << FabricTransportPlugin::GetPresetsText());
+    Ptr<FabricTransportConfig> c = CreateObject<FabricTransportConfig>();
+    c->SetAttribute("Transport", StringValue(preset.transport));
+    for (const auto& [attribute, value] : preset.attributes)
+    {
+        c->SetTransportAttribute(attribute, StringValue(value));
+    }
+    return c;
+}
+
 void
 FabricTransportConfig::SetTransportAttribute(const std::string& name, const AttributeValue& value)
 {

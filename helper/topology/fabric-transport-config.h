@@ -92,6 +92,15 @@ class FabricTransportConfig : public Object
      * \param what how to name it in the message (e.g. "--transport")
      */
     static void CheckTransport(const std::string& value, const std::string& what);
+    /**
+     * \brief A configuration made from a transport plug-in's named preset
+     *        (FabricTransportPlugin::FindPreset), e.g. "roce-dcqcn", "uet-none-single".
+     * \param name the preset's full name
+     * \param what how to name it in the message (e.g. "--configs: configuration")
+     * \return a configuration with Transport and the preset's transport attributes set; an
+     *         input error names the value and every plug-in's presets when none has it
+     */
+    static Ptr<FabricTransportConfig> FromPreset(const std::string& name, const std::string& what);
 
   private:
     std::string m_transport;                                           //!< attribute Transport

@@ -298,7 +298,8 @@ TransportComparison::GetTypeId()
                           MakeTypeIdAccessor(&TransportComparison::m_topoType),
                           MakeTypeIdChecker())
             .AddAttribute("Configurations",
-                          "Comma-separated configurations: roce-dcqcn, roce-pfc, "
+                          "Comma-separated configurations, the transport plug-ins' presets: "
+                          "roce-dcqcn, roce-pfc, "
                           "uet-<none|nscc|rccc|both>[-<single|oblivious|bitmap|reps|mixed>].",
                           StringValue("roce-dcqcn,roce-pfc,uet-nscc,uet-rccc"),
                           MakeStringAccessor(&TransportComparison::m_configs),
@@ -422,38 +423,7 @@ TransportComparison::GetScenarios() const
 Ptr<FabricTransportConfig>
 TransportComparison::MakeConfig(const std::string& name, const std::string& what)
 {
-    Ptr<FabricTransportConfig> c = CreateObject<FabricTransportConfig>();
-    if (name == "roce-dcqcn" || name == "roce-pfc")
-    {
-        c->SetAttribute("Transport", StringValue("roce"));
-        c->SetTransportAttribute("CongestionControl",
-                                 StringValue(name == "roce-dcqcn" ? "dcqcn" : "none"));
-        return c;
-    }
-    const std::string valid = "valid are roce-dcqcn, roce-pfc and uet-<cc>[-<ev>] with cc none, "
-                              "nscc, rccc, both and ev single, oblivious, bitmap, reps, mixed "
-                              "(e.g. uet-nscc, uet-none-single)";
-    FABRIC_INPUT_ERROR_IF(name.rfind("uet-", 0) != 0,
-                          what << ": configuration \"" << name << "\" is invalid; " << valid);
-    std::string rest = name.substr(4);
-    std::string cc = rest;
-    std::string ev = "reps";
-    const auto dash = rest.find('-');
-    if (dash != std::string::npos)
-    {
-        cc = rest.substr(0, dash);
-        ev = rest.substr(dash + 1);
-    }
-    const std::vector<std::string> ccs = {"none", "nscc", "rccc", "both"};
-    const std::vector<std::string> evs = {"single", "oblivious", "bitmap", "reps", "mixed"};
-    FABRIC_INPUT_ERROR_IF(std::find(ccs.begin(), ccs.end(), cc) == ccs.end() ||
-                              std::find(evs.begin(), evs.end(), ev) == evs.end(),
-                          what << ": configuration \"" << name << "\" is invalid; " << valid);
-    UetTransportPlugin::CheckCongestionControlName(cc, what + " " + name + ": congestion control");
-    c->SetAttribute("Transport", StringValue("uet"));
-    c->SetTransportAttribute("CongestionControl", StringValue(cc));
-    c->SetTransportAttribute("EvStrategy", StringValue(ev));
-    return c;
+    return FabricTransportConfig::FromPreset(name, what + ": configuration");
 }
 
 void

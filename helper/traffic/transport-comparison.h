@@ -124,8 +124,9 @@ class TransportComparison : public Object
     /// \return the scenarios, in order
     std::vector<std::string> GetScenarios() const;
     /**
-     * \brief A FabricTransportConfig for a configuration name (aborts naming the name and the
-     *        valid forms otherwise).
+     * \brief A FabricTransportConfig for a configuration name: a transport plug-in's preset
+     *        (FabricTransportConfig::FromPreset; aborts naming the name and the valid forms
+     *        otherwise).
      * \param name e.g. "roce-dcqcn", "roce-pfc", "uet-nscc", "uet-none-single"
      * \param what how to name the value in messages (e.g. "--configs")
      * \return the configuration object (attributes set; not applied)

@@ -49,6 +49,37 @@ Registered()
     return byName;
 }
 
+/// \return the initial value of \p tid's string attribute \p name, or "" if it has none
+std::string
+ReadOnlyString(TypeId tid, const std::string& name)
+{
+    TypeId::AttributeInformation info;
+    if (!tid.LookupAttributeByName(name, &info))
+    {
+        return "";
+    }
+    return info.initialValue->SerializeToString(info.checker);
+}
+
+/// \return \p s split at \p sep (an empty \p s gives no part)
+std::vector<std::string>
+Split(const std::string& s, char sep)
+{
+    std::vector<std::string> parts;
+    size_t from = 0;
+    while (from <= s.size() && !s.empty())
+    {
+        const size_t at = s.find(sep, from);
+        parts.push_back(s.substr(from, at == std::string::npos ? std::string::npos : at - from));
+        if (at == std::string::npos)
+        {
+            break;
+        }
+        from = at + 1;
+    }
+    return parts;
+}
+
 /// Split \p list at '+' into \p names; false if a part is not a registered name or repeats.
 bool
 ParseList(const std::string& list, std::vector<std::string>& names)
@@ -189,6 +220,66 @@ FabricTransportPlugin::IsValidList(const std::string& list)
 {
     std::vector<std::string> names;
     return ParseList(list, names);
+}
+
+bool
+FabricTransportPlugin::FindPreset(const std::string& name, Preset& preset)
+{
+    for (const auto& [transport, tid] : Registered())
+    {
+        const std::string prefix = transport + "-";
+        if (name.rfind(prefix, 0) != 0)
+        {
+            continue;
+        }
+        const std::string variant = name.substr(prefix.size());
+        for (const auto& entry : Split(ReadOnlyString(tid, "Presets"), ';'))
+        {
+            const size_t eq = entry.find('=');
+            NS_ABORT_MSG_IF(eq == std::string::npos,
+                            "FabricTransportPlugin: " << tid.GetName() << " Presets entry \""
+                                                      << entry
+                                                      << "\" has no '='; entries are "
+                                                         "variant=Attribute:value,...");
+            if (entry.substr(0, eq) != variant)
+            {
+                continue;
+            }
+            preset.transport = transport;
+            preset.attributes.clear();
+            for (const auto& setting : Split(entry.substr(eq + 1), ','))
+            {
+                const size_t colon = setting.find(':');
+                NS_ABORT_MSG_IF(colon == std::string::npos,
+                                "FabricTransportPlugin: " << tid.GetName() << " preset \""
+                                                          << variant << "\": \"" << setting
+                                                          << "\" is not Attribute:value");
+                preset.attributes.emplace_back(setting.substr(0, colon), setting.substr(colon + 1));
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string
+FabricTransportPlugin::GetPresetsText()
+{
+    std::vector<std::string> texts;
+    for (const auto& [transport, tid] : Registered())
+    {
+        const std::string text = ReadOnlyString(tid, "PresetsText");
+        if (!text.empty())
+        {
+            texts.push_back(text);
+        }
+    }
+    std::string s;
+    for (size_t i = 0; i < texts.size(); ++i)
+    {
+        s += (i == 0 ? "" : i + 1 == texts.size() ? " and " : ", ") + texts[i];
+    }
+    return s;
 }
 
 FabricTransportTarget::~FabricTransportTarget() = default;

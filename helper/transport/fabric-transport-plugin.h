@@ -207,6 +207,13 @@ class FabricMessageService : public Object
  * MakeStringAccessor(&FabricTransportPlugin::m_name), MakeStringChecker()), and
  * "CollectiveTransport", the TypeId of the transport's CollectiveTransport (a TypeIdValue,
  * MakeTypeIdAccessor(&FabricTransportPlugin::m_collectiveTransport), MakeTypeIdChecker()).
+ * A plug-in may also declare named configurations ("presets", e.g. "roce-dcqcn", "uet-nscc")
+ * that experiment drivers accept by name (TransportComparison's Configurations,
+ * roce-vs-uet's --configs): a read-only "Presets" attribute (a StringValue,
+ * MakeStringAccessor(&FabricTransportPlugin::m_presets)) lists them as
+ * "variant=Attribute:value,Attribute:value;variant=..." (preset name = Name + "-" + variant)
+ * and "PresetsText" (MakeStringAccessor(&FabricTransportPlugin::m_presetsText)) says them in
+ * one phrase for error messages (e.g. "roce-dcqcn, roce-pfc").
  * They implement GetDisplayName(), Install(), IsInstalledOn(), GetDeviceMtu(), CheckMtu(),
  * GetDataPriority(), GetCongestionControlNames() (the values of their CongestionControl
  * attribute) and CreateMessageService(), and set up a fabric for themselves where they need
@@ -252,6 +259,27 @@ class FabricTransportPlugin : public Object
      * \return true if SplitList() accepts it
      */
     static bool IsValidList(const std::string& list);
+
+    /// One named configuration of a transport (see the class comment's presets).
+    struct Preset
+    {
+        std::string transport; //!< the plug-in's name (e.g. "uet")
+        /// attribute name and value, in the order the preset gives them
+        std::vector<std::pair<std::string, std::string>> attributes;
+    };
+
+    /**
+     * \brief Find a preset by its full name, without creating a plug-in.
+     * \param name "<transport>-<variant>" (e.g. "roce-pfc", "uet-none-single")
+     * \param[out] preset the transport and attribute values when found
+     * \return true if a registered plug-in declares that preset
+     */
+    static bool FindPreset(const std::string& name, Preset& preset);
+    /**
+     * \return every registered plug-in's PresetsText joined as a list ("A, B and C"), for
+     *         messages; empty if no plug-in declares presets
+     */
+    static std::string GetPresetsText();
 
     /// \return the short name, lower case (e.g. "roce"): what Create() and Transports take
     std::string GetName() const;
@@ -367,6 +395,8 @@ class FabricTransportPlugin : public Object
   protected:
     std::string m_name;           //!< attribute Name, declared by each subclass
     TypeId m_collectiveTransport; //!< attribute CollectiveTransport, declared by each subclass
+    std::string m_presets;        //!< attribute Presets, declared by subclasses that have any
+    std::string m_presetsText;    //!< attribute PresetsText, with Presets
 };
 
 /**

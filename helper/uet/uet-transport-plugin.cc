@@ -55,6 +55,23 @@ Join(const std::vector<std::string>& v)
     return s;
 }
 
+/// \return the Presets attribute's value: "<cc>" (EvStrategy reps) and "<cc>-<ev>" for every
+///         congestion control and EV strategy
+std::string
+Presets()
+{
+    std::string s;
+    for (const auto& cc : CC_NAMES)
+    {
+        s += (s.empty() ? "" : ";") + cc + "=CongestionControl:" + cc + ",EvStrategy:reps";
+        for (const auto& ev : EV_NAMES)
+        {
+            s += ";" + cc + "-" + ev + "=CongestionControl:" + cc + ",EvStrategy:" + ev;
+        }
+    }
+    return s;
+}
+
 /// \return true if \p v holds \p x
 bool
 Contains(const std::vector<std::string>& v, const std::string& x)
@@ -215,6 +232,20 @@ UetTransportPlugin::GetTypeId()
                           TypeIdValue(UetCollectiveTransport::GetTypeId()),
                           MakeTypeIdAccessor(&UetTransportPlugin::m_collectiveTransport),
                           MakeTypeIdChecker())
+            .AddAttribute("Presets",
+                          "Named configurations (read-only; TransportComparison's "
+                          "Configurations): uet-<cc> (EvStrategy reps) and uet-<cc>-<ev>.",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          StringValue(Presets()),
+                          MakeStringAccessor(&UetTransportPlugin::m_presets),
+                          MakeStringChecker())
+            .AddAttribute("PresetsText",
+                          "The presets in one phrase, for messages (read-only).",
+                          TypeId::ATTR_GET | TypeId::ATTR_CONSTRUCT,
+                          StringValue("uet-<cc>[-<ev>] with cc " + Join(CC_NAMES) + " and ev " +
+                                      Join(EV_NAMES) + " (e.g. uet-nscc, uet-none-single)"),
+                          MakeStringAccessor(&UetTransportPlugin::m_presetsText),
+                          MakeStringChecker())
             .AddAttribute("FlowJobId",
                           "JobID of the endpoints that carry flow workloads' messages "
                           "(0..2^24-1); must differ from the JobIDs of other UET jobs on the "
