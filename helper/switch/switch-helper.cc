@@ -9,6 +9,7 @@
 #include "ns3/rng-seed-manager.h"
 #include "ns3/roce-entropy-parser.h"
 #include "ns3/roce-int-header.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -22,6 +23,60 @@ SwitchHelper::SwitchHelper()
     m_lbFactory.SetTypeId("ns3::EcmpLoadBalancer");
     m_parsers.Add(RoceEntropyParser::UDP_PORT, &RoceEntropyParser::Parse);
     m_telemetryWriters.Set(RoceEntropyParser::UDP_PORT, &RoceInt::WriteSwitchHop);
+}
+
+namespace
+{
+/// One short load-balancer name: its TypeId and, for a variant, one attribute.
+struct LoadBalancerName
+{
+    const char* name;      //!< the short name
+    const char* type;      //!< TypeId name
+    const char* attribute; //!< attribute of the variant (nullptr: none)
+    const char* value;     //!< its value
+};
+
+/// The short names, in the order messages list them.
+const LoadBalancerName LB_NAMES[] = {
+    {"ecmp", "ns3::EcmpLoadBalancer", nullptr, nullptr},
+    {"entropy-ecmp", "ns3::EntropyEcmpLoadBalancer", nullptr, nullptr},
+    {"resilient", "ns3::ResilientEcmpLoadBalancer", nullptr, nullptr},
+    {"flowlet", "ns3::FlowletLoadBalancer", nullptr, nullptr},
+    {"adaptive", "ns3::AdaptiveLoadBalancer", "Granularity", "flowlet"},
+    {"adaptive-packet", "ns3::AdaptiveLoadBalancer", "Granularity", "packet"},
+    {"spray", "ns3::SprayLoadBalancer", nullptr, nullptr},
+};
+} // namespace
+
+std::string
+SwitchHelper::GetLoadBalancerNamesText()
+{
+    std::string s;
+    for (const auto& n : LB_NAMES)
+    {
+        s += (s.empty() ? "" : ", ") + std::string(n.name);
+    }
+    return s;
+}
+
+std::string
+SwitchHelper::SetLoadBalancerByName(const std::string& name, const std::string& what)
+{
+    for (const auto& n : LB_NAMES)
+    {
+        if (name == n.name)
+        {
+            m_lbFactory = ObjectFactory(n.type);
+            if (n.attribute)
+            {
+                m_lbFactory.Set(n.attribute, StringValue(n.value));
+            }
+            return n.type;
+        }
+    }
+    FABRIC_INPUT_ERROR(what << "=" << name << " is invalid; valid values are "
+                            << GetLoadBalancerNamesText());
+    return "";
 }
 
 void

@@ -84,6 +84,21 @@ class SwitchHelper
      */
     template <typename... Ts>
     void SetLoadBalancer(std::string type, Ts&&... args);
+    /**
+     * \brief Choose the load balancer of new switches by its short name (the examples' --lb).
+     * \param name ecmp (EcmpLoadBalancer: 5-tuple hash), entropy-ecmp
+     *        (EntropyEcmpLoadBalancer: 5-tuple and the transport's entropy), resilient
+     *        (ResilientEcmpLoadBalancer), flowlet (FlowletLoadBalancer: a random port per
+     *        flowlet), adaptive (AdaptiveLoadBalancer: the least-loaded port per flowlet),
+     *        adaptive-packet (AdaptiveLoadBalancer, Granularity packet), spray
+     *        (SprayLoadBalancer)
+     * \param what how to name the value in the error (e.g. "--lb")
+     * \return the balancer's TypeId name; an input error names the value and the valid names
+     *         otherwise
+     */
+    std::string SetLoadBalancerByName(const std::string& name, const std::string& what);
+    /// \return the short names SetLoadBalancerByName() takes, joined with ", "
+    static std::string GetLoadBalancerNamesText();
 
     /**
      * \brief Install a switch using every PfcNetDevice of the node as a port, in device order.
