@@ -124,6 +124,7 @@ main(int argc, char* argv[])
     cmd.AddAttribute("transport", h + "Transport");
     cmd.AddAttribute("uet-cc", h + "UetCongestionControl");
     cmd.AddAttribute("ev-strategy", h + "EvStrategy");
+    cmd.AddAttribute("lb", h + "LoadBalancer");
     cmd.AddAttribute("dcqcn-preset", h + "DcqcnPreset");
     cmd.AddAttribute("kmin", h + "Kmin");
     cmd.AddAttribute("kmax", h + "Kmax");

@@ -66,6 +66,7 @@ struct SweepConfig
     std::string transport{"roce"};
     std::string uetCc{"nscc"};
     std::string evStrategy{"reps"};
+    std::string lb{"ecmp"};
     std::string op{"allreduce"};
     std::string algo{"auto"};
     std::string proto{"auto"};
@@ -513,6 +514,7 @@ BuildFabric(const SweepConfig& cfg, Ptr<FabricTransportConfig> tc)
     topo->SetAttribute("GpusPerServer", UintegerValue(cfg.gpusPerServer));
     topo->GetNicHelper().SetNicAttribute("Mtu", UintegerValue(cfg.mtu));
     topo->GetUetNicHelper().SetNicAttribute("Mtu", UintegerValue(cfg.mtu));
+    topo->GetSwitchHelper().SetLoadBalancerByName(cfg.lb, "--lb");
     tc->Configure(topo); // RoCE: --cc on the RoceNics; UET: NICs, trimming, ECN class
     topo->Install();
     tc->Finish(topo); // UET: queue and ECN sizes from the BDP, RtoMin, NSCC's BaseRtt
@@ -773,6 +775,10 @@ WriteResults(const SweepConfig& cfg, uint32_t ranks, const std::vector<SizeResul
         {
             *os << "cc=" << cfg.cc;
         }
+        if (cfg.lb != "ecmp")
+        {
+            *os << ", lb=" << cfg.lb;
+        }
         *os << ", algo " << cfg.algo << ", proto " << cfg.proto << ", channels "
             << (cfg.channels ? std::to_string(cfg.channels) : std::string("auto")) << "\n";
         NcclTestsFormat::Write(*os, rows);
@@ -918,6 +924,9 @@ main(int argc, char* argv[])
     cmd.AddValue("ev-strategy",
                  "UET entropy (path) selection: reps | single | oblivious | bitmap | mixed",
                  cfg.evStrategy);
+    cmd.AddValue("lb",
+                 "Switch load balancing: " + SwitchHelper::GetLoadBalancerNamesText(),
+                 cfg.lb);
     cmd.AddValue("op", "allreduce | allgather | reducescatter | alltoall", cfg.op);
     cmd.AddValue("algo",
                  "Algorithm (NCCL_ALGO): auto (NCCL's tuner per size) | ring | tree | "
@@ -993,6 +1002,7 @@ main(int argc, char* argv[])
                           "--factor=1 would repeat the first size; give --factor >= 2, or "
                           "--min-bytes = --max-bytes");
     ParseOp(cfg.op); // names a bad --op before anything is built
+    SwitchHelper::CheckLoadBalancerName(cfg.lb, "--lb");
     CollectiveCommunicator::AlgorithmChoice algoChoice;
     CollectiveCommunicator::ProtocolChoice protoChoice;
     FABRIC_INPUT_ERROR_IF(!CollectiveCommunicator::ParseAlgorithm(cfg.algo, &algoChoice),

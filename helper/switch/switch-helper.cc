@@ -59,6 +59,27 @@ SwitchHelper::GetLoadBalancerNamesText()
     return s;
 }
 
+bool
+SwitchHelper::IsLoadBalancerName(const std::string& name)
+{
+    for (const auto& n : LB_NAMES)
+    {
+        if (name == n.name)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+SwitchHelper::CheckLoadBalancerName(const std::string& name, const std::string& what)
+{
+    FABRIC_INPUT_ERROR_IF(!IsLoadBalancerName(name),
+                          what << "=" << name << " is invalid; valid values are "
+                               << GetLoadBalancerNamesText());
+}
+
 std::string
 SwitchHelper::SetLoadBalancerByName(const std::string& name, const std::string& what)
 {
@@ -74,8 +95,7 @@ SwitchHelper::SetLoadBalancerByName(const std::string& name, const std::string& 
             return n.type;
         }
     }
-    FABRIC_INPUT_ERROR(what << "=" << name << " is invalid; valid values are "
-                            << GetLoadBalancerNamesText());
+    CheckLoadBalancerName(name, what);
     return "";
 }
 

@@ -99,6 +99,17 @@ class SwitchHelper
     std::string SetLoadBalancerByName(const std::string& name, const std::string& what);
     /// \return the short names SetLoadBalancerByName() takes, joined with ", "
     static std::string GetLoadBalancerNamesText();
+    /**
+     * \brief Abort unless \p name is a short name SetLoadBalancerByName() takes.
+     * \param name the name
+     * \param what how to name the value in the error (e.g. "--lb")
+     */
+    static void CheckLoadBalancerName(const std::string& name, const std::string& what);
+    /**
+     * \param name a name
+     * \return true if SetLoadBalancerByName() takes it
+     */
+    static bool IsLoadBalancerName(const std::string& name);
 
     /**
      * \brief Install a switch using every PfcNetDevice of the node as a port, in device order.

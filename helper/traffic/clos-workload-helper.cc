@@ -176,6 +176,16 @@ ClosWorkloadHelper::GetTypeId()
                           StringValue("reps"),
                           MakeStringAccessor(&ClosWorkloadHelper::m_evStrategy),
                           MakeStringChecker())
+            .AddAttribute("LoadBalancer",
+                          "Switch load balancing (SwitchHelper::SetLoadBalancerByName): ecmp, "
+                          "entropy-ecmp, resilient, flowlet, adaptive, adaptive-packet, spray.",
+                          StringValue("ecmp"),
+                          MakeStringAccessor(&ClosWorkloadHelper::m_loadBalancer),
+                          MakeFabricChecker<StringValue>(MakeStringChecker(),
+                                                         "ns3::ClosWorkloadHelper::LoadBalancer",
+                                                         &SwitchHelper::IsLoadBalancerName,
+                                                         SwitchHelper::GetLoadBalancerNamesText(),
+                                                         [](const std::string& v) { return v; }))
             .AddAttribute("DcqcnPreset",
                           "DCQCN parameters: hpcc (g 1/256, 900 us timer, AI 50 Mb/s, HAI "
                           "100 Mb/s), firmware (ConnectX defaults), paper (Zhu et al. 2015) "
@@ -318,6 +328,7 @@ ClosWorkloadHelper::Install()
     const double up = double(m_spines) * double(m_fabricRate.GetBitRate());
     m_clos->SetAttribute("Oversubscription", DoubleValue(std::max(1.0, down / up)));
     SwitchHelper& sw = m_clos->GetSwitchHelper();
+    sw.SetLoadBalancerByName(m_loadBalancer, "ns3::ClosWorkloadHelper::LoadBalancer");
     sw.SetMmuAttribute("BufferSize", UintegerValue(m_buffer));
     sw.SetMmuAttribute("Alpha", DoubleValue(m_alpha));
     sw.SetEcnAttribute("Kmin", QueueSizeValue(m_kmin));

@@ -154,6 +154,7 @@ class ClosWorkloadHelper : public Object
     std::string m_transport;                      //!< attribute Transport
     std::string m_uetCc;                          //!< attribute UetCongestionControl
     std::string m_evStrategy;                     //!< attribute EvStrategy
+    std::string m_loadBalancer;                   //!< attribute LoadBalancer
     std::string m_preset;                         //!< attribute DcqcnPreset
     std::string m_workload;                       //!< attribute Workload
     double m_load;                                //!< attribute Load
