@@ -342,6 +342,7 @@ RoceTransportPlugin::AddCounters(Ptr<Node> host, FabricTransportCounters& c) con
     c.retransmissions += q.retransmittedPackets;
     c.timeouts += q.timeouts;
     c.nacks += q.naksRx;
+    c.outOfOrder += q.outOfOrderRx;
     c.cnpsTx += q.cnpsTx;
     c.cnpsRx += q.cnpsRx;
     c.ceRx += q.ceRx;

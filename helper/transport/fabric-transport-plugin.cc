@@ -332,6 +332,7 @@ FabricTransportCounters::Add(const FabricTransportCounters& o)
     retransmissions += o.retransmissions;
     timeouts += o.timeouts;
     nacks += o.nacks;
+    outOfOrder += o.outOfOrder;
     trimNacks += o.trimNacks;
     cnpsTx += o.cnpsTx;
     cnpsRx += o.cnpsRx;

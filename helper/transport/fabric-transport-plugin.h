@@ -97,6 +97,9 @@ struct FabricTransportCounters
     uint64_t retransmissions{0}; //!< data packets sent again (RoCE go-back-N, UET)
     uint64_t timeouts{0};        //!< RoCE local ACK timeouts, UET RTO expirations
     uint64_t nacks{0};           //!< NAKs / NACKs received by the senders
+    /// Data packets that arrived ahead of the next expected PSN (out of sequence: reordered
+    /// by the fabric or after a loss; RoCE drops them and NAKs, UET RUD delivers them).
+    uint64_t outOfOrder{0};
     uint64_t trimNacks{0};       //!< UET NACK TRIMMED / TRIMMED_LASTHOP received
     uint64_t cnpsTx{0};          //!< CNPs sent (RoCE DCQCN notification points)
     uint64_t cnpsRx{0};          //!< CNPs received (RoCE DCQCN reaction points)

@@ -436,6 +436,7 @@ UetTransportPlugin::AddCounters(Ptr<Node> host, FabricTransportCounters& c) cons
     const UetNicCounters& u = nic->GetCounters();
     c.retransmissions += u.retransmissions;
     c.timeouts += u.rtoExpirations;
+    c.outOfOrder += u.outOfOrderReceived;
     c.nacks += u.nacksReceived;
     c.trimNacks += u.trimNacksReceived;
     c.bytesPosted += u.bytesPosted;

@@ -71,6 +71,25 @@ RoceNic::GetTypeId()
                           MakeUintegerAccessor(&RoceNic::m_ackInterval),
                           MakeFabricUintegerChecker<uint32_t>("ns3::RoceNic::AckInterval", 1))
             .AddAttribute(
+                "OutOfOrderWindow",
+                "Out-of-order placement (direct data placement, as NICs that pair with "
+                "per-packet adaptive routing do): a SEND/WRITE packet up to this many PSNs "
+                "ahead of ePSN is written to memory on arrival instead of dropped; ePSN, ACKs "
+                "and completions still advance in order as the gap fills, and a packet beyond "
+                "the window is dropped with a NAK (go-back-N). 0 (default) = off: IBTA's "
+                "go-back-N, every packet ahead of ePSN dropped. 0 or a power of two 2..4096; "
+                "each QP keeps one 16-byte slot per PSN of the window.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&RoceNic::m_oooWindow),
+                MakeFabricChecker<UintegerValue>(
+                    MakeUintegerChecker<uint32_t>(),
+                    "ns3::RoceNic::OutOfOrderWindow",
+                    [](const uint64_t& w) {
+                        return w == 0 || (w >= 2 && w <= 4096 && (w & (w - 1)) == 0);
+                    },
+                    "0 (off) or a power of two 2..4096",
+                    [](const uint64_t& w) { return std::to_string(w); }))
+            .AddAttribute(
                 "LocalAckTimeout",
                 "Local ACK timeout exponent: timeout = 4.096 us x 2^value (0..31; "
                 "14 = 67 ms, a common default).",
@@ -170,6 +189,7 @@ RoceNic::GetTypeId()
 RoceNic::RoceNic()
     : m_mtu(4096),
       m_ackInterval(16),
+      m_oooWindow(0),
       m_localAckTimeout(14),
       m_retryCount(7),
       m_cnpInterval(Time(-1)),
@@ -438,6 +458,12 @@ uint32_t
 RoceNic::GetAckInterval() const
 {
     return m_ackInterval;
+}
+
+uint32_t
+RoceNic::GetOutOfOrderWindow() const
+{
+    return m_oooWindow;
 }
 
 Time

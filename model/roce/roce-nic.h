@@ -174,6 +174,8 @@ class RoceNic : public Object, public FabricNicTransport
     static uint32_t GetDeviceMtuFor(uint32_t mtu, uint32_t intHops = 0);
     /// \return packets between coalesced ACKs
     uint32_t GetAckInterval() const;
+    /// \return the out-of-order placement window, PSNs (0: off, go-back-N)
+    uint32_t GetOutOfOrderWindow() const;
     /// \return the local ACK timeout, 4.096 us x 2^LocalAckTimeout
     Time GetLocalAckTimeout() const;
     /// \return the retry count
@@ -300,6 +302,7 @@ class RoceNic : public Object, public FabricNicTransport
     Ptr<FabricNic> m_core;      //!< the NIC core
     uint32_t m_mtu;             //!< path MTU
     uint32_t m_ackInterval;     //!< ACK coalescing
+    uint32_t m_oooWindow;       //!< attribute OutOfOrderWindow
     uint32_t m_localAckTimeout; //!< exponent 0..31
     uint32_t m_retryCount;      //!< 0..7
     Time m_cnpInterval;         //!< alias: CNP interval (negative = unset)

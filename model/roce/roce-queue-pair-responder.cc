@@ -34,12 +34,17 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
     uint8_t opcode = rx.opcode;
     uint32_t psn = rx.psn;
     bool ackReq = rx.ackReq;
-    uint32_t ext = 0; // extension header bytes consumed
     int32_t d = Bth::PsnDiff(psn, m_ePsn);
     if (d > 0)
     {
-        // Sequence error: one NAK per gap, the packet is dropped.
         m_counters.outOfOrderRx++;
+        if (static_cast<uint32_t>(d) <= m_placedMask && opcode != Bth::READ_REQUEST)
+        {
+            // Out-of-order placement: the data goes to memory now, completes in order.
+            PlaceOutOfOrder(rx);
+            return;
+        }
+        // Sequence error: one NAK per gap, the packet is dropped.
         if (!m_nakSent)
         {
             m_nakSent = true;
@@ -48,11 +53,8 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
         return;
     }
     // Header objects only where their fields are read: most packets are WRITE middles, and an
-    // ns-3 Header costs two logged destructor calls.
-    if (Bth::HasReth(opcode))
-    {
-        ext += RoceRethHeader::SIZE; // the NIC checked that the extension headers are all there
-    }
+    // ns-3 Header costs two logged destructor calls (the NIC checked that the extension
+    // headers are all there).
     if (opcode == Bth::READ_REQUEST)
     {
         RoceRethHeader reth;
@@ -75,6 +77,16 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
         m_ePsn.Set(Bth::PsnAdd(psn, n));
         m_readJobs.push_back(ReadResponseJob{psn, n, 0, reth.GetDmaLength(), m_msn});
         Activate();
+        if (m_placedMask != 0)
+        {
+            bool ack = false;
+            uint32_t last = DrainPlaced(Bth::PsnAdd(m_ePsn, Bth::PSN_MODULUS - 1), ack);
+            if (ack)
+            {
+                m_unacked = 0;
+                SendAck(false, last);
+            }
+        }
         return;
     }
     if (d < 0)
@@ -112,45 +124,105 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
         std::memcpy(m_rxInt.data(), rx.intStack, m_rxIntBytes);
     }
     uint32_t imm = 0;
-    if (Bth::HasImmDt(opcode))
-    {
-        RoceImmDtHeader immdt;
-        immdt.Read(rx.ext + ext);
-        imm = immdt.GetImmediate();
-        ext += RoceImmDtHeader::SIZE;
-    }
-    uint32_t payload = rx.afterBth - ext - RoceIcrcTrailer::SIZE - rx.padCount;
+    uint32_t payload = DataPayload(rx, &imm);
     m_ePsn.Set(Bth::PsnAdd(psn, 1));
     m_rxMsgBytes += payload;
     m_counters.rxDataPackets++;
     m_counters.rxDataBytes += payload;
     m_core->AccountRx(m_port, m_priority, payload);
-    bool last = Bth::IsLast(opcode) || Bth::IsOnly(opcode);
-    if (last)
+    bool last = EndOfMessage(opcode, imm);
+    bool ack = ackReq || last || echoNow;
+    if (m_placedMask != 0)
     {
-        m_msn = (m_msn + 1) & Bth::MAX_24BIT;
-        bool send = opcode <= Bth::SEND_ONLY_WITH_IMM;
-        if (send || Bth::HasImmDt(opcode))
-        {
-            RoceReceiveCompletion rc;
-            rc.qpn = m_qpn;
-            rc.opcode =
-                send ? (Bth::HasImmDt(opcode) ? RoceWrOpcode::SEND_WITH_IMM : RoceWrOpcode::SEND)
-                     : RoceWrOpcode::WRITE_WITH_IMM;
-            rc.bytes = m_rxMsgBytes;
-            rc.hasImm = Bth::HasImmDt(opcode);
-            rc.imm = imm;
-            if (!m_rxCallback.IsNull())
-            {
-                m_rxCallback(rc);
-            }
-        }
-        m_rxMsgBytes = 0;
+        psn = DrainPlaced(psn, ack);
     }
-    if (ackReq || last || echoNow || ++m_unacked >= m_nic->GetAckInterval())
+    if (ack || ++m_unacked >= m_nic->GetAckInterval())
     {
         m_unacked = 0;
         SendAck(false, psn);
+    }
+}
+
+uint32_t
+RoceQueuePair::DataPayload(const RoceRxPacket& rx, uint32_t* imm) const
+{
+    uint32_t ext = Bth::HasReth(rx.opcode) ? RoceRethHeader::SIZE : 0;
+    *imm = 0;
+    if (Bth::HasImmDt(rx.opcode))
+    {
+        RoceImmDtHeader immdt;
+        immdt.Read(rx.ext + ext);
+        *imm = immdt.GetImmediate();
+        ext += RoceImmDtHeader::SIZE;
+    }
+    return rx.afterBth - ext - RoceIcrcTrailer::SIZE - rx.padCount;
+}
+
+bool
+RoceQueuePair::EndOfMessage(uint8_t opcode, uint32_t imm)
+{
+    if (!(Bth::IsLast(opcode) || Bth::IsOnly(opcode)))
+    {
+        return false;
+    }
+    m_msn = (m_msn + 1) & Bth::MAX_24BIT;
+    bool send = opcode <= Bth::SEND_ONLY_WITH_IMM;
+    if (send || Bth::HasImmDt(opcode))
+    {
+        RoceReceiveCompletion rc;
+        rc.qpn = m_qpn;
+        rc.opcode = send ? (Bth::HasImmDt(opcode) ? RoceWrOpcode::SEND_WITH_IMM : RoceWrOpcode::SEND)
+                         : RoceWrOpcode::WRITE_WITH_IMM;
+        rc.bytes = m_rxMsgBytes;
+        rc.hasImm = Bth::HasImmDt(opcode);
+        rc.imm = imm;
+        if (!m_rxCallback.IsNull())
+        {
+            m_rxCallback(rc);
+        }
+    }
+    m_rxMsgBytes = 0;
+    return true;
+}
+
+void
+RoceQueuePair::PlaceOutOfOrder(const RoceRxPacket& rx)
+{
+    PlacedPacket& slot = m_placed[rx.psn & m_placedMask];
+    if (slot.valid && slot.psn == rx.psn)
+    {
+        m_counters.duplicatesRx++; // placed before (a retransmission)
+        return;
+    }
+    NS_ASSERT_MSG(!slot.valid, "a placed packet's slot is taken by PSN " << slot.psn);
+    slot.psn = rx.psn;
+    slot.payload = DataPayload(rx, &slot.imm);
+    slot.opcode = rx.opcode;
+    slot.ackReq = rx.ackReq;
+    slot.valid = true;
+    m_counters.rxDataPackets++;
+    m_counters.rxDataBytes += slot.payload;
+    m_core->AccountRx(m_port, m_priority, slot.payload);
+}
+
+uint32_t
+RoceQueuePair::DrainPlaced(uint32_t psn, bool& ack)
+{
+    while (true)
+    {
+        PlacedPacket& slot = m_placed[m_ePsn & m_placedMask];
+        if (!slot.valid || slot.psn != m_ePsn)
+        {
+            return psn;
+        }
+        slot.valid = false;
+        psn = slot.psn;
+        m_ePsn.Set(Bth::PsnAdd(psn, 1));
+        m_rxMsgBytes += slot.payload;
+        if (EndOfMessage(slot.opcode, slot.imm) || slot.ackReq)
+        {
+            ack = true;
+        }
     }
 }
 

@@ -215,6 +215,9 @@ RoceQueuePair::Bind(RoceNic* nic,
     m_wantRtt = m_cc->WantsRttSamples();
     m_ackEcho = nic->GetCongestionNotification() == ROCE_NOTIFY_ACK_ECHO;
     m_echoHops = nic->GetEchoHopCount();
+    const uint32_t window = nic->GetOutOfOrderWindow();
+    m_placedMask = window == 0 ? 0 : window - 1;
+    m_placed.assign(window, PlacedPacket{});
     m_int = nic->GetInt();
     m_intMaxHops = nic->GetIntMaxHops();
     m_sendTimes.clear();

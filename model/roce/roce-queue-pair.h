@@ -22,6 +22,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 namespace ns3
 {
@@ -423,6 +424,27 @@ class RoceQueuePair : public Object, public FabricNicFlow
     /// Responder: handle a request packet.
     void ReceiveRequest(const RoceRxPacket& rx);
     /**
+     * Responder: a SEND/WRITE data packet's payload bytes (after its extension headers, ICRC
+     * and pad); \p imm gets its ImmDt (0 without).
+     */
+    uint32_t DataPayload(const RoceRxPacket& rx, uint32_t* imm) const;
+    /**
+     * Responder, in order: the message-end part of an accepted data packet (receive
+     * completion, MSN). \return true if \p opcode ends a message
+     */
+    bool EndOfMessage(uint8_t opcode, uint32_t imm);
+    /**
+     * Responder, RoceNic OutOfOrderWindow: place a data packet that arrived ahead of ePSN
+     * (counted as received, completed later in order).
+     */
+    void PlaceOutOfOrder(const RoceRxPacket& rx);
+    /**
+     * Responder: advance ePSN over the placed packets that are now in order.
+     * \param[in,out] ack set if one of them ends a message or asks for an ACK
+     * \return the PSN of the last one (ePSN - 1), or \p psn if none
+     */
+    uint32_t DrainPlaced(uint32_t psn, bool& ack);
+    /**
      * Requester: everything up to and including \p psn is acknowledged; \p ece: the ACK
      * echoed ECN CE (BECN), \p hops: the hop count it carried (0 = none).
      */
@@ -503,6 +525,20 @@ class RoceQueuePair : public Object, public FabricNicFlow
     uint32_t m_unacked;           //!< packets accepted since the last ACK
     bool m_nakSent;               //!< a NAK was sent for the current gap
     uint64_t m_rxMsgBytes;        //!< bytes of the message being received
+
+    /// A data packet placed ahead of ePSN (RoceNic OutOfOrderWindow), waiting for its turn.
+    struct PlacedPacket
+    {
+        uint32_t psn{0};     //!< its PSN
+        uint32_t payload{0}; //!< its payload bytes
+        uint32_t imm{0};     //!< its ImmDt
+        uint8_t opcode{0};   //!< its BTH opcode
+        bool ackReq{false};  //!< its AckReq bit
+        bool valid{false};   //!< the slot holds a packet
+    };
+
+    uint32_t m_placedMask{0};            //!< OutOfOrderWindow - 1 (0: placement off)
+    std::vector<PlacedPacket> m_placed;  //!< by PSN & m_placedMask
     ReceiveCallback m_rxCallback; //!< responder notifications
 
     // requester, per message or rarer

@@ -189,6 +189,7 @@ UetNic::ReceivePdcless(uint32_t port, const UetRxPacket& rx)
         peer.ses->Receive(rx.src, rx.ses, rx.payload, m_core->Now());
         return;
     }
+    const bool ahead = UetPdsHeader::PsnDiff(rx.psn, peer.ids->GetSackBase()) > 0;
     UetReceiveWindow::Verdict v = peer.ids->Receive(rx.psn);
     if (v == UetReceiveWindow::OUT_OF_WINDOW)
     {
@@ -218,6 +219,7 @@ UetNic::ReceivePdcless(uint32_t port, const UetRxPacket& rx)
         return;
     }
     m_counters.dataPacketsReceived++;
+    m_counters.outOfOrderReceived += ahead;
     UetSesReassembly::Outcome o = peer.ses->Receive(rx.src, rx.ses, rx.payload, m_core->Now());
     uint8_t rc = o.read ? uint8_t(UetSesHeader::RC_UNSUPPORTED_OP) : o.rc;
     SendRudiResponse(port, rx, rc, msgId, jobId, static_cast<uint32_t>(o.bytes));

@@ -161,8 +161,10 @@ UetPdc::ReceiveRequest(const UetRxPacket& rx)
     uint32_t cackBefore = m_rx->GetCackPsn();
     bool hadHole = m_rx->HasHole();
     UetReceiveWindow::Verdict v;
-    if (m_mode == UetDeliveryMode::ROD && Pds::PsnDiff(psn, m_rx->GetSackBase()) > 0)
+    const bool ahead = Pds::PsnDiff(psn, m_rx->GetSackBase()) > 0;
+    if (m_mode == UetDeliveryMode::ROD && ahead)
     {
+        c.outOfOrderReceived++;
         // ROD accepts only the next PSN: one NACK per gap, the packet is dropped.
         if (!m_rodNackSent)
         {
@@ -185,6 +187,7 @@ UetPdc::ReceiveRequest(const UetRxPacket& rx)
     }
     m_rodNackSent = false;
     c.dataPacketsReceived++;
+    c.outOfOrderReceived += ahead;
     m_rxBytes += rx.payload;
     m_core->AccountRx(m_port, m_priority, rx.payload); // host-side PFC (if RxDrainRate > 0)
     UetSesReassembly::Outcome done;

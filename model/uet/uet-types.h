@@ -161,6 +161,9 @@ struct UetNicCounters
     uint64_t rtoExpirations{0};      //!< per-packet retransmission timeouts
     uint64_t dataPacketsReceived{0}; //!< new request packets accepted (duplicates excluded)
     uint64_t duplicatesReceived{0};  //!< duplicate request packets (re-ACKed, not delivered)
+    /// New request packets that arrived ahead of the next expected PSN (reordered by the
+    /// fabric, e.g. sprayed, or after a loss); ROD drops them, RUD and RUDI deliver them.
+    uint64_t outOfOrderReceived{0};
     uint64_t acksSent{0};            //!< ACK / ACK_CC sent
     uint64_t acksReceived{0};        //!< ACK / ACK_CC received
     uint64_t nacksSent{0};           //!< NACKs sent
