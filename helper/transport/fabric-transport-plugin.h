@@ -100,14 +100,14 @@ struct FabricTransportCounters
     /// Data packets that arrived ahead of the next expected PSN (out of sequence: reordered
     /// by the fabric or after a loss; RoCE drops them and NAKs, UET RUD delivers them).
     uint64_t outOfOrder{0};
-    uint64_t trimNacks{0};       //!< UET NACK TRIMMED / TRIMMED_LASTHOP received
-    uint64_t cnpsTx{0};          //!< CNPs sent (RoCE DCQCN notification points)
-    uint64_t cnpsRx{0};          //!< CNPs received (RoCE DCQCN reaction points)
-    uint64_t ceRx{0};            //!< CE-marked data packets received (RoCE)
-    uint64_t bytesPosted{0};     //!< bytes of the operations posted (UET)
-    uint64_t bytesCompleted{0};  //!< bytes of the operations completed successfully (UET)
-    uint64_t bytesDelivered{0};  //!< bytes delivered to the targets (UET)
-    uint64_t opsFailed{0};       //!< operations completed in error (UET)
+    uint64_t trimNacks{0};      //!< UET NACK TRIMMED / TRIMMED_LASTHOP received
+    uint64_t cnpsTx{0};         //!< CNPs sent (RoCE DCQCN notification points)
+    uint64_t cnpsRx{0};         //!< CNPs received (RoCE DCQCN reaction points)
+    uint64_t ceRx{0};           //!< CE-marked data packets received (RoCE)
+    uint64_t bytesPosted{0};    //!< bytes of the operations posted (UET)
+    uint64_t bytesCompleted{0}; //!< bytes of the operations completed successfully (UET)
+    uint64_t bytesDelivered{0}; //!< bytes delivered to the targets (UET)
+    uint64_t opsFailed{0};      //!< operations completed in error (UET)
 
     /// Add \p o to these counters. \param o other counters
     void Add(const FabricTransportCounters& o);

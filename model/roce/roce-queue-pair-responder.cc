@@ -171,8 +171,9 @@ RoceQueuePair::EndOfMessage(uint8_t opcode, uint32_t imm)
     {
         RoceReceiveCompletion rc;
         rc.qpn = m_qpn;
-        rc.opcode = send ? (Bth::HasImmDt(opcode) ? RoceWrOpcode::SEND_WITH_IMM : RoceWrOpcode::SEND)
-                         : RoceWrOpcode::WRITE_WITH_IMM;
+        rc.opcode = send
+                        ? (Bth::HasImmDt(opcode) ? RoceWrOpcode::SEND_WITH_IMM : RoceWrOpcode::SEND)
+                        : RoceWrOpcode::WRITE_WITH_IMM;
         rc.bytes = m_rxMsgBytes;
         rc.hasImm = Bth::HasImmDt(opcode);
         rc.imm = imm;

@@ -537,9 +537,9 @@ class RoceQueuePair : public Object, public FabricNicFlow
         bool valid{false};   //!< the slot holds a packet
     };
 
-    uint32_t m_placedMask{0};            //!< OutOfOrderWindow - 1 (0: placement off)
-    std::vector<PlacedPacket> m_placed;  //!< by PSN & m_placedMask
-    ReceiveCallback m_rxCallback; //!< responder notifications
+    uint32_t m_placedMask{0};           //!< OutOfOrderWindow - 1 (0: placement off)
+    std::vector<PlacedPacket> m_placed; //!< by PSN & m_placedMask
+    ReceiveCallback m_rxCallback;       //!< responder notifications
 
     // requester, per message or rarer
     uint64_t m_nextWrId;                               //!< next id

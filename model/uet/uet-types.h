@@ -164,18 +164,18 @@ struct UetNicCounters
     /// New request packets that arrived ahead of the next expected PSN (reordered by the
     /// fabric, e.g. sprayed, or after a loss); ROD drops them, RUD and RUDI deliver them.
     uint64_t outOfOrderReceived{0};
-    uint64_t acksSent{0};            //!< ACK / ACK_CC sent
-    uint64_t acksReceived{0};        //!< ACK / ACK_CC received
-    uint64_t nacksSent{0};           //!< NACKs sent
-    uint64_t nacksReceived{0};       //!< NACKs received
-    uint64_t ceReceived{0};          //!< ECN CE-marked request packets received
-    uint64_t pdcsOpened{0};          //!< PDCs opened (initiator and target)
-    uint64_t pdcsClosed{0};          //!< PDCs closed normally
-    uint64_t pdcsClosedInError{0};   //!< PDCs closed in error
-    uint64_t uudPacketsSent{0};      //!< UUD packets sent (never retransmitted)
-    uint64_t uudPacketsReceived{0};  //!< UUD packets received (the fabric's losses are the
-                                     //!< difference, summed over the NICs)
-    uint64_t rudiResponses{0};       //!< RUDI responses received
+    uint64_t acksSent{0};           //!< ACK / ACK_CC sent
+    uint64_t acksReceived{0};       //!< ACK / ACK_CC received
+    uint64_t nacksSent{0};          //!< NACKs sent
+    uint64_t nacksReceived{0};      //!< NACKs received
+    uint64_t ceReceived{0};         //!< ECN CE-marked request packets received
+    uint64_t pdcsOpened{0};         //!< PDCs opened (initiator and target)
+    uint64_t pdcsClosed{0};         //!< PDCs closed normally
+    uint64_t pdcsClosedInError{0};  //!< PDCs closed in error
+    uint64_t uudPacketsSent{0};     //!< UUD packets sent (never retransmitted)
+    uint64_t uudPacketsReceived{0}; //!< UUD packets received (the fabric's losses are the
+                                    //!< difference, summed over the NICs)
+    uint64_t rudiResponses{0};      //!< RUDI responses received
     /// Trimmed request packets received (a switch cut them; their DSCP is UetNic TrimmedDscp
     /// or TrimmedLastHopDscp): not delivered, answered with NACK TRIMMED / TRIMMED_LASTHOP
     /// (RUD, ROD, RUDI) or counted lost (UUD). Includes trimmedLastHopReceived.
