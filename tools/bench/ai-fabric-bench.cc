@@ -17,6 +17,9 @@
  *   ai-fabric-bench --scenario=allreduce-su  one SuperPOD SU (32 x 8 GPUs) ring AllReduce 256 MiB
  *   ai-fabric-bench --scenario=allreduce-su-nccl  the same AllReduce as NCCL runs it (its
  *                   tuner's algorithm, protocol and channels: NVLSTree at 256 MiB)
+ *   ai-fabric-bench --scenario=lb-permutation [--lb=NAME]  a rack-crossing permutation of 128
+ *                    hosts (8 ToRs x 16, 16 spines, 400G, DCQCN + PFC, RoCE out-of-order
+ *                    placement) under one switch load balancer (ecmp, flowlet, adaptive, ...)
  *   ai-fabric-bench --scenario=fabric-8k  build an 8,192-GPU fabric + ring-neighbour QPs
  *   ai-fabric-bench --scenario=websearch-128  the HPCC-lineage reference: 128 hosts, WebSearch
  *                   at 50 % for 10 ms over DCQCN, run to completion (ClosWorkloadHelper)
@@ -28,10 +31,13 @@
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <numeric>
+#include <random>
 #include <sys/resource.h>
 
 using namespace ns3;
@@ -373,6 +379,96 @@ ScenarioWebsearch128(Time duration)
     return os.str();
 }
 
+/// A rack-crossing permutation on a two-tier Clos of 8 ToRs x 16 hosts and 16 spines at 400
+/// Gb/s: every host WRITEs \p bytes to another rack's host at once, under the switch load
+/// balancer \p lb (SwitchHelper::SetLoadBalancerByName); RoCE with DCQCN, PFC and
+/// out-of-order placement (so that per-packet balancers are not charged go-back-N).
+std::string
+ScenarioLbPermutation(uint64_t bytes, const std::string& lb)
+{
+    const uint32_t hosts = 128;
+    const uint32_t perRack = 16;
+    auto t = CreateObject<ClosTopologyHelper>();
+    t->SetAttribute("Servers", UintegerValue(hosts));
+    t->SetAttribute("GpusPerServer", UintegerValue(1));
+    t->SetAttribute("NvLink", BooleanValue(false));
+    t->SetAttribute("ServersPerRack", UintegerValue(perRack));
+    t->SetAttribute("Spines", UintegerValue(16));
+    t->GetSwitchHelper().SetLoadBalancerByName(lb, "--lb");
+    t->GetNicHelper().SetCongestionControl("dcqcn");
+    t->GetNicHelper().SetNicAttribute("OutOfOrderWindow", UintegerValue(4096));
+    t->Install();
+    // A fixed permutation whose every pair crosses racks (the same in every build): host s of
+    // rack r sends to rack r + 1 + (s mod 7), at a slot shuffled per destination rack.
+    const uint32_t racks = hosts / perRack;
+    std::mt19937 gen(12345);
+    std::vector<std::vector<uint32_t>> slot(racks, std::vector<uint32_t>(perRack));
+    for (auto& v : slot)
+    {
+        std::iota(v.begin(), v.end(), 0);
+        std::shuffle(v.begin(), v.end(), gen);
+    }
+    std::vector<uint32_t> dst(hosts);
+    for (uint32_t i = 0; i < hosts; ++i)
+    {
+        const uint32_t r = i / perRack;
+        const uint32_t s = i % perRack;
+        const uint32_t to = (r + 1 + s % (racks - 1)) % racks;
+        dst[i] = to * perRack + slot[to][s];
+    }
+    std::vector<Time> fct;
+    for (uint32_t i = 0; i < hosts; ++i)
+    {
+        t->Connect(i, dst[i])[0].first->PostWrite(
+            bytes,
+            0,
+            1,
+            MakeCallback(+[](std::vector<Time>* v, const RoceWorkCompletion& wc) {
+                if (wc.status == RoceWcStatus::SUCCESS)
+                {
+                    v->push_back(Simulator::Now());
+                }
+            }).Bind(&fct));
+    }
+    Simulator::Run();
+    std::sort(fct.begin(), fct.end());
+    RoceQpCounters c;
+    for (uint32_t i = 0; i < hosts; ++i)
+    {
+        RoceQpCounters q = t->GetNic(i)->GetTotalQpCounters();
+        c.outOfOrderRx += q.outOfOrderRx;
+        c.retransmittedPackets += q.retransmittedPackets;
+    }
+    // Uplink imbalance: max / mean bytes over the ToRs' uplinks.
+    double maxBytes = 0;
+    double sumBytes = 0;
+    uint32_t uplinks = 0;
+    for (uint32_t l = 0; l < t->GetNLeaves(); ++l)
+    {
+        Ptr<FabricSwitch> sw = t->GetLeaf(l)->GetObject<FabricSwitch>();
+        for (uint32_t p = perRack; p < sw->GetNPorts(); ++p)
+        {
+            const PfcPortCounters& pc = sw->GetPort(p)->GetCounters();
+            double b = 0;
+            for (uint8_t q = 0; q < 8; ++q)
+            {
+                b += double(pc.txBytes[q]);
+            }
+            maxBytes = std::max(maxBytes, b);
+            sumBytes += b;
+            ++uplinks;
+        }
+    }
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(1) << "lb " << lb << ": " << fct.size() << "/" << hosts
+       << " WRITEs of " << bytes << " B, FCT median "
+       << (fct.empty() ? 0.0 : fct[fct.size() / 2].GetSeconds() * 1e6) << " us, max "
+       << (fct.empty() ? 0.0 : fct.back().GetSeconds() * 1e6) << " us; uplink max/mean "
+       << std::setprecision(2) << (sumBytes > 0 ? maxBytes / (sumBytes / uplinks) : 0.0)
+       << "; out of sequence " << c.outOfOrderRx << ", retransmitted " << c.retransmittedPackets;
+    return os.str();
+}
+
 /// Build-only: an 8,192-GPU rail-optimized fabric plus one QP to each ring neighbour.
 std::string
 ScenarioFabric8k()
@@ -408,12 +504,17 @@ main(int argc, char* argv[])
     uint32_t k = 16;
     std::string scheduler = "ns3::DelayClassScheduler";
     std::string simulator = "ns3::FabricSimulatorImpl";
+    std::string lb = "ecmp";
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("scenario",
                  "p2p | incast | uet-p2p | uet-incast | uet-permutation | uet-permutation-rccc | "
-                 "allreduce-su | allreduce-su-nccl | fabric-8k | websearch-128",
+                 "allreduce-su | allreduce-su-nccl | lb-permutation | fabric-8k | websearch-128",
                  scenario);
+    cmd.AddValue("lb",
+                 "lb-permutation: switch load balancer (" +
+                     SwitchHelper::GetLoadBalancerNamesText() + ")",
+                 lb);
     cmd.AddValue("bytes",
                  "Override the scenario's message size (0 = default; websearch-128: the "
                  "arrival time in ns, default 10 ms)",
@@ -472,6 +573,11 @@ main(int argc, char* argv[])
     {
         result = ScenarioAllReduceSu(bytes ? bytes : (256ull << 20), true);
     }
+    else if (scenario == "lb-permutation")
+    {
+        SwitchHelper::CheckLoadBalancerName(lb, "--lb");
+        result = ScenarioLbPermutation(bytes ? bytes : (8ull << 20), lb);
+    }
     else if (scenario == "fabric-8k")
     {
         result = ScenarioFabric8k();
@@ -482,10 +588,11 @@ main(int argc, char* argv[])
     }
     else
     {
-        NS_ABORT_MSG("--scenario=" << scenario
-                                   << " is unknown; use p2p, incast, uet-p2p, uet-incast, "
-                                      "uet-permutation, uet-permutation-rccc, allreduce-su, "
-                                      "allreduce-su-nccl, fabric-8k or websearch-128");
+        NS_ABORT_MSG("--scenario="
+                     << scenario
+                     << " is unknown; use p2p, incast, uet-p2p, uet-incast, "
+                        "uet-permutation, uet-permutation-rccc, allreduce-su, "
+                        "allreduce-su-nccl, lb-permutation, fabric-8k or websearch-128");
     }
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     uint64_t events = Simulator::GetEventCount();
