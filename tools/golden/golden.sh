@@ -78,6 +78,9 @@ for s in p2p incast uet-p2p uet-incast allreduce-su allreduce-su-nccl fabric-8k;
 done
 run bench-uet-permutation-k4 "$bench" --scenario=uet-permutation --k=4
 run bench-uet-permutation-rccc-k4 "$bench" --scenario=uet-permutation-rccc --k=4
+run bench-lb-permutation-flowlet "$bench" --scenario=lb-permutation --lb=flowlet --bytes=1048576
+run bench-lb-permutation-adaptive-packet "$bench" --scenario=lb-permutation \
+    --lb=adaptive-packet --bytes=1048576
 run bench-websearch-128-1ms "$bench" --scenario=websearch-128 --bytes=1000000
 run bench-p2p-default-engine "$bench" --scenario=p2p --bytes=16777216 \
     --simulator=ns3::DefaultSimulatorImpl --scheduler=ns3::MapScheduler
