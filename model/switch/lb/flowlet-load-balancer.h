@@ -56,6 +56,14 @@ class FlowletLoadBalancer : public EntropyEcmpLoadBalancer
 {
   public:
     /**
+     * TracedCallback signature of NewFlowlet.
+     * \param flowHash the flow hash (the table entry is flowHash % TableSize)
+     * \param previousPort the entry's previous port (4294967295 if none)
+     * \param port the new flowlet's port
+     */
+    typedef void (*NewFlowletCallback)(uint32_t flowHash, uint32_t previousPort, uint32_t port);
+
+    /**
      * \brief Get the TypeId.
      * \return the object TypeId
      */
