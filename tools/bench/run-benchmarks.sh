@@ -10,4 +10,8 @@ rm -f "$out"
 for s in p2p incast uet-p2p uet-incast uet-permutation uet-permutation-rccc allreduce-su allreduce-su-nccl fabric-8k websearch-128; do
     "$bench" --scenario="$s" --csv="$out"
 done
+# The load-balancing tiers on one permutation (the CSV's result column names the balancer).
+for lb in ecmp resilient flowlet adaptive adaptive-packet spray; do
+    "$bench" --scenario=lb-permutation --lb="$lb" --csv="$out"
+done
 echo "run-benchmarks: results in $out"
