@@ -46,6 +46,20 @@ const LoadBalancerName LB_NAMES[] = {
     {"adaptive-packet", "ns3::AdaptiveLoadBalancer", "Granularity", "packet"},
     {"spray", "ns3::SprayLoadBalancer", nullptr, nullptr},
 };
+
+/// \return the entry of \p name, null if there is none
+const LoadBalancerName*
+FindLoadBalancerName(const std::string& name)
+{
+    for (const auto& n : LB_NAMES)
+    {
+        if (name == n.name)
+        {
+            return &n;
+        }
+    }
+    return nullptr;
+}
 } // namespace
 
 std::string
@@ -62,14 +76,7 @@ SwitchHelper::GetLoadBalancerNamesText()
 bool
 SwitchHelper::IsLoadBalancerName(const std::string& name)
 {
-    for (const auto& n : LB_NAMES)
-    {
-        if (name == n.name)
-        {
-            return true;
-        }
-    }
-    return false;
+    return FindLoadBalancerName(name) != nullptr;
 }
 
 void
@@ -83,20 +90,14 @@ SwitchHelper::CheckLoadBalancerName(const std::string& name, const std::string& 
 std::string
 SwitchHelper::SetLoadBalancerByName(const std::string& name, const std::string& what)
 {
-    for (const auto& n : LB_NAMES)
-    {
-        if (name == n.name)
-        {
-            m_lbFactory = ObjectFactory(n.type);
-            if (n.attribute)
-            {
-                m_lbFactory.Set(n.attribute, StringValue(n.value));
-            }
-            return n.type;
-        }
-    }
     CheckLoadBalancerName(name, what);
-    return "";
+    const LoadBalancerName* n = FindLoadBalancerName(name);
+    m_lbFactory = ObjectFactory(n->type);
+    if (n->attribute)
+    {
+        m_lbFactory.Set(n->attribute, StringValue(n->value));
+    }
+    return n->type;
 }
 
 void

@@ -177,8 +177,8 @@ ClosWorkloadHelper::GetTypeId()
                           MakeStringAccessor(&ClosWorkloadHelper::m_evStrategy),
                           MakeStringChecker())
             .AddAttribute("LoadBalancer",
-                          "Switch load balancing (SwitchHelper::SetLoadBalancerByName): ecmp, "
-                          "entropy-ecmp, resilient, flowlet, adaptive, adaptive-packet, spray.",
+                          "Switch load balancing (SwitchHelper::SetLoadBalancerByName): " +
+                              SwitchHelper::GetLoadBalancerNamesText() + ".",
                           StringValue("ecmp"),
                           MakeStringAccessor(&ClosWorkloadHelper::m_loadBalancer),
                           MakeFabricChecker<StringValue>(MakeStringChecker(),

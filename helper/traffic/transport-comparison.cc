@@ -15,6 +15,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/text-fields.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -37,16 +38,8 @@ const std::string FAILURE = "-failure";
 std::vector<std::string>
 Split(const std::string& list)
 {
-    std::vector<std::string> out;
-    std::stringstream ss(list);
-    std::string item;
-    while (std::getline(ss, item, ','))
-    {
-        if (!item.empty())
-        {
-            out.push_back(item);
-        }
-    }
+    std::vector<std::string> out = text::Split(list, ',');
+    out.erase(std::remove(out.begin(), out.end(), std::string()), out.end());
     return out;
 }
 

@@ -6,6 +6,7 @@
 #include "ns3/fabric-input-error.h"
 #include "ns3/object-factory.h"
 #include "ns3/string.h"
+#include "ns3/text-fields.h"
 #include "ns3/type-id.h"
 
 #include <algorithm>
@@ -61,47 +62,21 @@ ReadOnlyString(TypeId tid, const std::string& name)
     return info.initialValue->SerializeToString(info.checker);
 }
 
-/// \return \p s split at \p sep (an empty \p s gives no part)
-std::vector<std::string>
-Split(const std::string& s, char sep)
-{
-    std::vector<std::string> parts;
-    size_t from = 0;
-    while (from <= s.size() && !s.empty())
-    {
-        const size_t at = s.find(sep, from);
-        parts.push_back(s.substr(from, at == std::string::npos ? std::string::npos : at - from));
-        if (at == std::string::npos)
-        {
-            break;
-        }
-        from = at + 1;
-    }
-    return parts;
-}
-
 /// Split \p list at '+' into \p names; false if a part is not a registered name or repeats.
 bool
 ParseList(const std::string& list, std::vector<std::string>& names)
 {
     const auto all = Registered();
-    size_t from = 0;
-    while (true)
+    names = text::Split(list, '+');
+    for (size_t i = 0; i < names.size(); ++i)
     {
-        const size_t plus = list.find('+', from);
-        const std::string part =
-            list.substr(from, plus == std::string::npos ? std::string::npos : plus - from);
-        if (all.count(part) == 0 || std::find(names.begin(), names.end(), part) != names.end())
+        if (all.count(names[i]) == 0 ||
+            std::find(names.begin(), names.begin() + i, names[i]) != names.begin() + i)
         {
             return false;
         }
-        names.push_back(part);
-        if (plus == std::string::npos)
-        {
-            return true;
-        }
-        from = plus + 1;
     }
+    return !names.empty();
 }
 
 } // namespace
@@ -233,7 +208,7 @@ FabricTransportPlugin::FindPreset(const std::string& name, Preset& preset)
             continue;
         }
         const std::string variant = name.substr(prefix.size());
-        for (const auto& entry : Split(ReadOnlyString(tid, "Presets"), ';'))
+        for (const auto& entry : text::Split(ReadOnlyString(tid, "Presets"), ';'))
         {
             const size_t eq = entry.find('=');
             NS_ABORT_MSG_IF(eq == std::string::npos,
@@ -247,7 +222,7 @@ FabricTransportPlugin::FindPreset(const std::string& name, Preset& preset)
             }
             preset.transport = transport;
             preset.attributes.clear();
-            for (const auto& setting : Split(entry.substr(eq + 1), ','))
+            for (const auto& setting : text::Split(entry.substr(eq + 1), ','))
             {
                 const size_t colon = setting.find(':');
                 NS_ABORT_MSG_IF(colon == std::string::npos,

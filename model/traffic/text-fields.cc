@@ -38,6 +38,27 @@ SplitFields(const std::string& line)
     return t;
 }
 
+std::vector<std::string>
+Split(const std::string& s, char sep)
+{
+    std::vector<std::string> parts;
+    if (s.empty())
+    {
+        return parts;
+    }
+    std::size_t from = 0;
+    while (true)
+    {
+        const std::size_t at = s.find(sep, from);
+        parts.push_back(s.substr(from, at == std::string::npos ? std::string::npos : at - from));
+        if (at == std::string::npos)
+        {
+            return parts;
+        }
+        from = at + 1;
+    }
+}
+
 bool
 AllDigits(const std::string& s)
 {

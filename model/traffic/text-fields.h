@@ -24,6 +24,15 @@ namespace text
  */
 std::vector<std::string> SplitFields(const std::string& line);
 
+/**
+ * \ingroup ai-fabric-traffic
+ * \param s a list, e.g. "roce+uet" or "a=1;b=2"
+ * \param sep the separator
+ * \return the parts between separators, empty ones kept ("a,,b" gives "a", "", "b"); no part
+ *         for an empty \p s
+ */
+std::vector<std::string> Split(const std::string& s, char sep);
+
 /// \return true if \p s is one or more decimal digits (no sign, no point)
 bool AllDigits(const std::string& s);
 
