@@ -44,6 +44,7 @@ const LoadBalancerName LB_NAMES[] = {
     {"flowlet", "ns3::FlowletLoadBalancer", nullptr, nullptr},
     {"adaptive", "ns3::AdaptiveLoadBalancer", "Granularity", "flowlet"},
     {"adaptive-packet", "ns3::AdaptiveLoadBalancer", "Granularity", "packet"},
+    {"conga", "ns3::CongaLoadBalancer", nullptr, nullptr},
     {"spray", "ns3::SprayLoadBalancer", nullptr, nullptr},
 };
 

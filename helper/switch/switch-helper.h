@@ -90,7 +90,8 @@ class SwitchHelper
      *        (EntropyEcmpLoadBalancer: 5-tuple and the transport's entropy), resilient
      *        (ResilientEcmpLoadBalancer), flowlet (FlowletLoadBalancer: a random port per
      *        flowlet), adaptive (AdaptiveLoadBalancer: the least-loaded port per flowlet),
-     *        adaptive-packet (AdaptiveLoadBalancer, Granularity packet), spray
+     *        adaptive-packet (AdaptiveLoadBalancer, Granularity packet), conga
+     *        (CongaLoadBalancer: path congestion fed back between leaves), spray
      *        (SprayLoadBalancer)
      * \param what how to name the value in the error (e.g. "--lb")
      * \return the balancer's TypeId name; an input error names the value and the valid names

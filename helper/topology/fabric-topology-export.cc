@@ -356,6 +356,7 @@ FabricTopologyHelper::SetLinkDataRate(uint32_t link, DataRate rate)
     {
         channel->GetPfcDevice(d)->SetDataRate(rate);
     }
+    InformLoadBalancers(); // balancers that measure utilization (CONGA's DRE) see the new rate
 }
 
 const FabricBuildStats&

@@ -28,8 +28,10 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <unistd.h>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -240,9 +242,61 @@ FabricTopologyHelper::Install()
     t = std::chrono::steady_clock::now();
     m_installed = true;
     ComputeRoutes();
+    InformLoadBalancers();
     m_stats.routesSeconds = Since(t);
     DoInstalled();
     m_stats.totalSeconds = Since(start);
+}
+
+void
+FabricTopologyHelper::InformLoadBalancers()
+{
+    const uint32_t nRanks = GetNRanks();
+    const uint32_t nSw = m_switches.GetN();
+    const uint32_t swBase = nRanks + m_nvSwitches.GetN();
+    std::vector<uint32_t> leafOf(nSw, SwitchFabricInfo::NOT_A_LEAF);
+    std::unordered_map<uint32_t, uint32_t> leafIndex; // node id -> leaf index
+    for (uint32_t i = 0; i < GetNLeaves(); ++i)
+    {
+        leafIndex[GetLeaf(i)->GetId()] = i;
+    }
+    for (uint32_t s = 0; s < nSw; ++s)
+    {
+        auto it = leafIndex.find(m_switches.Get(s)->GetId());
+        if (it != leafIndex.end())
+        {
+            leafOf[s] = it->second;
+        }
+    }
+    auto ips = std::make_shared<std::unordered_map<uint32_t, uint32_t>>();
+    std::vector<std::vector<bool>> hostPort(nSw);
+    for (uint32_t s = 0; s < nSw; ++s)
+    {
+        hostPort[s].assign(m_switches.Get(s)->GetObject<FabricSwitch>()->GetNPorts(), false);
+    }
+    for (const auto& l : m_links)
+    {
+        if (l.tier == FabricLinkTier::GPU_LEAF)
+        {
+            const uint32_t s = l.b - swBase;
+            hostPort[s][l.portB] = true;
+            (*ips)[GetAddress(l.a, l.portA).Get()] = leafOf[s];
+        }
+    }
+    for (uint32_t s = 0; s < nSw; ++s)
+    {
+        Ptr<FabricSwitch> sw = m_switches.Get(s)->GetObject<FabricSwitch>();
+        SwitchFabricInfo info;
+        info.leaf = leafOf[s];
+        info.leaves = GetNLeaves();
+        info.hostPort = hostPort[s];
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            info.rates.push_back(sw->GetPort(p)->GetDataRate());
+        }
+        info.leafOfIp = ips;
+        sw->GetLoadBalancer()->SetFabricInfo(info);
+    }
 }
 
 void

@@ -817,6 +817,9 @@ class FabricTopologyHelper : public Object, public FabricTransportTarget
     void MakeLink(FabricLinkTier tier, uint32_t globalA, uint32_t globalB);
     /// Hand the fabric graph to a new route computer, compute and write every table.
     void ComputeRoutes();
+    /// Give every scale-out switch's load balancer its place (SwitchFabricInfo): leaf index,
+    /// host ports, port rates and the leaf of every GPU address.
+    void InformLoadBalancers();
     /// Abort unless \p link is a link index, naming \p what.
     void CheckLink(uint32_t link, const char* what) const;
     /// \return the node of a global index

@@ -203,6 +203,7 @@ FabricSwitch::Configure()
     }
     m_lb->SetEgressBytesCallback(
         MakeCallback(&SharedBufferMmu::GetEgressPortBytes, PeekPointer(m_mmu)));
+    m_lbEgressHook = m_lb->WantsEgressHook();
     m_table->SetNPorts(n);
     m_counters.ecnMarks.assign(n, 0);
     m_counters.xoffSent.assign(n, {});
@@ -362,7 +363,7 @@ FabricSwitch::Egress(uint32_t outPort,
     uint8_t b[PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::DOT1Q_BYTES + 60];
     const uint8_t* l3Head = b + l2Bytes;
     uint32_t l3Bytes = 0;
-    if (m_decrementTtl || mark)
+    if (m_decrementTtl || mark || m_lbEgressHook)
     {
         uint8_t* ip = frame.MutableHead(l2Bytes + key.headerBytes);
         if (ip)
@@ -377,6 +378,7 @@ FabricSwitch::Egress(uint32_t outPort,
             l3Bytes = key.headerBytes;
         }
         uint16_t tosWord = wire::GetU16(ip);     // version/IHL, DSCP/ECN
+        uint16_t idWord = wire::GetU16(ip + 4);  // identification (a balancer's fields)
         uint16_t ttlWord = wire::GetU16(ip + 8); // TTL, protocol
         if (m_decrementTtl)
         {
@@ -386,12 +388,20 @@ FabricSwitch::Egress(uint32_t outPort,
         {
             ip[1] |= 0x03;
         }
+        if (m_lbEgressHook)
+        {
+            m_lb->OnEgress(ip, key, outPort, bytes, m_engine.Now());
+        }
         uint16_t checksum = wire::GetU16(ip + 10);
         if (checksum != 0) // a zero checksum (not computed) stays zero
         {
-            // Incremental update (RFC 1624) of the two words that may change.
+            // Incremental update (RFC 1624) of the words that may change.
             checksum = wire::UpdateChecksum(checksum, tosWord, wire::GetU16(ip));
             checksum = wire::UpdateChecksum(checksum, ttlWord, wire::GetU16(ip + 8));
+            if (m_lbEgressHook)
+            {
+                checksum = wire::UpdateChecksum(checksum, idWord, wire::GetU16(ip + 4));
+            }
             wire::PutU16(ip + 10, checksum);
         }
     }

@@ -344,20 +344,21 @@ class FabricSwitch : public Object, public PfcPortOwner
                    uint8_t priority,
                    SwitchDropReason reason);
 
-    Time m_processingDelay;                        //!< attribute ProcessingDelay
-    FabricEngineRef m_engine;                      //!< the engine, if a FabricSimulatorImpl (Now())
-    bool m_decrementTtl;                           //!< attribute DecrementTtl
-    bool m_inBandTelemetry;                        //!< attribute InBandTelemetry
-    Ptr<SharedBufferMmu> m_mmu;                    //!< buffer accounting
-    Ptr<WredEcnMarker> m_ecn;                      //!< ECN marking
-    Ptr<SwitchLoadBalancer> m_lb;                  //!< egress choice
-    Ptr<SwitchForwardingTable> m_table;            //!< routes
-    std::vector<Ptr<PfcNetDevice>> m_ports;        //!< ports
-    std::vector<Mac48Address> m_peerMac;           //!< MAC at the far end of each port
-    bool m_configured;                             //!< Configure() done
-    bool m_markOnDequeue;                          //!< ECN MarkingPoint Dequeue
-    SwitchCounters m_counters;                     //!< counters
-    SwitchEntropyParserTable m_parsers;            //!< entropy parsers by UDP destination port
+    Time m_processingDelay;                 //!< attribute ProcessingDelay
+    FabricEngineRef m_engine;               //!< the engine, if a FabricSimulatorImpl (Now())
+    bool m_decrementTtl;                    //!< attribute DecrementTtl
+    bool m_inBandTelemetry;                 //!< attribute InBandTelemetry
+    Ptr<SharedBufferMmu> m_mmu;             //!< buffer accounting
+    Ptr<WredEcnMarker> m_ecn;               //!< ECN marking
+    Ptr<SwitchLoadBalancer> m_lb;           //!< egress choice
+    Ptr<SwitchForwardingTable> m_table;     //!< routes
+    std::vector<Ptr<PfcNetDevice>> m_ports; //!< ports
+    std::vector<Mac48Address> m_peerMac;    //!< MAC at the far end of each port
+    bool m_configured;                      //!< Configure() done
+    bool m_markOnDequeue;                   //!< ECN MarkingPoint Dequeue
+    bool m_lbEgressHook{false};             //!< the balancer rewrites packets on egress (OnEgress)
+    SwitchCounters m_counters;              //!< counters
+    SwitchEntropyParserTable m_parsers;     //!< entropy parsers by UDP destination port
     SwitchTelemetryWriterTable m_telemetryWriters; //!< INT writers by UDP destination port
 
     std::vector<uint8_t> m_portUp;       //!< 1 if the port is usable, per port

@@ -73,4 +73,20 @@ SwitchLoadBalancer::AssignStreams(int64_t stream)
     return 0;
 }
 
+void
+SwitchLoadBalancer::SetFabricInfo(const SwitchFabricInfo&)
+{
+}
+
+bool
+SwitchLoadBalancer::WantsEgressHook() const
+{
+    return false;
+}
+
+void
+SwitchLoadBalancer::OnEgress(uint8_t*, const SwitchFlowKey&, uint32_t, uint32_t, Time)
+{
+}
+
 } // namespace ns3

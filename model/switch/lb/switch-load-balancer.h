@@ -7,14 +7,37 @@
 #define SWITCH_LOAD_BALANCER_H
 
 #include "ns3/callback.h"
+#include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/switch-flow-key.h"
 
 #include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
 
 namespace ns3
 {
+
+/**
+ * \ingroup ai-fabric-lb
+ * \brief A switch's place in its fabric, for balancers that use more than the packet (e.g.
+ *        CongaLoadBalancer): FabricTopologyHelper gives it to every scale-out switch's
+ *        balancer after Install (SwitchLoadBalancer::SetFabricInfo).
+ */
+struct SwitchFabricInfo
+{
+    /// leaf value of a switch that is not a leaf (a spine or core switch)
+    static constexpr uint32_t NOT_A_LEAF = 0xffffffffu;
+
+    uint32_t leaf{NOT_A_LEAF};   //!< this switch's leaf index (0..leaves-1), or NOT_A_LEAF
+    uint32_t leaves{0};          //!< leaves of the fabric
+    std::vector<bool> hostPort;  //!< per port: true if it faces a host (GPU NIC port)
+    std::vector<DataRate> rates; //!< per port: its data rate
+    /// The leaf of every host address (IPv4, host order), shared by the fabric's switches.
+    std::shared_ptr<const std::unordered_map<uint32_t, uint32_t>> leafOfIp;
+};
 
 /**
  * \ingroup ai-fabric-lb
@@ -69,6 +92,32 @@ class SwitchLoadBalancer : public Object
      * \param cb returns bytes queued at a port
      */
     void SetEgressBytesCallback(EgressBytesCallback cb);
+
+    /**
+     * \brief Learn the switch's place in the fabric (the base ignores it).
+     * \param info leaf index, host ports, port rates, leaves of the host addresses
+     */
+    virtual void SetFabricInfo(const SwitchFabricInfo& info);
+    /**
+     * \return true if the switch must call OnEgress() for every packet it forwards (the base:
+     *         false; read once when the switch is configured)
+     */
+    virtual bool WantsEgressHook() const;
+    /**
+     * \brief A packet leaves on \p outPort (only if WantsEgressHook()): the strategy may read
+     *        and rewrite the IPv4 Identification field (bytes 4-5; the switch updates the
+     *        checksum). The base does nothing.
+     * \param ipv4 the packet's IPv4 header, writable
+     * \param key the packet's parsed fields (ingressPort set)
+     * \param outPort the egress port
+     * \param bytes the bytes the packet occupies on the wire
+     * \param now current simulation time
+     */
+    virtual void OnEgress(uint8_t* ipv4,
+                          const SwitchFlowKey& key,
+                          uint32_t outPort,
+                          uint32_t bytes,
+                          Time now);
 
     /**
      * \brief Assign fixed random streams to the strategy's random variables.
