@@ -227,7 +227,9 @@ CongaLoadBalancer::OnEgress(uint8_t* ipv4,
             {
                 const uint32_t tag = (m_nextFeedback[dstLeaf] + i) % MAX_TAGS;
                 const Metric& m = m_fromLeaf[size_t(dstLeaf) * MAX_TAGS + tag];
-                if (m.valid)
+                // Only what this leaf saw within MetricAging: feeding back an old value would
+                // refresh it at the source, which would then never probe that path again.
+                if (m.valid && t - m.at <= m_aging.GetTimeStep())
                 {
                     fb = true;
                     fbTag = tag;

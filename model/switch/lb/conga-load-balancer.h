@@ -54,7 +54,8 @@ struct CongaCounters
  * port's value; the destination leaf records CE in Congestion-From-Leaf[source leaf][LBTag]
  * and sends it back on packets to that leaf (round robin over the LBTags it holds), and the
  * source leaf stores it in Congestion-To-Leaf[destination leaf][FB_LBTag]. Entries older
- * than MetricAging count as 0.
+ * than MetricAging count as 0 at the source and are not fed back by the destination (else a
+ * path left for being congested would keep its old metric and never be tried again).
  *
  * <b>Choice.</b> Flowlets as FlowletLoadBalancer; a new flowlet takes the candidate uplink
  * whose max(local DRE, Congestion-To-Leaf) is smallest (ties by the flow hash). Switches
