@@ -101,6 +101,7 @@ AdaptiveLoadBalancer::ChoosePath(const SwitchFlowKey&,
                                  uint32_t flowHash,
                                  const uint32_t* ports,
                                  uint32_t n,
+                                 uint32_t,
                                  Time now)
 {
     // The least load; among equal ones the (flowHash mod ties)-th, so that ties spread flows.
@@ -149,7 +150,7 @@ AdaptiveLoadBalancer::Select(const SwitchFlowKey& key, const uint32_t* ports, ui
         return FlowletLoadBalancer::Select(key, ports, n, now);
     }
     ++m_counters.decisions;
-    const uint32_t i = ChoosePath(key, Hash(key), ports, n, now);
+    const uint32_t i = ChoosePath(key, Hash(key), ports, n, n, now);
     NotifySent(ports[i], key.totalLength, now);
     return ports[i];
 }

@@ -80,6 +80,7 @@ class AdaptiveLoadBalancer : public FlowletLoadBalancer
                         uint32_t flowHash,
                         const uint32_t* ports,
                         uint32_t n,
+                        uint32_t previous,
                         Time now) override;
     void NotifySent(uint32_t port, uint32_t bytes, Time now) override;
 

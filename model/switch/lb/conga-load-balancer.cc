@@ -55,7 +55,9 @@ CongaLoadBalancer::GetTypeId()
                               [](const double& a) { return std::to_string(a); }))
             .AddAttribute(
                 "MetricAging",
-                "A remote congestion metric older than this counts as 0 (>= 1 ns).",
+                "A remote congestion metric is held this long, then decays by one step every "
+                "further MetricAging (a 7 counts as 0 after 8 x MetricAging); the destination "
+                "leaf feeds back only metrics younger than this (>= 1 ns).",
                 TimeValue(MicroSeconds(100)),
                 MakeTimeAccessor(&CongaLoadBalancer::m_aging),
                 MakeFabricTimeChecker("ns3::CongaLoadBalancer::MetricAging", NanoSeconds(1)));
@@ -187,7 +189,13 @@ CongaLoadBalancer::GetRemoteMetric(uint32_t leaf, uint32_t tag, Time now) const
         return 0;
     }
     const Metric& m = m_toLeaf[size_t(leaf) * m_uplinks + tag];
-    return m.valid && now.GetTimeStep() - m.at <= m_aging.GetTimeStep() ? m.value : 0;
+    if (!m.valid)
+    {
+        return 0;
+    }
+    // Held for MetricAging, then one step lower every further MetricAging.
+    const int64_t steps = (now.GetTimeStep() - m.at) / m_aging.GetTimeStep();
+    return steps >= int64_t(m.value) ? 0 : static_cast<uint8_t>(m.value - steps);
 }
 
 const CongaCounters&
@@ -223,18 +231,25 @@ CongaLoadBalancer::OnEgress(uint8_t* ipv4,
         uint32_t fbMetric = 0;
         if (dstLeaf != SwitchFabricInfo::NOT_A_LEAF)
         {
-            for (uint32_t i = 0; i < MAX_TAGS && !fb; ++i)
+            // Round robin over the entries, those changed since they were last fed back first
+            // (CONGA section 3.3); only what this leaf saw within MetricAging: feeding back
+            // an old value would refresh it at the source, which would then never probe that
+            // path again.
+            for (uint32_t pass = 0; pass < 2 && !fb; ++pass)
             {
-                const uint32_t tag = (m_nextFeedback[dstLeaf] + i) % MAX_TAGS;
-                const Metric& m = m_fromLeaf[size_t(dstLeaf) * MAX_TAGS + tag];
-                // Only what this leaf saw within MetricAging: feeding back an old value would
-                // refresh it at the source, which would then never probe that path again.
-                if (m.valid && t - m.at <= m_aging.GetTimeStep())
+                for (uint32_t i = 0; i < MAX_TAGS && !fb; ++i)
                 {
-                    fb = true;
-                    fbTag = tag;
-                    fbMetric = m.value;
-                    m_nextFeedback[dstLeaf] = static_cast<uint8_t>((tag + 1) % MAX_TAGS);
+                    const uint32_t tag = (m_nextFeedback[dstLeaf] + i) % MAX_TAGS;
+                    Metric& m = m_fromLeaf[size_t(dstLeaf) * MAX_TAGS + tag];
+                    if (m.valid && t - m.at <= m_aging.GetTimeStep() &&
+                        (pass == 1 || m.value != m.fedBack))
+                    {
+                        fb = true;
+                        fbTag = tag;
+                        fbMetric = m.value;
+                        m.fedBack = m.value;
+                        m_nextFeedback[dstLeaf] = static_cast<uint8_t>((tag + 1) % MAX_TAGS);
+                    }
                 }
             }
         }
@@ -260,13 +275,17 @@ CongaLoadBalancer::OnEgress(uint8_t* ipv4,
         if (srcLeaf != SwitchFabricInfo::NOT_A_LEAF)
         {
             Metric& from = m_fromLeaf[size_t(srcLeaf) * MAX_TAGS + ((id >> 11) & 0xF)];
-            from = Metric{t, static_cast<uint8_t>((id >> 8) & 0x7), true};
+            from.at = t;
+            from.value = static_cast<uint8_t>((id >> 8) & 0x7);
+            from.valid = true;
             ++m_conga.ceUpdates;
             const uint32_t fbTag = (id >> 3) & 0xF;
             if ((id & FB_VALID) && fbTag < m_uplinks)
             {
-                m_toLeaf[size_t(srcLeaf) * m_uplinks + fbTag] =
-                    Metric{t, static_cast<uint8_t>(id & 0x7), true};
+                Metric& to = m_toLeaf[size_t(srcLeaf) * m_uplinks + fbTag];
+                to.at = t;
+                to.value = static_cast<uint8_t>(id & 0x7);
+                to.valid = true;
                 ++m_conga.feedbackUsed;
             }
         }
@@ -284,65 +303,64 @@ CongaLoadBalancer::OnEgress(uint8_t* ipv4,
 
 uint32_t
 CongaLoadBalancer::ChoosePath(const SwitchFlowKey& key,
-                              uint32_t flowHash,
+                              uint32_t,
                               const uint32_t* ports,
                               uint32_t n,
+                              uint32_t previous,
                               Time now)
 {
     const uint32_t dstLeaf = m_info.leaf != SwitchFabricInfo::NOT_A_LEAF
                                  ? LeafOf(key.dstIp)
                                  : SwitchFabricInfo::NOT_A_LEAF;
-    // The smallest path metric max(local, remote); among equal ones the (hash mod ties)-th.
-    // The same over local metrics alone tells whether the remote ones decided.
-    uint32_t best = 8;
-    uint32_t bestLocal = 8;
+    if (m_local.size() < n)
+    {
+        m_local.resize(n); // grows to the largest ECMP group, then never again
+        m_path.resize(n);
+    }
+    // Path metric max(local, remote); the smallest wins, the previous port on a tie, else a
+    // random one among the ties (CONGA section 3.4).
+    uint8_t best = 8;
+    uint8_t bestLocal = 8;
     uint32_t ties = 0;
-    uint32_t tiesLocal = 0;
     for (uint32_t i = 0; i < n; ++i)
     {
-        const uint32_t local = GetLocalMetric(ports[i], now);
-        uint32_t m = local;
+        const uint8_t local = m_local[i] = GetLocalMetric(ports[i], now);
         const int32_t tag = ports[i] < m_tagOfPort.size() ? m_tagOfPort[ports[i]] : -1;
-        if (dstLeaf != SwitchFabricInfo::NOT_A_LEAF && tag >= 0)
-        {
-            m = std::max<uint32_t>(m, GetRemoteMetric(dstLeaf, uint32_t(tag), now));
-        }
+        const uint8_t m = m_path[i] =
+            dstLeaf != SwitchFabricInfo::NOT_A_LEAF && tag >= 0
+                ? std::max(local, GetRemoteMetric(dstLeaf, uint32_t(tag), now))
+                : local;
         if (m < best)
         {
             best = m;
             ties = 0;
         }
         ties += m == best;
-        if (local < bestLocal)
-        {
-            bestLocal = local;
-            tiesLocal = 0;
-        }
-        tiesLocal += local == bestLocal;
+        bestLocal = std::min(bestLocal, local);
     }
-    auto pick = [&](bool withRemote, uint32_t target, uint32_t count) {
-        uint32_t k = flowHash % count;
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            uint32_t m = GetLocalMetric(ports[i], now);
-            const int32_t tag = ports[i] < m_tagOfPort.size() ? m_tagOfPort[ports[i]] : -1;
-            if (withRemote && dstLeaf != SwitchFabricInfo::NOT_A_LEAF && tag >= 0)
-            {
-                m = std::max<uint32_t>(m, GetRemoteMetric(dstLeaf, uint32_t(tag), now));
-            }
-            if (m == target && k-- == 0)
-            {
-                return i;
-            }
-        }
-        return 0u;
-    };
-    const uint32_t chosen = pick(true, best, ties);
-    if (chosen != pick(false, bestLocal, tiesLocal))
+    // Counted when a port that is locally among the least loaded loses by its remote metric.
+    for (uint32_t i = 0; i < n; ++i)
     {
-        ++m_conga.remoteChoices;
+        if (m_local[i] == bestLocal && m_path[i] > best)
+        {
+            ++m_conga.remoteChoices;
+            break;
+        }
     }
-    return chosen;
+    if (previous < n && m_path[previous] == best)
+    {
+        return previous;
+    }
+    uint32_t k = ties > 1 ? DrawIndex(ties) : 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (m_path[i] == best && k-- == 0)
+        {
+            return i;
+        }
+    }
+    NS_ASSERT_MSG(false, "unreachable: a least-congested path exists");
+    return 0;
 }
 
 } // namespace ns3

@@ -24,11 +24,12 @@ namespace ns3
  */
 struct CongaCounters
 {
-    uint64_t stamped{0};       //!< packets this leaf sent into the fabric with an LBTag
-    uint64_t feedbackSent{0};  //!< of those, packets that carried feedback
-    uint64_t feedbackUsed{0};  //!< feedback entries received (Congestion-To-Leaf updates)
-    uint64_t ceUpdates{0};     //!< congestion records taken (Congestion-From-Leaf updates)
-    uint64_t remoteChoices{0}; //!< new flowlets whose port a remote metric decided
+    uint64_t stamped{0};      //!< packets this leaf sent into the fabric with an LBTag
+    uint64_t feedbackSent{0}; //!< of those, packets that carried feedback
+    uint64_t feedbackUsed{0}; //!< feedback entries received (Congestion-To-Leaf updates)
+    uint64_t ceUpdates{0};    //!< congestion records taken (Congestion-From-Leaf updates)
+    uint64_t remoteChoices{
+        0}; //!< new flowlets where a locally least-loaded uplink lost by its remote metric
 };
 
 /**
@@ -52,13 +53,18 @@ struct CongaCounters
  * utilization, quantized to 3 bits (0..7, 7 = at or above 7/8 of the rate). The source leaf
  * stamps LBTag and CE = its uplink's value; every switch on the way raises CE to its egress
  * port's value; the destination leaf records CE in Congestion-From-Leaf[source leaf][LBTag]
- * and sends it back on packets to that leaf (round robin over the LBTags it holds), and the
- * source leaf stores it in Congestion-To-Leaf[destination leaf][FB_LBTag]. Entries older
- * than MetricAging count as 0 at the source and are not fed back by the destination (else a
- * path left for being congested would keep its old metric and never be tried again).
+ * and sends it back on packets to that leaf (round robin over the LBTags it holds, those
+ * changed since they were last fed back first), and the
+ * source leaf stores it in Congestion-To-Leaf[destination leaf][FB_LBTag]. The destination
+ * feeds back only entries younger than MetricAging (else a path left for being congested
+ * would keep its old metric and never be tried again); at the source an entry is held for
+ * MetricAging and then decays by one step every further MetricAging ("gradually decays", as
+ * the paper's metric aging): a path left at 7 is tried again step by step, not by every
+ * flowlet at once, which would herd the flows back onto it.
  *
  * <b>Choice.</b> Flowlets as FlowletLoadBalancer; a new flowlet takes the candidate uplink
- * whose max(local DRE, Congestion-To-Leaf) is smallest (ties by the flow hash). Switches
+ * whose max(local DRE, Congestion-To-Leaf) is smallest; on a tie the flow's previous uplink
+ * if it is among the best, else a random one of them (the balancer's stream). Switches
  * other than the source leaf (spines, or destinations unknown to the fabric) choose by local
  * DRE alone.
  *
@@ -113,7 +119,8 @@ class CongaLoadBalancer : public FlowletLoadBalancer
      * \param leaf a destination leaf
      * \param tag an LBTag (the index of an uplink among this leaf's uplinks)
      * \param now current simulation time
-     * \return Congestion-To-Leaf[leaf][tag], 0 if unknown or older than MetricAging
+     * \return Congestion-To-Leaf[leaf][tag] aged (held for MetricAging, then one lower per
+     *         further MetricAging); 0 if unknown
      */
     uint8_t GetRemoteMetric(uint32_t leaf, uint32_t tag, Time now) const;
     /// \return the counters since construction
@@ -138,6 +145,7 @@ class CongaLoadBalancer : public FlowletLoadBalancer
                         uint32_t flowHash,
                         const uint32_t* ports,
                         uint32_t n,
+                        uint32_t previous,
                         Time now) override;
 
   private:
@@ -151,9 +159,10 @@ class CongaLoadBalancer : public FlowletLoadBalancer
     /// One table entry: a 3-bit metric and when it was learned.
     struct Metric
     {
-        int64_t at{0};     //!< time step it was learned
-        uint8_t value{0};  //!< 0..7
-        bool valid{false}; //!< ever learned
+        int64_t at{0};      //!< time step it was learned
+        uint8_t value{0};   //!< 0..7
+        uint8_t fedBack{8}; //!< value last fed back (8: never; Congestion-From-Leaf only)
+        bool valid{false};  //!< ever learned
     };
 
     /// \return the leaf of an address, UINT32_MAX if unknown
@@ -175,6 +184,8 @@ class CongaLoadBalancer : public FlowletLoadBalancer
     std::vector<Metric> m_fromLeaf;      //!< Congestion-From-Leaf, [leaf x 16 + tag]
     std::vector<uint8_t> m_nextFeedback; //!< by leaf: next tag to feed back
     CongaCounters m_conga;               //!< counters
+    std::vector<uint8_t> m_local;        //!< scratch of ChoosePath: candidates' local metrics
+    std::vector<uint8_t> m_path;         //!< scratch of ChoosePath: candidates' path metrics
 };
 
 } // namespace ns3

@@ -140,7 +140,9 @@ FlowletLoadBalancer::Select(const SwitchFlowKey& key, const uint32_t* ports, uin
                       t - e.lastSeen <= m_gap.GetTimeStep();
     if (!same)
     {
-        const uint32_t i = ChoosePath(key, h, ports, n, now);
+        const bool wasCandidate =
+            e.port != NO_PORT && e.position < n && ports[e.position] == e.port;
+        const uint32_t i = ChoosePath(key, h, ports, n, wasCandidate ? e.position : n, now);
         NS_ASSERT(i < n);
         ++m_counters.flowlets;
         if (e.port != NO_PORT && e.port != ports[i])
@@ -157,7 +159,18 @@ FlowletLoadBalancer::Select(const SwitchFlowKey& key, const uint32_t* ports, uin
 }
 
 uint32_t
-FlowletLoadBalancer::ChoosePath(const SwitchFlowKey&, uint32_t, const uint32_t*, uint32_t n, Time)
+FlowletLoadBalancer::ChoosePath(const SwitchFlowKey&,
+                                uint32_t,
+                                const uint32_t*,
+                                uint32_t n,
+                                uint32_t,
+                                Time)
+{
+    return DrawIndex(n);
+}
+
+uint32_t
+FlowletLoadBalancer::DrawIndex(uint32_t n)
 {
     return m_rng->GetInteger(0, n - 1);
 }

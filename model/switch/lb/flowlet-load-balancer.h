@@ -115,6 +115,8 @@ class FlowletLoadBalancer : public EntropyEcmpLoadBalancer
      * \param flowHash Hash(key)
      * \param ports candidate switch-port indices
      * \param n number of candidates, >= 2
+     * \param previous index in \p ports of the flow's port in its previous flowlet; n if it
+     *        had none or that port is not a candidate now
      * \param now current simulation time
      * \return an index into \p ports (< n)
      */
@@ -122,7 +124,15 @@ class FlowletLoadBalancer : public EntropyEcmpLoadBalancer
                                 uint32_t flowHash,
                                 const uint32_t* ports,
                                 uint32_t n,
+                                uint32_t previous,
                                 Time now);
+
+    /**
+     * \brief Draw from the balancer's random stream (the one AssignStreams sets).
+     * \param n number of outcomes, >= 1
+     * \return uniformly 0..n-1
+     */
+    uint32_t DrawIndex(uint32_t n);
 
     /**
      * \brief Called for every packet sent to a port (after the choice), e.g. to keep port
