@@ -45,6 +45,7 @@ const LoadBalancerName LB_NAMES[] = {
     {"adaptive", "ns3::AdaptiveLoadBalancer", "Granularity", "flowlet"},
     {"adaptive-packet", "ns3::AdaptiveLoadBalancer", "Granularity", "packet"},
     {"conga", "ns3::CongaLoadBalancer", nullptr, nullptr},
+    {"te", "ns3::TeLoadBalancer", nullptr, nullptr},
     {"spray", "ns3::SprayLoadBalancer", nullptr, nullptr},
 };
 

@@ -339,7 +339,9 @@ FabricTopologyHelper::SetLinkUp(uint32_t link, bool up)
         }
     }
     m_routes->SetLinkUp(link, up);
-    return m_routes->Compute();
+    m_routes->Compute();
+    m_linkStateTrace(link, up);
+    return m_routes->GetStats();
 }
 
 void

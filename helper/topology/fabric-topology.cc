@@ -191,7 +191,12 @@ FabricTopologyHelper::GetTypeId()
                               &FabricTransportPlugin::IsValidList,
                               "registered transport plug-ins joined by '+', each once (roce, "
                               "uet, roce+uet, ...)",
-                              [](const std::string& s) { return "\"" + s + "\""; }));
+                              [](const std::string& s) { return "\"" + s + "\""; }))
+            .AddTraceSource("LinkState",
+                            "A cable was cut or restored with SetLinkUp (after the routes were "
+                            "recomputed): link index, up.",
+                            MakeTraceSourceAccessor(&FabricTopologyHelper::m_linkStateTrace),
+                            "ns3::FabricTopologyHelper::LinkStateCallback");
     return tid;
 }
 

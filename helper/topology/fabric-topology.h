@@ -23,6 +23,7 @@
 #include "ns3/roce-transport-plugin.h"
 #include "ns3/switch-helper.h"
 #include "ns3/switch-settings.h"
+#include "ns3/traced-callback.h"
 #include "ns3/uet-nic.h"
 #include "ns3/uet-transport-plugin.h"
 
@@ -169,9 +170,11 @@ struct FabricBuildStats
  * (FabricSwitch::SetPortUp) and recomputes every forwarding table without it: equal-cost
  * sets shrink, destinations still reachable over longer paths get them, unreachable ones get
  * no route (FabricRouteStats::unreachable, FabricRouteComputer::GetUnreachable);
- * SetLinkUp(i, true) restores both. To fail several cables at once, or to let routing converge
- * later than the cut, use GetLinkChannel() and GetRouteComputer() directly. SetLinkDataRate()
- * degrades (or restores) a cable's rate in both directions without touching the routes.
+ * SetLinkUp(i, true) restores both; either fires the LinkState trace (link, up) after the
+ * routes are recomputed (FabricTeController re-plans on it). To fail several cables at once, or to
+ * let routing converge later than the cut, use GetLinkChannel() and GetRouteComputer() directly.
+ * SetLinkDataRate() degrades (or restores) a cable's rate in both directions without touching the
+ * routes.
  *
  * <b>Configuration.</b> Shape and link parameters are Attributes of the helper, settable with
  * SetAttribute, Config::SetDefault or on the command line. An attribute is named by the class
@@ -221,6 +224,13 @@ class FabricTopologyHelper : public Object, public FabricTransportTarget
   public:
     /// A connected QP pair: the QP on the first rank, the QP on the second.
     typedef std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>> QpPair;
+
+    /**
+     * TracedCallback signature of LinkState.
+     * \param link the cable's link index
+     * \param up true if restored, false if cut
+     */
+    typedef void (*LinkStateCallback)(uint32_t link, bool up);
 
     /**
      * \brief Get the TypeId.
@@ -845,6 +855,7 @@ class FabricTopologyHelper : public Object, public FabricTransportTarget
     std::array<SwitchSettings, 3> m_tierSwitchSettings; //!< leaf, spine, core settings
     mutable FabricTransportSet m_transportSet;          //!< plug-ins made so far
     Ptr<FabricRouteComputer> m_routes;                  //!< forwarding tables (after Install)
+    TracedCallback<uint32_t, bool> m_linkStateTrace;    //!< trace LinkState
     Ptr<FabricHealthMonitor> m_monitor;                 //!< stall detection (after Install)
     std::array<PfcHelper, size_t(FabricLinkTier::COUNT)> m_tierHelper; //!< per tier
     std::array<DataRate, size_t(FabricLinkTier::COUNT)> m_tierRate;    //!< per tier
