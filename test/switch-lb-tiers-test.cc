@@ -293,8 +293,9 @@ TEST_F(LbTierTest, ShortNamesChooseTheBalancerOfNewSwitches)
     SwitchHelper sw;
     EXPECT_EQ(sw.SetLoadBalancerByName("resilient", "--lb"), "ns3::ResilientEcmpLoadBalancer");
     EXPECT_EQ(sw.SetLoadBalancerByName("adaptive-packet", "--lb"), "ns3::AdaptiveLoadBalancer");
-    EXPECT_EQ(SwitchHelper::GetLoadBalancerNamesText(),
-              "ecmp, entropy-ecmp, resilient, flowlet, adaptive, adaptive-packet, conga, spray");
+    EXPECT_EQ(
+        SwitchHelper::GetLoadBalancerNamesText(),
+        "ecmp, entropy-ecmp, resilient, flowlet, adaptive, adaptive-packet, conga, te, spray");
     // On a switch: the occupancy query is installed, the variant's attribute is set.
     NodeContainer nodes;
     nodes.Create(3);
@@ -320,7 +321,7 @@ TEST_F(LbTierDeathTest, BadInputIsNamed)
     SwitchHelper sw;
     EXPECT_DEATH(sw.SetLoadBalancerByName("hula", "--lb"),
                  "--lb=hula is invalid; valid values are ecmp, entropy-ecmp, resilient, "
-                 "flowlet, adaptive, adaptive-packet, conga, spray");
+                 "flowlet, adaptive, adaptive-packet, conga, te, spray");
     EXPECT_DEATH(Make("ns3::FlowletLoadBalancer")->SetAttribute("FlowletGap", TimeValue(Time(0))),
                  "FlowletLoadBalancer::FlowletGap=0s is out of range: valid range >= 1ns");
     EXPECT_DEATH(Make("ns3::FlowletLoadBalancer")->SetAttribute("TableSize", UintegerValue(0)),
