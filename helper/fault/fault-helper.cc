@@ -148,6 +148,7 @@ FaultHelper::DoDispose()
 {
     m_topology = nullptr;
     m_nodes.clear();
+    m_nodeNames.clear();
     m_ends.clear();
     Object::DoDispose();
 }
