@@ -100,6 +100,14 @@
  */
 
 /**
+ * \defgroup ai-fabric-fault Fault injection
+ * \ingroup ai-fabric
+ * helper/fault/: FaultHelper, scheduled link and switch faults on a built fabric (down, up,
+ * flap, degrade, reboot) with routing that converges after a configurable delay, traced and
+ * logged as CSV.
+ */
+
+/**
  * \defgroup ai-fabric-collective Collectives
  * \ingroup ai-fabric
  * model/collective/, helper/collective/: NCCL-style schedules, algorithms, the per-rank

@@ -21,6 +21,7 @@
  *   ./cc-workload --cdf=my-sizes.cdf --duration=5ms --cc=none
  *   ./cc-workload --transport=uet --uet-cc=nscc --ev-strategy=reps
  *   ./cc-workload --cc=none --timeline=none-timeline.csv   (queues and PFC pauses over time)
+ *   ./cc-workload --fault=link-down:leaf3-spine1@2ms --convergence-delay=1ms --fault-log=f.csv
  *   ./cc-workload --flows=flows.txt --cc=hpcc   (replay a flow list: "src dst size_bytes start_ns"
  *                                                per line; tools/flowtxt_to_flowlist.py converts
  *                                                the HPCC-lineage flow.txt)
@@ -102,6 +103,8 @@ main(int argc, char* argv[])
     std::string countersPath;
     std::string queuesPath;
     std::string timelinePath;
+    std::string faultLogPath;
+    std::vector<std::string> faultSpecs;
     std::string scheduler = "ns3::DelayClassScheduler";
     std::string simulator = "ns3::FabricSimulatorImpl";
 
@@ -147,6 +150,10 @@ main(int argc, char* argv[])
                   "time_us,tier,queue_max_bytes,queue_sum_bytes,pfc_pause_frames,paused_ports) "
                   "to this file",
                   timelinePath);
+    FaultHelper::AddCommandLine(cmd, faultSpecs);
+    cmd.AddOutput("fault-log",
+                  "Write every change the faults made (time_ns,kind,target,detail) to this file",
+                  faultLogPath);
     cmd.AddValue("scheduler", "ns-3 event scheduler (same results with any)", scheduler);
     cmd.AddValue("simulator",
                  "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl; "
@@ -181,6 +188,12 @@ main(int argc, char* argv[])
                                    << "every flow's size and start); give one of them");
     }
     exp->Install(); // an input error naming a bad value
+    Ptr<FaultHelper> faults = CreateObject<FaultHelper>();
+    for (const std::string& f : faultSpecs)
+    {
+        faults->Add(f);
+    }
+    faults->Install(exp->GetTopology()); // an input error naming a bad node or cable
     std::unique_ptr<std::ofstream> timeline;
     if (!timelinePath.empty())
     {
@@ -191,6 +204,7 @@ main(int argc, char* argv[])
         exp->SetTimelineStream(timeline.get()); // rows streamed during the run
     }
     exp->GetTopology()->Print(std::cout);
+    faults->Print(std::cout);
     FlowWorkloadRunner& runner = exp->GetRunner();
     std::unique_ptr<std::ofstream> fct;
     if (!fctPath.empty())
@@ -283,6 +297,10 @@ main(int argc, char* argv[])
         std::ofstream out(queuesPath);
         FABRIC_INPUT_ERROR_IF(!out, "--queues=" << queuesPath << ": cannot open the file");
         queues->WriteCsv(out);
+    }
+    if (!faultLogPath.empty())
+    {
+        faults->WriteCsv(faultLogPath);
     }
     if (!countersPath.empty())
     {

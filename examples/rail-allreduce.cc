@@ -31,6 +31,10 @@
  * oblivious|bitmap|mixed); the table keeps its shape, the fabric CSV gets a trims column and
  * the NIC CSV UET's counters (trim NACKs, NACKs, retransmissions, RTOs, CE received). The
  * default (RoCE) output is unchanged.
+ * --fault=SPEC (repeatable; FaultHelper) injects faults, e.g. --fault=link-down:leaf3-spine1@2ms;
+ * --convergence-delay=200ms lets routing converge that long after each change. The faults are
+ * listed in the run header and every change is logged in <prefix>-faults.csv
+ * (time_ns,kind,target,detail).
  * --measured=FILE reads a real all_reduce_perf log (nccl-tests text format) and puts its
  * busbw next to the simulated one. tools/plots/plot_rail_allreduce.py draws the figures (with
  * the --plot-data files when present: the bottleneck, a caption, and utilization over busy
@@ -86,6 +90,7 @@ struct SweepConfig
     bool pcap{false};
     std::string scheduler{"ns3::DelayClassScheduler"};
     std::string simulator{"ns3::FabricSimulatorImpl"};
+    std::vector<std::string> faults;
 };
 
 /// One tier of switches whose counters are reported together.
@@ -975,6 +980,7 @@ main(int argc, char* argv[])
                  "the plot script",
                  cfg.plotData);
     cmd.AddValue("pcap", "Capture rank 0's NIC port (use with small sizes)", cfg.pcap);
+    FaultHelper::AddCommandLine(cmd, cfg.faults);
     cmd.AddValue("scheduler",
                  "ns-3 event scheduler (same results with any; ns3::MapScheduler is ns-3's "
                  "default)",
@@ -1033,6 +1039,10 @@ main(int argc, char* argv[])
     {
         FabricCommandLine::CheckWritable(cfg.prefix + suffix, "--prefix=" + cfg.prefix);
     }
+    if (!cfg.faults.empty())
+    {
+        FabricCommandLine::CheckWritable(cfg.prefix + "-faults.csv", "--prefix=" + cfg.prefix);
+    }
     if (cfg.plotData)
     {
         FabricCommandLine::CheckWritable(cfg.prefix + "-links.csv", "--prefix=" + cfg.prefix);
@@ -1053,7 +1063,14 @@ main(int argc, char* argv[])
     auto wall0 = std::chrono::steady_clock::now();
     Ptr<FabricTransportConfig> transport = MakeTransportConfig(cfg);
     Ptr<FabricTopologyHelper> topo = BuildFabric(cfg, transport);
+    Ptr<FaultHelper> faults = CreateObject<FaultHelper>();
+    for (const std::string& f : cfg.faults)
+    {
+        faults->Add(f);
+    }
+    faults->Install(topo); // names a bad node or cable
     topo->Print(std::clog);
+    faults->Print(std::clog);
     if (uet)
     {
         std::clog << "  transport: ";
@@ -1105,6 +1122,10 @@ main(int argc, char* argv[])
     if (cfg.plotData)
     {
         WriteConfig(cfg, topo);
+    }
+    if (!cfg.faults.empty())
+    {
+        faults->WriteCsv(cfg.prefix + "-faults.csv");
     }
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     std::clog << "rail-allreduce: simulated " << Simulator::Now().As(Time::MS) << " in " << wall

@@ -134,6 +134,20 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"rail-allreduce",
                  "--measured=no/such/all_reduce_perf.txt",
                  "--measured=no/such/all_reduce_perf.txt: no such file"},
+        // Faults (FaultHelper): syntax at parse time, names once the fabric is built.
+        BadInput{"rail-allreduce",
+                 "--fault=link-dwn:leaf0-spine0@1ms",
+                 "--fault=link-dwn:leaf0-spine0@1ms: unknown fault kind 'link-dwn'"},
+        BadInput{"rail-allreduce",
+                 "--servers=1 --gpus-per-server=2 --fault=link-down:leaf9-spine0@1ms",
+                 "no node 'leaf9' in this fabric; its nodes are gpu0..1, nvswitch0, leaf0..1"},
+        BadInput{"cc-workload",
+                 "--fault=link-flap:leaf0-spine0@1ms,period=1ms,count=0",
+                 "count '0' in 'link-flap:leaf0-spine0@1ms,period=1ms,count=0' is invalid"},
+        BadInput{"cc-workload",
+                 "--fault=link-down:leaf0-leaf1@1ms",
+                 "leaf0 and leaf1 are not cabled together; leaf0 is cabled to gpu0..15, "
+                 "spine0..1"},
 
         // Attribute values out of range name the attribute, the value and the valid range
         // (ns-3 alone says only "Invalid command-line argument").

@@ -508,6 +508,27 @@ FabricCommandLine::AddRate(const std::string& name, const std::string& help, std
 }
 
 void
+FabricCommandLine::AddList(const std::string& name,
+                           const std::string& help,
+                           std::vector<std::string>& values,
+                           const std::function<std::string(const std::string&)>& check)
+{
+    auto f = std::make_unique<Flag>();
+    f->name = name;
+    f->help = help;
+    std::vector<std::string>* v = &values;
+    f->parse = [v, check](const std::string& text) -> std::string {
+        const std::string error = check ? check(text) : std::string();
+        if (error.empty())
+        {
+            v->push_back(text);
+        }
+        return error;
+    };
+    Register(std::move(f));
+}
+
+void
 FabricCommandLine::AddOutput(const std::string& name, const std::string& help, std::string& path)
 {
     AddValue(name, help, path);

@@ -146,6 +146,18 @@ class FabricCommandLine
                   uint64_t min = 0,
                   uint64_t max = UINT64_MAX);
     /**
+     * \brief A repeatable text flag: each occurrence (--name=a --name=b) appends its value.
+     * \param name the flag without dashes
+     * \param help its --help text
+     * \param values the variable (values given by the program before Parse() stay first)
+     * \param check optional: returns the error for a bad value ("" if valid), reported as the
+     *        program's one input-error line
+     */
+    void AddList(const std::string& name,
+                 const std::string& help,
+                 std::vector<std::string>& values,
+                 const std::function<std::string(const std::string&)>& check = {});
+    /**
      * \brief An output file flag: checked writable after parsing (empty: no output).
      * \param name the flag without dashes
      * \param help its --help text
