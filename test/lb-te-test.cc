@@ -244,3 +244,27 @@ TEST_F(TeTest, RefusesUnknownHostsAndSwitchesWithoutPins)
                  "switch leaf0 runs ns3::EcmpLoadBalancer; pinned paths need "
                  "ns3::TeLoadBalancer");
 }
+
+TEST_F(TeTest, FollowsAFaultAfterRoutingConverges)
+{
+    Ptr<ClosTopologyHelper> t = Fabric();
+    auto te = CreateObject<FabricTeController>();
+    te->SetAttribute("RecomputeDelay", TimeValue(MicroSeconds(50)));
+    te->SetTopology(t);
+    te->AddDemand(0, 4, DataRate("100Gbps"));
+    te->Plan();
+    // The cable cut at 10 us, routes converge 30 us later, the controller plans 50 us after.
+    auto faults = CreateObject<FaultHelper>();
+    faults->SetAttribute("ConvergenceDelay", TimeValue(MicroSeconds(30)));
+    faults->Add("link-down:leaf0-spine0@10us");
+    faults->Install(t);
+    Simulator::Schedule(MicroSeconds(89), [&]() { EXPECT_EQ(te->GetPlan().number, 1u); });
+    Simulator::Schedule(MicroSeconds(91), [&]() {
+        const FabricTePlan& plan = te->GetPlan();
+        EXPECT_EQ(plan.number, 2u);
+        ASSERT_EQ(plan.demands.size(), 1u);
+        EXPECT_EQ(plan.demands[0].nodes[2], t->GetSpine(1)->GetId());
+    });
+    Simulator::Stop(MicroSeconds(100));
+    Simulator::Run();
+}

@@ -529,6 +529,10 @@ FaultHelper::Converge(std::vector<std::pair<uint32_t, bool>> changes,
         }
     }
     const FabricRouteStats& st = rc->Compute();
+    for (const auto& [l, up] : changes)
+    {
+        m_topology->NotifyLinkState(l, up); // e.g. a FabricTeController plans again
+    }
     std::ostringstream os;
     os << "recomputed after " << cause << " at "
        << FaultSpec::FormatTime(Simulator::Now() - m_convergenceDelay) << ": " << st.routes

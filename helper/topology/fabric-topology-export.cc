@@ -345,6 +345,13 @@ FabricTopologyHelper::SetLinkUp(uint32_t link, bool up)
 }
 
 void
+FabricTopologyHelper::NotifyLinkState(uint32_t link, bool up)
+{
+    CheckLink(link, "NotifyLinkState");
+    m_linkStateTrace(link, up);
+}
+
+void
 FabricTopologyHelper::SetLinkDataRate(uint32_t link, DataRate rate)
 {
     CheckLink(link, "SetLinkDataRate");

@@ -583,6 +583,14 @@ class FabricTopologyHelper : public Object, public FabricTransportTarget
      */
     const FabricRouteStats& SetLinkUp(uint32_t link, bool up);
     /**
+     * \brief Fire the LinkState trace: for code that cuts or restores cables and recomputes
+     *        the routes itself (FaultHelper with a ConvergenceDelay), once the routes are
+     *        recomputed. SetLinkUp() fires it by itself.
+     * \param link a link index, < GetNLinks() (aborts naming the index and the valid range)
+     * \param up true if restored, false if cut
+     */
+    void NotifyLinkState(uint32_t link, bool up);
+    /**
      * \brief Degrade or restore one cable: set the rate of both its ports
      *        (PfcNetDevice::SetDataRate; frames already being sent keep their old timing). The
      *        forwarding tables are not recomputed: equal-cost sets depend on hops, not rates,
