@@ -142,3 +142,44 @@ TEST_F(LbReorderingTest, BadWindowIsNamed)
                  "OutOfOrderWindow=100 is out of range: valid range 0 \\(off\\) or a power of two "
                  "2..4096");
 }
+
+TEST(FabricRunCountersTest, SinceSubtractsEveryTransportCounter)
+{
+    // Every field of FabricTransportCounters, set to distinct values: the difference of two
+    // snapshots keeps each one (the out-of-sequence count included).
+    FabricRunCounters a;
+    FabricRunCounters b;
+    uint64_t* fields[] = {&a.transports.retransmissions,
+                          &a.transports.timeouts,
+                          &a.transports.nacks,
+                          &a.transports.outOfOrder,
+                          &a.transports.trimNacks,
+                          &a.transports.cnpsTx,
+                          &a.transports.cnpsRx,
+                          &a.transports.ceRx,
+                          &a.transports.bytesPosted,
+                          &a.transports.bytesCompleted,
+                          &a.transports.bytesDelivered,
+                          &a.transports.opsFailed};
+    uint64_t v = 100;
+    for (uint64_t* f : fields)
+    {
+        *f = v;
+        v += 10;
+    }
+    b.transports.outOfOrder = 7;
+    b.transports.retransmissions = 3;
+    const FabricTransportCounters d = a.Since(b).transports;
+    EXPECT_EQ(d.retransmissions, 97u);
+    EXPECT_EQ(d.timeouts, 110u);
+    EXPECT_EQ(d.nacks, 120u);
+    EXPECT_EQ(d.outOfOrder, 123u);
+    EXPECT_EQ(d.trimNacks, 140u);
+    EXPECT_EQ(d.cnpsTx, 150u);
+    EXPECT_EQ(d.cnpsRx, 160u);
+    EXPECT_EQ(d.ceRx, 170u);
+    EXPECT_EQ(d.bytesPosted, 180u);
+    EXPECT_EQ(d.bytesCompleted, 190u);
+    EXPECT_EQ(d.bytesDelivered, 200u);
+    EXPECT_EQ(d.opsFailed, 210u);
+}

@@ -94,6 +94,7 @@ FabricRunCounters::Since(const FabricRunCounters& b) const
     t.retransmissions = x.retransmissions - y.retransmissions;
     t.timeouts = x.timeouts - y.timeouts;
     t.nacks = x.nacks - y.nacks;
+    t.outOfOrder = x.outOfOrder - y.outOfOrder;
     t.trimNacks = x.trimNacks - y.trimNacks;
     t.cnpsTx = x.cnpsTx - y.cnpsTx;
     t.cnpsRx = x.cnpsRx - y.cnpsRx;

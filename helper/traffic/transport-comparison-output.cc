@@ -5,6 +5,7 @@
  */
 #include "transport-comparison.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -116,6 +117,7 @@ TransportComparison::WriteTable(std::ostream& os, const std::vector<TransportCom
 {
     std::size_t sw = 8;
     std::size_t cw = 6;
+    std::size_t lw = 0; // the lb column, only when rows name balancers
     auto scenarioName = [](const TransportComparisonRow& r) {
         return r.busbwGBps >= 0 || r.flows == 0 ? r.scenario + " " + SizeName(r.bytes) : r.scenario;
     };
@@ -123,21 +125,27 @@ TransportComparison::WriteTable(std::ostream& os, const std::vector<TransportCom
     {
         sw = std::max(sw, scenarioName(r).size());
         cw = std::max(cw, r.config.size());
+        lw = std::max(lw, r.lb.empty() ? 0 : std::max<std::size_t>(r.lb.size(), 2) + 2);
     }
     os << std::left << std::setw(int(sw)) << "scenario"
-       << "  " << std::setw(int(cw)) << "config" << std::right << std::setw(9) << "busbw"
-       << std::setw(10) << "fct_med" << std::setw(10) << "fct_p99" << std::setw(10) << "fct_max"
-       << std::setw(8) << "pauses" << std::setw(8) << "trims" << std::setw(7) << "drops"
-       << std::setw(7) << "retx" << std::setw(5) << "ok"
+       << "  " << std::setw(int(cw)) << "config" << std::setw(int(lw)) << (lw ? "  lb" : "")
+       << std::right << std::setw(9) << "busbw" << std::setw(10) << "fct_med" << std::setw(10)
+       << "fct_p99" << std::setw(10) << "fct_max" << std::setw(8) << "pauses" << std::setw(8)
+       << "trims" << std::setw(7) << "drops" << std::setw(7) << "retx";
+    if (lw)
+    {
+        os << std::setw(8) << "oos" << std::setw(7) << "imbal";
+    }
+    os << std::setw(5) << "ok"
        << "\n";
     os << std::left << std::setw(int(sw)) << ""
-       << "  " << std::setw(int(cw)) << "" << std::right << std::setw(9) << "(GB/s)"
-       << std::setw(10) << "(us)" << std::setw(10) << "(us)" << std::setw(10) << "(us)"
+       << "  " << std::setw(int(cw)) << "" << std::setw(int(lw)) << "" << std::right << std::setw(9)
+       << "(GB/s)" << std::setw(10) << "(us)" << std::setw(10) << "(us)" << std::setw(10) << "(us)"
        << "\n";
     for (const auto& r : rows)
     {
         os << std::left << std::setw(int(sw)) << scenarioName(r) << "  " << std::setw(int(cw))
-           << r.config << std::right;
+           << r.config << std::setw(int(lw)) << (lw ? "  " + r.lb : "") << std::right;
         if (r.busbwGBps >= 0)
         {
             std::ostringstream b;
@@ -154,14 +162,21 @@ TransportComparison::WriteTable(std::ostream& os, const std::vector<TransportCom
         }
         os << std::setw(8) << r.counters.GetPfcPauses() << std::setw(8) << r.counters.trims
            << std::setw(7) << r.counters.drops << std::setw(7)
-           << r.counters.transports.retransmissions << std::setw(5) << (r.ok ? "yes" : "NO")
-           << "\n";
+           << r.counters.transports.retransmissions;
+        if (lw)
+        {
+            std::ostringstream imb;
+            imb << std::fixed << std::setprecision(2) << r.uplinkImbalance;
+            os << std::setw(8) << r.counters.transports.outOfOrder << std::setw(7) << imb.str();
+        }
+        os << std::setw(5) << (r.ok ? "yes" : "NO") << "\n";
     }
     for (const auto& r : rows)
     {
         if (!r.ok)
         {
-            os << "# " << r.scenario << " / " << r.config << ": " << r.problem << "\n";
+            os << "# " << r.scenario << " / " << r.config << (r.lb.empty() ? "" : " / " + r.lb)
+               << ": " << r.problem << "\n";
         }
     }
 }
@@ -172,7 +187,10 @@ TransportComparison::WriteCsv(std::ostream& os, const std::vector<TransportCompa
     os << "scenario,config,transport,bytes,busbw_GBps,flows,completed,fct_median_us,fct_p99_us,"
           "fct_max_us,max_queue_bytes,pfc_pauses,pfc_pauses_data_class,trims,drops,ecn_marks,"
           "retransmissions,timeouts,nacks,trim_nacks,cnps,uet_bytes_posted,uet_bytes_delivered,"
-          "ok\n";
+          "ok";
+    const bool lbs =
+        std::any_of(rows.begin(), rows.end(), [](const auto& r) { return !r.lb.empty(); });
+    os << (lbs ? ",lb,uplink_imbalance,out_of_order\n" : "\n");
     for (const auto& r : rows)
     {
         const FabricRunCounters& c = r.counters;
@@ -196,7 +214,12 @@ TransportComparison::WriteCsv(std::ostream& os, const std::vector<TransportCompa
            << c.transports.retransmissions << "," << c.transports.timeouts << ","
            << c.transports.nacks << "," << c.transports.trimNacks << "," << c.transports.cnpsTx
            << "," << c.transports.bytesPosted << "," << c.transports.bytesDelivered << ","
-           << (r.ok ? 1 : 0) << "\n";
+           << (r.ok ? 1 : 0);
+        if (lbs)
+        {
+            os << "," << r.lb << "," << r.uplinkImbalance << "," << c.transports.outOfOrder;
+        }
+        os << "\n";
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/collective-helper.h"
+#include "ns3/collective-layout.h"
 #include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-input-error.h"
@@ -21,6 +22,7 @@
 #include <algorithm>
 #include <functional>
 #include <iomanip>
+#include <map>
 #include <sstream>
 
 namespace ns3
@@ -271,6 +273,13 @@ TransportComparison::GetTypeId()
                                       "permutation-failure"),
                           MakeStringAccessor(&TransportComparison::m_scenarios),
                           MakeStringChecker())
+            .AddAttribute("LoadBalancers",
+                          "Comma-separated switch load balancers, SwitchHelper short names "
+                          "(ecmp, resilient, flowlet, adaptive, conga, te, ...); every scenario "
+                          "and configuration runs under each. Empty: the configuration's own.",
+                          StringValue(""),
+                          MakeStringAccessor(&TransportComparison::m_lbs),
+                          MakeStringChecker())
             .AddAttribute("MinBytes",
                           "Smallest AllReduce size, bytes (>= 1).",
                           UintegerValue(1 << 20),
@@ -380,6 +389,12 @@ TransportComparison::GetScenarios() const
     return Split(m_scenarios);
 }
 
+std::vector<std::string>
+TransportComparison::GetLoadBalancers() const
+{
+    return Split(m_lbs);
+}
+
 Ptr<FabricTransportConfig>
 TransportComparison::MakeConfig(const std::string& name, const std::string& what)
 {
@@ -443,20 +458,34 @@ TransportComparison::Run()
     {
         CheckScenario(s, "ns3::TransportComparison::Scenarios");
     }
+    std::vector<std::string> lbs = GetLoadBalancers();
+    for (const auto& lb : lbs)
+    {
+        SwitchHelper::CheckLoadBalancerName(lb, "ns3::TransportComparison::LoadBalancers");
+    }
+    if (lbs.empty())
+    {
+        lbs.emplace_back(); // the configuration's own balancer
+    }
     std::vector<TransportComparisonRow> rows;
     for (const auto& s : scenarios)
     {
         for (const auto& c : configs)
         {
-            auto r = RunOne(s, c);
-            rows.insert(rows.end(), r.begin(), r.end());
+            for (const auto& lb : lbs)
+            {
+                auto r = RunOne(s, c, lb);
+                rows.insert(rows.end(), r.begin(), r.end());
+            }
         }
     }
     return rows;
 }
 
 std::vector<TransportComparisonRow>
-TransportComparison::RunOne(const std::string& scenario, const std::string& config)
+TransportComparison::RunOne(const std::string& scenario,
+                            const std::string& config,
+                            const std::string& lb)
 {
     CheckScenario(scenario, "TransportComparison::RunOne");
     FABRIC_INPUT_ERROR_IF(m_maxBytes < m_minBytes,
@@ -467,6 +496,10 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
     Ptr<FabricTransportConfig> tc = MakeConfig(config, "TransportComparison::RunOne");
     Ptr<FabricTopologyHelper> topo = MakeTopology();
     tc->Configure(topo);
+    if (!lb.empty())
+    {
+        topo->GetSwitchHelper().SetLoadBalancerByName(lb, "TransportComparison::RunOne: lb");
+    }
     topo->Install();
     tc->Finish(topo);
     Ptr<FabricTransportPlugin> transport = tc->GetPlugin();
@@ -476,6 +509,12 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
     if (failure)
     {
         ApplyFailure(topo);
+    }
+    Ptr<FabricTeController> te;
+    if (lb == "te")
+    {
+        te = CreateObject<FabricTeController>();
+        te->SetTopology(topo);
     }
 
     Ptr<FabricProgressReporter> progress;
@@ -489,12 +528,18 @@ TransportComparison::RunOne(const std::string& scenario, const std::string& conf
     TransportComparisonRow proto;
     proto.scenario = scenario;
     proto.config = config;
+    proto.lb = lb;
     proto.dataPriority = transport->GetDataPriority();
     const FabricRunCounters start = FabricRunCounters::Collect(topo);
     std::vector<TransportComparisonRow> rows =
         base == "allreduce"
-            ? RunAllReduce(topo, transport, proto)
-            : std::vector<TransportComparisonRow>{RunFlows(base, topo, proto, start)};
+            ? RunAllReduce(topo, transport, proto, te)
+            : std::vector<TransportComparisonRow>{RunFlows(base, topo, proto, start, te)};
+    const double imbalance = UplinkImbalance(topo);
+    for (auto& r : rows)
+    {
+        r.uplinkImbalance = imbalance;
+    }
     const std::string problem = CheckRun(topo, start);
     if (!problem.empty())
     {
@@ -553,8 +598,48 @@ TransportComparison::ApplyFailure(Ptr<FabricTopologyHelper> topo) const
 std::vector<TransportComparisonRow>
 TransportComparison::RunAllReduce(Ptr<FabricTopologyHelper> topo,
                                   Ptr<FabricTransportPlugin> transport,
-                                  const TransportComparisonRow& proto) const
+                                  const TransportComparisonRow& proto,
+                                  Ptr<FabricTeController> te) const
 {
+    const uint32_t channels = m_channels ? m_channels : topo->GetGpusPerServer();
+    if (te)
+    {
+        // The rings' inter-server hops (the world communicator's rail-aware rings), each
+        // pair at its share of the NICs: hops x NIC rate / the larger of its source's and its
+        // destination's inter-server hops.
+        std::vector<CollectiveRankLocation> where(topo->GetNRanks());
+        for (uint32_t r = 0; r < topo->GetNRanks(); ++r)
+        {
+            where[r] = CollectiveRankLocation{topo->GetServerOf(r), topo->GetLocalOf(r)};
+        }
+        const CollectiveLayout layout(where);
+        std::map<std::pair<uint32_t, uint32_t>, uint32_t> hops;
+        std::vector<uint32_t> out(topo->GetNRanks(), 0);
+        std::vector<uint32_t> in(topo->GetNRanks(), 0);
+        for (uint32_t c = 0; c < channels; ++c)
+        {
+            const std::vector<uint32_t> ring = layout.GetRing(c, true);
+            for (size_t i = 0; i < ring.size(); ++i)
+            {
+                const uint32_t a = ring[i];
+                const uint32_t b = ring[(i + 1) % ring.size()];
+                if (topo->GetServerOf(a) != topo->GetServerOf(b))
+                {
+                    ++hops[{a, b}];
+                    ++out[a];
+                    ++in[b];
+                }
+            }
+        }
+        const uint64_t nic = topo->GetLinkRate(FabricLinkTier::GPU_LEAF).GetBitRate();
+        for (const auto& [pair, n] : hops)
+        {
+            te->AddDemand(pair.first,
+                          pair.second,
+                          DataRate(nic * n / std::max(out[pair.first], in[pair.second])));
+        }
+        te->Plan();
+    }
     std::vector<TransportComparisonRow> rows;
     std::vector<uint64_t> sizes;
     for (uint64_t s = m_minBytes; s <= m_maxBytes; s *= m_factor)
@@ -568,9 +653,7 @@ TransportComparison::RunAllReduce(Ptr<FabricTopologyHelper> topo,
     CollectiveHelper coll;
     coll.SetTopology(topo);
     coll.SetTransportType(transport->GetName());
-    coll.SetCommunicatorAttribute(
-        "Channels",
-        UintegerValue(m_channels ? m_channels : topo->GetGpusPerServer()));
+    coll.SetCommunicatorAttribute("Channels", UintegerValue(channels));
     // Transports are compared as networks are benchmarked: NCCL_ALGO=RING, Simple.
     coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
     coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
@@ -600,7 +683,8 @@ TransportComparisonRow
 TransportComparison::RunFlows(const std::string& base,
                               Ptr<FabricTopologyHelper> topo,
                               const TransportComparisonRow& proto,
-                              const FabricRunCounters& start) const
+                              const FabricRunCounters& start,
+                              Ptr<FabricTeController> te) const
 {
     const uint32_t n = topo->GetNRanks();
     HtsimConnectionMatrix matrix(n);
@@ -672,6 +756,24 @@ TransportComparison::RunFlows(const std::string& base,
             matrix.Add(c);
         }
     }
+    if (te)
+    {
+        // Each flow at its max-min share of the NICs: the NIC rate over the larger of its
+        // source's flows and its destination's.
+        std::vector<uint32_t> out(n, 0);
+        std::vector<uint32_t> in(n, 0);
+        for (const auto& c : matrix.GetConnections())
+        {
+            ++out[c.src];
+            ++in[c.dst];
+        }
+        const uint64_t nic = topo->GetLinkRate(FabricLinkTier::GPU_LEAF).GetBitRate();
+        for (const auto& c : matrix.GetConnections())
+        {
+            te->AddDemand(c.src, c.dst, DataRate(nic / std::max(out[c.src], in[c.dst])));
+        }
+        te->Plan();
+    }
     FabricFlowRunner runner(topo, matrix, ranks);
     runner.Start();
     auto allDone = [&runner, topo]() {
@@ -700,6 +802,41 @@ TransportComparison::RunFlows(const std::string& base,
                       " flows did not complete";
     }
     return row;
+}
+
+double
+TransportComparison::UplinkImbalance(Ptr<FabricTopologyHelper> topo)
+{
+    double sum = 0;
+    double max = 0;
+    uint32_t n = 0;
+    for (uint32_t l = 0; l < topo->GetNLeaves(); ++l)
+    {
+        for (uint32_t s = 0; s < topo->GetNSpines(); ++s)
+        {
+            for (uint32_t link : topo->FindLinks(topo->GetLeaf(l), topo->GetSpine(s)))
+            {
+                Ptr<PfcChannel> ch = topo->GetLinkChannel(link);
+                if (!ch->IsLinkUp())
+                {
+                    continue;
+                }
+                Ptr<PfcNetDevice> up = ch->GetPfcDevice(0)->GetNode() == topo->GetLeaf(l)
+                                           ? ch->GetPfcDevice(0)
+                                           : ch->GetPfcDevice(1);
+                uint64_t bytes = 0;
+                for (uint8_t q = 0; q < 8; ++q)
+                {
+                    bytes += up->GetCounters().txBytes[q];
+                }
+                const double busy = 8.0 * double(bytes) / double(up->GetDataRate().GetBitRate());
+                sum += busy;
+                max = std::max(max, busy);
+                ++n;
+            }
+        }
+    }
+    return sum > 0 ? max / (sum / n) : 0;
 }
 
 std::string

@@ -10,6 +10,7 @@
 
 #include "fabric-run-counters.h"
 
+#include "ns3/fabric-te-controller.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/fabric-transport-config.h"
 #include "ns3/nstime.h"
@@ -34,6 +35,8 @@ struct TransportComparisonRow
 {
     std::string scenario;       //!< "allreduce", "incast", "permutation", "...-failure"
     std::string config;         //!< configuration name ("roce-dcqcn", "uet-nscc", ...)
+    std::string lb;             //!< switch load balancer's short name (empty: the default)
+    double uplinkImbalance{0};  //!< max / mean utilization of the leaf-to-spine cables (run)
     uint64_t bytes{0};          //!< collective size, or bytes per flow
     double busbwGBps{-1};       //!< collective busbw, GB/s (-1 for flow patterns)
     uint32_t flows{0};          //!< flow patterns: connections
@@ -77,6 +80,16 @@ struct TransportComparisonRow
  * routes recomputed) or degraded (Failure "degrade": DegradeFactor x its rate, routes kept)
  * from the start.
  *
+ * <b>Load balancers</b> (attribute LoadBalancers, comma-separated SwitchHelper short names,
+ * empty by default: the configuration's own): every scenario and configuration runs once per
+ * balancer on every switch. With "te" a FabricTeController plans the scenario's flow matrix
+ * before the traffic starts (after the failure): each flow at the NIC rate divided by the
+ * larger of its source's flows and its destination's; for the AllReduce every GPU to the
+ * same-rail GPU of the next and of the previous server, at half the NIC rate each (a ring's
+ * inter-server hops, both directions since channels run both ways). Rows then also carry the
+ * balancer and the leaf-to-spine utilization imbalance (max / mean), and the table and CSV
+ * gain those columns and the out-of-sequence arrivals.
+ *
  * A row is ok when its traffic completed, the fabric's health monitor saw no stall and, with
  * UET, every byte posted was completed and delivered and no operation failed.
  */
@@ -114,15 +127,21 @@ class TransportComparison : public Object
      * \brief Run one scenario under one configuration (one simulation).
      * \param scenario a scenario name
      * \param config a configuration name
+     * \param lb a switch load balancer's short name (SwitchHelper::SetLoadBalancerByName;
+     *        "te" also plans the scenario's flow matrix with a FabricTeController), empty
+     *        for the configuration's default
      * \return its rows (one per collective size, else one)
      */
     std::vector<TransportComparisonRow> RunOne(const std::string& scenario,
-                                               const std::string& config);
+                                               const std::string& config,
+                                               const std::string& lb = "");
 
     /// \return the configurations, in order
     std::vector<std::string> GetConfigurations() const;
     /// \return the scenarios, in order
     std::vector<std::string> GetScenarios() const;
+    /// \return the load balancers (LoadBalancers), in order; empty for the default only
+    std::vector<std::string> GetLoadBalancers() const;
     /**
      * \brief A FabricTransportConfig for a configuration name: a transport plug-in's preset
      *        (FabricTransportConfig::FromPreset; aborts naming the name and the valid forms
@@ -142,7 +161,9 @@ class TransportComparison : public Object
 
     /**
      * \brief Print the rows as a table: scenario, configuration, busbw (collectives), median /
-     *        p99 / max FCT (flow patterns), PFC pauses, trims, drops, retransmissions, ok.
+     *        p99 / max FCT (flow patterns), PFC pauses, trims, drops, retransmissions, ok;
+     *        when rows name load balancers also the balancer, out-of-sequence arrivals and
+     *        the leaf-to-spine utilization imbalance.
      * \param os the stream
      * \param rows the rows
      */
@@ -152,7 +173,8 @@ class TransportComparison : public Object
      *        completed,fct_median_us,fct_p99_us,fct_max_us,max_queue_bytes,pfc_pauses,
      *        pfc_pauses_data_class,trims,drops,ecn_marks,retransmissions,timeouts,nacks,
      *        trim_nacks,cnps,uet_bytes_posted,uet_bytes_delivered,ok (busbw empty for flow
-     *        patterns, FCTs empty for collectives).
+     *        patterns, FCTs empty for collectives), and when rows name load balancers
+     *        lb,uplink_imbalance,out_of_order.
      * \param os the stream
      * \param rows the rows
      */
@@ -181,23 +203,34 @@ class TransportComparison : public Object
      * \param topo the installed fabric
      * \param transport its transport (the collectives run on its CollectiveTransport)
      * \param proto the row's scenario, configuration and data priority
+     * \param te a controller to plan the ring's pattern with (null: no traffic engineering)
      * \return the rows (a last one naming the size that did not complete, if any)
      */
     std::vector<TransportComparisonRow> RunAllReduce(Ptr<FabricTopologyHelper> topo,
                                                      Ptr<FabricTransportPlugin> transport,
-                                                     const TransportComparisonRow& proto) const;
+                                                     const TransportComparisonRow& proto,
+                                                     Ptr<FabricTeController> te) const;
     /**
      * \brief The incast or permutation scenario: the flows run to completion, one row.
      * \param base "incast" or "permutation"
      * \param topo the installed fabric
      * \param proto the row's scenario, configuration and data priority
      * \param start the fabric's counters before the run
+     * \param te a controller to plan the flows with (null: no traffic engineering)
      * \return the row (FCT percentiles, counters since \p start)
      */
     TransportComparisonRow RunFlows(const std::string& base,
                                     Ptr<FabricTopologyHelper> topo,
                                     const TransportComparisonRow& proto,
-                                    const FabricRunCounters& start) const;
+                                    const FabricRunCounters& start,
+                                    Ptr<FabricTeController> te) const;
+    /**
+     * \brief Max over mean utilization (bytes sent / rate) of the leaf-to-spine cables that
+     *        are up, over the whole run so far.
+     * \param topo the fabric
+     * \return the ratio (1 = perfectly even; 0 if nothing was sent)
+     */
+    static double UplinkImbalance(Ptr<FabricTopologyHelper> topo);
     /**
      * \brief The whole run's health: no stall, and where the transport counts bytes (UET)
      *        every byte posted completed and was delivered once, nothing pending.
@@ -212,6 +245,7 @@ class TransportComparison : public Object
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_topoAttributes;
     std::string m_configs;                     //!< attribute Configurations
     std::string m_scenarios;                   //!< attribute Scenarios
+    std::string m_lbs;                         //!< attribute LoadBalancers
     uint64_t m_minBytes;                       //!< attribute MinBytes
     uint64_t m_maxBytes;                       //!< attribute MaxBytes
     uint32_t m_factor;                         //!< attribute Factor

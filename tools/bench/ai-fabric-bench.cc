@@ -381,7 +381,8 @@ ScenarioWebsearch128(Time duration)
 
 /// A rack-crossing permutation on a two-tier Clos of 8 ToRs x 16 hosts and 16 spines at 400
 /// Gb/s: every host WRITEs \p bytes to another rack's host at once, under the switch load
-/// balancer \p lb (SwitchHelper::SetLoadBalancerByName); RoCE with DCQCN, PFC and
+/// balancer \p lb (SwitchHelper::SetLoadBalancerByName; "te" also plans the permutation with a
+/// FabricTeController); RoCE with DCQCN, PFC and
 /// out-of-order placement (so that per-packet balancers are not charged go-back-N).
 std::string
 ScenarioLbPermutation(uint64_t bytes, const std::string& lb)
@@ -415,6 +416,18 @@ ScenarioLbPermutation(uint64_t bytes, const std::string& lb)
         const uint32_t s = i % perRack;
         const uint32_t to = (r + 1 + s % (racks - 1)) % racks;
         dst[i] = to * perRack + slot[to][s];
+    }
+    Ptr<FabricTeController> te;
+    if (lb == "te")
+    {
+        // Traffic engineering plans the permutation: every flow at the NIC rate.
+        te = CreateObject<FabricTeController>();
+        te->SetTopology(t);
+        for (uint32_t i = 0; i < hosts; ++i)
+        {
+            te->AddDemand(i, dst[i], DataRate("400Gbps"));
+        }
+        te->Plan();
     }
     std::vector<Time> fct;
     for (uint32_t i = 0; i < hosts; ++i)

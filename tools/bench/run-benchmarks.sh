@@ -11,7 +11,7 @@ for s in p2p incast uet-p2p uet-incast uet-permutation uet-permutation-rccc allr
     "$bench" --scenario="$s" --csv="$out"
 done
 # The load-balancing tiers on one permutation (the CSV's result column names the balancer).
-for lb in ecmp resilient flowlet adaptive adaptive-packet spray; do
+for lb in ecmp resilient flowlet adaptive adaptive-packet conga te spray; do
     "$bench" --scenario=lb-permutation --lb="$lb" --csv="$out"
 done
 echo "run-benchmarks: results in $out"

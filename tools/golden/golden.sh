@@ -73,6 +73,7 @@ run rail-allreduce-hier "$ex/rail-allreduce" --algo=hierarchical --topology=rail
     --servers=2 --max-bytes=16777216
 run rail-allreduce-uet "$ex/rail-allreduce" --transport=uet --servers=2 --max-bytes=16777216
 run roce-vs-uet "$ex/roce-vs-uet" --csv=roce-vs-uet.csv
+run lb-compare "$ex/lb-compare" --csv=lb-compare.csv
 for s in p2p incast uet-p2p uet-incast allreduce-su allreduce-su-nccl fabric-8k; do
     run "bench-$s" "$bench" --scenario="$s"
 done
@@ -81,6 +82,8 @@ run bench-uet-permutation-rccc-k4 "$bench" --scenario=uet-permutation-rccc --k=4
 run bench-lb-permutation-flowlet "$bench" --scenario=lb-permutation --lb=flowlet --bytes=1048576
 run bench-lb-permutation-adaptive-packet "$bench" --scenario=lb-permutation \
     --lb=adaptive-packet --bytes=1048576
+run bench-lb-permutation-conga "$bench" --scenario=lb-permutation --lb=conga --bytes=1048576
+run bench-lb-permutation-te "$bench" --scenario=lb-permutation --lb=te --bytes=1048576
 run bench-websearch-128-1ms "$bench" --scenario=websearch-128 --bytes=1000000
 run bench-p2p-default-engine "$bench" --scenario=p2p --bytes=16777216 \
     --simulator=ns3::DefaultSimulatorImpl --scheduler=ns3::MapScheduler
