@@ -286,6 +286,84 @@ TEST_F(LbTierTest, AdaptivePerFlowletMovesAFlowOffAHotPortOnlyAfterTheGap)
     EXPECT_EQ(seen.size(), PORTS.size() - 1);
 }
 
+// ---- polarization -------------------------------------------------------------------------
+
+namespace
+{
+
+/// Bytes each aggregation switch sent on each of its core uplinks, on a 3-tier Clos of 2 pods
+/// (2 ToRs of 4 hosts, 2 aggregation switches, each ToR with 2 cables to each) and 2 core
+/// planes of 2 cores (2 cables from each aggregation switch to each core of its plane), after
+/// every pod-0 host WRITEs 64 KiB on 8 QPs to its pod-1 peer, under ECMP with \p seed on
+/// every switch (0: the helper's per-switch seeds).
+std::vector<uint64_t>
+CoreUplinkBytes(uint32_t seed)
+{
+    auto t = CreateObject<ClosTopologyHelper>();
+    t->SetAttribute("Hosts", UintegerValue(16));
+    t->SetAttribute("Tiers", UintegerValue(3));
+    t->SetAttribute("ServersPerRack", UintegerValue(4));
+    t->SetAttribute("RacksPerPod", UintegerValue(2));
+    t->SetAttribute("SpinesPerPod", UintegerValue(2));
+    t->SetAttribute("Cores", UintegerValue(4));
+    t->GetSwitchHelper().SetLoadBalancer("ns3::EcmpLoadBalancer", "Seed", UintegerValue(seed));
+    t->Install();
+    uint32_t done = 0;
+    for (uint32_t h = 0; h < 8; ++h)
+    {
+        for (const auto& qp : t->Connect(h, 8 + h, 8))
+        {
+            qp.first->PostWrite(64 << 10,
+                                0,
+                                1,
+                                MakeCallback(+[](uint32_t* n, const RoceWorkCompletion& wc) {
+                                    *n += wc.status == RoceWcStatus::SUCCESS;
+                                }).Bind(&done));
+        }
+    }
+    Simulator::Run();
+    EXPECT_EQ(done, 64u);
+    std::vector<uint64_t> bytes;
+    for (uint32_t s = 0; s < 2; ++s) // pod 0's aggregation switches
+    {
+        for (uint32_t c = 0; c < t->GetNCores(); ++c)
+        {
+            for (uint32_t link : t->FindLinks(t->GetSpine(s), t->GetCore(c)))
+            {
+                Ptr<PfcChannel> ch = t->GetLinkChannel(link);
+                Ptr<PfcNetDevice> up = ch->GetPfcDevice(0)->GetNode() == t->GetSpine(s)
+                                           ? ch->GetPfcDevice(0)
+                                           : ch->GetPfcDevice(1);
+                uint64_t b = 0;
+                for (uint8_t q = 0; q < 8; ++q)
+                {
+                    b += up->GetCounters().txBytes[q];
+                }
+                bytes.push_back(b);
+            }
+        }
+    }
+    Simulator::Destroy();
+    return bytes;
+}
+
+} // namespace
+
+TEST_F(LbTierTest, OneEcmpSeedOnTwoTiersPolarizesAndPerSwitchSeedsCureIt)
+{
+    // One seed everywhere: a ToR sends to aggregation switch j exactly the flows whose hash
+    // picks j's cables, and j, hashing them again alike, picks only the same positions among
+    // its own 4 core uplinks: half of them stay idle (hash polarization, the problem of IETF
+    // draft-li-rtgwg-hash-polarization-mitigation). The helper's per-switch seeds decorrelate
+    // the tiers: every uplink carries traffic.
+    const std::vector<uint64_t> polarized = CoreUplinkBytes(12345);
+    const std::vector<uint64_t> cured = CoreUplinkBytes(0);
+    ASSERT_EQ(polarized.size(), 8u);
+    ASSERT_EQ(cured.size(), 8u);
+    EXPECT_EQ(std::count(polarized.begin(), polarized.end(), 0u), 4);
+    EXPECT_EQ(std::count(cured.begin(), cured.end(), 0u), 0);
+}
+
 // ---- names and bad input -----------------------------------------------------------------
 
 TEST_F(LbTierTest, ShortNamesChooseTheBalancerOfNewSwitches)

@@ -183,6 +183,23 @@ else
     echo "SKIP roce-vs-uet: $examples/roce-vs-uet not built"
 fi
 
+# --- lb-compare (the load-balancing tiers), when the example is built: two seeds, two tiers
+if [ -x "$examples/lb-compare" ]; then
+    for seed in 1 2; do
+        run "lb-compare seed $seed" "$examples/lb-compare" --seed=$seed --lbs=ecmp,te \
+            --configs=roce-dcqcn --failures=none,degrade --flow-bytes=1000000 \
+            --bytes=4194304 --csv=lbc-$seed.csv
+    done
+    run "plot_lb_compare" "$python" "$plots/plot_lb_compare.py" lbc-1.csv lbc-2.csv \
+        --name lbc --out figs
+    figures "plot_lb_compare figures" figs lbc-tiers lbc-fabric
+    cut -d, -f1-24 lbc-1.csv >lbc-cut.csv
+    rejects "plot_lb_compare missing column" "lbc-cut.csv" "'uplink_imbalance'" -- \
+        "$python" "$plots/plot_lb_compare.py" lbc-cut.csv --out figs
+else
+    echo "SKIP lb-compare: $examples/lb-compare not built"
+fi
+
 # --- bad input: exit 1, message names the file and the column
 rejects "missing input file" "nothere-flows.csv" -- \
     "$python" "$plots/plot_switch_incast.py" nothere --out figs
