@@ -471,6 +471,30 @@ TEST(ExampleInputTest, DerivedClassSpellingOfABaseAttributeIsApplied)
     }
 }
 
+// Out-of-order placement is a RoCE NIC option: asked for on a fabric without RoCE NICs, it is
+// reported as ignored (and not when RoCE runs).
+TEST(ExampleInputTest, PlacementOnAFabricWithoutRoceIsReported)
+{
+    if (ExamplesDir().empty())
+    {
+        GTEST_SKIP() << "example binaries unknown in this build mode";
+    }
+    int status = 0;
+    const std::string args = "--servers=2 --gpus-per-server=2 --max-bytes=1048576 "
+                             "--ns3::RoceNic::OutOfOrderWindow=64";
+    std::string out = RunExample("rail-allreduce", "--transport=uet " + args, &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_NE(out.find("ai-fabric warning: ns3::RailOptimizedTopologyHelper: "
+                       "ns3::RoceNic::OutOfOrderWindow=64 is ignored: this fabric has no RoCE "
+                       "NICs (Transports=uet), and Ultra Ethernet's RUD delivers out-of-order "
+                       "packets by design"),
+              std::string::npos)
+        << out;
+    out = RunExample("rail-allreduce", args, &status);
+    EXPECT_EQ(status, 0) << out;
+    EXPECT_EQ(out.find("OutOfOrderWindow"), std::string::npos) << out;
+}
+
 // A topology sets every port's rate and cable delay per tier: a changed PfcNetDevice::DataRate
 // or PfcChannel::Delay default is ignored, and said so, naming the attributes that apply.
 TEST(ExampleInputTest, PortDefaultsIgnoredByATopologyAreReported)

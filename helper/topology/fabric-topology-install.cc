@@ -71,6 +71,7 @@ FabricTopologyHelper::Install()
     // 0 = the port helper's Mtu; checked now, before anything is built.
     const uint32_t portMtu = m_portMtu != 0 || m_portMtuFromTransport ? GetPortMtu() : 0;
     WarnIgnoredPortDefaults();
+    WarnIgnoredPlacement();
     m_tierRate.fill(DataRate(0));
     m_tierDelay.fill(Time(0));
     m_tierLinks.fill(0);

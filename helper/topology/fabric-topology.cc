@@ -22,6 +22,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -605,6 +606,27 @@ FabricTopologyHelper::CheckCommon() const
         name << ": ScaleOutNetwork=" << m_scaleOutNet << " (" << ports
              << " addresses) overlaps NvLinkNetwork=" << m_nvLinkNet << " (" << ranks
              << " addresses); choose disjoint ranges, e.g. 10.0.0.0 and 10.128.0.0");
+}
+
+void
+FabricTopologyHelper::WarnIgnoredPlacement() const
+{
+    TypeId::AttributeInformation info;
+    const auto transports = GetTransports();
+    const bool roce = std::any_of(transports.begin(), transports.end(), [](const auto& t) {
+        return t->GetInstanceTypeId() == RoceTransportPlugin::GetTypeId();
+    });
+    if (roce || !RoceNic::GetTypeId().LookupAttributeByName("OutOfOrderWindow", &info) ||
+        info.initialValue->SerializeToString(info.checker) ==
+            info.originalInitialValue->SerializeToString(info.checker))
+    {
+        return;
+    }
+    std::cerr << "ai-fabric warning: " << GetInstanceTypeId().GetName()
+              << ": ns3::RoceNic::OutOfOrderWindow="
+              << info.initialValue->SerializeToString(info.checker)
+              << " is ignored: this fabric has no RoCE NICs (Transports=" << m_transports
+              << "), and Ultra Ethernet's RUD delivers out-of-order packets by design\n";
 }
 
 void

@@ -831,6 +831,12 @@ class FabricTopologyHelper : public Object, public FabricTransportTarget
      * the tier attributes of this helper that do.
      */
     void WarnIgnoredPortDefaults() const;
+    /**
+     * Warn (stderr) when out-of-order placement was asked for (a changed default of
+     * ns3::RoceNic::OutOfOrderWindow) on a fabric without RoCE NICs: no installed transport
+     * can use it (UET's RUD delivers out-of-order packets by design).
+     */
+    void WarnIgnoredPlacement() const;
     /// Create one cable of a tier; record it.
     void MakeLink(FabricLinkTier tier, uint32_t globalA, uint32_t globalB);
     /// Hand the fabric graph to a new route computer, compute and write every table.
