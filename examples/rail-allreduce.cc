@@ -1009,6 +1009,10 @@ main(int argc, char* argv[])
                           "--min-bytes = --max-bytes");
     ParseOp(cfg.op); // names a bad --op before anything is built
     SwitchHelper::CheckLoadBalancerName(cfg.lb, "--lb");
+    FABRIC_INPUT_ERROR_IF(cfg.lb == "te",
+                          "--lb=te is invalid here: traffic engineering plans a known flow matrix, "
+                          "which the main job does not give its switches (examples/lb-compare "
+                          "runs a ring AllReduce under a FabricTeController)");
     CollectiveCommunicator::AlgorithmChoice algoChoice;
     CollectiveCommunicator::ProtocolChoice protoChoice;
     FABRIC_INPUT_ERROR_IF(!CollectiveCommunicator::ParseAlgorithm(cfg.algo, &algoChoice),

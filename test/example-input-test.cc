@@ -248,6 +248,12 @@ INSTANTIATE_TEST_SUITE_P(
                  "--failure=flap",
                  "--failure=flap is invalid; valid values are degrade, down"},
         BadInput{"roce-vs-uet", "--degrade=1", "--degrade=1 is invalid; valid range is (0, 1)"},
+        BadInput{"rail-allreduce",
+                 "--lb=te",
+                 "--lb=te is invalid here: traffic engineering plans a known flow matrix"},
+        BadInput{"cc-workload",
+                 "--lb=te",
+                 "ns3::ClosWorkloadHelper::LoadBalancer=te is invalid here"},
         // The load-balancing study.
         BadInput{"lb-compare",
                  "--lbs=ecmp,hula",

@@ -328,6 +328,11 @@ ClosWorkloadHelper::Install()
     const double up = double(m_spines) * double(m_fabricRate.GetBitRate());
     m_clos->SetAttribute("Oversubscription", DoubleValue(std::max(1.0, down / up)));
     SwitchHelper& sw = m_clos->GetSwitchHelper();
+    FABRIC_INPUT_ERROR_IF(m_loadBalancer == "te",
+                          "ns3::ClosWorkloadHelper::LoadBalancer=te is invalid here: traffic "
+                          "engineering plans a known flow matrix, and a Poisson flow workload has "
+                          "none (examples/lb-compare plans collectives and permutations; a script "
+                          "can give a FabricTeController its demands)");
     sw.SetLoadBalancerByName(m_loadBalancer, "ns3::ClosWorkloadHelper::LoadBalancer");
     sw.SetMmuAttribute("BufferSize", UintegerValue(m_buffer));
     sw.SetMmuAttribute("Alpha", DoubleValue(m_alpha));
