@@ -13,6 +13,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
 #include <sstream>
 
 namespace ns3
@@ -81,7 +82,12 @@ FabricNic::GetTypeId()
             .AddTraceSource("Drop",
                             "A received packet was dropped: the IPv4 packet, the reason.",
                             MakeTraceSourceAccessor(&FabricNic::m_dropTrace),
-                            "ns3::FabricNic::DropTracedCallback");
+                            "ns3::FabricNic::DropTracedCallback")
+            .AddTraceSource("RxStall",
+                            "Host-side PFC: the host stopped (true) or resumed (false) draining "
+                            "received payload (SetRxStalled).",
+                            MakeTraceSourceAccessor(&FabricNic::m_rxStallTrace),
+                            "ns3::FabricNic::RxStallTracedCallback");
     return tid;
 }
 
@@ -539,12 +545,17 @@ FabricNic::AccountRx(uint32_t portIndex, uint8_t priority, uint64_t bytes)
                     "FabricNic RxXonBytes " << m_rxXon << " must be below RxXoffBytes "
                                             << m_rxXoff);
     Port& port = m_ports[portIndex];
+    port.rxPriority = priority;
     DrainRx(portIndex, priority);
     port.rxBacklog += double(bytes);
     if (port.rxBacklog > double(m_rxXoff) && !port.dev->IsXoff(priority))
     {
         port.dev->SetXoff(priority, true);
         port.xonCheck.Cancel();
+        if (m_rxStalled)
+        {
+            return; // no XON check while nothing drains: SetRxStalled(false) schedules it
+        }
         Time until = Seconds((port.rxBacklog - double(m_rxXon)) * 8.0 / m_rxDrainRate.GetBitRate());
         port.xonCheck = Simulator::Schedule(until, &FabricNic::DrainRx, this, portIndex, priority);
     }
@@ -555,6 +566,11 @@ FabricNic::DrainRx(uint32_t portIndex, uint8_t priority)
 {
     Port& port = m_ports[portIndex];
     Time now = Simulator::Now();
+    if (m_rxStalled)
+    {
+        port.rxBacklogAt = now; // nothing drains while the host is stalled
+        return;
+    }
     double drained = (now - port.rxBacklogAt).GetSeconds() * m_rxDrainRate.GetBitRate() / 8.0;
     port.rxBacklog = std::max(0.0, port.rxBacklog - drained);
     port.rxBacklogAt = now;
@@ -572,6 +588,52 @@ FabricNic::DrainRx(uint32_t portIndex, uint8_t priority)
                 Simulator::Schedule(until, &FabricNic::DrainRx, this, portIndex, priority);
         }
     }
+}
+
+void
+FabricNic::SetRxStalled(bool stalled)
+{
+    NS_LOG_FUNCTION(this << stalled);
+    NS_ABORT_MSG_IF(!m_rxDrainOn,
+                    "FabricNic::SetRxStalled: host-side PFC is off "
+                    "(ns3::FabricNic::RxDrainRate is 0 bit/s), so there is no host buffer to "
+                    "fill; set ns3::FabricNic::RxDrainRate > 0");
+    if (stalled == m_rxStalled)
+    {
+        return;
+    }
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        // Account the drain up to now under the old state, then switch.
+        DrainRx(p, m_ports[p].rxPriority);
+    }
+    m_rxStalled = stalled;
+    for (uint32_t p = 0; p < m_ports.size(); ++p)
+    {
+        Port& port = m_ports[p];
+        port.rxBacklogAt = Simulator::Now();
+        port.xonCheck.Cancel();
+        if (!stalled)
+        {
+            DrainRx(p, port.rxPriority); // schedules the XON check of a paused port
+        }
+    }
+    m_rxStallTrace(stalled);
+}
+
+bool
+FabricNic::IsRxStalled() const
+{
+    return m_rxStalled;
+}
+
+uint64_t
+FabricNic::GetRxBacklog(uint32_t port) const
+{
+    NS_ABORT_MSG_IF(port >= m_ports.size(),
+                    "FabricNic::GetRxBacklog: port " << port << " out of range (" << m_ports.size()
+                                                     << " ports)");
+    return uint64_t(std::llround(m_ports[port].rxBacklog));
 }
 
 } // namespace ns3

@@ -178,13 +178,18 @@ class FabricNicTransport
  *
  * Host-side PFC (optional): with RxDrainRate > 0 received payload enters a host buffer that
  * drains at that rate (PCIe / host memory backpressure); above RxXoffBytes the port pauses the
- * data priority of its peer (IEEE 802.1Qbb XOFF), below RxXonBytes it resumes.
+ * data priority of its peer (IEEE 802.1Qbb XOFF), below RxXonBytes it resumes. SetRxStalled()
+ * stops the drain (a host that stops consuming: the fault behind a PFC storm) while the buffer
+ * keeps its accounting, so the port keeps asserting XOFF (refreshed by the port) until the
+ * stall ends and the backlog drains below RxXonBytes.
  */
 class FabricNic : public Object, public PfcPortOwner
 {
   public:
     /// Drop trace signature: the IPv4 packet, the reason.
     typedef void (*DropTracedCallback)(Ptr<const Packet>, FabricNicDropReason);
+    /// RxStall trace signature: true when the host's drain stops, false when it resumes.
+    typedef void (*RxStallTracedCallback)(bool);
 
     /**
      * \brief Get the TypeId.
@@ -334,6 +339,27 @@ class FabricNic : public Object, public PfcPortOwner
     void SetRxDrainRate(DataRate rate);
     /// \return the RxDrainRate attribute (0 bit/s: host-side PFC off)
     DataRate GetRxDrainRate() const;
+    /**
+     * \brief Stop (\p stalled true) or resume the host's drain of received payload on every
+     *        port (host-side PFC). While stalled nothing drains: received payload keeps adding
+     *        to the host backlog, the port sends XOFF above RxXoffBytes and keeps it (refreshed
+     *        every PfcNetDevice::PauseRefreshInterval) until, after the stall, the backlog
+     *        drains below RxXonBytes at RxDrainRate. Frames are still delivered to the
+     *        transports (only the buffer model stops). Fires the RxStall trace on a change; a
+     *        call that changes nothing is a no-op.
+     * \param stalled true to stop the drain, false to resume it
+     * Aborts with a message naming ns3::FabricNic::RxDrainRate if host-side PFC is off
+     * (RxDrainRate 0): there is no buffer to fill.
+     */
+    void SetRxStalled(bool stalled);
+    /// \return true while the host's drain is stopped (SetRxStalled())
+    bool IsRxStalled() const;
+    /**
+     * \param port local port index (< GetNPorts(); aborts otherwise)
+     * \return the host backlog of received payload on that port, bytes, as of its last update
+     *         (the last received packet, drain check or SetRxStalled() call)
+     */
+    uint64_t GetRxBacklog(uint32_t port) const;
     /// \return packets dropped on receive, per reason
     const std::array<uint64_t, size_t(FabricNicDropReason::COUNT)>& GetDrops() const;
 
@@ -376,6 +402,7 @@ class FabricNic : public Object, public PfcPortOwner
         double rxBacklog{0};        //!< host-buffer bytes (host-side PFC)
         Time rxBacklogAt;           //!< time of rxBacklog
         EventId xonCheck;           //!< host-side PFC XON check
+        uint8_t rxPriority{0};      //!< priority of the last accounted payload (host-side PFC)
     };
 
     /// Put a flow in the pacing heap of its arbiter.
@@ -437,6 +464,7 @@ class FabricNic : public Object, public PfcPortOwner
     uint32_t m_txQueueDepth;                        //!< data frames kept in a port queue
     DataRate m_rxDrainRate;                         //!< host-side PFC drain (0 = off)
     bool m_rxDrainOn{false};                        //!< m_rxDrainRate > 0 (checked per packet)
+    bool m_rxStalled{false};                        //!< host drain stopped (SetRxStalled)
     uint64_t m_rxXoff;                              //!< host-side PFC XOFF level, bytes
     uint64_t m_rxXon;                               //!< host-side PFC XON level, bytes
     std::vector<Port> m_ports;                      //!< ports
@@ -447,7 +475,8 @@ class FabricNic : public Object, public PfcPortOwner
     uint64_t m_deliveredFrames{0};          //!< frames a transport accepted
     Callback<void, int64_t> m_workCallback; //!< NotifyWork*() target
     TracedCallback<Ptr<const Packet>, FabricNicDropReason> m_dropTrace; //!< drops
-    FabricEngineRef m_engine; //!< the engine, if a FabricSimulatorImpl (for Now())
+    TracedCallback<bool> m_rxStallTrace; //!< RxStall: the host drain stopped / resumed
+    FabricEngineRef m_engine;            //!< the engine, if a FabricSimulatorImpl (for Now())
 };
 
 } // namespace ns3
