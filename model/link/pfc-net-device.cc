@@ -149,7 +149,8 @@ PfcNetDevice::GetTypeId()
             .AddAttribute("ReceiveErrorModel",
                           "Optional error model deciding which received frames are corrupted.",
                           PointerValue(),
-                          MakePointerAccessor(&PfcNetDevice::m_receiveErrorModel),
+                          MakePointerAccessor(&PfcNetDevice::SetReceiveErrorModel,
+                                              &PfcNetDevice::GetReceiveErrorModel),
                           MakePointerChecker<ErrorModel>())
             .AddAttribute("TxQueueMaxSize",
                           "Drop-tail limit of each priority's transmit queue: packets (\"100p\") "
@@ -493,6 +494,18 @@ void
 PfcNetDevice::SetFrameReceiveCallback(PfcFrameReceiveCallback cb)
 {
     m_frameRxCallback = cb;
+}
+
+void
+PfcNetDevice::SetReceiveErrorModel(Ptr<ErrorModel> model)
+{
+    m_receiveErrorModel = model;
+}
+
+Ptr<ErrorModel>
+PfcNetDevice::GetReceiveErrorModel() const
+{
+    return m_receiveErrorModel;
 }
 
 void

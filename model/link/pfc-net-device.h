@@ -508,6 +508,16 @@ class PfcNetDevice : public NetDevice
      */
     void SetFrameReceiveCallback(PfcFrameReceiveCallback cb);
     /**
+     * \brief Set the ReceiveErrorModel attribute, also to none (the attribute cannot be set
+     *        to a null pointer).
+     * \param model an error model deciding which received frames are dropped as "rx error"
+     *        (PfcDropReason::RX_ERROR), or null for none (the default)
+     */
+    void SetReceiveErrorModel(Ptr<ErrorModel> model);
+    /// \return the ReceiveErrorModel attribute (null: none)
+    Ptr<ErrorModel> GetReceiveErrorModel() const;
+
+    /**
      * \brief Hand this port's IPv4 frames and dequeue notifications to an owner directly.
      *
      * Replaces the frame receive and dequeue callbacks (which stay set but unused) until it is

@@ -3,6 +3,7 @@
  */
 #include "roce-entropy-parser.h"
 
+#include "roce-aeth-header.h"
 #include "roce-bth-header.h"
 #include "roce-int-header.h"
 
@@ -34,6 +35,39 @@ RoceEntropyParser::Install(Ptr<FabricSwitch> sw)
     NS_ABORT_MSG_IF(!sw, "RoceEntropyParser::Install given a null switch");
     sw->SetEntropyParser(UDP_PORT, &RoceEntropyParser::Parse);
     sw->SetTelemetryWriter(UDP_PORT, &RoceInt::WriteSwitchHop);
+}
+
+FabricPacketClass
+RoceEntropyParser::Classify(const uint8_t* t, uint32_t n)
+{
+    if (n < RoceBthHeader::SIZE)
+    {
+        return FabricPacketClass::OTHER;
+    }
+    if (t[0] == RoceOpcode::CNP)
+    {
+        return FabricPacketClass::CNP;
+    }
+    if (t[0] != RoceOpcode::ACKNOWLEDGE)
+    {
+        return FabricPacketClass::OTHER;
+    }
+    uint32_t aeth = RoceBthHeader::SIZE;
+    if (t[4] & RoceInt::BTH_INT_BIT)
+    {
+        if (n < aeth + RoceInt::HEADER_BYTES)
+        {
+            return FabricPacketClass::OTHER;
+        }
+        aeth += RoceInt::StackBytes(t[aeth + 1]);
+    }
+    if (n < aeth + RoceAethHeader::SIZE)
+    {
+        return FabricPacketClass::OTHER;
+    }
+    return RoceAethHeader::IsNakSyndrome(RoceAethHeader::ReadSyndrome(t + aeth))
+               ? FabricPacketClass::NAK
+               : FabricPacketClass::ACK;
 }
 
 void

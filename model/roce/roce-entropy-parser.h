@@ -6,6 +6,7 @@
 #ifndef ROCE_ENTROPY_PARSER_H
 #define ROCE_ENTROPY_PARSER_H
 
+#include "ns3/packet-class-filter.h"
 #include "ns3/switch-flow-key.h"
 
 #include <cstdint>
@@ -48,6 +49,17 @@ class RoceEntropyParser
      * \param sw the switch (aborts if null)
      */
     static void Install(Ptr<FabricSwitch> sw);
+
+    /**
+     * \brief FabricPacketClassifyFn for RoCEv2: CNP for opcode 0x81; for Acknowledge (0x11)
+     *        the AETH syndrome (after an in-band telemetry stack if the BTH announces one)
+     *        decides: a NAK syndrome (0b011xxxxx) is NAK, anything else (ACK, RNR NAK) ACK;
+     *        every other opcode, or fewer bytes than the BTH (and AETH) need, is OTHER.
+     * \param l4Payload the bytes after the UDP header (the BTH)
+     * \param n how many are valid
+     * \return the class
+     */
+    static FabricPacketClass Classify(const uint8_t* l4Payload, uint32_t n);
 
     /**
      * \brief FabricWireHeader UDP payload describer: "; BTH <opcode> dqpn <qp> psn <psn>"
