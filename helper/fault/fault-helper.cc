@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
+#include "ns3/roce-entropy-parser.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -150,6 +151,8 @@ FaultHelper::DoDispose()
     m_nodes.clear();
     m_nodeNames.clear();
     m_ends.clear();
+    m_bound.clear();
+    m_filters.clear();
     Object::DoDispose();
 }
 
@@ -239,7 +242,33 @@ FaultHelper::Bind(const FaultSpec& spec)
             neighbours.push_back(m_topology->GetNodeName(peer->GetId()));
         }
     }
-    if (spec.kind == FaultKind::SWITCH_REBOOT)
+    if (spec.kind == FaultKind::NIC_STALL)
+    {
+        b.nic = a->GetObject<FabricNic>();
+        if (!b.nic)
+        {
+            std::vector<std::string> gpus;
+            for (const std::string& n : m_nodeNames)
+            {
+                if (m_nodes.at(n)->GetObject<FabricNic>())
+                {
+                    gpus.push_back(n);
+                }
+            }
+            FABRIC_INPUT_ERROR("fault '" << spec.Describe() << "': " << spec.nodeA
+                                         << " is not a GPU with a NIC; the GPUs are "
+                                         << NameRanges(gpus));
+        }
+        FABRIC_INPUT_ERROR_IF(b.nic->GetRxDrainRate().GetBitRate() == 0,
+                              "fault '" << spec.Describe() << "': " << spec.nodeA
+                                        << "'s NIC has host-side PFC off "
+                                           "(ns3::FabricNic::RxDrainRate is 0 bit/s), so a "
+                                           "stalled host has no buffer to fill; set "
+                                           "ns3::FabricNic::RxDrainRate > 0 (e.g. the NIC's "
+                                           "line rate)");
+        return b;
+    }
+    if (spec.kind == FaultKind::SWITCH_REBOOT || spec.kind == FaultKind::ECN_PROFILE)
     {
         if (!a->GetObject<FabricSwitch>())
         {
@@ -254,6 +283,24 @@ FaultHelper::Bind(const FaultSpec& spec)
             FABRIC_INPUT_ERROR("fault '" << spec.Describe() << "': " << spec.nodeA
                                          << " is not a switch; the switches are "
                                          << NameRanges(switches));
+        }
+        if (spec.kind == FaultKind::ECN_PROFILE)
+        {
+            b.sw = a->GetObject<FabricSwitch>();
+            const uint32_t n = b.sw->GetNPorts();
+            FABRIC_INPUT_ERROR_IF(spec.port >= 0 && uint32_t(spec.port) >= n,
+                                  "fault '" << spec.Describe() << "': port #" << spec.port
+                                            << " does not exist; " << spec.nodeA << " has " << n
+                                            << " port" << (n == 1 ? "" : "s") << " (#0..#" << n - 1
+                                            << ")");
+            for (uint32_t p = 0; p < n; ++p)
+            {
+                if (spec.port < 0 || uint32_t(spec.port) == p)
+                {
+                    b.ports.push_back(p);
+                }
+            }
+            return b;
         }
         std::set<uint32_t> links;
         for (Ptr<Node> peer : peers)
@@ -396,6 +443,31 @@ FaultHelper::Install(Ptr<FabricTopologyHelper> topology)
                                 std::string("switch-up"),
                                 std::string("reboot"));
             break;
+        case FaultKind::NIC_STALL:
+            Simulator::Schedule(at, &FaultHelper::SetStall, self, i, true);
+            if (!s.duration.IsZero())
+            {
+                Simulator::Schedule(at + s.duration, &FaultHelper::SetStall, self, i, false);
+            }
+            break;
+        case FaultKind::DROP_CLASS:
+            Simulator::Schedule(at, &FaultHelper::SetDropFilters, self, i, true);
+            if (!s.duration.IsZero())
+            {
+                Simulator::Schedule(at + s.duration, &FaultHelper::SetDropFilters, self, i, false);
+            }
+            break;
+        case FaultKind::ECN_PROFILE: {
+            Ptr<WredEcnMarker> ecn = m_bound[i].sw->GetEcnMarker();
+            const uint32_t id = m_bound[i].sw->GetPort(0)->GetNode()->GetId();
+            for (uint32_t p : m_bound[i].ports)
+            {
+                m_plannedEcn.emplace(std::make_pair(id, p),
+                                     EcnProfile{ecn->GetKmin(p), ecn->GetKmax(p), ecn->GetPmax(p)});
+            }
+            Simulator::Schedule(at, &FaultHelper::SetEcn, self, i);
+            break;
+        }
         default:
             NS_ABORT_MSG("FaultHelper: unhandled fault kind");
         }
@@ -560,6 +632,124 @@ FaultHelper::SetRate(uint32_t index, bool restore)
     }
     os << " on " << LinkList(b.links);
     Log(restore ? "link-restore" : "link-degrade", b.spec.GetTarget(), os.str());
+}
+
+void
+FaultHelper::SetStall(uint32_t index, bool stall)
+{
+    const Bound& b = m_bound[index];
+    uint32_t& holds = m_stallHolds[b.nic->GetObject<Node>()->GetId()];
+    holds = stall ? holds + 1 : holds - 1;
+    std::ostringstream os;
+    if (holds == (stall ? 1u : 0u))
+    {
+        b.nic->SetRxStalled(stall);
+        os << "host drain " << (stall ? "stopped" : "resumed");
+    }
+    else
+    {
+        os << "no change (stalled by " << holds << " fault" << (holds == 1 ? "" : "s") << ")";
+    }
+    uint64_t backlog = 0;
+    for (uint32_t p = 0; p < b.nic->GetNPorts(); ++p)
+    {
+        backlog += b.nic->GetRxBacklog(p);
+    }
+    os << "; host backlog " << backlog << " B";
+    Log(stall ? "nic-stall" : "nic-resume", b.spec.GetTarget(), os.str());
+}
+
+void
+FaultHelper::SetEcn(uint32_t index)
+{
+    const Bound& b = m_bound[index];
+    Ptr<WredEcnMarker> ecn = b.sw->GetEcnMarker();
+    const uint32_t id = b.sw->GetPort(0)->GetNode()->GetId();
+    const uint32_t first = b.ports.front();
+    auto describe = [](const EcnProfile& e) {
+        std::ostringstream os;
+        os << "kmin " << e.kmin << " B kmax " << e.kmax << " B pmax " << e.pmax;
+        return os.str();
+    };
+    const EcnProfile was{ecn->GetKmin(first), ecn->GetKmax(first), ecn->GetPmax(first)};
+    for (uint32_t p : b.ports)
+    {
+        const EcnProfile e = b.spec.restore ? m_plannedEcn.at(std::make_pair(id, p))
+                                            : EcnProfile{b.spec.kmin, b.spec.kmax, b.spec.pmax};
+        ecn->SetPortThresholds(p, e.kmin, e.kmax, e.pmax);
+    }
+    std::ostringstream os;
+    os << b.ports.size() << " port" << (b.ports.size() == 1 ? "" : "s") << " "
+       << (b.spec.restore ? "back to their profile at install: " : "")
+       << describe({ecn->GetKmin(first), ecn->GetKmax(first), ecn->GetPmax(first)})
+       << (b.ports.size() > 1 ? " on port " + std::to_string(first) : std::string()) << " (was "
+       << describe(was) << ")";
+    Log(b.spec.restore ? "ecn-restore" : "ecn-profile", b.spec.GetTarget(), os.str());
+}
+
+void
+FaultHelper::SetDropFilters(uint32_t index, bool on)
+{
+    Bound& b = m_bound[index];
+    const char* cls = FabricPacketClassName(b.spec.packetClass);
+    std::ostringstream os;
+    if (on)
+    {
+        for (uint32_t l : b.links)
+        {
+            Ptr<PfcChannel> ch = m_topology->GetLinkChannel(l);
+            for (std::size_t d = 0; d < ch->GetNDevices(); ++d)
+            {
+                Ptr<PfcNetDevice> dev = ch->GetPfcDevice(d);
+                auto filter = CreateObject<PacketClassFilter>();
+                filter->AddClassifier(RoceEntropyParser::UDP_PORT, &RoceEntropyParser::Classify);
+                filter->SetDropClass(b.spec.packetClass);
+                filter->SetDropProbability(b.spec.probability);
+                filter->SetNext(dev->GetReceiveErrorModel());
+                dev->SetReceiveErrorModel(filter);
+                b.filters.emplace_back(dev, filter);
+                m_filters.push_back(filter);
+            }
+        }
+        os << cls << " frames dropped with probability " << b.spec.probability << " on "
+           << b.filters.size() << " ports (" << LinkList(b.links) << ")";
+        Log("drop-class", b.spec.GetTarget(), os.str());
+        return;
+    }
+    uint64_t drops = 0;
+    for (const auto& [dev, filter] : b.filters)
+    {
+        drops += filter->GetDrops(b.spec.packetClass);
+        // Unlink the filter, wherever it is in the device's chain (a later drop-class on the
+        // same cable may have chained it).
+        Ptr<ErrorModel> head = dev->GetReceiveErrorModel();
+        if (head == filter)
+        {
+            dev->SetReceiveErrorModel(filter->GetNext());
+        }
+        else
+        {
+            for (Ptr<PacketClassFilter> f = DynamicCast<PacketClassFilter>(head); f;
+                 f = DynamicCast<PacketClassFilter>(f->GetNext()))
+            {
+                if (f->GetNext() == filter)
+                {
+                    f->SetNext(filter->GetNext());
+                    break;
+                }
+            }
+        }
+    }
+    os << drops << ' ' << cls << " frame" << (drops == 1 ? "" : "s") << " dropped on "
+       << b.filters.size() << " ports (" << LinkList(b.links) << ")";
+    b.filters.clear();
+    Log("drop-class-end", b.spec.GetTarget(), os.str());
+}
+
+const std::vector<Ptr<PacketClassFilter>>&
+FaultHelper::GetPacketClassFilters() const
+{
+    return m_filters;
 }
 
 void

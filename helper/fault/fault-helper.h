@@ -11,6 +11,7 @@
 #include "ns3/fabric-topology.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/packet-class-filter.h"
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
@@ -38,13 +39,16 @@ enum class FaultKind : uint8_t
     LINK_DEGRADE,  //!< "link-degrade": run the cable(s) at a lower rate (rate=...)
     LINK_RESTORE,  //!< "link-restore": the cable(s) back to their rate before any degrade
     SWITCH_REBOOT, //!< "switch-reboot": every cable of a switch down, up after down=...
+    NIC_STALL,     //!< "nic-stall": a GPU's host stops draining its NIC's receive buffer
+    ECN_PROFILE,   //!< "ecn-profile": a switch's (or port's) WRED ECN thresholds set, restored
+    DROP_CLASS,    //!< "drop-class": a cable loses one packet class (ACK, NAK, CNP)
     COUNT          //!< number of kinds (not a kind)
 };
 
 /**
  * \param kind a fault kind (not COUNT)
  * \return its name in a fault spec: "link-down", "link-up", "link-flap", "link-degrade",
- *         "link-restore", "switch-reboot"
+ *         "link-restore", "switch-reboot", "nic-stall", "ecn-profile", "drop-class"
  */
 const char* FaultKindName(FaultKind kind);
 
@@ -56,21 +60,32 @@ const char* FaultKindName(FaultKind kind);
 struct FaultSpec
 {
     FaultKind kind{FaultKind::LINK_DOWN}; //!< what happens
-    std::string nodeA;                    //!< first node ("leaf3"); the switch of a reboot
-    std::string nodeB;                    //!< second node ("spine1"); empty for a reboot
+    std::string nodeA;   //!< first node ("leaf3"); the switch of a reboot or an ecn-profile,
+                         //!< the GPU of a nic-stall
+    std::string nodeB;   //!< second node ("spine1"); empty for a one-node target
     int32_t cable{-1};   //!< k of "A-B#k" (0-based among the cables of A-B), -1 = all of them
+    int32_t port{-1};    //!< ECN_PROFILE: k of "S#k" (switch port index), -1 = every port
     Time at;             //!< when the fault starts, >= 0 (simulation time)
     Time period;         //!< LINK_FLAP: one down + up cycle, > 0 (down period/2, up period/2)
     uint32_t count{1};   //!< LINK_FLAP: cycles, 1..1000000
     DataRate rate;       //!< LINK_DEGRADE: the new rate, > 0 bit/s (unused with restore)
-    bool restore{false}; //!< LINK_DEGRADE with rate=restore: back to the rate before
+    bool restore{false}; //!< LINK_DEGRADE with rate=restore: back to the rate before;
+                         //!< ECN_PROFILE with restore: back to the profile at Install()
     Time down;           //!< SWITCH_REBOOT: how long the switch is down, > 0
+    Time duration;       //!< NIC_STALL, DROP_CLASS: for=, how long, >= 0 (0: to the end)
+    FabricPacketClass packetClass{FabricPacketClass::ACK}; //!< DROP_CLASS: ACK, NAK or CNP
+    double probability{1};                                 //!< DROP_CLASS: prob=, in (0, 1]
+    uint64_t kmin{0};                                      //!< ECN_PROFILE: Kmin, bytes (<= kmax)
+    uint64_t kmax{0};                                      //!< ECN_PROFILE: Kmax, bytes
+    double pmax{0}; //!< ECN_PROFILE: marking probability at Kmax, in (0, 1]
 
     /// \return the target as written in specs and logs: "leaf3-spine1", "leaf3-spine1#0",
-    ///         "spine0"
+    ///         "spine0", "gpu3", "leaf1#3"
     std::string GetTarget() const;
     /// \return one line for run headers, e.g. "link-down leaf3-spine1 @ 2 ms",
-    ///         "link-flap leaf3-spine1 @ 2 ms, period 1 ms, count 3"
+    ///         "link-flap leaf3-spine1 @ 2 ms, period 1 ms, count 3",
+    ///         "nic-stall gpu3 @ 2 ms, for 500 us",
+    ///         "ecn-profile leaf1 @ 1 ms, kmin 5120 B, kmax 20480 B, pmax 0.2"
     std::string Describe() const;
     /**
      * \param t a time
@@ -92,8 +107,10 @@ struct FaultEvent
 {
     Time time;          //!< simulation time it was applied
     std::string kind;   //!< "link-down", "link-up", "link-degrade", "link-restore",
-                        //!< "switch-down", "switch-up" (data plane) or "routes" (control plane)
-    std::string target; //!< "leaf3-spine1", "leaf3-spine1#0" or "spine0"
+                        //!< "switch-down", "switch-up", "nic-stall", "nic-resume",
+                        //!< "ecn-profile", "ecn-restore", "drop-class", "drop-class-end"
+                        //!< (data plane) or "routes" (control plane)
+    std::string target; //!< "leaf3-spine1", "leaf3-spine1#0", "spine0", "gpu3" or "leaf1#3"
     std::string detail; //!< what changed, e.g. "2 cables down (links 40 41)"; never a comma
 };
 
@@ -120,7 +137,28 @@ struct FaultEvent
  *    link-restore;
  *  - <tt>link-restore:A-B\@T</tt>: the cables back to the rate they had at Install();
  *  - <tt>switch-reboot:S\@T,down=D</tt>: every cable of switch S is cut at T and restored at
- *    T + D (D > 0); frames queued in S are lost (as "link down" drops of its ports).
+ *    T + D (D > 0); frames queued in S are lost (as "link down" drops of its ports);
+ *  - <tt>nic-stall:G\@T[,for=D]</tt>: the host of GPU G stops draining its NIC's receive
+ *    buffer at T (FabricNic::SetRxStalled) and resumes at T + D (D > 0; without for= the stall
+ *    lasts to the end of the run). The NIC keeps its buffer accounting, so above
+ *    ns3::FabricNic::RxXoffBytes it pauses its leaf and keeps the pause asserted: the stuck
+ *    host behind a PFC storm. Needs host-side PFC (ns3::FabricNic::RxDrainRate > 0 on G's
+ *    NIC): Install() refuses the fault otherwise, naming the attribute, as a NIC without a
+ *    modelled host buffer has nothing to fill (no stall mode is enabled behind the user's back);
+ *  - <tt>ecn-profile:S\@T,kmin=X,kmax=Y,pmax=P</tt>: from T every egress port of switch S (or
+ *    only port k with <tt>S#k</tt>) marks with WRED thresholds Kmin X, Kmax Y bytes (absolute:
+ *    not scaled by the port rate; KB = 1024 bytes) and Pmax P (WredEcnMarker::
+ *    SetPortThresholds); X <= Y, 0 < P <= 1. <tt>ecn-profile:S\@T,restore</tt> puts the
+ *    profile each port had at Install() back;
+ *  - <tt>drop-class:A-B\@T,class=C[,for=D][,prob=P]</tt>: from T (to T + D, D > 0; without
+ *    for= to the end) both ends of the cable(s) drop the received frames of class C (ack, nak
+ *    or cnp: FabricPacketClass) with probability P (0 < P <= 1, default 1), through a
+ *    PacketClassFilter installed as each device's ReceiveErrorModel (the one it had is chained
+ *    and put back at the end). The filter classifies with the transports' classifiers,
+ *    registered by UDP port (RoCEv2: RoceEntropyParser::Classify on 4791), so the link layer
+ *    knows no transport. Each drop is counted and traced by the filter, with its class (its own
+ *    reason), and counted by the port as an "rx error" drop (PfcDropReason::RX_ERROR). Lost
+ *    ACKs make the RoCE requesters hit local ACK timeouts and retransmit.
  *
  * <b>Convergence, as in production.</b> At the fault time the data plane changes at once: the
  * cables are cut (PfcChannel::SetLinkUp; frames sent into them are lost and counted as the
@@ -161,10 +199,12 @@ struct FaultEvent
  * <b>Errors.</b> Parse() and Add() raise an input error (FABRIC_INPUT_ERROR) for a malformed
  * spec, naming the text and what is valid: an unknown kind, a missing or bad time, a target
  * of the wrong shape, an unknown or missing parameter, period <= 0, count 0, rate <= 0,
- * down <= 0. Install() raises one, before anything is scheduled, for an unknown node (naming
- * the nodes that exist), two nodes that are not cabled together (naming the first node's
- * neighbours), a cable index #k out of range, a reboot of a node that is not a switch, a
- * time in the past, or a second Install().
+ * down <= 0, for <= 0, a bad byte count, kmin > kmax, pmax outside (0, 1]. Install() raises
+ * one, before anything is scheduled, for an unknown node (naming the nodes that exist), two
+ * nodes that are not cabled together (naming the first node's neighbours), a cable index #k
+ * out of range, a reboot or ecn-profile of a node that is not a switch (naming the switches),
+ * a switch port #k out of range, a nic-stall of a node that is not a GPU (naming the GPUs) or
+ * of a GPU whose NIC has RxDrainRate 0, a time in the past, or a second Install().
  */
 class FaultHelper : public Object
 {
@@ -253,6 +293,12 @@ class FaultHelper : public Object
     /// \return every change applied so far, in the order applied
     const std::vector<FaultEvent>& GetEvents() const;
     /**
+     * \return every PacketClassFilter the drop-class faults have installed so far (in the
+     *         order installed, two per cable: its devices 0 and 1), also after they were
+     *         removed: their GetDrops() / GetSeen() counters and Drop traces per port
+     */
+    const std::vector<Ptr<PacketClassFilter>>& GetPacketClassFilters() const;
+    /**
      * \brief Write the log as tidy CSV: a header "time_ns,kind,target,detail", then one row
      *        per GetEvents() entry.
      * \param os the stream
@@ -285,6 +331,19 @@ class FaultHelper : public Object
         FaultSpec spec;              //!< as written
         std::vector<uint32_t> links; //!< its cables (link indices)
         uint32_t holder{0};          //!< who holds the cables down (LINK_HOLD or a switch id)
+        Ptr<FabricNic> nic;          //!< NIC_STALL: the GPU's NIC
+        Ptr<FabricSwitch> sw;        //!< ECN_PROFILE: the switch
+        std::vector<uint32_t> ports; //!< ECN_PROFILE: its ports concerned
+        /// DROP_CLASS: the filters installed (device, filter), while installed
+        std::vector<std::pair<Ptr<PfcNetDevice>, Ptr<PacketClassFilter>>> filters;
+    };
+
+    /// One port's WRED ECN profile.
+    struct EcnProfile
+    {
+        uint64_t kmin; //!< bytes
+        uint64_t kmax; //!< bytes
+        double pmax;   //!< probability at kmax
     };
 
     /// A switch port at one end of a cable.
@@ -336,6 +395,25 @@ class FaultHelper : public Object
      * \param restore back to the rate at Install()
      */
     void SetRate(uint32_t index, bool restore);
+    /**
+     * \brief Stall (\p stall) or resume a GPU's host drain; overlapping stalls of one GPU
+     *        hold it stalled until the last one ends.
+     * \param index the bound fault (NIC_STALL)
+     * \param stall start (true) or end (false) the stall
+     */
+    void SetStall(uint32_t index, bool stall);
+    /**
+     * \brief Apply an ECN_PROFILE fault: set (or restore) the thresholds of its ports.
+     * \param index the bound fault
+     */
+    void SetEcn(uint32_t index);
+    /**
+     * \brief Install (\p on) or remove a DROP_CLASS fault's filters on both ends of its
+     *        cables; removing logs how many frames they dropped.
+     * \param index the bound fault
+     * \param on install (true) or remove (false)
+     */
+    void SetDropFilters(uint32_t index, bool on);
     /// Append to the log and fire FaultApplied.
     void Log(const std::string& kind, const std::string& target, const std::string& detail);
 
@@ -350,8 +428,12 @@ class FaultHelper : public Object
     std::map<uint32_t, std::set<uint32_t>> m_holds;  //!< link -> holders keeping it down
     std::map<uint32_t, std::vector<PortEnd>> m_ends; //!< link -> switch ports (cache)
     std::map<uint32_t, DataRate> m_plannedRate;      //!< link -> rate at Install
-    std::vector<FaultEvent> m_events;                //!< the log
-    bool m_installed{false};                         //!< Install() done
+    std::map<std::pair<uint32_t, uint32_t>, EcnProfile>
+        m_plannedEcn;                              //!< (switch node, port) -> profile at Install
+    std::map<uint32_t, uint32_t> m_stallHolds;     //!< GPU node -> nic-stall faults holding it
+    std::vector<FaultEvent> m_events;              //!< the log
+    std::vector<Ptr<PacketClassFilter>> m_filters; //!< every drop-class filter installed
+    bool m_installed{false};                       //!< Install() done
     TracedCallback<Time, const std::string&, const std::string&, const std::string&>
         m_appliedTrace; //!< FaultApplied
 };

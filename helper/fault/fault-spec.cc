@@ -9,6 +9,7 @@
 #include "ns3/fabric-input-error.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <iomanip>
 #include <set>
 #include <sstream>
@@ -23,8 +24,15 @@ namespace
 constexpr uint32_t MAX_FLAP_COUNT = 1000000;
 
 /// The kinds, in FaultKind order.
-const char* const KIND_NAMES[] =
-    {"link-down", "link-up", "link-flap", "link-degrade", "link-restore", "switch-reboot"};
+const char* const KIND_NAMES[] = {"link-down",
+                                  "link-up",
+                                  "link-flap",
+                                  "link-degrade",
+                                  "link-restore",
+                                  "switch-reboot",
+                                  "nic-stall",
+                                  "ecn-profile",
+                                  "drop-class"};
 static_assert(sizeof(KIND_NAMES) / sizeof(KIND_NAMES[0]) == size_t(FaultKind::COUNT),
               "one name per fault kind");
 
@@ -96,6 +104,12 @@ ParametersOf(FaultKind kind)
         return "rate (required)";
     case FaultKind::SWITCH_REBOOT:
         return "down (required)";
+    case FaultKind::NIC_STALL:
+        return "for";
+    case FaultKind::ECN_PROFILE:
+        return "kmin, kmax, pmax (required), or restore alone";
+    case FaultKind::DROP_CLASS:
+        return "class (required), for, prob";
     default:
         return "";
     }
@@ -113,6 +127,12 @@ TakesParameter(FaultKind kind, const std::string& name)
         return name == "rate";
     case FaultKind::SWITCH_REBOOT:
         return name == "down";
+    case FaultKind::NIC_STALL:
+        return name == "for";
+    case FaultKind::ECN_PROFILE:
+        return name == "kmin" || name == "kmax" || name == "pmax";
+    case FaultKind::DROP_CLASS:
+        return name == "class" || name == "for" || name == "prob";
     default:
         return false;
     }
@@ -130,6 +150,12 @@ ExampleOf(FaultKind kind)
         return "link-degrade:leaf3-spine1@2ms,rate=100Gbps";
     case FaultKind::SWITCH_REBOOT:
         return "switch-reboot:spine0@2ms,down=5ms";
+    case FaultKind::NIC_STALL:
+        return "nic-stall:gpu3@2ms,for=500us";
+    case FaultKind::ECN_PROFILE:
+        return "ecn-profile:leaf1@1ms,kmin=5KB,kmax=20KB,pmax=0.2";
+    case FaultKind::DROP_CLASS:
+        return "drop-class:leaf0-spine1@1ms,class=ack,for=200us";
     default:
         return std::string(KIND_NAMES[size_t(kind)]) + ":leaf3-spine1@2ms";
     }
@@ -150,6 +176,26 @@ CheckRequired(const Pending& p)
     const char* required = nullptr;
     switch (p.spec.kind)
     {
+    case FaultKind::ECN_PROFILE:
+        if (p.spec.restore)
+        {
+            if (p.given.size() > 1)
+            {
+                return "fault '" + p.text +
+                       "' takes restore alone (back to the profile at install) or kmin=, "
+                       "kmax= and pmax=, not both";
+            }
+            break;
+        }
+        for (const char* k : {"kmin", "kmax", "pmax"})
+        {
+            if (!p.given.count(k))
+            {
+                required = k;
+                break;
+            }
+        }
+        break;
     case FaultKind::LINK_FLAP:
         required = "period";
         break;
@@ -159,6 +205,9 @@ CheckRequired(const Pending& p)
     case FaultKind::SWITCH_REBOOT:
         required = "down";
         break;
+    case FaultKind::DROP_CLASS:
+        required = "class";
+        break;
     default:
         break;
     }
@@ -167,6 +216,21 @@ CheckRequired(const Pending& p)
         return "fault '" + p.text + "' needs " + required + "=...; e.g. " + ExampleOf(p.spec.kind);
     }
     return "";
+}
+
+/// \return true if \p kind targets one node (S, S#k or G) rather than a link A-B
+bool
+OneNodeTarget(FaultKind kind)
+{
+    return kind == FaultKind::SWITCH_REBOOT || kind == FaultKind::NIC_STALL ||
+           kind == FaultKind::ECN_PROFILE;
+}
+
+/// \return \p bytes as "5120 B"
+std::string
+FormatBytes(uint64_t bytes)
+{
+    return std::to_string(bytes) + " B";
 }
 
 /// Parse a time parameter or the fault time; \return the error ("" if none)
@@ -197,7 +261,7 @@ FaultSpec::GetTarget() const
 {
     if (nodeB.empty())
     {
-        return nodeA;
+        return nodeA + (port >= 0 ? "#" + std::to_string(port) : "");
     }
     return nodeA + "-" + nodeB + (cable >= 0 ? "#" + std::to_string(cable) : "");
 }
@@ -217,6 +281,28 @@ FaultSpec::Describe() const
         break;
     case FaultKind::SWITCH_REBOOT:
         os << ", down " << FormatTime(down);
+        break;
+    case FaultKind::NIC_STALL:
+        os << (duration.IsZero() ? std::string(", to the end") : ", for " + FormatTime(duration));
+        break;
+    case FaultKind::DROP_CLASS:
+        os << ", class " << FabricPacketClassName(packetClass)
+           << (duration.IsZero() ? std::string(", to the end") : ", for " + FormatTime(duration));
+        if (probability != 1)
+        {
+            os << ", prob " << probability;
+        }
+        break;
+    case FaultKind::ECN_PROFILE:
+        if (restore)
+        {
+            os << ", restore";
+        }
+        else
+        {
+            os << ", kmin " << FormatBytes(kmin) << ", kmax " << FormatBytes(kmax) << ", pmax "
+               << pmax;
+        }
         break;
     default:
         break;
@@ -283,7 +369,9 @@ FaultHelper::GetSyntaxHelp()
     return "kind:target@time[,key=value], several separated by ';' or ','; kinds link-down, "
            "link-up, link-flap (period=, count=), link-degrade (rate=, or rate=restore), "
            "link-restore on A-B (every cable) or A-B#k (the k-th, from 0), switch-reboot "
-           "(down=) on a switch; e.g. link-down:leaf3-spine1@2ms";
+           "(down=) on a switch, nic-stall (for=) on a GPU, ecn-profile (kmin=, kmax=, pmax=, "
+           "or restore) on a switch S or its port S#k, drop-class (class=ack|nak|cnp, for=, prob=) "
+           "on A-B; e.g. link-down:leaf3-spine1@2ms";
 }
 
 std::string
@@ -294,7 +382,7 @@ FaultHelper::CheckValues(const FaultSpec& s)
         return "unknown fault kind; valid kinds: " + KindList();
     }
     const std::string f = "fault '" + s.Describe() + "'";
-    if (s.nodeA.empty() || (s.kind != FaultKind::SWITCH_REBOOT && s.nodeB.empty()))
+    if (s.nodeA.empty() || (!OneNodeTarget(s.kind) && s.nodeB.empty()))
     {
         return "fault of kind " + std::string(FaultKindName(s.kind)) + " has no target; e.g. " +
                ExampleOf(s.kind);
@@ -328,6 +416,43 @@ FaultHelper::CheckValues(const FaultSpec& s)
         if (!s.down.IsStrictlyPositive())
         {
             return f + ": down " + FaultSpec::FormatTime(s.down) + " is invalid; it must be > 0";
+        }
+        break;
+    case FaultKind::DROP_CLASS:
+        if (s.packetClass == FabricPacketClass::OTHER || s.packetClass >= FabricPacketClass::COUNT)
+        {
+            return f + ": class " + std::to_string(unsigned(s.packetClass)) +
+                   " is invalid; valid: ack, nak, cnp";
+        }
+        if (!(s.probability > 0 && s.probability <= 1))
+        {
+            std::ostringstream v;
+            v << s.probability;
+            return f + ": prob " + v.str() + " is invalid; valid range (0, 1]";
+        }
+        [[fallthrough]];
+    case FaultKind::NIC_STALL:
+        if (s.duration.IsStrictlyNegative())
+        {
+            return f + ": for " + FaultSpec::FormatTime(s.duration) +
+                   " is invalid; it must be > 0 (or 0: to the end)";
+        }
+        break;
+    case FaultKind::ECN_PROFILE:
+        if (s.restore)
+        {
+            break;
+        }
+        if (s.kmin > s.kmax)
+        {
+            return f + ": kmin " + FormatBytes(s.kmin) + " is above kmax " + FormatBytes(s.kmax) +
+                   "; kmin must be <= kmax";
+        }
+        if (!(s.pmax > 0 && s.pmax <= 1))
+        {
+            std::ostringstream v;
+            v << s.pmax;
+            return f + ": pmax " + v.str() + " is invalid; valid range (0, 1]";
         }
         break;
     default:
@@ -409,16 +534,44 @@ FaultHelper::TryParse(const std::string& text, std::vector<FaultSpec>& specs, st
                 {
                     return false;
                 }
-                if (p.spec.kind == FaultKind::SWITCH_REBOOT)
+                if (p.spec.kind == FaultKind::SWITCH_REBOOT || p.spec.kind == FaultKind::NIC_STALL)
                 {
                     if (target.empty() || target.find_first_of("-#") != std::string::npos)
                     {
-                        error = "target '" + target + "' in '" + token +
-                                "' is invalid; switch-reboot takes one switch name, e.g. " +
-                                ExampleOf(p.spec.kind);
+                        error = "target '" + target + "' in '" + token + "' is invalid; " +
+                                FaultKindName(p.spec.kind) + " takes one " +
+                                (p.spec.kind == FaultKind::NIC_STALL ? "GPU" : "switch") +
+                                " name, e.g. " + ExampleOf(p.spec.kind);
                         return false;
                     }
                     p.spec.nodeA = target;
+                }
+                else if (p.spec.kind == FaultKind::ECN_PROFILE)
+                {
+                    const auto hash = target.find('#');
+                    const std::string name = Trim(target.substr(0, hash));
+                    if (name.empty() || name.find('-') != std::string::npos)
+                    {
+                        error = "target '" + target + "' in '" + token +
+                                "' is invalid; ecn-profile takes one switch name S (every "
+                                "port) or S#k (its port k), e.g. " +
+                                ExampleOf(p.spec.kind);
+                        return false;
+                    }
+                    if (hash != std::string::npos)
+                    {
+                        uint64_t k = 0;
+                        std::string why;
+                        if (!FabricCommandLine::ParseUnsigned(target.substr(hash + 1), k, why) ||
+                            k > uint64_t(INT32_MAX))
+                        {
+                            error = "port index '" + target.substr(hash + 1) + "' in '" + token +
+                                    "' is invalid; write S#k with k a switch port number from 0";
+                            return false;
+                        }
+                        p.spec.port = int32_t(k);
+                    }
+                    p.spec.nodeA = name;
                 }
                 else
                 {
@@ -460,6 +613,19 @@ FaultHelper::TryParse(const std::string& text, std::vector<FaultSpec>& specs, st
                 pending.push_back(p);
                 continue;
             }
+            if (eq == std::string::npos && token == "restore" && !pending.empty() &&
+                pending.back().spec.kind == FaultKind::ECN_PROFILE)
+            {
+                Pending& p = pending.back();
+                p.text += "," + token;
+                if (!p.given.insert(token).second)
+                {
+                    error = "parameter 'restore' is given twice in '" + p.text + "'";
+                    return false;
+                }
+                p.spec.restore = true;
+                continue;
+            }
             if (eq == std::string::npos)
             {
                 error = "'" + token +
@@ -493,9 +659,11 @@ FaultHelper::TryParse(const std::string& text, std::vector<FaultSpec>& specs, st
                 error = "parameter '" + key + "' is given twice in '" + p.text + "'";
                 return false;
             }
-            if (key == "period" || key == "down")
+            if (key == "period" || key == "down" || key == "for")
             {
-                Time& t = key == "period" ? p.spec.period : p.spec.down;
+                Time& t = key == "period" ? p.spec.period
+                          : key == "down" ? p.spec.down
+                                          : p.spec.duration;
                 error = ParseTimeValue(key, value, p.text, t);
                 if (!error.empty())
                 {
@@ -518,6 +686,50 @@ FaultHelper::TryParse(const std::string& text, std::vector<FaultSpec>& specs, st
                     return false;
                 }
                 p.spec.count = uint32_t(n);
+            }
+            else if (key == "kmin" || key == "kmax")
+            {
+                uint64_t bytes = 0;
+                std::string why;
+                if (!FabricCommandLine::ParseBytes(value, bytes, why))
+                {
+                    error = key + " '" + value + "' in '" + p.text +
+                            "' is invalid; give a byte count, e.g. 20480, 20KB (KB = 1024 bytes)";
+                    return false;
+                }
+                (key == "kmin" ? p.spec.kmin : p.spec.kmax) = bytes;
+            }
+            else if (key == "pmax" || key == "prob")
+            {
+                char* end = nullptr;
+                const double v = value.empty() ? 0 : std::strtod(value.c_str(), &end);
+                if (value.empty() || *end != '\0' || !(v > 0 && v <= 1))
+                {
+                    error = key + " '" + value + "' in '" + p.text +
+                            "' is invalid; give a probability in the range (0, 1], e.g. " +
+                            (key == "pmax" ? "0.2" : "0.5");
+                    return false;
+                }
+                (key == "pmax" ? p.spec.pmax : p.spec.probability) = v;
+            }
+            else if (key == "class")
+            {
+                bool found = false;
+                for (auto c :
+                     {FabricPacketClass::ACK, FabricPacketClass::NAK, FabricPacketClass::CNP})
+                {
+                    if (value == FabricPacketClassName(c))
+                    {
+                        p.spec.packetClass = c;
+                        found = true;
+                    }
+                }
+                if (!found)
+                {
+                    error = "class '" + value + "' in '" + p.text +
+                            "' is invalid; valid classes: ack, nak, cnp";
+                    return false;
+                }
             }
             else if (key == "rate")
             {
