@@ -180,14 +180,7 @@ RunDegraded(const std::string& lb, uint32_t run)
         double b = 0;
         for (uint32_t link : t->FindLinks(t->GetLeaf(0), t->GetSpine(s)))
         {
-            Ptr<PfcChannel> ch = t->GetLinkChannel(link);
-            Ptr<PfcNetDevice> up = ch->GetPfcDevice(0)->GetNode() == t->GetLeaf(0)
-                                       ? ch->GetPfcDevice(0)
-                                       : ch->GetPfcDevice(1);
-            for (uint8_t q = 0; q < 8; ++q)
-            {
-                b += double(up->GetCounters().txBytes[q]);
-            }
+            b += double(t->GetLinkTxBytes(link, t->GetLeaf(0)));
         }
         (s == 0 ? out.viaSpine0 : out.viaSpine1) = b;
     }

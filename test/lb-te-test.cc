@@ -44,14 +44,7 @@ UplinkBytes(Ptr<ClosTopologyHelper> t)
     {
         for (uint32_t link : t->FindLinks(t->GetLeaf(0), t->GetSpine(s)))
         {
-            Ptr<PfcChannel> ch = t->GetLinkChannel(link);
-            Ptr<PfcNetDevice> up = ch->GetPfcDevice(0)->GetNode() == t->GetLeaf(0)
-                                       ? ch->GetPfcDevice(0)
-                                       : ch->GetPfcDevice(1);
-            for (uint8_t q = 0; q < 8; ++q)
-            {
-                bytes[link] += up->GetCounters().txBytes[q];
-            }
+            bytes[link] = t->GetLinkTxBytes(link, t->GetLeaf(0));
         }
     }
     return bytes;

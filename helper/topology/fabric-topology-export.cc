@@ -287,6 +287,31 @@ FabricTopologyHelper::GetLinkChannel(uint32_t link) const
     return DynamicCast<PfcNetDevice>(GlobalNode(l.a)->GetDevice(l.portA))->GetPfcChannel();
 }
 
+uint64_t
+FabricTopologyHelper::GetLinkTxBytes(uint32_t link, Ptr<const Node> from) const
+{
+    Ptr<PfcChannel> ch = GetLinkChannel(link);
+    for (std::size_t d = 0; d < ch->GetNDevices(); ++d)
+    {
+        Ptr<PfcNetDevice> dev = ch->GetPfcDevice(d);
+        if (dev->GetNode() == from)
+        {
+            uint64_t bytes = 0;
+            for (uint64_t b : dev->GetCounters().txBytes)
+            {
+                bytes += b;
+            }
+            return bytes;
+        }
+    }
+    FABRIC_INPUT_ERROR(GetInstanceTypeId().GetName()
+                       << "::GetLinkTxBytes: link " << link << " does not end at "
+                       << (from ? GetNodeName(from->GetId()) : std::string("a null node"))
+                       << "; its ends are " << GetNodeName(ch->GetPfcDevice(0)->GetNode()->GetId())
+                       << " and " << GetNodeName(ch->GetPfcDevice(1)->GetNode()->GetId()));
+    return 0;
+}
+
 Ptr<FabricRouteComputer>
 FabricTopologyHelper::GetRouteComputer() const
 {
