@@ -25,7 +25,6 @@
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 
-#include <fstream>
 #include <iostream>
 
 using namespace ns3;
@@ -132,20 +131,5 @@ main(int argc, char* argv[])
     cmp->Describe(std::cout);
     cmp->SetProgressReports(!cmd.IsQuiet());
     std::vector<TransportComparisonRow> rows = cmp->Run();
-    TransportComparison::WriteTable(std::cout, rows);
-    if (!csv.empty())
-    {
-        std::ofstream out(csv);
-        FABRIC_INPUT_ERROR_IF(!out, "--csv=" << csv << ": cannot write the file");
-        TransportComparison::WriteCsv(out, rows);
-        std::cout << "# wrote " << csv << "\n";
-    }
-    for (const auto& r : rows)
-    {
-        if (!r.ok)
-        {
-            return 1;
-        }
-    }
-    return 0;
+    return TransportComparison::WriteResults(std::cout, rows, csv);
 }

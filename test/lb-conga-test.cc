@@ -42,21 +42,6 @@ Conga(bool leaf)
     return lb;
 }
 
-/// A key from \p src to \p dst entering on \p inPort (random ports: a flow).
-SwitchFlowKey
-Key(uint32_t src, uint32_t dst, uint32_t inPort, uint16_t srcPort)
-{
-    SwitchFlowKey k;
-    k.srcIp = src;
-    k.dstIp = dst;
-    k.protocol = 17;
-    k.srcPort = srcPort;
-    k.dstPort = 4791;
-    k.totalLength = 1000;
-    k.ingressPort = inPort;
-    return k;
-}
-
 using CongaTest = test::SimTest;
 
 } // namespace
@@ -76,7 +61,7 @@ TEST_F(CongaTest, FeedbackSteersNewFlowletsOffTheRemotelyCongestedUplink)
     // The reverse traffic from leaf 1 arrives for host port 0: it went out of leaf 1 on its
     // uplink 1 with CE 2, and feeds back that leaf 0's uplink tag 0 (port 2) path is at 7.
     wire::PutU16(ip + 4, CongaLoadBalancer::Pack(1, 2, true, 0, 7));
-    lb->OnEgress(ip, Key(HOST_B, HOST_A, 2, 1), 0, 1000, MicroSeconds(1));
+    lb->OnEgress(ip, test::RoceUdpKey(HOST_B, HOST_A, 1, 2), 0, 1000, MicroSeconds(1));
     EXPECT_EQ(wire::GetU16(ip + 4), 0u); // cleared before the host
     EXPECT_EQ(lb->GetRemoteMetric(1, 0, MicroSeconds(1)), 7u);
     EXPECT_EQ(lb->GetRemoteMetric(1, 1, MicroSeconds(1)), 0u);
@@ -84,13 +69,13 @@ TEST_F(CongaTest, FeedbackSteersNewFlowletsOffTheRemotelyCongestedUplink)
     const uint32_t up[] = {2, 3};
     for (uint16_t f = 0; f < 100; ++f)
     {
-        EXPECT_EQ(lb->Select(Key(HOST_A, HOST_B, 0, f), up, 2, MicroSeconds(2)), 3u);
+        EXPECT_EQ(lb->Select(test::RoceUdpKey(HOST_A, HOST_B, f, 0), up, 2, MicroSeconds(2)), 3u);
     }
     EXPECT_GT(lb->GetCongaCounters().remoteChoices, 40u); // local ties would split them
     // A packet of leaf 0 to leaf 1 is stamped with its uplink's tag and feeds back what leaf 0
     // learned of leaf 1's uplink 1 (CE 2).
     wire::PutU16(ip + 4, 0);
-    lb->OnEgress(ip, Key(HOST_A, HOST_B, 0, 1), 3, 1000, MicroSeconds(2));
+    lb->OnEgress(ip, test::RoceUdpKey(HOST_A, HOST_B, 1, 0), 3, 1000, MicroSeconds(2));
     EXPECT_EQ(wire::GetU16(ip + 4), CongaLoadBalancer::Pack(1, 0, true, 1, 2));
     // The metric is held for MetricAging (100 us), then decays one step per 100 us: 6 at
     // 101-200 us after it was learned, 1 at 601-700 us, 0 from 701 us: both uplinks are used
@@ -102,7 +87,7 @@ TEST_F(CongaTest, FeedbackSteersNewFlowletsOffTheRemotelyCongestedUplink)
     std::set<uint32_t> seen;
     for (uint16_t f = 100; f < 200; ++f)
     {
-        seen.insert(lb->Select(Key(HOST_A, HOST_B, 0, f), up, 2, MicroSeconds(702)));
+        seen.insert(lb->Select(test::RoceUdpKey(HOST_A, HOST_B, f, 0), up, 2, MicroSeconds(702)));
     }
     EXPECT_EQ(seen.size(), 2u);
 }
@@ -117,21 +102,21 @@ TEST_F(CongaTest, TransitRaisesCeToItsEgressUtilization)
     for (int i = 0; i < 400; ++i)
     {
         uint8_t ip[20] = {0x45};
-        spine->OnEgress(ip, Key(HOST_A, HOST_B, 0, 1), 1, 4096, NanoSeconds(100 * i));
+        spine->OnEgress(ip, test::RoceUdpKey(HOST_A, HOST_B, 1, 0), 1, 4096, NanoSeconds(100 * i));
     }
     EXPECT_EQ(spine->GetLocalMetric(1, MicroSeconds(40)), 5u);
     EXPECT_EQ(spine->GetLocalMetric(0, MicroSeconds(40)), 0u);
     uint8_t ip[20] = {0x45};
     wire::PutU16(ip + 4, CongaLoadBalancer::Pack(3, 1, false, 0, 0));
-    spine->OnEgress(ip, Key(HOST_A, HOST_B, 0, 1), 1, 4096, MicroSeconds(40));
+    spine->OnEgress(ip, test::RoceUdpKey(HOST_A, HOST_B, 1, 0), 1, 4096, MicroSeconds(40));
     EXPECT_EQ(wire::GetU16(ip + 4), CongaLoadBalancer::Pack(3, 5, false, 0, 0));
     // A CE already above the local value stays.
     wire::PutU16(ip + 4, CongaLoadBalancer::Pack(3, 7, false, 0, 0));
-    spine->OnEgress(ip, Key(HOST_A, HOST_B, 0, 1), 1, 4096, MicroSeconds(40));
+    spine->OnEgress(ip, test::RoceUdpKey(HOST_A, HOST_B, 1, 0), 1, 4096, MicroSeconds(40));
     EXPECT_EQ(wire::GetU16(ip + 4), CongaLoadBalancer::Pack(3, 7, false, 0, 0));
     // Packets without CONGA fields are left alone.
     wire::PutU16(ip + 4, 0x1234);
-    spine->OnEgress(ip, Key(HOST_A, HOST_B, 0, 1), 1, 4096, MicroSeconds(40));
+    spine->OnEgress(ip, test::RoceUdpKey(HOST_A, HOST_B, 1, 0), 1, 4096, MicroSeconds(40));
     EXPECT_EQ(wire::GetU16(ip + 4), 0x1234u);
 }
 
@@ -195,14 +180,7 @@ RunDegraded(const std::string& lb, uint32_t run)
         double b = 0;
         for (uint32_t link : t->FindLinks(t->GetLeaf(0), t->GetSpine(s)))
         {
-            Ptr<PfcChannel> ch = t->GetLinkChannel(link);
-            Ptr<PfcNetDevice> up = ch->GetPfcDevice(0)->GetNode() == t->GetLeaf(0)
-                                       ? ch->GetPfcDevice(0)
-                                       : ch->GetPfcDevice(1);
-            for (uint8_t q = 0; q < 8; ++q)
-            {
-                b += double(up->GetCounters().txBytes[q]);
-            }
+            b += double(t->GetLinkTxBytes(link, t->GetLeaf(0)));
         }
         (s == 0 ? out.viaSpine0 : out.viaSpine1) = b;
     }

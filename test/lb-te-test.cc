@@ -19,20 +19,6 @@ namespace
 
 using TeTest = test::SimTest;
 
-/// A 5-tuple from \p src to \p dst with UDP source port \p sport.
-SwitchFlowKey
-Key(uint32_t src, uint32_t dst, uint16_t sport)
-{
-    SwitchFlowKey k;
-    k.srcIp = src;
-    k.dstIp = dst;
-    k.protocol = 17;
-    k.srcPort = sport;
-    k.dstPort = 4791;
-    k.totalLength = 1000;
-    return k;
-}
-
 /// Two ToRs of 4 hosts at 400 Gb/s, 2 spines, two 400 Gb/s cables from each ToR to each spine,
 /// every switch under TeLoadBalancer.
 Ptr<ClosTopologyHelper>
@@ -58,14 +44,7 @@ UplinkBytes(Ptr<ClosTopologyHelper> t)
     {
         for (uint32_t link : t->FindLinks(t->GetLeaf(0), t->GetSpine(s)))
         {
-            Ptr<PfcChannel> ch = t->GetLinkChannel(link);
-            Ptr<PfcNetDevice> up = ch->GetPfcDevice(0)->GetNode() == t->GetLeaf(0)
-                                       ? ch->GetPfcDevice(0)
-                                       : ch->GetPfcDevice(1);
-            for (uint8_t q = 0; q < 8; ++q)
-            {
-                bytes[link] += up->GetCounters().txBytes[q];
-            }
+            bytes[link] = t->GetLinkTxBytes(link, t->GetLeaf(0));
         }
     }
     return bytes;
@@ -81,23 +60,24 @@ TEST_F(TeTest, PinsOverrideEcmpAndStalePinsAreHashed)
     auto ecmp = CreateObject<EntropyEcmpLoadBalancer>();
     for (uint16_t f = 0; f < 50; ++f)
     {
-        EXPECT_EQ(lb->Select(Key(1, 2, f), ports, 4, Seconds(0)),
-                  ecmp->Select(Key(1, 2, f), ports, 4, Seconds(0)));
+        EXPECT_EQ(lb->Select(test::RoceUdpKey(1, 2, f), ports, 4, Seconds(0)),
+                  ecmp->Select(test::RoceUdpKey(1, 2, f), ports, 4, Seconds(0)));
     }
     lb->PinPair(1, 2, 6);
-    lb->PinFlow(Key(1, 2, 77), 5);
+    lb->PinFlow(test::RoceUdpKey(1, 2, 77), 5);
     EXPECT_EQ(lb->GetNPins(), 2u);
     for (uint16_t f = 0; f < 50; ++f)
     {
-        EXPECT_EQ(lb->Select(Key(1, 2, f), ports, 4, Seconds(0)), 6u); // the pair's pin
+        EXPECT_EQ(lb->Select(test::RoceUdpKey(1, 2, f), ports, 4, Seconds(0)),
+                  6u); // the pair's pin
     }
-    EXPECT_EQ(lb->Select(Key(1, 2, 77), ports, 4, Seconds(0)), 5u); // the 5-tuple wins
-    EXPECT_EQ(lb->Select(Key(2, 1, 3), ports, 4, Seconds(0)),
-              ecmp->Select(Key(2, 1, 3), ports, 4, Seconds(0))); // other pairs hash
+    EXPECT_EQ(lb->Select(test::RoceUdpKey(1, 2, 77), ports, 4, Seconds(0)), 5u); // the 5-tuple wins
+    EXPECT_EQ(lb->Select(test::RoceUdpKey(2, 1, 3), ports, 4, Seconds(0)),
+              ecmp->Select(test::RoceUdpKey(2, 1, 3), ports, 4, Seconds(0))); // other pairs hash
     // Port 6 failed: routing removed it, the pin is stale, the packet is hashed over the rest.
     const uint32_t left[] = {4, 5, 7};
-    EXPECT_EQ(lb->Select(Key(1, 2, 9), left, 3, Seconds(0)),
-              ecmp->Select(Key(1, 2, 9), left, 3, Seconds(0)));
+    EXPECT_EQ(lb->Select(test::RoceUdpKey(1, 2, 9), left, 3, Seconds(0)),
+              ecmp->Select(test::RoceUdpKey(1, 2, 9), left, 3, Seconds(0)));
     EXPECT_EQ(lb->GetTeCounters().pinned, 51u);
     EXPECT_EQ(lb->GetTeCounters().stale, 1u);
     EXPECT_EQ(lb->GetTeCounters().unpinned, 51u);

@@ -330,16 +330,7 @@ CoreUplinkBytes(uint32_t seed)
         {
             for (uint32_t link : t->FindLinks(t->GetSpine(s), t->GetCore(c)))
             {
-                Ptr<PfcChannel> ch = t->GetLinkChannel(link);
-                Ptr<PfcNetDevice> up = ch->GetPfcDevice(0)->GetNode() == t->GetSpine(s)
-                                           ? ch->GetPfcDevice(0)
-                                           : ch->GetPfcDevice(1);
-                uint64_t b = 0;
-                for (uint8_t q = 0; q < 8; ++q)
-                {
-                    b += up->GetCounters().txBytes[q];
-                }
-                bytes.push_back(b);
+                bytes.push_back(t->GetLinkTxBytes(link, t->GetSpine(s)));
             }
         }
     }

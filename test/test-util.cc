@@ -134,5 +134,19 @@ MakeIpv4Packet(uint32_t payloadBytes, uint8_t dscp)
     return p;
 }
 
+SwitchFlowKey
+RoceUdpKey(uint32_t src, uint32_t dst, uint16_t srcPort, uint32_t ingressPort)
+{
+    SwitchFlowKey k;
+    k.srcIp = src;
+    k.dstIp = dst;
+    k.protocol = 17;
+    k.srcPort = srcPort;
+    k.dstPort = 4791;
+    k.totalLength = 1000;
+    k.ingressPort = ingressPort;
+    return k;
+}
+
 } // namespace test
 } // namespace ns3

@@ -9,6 +9,7 @@
 #include "ns3/core-module.h"
 #include "ns3/flow-source.h"
 #include "ns3/network-module.h"
+#include "ns3/switch-flow-key.h"
 
 #include <gtest/gtest.h>
 #include <map>
@@ -103,6 +104,16 @@ std::string Tshark(const std::string& file, const std::string& args);
  * \return the packet, starting with a serialized IPv4 header (protocol UDP)
  */
 Ptr<Packet> MakeIpv4Packet(uint32_t payloadBytes, uint8_t dscp);
+
+/**
+ * \brief A RoCEv2 data packet's switch key: UDP to port 4791 from \p srcPort, 1000 bytes.
+ * \param src source address, host byte order
+ * \param dst destination address, host byte order
+ * \param srcPort UDP source port (the flow's entropy)
+ * \param ingressPort the switch port it entered on
+ * \return the key
+ */
+SwitchFlowKey RoceUdpKey(uint32_t src, uint32_t dst, uint16_t srcPort, uint32_t ingressPort = 0);
 
 } // namespace test
 } // namespace ns3

@@ -5,6 +5,7 @@
  */
 #include "fault-helper.h"
 
+#include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-command-line.h"
 #include "ns3/fabric-input-error.h"
 
@@ -341,26 +342,7 @@ FaultSpec::FormatTime(Time t)
 std::string
 FaultSpec::FormatRate(DataRate rate)
 {
-    const double bps = double(rate.GetBitRate());
-    std::ostringstream os;
-    os << std::setprecision(6);
-    if (bps >= 1e12)
-    {
-        os << bps / 1e12 << " Tb/s";
-    }
-    else if (bps >= 1e9)
-    {
-        os << bps / 1e9 << " Gb/s";
-    }
-    else if (bps >= 1e6)
-    {
-        os << bps / 1e6 << " Mb/s";
-    }
-    else
-    {
-        os << bps << " b/s";
-    }
-    return os.str();
+    return FabricFormatRate(double(rate.GetBitRate()));
 }
 
 std::string

@@ -35,31 +35,6 @@ namespace ns3
 namespace
 {
 
-/// A rate in bits/s as "400 Gb/s", "3.6 Tb/s", "51.2 Tb/s".
-std::string
-FormatRate(double bps)
-{
-    std::ostringstream os;
-    os << std::setprecision(6);
-    if (bps >= 1e12)
-    {
-        os << bps / 1e12 << " Tb/s";
-    }
-    else if (bps >= 1e9)
-    {
-        os << bps / 1e9 << " Gb/s";
-    }
-    else if (bps >= 1e6)
-    {
-        os << bps / 1e6 << " Mb/s";
-    }
-    else
-    {
-        os << bps << " b/s";
-    }
-    return os.str();
-}
-
 /// A delay as "150 ns", "1 us".
 std::string
 FormatDelay(Time t)
@@ -189,12 +164,13 @@ FabricTopologyHelper::Print(std::ostream& os) const
             continue;
         }
         os << (first ? " " : ", ") << m_tierLinks[i] << " " << FabricLinkTierName(FabricLinkTier(i))
-           << " @ " << FormatRate(m_tierRate[i].GetBitRate()) << " " << FormatDelay(m_tierDelay[i]);
+           << " @ " << FabricFormatRate(m_tierRate[i].GetBitRate()) << " "
+           << FormatDelay(m_tierDelay[i]);
         first = false;
     }
     os << (first ? " none\n" : "\n");
     uint64_t bisection = GetBisectionBandwidth();
-    os << "  bisection bandwidth: " << FormatRate(double(bisection)) << " (" << bisection
+    os << "  bisection bandwidth: " << FabricFormatRate(double(bisection)) << " (" << bisection
        << " bit/s)\n";
     double o = GetOversubscription();
     os << "  oversubscription: ";
@@ -257,8 +233,8 @@ FabricTopologyHelper::WriteDot(const std::string& path) const
     for (const auto& l : m_links)
     {
         out << "  \"" << GlobalName(l.a) << "\" -- \"" << GlobalName(l.b) << "\" [label=\""
-            << FormatRate(m_tierRate[size_t(l.tier)].GetBitRate()) << "\", taillabel=\"" << l.portA
-            << "\", headlabel=\"" << l.portB << "\"];\n";
+            << FabricFormatRate(m_tierRate[size_t(l.tier)].GetBitRate()) << "\", taillabel=\""
+            << l.portA << "\", headlabel=\"" << l.portB << "\"];\n";
     }
     out << "}\n";
     FABRIC_INPUT_ERROR_IF(!out,
@@ -309,6 +285,31 @@ FabricTopologyHelper::GetLinkChannel(uint32_t link) const
     CheckLink(link, "GetLinkChannel");
     const Link& l = m_links[link];
     return DynamicCast<PfcNetDevice>(GlobalNode(l.a)->GetDevice(l.portA))->GetPfcChannel();
+}
+
+uint64_t
+FabricTopologyHelper::GetLinkTxBytes(uint32_t link, Ptr<const Node> from) const
+{
+    Ptr<PfcChannel> ch = GetLinkChannel(link);
+    for (std::size_t d = 0; d < ch->GetNDevices(); ++d)
+    {
+        Ptr<PfcNetDevice> dev = ch->GetPfcDevice(d);
+        if (dev->GetNode() == from)
+        {
+            uint64_t bytes = 0;
+            for (uint64_t b : dev->GetCounters().txBytes)
+            {
+                bytes += b;
+            }
+            return bytes;
+        }
+    }
+    FABRIC_INPUT_ERROR(GetInstanceTypeId().GetName()
+                       << "::GetLinkTxBytes: link " << link << " does not end at "
+                       << (from ? GetNodeName(from->GetId()) : std::string("a null node"))
+                       << "; its ends are " << GetNodeName(ch->GetPfcDevice(0)->GetNode()->GetId())
+                       << " and " << GetNodeName(ch->GetPfcDevice(1)->GetNode()->GetId()));
+    return 0;
 }
 
 Ptr<FabricRouteComputer>

@@ -554,6 +554,14 @@ class FabricTopologyHelper : public Object, public FabricTransportTarget
      */
     Ptr<PfcChannel> GetLinkChannel(uint32_t link) const;
     /**
+     * \brief Bytes one end of a cable has put on it so far, all priorities (its port's
+     *        PfcPortCounters::txBytes): the load of one direction of the link.
+     * \param link a link index, < GetNLinks() (aborts naming the index and the valid range)
+     * \param from one of the cable's two nodes (aborts naming the node otherwise)
+     * \return bytes sent from \p from into the cable
+     */
+    uint64_t GetLinkTxBytes(uint32_t link, Ptr<const Node> from) const;
+    /**
      * \brief The route computer that wrote the forwarding tables, to fail or restore several
      *        links before one FabricRouteComputer::Compute(). Its link indices are this
      *        helper's link indices.

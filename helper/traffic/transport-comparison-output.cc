@@ -5,7 +5,10 @@
  */
 #include "transport-comparison.h"
 
+#include "ns3/fabric-input-error.h"
+
 #include <algorithm>
+#include <fstream>
 #include <iomanip>
 #include <sstream>
 
@@ -221,6 +224,22 @@ TransportComparison::WriteCsv(std::ostream& os, const std::vector<TransportCompa
         }
         os << "\n";
     }
+}
+
+int
+TransportComparison::WriteResults(std::ostream& os,
+                                  const std::vector<TransportComparisonRow>& rows,
+                                  const std::string& csv)
+{
+    WriteTable(os, rows);
+    if (!csv.empty())
+    {
+        std::ofstream out(csv);
+        FABRIC_INPUT_ERROR_IF(!out, "--csv=" << csv << ": cannot write the file");
+        WriteCsv(out, rows);
+        os << "# wrote " << csv << "\n";
+    }
+    return std::all_of(rows.begin(), rows.end(), [](const auto& r) { return r.ok; }) ? 0 : 1;
 }
 
 } // namespace ns3

@@ -821,15 +821,9 @@ TransportComparison::UplinkImbalance(Ptr<FabricTopologyHelper> topo)
                 {
                     continue;
                 }
-                Ptr<PfcNetDevice> up = ch->GetPfcDevice(0)->GetNode() == topo->GetLeaf(l)
-                                           ? ch->GetPfcDevice(0)
-                                           : ch->GetPfcDevice(1);
-                uint64_t bytes = 0;
-                for (uint8_t q = 0; q < 8; ++q)
-                {
-                    bytes += up->GetCounters().txBytes[q];
-                }
-                const double busy = 8.0 * double(bytes) / double(up->GetDataRate().GetBitRate());
+                const uint64_t bytes = topo->GetLinkTxBytes(link, topo->GetLeaf(l));
+                const double busy =
+                    8.0 * double(bytes) / double(ch->GetPfcDevice(0)->GetDataRate().GetBitRate());
                 sum += busy;
                 max = std::max(max, busy);
                 ++n;

@@ -180,6 +180,18 @@ class TransportComparison : public Object
      */
     static void WriteCsv(std::ostream& os, const std::vector<TransportComparisonRow>& rows);
     /**
+     * \brief What the comparison examples end with: the table on \p os, the CSV to \p csv
+     *        if given ("# wrote ..."), and their exit status.
+     * \param os the stream
+     * \param rows the rows
+     * \param csv CSV path, empty for none (aborts naming it, as "--csv=...", if it cannot be
+     *        written)
+     * \return 0 if every row is ok, else 1
+     */
+    static int WriteResults(std::ostream& os,
+                            const std::vector<TransportComparisonRow>& rows,
+                            const std::string& csv);
+    /**
      * \brief Describe the fabric and the failure (one line each, '#'-prefixed) and every
      *        configuration (what it sets), from a fabric built and set up once per
      *        configuration (nothing runs).

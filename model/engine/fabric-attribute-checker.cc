@@ -9,7 +9,9 @@
 #include "ns3/type-id.h"
 
 #include <cmath>
+#include <iomanip>
 #include <list>
+#include <sstream>
 
 namespace ns3
 {
@@ -225,6 +227,30 @@ FabricResolveInheritedAttributes(int argc, char* argv[])
             }
         }
     }
+}
+
+std::string
+FabricFormatRate(double bps)
+{
+    std::ostringstream os;
+    os << std::setprecision(6);
+    if (bps >= 1e12)
+    {
+        os << bps / 1e12 << " Tb/s";
+    }
+    else if (bps >= 1e9)
+    {
+        os << bps / 1e9 << " Gb/s";
+    }
+    else if (bps >= 1e6)
+    {
+        os << bps / 1e6 << " Mb/s";
+    }
+    else
+    {
+        os << bps << " b/s";
+    }
+    return os.str();
 }
 
 } // namespace ns3

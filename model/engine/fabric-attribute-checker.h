@@ -165,6 +165,13 @@ std::string FabricFormatTime(Time t);
 std::string FabricFormatDataRate(DataRate rate);
 
 /**
+ * \param bps a rate in bit/s, >= 0
+ * \return \p bps for people: in the largest of Tb/s, Gb/s, Mb/s, b/s that keeps it >= 1, to
+ *         6 significant digits, e.g. "400 Gb/s", "2966.4 Gb/s", "25 Mb/s"
+ */
+std::string FabricFormatRate(double bps);
+
+/**
  * \brief A checker for a value of type \p V with any predicate and range text.
  * \tparam V the attribute value class
  * \param type the ns-3 checker of V (e.g. MakeTimeChecker())
