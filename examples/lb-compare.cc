@@ -9,7 +9,9 @@
  * AllReduce ring and the permutation cross the spines. Tiers (--lbs, SwitchHelper short
  * names): static ecmp and resilient, dynamic flowlet and adaptive, global conga,
  * traffic-engineered te (a FabricTeController plans each scenario's flow matrix). Scenarios
- * (--scenarios): a ring AllReduce of --bytes, and a permutation of --flow-bytes elephants.
+ * (--scenarios): a ring AllReduce of --bytes, a pairwise AlltoAll of --bytes (with PXN, so
+ * the network carries rail traffic, between scalable units across the spines), and a
+ * permutation of --flow-bytes elephants.
  * Fabric states (--failures): none, down (the leaf0-spine0 cable cut, routes recomputed),
  * degrade (that cable at --degrade x its rate). Transports (--configs): RoCEv2 + DCQCN and
  * Ultra Ethernet + NSCC with REPS spraying. One table row per run: busbw or FCTs, PFC
@@ -34,7 +36,7 @@ main(int argc, char* argv[])
     uint32_t spines = 2;
     std::string lbs = "ecmp,resilient,flowlet,adaptive,conga,te";
     std::string configs = "roce-dcqcn,uet-nscc";
-    std::string scenarios = "allreduce,permutation";
+    std::string scenarios = "allreduce,alltoall,permutation";
     std::string failures = "none,down,degrade";
     uint64_t bytes = 16 << 20;
     uint64_t flowBytes = 4000000;
@@ -49,9 +51,9 @@ main(int argc, char* argv[])
     cmd.AddValue("spines", "Spine switches (0 = automatic)", spines);
     cmd.AddValue("lbs", "Load balancers: " + SwitchHelper::GetLoadBalancerNamesText(), lbs);
     cmd.AddValue("configs", "Transports: roce-dcqcn, roce-pfc, uet-<cc>[-<ev>]", configs);
-    cmd.AddValue("scenarios", "allreduce, incast, permutation", scenarios);
+    cmd.AddValue("scenarios", "allreduce, alltoall, incast, permutation", scenarios);
     cmd.AddValue("failures", "Fabric states: none, down, degrade", failures);
-    cmd.AddBytes("bytes", "AllReduce size", bytes, 1, 1ull << 40);
+    cmd.AddBytes("bytes", "AllReduce and AlltoAll size", bytes, 1, 1ull << 40);
     cmd.AddBytes("flow-bytes", "Bytes per permutation flow", flowBytes, 1, 0xFFFFFFFFull);
     cmd.AddValue("degrade", "Rate of the degraded cable, fraction (0, 1)", degrade);
     cmd.AddSeed(seed, "Random seed: permutation, hashes, flowlet draws, EVs");

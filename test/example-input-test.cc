@@ -241,9 +241,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "--configs=uet-nscc-spray",
                  "--configs: configuration \"uet-nscc-spray\" is invalid"},
         BadInput{"roce-vs-uet",
-                 "--scenarios=incast,alltoall",
-                 "--scenarios: scenario \"alltoall\" is invalid; valid are allreduce, incast, "
-                 "permutation, each optionally with -failure"},
+                 "--scenarios=incast,alltoal",
+                 "--scenarios: scenario \"alltoal\" is invalid; valid are allreduce, alltoall, "
+                 "incast, permutation, each optionally with -failure"},
         BadInput{"roce-vs-uet",
                  "--failure=flap",
                  "--failure=flap is invalid; valid values are degrade, down"},

@@ -272,7 +272,7 @@ TEST_F(FaultHelperTest, ParserRefusesBadInputNamingTheValueAndWhatIsValid)
 {
     const std::string kinds =
         "valid kinds: link-down, link-up, link-flap, link-degrade, link-restore, switch-reboot, "
-        "nic-stall, ecn-profile, drop-class";
+        "nic-stall, ecn-profile, drop-class, pfc-threshold";
     EXPECT_EQ(ParseError("link-dwn:leaf3-spine1@2ms"),
               "unknown fault kind 'link-dwn' in 'link-dwn:leaf3-spine1@2ms'; " + kinds);
     EXPECT_EQ(ParseError("link-down:leaf3-spine1"),
@@ -842,7 +842,7 @@ TEST_F(FaultHelperTest, ParserRefusesBadNicStallAndEcnProfileValues)
     EXPECT_EQ(ParseError("link-down:a-b@1ms,restore"),
               "'restore' is neither a fault (kind:target@time) nor a parameter (key=value); "
               "valid kinds: link-down, link-up, link-flap, link-degrade, link-restore, "
-              "switch-reboot, nic-stall, ecn-profile, drop-class");
+              "switch-reboot, nic-stall, ecn-profile, drop-class, pfc-threshold");
     // Add() checks a spec built in code the same way.
     auto f = CreateObject<FaultHelper>();
     FaultSpec bad;

@@ -297,6 +297,57 @@ TEST_F(FlowRunnerTest, BadRanksAreRefused)
 
 // ---- the comparison ------------------------------------------------------------------------
 
+/// The TE plan of a collective follows its schedule: a pairwise AlltoAll with PXN on 4
+/// servers x 2 GPUs sends only between same-rail GPUs of different servers (the NVLink relay
+/// took the cross-rail blocks), each GPU to the 3 others of its rail at a third of its NIC; the
+/// ring AllReduce (2 channels, one rail-aware ring per rail) sends each GPU to the same-rail
+/// GPU of the next server only, at its whole NIC.
+TEST_F(TransportConfigTest, PlanCollectiveFollowsTheSchedulesNetworkTransfers)
+{
+    for (auto op : {CollectiveOp::ALL_TO_ALL, CollectiveOp::ALL_REDUCE})
+    {
+        auto t = SmallRail();
+        t->GetSwitchHelper().SetLoadBalancerByName("te", "test");
+        t->Install();
+        CollectiveHelper coll;
+        coll.SetTopology(t);
+        coll.SetCommunicatorAttribute("Channels", UintegerValue(2));
+        coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
+        coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
+        coll.SetCommunicatorAttribute("Pxn", BooleanValue(op == CollectiveOp::ALL_TO_ALL));
+        Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
+        auto te = CreateObject<FabricTeController>();
+        te->SetTopology(t);
+        TransportComparison::PlanCollective(t, comm, op, 16 << 20, te);
+        const FabricTePlan& plan = te->GetPlan();
+        std::map<Ipv4Address, uint32_t> rankOf;
+        for (uint32_t r = 0; r < t->GetNRanks(); ++r)
+        {
+            rankOf[t->GetAddress(r, 0)] = r;
+        }
+        const bool a2a = op == CollectiveOp::ALL_TO_ALL;
+        ASSERT_EQ(plan.demands.size(), a2a ? 24u : 8u) << CollectiveOpName(op);
+        std::set<std::pair<uint32_t, uint32_t>> pairs;
+        for (const auto& d : plan.demands)
+        {
+            const uint32_t a = rankOf.at(d.src);
+            const uint32_t b = rankOf.at(d.dst);
+            pairs.insert({a, b});
+            EXPECT_NE(t->GetServerOf(a), t->GetServerOf(b));
+            EXPECT_EQ(t->GetLocalOf(a), t->GetLocalOf(b)) << a << " -> " << b;
+            EXPECT_NEAR(d.rateBps, a2a ? 400e9 / 3 : 400e9, 1.0) << a << " -> " << b;
+            if (!a2a)
+            {
+                EXPECT_EQ(t->GetServerOf(b), (t->GetServerOf(a) + 1) % 4) << a << " -> " << b;
+            }
+            EXPECT_TRUE(d.met) << a << " -> " << b;
+        }
+        EXPECT_EQ(pairs.size(), plan.demands.size());
+        EXPECT_LE(plan.maxUtilization, 1.0);
+        Simulator::Destroy();
+    }
+}
+
 TEST(TransportComparisonNames, ConfigurationsAndScenariosAreParsedOrRefused)
 {
     auto value = [](Ptr<FabricTransportConfig> c, const std::string& name) {
@@ -316,8 +367,9 @@ TEST(TransportComparisonNames, ConfigurationsAndScenariosAreParsedOrRefused)
                  "roce-dcqcn, roce-pfc and uet-<cc>");
     EXPECT_DEATH(TransportComparison::MakeConfig("roce", "--configs"),
                  "configuration \"roce\" is invalid");
-    EXPECT_DEATH(TransportComparison::CheckScenario("alltoall", "--scenarios"),
-                 "--scenarios: scenario \"alltoall\" is invalid");
+    EXPECT_DEATH(TransportComparison::CheckScenario("alltoall-down", "--scenarios"),
+                 "--scenarios: scenario \"alltoall-down\" is invalid");
+    TransportComparison::CheckScenario("alltoall-failure", "--scenarios");
     TransportComparison::CheckScenario("incast-failure", "x"); // valid
 }
 

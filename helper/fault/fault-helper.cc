@@ -6,6 +6,7 @@
 #include "fault-helper.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-command-line.h"
 #include "ns3/fabric-input-error.h"
@@ -13,7 +14,10 @@
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/roce-entropy-parser.h"
+#include "ns3/shared-buffer-mmu.h"
 #include "ns3/simulator.h"
+#include "ns3/uet-pds-header.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cctype>
@@ -268,7 +272,8 @@ FaultHelper::Bind(const FaultSpec& spec)
                                            "line rate)");
         return b;
     }
-    if (spec.kind == FaultKind::SWITCH_REBOOT || spec.kind == FaultKind::ECN_PROFILE)
+    if (spec.kind == FaultKind::SWITCH_REBOOT || spec.kind == FaultKind::ECN_PROFILE ||
+        spec.kind == FaultKind::PFC_THRESHOLD)
     {
         if (!a->GetObject<FabricSwitch>())
         {
@@ -284,7 +289,11 @@ FaultHelper::Bind(const FaultSpec& spec)
                                          << " is not a switch; the switches are "
                                          << NameRanges(switches));
         }
-        if (spec.kind == FaultKind::ECN_PROFILE)
+        if (spec.kind == FaultKind::PFC_THRESHOLD)
+        {
+            CheckPfcThreshold(spec, a->GetObject<FabricSwitch>());
+        }
+        if (spec.kind == FaultKind::ECN_PROFILE || spec.kind == FaultKind::PFC_THRESHOLD)
         {
             b.sw = a->GetObject<FabricSwitch>();
             const uint32_t n = b.sw->GetNPorts();
@@ -466,6 +475,27 @@ FaultHelper::Install(Ptr<FabricTopologyHelper> topology)
                                      EcnProfile{ecn->GetKmin(p), ecn->GetKmax(p), ecn->GetPmax(p)});
             }
             Simulator::Schedule(at, &FaultHelper::SetEcn, self, i);
+            break;
+        }
+        case FaultKind::PFC_THRESHOLD: {
+            Ptr<SharedBufferMmu> mmu = m_bound[i].sw->GetMmu();
+            const uint32_t id = m_bound[i].sw->GetPort(0)->GetNode()->GetId();
+            if (!m_plannedPfc.count(id))
+            {
+                PfcProfile profile;
+                for (uint32_t p = 0; p < m_bound[i].sw->GetNPorts(); ++p)
+                {
+                    profile.headroom.push_back(mmu->GetHeadroomSize(p));
+                }
+                UintegerValue xoff;
+                DoubleValue alpha;
+                mmu->GetAttribute("XoffStaticBytes", xoff);
+                mmu->GetAttribute("Alpha", alpha);
+                profile.xoff = xoff.Get();
+                profile.alpha = alpha.Get();
+                m_plannedPfc.emplace(id, profile);
+            }
+            Simulator::Schedule(at, &FaultHelper::SetPfcThreshold, self, i);
             break;
         }
         default:
@@ -688,6 +718,92 @@ FaultHelper::SetEcn(uint32_t index)
 }
 
 void
+FaultHelper::CheckPfcThreshold(const FaultSpec& spec, Ptr<FabricSwitch> sw)
+{
+    Ptr<SharedBufferMmu> mmu = sw->GetMmu();
+    UintegerValue xon;
+    mmu->GetAttribute("XonOffset", xon);
+    const SharedBufferMmu::ThresholdMode mode = mmu->GetThresholdMode();
+    FABRIC_INPUT_ERROR_IF(mmu->GetLosslessPriorities() == 0,
+                          "fault '" << spec.Describe() << "': " << spec.nodeA
+                                    << " has no lossless priority "
+                                       "(ns3::SharedBufferMmu::LosslessPriorities is 0), so its "
+                                       "PFC thresholds do nothing");
+    if (spec.restore)
+    {
+        return;
+    }
+    FABRIC_INPUT_ERROR_IF(spec.xoff && mode != SharedBufferMmu::STATIC,
+                          "fault '" << spec.Describe() << "': xoff= sets the static XOFF "
+                                    << "threshold, but " << spec.nodeA
+                                    << " runs ThresholdMode Dynamic; give alpha= (its factor)");
+    FABRIC_INPUT_ERROR_IF(spec.alpha && mode != SharedBufferMmu::DYNAMIC,
+                          "fault '" << spec.Describe() << "': alpha= sets the dynamic threshold "
+                                    << "factor, but " << spec.nodeA
+                                    << " runs ThresholdMode Static; give xoff= (its bytes)");
+    FABRIC_INPUT_ERROR_IF(spec.xoff && *spec.xoff < xon.Get(),
+                          "fault '" << spec.Describe() << "': xoff " << *spec.xoff
+                                    << " B is below the switch's XonOffset " << xon.Get()
+                                    << " B; valid range is >= " << xon.Get() << " B");
+}
+
+void
+FaultHelper::SetPfcThreshold(uint32_t index)
+{
+    const Bound& b = m_bound[index];
+    Ptr<SharedBufferMmu> mmu = b.sw->GetMmu();
+    const PfcProfile& planned = m_plannedPfc.at(b.sw->GetPort(0)->GetNode()->GetId());
+    const uint32_t first = b.ports.front();
+    std::ostringstream os;
+    auto headroom = [&](uint64_t bytes) {
+        const uint64_t was = mmu->GetHeadroomSize(first);
+        for (uint32_t p : b.ports)
+        {
+            mmu->SetHeadroomSize(p, b.spec.restore ? planned.headroom[p] : bytes);
+        }
+        os << "headroom " << mmu->GetHeadroomSize(first) << " B"
+           << (b.ports.size() > 1 ? " on port " + std::to_string(first) : std::string()) << " (was "
+           << was << " B)";
+    };
+    auto setXoff = [&](uint64_t bytes) {
+        UintegerValue was;
+        mmu->GetAttribute("XoffStaticBytes", was);
+        mmu->SetAttribute("XoffStaticBytes", UintegerValue(bytes));
+        os << (os.tellp() > 0 ? ", " : "") << "xoff " << bytes << " B (was " << was.Get() << " B)";
+    };
+    auto setAlpha = [&](double a) {
+        DoubleValue was;
+        mmu->GetAttribute("Alpha", was);
+        mmu->SetAttribute("Alpha", DoubleValue(a));
+        os << (os.tellp() > 0 ? ", " : "") << "alpha " << a << " (was " << was.Get() << ")";
+    };
+    if (b.spec.restore)
+    {
+        os << "back to the profile at install: ";
+        headroom(0);
+        setXoff(planned.xoff);
+        setAlpha(planned.alpha);
+    }
+    else
+    {
+        if (b.spec.headroom)
+        {
+            headroom(*b.spec.headroom);
+        }
+        if (b.spec.xoff)
+        {
+            setXoff(*b.spec.xoff);
+        }
+        if (b.spec.alpha)
+        {
+            setAlpha(*b.spec.alpha);
+        }
+    }
+    os << "; " << b.ports.size() << " port" << (b.ports.size() == 1 ? "" : "s");
+    Log(b.spec.restore ? "pfc-restore" : "pfc-threshold", b.spec.GetTarget(), os.str());
+}
+
+void
 FaultHelper::SetDropFilters(uint32_t index, bool on)
 {
     Bound& b = m_bound[index];
@@ -703,6 +819,7 @@ FaultHelper::SetDropFilters(uint32_t index, bool on)
                 Ptr<PfcNetDevice> dev = ch->GetPfcDevice(d);
                 auto filter = CreateObject<PacketClassFilter>();
                 filter->AddClassifier(RoceEntropyParser::UDP_PORT, &RoceEntropyParser::Classify);
+                filter->AddClassifier(UetPdsHeader::UDP_DST_PORT, &UetPdsHeader::Classify);
                 filter->SetDropClass(b.spec.packetClass);
                 filter->SetDropProbability(b.spec.probability);
                 filter->SetNext(dev->GetReceiveErrorModel());

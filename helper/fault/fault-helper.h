@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <ostream>
 #include <set>
 #include <string>
@@ -42,13 +43,15 @@ enum class FaultKind : uint8_t
     NIC_STALL,     //!< "nic-stall": a GPU's host stops draining its NIC's receive buffer
     ECN_PROFILE,   //!< "ecn-profile": a switch's (or port's) WRED ECN thresholds set, restored
     DROP_CLASS,    //!< "drop-class": a cable loses one packet class (ACK, NAK, CNP)
+    PFC_THRESHOLD, //!< "pfc-threshold": a switch's (or port's) PFC headroom / XOFF set, restored
     COUNT          //!< number of kinds (not a kind)
 };
 
 /**
  * \param kind a fault kind (not COUNT)
  * \return its name in a fault spec: "link-down", "link-up", "link-flap", "link-degrade",
- *         "link-restore", "switch-reboot", "nic-stall", "ecn-profile", "drop-class"
+ *         "link-restore", "switch-reboot", "nic-stall", "ecn-profile", "drop-class",
+ *         "pfc-threshold"
  */
 const char* FaultKindName(FaultKind kind);
 
@@ -64,13 +67,15 @@ struct FaultSpec
                          //!< the GPU of a nic-stall
     std::string nodeB;   //!< second node ("spine1"); empty for a one-node target
     int32_t cable{-1};   //!< k of "A-B#k" (0-based among the cables of A-B), -1 = all of them
-    int32_t port{-1};    //!< ECN_PROFILE: k of "S#k" (switch port index), -1 = every port
+    int32_t port{-1};    //!< ECN_PROFILE, PFC_THRESHOLD: k of "S#k" (switch port index), -1 =
+                         //!< every port
     Time at;             //!< when the fault starts, >= 0 (simulation time)
     Time period;         //!< LINK_FLAP: one down + up cycle, > 0 (down period/2, up period/2)
     uint32_t count{1};   //!< LINK_FLAP: cycles, 1..1000000
     DataRate rate;       //!< LINK_DEGRADE: the new rate, > 0 bit/s (unused with restore)
     bool restore{false}; //!< LINK_DEGRADE with rate=restore: back to the rate before;
-                         //!< ECN_PROFILE with restore: back to the profile at Install()
+                         //!< ECN_PROFILE, PFC_THRESHOLD with restore: back to the profile
+                         //!< at Install()
     Time down;           //!< SWITCH_REBOOT: how long the switch is down, > 0
     Time duration;       //!< NIC_STALL, DROP_CLASS: for=, how long, >= 0 (0: to the end)
     FabricPacketClass packetClass{FabricPacketClass::ACK}; //!< DROP_CLASS: ACK, NAK or CNP
@@ -78,6 +83,12 @@ struct FaultSpec
     uint64_t kmin{0};                                      //!< ECN_PROFILE: Kmin, bytes (<= kmax)
     uint64_t kmax{0};                                      //!< ECN_PROFILE: Kmax, bytes
     double pmax{0}; //!< ECN_PROFILE: marking probability at Kmax, in (0, 1]
+    /// PFC_THRESHOLD: headroom per lossless priority of each port, bytes (unset: unchanged)
+    std::optional<uint64_t> headroom;
+    /// PFC_THRESHOLD: static XOFF threshold of the switch, bytes (unset: unchanged)
+    std::optional<uint64_t> xoff;
+    /// PFC_THRESHOLD: dynamic threshold factor of the switch, > 0 (unset: unchanged)
+    std::optional<double> alpha;
 
     /// \return the target as written in specs and logs: "leaf3-spine1", "leaf3-spine1#0",
     ///         "spine0", "gpu3", "leaf1#3"
@@ -85,7 +96,8 @@ struct FaultSpec
     /// \return one line for run headers, e.g. "link-down leaf3-spine1 @ 2 ms",
     ///         "link-flap leaf3-spine1 @ 2 ms, period 1 ms, count 3",
     ///         "nic-stall gpu3 @ 2 ms, for 500 us",
-    ///         "ecn-profile leaf1 @ 1 ms, kmin 5120 B, kmax 20480 B, pmax 0.2"
+    ///         "ecn-profile leaf1 @ 1 ms, kmin 5120 B, kmax 20480 B, pmax 0.2",
+    ///         "pfc-threshold leaf1#0 @ 1 ms, headroom 4096 B"
     std::string Describe() const;
     /**
      * \param t a time
@@ -108,7 +120,8 @@ struct FaultEvent
     Time time;          //!< simulation time it was applied
     std::string kind;   //!< "link-down", "link-up", "link-degrade", "link-restore",
                         //!< "switch-down", "switch-up", "nic-stall", "nic-resume",
-                        //!< "ecn-profile", "ecn-restore", "drop-class", "drop-class-end"
+                        //!< "ecn-profile", "ecn-restore", "drop-class", "drop-class-end",
+                        //!< "pfc-threshold", "pfc-restore"
                         //!< (data plane) or "routes" (control plane)
     std::string target; //!< "leaf3-spine1", "leaf3-spine1#0", "spine0", "gpu3" or "leaf1#3"
     std::string detail; //!< what changed, e.g. "2 cables down (links 40 41)"; never a comma
@@ -155,10 +168,19 @@ struct FaultEvent
  *    or cnp: FabricPacketClass) with probability P (0 < P <= 1, default 1), through a
  *    PacketClassFilter installed as each device's ReceiveErrorModel (the one it had is chained
  *    and put back at the end). The filter classifies with the transports' classifiers,
- *    registered by UDP port (RoCEv2: RoceEntropyParser::Classify on 4791), so the link layer
+ *    registered by UDP port (RoCEv2: RoceEntropyParser::Classify on 4791; Ultra Ethernet:
+ *    UetPdsHeader::Classify on 4793, PDS ACKs and NACKs; UET has no CNP), so the link layer
  *    knows no transport. Each drop is counted and traced by the filter, with its class (its own
  *    reason), and counted by the port as an "rx error" drop (PfcDropReason::RX_ERROR). Lost
- *    ACKs make the RoCE requesters hit local ACK timeouts and retransmit.
+ *    ACKs make the RoCE requesters hit local ACK timeouts and retransmit;
+ *  - <tt>pfc-threshold:S\@T[,headroom=H][,xoff=X][,alpha=A]</tt>: from T switch S runs a wrong
+ *    buffer profile (at least one of the three): headroom H bytes per lossless priority on
+ *    every port (or only port k with <tt>S#k</tt>; SharedBufferMmu::SetHeadroomSize: a headroom
+ *    below what arrives after XOFF, cable delay x rate, drops lossless packets as "headroom
+ *    overflow"), static XOFF threshold X bytes (ThresholdMode Static only; X >= XonOffset) or
+ *    dynamic threshold factor A > 0 (ThresholdMode Dynamic only); xoff= and alpha= are
+ *    switch-wide, so they take S, not S#k. <tt>pfc-threshold:S\@T,restore</tt> puts the
+ *    profile the switch had at Install() back. The switch must have a lossless priority.
  *
  * <b>Convergence, as in production.</b> At the fault time the data plane changes at once: the
  * cables are cut (PfcChannel::SetLinkUp; frames sent into them are lost and counted as the
@@ -332,8 +354,8 @@ class FaultHelper : public Object
         std::vector<uint32_t> links; //!< its cables (link indices)
         uint32_t holder{0};          //!< who holds the cables down (LINK_HOLD or a switch id)
         Ptr<FabricNic> nic;          //!< NIC_STALL: the GPU's NIC
-        Ptr<FabricSwitch> sw;        //!< ECN_PROFILE: the switch
-        std::vector<uint32_t> ports; //!< ECN_PROFILE: its ports concerned
+        Ptr<FabricSwitch> sw;        //!< ECN_PROFILE, PFC_THRESHOLD: the switch
+        std::vector<uint32_t> ports; //!< ECN_PROFILE, PFC_THRESHOLD: its ports concerned
         /// DROP_CLASS: the filters installed (device, filter), while installed
         std::vector<std::pair<Ptr<PfcNetDevice>, Ptr<PacketClassFilter>>> filters;
     };
@@ -344,6 +366,14 @@ class FaultHelper : public Object
         uint64_t kmin; //!< bytes
         uint64_t kmax; //!< bytes
         double pmax;   //!< probability at kmax
+    };
+
+    /// One switch's PFC buffer profile.
+    struct PfcProfile
+    {
+        std::vector<uint64_t> headroom; //!< per port, bytes
+        uint64_t xoff;                  //!< static XOFF threshold, bytes
+        double alpha;                   //!< dynamic threshold factor
     };
 
     /// A switch port at one end of a cable.
@@ -408,6 +438,20 @@ class FaultHelper : public Object
      */
     void SetEcn(uint32_t index);
     /**
+     * \brief Abort (FABRIC_INPUT_ERROR) unless a PFC_THRESHOLD fault fits its switch: a
+     *        lossless priority, xoff= only in Static mode and >= XonOffset, alpha= only in
+     *        Dynamic mode.
+     * \param spec the fault
+     * \param sw its switch
+     */
+    static void CheckPfcThreshold(const FaultSpec& spec, Ptr<FabricSwitch> sw);
+    /**
+     * \brief Apply a PFC_THRESHOLD fault: set (or restore) its switch's headroom, XOFF
+     *        threshold or alpha.
+     * \param index the bound fault
+     */
+    void SetPfcThreshold(uint32_t index);
+    /**
      * \brief Install (\p on) or remove a DROP_CLASS fault's filters on both ends of its
      *        cables; removing logs how many frames they dropped.
      * \param index the bound fault
@@ -429,7 +473,9 @@ class FaultHelper : public Object
     std::map<uint32_t, std::vector<PortEnd>> m_ends; //!< link -> switch ports (cache)
     std::map<uint32_t, DataRate> m_plannedRate;      //!< link -> rate at Install
     std::map<std::pair<uint32_t, uint32_t>, EcnProfile>
-        m_plannedEcn;                              //!< (switch node, port) -> profile at Install
+        m_plannedEcn; //!< (switch node, port) -> profile at Install
+    /// switch node -> its buffer profile at Install (headroom per port, XOFF, alpha)
+    std::map<uint32_t, PfcProfile> m_plannedPfc;
     std::map<uint32_t, uint32_t> m_stallHolds;     //!< GPU node -> nic-stall faults holding it
     std::vector<FaultEvent> m_events;              //!< the log
     std::vector<Ptr<PacketClassFilter>> m_filters; //!< every drop-class filter installed

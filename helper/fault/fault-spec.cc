@@ -33,7 +33,8 @@ const char* const KIND_NAMES[] = {"link-down",
                                   "switch-reboot",
                                   "nic-stall",
                                   "ecn-profile",
-                                  "drop-class"};
+                                  "drop-class",
+                                  "pfc-threshold"};
 static_assert(sizeof(KIND_NAMES) / sizeof(KIND_NAMES[0]) == size_t(FaultKind::COUNT),
               "one name per fault kind");
 
@@ -111,6 +112,8 @@ ParametersOf(FaultKind kind)
         return "kmin, kmax, pmax (required), or restore alone";
     case FaultKind::DROP_CLASS:
         return "class (required), for, prob";
+    case FaultKind::PFC_THRESHOLD:
+        return "headroom, xoff, alpha (at least one), or restore alone";
     default:
         return "";
     }
@@ -134,6 +137,8 @@ TakesParameter(FaultKind kind, const std::string& name)
         return name == "kmin" || name == "kmax" || name == "pmax";
     case FaultKind::DROP_CLASS:
         return name == "class" || name == "for" || name == "prob";
+    case FaultKind::PFC_THRESHOLD:
+        return name == "headroom" || name == "xoff" || name == "alpha";
     default:
         return false;
     }
@@ -157,6 +162,8 @@ ExampleOf(FaultKind kind)
         return "ecn-profile:leaf1@1ms,kmin=5KB,kmax=20KB,pmax=0.2";
     case FaultKind::DROP_CLASS:
         return "drop-class:leaf0-spine1@1ms,class=ack,for=200us";
+    case FaultKind::PFC_THRESHOLD:
+        return "pfc-threshold:leaf1#0@1ms,headroom=4KB";
     default:
         return std::string(KIND_NAMES[size_t(kind)]) + ":leaf3-spine1@2ms";
     }
@@ -197,6 +204,29 @@ CheckRequired(const Pending& p)
             }
         }
         break;
+    case FaultKind::PFC_THRESHOLD:
+        if (p.spec.restore)
+        {
+            if (p.given.size() > 1)
+            {
+                return "fault '" + p.text +
+                       "' takes restore alone (back to the profile at install) or headroom=, "
+                       "xoff=, alpha=, not both";
+            }
+            break;
+        }
+        if (p.given.empty())
+        {
+            return "fault '" + p.text + "' needs headroom=, xoff= or alpha= (or restore); e.g. " +
+                   ExampleOf(p.spec.kind);
+        }
+        if (p.spec.port >= 0 && (p.given.count("xoff") || p.given.count("alpha")))
+        {
+            return "fault '" + p.text +
+                   "': xoff= and alpha= are switch-wide (the MMU's threshold), so they take a "
+                   "switch S, not a port S#k; only headroom= is per port";
+        }
+        break;
     case FaultKind::LINK_FLAP:
         required = "period";
         break;
@@ -224,7 +254,7 @@ bool
 OneNodeTarget(FaultKind kind)
 {
     return kind == FaultKind::SWITCH_REBOOT || kind == FaultKind::NIC_STALL ||
-           kind == FaultKind::ECN_PROFILE;
+           kind == FaultKind::ECN_PROFILE || kind == FaultKind::PFC_THRESHOLD;
 }
 
 /// \return \p bytes as "5120 B"
@@ -294,6 +324,24 @@ FaultSpec::Describe() const
             os << ", prob " << probability;
         }
         break;
+    case FaultKind::PFC_THRESHOLD:
+        if (restore)
+        {
+            os << ", restore";
+        }
+        if (headroom)
+        {
+            os << ", headroom " << FormatBytes(*headroom);
+        }
+        if (xoff)
+        {
+            os << ", xoff " << FormatBytes(*xoff);
+        }
+        if (alpha)
+        {
+            os << ", alpha " << *alpha;
+        }
+        break;
     case FaultKind::ECN_PROFILE:
         if (restore)
         {
@@ -353,7 +401,8 @@ FaultHelper::GetSyntaxHelp()
            "link-restore on A-B (every cable) or A-B#k (the k-th, from 0), switch-reboot "
            "(down=) on a switch, nic-stall (for=) on a GPU, ecn-profile (kmin=, kmax=, pmax=, "
            "or restore) on a switch S or its port S#k, drop-class (class=ack|nak|cnp, for=, prob=) "
-           "on A-B; e.g. link-down:leaf3-spine1@2ms";
+           "on A-B, pfc-threshold (headroom=, xoff=, alpha=, or restore) on a switch S or its "
+           "port S#k (headroom only); e.g. link-down:leaf3-spine1@2ms";
 }
 
 std::string
@@ -418,6 +467,27 @@ FaultHelper::CheckValues(const FaultSpec& s)
         {
             return f + ": for " + FaultSpec::FormatTime(s.duration) +
                    " is invalid; it must be > 0 (or 0: to the end)";
+        }
+        break;
+    case FaultKind::PFC_THRESHOLD:
+        if (s.restore)
+        {
+            break;
+        }
+        if (!s.headroom && !s.xoff && !s.alpha)
+        {
+            return f + ": nothing to set; give headroom=, xoff= or alpha= (or restore)";
+        }
+        if (s.alpha && !(*s.alpha > 0))
+        {
+            std::ostringstream v;
+            v << *s.alpha;
+            return f + ": alpha " + v.str() + " is invalid; it must be > 0";
+        }
+        if (s.port >= 0 && (s.xoff || s.alpha))
+        {
+            return f + ": xoff and alpha are switch-wide; give the switch, not port #" +
+                   std::to_string(s.port);
         }
         break;
     case FaultKind::ECN_PROFILE:
@@ -528,15 +598,17 @@ FaultHelper::TryParse(const std::string& text, std::vector<FaultSpec>& specs, st
                     }
                     p.spec.nodeA = target;
                 }
-                else if (p.spec.kind == FaultKind::ECN_PROFILE)
+                else if (p.spec.kind == FaultKind::ECN_PROFILE ||
+                         p.spec.kind == FaultKind::PFC_THRESHOLD)
                 {
                     const auto hash = target.find('#');
                     const std::string name = Trim(target.substr(0, hash));
                     if (name.empty() || name.find('-') != std::string::npos)
                     {
-                        error = "target '" + target + "' in '" + token +
-                                "' is invalid; ecn-profile takes one switch name S (every "
-                                "port) or S#k (its port k), e.g. " +
+                        error = "target '" + target + "' in '" + token + "' is invalid; " +
+                                FaultKindName(p.spec.kind) +
+                                " takes one switch name S (every port) or S#k (its port k), "
+                                "e.g. " +
                                 ExampleOf(p.spec.kind);
                         return false;
                     }
@@ -596,7 +668,8 @@ FaultHelper::TryParse(const std::string& text, std::vector<FaultSpec>& specs, st
                 continue;
             }
             if (eq == std::string::npos && token == "restore" && !pending.empty() &&
-                pending.back().spec.kind == FaultKind::ECN_PROFILE)
+                (pending.back().spec.kind == FaultKind::ECN_PROFILE ||
+                 pending.back().spec.kind == FaultKind::PFC_THRESHOLD))
             {
                 Pending& p = pending.back();
                 p.text += "," + token;
@@ -668,6 +741,30 @@ FaultHelper::TryParse(const std::string& text, std::vector<FaultSpec>& specs, st
                     return false;
                 }
                 p.spec.count = uint32_t(n);
+            }
+            else if (key == "headroom" || key == "xoff")
+            {
+                uint64_t bytes = 0;
+                std::string why;
+                if (!FabricCommandLine::ParseBytes(value, bytes, why))
+                {
+                    error = key + " '" + value + "' in '" + p.text +
+                            "' is invalid; give a byte count, e.g. 4096, 4KB (KB = 1024 bytes)";
+                    return false;
+                }
+                (key == "headroom" ? p.spec.headroom : p.spec.xoff) = bytes;
+            }
+            else if (key == "alpha")
+            {
+                char* end = nullptr;
+                const double v = value.empty() ? 0 : std::strtod(value.c_str(), &end);
+                if (value.empty() || *end != '\0' || !(v > 0) || !std::isfinite(v))
+                {
+                    error = "alpha '" + value + "' in '" + p.text +
+                            "' is invalid; give a factor > 0, e.g. 0.125, 1, 8";
+                    return false;
+                }
+                p.spec.alpha = v;
             }
             else if (key == "kmin" || key == "kmax")
             {

@@ -86,9 +86,15 @@ TransportComparison::Describe(std::ostream& os)
                << topo->GetLinkRate(FabricLinkTier::LEAF_SPINE).GetBitRate() / 1e9
                << " Gb/s, NVLink " << topo->GetLinkRate(FabricLinkTier::NVLINK).GetBitRate() / 1e9
                << " Gb/s\n";
-            os << "# traffic: allreduce ring " << SizeName(m_minBytes) << ".."
-               << SizeName(m_maxBytes) << " (x" << m_factor << "), channels "
-               << (m_channels ? m_channels : topo->GetGpusPerServer()) << "; incast "
+            const auto scenarios = GetScenarios();
+            const bool alltoall =
+                std::any_of(scenarios.begin(), scenarios.end(), [](const std::string& s) {
+                    return s.rfind("alltoall", 0) == 0;
+                });
+            os << "# traffic: allreduce ring" << (alltoall ? ", alltoall pairwise (PXN) " : " ")
+               << SizeName(m_minBytes) << ".." << SizeName(m_maxBytes) << " (x" << m_factor
+               << "), channels " << (m_channels ? m_channels : topo->GetGpusPerServer())
+               << "; incast "
                << (m_incastSenders ? std::to_string(m_incastSenders) : "all other-server")
                << " ranks -> rank 0, permutation across servers; " << m_flowBytes
                << " B per flow\n";

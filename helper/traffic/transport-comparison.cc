@@ -6,6 +6,7 @@
 #include "fabric-flow-runner.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/collective-helper.h"
 #include "ns3/collective-layout.h"
 #include "ns3/double.h"
@@ -32,7 +33,7 @@ namespace
 {
 
 /// The base scenarios (each also with "-failure").
-const std::vector<std::string> SCENARIOS = {"allreduce", "incast", "permutation"};
+const std::vector<std::string> SCENARIOS = {"allreduce", "alltoall", "incast", "permutation"};
 /// Suffix of a scenario with the failed or degraded link.
 const std::string FAILURE = "-failure";
 
@@ -140,12 +141,14 @@ class RunWatcher
 class CollectiveSweep
 {
   public:
-    CollectiveSweep(Ptr<FabricTopologyHelper> topo,
+    CollectiveSweep(CollectiveOp op,
+                    Ptr<FabricTopologyHelper> topo,
                     Ptr<CollectiveCommunicator> comm,
                     RunWatcher& watcher,
                     std::vector<uint64_t> sizes,
                     TransportComparisonRow proto)
-        : m_topo(topo),
+        : m_op(op),
+          m_topo(topo),
           m_comm(comm),
           m_watcher(watcher),
           m_sizes(std::move(sizes)),
@@ -155,10 +158,7 @@ class CollectiveSweep
 
     void Start()
     {
-        m_comm->Enqueue(CollectiveOp::ALL_REDUCE,
-                        m_sizes[0],
-                        0,
-                        MakeCallback(&CollectiveSweep::WarmedUp, this));
+        m_comm->Enqueue(m_op, m_sizes[0], 0, MakeCallback(&CollectiveSweep::WarmedUp, this));
     }
 
     const std::vector<TransportComparisonRow>& GetRows() const
@@ -191,7 +191,7 @@ class CollectiveSweep
         }
         m_before = FabricRunCounters::Collect(m_topo);
         m_watcher.TakeMax();
-        m_comm->Enqueue(CollectiveOp::ALL_REDUCE,
+        m_comm->Enqueue(m_op,
                         m_sizes[m_rows.size()],
                         0,
                         MakeCallback(&CollectiveSweep::Measured, this));
@@ -224,6 +224,7 @@ class CollectiveSweep
         Simulator::Stop();
     }
 
+    CollectiveOp m_op;
     Ptr<FabricTopologyHelper> m_topo;
     Ptr<CollectiveCommunicator> m_comm;
     RunWatcher& m_watcher;
@@ -266,13 +267,14 @@ TransportComparison::GetTypeId()
                           StringValue("roce-dcqcn,roce-pfc,uet-nscc,uet-rccc"),
                           MakeStringAccessor(&TransportComparison::m_configs),
                           MakeStringChecker())
-            .AddAttribute("Scenarios",
-                          "Comma-separated scenarios: allreduce, incast, permutation, each "
-                          "optionally with -failure.",
-                          StringValue("allreduce,incast,permutation,allreduce-failure,"
-                                      "permutation-failure"),
-                          MakeStringAccessor(&TransportComparison::m_scenarios),
-                          MakeStringChecker())
+            .AddAttribute(
+                "Scenarios",
+                "Comma-separated scenarios: allreduce, alltoall, incast, permutation, each "
+                "optionally with -failure.",
+                StringValue("allreduce,incast,permutation,allreduce-failure,"
+                            "permutation-failure"),
+                MakeStringAccessor(&TransportComparison::m_scenarios),
+                MakeStringChecker())
             .AddAttribute("LoadBalancers",
                           "Comma-separated switch load balancers, SwitchHelper short names "
                           "(ecmp, resilient, flowlet, adaptive, conga, te, ...); every scenario "
@@ -281,14 +283,14 @@ TransportComparison::GetTypeId()
                           MakeStringAccessor(&TransportComparison::m_lbs),
                           MakeStringChecker())
             .AddAttribute("MinBytes",
-                          "Smallest AllReduce size, bytes (>= 1).",
+                          "Smallest collective size, bytes (>= 1).",
                           UintegerValue(1 << 20),
                           MakeUintegerAccessor(&TransportComparison::m_minBytes),
                           MakeFabricUintegerChecker<uint64_t>("ns3::TransportComparison::MinBytes",
                                                               1,
                                                               1ull << 40))
             .AddAttribute("MaxBytes",
-                          "Largest AllReduce size, bytes (>= MinBytes).",
+                          "Largest collective size, bytes (>= MinBytes).",
                           UintegerValue(16 << 20),
                           MakeUintegerAccessor(&TransportComparison::m_maxBytes),
                           MakeFabricUintegerChecker<uint64_t>("ns3::TransportComparison::MaxBytes",
@@ -296,13 +298,13 @@ TransportComparison::GetTypeId()
                                                               1ull << 40))
             .AddAttribute(
                 "Factor",
-                "AllReduce size multiplier between steps (>= 2).",
+                "Collective size multiplier between steps (>= 2).",
                 UintegerValue(4),
                 MakeUintegerAccessor(&TransportComparison::m_factor),
                 MakeFabricUintegerChecker<uint32_t>("ns3::TransportComparison::Factor", 2, 1024))
             .AddAttribute(
                 "Channels",
-                "Channels of the AllReduce (0 = GPUs per server: one ring per rail).",
+                "Channels of the collectives (0 = GPUs per server: one ring per rail).",
                 UintegerValue(0),
                 MakeUintegerAccessor(&TransportComparison::m_channels),
                 MakeFabricUintegerChecker<uint32_t>("ns3::TransportComparison::Channels", 0, 32))
@@ -405,10 +407,11 @@ void
 TransportComparison::CheckScenario(const std::string& name, const std::string& what)
 {
     const std::string base = EndsWith(name, FAILURE) ? name.substr(0, name.size() - 8) : name;
-    FABRIC_INPUT_ERROR_IF(std::find(SCENARIOS.begin(), SCENARIOS.end(), base) == SCENARIOS.end(),
-                          what << ": scenario \"" << name
-                               << "\" is invalid; valid are allreduce, incast, permutation, each "
-                                  "optionally with -failure (e.g. permutation-failure)");
+    FABRIC_INPUT_ERROR_IF(
+        std::find(SCENARIOS.begin(), SCENARIOS.end(), base) == SCENARIOS.end(),
+        what << ": scenario \"" << name
+             << "\" is invalid; valid are allreduce, alltoall, incast, permutation, each "
+                "optionally with -failure (e.g. permutation-failure)");
 }
 
 Ptr<FabricTopologyHelper>
@@ -531,10 +534,20 @@ TransportComparison::RunOne(const std::string& scenario,
     proto.lb = lb;
     proto.dataPriority = transport->GetDataPriority();
     const FabricRunCounters start = FabricRunCounters::Collect(topo);
-    std::vector<TransportComparisonRow> rows =
-        base == "allreduce"
-            ? RunAllReduce(topo, transport, proto, te)
-            : std::vector<TransportComparisonRow>{RunFlows(base, topo, proto, start, te)};
+    std::vector<TransportComparisonRow> rows;
+    if (base == "allreduce" || base == "alltoall")
+    {
+        rows =
+            RunCollective(base == "allreduce" ? CollectiveOp::ALL_REDUCE : CollectiveOp::ALL_TO_ALL,
+                          topo,
+                          transport,
+                          proto,
+                          te);
+    }
+    else
+    {
+        rows.push_back(RunFlows(base, topo, proto, start, te));
+    }
     const double imbalance = UplinkImbalance(topo);
     for (auto& r : rows)
     {
@@ -596,50 +609,13 @@ TransportComparison::ApplyFailure(Ptr<FabricTopologyHelper> topo) const
 }
 
 std::vector<TransportComparisonRow>
-TransportComparison::RunAllReduce(Ptr<FabricTopologyHelper> topo,
-                                  Ptr<FabricTransportPlugin> transport,
-                                  const TransportComparisonRow& proto,
-                                  Ptr<FabricTeController> te) const
+TransportComparison::RunCollective(CollectiveOp op,
+                                   Ptr<FabricTopologyHelper> topo,
+                                   Ptr<FabricTransportPlugin> transport,
+                                   const TransportComparisonRow& proto,
+                                   Ptr<FabricTeController> te) const
 {
     const uint32_t channels = m_channels ? m_channels : topo->GetGpusPerServer();
-    if (te)
-    {
-        // The rings' inter-server hops (the world communicator's rail-aware rings), each
-        // pair at its share of the NICs: hops x NIC rate / the larger of its source's and its
-        // destination's inter-server hops.
-        std::vector<CollectiveRankLocation> where(topo->GetNRanks());
-        for (uint32_t r = 0; r < topo->GetNRanks(); ++r)
-        {
-            where[r] = CollectiveRankLocation{topo->GetServerOf(r), topo->GetLocalOf(r)};
-        }
-        const CollectiveLayout layout(where);
-        std::map<std::pair<uint32_t, uint32_t>, uint32_t> hops;
-        std::vector<uint32_t> out(topo->GetNRanks(), 0);
-        std::vector<uint32_t> in(topo->GetNRanks(), 0);
-        for (uint32_t c = 0; c < channels; ++c)
-        {
-            const std::vector<uint32_t> ring = layout.GetRing(c, true);
-            for (size_t i = 0; i < ring.size(); ++i)
-            {
-                const uint32_t a = ring[i];
-                const uint32_t b = ring[(i + 1) % ring.size()];
-                if (topo->GetServerOf(a) != topo->GetServerOf(b))
-                {
-                    ++hops[{a, b}];
-                    ++out[a];
-                    ++in[b];
-                }
-            }
-        }
-        const uint64_t nic = topo->GetLinkRate(FabricLinkTier::GPU_LEAF).GetBitRate();
-        for (const auto& [pair, n] : hops)
-        {
-            te->AddDemand(pair.first,
-                          pair.second,
-                          DataRate(nic * n / std::max(out[pair.first], in[pair.second])));
-        }
-        te->Plan();
-    }
     std::vector<TransportComparisonRow> rows;
     std::vector<uint64_t> sizes;
     for (uint64_t s = m_minBytes; s <= m_maxBytes; s *= m_factor)
@@ -658,13 +634,23 @@ TransportComparison::RunAllReduce(Ptr<FabricTopologyHelper> topo,
     coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
     coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
     coll.SetCommunicatorAttribute("ChunkSize", UintegerValue(2 * 1024 * 1024));
+    if (op == CollectiveOp::ALL_TO_ALL)
+    {
+        // NCCL's default on rail-optimized servers (NCCL_P2P_PXN_LEVEL=2): a cross-rail block
+        // crosses NVLink to the destination's rail first, so the network sees rail traffic.
+        coll.SetCommunicatorAttribute("Pxn", BooleanValue(true));
+    }
     coll.AssignStreams(100);
     Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
+    if (te)
+    {
+        PlanCollective(topo, comm, op, sizes.back(), te);
+    }
     CollectiveSweep* current = nullptr;
     RunWatcher watcher(topo, m_sample, [&current, topo]() {
         return current->IsDone() && NothingPending(topo);
     });
-    CollectiveSweep sweep(topo, comm, watcher, sizes, proto);
+    CollectiveSweep sweep(op, topo, comm, watcher, sizes, proto);
     current = &sweep;
     sweep.Start();
     Simulator::Run();
@@ -677,6 +663,47 @@ TransportComparison::RunAllReduce(Ptr<FabricTopologyHelper> topo,
         rows.push_back(row);
     }
     return rows;
+}
+
+void
+TransportComparison::PlanCollective(Ptr<FabricTopologyHelper> topo,
+                                    Ptr<CollectiveCommunicator> comm,
+                                    CollectiveOp op,
+                                    uint64_t bytes,
+                                    Ptr<FabricTeController> te)
+{
+    // The schedule's network transfers (after PXN relaying), summed per rank pair; each pair
+    // at its share of the NICs: its bytes x NIC rate / the larger of its source's and its
+    // destination's inter-server bytes.
+    Ptr<const CollectiveSchedule> schedule = comm->BuildSchedule(op, bytes);
+    const uint32_t n = topo->GetNRanks();
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> pairBytes;
+    std::vector<uint64_t> out(n, 0);
+    std::vector<uint64_t> in(n, 0);
+    for (uint32_t c = 0; c < schedule->GetNRanks(); ++c)
+    {
+        const uint32_t a = comm->GetGlobalRank(c);
+        for (const auto& send : schedule->GetProgram(c).sends)
+        {
+            const uint32_t b = comm->GetGlobalRank(send.peer);
+            if (send.kind != CollectiveSendKind::TRANSPORT ||
+                topo->GetServerOf(a) == topo->GetServerOf(b))
+            {
+                continue;
+            }
+            pairBytes[{a, b}] += send.bytes;
+            out[a] += send.bytes;
+            in[b] += send.bytes;
+        }
+    }
+    const uint64_t nic = topo->GetLinkRate(FabricLinkTier::GPU_LEAF).GetBitRate();
+    for (const auto& [pair, b] : pairBytes)
+    {
+        const unsigned __int128 share =
+            static_cast<unsigned __int128>(nic) * b / std::max(out[pair.first], in[pair.second]);
+        te->AddDemand(pair.first, pair.second, DataRate(static_cast<uint64_t>(share)));
+    }
+    te->Plan();
 }
 
 TransportComparisonRow

@@ -10,6 +10,7 @@
 
 #include "fabric-run-counters.h"
 
+#include "ns3/collective-communicator.h"
 #include "ns3/fabric-te-controller.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/fabric-transport-config.h"
@@ -33,7 +34,7 @@ namespace ns3
  */
 struct TransportComparisonRow
 {
-    std::string scenario;       //!< "allreduce", "incast", "permutation", "...-failure"
+    std::string scenario;       //!< "allreduce", "alltoall", "incast", "permutation", "...-failure"
     std::string config;         //!< configuration name ("roce-dcqcn", "uet-nscc", ...)
     std::string lb;             //!< switch load balancer's short name (empty: the default)
     double uplinkImbalance{0};  //!< max / mean utilization of the leaf-to-spine cables (run)
@@ -73,6 +74,9 @@ struct TransportComparisonRow
  *
  * <b>Scenarios</b> (attribute Scenarios): "allreduce" (a world ring AllReduce of MinBytes to
  * MaxBytes in Factor steps, one warm-up at the first size, one row per size with its busbw),
+ * "alltoall" (the same sweep of a pairwise AlltoAll with PXN, NCCL's default on
+ * rail-optimized servers: cross-rail blocks cross NVLink first, so the network carries rail
+ * traffic, and between scalable units the spines),
  * "incast" (IncastSenders ranks of other servers, 0 = all, each WRITE FlowBytes to rank 0),
  * "permutation" (every rank WRITEs FlowBytes to another rank of another server, a random
  * derangement drawn from the seed, the same for every configuration); each with the suffix
@@ -84,11 +88,12 @@ struct TransportComparisonRow
  * empty by default: the configuration's own): every scenario and configuration runs once per
  * balancer on every switch. With "te" a FabricTeController plans the scenario's flow matrix
  * before the traffic starts (after the failure): each flow at the NIC rate divided by the
- * larger of its source's flows and its destination's; for the AllReduce every GPU to the
- * same-rail GPU of the next and of the previous server, at half the NIC rate each (a ring's
- * inter-server hops, both directions since channels run both ways). Rows then also carry the
- * balancer and the leaf-to-spine utilization imbalance (max / mean), and the table and CSV
- * gain those columns and the out-of-sequence arrivals.
+ * larger of its source's flows and its destination's; for a collective the inter-server
+ * transfers of its schedule (PlanCollective: for the ring AllReduce with one rail-aware ring
+ * per rail every GPU to the same-rail GPU of the next server, at the NIC rate; for the
+ * AlltoAll every GPU to the same-rail GPU of every other server, at an equal share). Rows then also
+ * carry the balancer and the leaf-to-spine utilization imbalance (max / mean), and the table and
+ * CSV gain those columns and the out-of-sequence arrivals.
  *
  * A row is ok when its traffic completed, the fabric's health monitor saw no stall and, with
  * UET, every byte posted was completed and delivered and no operation failed.
@@ -152,10 +157,25 @@ class TransportComparison : public Object
      */
     static Ptr<FabricTransportConfig> MakeConfig(const std::string& name, const std::string& what);
     /**
-     * \brief Abort unless \p name is a scenario: allreduce, incast, permutation, optionally
-     *        with "-failure".
-     * \param name the name
-     * \param what how to name the value in messages
+     * \brief Plan a collective's communication pattern with \p te: the network transfers of
+     *        its schedule at \p bytes (after PXN relaying), summed per rank pair on different
+     *        servers, each pair at its bytes x the NIC rate / the larger of its source's and
+     *        its destination's inter-server bytes (the pair's max-min share of the NICs).
+     * \param topo the installed fabric
+     * \param comm the communicator that will run it
+     * \param op the collective
+     * \param bytes its size, bytes
+     * \param te the controller (Plan() is called)
+     */
+    static void PlanCollective(Ptr<FabricTopologyHelper> topo,
+                               Ptr<CollectiveCommunicator> comm,
+                               CollectiveOp op,
+                               uint64_t bytes,
+                               Ptr<FabricTeController> te);
+    /**
+     * \brief Abort unless \p name is a scenario: allreduce, alltoall, incast, permutation,
+     * optionally with "-failure". \param name the name \param what how to name the value in
+     * messages
      */
     static void CheckScenario(const std::string& name, const std::string& what);
 
@@ -211,17 +231,21 @@ class TransportComparison : public Object
     /// Fail (Failure "down") or degrade (DegradeFactor) the FailureLink() cable.
     void ApplyFailure(Ptr<FabricTopologyHelper> topo) const;
     /**
-     * \brief The allreduce scenario: a ring AllReduce sweep, one row per size.
+     * \brief The allreduce or alltoall scenario: a sweep of the collective, one row per size.
+     * \param op CollectiveOp::ALL_REDUCE (ring, Simple) or CollectiveOp::ALL_TO_ALL (pairwise,
+     *        PXN)
      * \param topo the installed fabric
      * \param transport its transport (the collectives run on its CollectiveTransport)
      * \param proto the row's scenario, configuration and data priority
-     * \param te a controller to plan the ring's pattern with (null: no traffic engineering)
+     * \param te a controller to plan the collective's pattern with (null: no traffic
+     *        engineering)
      * \return the rows (a last one naming the size that did not complete, if any)
      */
-    std::vector<TransportComparisonRow> RunAllReduce(Ptr<FabricTopologyHelper> topo,
-                                                     Ptr<FabricTransportPlugin> transport,
-                                                     const TransportComparisonRow& proto,
-                                                     Ptr<FabricTeController> te) const;
+    std::vector<TransportComparisonRow> RunCollective(CollectiveOp op,
+                                                      Ptr<FabricTopologyHelper> topo,
+                                                      Ptr<FabricTransportPlugin> transport,
+                                                      const TransportComparisonRow& proto,
+                                                      Ptr<FabricTeController> te) const;
     /**
      * \brief The incast or permutation scenario: the flows run to completion, one row.
      * \param base "incast" or "permutation"

@@ -193,6 +193,12 @@ SharedBufferMmu::SetLosslessPriorities(uint8_t mask)
     m_lossless = mask;
 }
 
+SharedBufferMmu::ThresholdMode
+SharedBufferMmu::GetThresholdMode() const
+{
+    return m_mode;
+}
+
 uint8_t
 SharedBufferMmu::GetLosslessPriorities() const
 {
@@ -358,6 +364,7 @@ SharedBufferMmu::Configure(const std::vector<DataRate>& rates,
         }
         totalHeadroom += m_headroom[i] * nLossless;
     }
+    m_headroomMax = m_headroom;
     if (shortBy > 0)
     {
         std::cerr << "ai-fabric warning: SharedBufferMmu HeadroomBytes " << m_headroomBytes
@@ -638,6 +645,15 @@ SharedBufferMmu::GetHeadroomSize(uint32_t port) const
     return m_headroom[port];
 }
 
+void
+SharedBufferMmu::SetHeadroomSize(uint32_t port, uint64_t bytes)
+{
+    NS_ABORT_MSG_IF(m_headroom.empty(), "SharedBufferMmu::SetHeadroomSize before Configure()");
+    Pg(port, 0);
+    m_headroom[port] = bytes;
+    m_headroomMax[port] = std::max(m_headroomMax[port], bytes);
+}
+
 uint64_t
 SharedBufferMmu::GetReservedUsed(uint32_t port, uint8_t priority) const
 {
@@ -686,7 +702,7 @@ SharedBufferMmu::CheckInvariants(std::string* why) const
                 err << "reserved use " << pg.reserved << " > " << m_reservedBytes << " at port "
                     << port << " priority " << unsigned(p);
             }
-            else if (pg.headroom > (IsLossless(p) ? m_headroom[port] : 0))
+            else if (pg.headroom > (IsLossless(p) ? m_headroomMax[port] : 0))
             {
                 err << "headroom use " << pg.headroom << " over size at port " << port
                     << " priority " << unsigned(p);

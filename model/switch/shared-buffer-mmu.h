@@ -250,6 +250,22 @@ class SharedBufferMmu : public Object
      */
     uint64_t GetHeadroomSize(uint32_t port) const;
     /**
+     * \brief Change one port's headroom per lossless priority after Configure(), as an
+     *        operator's wrong buffer profile does (a fault: FaultHelper "pfc-threshold"). The
+     *        shared pool keeps the size Configure() carved; only the limit of what this
+     *        port's lossless (port, priority) may spill into changes. A headroom below the
+     *        bytes that still arrive after XOFF (cable delay x rate, see the class comment)
+     *        drops lossless packets as "headroom overflow". Bytes already held above a
+     *        shrunk size drain normally (CheckInvariants() allows them).
+     * \param port ingress port (aborts when out of range or before Configure())
+     * \param bytes the new headroom, bytes (0: every spill is dropped)
+     */
+    void SetHeadroomSize(uint32_t port, uint64_t bytes);
+    /// \return the lossless priorities, a bit mask (attribute LosslessPriorities)
+    uint8_t GetLosslessPriorities() const;
+    /// \return how the XOFF threshold is set (attribute ThresholdMode)
+    ThresholdMode GetThresholdMode() const;
+    /**
      * \param port ingress port
      * \param priority 0..7
      * \return reserved bytes in use
@@ -370,8 +386,6 @@ class SharedBufferMmu : public Object
     void MaybeXon(uint32_t port, uint8_t priority, IngressPg& pg);
     /// Validate and set the lossless mask.
     void SetLosslessPriorities(uint8_t mask);
-    /// \return the lossless mask
-    uint8_t GetLosslessPriorities() const;
 
     uint64_t m_bufferSize;     //!< attribute BufferSize, bytes
     uint64_t m_sharedPoolSize; //!< attribute SharedPoolSize, bytes (0 = derived)
@@ -393,6 +407,8 @@ class SharedBufferMmu : public Object
 
     uint32_t m_nPorts;                //!< configured ports
     std::vector<uint64_t> m_headroom; //!< headroom size per port
+    /// largest headroom size each port had (CheckInvariants: bytes above a shrunk size drain)
+    std::vector<uint64_t> m_headroomMax;
     uint64_t m_sharedPool;            //!< shared pool size
     uint64_t m_sharedUsed;            //!< shared bytes used
     uint64_t m_bytesHeld;             //!< all bytes held

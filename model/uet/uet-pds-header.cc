@@ -331,4 +331,25 @@ UetPdsHeader::NackCodeName(uint8_t code)
     }
 }
 
+FabricPacketClass
+UetPdsHeader::Classify(const uint8_t* pds, uint32_t n)
+{
+    if (n < PROLOGUE_SIZE)
+    {
+        return FabricPacketClass::OTHER;
+    }
+    switch (PeekType(pds))
+    {
+    case ACK:
+    case ACK_CC:
+    case ACK_CCX:
+        return FabricPacketClass::ACK;
+    case NACK:
+    case NACK_CCX:
+        return FabricPacketClass::NAK;
+    default:
+        return FabricPacketClass::OTHER;
+    }
+}
+
 } // namespace ns3

@@ -8,6 +8,7 @@
 #define UET_PDS_HEADER_H
 
 #include "ns3/header.h"
+#include "ns3/packet-class-filter.h"
 
 #include <cstdint>
 
@@ -277,6 +278,17 @@ class UetPdsHeader : public Header
 
     /// \param type a PDS type \return its name ("RUD_REQ", ...) or "UNKNOWN"; never null
     static const char* TypeName(uint8_t type);
+    /**
+     * \brief The packet class of a UET packet for a PacketClassFilter (a
+     *        FabricPacketClassifyFn for UDP port UDP_DST_PORT): ACK, ACK_CC and ACK_CCX are
+     *        FabricPacketClass::ACK, NACK and NACK_CCX are FabricPacketClass::NAK, anything
+     *        else (requests, RUDI responses, control packets) is OTHER. UET has no CNP: NSCC
+     *        reads ECN from the ACKs (UEC 1.0.1 3.6), so a "cnp" filter drops nothing here.
+     * \param pds the bytes after the UDP header (the PDS header first)
+     * \param n how many there are (fewer than PROLOGUE_SIZE: OTHER)
+     * \return the class
+     */
+    static FabricPacketClass Classify(const uint8_t* pds, uint32_t n);
     /// \param nh a next-header value \return its name ("REQUEST_STD", ...) or "UNKNOWN"
     static const char* NextHeaderName(uint8_t nh);
     /// \param ctl a control type \return its name ("CLOSE", ...) or "UNKNOWN"

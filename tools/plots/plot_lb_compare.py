@@ -3,12 +3,14 @@
 """Plot the CSVs of examples/lb-compare.cc: the load-balancing tiers side by side.
 
 Reads one or more files written with --csv (one per seed: the runs are averaged, the whiskers
-go from the smallest to the largest seed). Each row is a scenario (allreduce, permutation,
+go from the smallest to the largest seed). Each row is a scenario (allreduce, alltoall,
+permutation,
 each with -down or -degrade for the failed or degraded spine link), a configuration
 (transport), a load balancer (lb) and its results. Writes:
 
-  <stem>-tiers   the outcome per tier: AllReduce bus bandwidth (higher is better) and the
-                 permutation's p99 FCT (lower is better), one panel per scenario and
+  <stem>-tiers   the outcome per tier: AllReduce and AlltoAll bus bandwidth (higher is
+                 better) and the permutation's p99 FCT (lower is better), one panel per
+                 scenario and
                  transport, one group per fabric state, one bar per tier
   <stem>-fabric  what each tier did to the fabric: leaf-to-spine utilization imbalance
                  (max / mean), out-of-sequence arrivals and retransmissions, per scenario
@@ -125,7 +127,8 @@ def plot_tiers(df, tiers, configs, out, stem, formats):
             tier_bars(ax, states, tiers, stats_of(rows, "metric"), "%.0f")
             ax.set_xticklabels([STATE_NAMES[s] for s in states])
             collective = bool(rows["collective"].any())
-            ax.set_ylabel(style.axis_label("AllReduce busbw" if collective else "p99 FCT",
+            name = {"allreduce": "AllReduce busbw", "alltoall": "AlltoAll busbw"}.get(base, "busbw")
+            ax.set_ylabel(style.axis_label(name if collective else "p99 FCT",
                                            "GB/s" if collective else "µs"))
             ax.set_xlabel(style.category_label(
                 "%s, %s (%s)" % (base, CONFIG_NAMES.get(config, config),
@@ -171,7 +174,7 @@ def main():
     summary = df.groupby(["scenario", "config", "lb"], sort=False)["metric"].mean()
     for (scenario, config, lb), v in summary.items():
         print("%s %s %s: %.1f %s" % (scenario, config, lb, v,
-                                     "GB/s" if scenario.startswith("allreduce") else "us p99"))
+                                     "GB/s" if scenario.startswith("all") else "us p99"))
     plot_tiers(df, tiers, configs, args.out, stem, formats)
     plot_fabric(df, tiers, configs, args.out, stem, formats)
 
