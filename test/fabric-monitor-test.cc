@@ -30,16 +30,17 @@ namespace
 /// One CSV row of the monitor.
 struct Row
 {
-    int64_t ns{0};       //!< time_us as integer nanoseconds
-    std::string level;   //!< level
-    uint32_t node{0};    //!< node id
-    std::string name;    //!< node name
-    int port{-1};        //!< port (-1: empty)
-    std::string peer;    //!< peer
-    int priority{-1};    //!< priority (-1: empty)
-    int64_t qp{-1};      //!< qp (-1: empty)
-    std::string metric;  //!< metric
-    std::string value;   //!< value as written
+    int64_t ns{0};      //!< time_us as integer nanoseconds
+    std::string level;  //!< level
+    uint32_t node{0};   //!< node id
+    std::string name;   //!< node name
+    int port{-1};       //!< port (-1: empty)
+    std::string peer;   //!< peer
+    int priority{-1};   //!< priority (-1: empty)
+    int64_t qp{-1};     //!< qp (-1: empty)
+    std::string metric; //!< metric
+    std::string value;  //!< value as written
+
     uint64_t Int() const //!< \return the value as a whole number
     {
         return std::stoull(value);
@@ -271,8 +272,8 @@ TEST_F(FabricMonitorTest, PauseSamplesAddUpToThePausedTime)
     // The stalled host's leaf port (leaf1 toward gpu2) was paused by gpu2's NIC.
     Ptr<PfcNetDevice> gpu2 = t->GetNicCore(2)->GetPort(0);
     Ptr<PfcChannel> ch = gpu2->GetPfcChannel();
-    Ptr<PfcNetDevice> leafPort = ch->GetPfcDevice(0) == gpu2 ? ch->GetPfcDevice(1)
-                                                             : ch->GetPfcDevice(0);
+    Ptr<PfcNetDevice> leafPort =
+        ch->GetPfcDevice(0) == gpu2 ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
     uint64_t leafPaused = 0;
     for (const Row& r : rows)
     {
@@ -328,9 +329,9 @@ TEST_F(FabricMonitorTest, TheStormFlagMarksContinuousPausesFromTheThreshold)
         const bool expected = ns >= uint64_t(threshold.GetNanoSeconds());
         const auto it = storm.find(key);
         const bool flagged = it != storm.end() && it->second == 1;
-        EXPECT_EQ(flagged, expected) << "sample at " << std::get<0>(key) << " ns, node "
-                                     << std::get<1>(key) << " port " << std::get<2>(key)
-                                     << ": continuous pause " << ns << " ns";
+        EXPECT_EQ(flagged, expected)
+            << "sample at " << std::get<0>(key) << " ns, node " << std::get<1>(key) << " port "
+            << std::get<2>(key) << ": continuous pause " << ns << " ns";
         storms += flagged;
     }
     for (const auto& [key, flag] : storm)
@@ -412,9 +413,8 @@ TEST_F(FabricMonitorTest, EcnAndCnpSamplesAddUpToTheCounters)
         qps.cnpsTx += c.cnpsTx;
         qps.cnpsRx += c.cnpsRx;
         qps.ceRx += c.ceRx;
-        EXPECT_EQ(Sums(rows, "node", "np_cnp_sent")[{t->GetRank(r)->GetId(), -1, -1, -1}],
-                  c.cnpsTx)
-            << "gpu" << r;
+        const std::tuple<uint32_t, int, int, int64_t> key{t->GetRank(r)->GetId(), -1, -1, -1};
+        EXPECT_EQ(Sums(rows, "node", "np_cnp_sent")[key], c.cnpsTx) << "gpu" << r;
     }
     EXPECT_GT(qps.cnpsTx, 0u);
     EXPECT_EQ(Total(rows, "node", "np_cnp_sent"), qps.cnpsTx);
@@ -544,8 +544,8 @@ TEST_F(FabricMonitorTest, ProbesOnAnIdlePathTakeTheAnalyticalLatency)
     for (const FabricProbeResult& r : results)
     {
         EXPECT_TRUE(r.ok);
-        EXPECT_EQ(r.latency, analytical) << "probe " << r.src << "-" << r.dst << " sent at "
-                                         << r.sent.As(Time::NS);
+        EXPECT_EQ(r.latency, analytical)
+            << "probe " << r.src << "-" << r.dst << " sent at " << r.sent.As(Time::NS);
         EXPECT_EQ(r.baseline, analytical);
     }
     // Rows: latency, baseline and a ratio of 1 per probe, from the source host.

@@ -63,8 +63,7 @@ FabricLatencyProbe::GetTypeId()
                           "Time between two probes of a pair, >= 1 ns.",
                           TimeValue(MicroSeconds(100)),
                           MakeTimeAccessor(&FabricLatencyProbe::m_period),
-                          MakeFabricTimeChecker("ns3::FabricLatencyProbe::Period",
-                                                NanoSeconds(1)))
+                          MakeFabricTimeChecker("ns3::FabricLatencyProbe::Period", NanoSeconds(1)))
             .AddAttribute(
                 "Pairs",
                 "Rank pairs to probe, \"src-dst\" joined by ',' or ';' (e.g. \"0-5,3-7\"); "
@@ -176,6 +175,8 @@ FabricLatencyProbe::Install(Ptr<FabricTopologyHelper> topo, FabricMonitorWriter*
     FABRIC_INPUT_ERROR_IF(!topo || !topo->IsInstalled(),
                           "FabricLatencyProbe::Install: the topology is not installed");
     FABRIC_INPUT_ERROR_IF(m_topo, "FabricLatencyProbe::Install: installed already");
+    FABRIC_INPUT_ERROR_IF(topo->GetObject<FabricLatencyProbe>(),
+                          "FabricLatencyProbe::Install: this topology has a probe already");
     const uint32_t ranks = topo->GetNRanks();
     for (const auto& [src, dst] : GetPairs())
     {
@@ -214,6 +215,8 @@ FabricLatencyProbe::Install(Ptr<FabricTopologyHelper> topo, FabricMonitorWriter*
     {
         return;
     }
+    // The topology keeps the probe alive (its health monitor calls it back).
+    topo->AggregateObject(this);
     topo->GetHealthMonitor()->AddBusyCallback(MakeCallback(&FabricLatencyProbe::OnBusy, this));
     if (OtherWorkPending())
     {
@@ -306,11 +309,26 @@ FabricLatencyProbe::Done(uint32_t pair, const FabricMessageResult& r)
     {
         const Time now = Simulator::Now();
         constexpr auto L = FabricMonitorLevel::PROBE;
-        m_writer->Row(now, L, p.entity, -1, -1, "probe_latency_ns",
+        m_writer->Row(now,
+                      L,
+                      p.entity,
+                      -1,
+                      -1,
+                      "probe_latency_ns",
                       uint64_t(res.latency.GetNanoSeconds()));
-        m_writer->Row(now, L, p.entity, -1, -1, "probe_baseline_ns",
+        m_writer->Row(now,
+                      L,
+                      p.entity,
+                      -1,
+                      -1,
+                      "probe_baseline_ns",
                       uint64_t(res.baseline.GetNanoSeconds()));
-        m_writer->RowReal(now, L, p.entity, -1, -1, "probe_ratio",
+        m_writer->RowReal(now,
+                          L,
+                          p.entity,
+                          -1,
+                          -1,
+                          "probe_ratio",
                           res.latency.GetSeconds() / res.baseline.GetSeconds());
         if (!res.ok)
         {

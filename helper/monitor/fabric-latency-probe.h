@@ -98,8 +98,9 @@ class FabricLatencyProbe : public Object
 
     /**
      * \brief Check the pairs, create the transport's message service and follow the fabric's
-     *        health monitor (see the class text).
-     * \param topo an installed topology
+     *        health monitor (see the class text). The probe is aggregated to the topology,
+     *        which keeps it alive: one probe object per topology (it probes every pair).
+     * \param topo an installed topology without a probe (an input error otherwise)
      * \param writer where the rows go (not owned; null: the trace only)
      */
     void Install(Ptr<FabricTopologyHelper> topo, FabricMonitorWriter* writer);
@@ -132,11 +133,11 @@ class FabricLatencyProbe : public Object
     /// One probed pair.
     struct Pair
     {
-        uint32_t src{0};             //!< source rank
-        uint32_t dst{0};             //!< destination rank
-        Time baseline;               //!< unloaded latency
-        FabricMonitorEntity entity;  //!< source host, its port, destination name
-        bool inFlight{false};        //!< a probe is on its way
+        uint32_t src{0};            //!< source rank
+        uint32_t dst{0};            //!< destination rank
+        Time baseline;              //!< unloaded latency
+        FabricMonitorEntity entity; //!< source host, its port, destination name
+        bool inFlight{false};       //!< a probe is on its way
     };
 
     /// Send a round if other work is pending; schedule the next.
@@ -150,22 +151,22 @@ class FabricLatencyProbe : public Object
     /// \return true if work other than the probes is pending on the fabric
     bool OtherWorkPending() const;
 
-    uint64_t m_size;     //!< attribute Size, bytes
-    Time m_period;       //!< attribute Period
-    std::string m_pairs; //!< attribute Pairs
-    std::string m_transport;                            //!< attribute Transport
-    std::vector<std::pair<uint32_t, uint32_t>> m_added; //!< AddPair()
-    std::vector<Pair> m_probes;                         //!< installed pairs
-    Ptr<FabricTopologyHelper> m_topo;                   //!< the fabric
-    std::unique_ptr<FlowWorkloadRunner> m_runner;       //!< service and ideal latencies
-    Ptr<FabricMessageService> m_service;                //!< the transport's messages
-    FabricMonitorWriter* m_writer{nullptr};             //!< rows (not owned)
-    EventId m_event;                                    //!< next round
-    bool m_ticking{false};                              //!< rounds scheduled
-    uint64_t m_inFlight{0};                             //!< probes in flight
-    uint64_t m_sent{0};                                 //!< probes sent
-    uint64_t m_completed{0};                            //!< probes completed
-    uint64_t m_skipped{0};                              //!< rounds skipped by a pair
+    uint64_t m_size;                                       //!< attribute Size, bytes
+    Time m_period;                                         //!< attribute Period
+    std::string m_pairs;                                   //!< attribute Pairs
+    std::string m_transport;                               //!< attribute Transport
+    std::vector<std::pair<uint32_t, uint32_t>> m_added;    //!< AddPair()
+    std::vector<Pair> m_probes;                            //!< installed pairs
+    Ptr<FabricTopologyHelper> m_topo;                      //!< the fabric
+    std::unique_ptr<FlowWorkloadRunner> m_runner;          //!< service and ideal latencies
+    Ptr<FabricMessageService> m_service;                   //!< the transport's messages
+    FabricMonitorWriter* m_writer{nullptr};                //!< rows (not owned)
+    EventId m_event;                                       //!< next round
+    bool m_ticking{false};                                 //!< rounds scheduled
+    uint64_t m_inFlight{0};                                //!< probes in flight
+    uint64_t m_sent{0};                                    //!< probes sent
+    uint64_t m_completed{0};                               //!< probes completed
+    uint64_t m_skipped{0};                                 //!< rounds skipped by a pair
     TracedCallback<const FabricProbeResult&> m_probeTrace; //!< every outcome
 };
 

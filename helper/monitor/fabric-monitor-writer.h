@@ -42,10 +42,10 @@ const char* FabricMonitorLevelName(FabricMonitorLevel level);
  */
 struct FabricMonitorEntity
 {
-    uint32_t node{0};     //!< ns-3 node id
-    std::string name;     //!< the topology's node name ("leaf0", "gpu3")
-    int32_t port{-1};     //!< port index on the node (switch port / NIC port), -1 = none
-    std::string peer;     //!< the node across the port's cable, or the probe's destination
+    uint32_t node{0}; //!< ns-3 node id
+    std::string name; //!< the topology's node name ("leaf0", "gpu3")
+    int32_t port{-1}; //!< port index on the node (switch port / NIC port), -1 = none
+    std::string peer; //!< the node across the port's cable, or the probe's destination
 };
 
 /**
@@ -103,7 +103,8 @@ class FabricMonitorWriter
              uint64_t value);
     /**
      * \brief Write one row with a real value (fractions, ratios; 6 significant digits).
-     * \copydetails Row(Time,FabricMonitorLevel,const FabricMonitorEntity&,int,int64_t,const std::string&,uint64_t)
+     * \copydetails Row(Time,FabricMonitorLevel,const FabricMonitorEntity&,int,int64_t,const
+     * std::string&,uint64_t)
      */
     void RowReal(Time t,
                  FabricMonitorLevel level,
@@ -119,7 +120,8 @@ class FabricMonitorWriter
     uint64_t GetRows() const;
 
   private:
-    /// Write the columns before the value. \copydetails Row(Time,FabricMonitorLevel,const FabricMonitorEntity&,int,int64_t,const std::string&,uint64_t)
+    /// Write the columns before the value. \copydetails Row(Time,FabricMonitorLevel,const
+    /// FabricMonitorEntity&,int,int64_t,const std::string&,uint64_t)
     void Prefix(Time t,
                 FabricMonitorLevel level,
                 const FabricMonitorEntity& e,

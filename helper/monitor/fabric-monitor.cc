@@ -156,14 +156,14 @@ FabricMonitor::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&FabricMonitor::m_interval),
                           MakeFabricTimeChecker("ns3::FabricMonitor::Interval", NanoSeconds(1)))
-            .AddAttribute("StormThreshold",
-                          "Continuous pause of a priority from which a port's pause_storm "
-                          "flag is 1 (operations practice: SONiC pfcwd declares a storm after "
-                          "~100-200 ms), >= 1 ns.",
-                          TimeValue(MilliSeconds(200)),
-                          MakeTimeAccessor(&FabricMonitor::m_stormThreshold),
-                          MakeFabricTimeChecker("ns3::FabricMonitor::StormThreshold",
-                                                NanoSeconds(1)))
+            .AddAttribute(
+                "StormThreshold",
+                "Continuous pause of a priority from which a port's pause_storm "
+                "flag is 1 (operations practice: SONiC pfcwd declares a storm after "
+                "~100-200 ms), >= 1 ns.",
+                TimeValue(MilliSeconds(200)),
+                MakeTimeAccessor(&FabricMonitor::m_stormThreshold),
+                MakeFabricTimeChecker("ns3::FabricMonitor::StormThreshold", NanoSeconds(1)))
             .AddAttribute(
                 "Levels",
                 "What to sample, joined by '+': node (switch buffers, drops by reason, host "
@@ -224,8 +224,7 @@ FabricMonitor::SetStream(std::ostream* os)
 void
 FabricMonitor::SetLatencyProbe(Ptr<FabricLatencyProbe> probe)
 {
-    FABRIC_INPUT_ERROR_IF(m_installed,
-                          "FabricMonitor::SetLatencyProbe: call it before Install()");
+    FABRIC_INPUT_ERROR_IF(m_installed, "FabricMonitor::SetLatencyProbe: call it before Install()");
     m_probe = probe;
 }
 
@@ -264,8 +263,8 @@ FabricMonitor::AddPort(Ptr<PfcNetDevice> dev,
     Ptr<PfcChannel> ch = dev->GetPfcChannel();
     if (ch)
     {
-        Ptr<PfcNetDevice> peer = ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1)
-                                                             : ch->GetPfcDevice(0);
+        Ptr<PfcNetDevice> peer =
+            ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
         if (peer)
         {
             p.entity.peer = m_topo->GetNodeName(peer->GetNode()->GetId());
@@ -281,6 +280,8 @@ FabricMonitor::Install(Ptr<FabricTopologyHelper> topo)
     FABRIC_INPUT_ERROR_IF(!topo || !topo->IsInstalled(),
                           "FabricMonitor::Install: the topology is not installed");
     FABRIC_INPUT_ERROR_IF(m_installed, "FabricMonitor::Install: installed already");
+    FABRIC_INPUT_ERROR_IF(topo->GetObject<FabricMonitor>(),
+                          "FabricMonitor::Install: this topology has a monitor already");
     ParseLevels(m_levels, m_levelMask); // the checker refused invalid values
     m_topo = topo;
     m_installed = true;
@@ -335,6 +336,8 @@ FabricMonitor::Install(Ptr<FabricTopologyHelper> topo)
         }
         m_hosts.push_back(std::move(h));
     }
+    // The topology keeps the monitor alive (its health monitor calls it back).
+    topo->AggregateObject(this);
     topo->GetHealthMonitor()->AddBusyCallback(MakeCallback(&FabricMonitor::OnBusy, this));
     if (m_probe)
     {
@@ -511,9 +514,19 @@ FabricMonitor::SamplePort(Port& p)
             const Time running = paused ? now - rx.GetPauseStart(q) : Time(0);
             const uint64_t pausedNs = uint64_t((c.pausedTime[q] + running).GetNanoSeconds());
             Delta(p.pause[q], pausedNs, L, p.entity, q, -1, PAUSE_NS);
-            Level(p.continuous[q], uint64_t(running.GetNanoSeconds()), L, p.entity, q, -1,
+            Level(p.continuous[q],
+                  uint64_t(running.GetNanoSeconds()),
+                  L,
+                  p.entity,
+                  q,
+                  -1,
                   PAUSE_CONTINUOUS_NS);
-            Level(p.storm[q], paused && running >= m_stormThreshold ? 1 : 0, L, p.entity, q, -1,
+            Level(p.storm[q],
+                  paused && running >= m_stormThreshold ? 1 : 0,
+                  L,
+                  p.entity,
+                  q,
+                  -1,
                   PAUSE_STORM);
             Delta(p.pfcTx[q], c.pauseTx[q], L, p.entity, q, -1, PFC_PAUSE_TX);
             Delta(p.pfcRx[q], c.pauseRx[q], L, p.entity, q, -1, PFC_PAUSE_RX);
@@ -542,17 +555,36 @@ FabricMonitor::SamplePort(Port& p)
             if (p.sw)
             {
                 Ptr<SharedBufferMmu> mmu = p.sw->GetMmu();
-                Level(p.queue[0][q], mmu->GetEgressBytes(p.index, q), L, p.entity, q, -1,
+                Level(p.queue[0][q],
+                      mmu->GetEgressBytes(p.index, q),
+                      L,
+                      p.entity,
+                      q,
+                      -1,
                       SWITCH_QUEUE[0]);
                 Level(p.queue[1][q],
                       mmu->GetReservedUsed(p.index, q) + mmu->GetIngressSharedUsed(p.index, q),
-                      L, p.entity, q, -1, SWITCH_QUEUE[1]);
-                Level(p.queue[2][q], mmu->GetHeadroomUsed(p.index, q), L, p.entity, q, -1,
+                      L,
+                      p.entity,
+                      q,
+                      -1,
+                      SWITCH_QUEUE[1]);
+                Level(p.queue[2][q],
+                      mmu->GetHeadroomUsed(p.index, q),
+                      L,
+                      p.entity,
+                      q,
+                      -1,
                       SWITCH_QUEUE[2]);
             }
             else
             {
-                Level(p.queue[0][q], p.dev->GetTxQueue(q).GetNBytes(), L, p.entity, q, -1,
+                Level(p.queue[0][q],
+                      p.dev->GetTxQueue(q).GetNBytes(),
+                      L,
+                      p.entity,
+                      q,
+                      -1,
                       NIC_TX_QUEUE);
             }
         }
@@ -568,8 +600,12 @@ FabricMonitor::SampleSwitch(Switch& s)
     const uint64_t shared = mmu->GetSharedUsed();
     const uint64_t pool = mmu->GetSharedPoolSize();
     Level(s.buffer[0], held, L, s.entity, -1, -1, BUFFER[0]);
-    LevelReal(s.buffer[1], s.bufferSize ? double(held) / double(s.bufferSize) : 0, L, s.entity,
-              -1, BUFFER[1]);
+    LevelReal(s.buffer[1],
+              s.bufferSize ? double(held) / double(s.bufferSize) : 0,
+              L,
+              s.entity,
+              -1,
+              BUFFER[1]);
     Level(s.buffer[2], shared, L, s.entity, -1, -1, BUFFER[2]);
     LevelReal(s.buffer[3], pool ? double(shared) / double(pool) : 0, L, s.entity, -1, BUFFER[3]);
     const SwitchCounters& c = s.sw->GetCounters();

@@ -111,8 +111,10 @@ class FabricMonitor : public Object
     /**
      * \brief Watch every switch (scale-out and NVSwitch), every NIC port and every host of an
      *        installed topology; open FileName (unless SetStream() was called); follow the
-     *        fabric's health monitor (see the class text); install the latency probe.
-     * \param topo an installed topology (an input error otherwise)
+     *        fabric's health monitor (see the class text); install the latency probe. The
+     *        monitor is aggregated to the topology, which keeps it alive (the caller need not
+     *        hold it; topo->GetObject<FabricMonitor>() finds it): one monitor per topology.
+     * \param topo an installed topology without a monitor (an input error otherwise)
      */
     void Install(Ptr<FabricTopologyHelper> topo);
     /// Sample now and every Interval until Stop() (nothing if already sampling).
@@ -272,10 +274,10 @@ class FabricMonitor : public Object
     /// \return true if \p level is in Levels
     bool Has(FabricMonitorLevel level) const;
 
-    Time m_interval;       //!< attribute Interval
-    Time m_stormThreshold; //!< attribute StormThreshold
-    std::string m_levels;  //!< attribute Levels
-    std::string m_path;    //!< attribute FileName
+    Time m_interval;                                   //!< attribute Interval
+    Time m_stormThreshold;                             //!< attribute StormThreshold
+    std::string m_levels;                              //!< attribute Levels
+    std::string m_path;                                //!< attribute FileName
     uint8_t m_levelMask{0};                            //!< Levels as bits (1 << level)
     Ptr<FabricTopologyHelper> m_topo;                  //!< the fabric (after Install)
     std::vector<Ptr<FabricTransportPlugin>> m_plugins; //!< its transports
