@@ -22,6 +22,11 @@
  *   ./cc-workload --transport=uet --uet-cc=nscc --ev-strategy=reps
  *   ./cc-workload --cc=none --timeline=none-timeline.csv   (queues and PFC pauses over time)
  *   ./cc-workload --fault=link-down:leaf3-spine1@2ms --convergence-delay=1ms --fault-log=f.csv
+ *   ./cc-workload --monitor=mon.csv --monitor-probes=0-127,64-1   (production-like telemetry:
+ *                                                PFC pause time and storms, buffers, ECN/CNP,
+ *                                                drops by reason, per-QP OOS and local ACK
+ *                                                timeouts, latency probes; tools/plots/
+ *                                                plot_fabric_monitor.py draws the timeline)
  *   ./cc-workload --flows=flows.txt --cc=hpcc   (replay a flow list: "src dst size_bytes start_ns"
  *                                                per line; tools/flowtxt_to_flowlist.py converts
  *                                                the HPCC-lineage flow.txt)
@@ -105,6 +110,7 @@ main(int argc, char* argv[])
     std::string timelinePath;
     std::string faultLogPath;
     std::vector<std::string> faultSpecs;
+    std::string monitorPath;
     std::string scheduler = "ns3::DelayClassScheduler";
     std::string simulator = "ns3::FabricSimulatorImpl";
 
@@ -154,6 +160,7 @@ main(int argc, char* argv[])
     cmd.AddOutput("fault-log",
                   "Write every change the faults made (time_ns,kind,target,detail) to this file",
                   faultLogPath);
+    FabricMonitor::AddCommandLine(cmd, monitorPath);
     cmd.AddValue("scheduler", "ns-3 event scheduler (same results with any)", scheduler);
     cmd.AddValue("simulator",
                  "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl; "
@@ -203,6 +210,8 @@ main(int argc, char* argv[])
                                             << ": cannot open the file for writing");
         exp->SetTimelineStream(timeline.get()); // rows streamed during the run
     }
+    // Opt-in monitoring (--monitor=FILE): nothing is created or scheduled without it.
+    Ptr<FabricMonitor> monitor = FabricMonitor::InstallIfEnabled(exp->GetTopology(), monitorPath);
     exp->GetTopology()->Print(std::cout);
     faults->Print(std::cout);
     FlowWorkloadRunner& runner = exp->GetRunner();

@@ -35,6 +35,10 @@
  * --convergence-delay=200ms lets routing converge that long after each change. The faults are
  * listed in the run header and every change is logged in <prefix>-faults.csv
  * (time_ns,kind,target,detail).
+ * --monitor=FILE (FabricMonitor) writes production-like samples (PFC pause time and storms,
+ * buffers, ECN/CNP, drops by reason, per-QP OOS and local ACK timeouts; --monitor-interval,
+ * --monitor-probes=0-9,... for latency probes) as one tidy CSV for
+ * tools/plots/plot_fabric_monitor.py; off by default.
  * --measured=FILE reads a real all_reduce_perf log (nccl-tests text format) and puts its
  * busbw next to the simulated one. tools/plots/plot_rail_allreduce.py draws the figures (with
  * the --plot-data files when present: the bottleneck, a caption, and utilization over busy
@@ -91,6 +95,7 @@ struct SweepConfig
     std::string scheduler{"ns3::DelayClassScheduler"};
     std::string simulator{"ns3::FabricSimulatorImpl"};
     std::vector<std::string> faults;
+    std::string monitor; //!< --monitor: FabricMonitor CSV ("" = off)
 };
 
 /// One tier of switches whose counters are reported together.
@@ -981,6 +986,7 @@ main(int argc, char* argv[])
                  cfg.plotData);
     cmd.AddValue("pcap", "Capture rank 0's NIC port (use with small sizes)", cfg.pcap);
     FaultHelper::AddCommandLine(cmd, cfg.faults);
+    FabricMonitor::AddCommandLine(cmd, cfg.monitor);
     cmd.AddValue("scheduler",
                  "ns-3 event scheduler (same results with any; ns3::MapScheduler is ns-3's "
                  "default)",
@@ -1107,6 +1113,8 @@ main(int argc, char* argv[])
     }
 
     FabricView view(topo, MicroSeconds(20), uet);
+    // Opt-in monitoring (--monitor=FILE): nothing is created or scheduled without it.
+    Ptr<FabricMonitor> monitor = FabricMonitor::InstallIfEnabled(topo, cfg.monitor);
     Sweep sweep(cfg, comm, view);
     sweep.Start();
     Ptr<FabricProgressReporter> progress;
@@ -1134,7 +1142,7 @@ main(int argc, char* argv[])
     double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
     std::clog << "rail-allreduce: simulated " << Simulator::Now().As(Time::MS) << " in " << wall
               << " s wall; wrote " << cfg.prefix << "-nccl.txt, -results.csv, -fabric.csv, "
-              << "-nic.csv\n";
+              << "-nic.csv" << (monitor ? ", " + cfg.monitor : std::string()) << "\n";
     bool stalled = topo->GetHealthMonitor()->IsStalled();
     Simulator::Destroy();
     if (stalled)

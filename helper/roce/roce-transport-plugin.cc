@@ -349,6 +349,33 @@ RoceTransportPlugin::AddCounters(Ptr<Node> host, FabricTransportCounters& c) con
 }
 
 void
+RoceTransportPlugin::AddFlowCounters(Ptr<Node> host, std::vector<FabricFlowCounters>& flows) const
+{
+    Ptr<RoceNic> nic = host->GetObject<RoceNic>();
+    if (!nic)
+    {
+        return;
+    }
+    for (uint32_t i = 0; i < nic->GetNQps(); ++i)
+    {
+        Ptr<RoceQueuePair> qp = nic->GetQpAt(i);
+        const RoceQpCounters& q = qp->GetCounters();
+        FabricFlowCounters f;
+        f.id = qp->GetQpn();
+        f.port = qp->GetPortIndex();
+        f.priority = qp->GetPriority();
+        f.counters.retransmissions = q.retransmittedPackets;
+        f.counters.timeouts = q.timeouts;
+        f.counters.nacks = q.naksRx;
+        f.counters.outOfOrder = q.outOfOrderRx;
+        f.counters.cnpsTx = q.cnpsTx;
+        f.counters.cnpsRx = q.cnpsRx;
+        f.counters.ceRx = q.ceRx;
+        flows.push_back(f);
+    }
+}
+
+void
 RoceTransportPlugin::ConfigureFabric(FabricTransportTarget&)
 {
     m_nicHelper.SetCongestionControl(m_cc);

@@ -65,6 +65,15 @@ class RoceTransportPlugin : public FabricTransportPlugin
     /// Its QPs' retransmissions, local ACK timeouts, NAKs received, CNPs and CE marks.
     void AddCounters(Ptr<Node> host, FabricTransportCounters& c) const override;
     /**
+     * \brief Every QP of the host's RoceNic in creation order (QPN order), with its
+     *        RoceQpCounters in the transport-neutral names: retransmissions =
+     *        retransmittedPackets, timeouts = timeouts (local ACK timeouts), nacks = naksRx,
+     *        outOfOrder = outOfOrderRx, cnpsTx, cnpsRx, ceRx.
+     * \param host a host (nothing without a RoceNic)
+     * \param[in,out] flows the list to append to
+     */
+    void AddFlowCounters(Ptr<Node> host, std::vector<FabricFlowCounters>& flows) const override;
+    /**
      * \brief Abort unless \p value is a CongestionControl name: dcqcn, none, dctcp, timely,
      *        swift, hpcc (no plug-in is made: an early check of a program's option).
      * \param value the value

@@ -302,6 +302,11 @@ FabricTransportPlugin::AddCounters(Ptr<Node>, FabricTransportCounters&) const
 }
 
 void
+FabricTransportPlugin::AddFlowCounters(Ptr<Node>, std::vector<FabricFlowCounters>&) const
+{
+}
+
+void
 FabricTransportCounters::Add(const FabricTransportCounters& o)
 {
     retransmissions += o.retransmissions;

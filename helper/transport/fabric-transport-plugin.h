@@ -115,6 +115,20 @@ struct FabricTransportCounters
 
 /**
  * \ingroup ai-fabric-transport
+ * \brief One flow of a host's transport with its own counters (a RoCE queue pair), for
+ *        per-flow monitoring (FabricMonitor's "qp" level; `ethtool -S` / `rdma statistic`
+ *        per QP on a ConnectX NIC).
+ */
+struct FabricFlowCounters
+{
+    uint32_t id{0};                   //!< the flow's number on its host (RoCE: the QPN)
+    uint32_t port{0};                 //!< the NIC port it sends on
+    uint8_t priority{0};              //!< the priority of its data packets (0..7)
+    FabricTransportCounters counters; //!< its counters (what the transport counts per flow)
+};
+
+/**
+ * \ingroup ai-fabric-transport
  * \brief What a FabricMessageService needs to know of the ranks it joins.
  */
 struct FabricMessageServiceSetup
@@ -376,6 +390,17 @@ class FabricTransportPlugin : public Object
      * \param[in,out] c the sums
      */
     virtual void AddCounters(Ptr<Node> host, FabricTransportCounters& c) const;
+    /**
+     * \brief Append the flows of a host that have counters of their own (RoCE: every QP),
+     *        in a stable order: a later call lists the same flows first, in the same order,
+     *        then the flows created since. Read-only (changes no simulation result); no
+     *        allocation once \p flows has grown to the host's flow count. Default: nothing
+     *        (a transport without per-flow counters, e.g. UET, whose counters are per NIC:
+     *        AddCounters).
+     * \param host a host (nothing if it does not carry this transport)
+     * \param[in,out] flows the list to append to
+     */
+    virtual void AddFlowCounters(Ptr<Node> host, std::vector<FabricFlowCounters>& flows) const;
     /**
      * \brief Abort, as an input error naming \p what, unless \p value is one of \p names.
      * \param value the value

@@ -172,6 +172,19 @@ class PfcPauseReceiver
     Time GetPausedUntil(uint8_t priority) const;
 
     /**
+     * \brief When the current continuous pause of a priority began: the pause that found the
+     *        priority running; refreshes while it is paused continue it, a resume (expiry,
+     *        XON, storm, PFC disabled) ends it. What the watchdog measures, and what monitors
+     *        add to the counted pausedTime for a pause still running (FabricMonitor).
+     * \param priority 0..7 (not checked)
+     * \return the start of the pause; meaningful only while IsPaused(priority)
+     */
+    Time GetPauseStart(uint8_t priority) const
+    {
+        return m_pauseStart[priority];
+    }
+
+    /**
      * \param priority 0..7 (not checked)
      * \return true if pauses for that priority are being ignored after a storm
      */

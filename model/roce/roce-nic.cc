@@ -384,6 +384,15 @@ RoceNic::GetQp(uint32_t qpn) const
     return idx < m_qps.size() ? m_qps[idx] : nullptr;
 }
 
+Ptr<RoceQueuePair>
+RoceNic::GetQpAt(uint32_t index) const
+{
+    NS_ABORT_MSG_IF(index >= m_qps.size(),
+                    "RoceNic::GetQpAt: index " << index << " is invalid; this NIC has "
+                                               << m_qps.size() << " QPs");
+    return m_qps[index];
+}
+
 uint32_t
 RoceNic::GetNQps() const
 {

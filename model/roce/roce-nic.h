@@ -151,6 +151,12 @@ class RoceNic : public Object, public FabricNicTransport
     /// \return number of QPs created
     uint32_t GetNQps() const;
     /**
+     * \param index a QP's creation index, < GetNQps() (aborts otherwise)
+     * \return the index-th QP created (QPN = the NIC's FirstQpn + index): every QP in
+     *         creation order, for monitors (FabricMonitor's per-QP counters)
+     */
+    Ptr<RoceQueuePair> GetQpAt(uint32_t index) const;
+    /**
      * \brief Sum of the counters of every QP of this NIC (ACK/NAK/CNP, retransmissions, ...).
      * \return the totals
      */

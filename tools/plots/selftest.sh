@@ -134,6 +134,20 @@ rejects "plot_fabric_timeline missing columns" "cut-timeline.csv" "missing colum
 rejects "plot_fabric_timeline unknown tier" "--tiers" "'core'" "leaf, spine" -- \
     "$python" "$plots/plot_fabric_timeline.py" ccw-none-timeline.csv --tiers core --out figs
 
+# --- cc-workload --monitor (FabricMonitor) and its timeline plot
+run "cc-workload --monitor" "$examples/cc-workload" --duration=200us --monitor=ccw-mon.csv \
+    --monitor-interval=5us --monitor-probes=0-127,64-1
+run "plot_fabric_monitor" "$python" "$plots/plot_fabric_monitor.py" ccw-mon.csv --out figs \
+    --name ccw
+figures "plot_fabric_monitor figures" figs ccw-monitor
+run "plot_fabric_monitor --nodes" "$python" "$plots/plot_fabric_monitor.py" ccw-mon.csv \
+    --nodes 'leaf*' --name ccw-leaves --out figs
+figures "plot_fabric_monitor --nodes figures" figs ccw-leaves-monitor
+cut -d, -f1-9 ccw-mon.csv >cut-mon.csv
+rejects "plot_fabric_monitor missing column" "cut-mon.csv" "'value'" -- \
+    "$python" "$plots/plot_fabric_monitor.py" cut-mon.csv --out figs
+run "plot_fabric_monitor --selftest" "$python" "$plots/plot_fabric_monitor.py" --selftest
+
 # --- dcqcn-fairness
 run "dcqcn-fairness" "$examples/dcqcn-fairness" --flows=3 --rate=100Gbps --join=500us \
     --prefix=fair
