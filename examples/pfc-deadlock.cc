@@ -168,8 +168,8 @@ int
 main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
-    uint64_t bytes = 4 << 20;
-    uint32_t qps = 2;
+    uint64_t bytes = 2 << 20;
+    uint32_t qps = 8;
     FabricCommandLine cmd(__FILE__);
     cmd.AddBytes("bytes", "Bytes per WRITE (1 B .. 1 GiB)", bytes, 1, uint64_t(1) << 30);
     cmd.AddValue("qps", "QPs (one WRITE each) per ordered pair of hosts (1..64)", qps, 1, 64);
