@@ -176,6 +176,7 @@ main(int argc, char* argv[])
     cmd.AddAttribute("detection-time", "ns3::PfcDeadlockDetector::DetectionTime");
     cmd.AddAttribute("check-interval", "ns3::PfcDeadlockDetector::CheckInterval");
     cmd.Parse(argc, argv);
+    CreateObject<PfcDeadlockDetector>()->Install(NodeContainer()); // checks its attributes
 
     std::cout << "pfc-deadlock: 6 hosts on 3 leaves x 2 spines at 100 Gb/s, RoCE WRITEs of "
               << bytes << " B on lossless priority 3 (PFC), " << qps

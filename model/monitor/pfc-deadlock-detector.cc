@@ -115,6 +115,7 @@ PfcDeadlockDetector::CheckAttributes() const
 void
 PfcDeadlockDetector::Install(NodeContainer nodes)
 {
+    CheckAttributes();
     for (auto it = nodes.Begin(); it != nodes.End(); ++it)
     {
         Install(*it);

@@ -133,7 +133,8 @@ class PfcDeadlockDetector : public Object
     /**
      * \brief Watch every PfcNetDevice of the given nodes (cabled ones; other devices are
      *        ignored). A port whose peer node is not watched is never an edge. Nodes already
-     *        watched are skipped. Checks CheckInterval <= DetectionTime.
+     *        watched are skipped. Checks CheckInterval <= DetectionTime first (an input
+     *        error naming both otherwise), even for an empty container.
      * \param nodes the nodes (switches, optionally NIC hosts)
      */
     void Install(NodeContainer nodes);
