@@ -447,7 +447,16 @@ INSTANTIATE_TEST_SUITE_P(
                  "--cdf applies to the background only"},
         BadInput{"collective-with-background",
                  "--cc=cubic",
-                 "congestion control \"cubic\" is unknown"}));
+                 "congestion control \"cubic\" is unknown"},
+        BadInput{"pfc-deadlock", "--bytes=0", "--bytes=0 is invalid; valid range is 1..1073741824"},
+        BadInput{"pfc-deadlock", "--qps=65", "--qps=65 is invalid; valid range is 1..64"},
+        BadInput{"pfc-deadlock",
+                 "--detection-time=0s",
+                 "ns3::PfcDeadlockDetector::DetectionTime=0s is out of range: valid range >= 1ns"},
+        BadInput{"pfc-deadlock",
+                 "--detection-time=1ms --check-interval=2ms",
+                 "ns3::PfcDeadlockDetector::CheckInterval=+2ms is invalid; it must be in (0, "
+                 "DetectionTime=+1ms]"}));
 
 // RCCC is being built: until the library registers ns3::RcccCongestionOps, --uet-cc=rccc and
 // both are refused as not available yet (with it, they run).

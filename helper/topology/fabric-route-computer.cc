@@ -371,6 +371,7 @@ FabricRouteComputer::Compute()
     std::vector<std::vector<uint32_t>> toward;
     std::vector<uint32_t> one(1);
     m_stats.routes = 0;
+    m_stats.staticRoutes = 0;
     m_stats.unreachable = 0;
     m_stats.forwardingTableBytes = 0;
     for (uint32_t s = 0; s < nSw; ++s)
@@ -415,6 +416,12 @@ FabricRouteComputer::Compute()
                 table->SetRoute(addr, toward[edgeIndex[l.a]]);
             }
         }
+        for (auto it = m_static.lower_bound({s, 0}); it != m_static.end() && it->first.first == s;
+             ++it)
+        {
+            table->SetRoute(Ipv4Address(it->first.second), it->second);
+            m_stats.staticRoutes++;
+        }
         const uint32_t routed = hostOff[c + 1] - hostOff[c];
         m_stats.routes += routed;
         m_stats.unreachable += hostsAll[m_compAll[s]] - routed;
@@ -435,6 +442,68 @@ FabricRouteComputer::Compute()
                            << " components, " << m_stats.unreachable
                            << " unreachable (switch, host) pairs");
     return m_stats;
+}
+
+void
+FabricRouteComputer::SetStaticRoute(uint32_t sw,
+                                    Ipv4Address host,
+                                    const std::vector<uint32_t>& ports)
+{
+    CheckSwitch(sw, "SetStaticRoute");
+    FABRIC_INPUT_ERROR_IF(std::find(m_hostAddr.begin(), m_hostAddr.end(), host.Get()) ==
+                              m_hostAddr.end(),
+                          "FabricRouteComputer::SetStaticRoute: " << host
+                                                                  << " is not a host address of "
+                                                                     "this fabric (no host link)");
+    FABRIC_INPUT_ERROR_IF(ports.empty(),
+                          "FabricRouteComputer::SetStaticRoute: no port for "
+                              << host << " at " << m_names[sw] << "; give at least one");
+    for (std::size_t i = 0; i < ports.size(); ++i)
+    {
+        const uint32_t port = ports[i];
+        bool cabled = false;
+        for (const auto& l : m_links)
+        {
+            cabled = cabled || (l.a == sw && l.portA == port) ||
+                     (!l.host && l.b == sw && l.portB == port);
+        }
+        FABRIC_INPUT_ERROR_IF(!cabled,
+                              "FabricRouteComputer::SetStaticRoute: port "
+                                  << port << " of " << m_names[sw]
+                                  << " is not cabled; a static route needs cabled ports");
+        FABRIC_INPUT_ERROR_IF(std::find(ports.begin(), ports.begin() + i, port) !=
+                                  ports.begin() + i,
+                              "FabricRouteComputer::SetStaticRoute: port "
+                                  << port << " of " << m_names[sw] << " is listed twice");
+    }
+    m_static[{sw, host.Get()}] = ports;
+}
+
+bool
+FabricRouteComputer::RemoveStaticRoute(uint32_t sw, Ipv4Address host)
+{
+    CheckSwitch(sw, "RemoveStaticRoute");
+    return m_static.erase({sw, host.Get()}) > 0;
+}
+
+void
+FabricRouteComputer::ClearStaticRoutes()
+{
+    m_static.clear();
+}
+
+uint32_t
+FabricRouteComputer::GetNStaticRoutes() const
+{
+    return static_cast<uint32_t>(m_static.size());
+}
+
+std::vector<uint32_t>
+FabricRouteComputer::GetStaticRoute(uint32_t sw, Ipv4Address host) const
+{
+    CheckSwitch(sw, "GetStaticRoute");
+    auto it = m_static.find({sw, host.Get()});
+    return it == m_static.end() ? std::vector<uint32_t>() : it->second;
 }
 
 const FabricRouteStats&

@@ -12,7 +12,9 @@
 #include "ns3/switch-forwarding-table.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -27,6 +29,7 @@ struct FabricRouteStats
     uint64_t routes{0};               //!< forwarding entries written, all switches
     uint64_t unreachable{0};          //!< (switch, host) pairs routed with every link up, not now
     uint64_t forwardingTableBytes{0}; //!< memory of all forwarding tables after Freeze()
+    uint64_t staticRoutes{0};         //!< static routes written (SetStaticRoute), all switches
     uint32_t computations{0};         //!< number of Compute() calls so far
     double seconds{0};                //!< wall-clock time of the last Compute()
 };
@@ -51,6 +54,14 @@ struct FabricRouteStats
  * switch when the host's link is down, gets no route to the host. Every table is cleared,
  * refilled in address order and frozen, so a table holds exactly the routes of the current
  * link state (routes added to these tables by hand are lost on Compute()).
+ *
+ * <b>Static routes.</b> SetStaticRoute() pins a destination's egress set at one switch: every
+ * Compute() writes it over the computed route (or where there is none), as a real router's
+ * static route wins over its routing protocol, until RemoveStaticRoute() or
+ * ClearStaticRoutes(). Static routes ignore the link state: a pinned port that goes down stays
+ * in the set, and the switch's local repair (FabricSwitch::SetPortUp) drops what it would send
+ * there. They can break up-down routing: a spine route that goes down to a leaf and up again
+ * can close a cycle of PFC pauses (PfcDeadlockDetector).
  *
  * <b>Reporting.</b> A (switch, host) pair that would have a route with every link up but has
  * none now is <i>unreachable</i>: counted in FabricRouteStats::unreachable and listed by
@@ -158,6 +169,39 @@ class FabricRouteComputer : public Object
      */
     std::vector<Ipv4Address> GetUnreachable(uint32_t sw) const;
 
+    // ---- static routes --------------------------------------------------------------------
+
+    /**
+     * \brief Pin a static route (see the class text): from the next Compute() on, switch \p sw
+     *        forwards \p host over \p ports whatever the computed route is. Replaces an earlier
+     *        static route of the same (switch, host).
+     * \param sw switch index, < GetNSwitches()
+     * \param host a host address attached with AddHostLink()
+     * \param ports ports of \p sw, each cabled (a switch or host link of \p sw), no duplicates,
+     *        not empty
+     * Input errors (FABRIC_INPUT_ERROR) name the switch, the address or the port and what is
+     * valid.
+     */
+    void SetStaticRoute(uint32_t sw, Ipv4Address host, const std::vector<uint32_t>& ports);
+    /**
+     * \brief Remove the static route of (switch, host); the next Compute() writes the computed
+     *        route again.
+     * \param sw switch index, < GetNSwitches() (input error otherwise)
+     * \param host the destination
+     * \return true if there was one
+     */
+    bool RemoveStaticRoute(uint32_t sw, Ipv4Address host);
+    /// \brief Remove every static route (effective at the next Compute()).
+    void ClearStaticRoutes();
+    /// \return the number of static routes pinned
+    uint32_t GetNStaticRoutes() const;
+    /**
+     * \param sw switch index, < GetNSwitches() (input error otherwise)
+     * \param host a destination
+     * \return the static route's ports (empty if none is pinned)
+     */
+    std::vector<uint32_t> GetStaticRoute(uint32_t sw, Ipv4Address host) const;
+
   protected:
     void DoDispose() override;
 
@@ -198,6 +242,8 @@ class FabricRouteComputer : public Object
     std::vector<uint8_t> m_hostUp;                    //!< host link up, as of Compute()
     bool m_computed;                                  //!< Compute() has run
     FabricRouteStats m_stats;                         //!< last Compute()
+    /// Static routes: (switch, host address) -> ports (SetStaticRoute)
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> m_static;
 };
 
 } // namespace ns3

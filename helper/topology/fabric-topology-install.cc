@@ -245,6 +245,10 @@ FabricTopologyHelper::Install()
     ComputeRoutes();
     InformLoadBalancers();
     m_stats.routesSeconds = Since(t);
+    if (m_deadlockDetection)
+    {
+        EnableDeadlockDetection();
+    }
     DoInstalled();
     m_stats.totalSeconds = Since(start);
 }

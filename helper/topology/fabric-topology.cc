@@ -193,6 +193,13 @@ FabricTopologyHelper::GetTypeId()
                               "registered transport plug-ins joined by '+', each once (roce, "
                               "uet, roce+uet, ...)",
                               [](const std::string& s) { return "\"" + s + "\""; }))
+            .AddAttribute("DeadlockDetection",
+                          "Install() watches every switch for PFC deadlocks "
+                          "(EnableDeadlockDetection(); ns3::PfcDeadlockDetector attributes). "
+                          "Default false.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&FabricTopologyHelper::m_deadlockDetection),
+                          MakeBooleanChecker())
             .AddTraceSource("LinkState",
                             "A cable was cut or restored with SetLinkUp (after the routes were "
                             "recomputed): link index, up.",
@@ -215,6 +222,7 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_portMtu(0),
       m_portMtuFromTransport(false),
       m_transports("roce"),
+      m_deadlockDetection(false),
       m_tierLinks{},
       m_nLeaves(0),
       m_nSpines(0),
@@ -240,6 +248,11 @@ FabricTopologyHelper::DoDispose()
     m_nics.clear();
     m_uetNics.clear();
     m_cores.clear();
+    if (m_deadlockDetector)
+    {
+        m_deadlockDetector->Dispose();
+        m_deadlockDetector = nullptr;
+    }
     if (m_monitor)
     {
         m_monitor->Dispose();

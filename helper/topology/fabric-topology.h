@@ -18,6 +18,7 @@
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/pfc-channel.h"
+#include "ns3/pfc-deadlock-detector.h"
 #include "ns3/pfc-helper.h"
 #include "ns3/roce-nic.h"
 #include "ns3/roce-transport-plugin.h"
@@ -577,6 +578,40 @@ class FabricTopologyHelper : public Object, public FabricTransportTarget
      */
     Ptr<FabricHealthMonitor> GetHealthMonitor() const;
     /**
+     * \brief Watch every switch (scale-out and NVSwitch) for PFC deadlocks: a
+     *        PfcDeadlockDetector (ns3::PfcDeadlockDetector attributes) naming nodes as the health
+     *        monitor does and attached to it (its stall diagnosis lists the cycles). Install()
+     *        calls it when the DeadlockDetection attribute is true; off by default. Calling it
+     *        again returns the same detector.
+     * \return the detector (aborts before Install)
+     */
+    Ptr<PfcDeadlockDetector> EnableDeadlockDetection();
+    /// \return the deadlock detector, or null unless EnableDeadlockDetection() was called
+    Ptr<PfcDeadlockDetector> GetDeadlockDetector() const;
+    /**
+     * \brief Pin a static route (FabricRouteComputer::SetStaticRoute), e.g. a detour a
+     *        controller installs after a failure: at switch \p sw, every scale-out NIC address
+     *        behind \p dst (a GPU's ports, or every NIC port cabled to a leaf) goes over every
+     *        cable between \p sw and \p via, whatever the computed routes say, at this and
+     *        every later route computation (SetLinkUp, FaultHelper convergence) until
+     *        ClearStaticRoutes(). The routes are recomputed now. A detour that goes down to a
+     *        leaf and up again breaks up-down routing and can deadlock PFC.
+     * \param sw a scale-out switch of this fabric
+     * \param dst a GPU or a leaf of this fabric
+     * \param via a node cabled to \p sw
+     * \return the route computation's statistics
+     * Input errors name the node and what is valid (before Install, a node of another fabric,
+     * \p sw not a scale-out switch, \p dst neither a GPU nor a leaf with NICs, \p via not
+     * cabled to \p sw).
+     */
+    const FabricRouteStats& SetStaticRoute(Ptr<Node> sw, Ptr<Node> dst, Ptr<Node> via);
+    /**
+     * \brief Remove every static route and recompute the routes (the fix of a detour that
+     *        broke up-down routing).
+     * \return the route computation's statistics (aborts before Install)
+     */
+    const FabricRouteStats& ClearStaticRoutes();
+    /**
      * \param nodeId a node id
      * \return its name in this fabric ("gpu3", "nvswitch0", "leaf1", "spine0", "core2"), or
      *         "node <id>" if it is not part of it
@@ -879,6 +914,8 @@ class FabricTopologyHelper : public Object, public FabricTransportTarget
     Ptr<FabricRouteComputer> m_routes;                  //!< forwarding tables (after Install)
     TracedCallback<uint32_t, bool> m_linkStateTrace;    //!< trace LinkState
     Ptr<FabricHealthMonitor> m_monitor;                 //!< stall detection (after Install)
+    Ptr<PfcDeadlockDetector> m_deadlockDetector;        //!< EnableDeadlockDetection()
+    bool m_deadlockDetection;                           //!< attribute DeadlockDetection
     std::array<PfcHelper, size_t(FabricLinkTier::COUNT)> m_tierHelper; //!< per tier
     std::array<DataRate, size_t(FabricLinkTier::COUNT)> m_tierRate;    //!< per tier
     std::array<Time, size_t(FabricLinkTier::COUNT)> m_tierDelay;       //!< per tier
