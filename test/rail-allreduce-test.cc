@@ -284,3 +284,37 @@ TEST(RailAllReduce, DefaultRunTimesLikeNcclAndReportsItsChoicePerSize)
     EXPECT_GE(choices.size(), 2u);
     std::remove("ra-auto-stderr.txt");
 }
+
+namespace
+{
+
+/// A stalled host behind a NIC with host-side PFC: once the stall ends the host buffer drains
+/// and the NIC sends XON. Regression: the XON check was scheduled after (backlog - XON) x 8 /
+/// RxDrainRate, which rounds to 0 for a remainder worth less than one time step, so the check
+/// re-ran at the same instant forever and the run never ended. Now the stall pauses the
+/// fabric, the run ends (well within the timeout), every size completes, and the run is
+/// healthy.
+TEST(RailAllReduce, ANicStallEndsAndTheRunCompletes)
+{
+    if (Example().empty())
+    {
+        GTEST_SKIP() << "example path unknown in this build mode";
+    }
+    int status = 0;
+    const std::string out =
+        test::RunCommand("timeout 120 " + Example() +
+                             " --servers=2 --gpus-per-server=2 --max-bytes=16777216"
+                             " --fault=nic-stall:gpu3@30us,for=200us"
+                             " --ns3::FabricNic::RxDrainRate=400Gbps --prefix=ra-stall"
+                             " --quiet 2>&1",
+                         &status);
+    ASSERT_EQ(status, 0) << out;
+    EXPECT_EQ(out.find("WARNING"), std::string::npos) << out;
+    auto faults = test::ReadCsv("ra-stall-faults.csv");
+    ASSERT_EQ(faults.size(), 2u);
+    EXPECT_EQ(faults[0].at("kind"), "nic-stall");
+    EXPECT_EQ(faults[1].at("kind"), "nic-resume");
+    EXPECT_EQ(faults[1].at("time_ns"), "230000");
+}
+
+} // namespace

@@ -556,8 +556,11 @@ FabricNic::AccountRx(uint32_t portIndex, uint8_t priority, uint64_t bytes)
         {
             return; // no XON check while nothing drains: SetRxStalled(false) schedules it
         }
-        Time until = Seconds((port.rxBacklog - double(m_rxXon)) * 8.0 / m_rxDrainRate.GetBitRate());
-        port.xonCheck = Simulator::Schedule(until, &FabricNic::DrainRx, this, portIndex, priority);
+        port.xonCheck = Simulator::Schedule(RxXonDelay(port.rxBacklog),
+                                            &FabricNic::DrainRx,
+                                            this,
+                                            portIndex,
+                                            priority);
     }
 }
 
@@ -582,12 +585,20 @@ FabricNic::DrainRx(uint32_t portIndex, uint8_t priority)
         }
         else if (!compat::IsPending(port.xonCheck))
         {
-            Time until =
-                Seconds((port.rxBacklog - double(m_rxXon)) * 8.0 / m_rxDrainRate.GetBitRate());
-            port.xonCheck =
-                Simulator::Schedule(until, &FabricNic::DrainRx, this, portIndex, priority);
+            port.xonCheck = Simulator::Schedule(RxXonDelay(port.rxBacklog),
+                                                &FabricNic::DrainRx,
+                                                this,
+                                                portIndex,
+                                                priority);
         }
     }
+}
+
+Time
+FabricNic::RxXonDelay(double backlog) const
+{
+    const Time until = Seconds((backlog - double(m_rxXon)) * 8.0 / m_rxDrainRate.GetBitRate());
+    return until.IsStrictlyPositive() ? until : TimeStep(1);
 }
 
 void

@@ -457,6 +457,13 @@ class FabricNic : public Object, public PfcPortOwner
     void Drop(Ptr<const Packet> packet, uint32_t offset, uint32_t size, FabricNicDropReason reason);
     /// Drain the host buffer model up to now; maybe XON.
     void DrainRx(uint32_t port, uint8_t priority);
+    /**
+     * \brief When the host buffer of a port, draining at RxDrainRate, falls to RxXonBytes.
+     * \param backlog the port's backlog now, bytes (> RxXonBytes)
+     * \return the delay, at least one time step: a remainder worth less than one step would
+     *         round to 0 and re-check at the same instant forever
+     */
+    Time RxXonDelay(double backlog) const;
 
     /// IPv4 (without options) + UDP, bytes: what the core itself reads.
     static constexpr uint32_t IP_UDP_BYTES = 20 + 8;
