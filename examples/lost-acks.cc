@@ -75,6 +75,23 @@ Quantile(std::vector<Time> v, double q)
     return v[std::max<size_t>(rank, 1) - 1];
 }
 
+/// \return the labs' fabric, installed, with local ACK timeout exponent \p lat
+Ptr<ClosTopologyHelper>
+Build(uint32_t lat)
+{
+    Ptr<ClosTopologyHelper> topo = CreateObject<ClosTopologyHelper>();
+    topo->SetAttribute("Hosts", UintegerValue(8));
+    topo->SetAttribute("ServersPerRack", UintegerValue(2));
+    topo->SetAttribute("TorPorts", UintegerValue(4));
+    topo->SetAttribute("Spines", UintegerValue(2));
+    topo->SetAttribute("SpinePorts", UintegerValue(4));
+    topo->SetAttribute("GpuLinkDataRate", StringValue("100Gbps"));
+    topo->SetAttribute("LeafSpineDataRate", StringValue("100Gbps"));
+    topo->GetNicHelper().SetNicAttribute("LocalAckTimeout", UintegerValue(lat));
+    topo->Install();
+    return topo;
+}
+
 /**
  * Build the fabric, install the loss (or not), run the all-to-all.
  * \param fault the drop-class fault spec ("" = none)
@@ -86,21 +103,12 @@ std::unique_ptr<RunResult>
 Run(const std::string& fault, uint64_t bytes, uint32_t lat)
 {
     auto r = std::make_unique<RunResult>();
-    Ptr<ClosTopologyHelper> topo = CreateObject<ClosTopologyHelper>();
-    topo->SetAttribute("Hosts", UintegerValue(8));
-    topo->SetAttribute("ServersPerRack", UintegerValue(2));
-    topo->SetAttribute("TorPorts", UintegerValue(4));
-    topo->SetAttribute("Spines", UintegerValue(2));
-    topo->SetAttribute("SpinePorts", UintegerValue(4));
-    topo->SetAttribute("GpuLinkDataRate", StringValue("100Gbps"));
-    topo->SetAttribute("LeafSpineDataRate", StringValue("100Gbps"));
-    topo->GetNicHelper().SetNicAttribute("LocalAckTimeout", UintegerValue(lat));
-    topo->Install();
+    Ptr<ClosTopologyHelper> topo = Build(lat);
     auto faults = CreateObject<FaultHelper>();
     if (!fault.empty())
     {
         faults->Add(fault);
-        faults->Install(topo); // a bad cable name ends the program here, with status 2
+        faults->Install(topo);
     }
     for (uint32_t a = 0; a < topo->GetNRanks(); ++a)
     {
@@ -191,9 +199,19 @@ main(int argc, char* argv[])
     cmd.AddValue("prob", "Probability that the cable drops an ACK, in (0, 1]", prob);
     cmd.AddValue("cable", "The cable that loses ACKs, A-B (node names)", cable);
     cmd.Parse(argc, argv);
+    FABRIC_INPUT_ERROR_IF(!(prob > 0 && prob <= 1),
+                          "--prob=" << prob << " is invalid; valid range is (0, 1]");
     std::ostringstream spec;
     spec << "drop-class:" << cable << "@0s,class=ack,prob=" << prob;
-    FaultHelper::Parse(spec.str()); // checks the cable's shape and the probability
+    {
+        // Check the cable on the fabric before anything runs (a bad name exits with status 2).
+        Ptr<ClosTopologyHelper> topo = Build(lat);
+        auto check = CreateObject<FaultHelper>();
+        check->Add(spec.str());
+        check->Install(topo);
+        topo->Dispose();
+        Simulator::Destroy();
+    }
 
     std::cout << "lost-acks: 8 hosts on 4 leaves x 2 spines at 100 Gb/s, all-to-all RoCE WRITEs "
                  "of "

@@ -260,13 +260,15 @@ main(int argc, char* argv[])
     FabricMonitor::AddCommandLine(cmd, monitor);
     cmd.Parse(argc, argv);
     FABRIC_INPUT_ERROR_IF(stallAt.IsNegative(),
-                          "--stall-at=" << stallAt.As(Time::US) << " is invalid; it must be >= 0");
+                          "--stall-at=" << FaultSpec::FormatTime(stallAt)
+                                        << " is invalid; it must be >= 0");
     FABRIC_INPUT_ERROR_IF(!stall.IsStrictlyPositive(),
-                          "--stall=" << stall.As(Time::US) << " is invalid; it must be > 0");
+                          "--stall=" << FaultSpec::FormatTime(stall)
+                                     << " is invalid; it must be > 0");
     FABRIC_INPUT_ERROR_IF(!watchdog.IsStrictlyPositive() || watchdog >= stall,
-                          "--watchdog=" << watchdog.As(Time::MS)
+                          "--watchdog=" << FaultSpec::FormatTime(watchdog)
                                         << " is invalid; it must be > 0 and below --stall="
-                                        << stall.As(Time::MS));
+                                        << FaultSpec::FormatTime(stall));
     Config::SetDefault("ns3::FabricNic::RxDrainRate", StringValue("100Gbps"));
     Config::SetDefault("ns3::SharedBufferMmu::BufferSize", UintegerValue(4 << 20));
 
