@@ -14,7 +14,9 @@
  * Every host writes --bytes to every other host (an all-to-all, one QP per ordered pair).
  * Run 1: the cable --cable (leaf0-spine1) drops each ACK it carries with probability --prob,
  * in both directions. Run 2 (the fix): the same without the loss. The local ACK timeout is
- * 4.096 us x 2^--local-ack-timeout (RoCE's encoding; 5: 131 us). Exit status 0 when run 1
+ * 4.096 us x 2^--local-ack-timeout (RoCE's encoding; 5: 131 us). --monitor=FILE and
+ * --monitor-fixed=FILE write run 1's and run 2's FabricMonitor CSV (with --monitor-probes,
+ * latency probes; tools/plots/plot_fabric_monitor.py draws them). Exit status 0 when run 1
  * showed local ACK timeouts, every write completed in both runs and run 2 had no timeout, 1
  * otherwise, 2 on bad input.
  */
@@ -97,13 +99,15 @@ Build(uint32_t lat)
  * \param fault the drop-class fault spec ("" = none)
  * \param bytes bytes per write
  * \param lat LocalAckTimeout exponent
+ * \param monitor the FabricMonitor CSV ("" = none)
  * \return what happened
  */
 std::unique_ptr<RunResult>
-Run(const std::string& fault, uint64_t bytes, uint32_t lat)
+Run(const std::string& fault, uint64_t bytes, uint32_t lat, const std::string& monitor)
 {
     auto r = std::make_unique<RunResult>();
     Ptr<ClosTopologyHelper> topo = Build(lat);
+    Ptr<FabricMonitor> mon = FabricMonitor::InstallIfEnabled(topo, monitor);
     auto faults = CreateObject<FaultHelper>();
     if (!fault.empty())
     {
@@ -189,6 +193,8 @@ main(int argc, char* argv[])
     uint32_t lat = 5;
     double prob = 0.3;
     std::string cable = "leaf0-spine1";
+    std::string monitor;
+    std::string monitorFixed;
     FabricCommandLine cmd(__FILE__);
     cmd.AddBytes("bytes", "Bytes per WRITE (1 B .. 64 MiB)", bytes, 1, uint64_t(64) << 20);
     cmd.AddValue("local-ack-timeout",
@@ -198,6 +204,8 @@ main(int argc, char* argv[])
                  31);
     cmd.AddValue("prob", "Probability that the cable drops an ACK, in (0, 1]", prob);
     cmd.AddValue("cable", "The cable that loses ACKs, A-B (node names)", cable);
+    FabricMonitor::AddCommandLine(cmd, monitor);
+    cmd.AddOutput("monitor-fixed", "FabricMonitor CSV of run 2 (--monitor: run 1)", monitorFixed);
     cmd.Parse(argc, argv);
     FABRIC_INPUT_ERROR_IF(!(prob > 0 && prob <= 1),
                           "--prob=" << prob << " is invalid; valid range is (0, 1]");
@@ -219,15 +227,16 @@ main(int argc, char* argv[])
               << " = " << FaultSpec::FormatTime(NanoSeconds(4096) * (int64_t(1) << lat))
               << "\n\nRun 1: the cable " << cable << " drops ACKs with probability " << prob
               << " (both directions)\n";
-    auto broken = Run(spec.str(), bytes, lat);
+    auto broken = Run(spec.str(), bytes, lat, monitor);
     Print(*broken);
 
-    std::cout << "\nRoot-cause analysis\n"
-              << "  What happened: ACKs were lost. The data arrived, but a requester that misses "
-                 "the ACK of its\n  last packets waits for the local ACK timeout, then resends "
-                 "from the last acknowledged packet\n  (go-back-N): every write completes, later.\n"
-              << "  Which counters point where: per port, only the two ends of one cable count "
-                 "receive errors:\n";
+    std::cout
+        << "\nRoot-cause analysis\n"
+        << "  What happened: ACKs were lost. The data arrived, but a requester that misses "
+           "the ACK of its\n  last packets waits for the local ACK timeout, then resends "
+           "from the last acknowledged packet\n  (go-back-N): every write completes, later.\n"
+        << "  Which counters point where: per port, receive errors (rx_error drops) only at the "
+           "ends of one\n  cable:\n";
     for (const auto& e : broken->errors)
     {
         std::cout << "    " << e << "\n";
@@ -260,7 +269,7 @@ main(int argc, char* argv[])
                  "loss).\n";
 
     std::cout << "\nRun 2 (the fix): the cable replaced, no loss\n";
-    auto fixed = Run("", bytes, lat);
+    auto fixed = Run("", bytes, lat, monitorFixed);
     Print(*fixed);
 
     uint64_t brokenTimeouts = 0;

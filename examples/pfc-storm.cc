@@ -19,8 +19,9 @@
  * Run 1 (PFC watchdog off): the storm stops the fabric until the host resumes. Run 2 (the
  * fix: PfcWatchdogTimeout = --watchdog on every port; production uses ~200 ms, the lab a few
  * ms to stay quick): the watchdog of leaf0's port to gpu0 declares a storm, ignores gpu0's
- * pauses, and the victims finish long before the host resumes. --monitor=FILE writes run 2's
- * FabricMonitor CSV (tools/plots/plot_fabric_monitor.py draws it). Exit status 0 when run 1
+ * pauses, and the victims finish long before the host resumes. --monitor=FILE and
+ * --monitor-off=FILE write run 2's and run 1's FabricMonitor CSV (tools/plots/plot_pfc_storm.py
+ * draws the pauses per tier). Exit status 0 when run 1
  * stalled the victims until the stall ended and run 2 let them finish before it, 1
  * otherwise, 2 on bad input.
  */
@@ -56,6 +57,8 @@ struct RunResult
     std::array<uint32_t, 4> pausedPorts; //!< per tier: ports paused at least once
     std::vector<std::string> storms;     //!< watchdog storms, "time port", in order
     uint64_t backlog{0};                 //!< gpu0's NIC host backlog 1 ms into the stall
+    uint32_t pausedAtEnd{0};             //!< ports paused just before the host resumed
+    std::string longest;                 //!< "port (peer), continuous pause" of the longest
     uint64_t losslessDrops{0};           //!< lossless drops at the switches
     uint64_t portDrops{0};               //!< drops counted by the ports (every reason)
 };
@@ -133,11 +136,13 @@ Run(Time watchdog, uint64_t bytes, Time stallAt, Time stall, const std::string& 
     topo->Install();
 
     std::vector<std::unique_ptr<PortWatch>> watches;
+    std::vector<std::pair<Ptr<PfcNetDevice>, std::string>> ports; // watched ports, named
     auto watch = [&](Ptr<PfcNetDevice> dev, uint32_t port, uint32_t tier) {
         watches.push_back(std::make_unique<PortWatch>(PortWatch{r.get(), tier}));
         dev->TraceConnectWithoutContext("PfcPauseRx",
                                         MakeBoundCallback(&PauseRx, watches.back().get()));
         const std::string name = topo->GetNodeName(dev->GetNode()->GetId());
+        ports.emplace_back(dev, name + ":p" + std::to_string(port));
         dev->TraceConnectWithoutContext(
             "PfcStorm",
             MakeBoundCallback(&Storm, r.get(), name + ":p" + std::to_string(port)));
@@ -181,6 +186,22 @@ Run(Time watchdog, uint64_t bytes, Time stallAt, Time stall, const std::string& 
     Ptr<FabricNic> nic0 = topo->GetNicCore(0);
     Simulator::Schedule(stallAt + MilliSeconds(1),
                         [&r, nic0]() { r->backlog = nic0->GetRxBacklog(0); });
+    Simulator::Schedule(stallAt + stall - NanoSeconds(1), [&r, &ports]() {
+        Time longest;
+        for (const auto& [dev, name] : ports)
+        {
+            const PfcPauseReceiver& rx = dev->GetPauseReceiver();
+            if (rx.IsPaused(3))
+            {
+                r->pausedAtEnd++;
+                if (Simulator::Now() - rx.GetPauseStart(3) > longest)
+                {
+                    longest = Simulator::Now() - rx.GetPauseStart(3);
+                    r->longest = name + ", " + FaultSpec::FormatTime(longest);
+                }
+            }
+        }
+    });
     Ptr<FabricMonitor> mon = FabricMonitor::InstallIfEnabled(topo, monitor);
 
     for (uint32_t a = 0; a < topo->GetNRanks(); ++a)
@@ -252,12 +273,16 @@ main(int argc, char* argv[])
     Time stall = MilliSeconds(10);
     Time watchdog = MilliSeconds(2);
     std::string monitor;
+    std::string monitorOff;
     FabricCommandLine cmd(__FILE__);
     cmd.AddBytes("bytes", "Bytes per WRITE (1 B .. 64 MiB)", bytes, 1, uint64_t(64) << 20);
     cmd.AddValue("stall-at", "When gpu0's host stops draining (>= 0)", stallAt);
     cmd.AddValue("stall", "How long it stays stuck (> 0)", stall);
     cmd.AddValue("watchdog", "PfcWatchdogTimeout of run 2 (> 0, < --stall)", watchdog);
     FabricMonitor::AddCommandLine(cmd, monitor);
+    cmd.AddOutput("monitor-off",
+                  "FabricMonitor CSV of run 1 (watchdog off; --monitor: run 2)",
+                  monitorOff);
     cmd.Parse(argc, argv);
     FABRIC_INPUT_ERROR_IF(stallAt.IsNegative(),
                           "--stall-at=" << FaultSpec::FormatTime(stallAt)
@@ -277,22 +302,25 @@ main(int argc, char* argv[])
               << bytes << " B on lossless priority 3 (PFC); gpu0's host stuck from "
               << FaultSpec::FormatTime(stallAt) << " for " << FaultSpec::FormatTime(stall)
               << " (host-side PFC on: RxDrainRate 100 Gb/s)\n\nRun 1: PFC watchdog off\n";
-    auto broken = Run(Time(0), bytes, stallAt, stall, "");
+    auto broken = Run(Time(0), bytes, stallAt, stall, monitorOff);
     Print(*broken, stallAt);
 
     std::cout << "\nRoot-cause analysis\n"
               << "  What happened: a PFC storm. gpu0's host stopped draining; 1 ms into the stall "
-                 "its NIC held "
+                 "its NIC held\n  "
               << broken->backlog
               << " B (above RxXoffBytes, 512 KiB) and kept leaf0's port to it paused.\n"
                  "  leaf0's buffer filled with packets for gpu0, so leaf0 paused the spines; "
                  "they filled and paused\n  every leaf; the leaves paused every sender. A paused "
                  "port stops all its flows on the priority,\n  so writes that never touch gpu0 "
                  "waited too: the victims finished only after the host resumed.\n"
-              << "  Which counters point where: the port that was paused first and longest is "
-                 "leaf0's port to gpu0\n  (pause_ns, pause_storm in the monitor; PFC pauses "
-                 "received); follow the pauses down the tree,\n  tier by tier, to the NIC that "
-                 "sends them without ever sending XON: the stuck host.\n"
+              << "  Which counters point where: just before the host resumed "
+              << broken->pausedAtEnd
+              << " ports were paused; the\n  longest continuous pause (pause_continuous_ns; "
+                 "pause_storm at any\n  threshold below it): "
+              << broken->longest
+              << ".\n  Follow the pauses down the tiers to the port paused first and longest: "
+                 "its peer sends pauses\n  and never XON, the stuck host.\n"
               << "  The fix: the PFC watchdog (PfcWatchdogTimeout, ~200 ms in production) "
                  "declares a port paused\n  that long stormed and ignores its pauses, so the "
                  "rest of the fabric drains; then find the host\n  (its NIC's rx backlog, "
@@ -311,10 +339,10 @@ main(int argc, char* argv[])
               << "\n  drops the watchdog caused: " << fixed->losslessDrops
               << " lossless drops at the switches, " << fixed->portDrops
               << " port drops (run 1: " << broken->losslessDrops << ", " << broken->portDrops
-              << "). The watchdog's action here is SONiC's \"forward\": "
-              << "leaf0 sends\n  to gpu0 despite its pauses, and the NIC still hands the "
-                 "frames to the transport; with the\n  \"drop\" action (SONiC's default) the "
-                 "stormed queue's packets would be dropped instead.\n";
+              << ").\n  The watchdog's action here is SONiC's \"forward\": the stormed port "
+                 "sends despite the\n  pauses (gpu0's NIC still hands the frames to the "
+                 "transport; where a second port storms, what\n  it sends into a full buffer is "
+                 "dropped); SONiC's default \"drop\" discards the queue's packets.\n";
 
     const Time stallEnd = stallAt + stall;
     const bool ok = broken->completed == broken->posted && broken->victimsDone > stallEnd &&
