@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <sstream>
 
 using namespace ns3;
@@ -181,6 +182,36 @@ Print(const RunResult& r)
               << "  local ACK timeouts: " << timeouts << " on " << hit << " of " << r.qps.size()
               << " QPs; packets resent: " << resent << "; ACKs lost on the cable: " << r.acksDropped
               << "\n";
+    if (r.completed < r.posted)
+    {
+        std::cout << "  " << r.posted - r.completed
+                  << " writes failed: RetryCount local ACK timeouts in a row (RETRY_EXCEEDED)\n";
+    }
+}
+
+/**
+ * \param cable "A-B" or "A-B#k", one end a leaf or a GPU
+ * \param[out] name what is below the cable: "leaf2 (gpu4-5)" or "gpu3"
+ * \return the ranks below the cable's lower end (2 hosts per leaf: leaf n has 2n, 2n + 1)
+ */
+std::set<uint32_t>
+HostsBelow(const std::string& cable, std::string& name)
+{
+    const std::string ends = cable.substr(0, cable.find('#'));
+    const std::string a = ends.substr(0, ends.find('-'));
+    const std::string b = ends.substr(ends.find('-') + 1);
+    for (const std::string& e : {a, b})
+    {
+        if (e.rfind("gpu", 0) == 0)
+        {
+            name = e;
+            return {uint32_t(std::stoul(e.substr(3)))};
+        }
+    }
+    const std::string leaf = a.rfind("leaf", 0) == 0 ? a : b;
+    const uint32_t n = std::stoul(leaf.substr(4));
+    name = leaf + " (gpu" + std::to_string(2 * n) + "-" + std::to_string(2 * n + 1) + ")";
+    return {2 * n, 2 * n + 1};
 }
 
 } // namespace
@@ -234,7 +265,8 @@ main(int argc, char* argv[])
         << "\nRoot-cause analysis\n"
         << "  What happened: ACKs were lost. The data arrived, but a requester that misses "
            "the ACK of its\n  last packets waits for the local ACK timeout, then resends "
-           "from the last acknowledged packet\n  (go-back-N): every write completes, later.\n"
+           "from the last acknowledged packet\n  (go-back-N): the write completes, later (unless "
+           "every resend loses its ACKs too and\n  RetryCount runs out: RETRY_EXCEEDED).\n"
         << "  Which counters point where: per port, receive errors (rx_error drops) only at the "
            "ends of one\n  cable:\n";
     for (const auto& e : broken->errors)
@@ -243,24 +275,26 @@ main(int argc, char* argv[])
     }
     std::cout << "  and per QP, the local ACK timeouts (local_ack_timeout_err):\n";
     uint32_t hit = 0;
-    bool crossLeaf0 = true; // every QP with timeouts has exactly one end under leaf0 (gpu0-1)
+    std::string below;
+    const std::set<uint32_t> under = HostsBelow(cable, below);
+    bool crossing = true; // every QP with timeouts has exactly one end below the cable
     for (const auto& q : broken->qps)
     {
         if (q.timeouts > 0)
         {
-            crossLeaf0 = crossLeaf0 && ((q.src < 2) != (q.dst < 2));
+            crossing = crossing && (under.count(q.src) != under.count(q.dst));
             std::cout << (hit % 4 == 0 ? "    " : "  ") << "gpu" << q.src << "->gpu" << q.dst
                       << ": " << q.timeouts << (hit % 4 == 3 ? "\n" : "");
             ++hit;
         }
     }
-    std::cout << (hit % 4 == 0 ? "" : "\n")
-              << (crossLeaf0 ? "  Every QP with timeouts has one end under leaf0 (gpu0-1) and "
-                               "the other under another leaf:\n  their ACKs cross leaf0's "
-                               "uplinks (a QP whose ACKs hash to the other spine sees none),\n"
-                               "  and the receive errors name the cable.\n"
-                             : "  The QPs with timeouts do not all cross leaf0's uplinks: "
-                               "look for a second cause.\n")
+    std::cout << (hit % 4 == 0 ? "" : "\n") << "  Every QP with timeouts has "
+              << (crossing
+                      ? "one end under " + below +
+                            " and the other elsewhere:\n  their ACKs can cross the cable "
+                            "(a QP whose ACKs hash to another path sees none),\n  and "
+                            "the receive errors name it.\n"
+                      : std::string("not one end under ") + below + ": look for a second cause.\n")
               << "  The fix: replace the optic or cable (FEC / symbol-error counters and "
                  "optical power confirm it).\n  Until then a smaller LocalAckTimeout shortens "
                  "each stall (4.096 us x 2^k: k 4 = 65.5 us,\n  production NICs ship k 14-20, "
