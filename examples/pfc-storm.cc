@@ -31,9 +31,13 @@
 #include "ns3/network-module.h"
 
 #include <algorithm>
+#include <array>
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 
@@ -58,7 +62,7 @@ struct RunResult
     std::vector<std::string> storms;     //!< watchdog storms, "time port", in order
     uint64_t backlog{0};                 //!< gpu0's NIC host backlog 1 ms into the stall
     uint32_t pausedAtEnd{0};             //!< ports paused just before the host resumed
-    std::string longest;                 //!< "port (peer), continuous pause" of the longest
+    std::string longest;                 //!< "port, continuous pause" of the longest one
     uint64_t losslessDrops{0};           //!< lossless drops at the switches
     uint64_t portDrops{0};               //!< drops counted by the ports (every reason)
 };
