@@ -135,9 +135,8 @@ TEST_F(FailureLabTest, AStuckNicsPausesReachTheSpinesAndTheWatchdogClearsThem)
     const Time stallAt = MicroSeconds(20);
     const Time stall = MilliSeconds(10);
     const Time watchdog = MilliSeconds(2);
-    const uint64_t buffer = 4 << 20;
     Config::SetDefault("ns3::FabricNic::RxDrainRate", StringValue("100Gbps"));
-    Config::SetDefault("ns3::SharedBufferMmu::BufferSize", UintegerValue(buffer));
+    Config::SetDefault("ns3::SharedBufferMmu::BufferSize", UintegerValue(4 << 20));
     Config::SetDefault("ns3::PfcNetDevice::PfcWatchdogTimeout", TimeValue(watchdog));
     auto t = LabFabric(14); // 67 ms: no local ACK timeout during the 10 ms stall
     Ptr<FabricNic> nic0 = t->GetNicCore(0);
@@ -178,20 +177,23 @@ TEST_F(FailureLabTest, AStuckNicsPausesReachTheSpinesAndTheWatchdogClearsThem)
     Simulator::Run();
     EXPECT_EQ(completed, posted);
     test::ExpectFramesConserved(*t);
-    // Propagation. The host drains at line rate until the stall, so its backlog is ~0 at
-    // stallAt. Lower bound (causality): the NIC pauses only once RxXoffBytes of payload
-    // arrived after the stall, at most at the link rate R, and the pauses cross two cables of
-    // delay d (NIC -> leaf0, leaf0 -> spine):
+    // Propagation, stage by stage. The host drains at line rate until the stall, so its
+    // backlog is ~0 at stallAt. Lower bound (causality): the NIC pauses only once RxXoffBytes
+    // of payload arrived after the stall, at most at the link rate R, and the pauses cross two
+    // cables of delay d (NIC -> leaf0, leaf0 -> spine):
     //   t_spine >= stallAt + RxXoffBytes x 8 / R + 2 d.
-    // Upper bound: gpu0's link is saturated by the incast (six senders, no congestion
+    // Upper bounds. gpu0's link is saturated by the incast (six senders, no congestion
     // control), so payload reaches the host buffer at >= e R, e = MTU / (MTU + 100 B) (RoCE,
-    // UDP, IPv4, Ethernet headers, preamble and gap are < 100 B per 4096 B frame); leaf0 is
-    // paused after that plus d and a pause frame; from then on it receives, for gpu0, at
-    // least one saturated spine link (six senders offer 300 Gb/s or more toward gpu0 over
-    // two spine links) and forwards nothing, so it runs out of its whole buffer B -- it must
-    // pause the spines before -- within B / (e R); the pause reaches a spine after d more:
-    //   t_spine <= stallAt + RxXoffBytes x 8 / (e R) + B x 8 / (e R) + 2 d + 2 x 1 us
-    // (1 us: a maximum frame in serialization and a pause frame at each hop, generously).
+    // UDP, IPv4, Ethernet headers, preamble and gap are < 100 B per 4096 B frame):
+    //   t_leaf0 <= stallAt + RxXoffBytes x 8 / (e R) + d + 1 us
+    // (1 us: a frame in serialization and the pause frame, generously). Once paused, leaf0
+    // forwards nothing to gpu0 and receives for it at >= e R (six senders offer 300 Gb/s
+    // toward gpu0 over at most two spine links: one is saturated) into at most two ingress
+    // priority groups (one per spine; gpu1 sends nothing). A group goes XOFF when its shared
+    // use s reaches Alpha x (P - U), P the shared pool, U >= s the pool in use; that holds
+    // by s = Alpha P / (1 + Alpha) (Dynamic threshold, the default). So one of the two has
+    // paused its spine once they hold 2 x (Reserved + Alpha P / (1 + Alpha)) bytes:
+    //   t_spine <= t_leaf0 + 2 x (Reserved + Alpha P / (1 + Alpha)) x 8 / (e R) + d + 1 us.
     const double rate = 100e9;
     const double e = 4096.0 / (4096 + 100);
     const Time d = leafToGpu0->GetPfcChannel()->GetDelay();
@@ -199,10 +201,15 @@ TEST_F(FailureLabTest, AStuckNicsPausesReachTheSpinesAndTheWatchdogClearsThem)
     UintegerValue xoffAttr;
     nic0->GetAttribute("RxXoffBytes", xoffAttr);
     ASSERT_EQ(xoffAttr.Get(), xoff);
-    const Time lower = stallAt + Seconds(xoff * 8 / rate) + 2 * d;
-    const Time upper =
-        stallAt + Seconds((xoff + buffer) * 8 / (e * rate)) + 2 * d + MicroSeconds(2);
+    Ptr<SharedBufferMmu> mmu = t->GetLeaf(0)->GetObject<FabricSwitch>()->GetMmu();
+    DoubleValue alpha;
+    UintegerValue reserved;
+    mmu->GetAttribute("Alpha", alpha);
+    mmu->GetAttribute("ReservedBytes", reserved);
+    const double pool = mmu->GetSharedPoolSize();
+    const double groupXoff = reserved.Get() + alpha.Get() * pool / (1 + alpha.Get());
     ASSERT_FALSE(leafLog.pauses.empty()) << "the stuck NIC never paused leaf0";
+    const Time leafPaused = leafLog.pauses.front();
     Time spineFirst = Time::Max();
     for (const auto& log : spineLogs)
     {
@@ -212,10 +219,14 @@ TEST_F(FailureLabTest, AStuckNicsPausesReachTheSpinesAndTheWatchdogClearsThem)
         }
     }
     ASSERT_NE(spineFirst, Time::Max()) << "the pauses never reached the spines";
-    EXPECT_GT(leafLog.pauses.front(), stallAt + Seconds(xoff * 8 / rate));
-    EXPECT_GT(spineFirst, leafLog.pauses.front()) << "a spine was paused before leaf0";
-    EXPECT_GE(spineFirst, lower);
-    EXPECT_LE(spineFirst, upper) << "propagation slower than the buffer allows";
+    EXPECT_GE(leafPaused, stallAt + Seconds(xoff * 8 / rate) + d);
+    EXPECT_LE(leafPaused, stallAt + Seconds(xoff * 8 / (e * rate)) + d + MicroSeconds(1));
+    EXPECT_GE(spineFirst, stallAt + Seconds(xoff * 8 / rate) + 2 * d);
+    EXPECT_GT(spineFirst, leafPaused) << "a spine was paused before leaf0";
+    EXPECT_LE(spineFirst,
+              leafPaused + Seconds(2 * groupXoff * 8 / (e * rate)) + d + MicroSeconds(1))
+        << "leaf0 paused the spines later than its XOFF thresholds allow (Alpha " << alpha.Get()
+        << ", shared pool " << pool << " B)";
 
     // Watchdog: leaf0's port to gpu0 is paused continuously from its first pause (no XON
     // before the storm); the storm is declared at the first pause arrival at or after
