@@ -456,7 +456,23 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"pfc-deadlock",
                  "--detection-time=1ms --check-interval=2ms",
                  "ns3::PfcDeadlockDetector::CheckInterval=+2ms is invalid; it must be in (0, "
-                 "DetectionTime=+1ms]"}));
+                 "DetectionTime=+1ms]"},
+        BadInput{"pfc-storm", "--bytes=0", "--bytes=0 is invalid; valid range is 1..67108864"},
+        BadInput{"pfc-storm", "--stall=0s", "--stall=0 s is invalid; it must be > 0"},
+        BadInput{"pfc-storm",
+                 "--watchdog=20ms",
+                 "--watchdog=20 ms is invalid; it must be > 0 and below --stall=10 ms"},
+        BadInput{"pfc-storm",
+                 "--monitor-interval=0s",
+                 "ns3::FabricMonitor::Interval=0s is out of range: valid range >= 1ns"},
+        BadInput{"lost-acks",
+                 "--local-ack-timeout=32",
+                 "--local-ack-timeout=32 is invalid; valid range is 0..31"},
+        BadInput{"lost-acks", "--prob=0", "--prob=0 is invalid; valid range is (0, 1]"},
+        BadInput{"lost-acks",
+                 "--cable=leaf0-leaf1",
+                 "leaf0 and leaf1 are not cabled together; leaf0 is cabled to gpu0..1, "
+                 "spine0..1"}));
 
 // RCCC is being built: until the library registers ns3::RcccCongestionOps, --uet-cc=rccc and
 // both are refused as not available yet (with it, they run).
