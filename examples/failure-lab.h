@@ -13,6 +13,7 @@
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 #include <string>
@@ -118,6 +119,21 @@ class FailureLab
             }
         }
         return n ? sum / n : 0;
+    }
+
+    /**
+     * \return the job's span: the first iteration's start to the last one's end (0 if no
+     *         record); iterations overlap (a rank starts the next when it finished its part),
+     *         so this, not the sum of the iterations' times, is what the job took
+     */
+    Time GetJobTime() const
+    {
+        Time end;
+        for (const auto& r : m_records)
+        {
+            end = std::max(end, r.end);
+        }
+        return m_records.empty() ? Time() : end - m_records.front().start;
     }
 
     /// \return ECN marks of switch \p sw, all egress ports
