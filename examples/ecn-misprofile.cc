@@ -54,6 +54,7 @@ main(int argc, char* argv[])
     FABRIC_INPUT_ERROR_IF(kmin > kmax,
                           "--kmin=" << kmin << " is above --kmax=" << kmax
                                     << "; kmin must be <= kmax");
+    std::cout << std::fixed << std::setprecision(1);
     std::ostringstream spec;
     spec << "ecn-profile:leaf" << leaf << "@0s,kmin=" << kmin << ",kmax=" << kmax
          << ",pmax=" << pmax;
@@ -96,9 +97,10 @@ main(int argc, char* argv[])
                   << "GPUs whose QPs cross it\n  (the NICs that send into its uplink and "
                      "toward its GPUs), and their DCQCN cuts their rate;\n  the ring waits "
                      "for its slowest hop, so every GPU's iteration slows down.\n"
-                  << "  Why: leaf" << leaf << "'s queues never go above two frames (the "
-                  << "fabric is non-blocking), but its\n  Kmin " << kmin
-                  << " B is below two 4 KiB frames: it marks micro-bursts as congestion.\n"
+                  << "  Why: leaf" << leaf << "'s queues stay within a frame or two (the "
+                  << "fabric is non-blocking), but its\n  Kmin, " << kmin
+                  << " B, is less than one 4178-byte RoCE frame: two frames meeting at a port "
+                     "already\n  cross it, and it marks those micro-bursts as congestion.\n"
                   << "  The fix: put the fabric's profile back (ecn-profile:leaf" << leaf
                   << "@T,restore; compare every\n  switch's WRED profile with the template, "
                      "in the units the template means).\n";
@@ -119,8 +121,8 @@ main(int argc, char* argv[])
                   << " GB/s; ECN marks anywhere: " << (fixedQuiet ? "none" : "some") << "\n";
     }
     const double drop = good > 0 ? 100 * (good - bad) / good : 0;
-    std::cout << std::fixed << std::setprecision(2) << "\nbusbw: " << bad << " GB/s misprofiled, "
-              << good << " GB/s fixed: " << std::setprecision(1) << drop << " % drop\n";
+    std::cout << "\nbusbw: " << bad << " GB/s misprofiled, " << good
+              << " GB/s fixed: " << std::setprecision(1) << drop << " % drop\n";
 
     const bool ok = done && leafMarks && othersQuiet && fixedQuiet && drop > 10;
     std::cout << "ecn-misprofile: "

@@ -164,6 +164,8 @@ class FailureLab
      */
     void PrintIterations(std::ostream& os) const
     {
+        std::ios state(nullptr);
+        state.copyfmt(os);
         for (const auto& r : m_records)
         {
             os << "    iter " << r.seq << ": start " << std::fixed << std::setprecision(1)
@@ -172,8 +174,7 @@ class FailureLab
                << std::setw(6) << r.busBw << " GB/s" << (r.completed ? "" : " (not completed)")
                << "\n";
         }
-        os.unsetf(std::ios::floatfield);
-        os << std::setprecision(6);
+        os.copyfmt(state);
     }
 
     /**

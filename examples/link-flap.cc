@@ -101,6 +101,7 @@ main(int argc, char* argv[])
     FABRIC_INPUT_ERROR_IF(convergence.IsNegative(),
                           "--convergence-delay=" << convergence.As(Time::US)
                                                  << " is invalid; valid range is >= 0");
+    std::cout << std::fixed << std::setprecision(1);
     const std::string outage = "link-down:" + cable + "@0s"; // the fix; checks --cable's syntax
     FaultSpec flap = FaultHelper::Parse(outage).front();
     flap.kind = FaultKind::LINK_FLAP;
@@ -133,12 +134,9 @@ main(int argc, char* argv[])
         lab.PrintIterations(std::cout);
         for (const auto& e : faults->GetEvents())
         {
-            std::cout << "    " << std::fixed << std::setprecision(1) << std::setw(7)
-                      << e.time.GetSeconds() * 1e6 << " us  " << e.kind << " " << e.target << ": "
-                      << e.detail << "\n";
+            std::cout << "    " << std::setw(7) << Us(e.time) << " us  " << e.kind << " "
+                      << e.target << ": " << e.detail << "\n";
         }
-        std::cout.unsetf(std::ios::floatfield);
-        std::cout << std::setprecision(4);
         bad = Count(lab);
         badBw = lab.GetMeanBusBw();
         done = lab.Completed(iters);
@@ -187,8 +185,8 @@ main(int argc, char* argv[])
                   << "; route down " << good.routeDown << ", link down " << good.linkDown
                   << ", retransmissions " << good.retx << "\n";
     }
-    std::cout << std::fixed << std::setprecision(2) << "\nbusbw: " << badBw
-              << " GB/s with the flapping cable, " << goodBw << " GB/s with it out of service; "
+    std::cout << "\nbusbw: " << badBw << " GB/s with the flapping cable, " << goodBw
+              << " GB/s with it out of service; "
               << "the flap cost the job " << Us(badTime - goodTime) << " us\n";
 
     const bool ok = done && bad.retx > 0 && bad.routeDown > 0 && good.retx == 0 &&
