@@ -94,7 +94,10 @@ class FailureLab
         return m_records;
     }
 
-    /// \return true when every iteration completed
+    /**
+     * \param iters the iterations enqueued
+     * \return true when \p iters iterations completed without failure
+     */
     bool Completed(uint32_t iters) const
     {
         uint32_t done = 0;
@@ -136,7 +139,10 @@ class FailureLab
         return m_records.empty() ? Time() : end - m_records.front().start;
     }
 
-    /// \return ECN marks of switch \p sw, all egress ports
+    /**
+     * \param sw a switch
+     * \return its ECN (CE) marks, all egress ports
+     */
     static uint64_t GetEcnMarks(Ptr<FabricSwitch> sw)
     {
         uint64_t marks = 0;
@@ -147,7 +153,10 @@ class FailureLab
         return marks;
     }
 
-    /// \return the transport counters of rank \p rank (every plug-in, every QP)
+    /**
+     * \param rank a GPU rank, 0..7
+     * \return its transport counters (every plug-in, every QP)
+     */
     FabricTransportCounters GetRankCounters(uint32_t rank) const
     {
         FabricTransportCounters c;
