@@ -148,9 +148,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"rail-allreduce",
                  "--monitor=m.csv --monitor-levels=port+links",
                  "ns3::FabricMonitor::Levels='port+links' is out of range"},
-        BadInput{"cc-workload",
-                 "--monitor=no/such/dir/m.csv",
-                 "--monitor=no/such/dir/m.csv"},
+        BadInput{"cc-workload", "--monitor=no/such/dir/m.csv", "--monitor=no/such/dir/m.csv"},
         BadInput{"cc-workload",
                  "--monitor=/dev/null --monitor-probes=0-999",
                  "FabricLatencyProbe: pair 0-999 names rank 999; the fabric has ranks 0..127"},
@@ -472,7 +470,21 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"lost-acks",
                  "--cable=leaf0-leaf1",
                  "leaf0 and leaf1 are not cabled together; leaf0 is cabled to gpu0..1, "
-                 "spine0..1"}));
+                 "spine0..1"},
+        BadInput{"ecn-misprofile", "--leaf=4", "--leaf=4 is invalid; valid range is 0..3"},
+        BadInput{"ecn-misprofile", "--pmax=1.5", "--pmax=1.5 is invalid; valid range is (0, 1]"},
+        BadInput{"ecn-misprofile",
+                 "--kmin=20KB --kmax=4KB",
+                 "--kmin=20480 is above --kmax=4096; kmin must be <= kmax"},
+        BadInput{"link-flap",
+                 "--cable=leaf9-spine0",
+                 "no node 'leaf9' in this fabric; its nodes are gpu0..7, nvswitch0..3, leaf0..3, "
+                 "spine0..1"},
+        BadInput{"link-flap",
+                 "--cable=leaf0-leaf1",
+                 "leaf0 and leaf1 are not cabled together; leaf0 is cabled to gpu0..1, spine0..1"},
+        BadInput{"link-flap", "--period=0s", "--period=+0us is invalid; valid range is > 0"},
+        BadInput{"link-flap", "--count=0", "--count=0 is invalid; valid range is 1..1000"}));
 
 // RCCC is being built: until the library registers ns3::RcccCongestionOps, --uet-cc=rccc and
 // both are refused as not available yet (with it, they run).
