@@ -12,6 +12,7 @@
  * monitored run gives the same results as an unmonitored one; bad attributes are refused
  * naming the value and the valid range.
  */
+#include "fault-test-util.h"
 #include "test-util.h"
 
 #include "ns3/ai-fabric-module.h"
@@ -124,13 +125,7 @@ class FabricMonitorTest : public test::SimTest
     /// 2 ToRs (leaf0: gpu0, gpu1; leaf1: gpu2, gpu3) x 2 spines, one cable each, no NVLink.
     Ptr<ClosTopologyHelper> SmallClos()
     {
-        auto t = CreateObject<ClosTopologyHelper>();
-        t->SetAttribute("Servers", UintegerValue(2));
-        t->SetAttribute("GpusPerServer", UintegerValue(2));
-        t->SetAttribute("ServersPerRack", UintegerValue(1));
-        t->SetAttribute("Spines", UintegerValue(2));
-        t->SetAttribute("NvLink", BooleanValue(false));
-        t->GetNicHelper().SetNicAttribute("LocalAckTimeout", UintegerValue(4)); // 65.5 us
+        auto t = test::MakeSmallClos();
         t->Install();
         return t;
     }

@@ -9,6 +9,7 @@
  * writes still complete (go-back-N) and frames are conserved; restore puts the installed
  * profile back. The UET classifier tells PDS ACKs and NACKs from requests.
  */
+#include "fault-test-util.h"
 #include "test-util.h"
 
 #include "ns3/ai-fabric-module.h"
@@ -20,30 +21,13 @@ using namespace ns3;
 namespace
 {
 
-/// The error TryParse() gives for \p text ("" if it parses).
-std::string
-ParseError(const std::string& text)
-{
-    std::vector<FaultSpec> specs;
-    std::string error;
-    const bool ok = FaultHelper::TryParse(text, specs, error);
-    EXPECT_EQ(ok, error.empty()) << text;
-    return error;
-}
-
 class FaultBufferTest : public test::SimTest
 {
   protected:
     /// 2 ToRs (leaf0: gpu0, gpu1; leaf1: gpu2, gpu3) x 2 spines, RoCE with PFC, no NVLink.
     Ptr<ClosTopologyHelper> SmallClos(bool staticThreshold = false)
     {
-        auto t = CreateObject<ClosTopologyHelper>();
-        t->SetAttribute("Servers", UintegerValue(2));
-        t->SetAttribute("GpusPerServer", UintegerValue(2));
-        t->SetAttribute("ServersPerRack", UintegerValue(1));
-        t->SetAttribute("Spines", UintegerValue(2));
-        t->SetAttribute("NvLink", BooleanValue(false));
-        t->GetNicHelper().SetNicAttribute("LocalAckTimeout", UintegerValue(4));
+        auto t = test::MakeSmallClos();
         if (staticThreshold)
         {
             t->GetSwitchHelper().SetMmuAttribute("ThresholdMode", StringValue("Static"));
@@ -131,30 +115,30 @@ TEST_F(FaultBufferTest, ParserAcceptsPfcThresholdAndRefusesBadValues)
     EXPECT_EQ(specs[1].Describe(), "pfc-threshold leaf0 @ 2 ms, headroom 2048 B, xoff 8192 B");
     EXPECT_EQ(specs[3].Describe(), "pfc-threshold leaf1 @ 3 ms, restore");
 
-    EXPECT_EQ(ParseError("pfc-threshold:leaf1@1ms"),
+    EXPECT_EQ(test::FaultParseError("pfc-threshold:leaf1@1ms"),
               "fault 'pfc-threshold:leaf1@1ms' needs headroom=, xoff= or alpha= (or restore); "
               "e.g. pfc-threshold:leaf1#0@1ms,headroom=4KB");
-    EXPECT_EQ(ParseError("pfc-threshold:leaf1#0@1ms,xoff=4KB"),
+    EXPECT_EQ(test::FaultParseError("pfc-threshold:leaf1#0@1ms,xoff=4KB"),
               "fault 'pfc-threshold:leaf1#0@1ms,xoff=4KB': xoff= and alpha= are switch-wide (the "
               "MMU's threshold), so they take a switch S, not a port S#k; only headroom= is per "
               "port");
-    EXPECT_EQ(ParseError("pfc-threshold:leaf1@1ms,restore,headroom=1KB"),
+    EXPECT_EQ(test::FaultParseError("pfc-threshold:leaf1@1ms,restore,headroom=1KB"),
               "fault 'pfc-threshold:leaf1@1ms,restore,headroom=1KB' takes restore alone (back to "
               "the profile at install) or headroom=, xoff=, alpha=, not both");
-    EXPECT_EQ(ParseError("pfc-threshold:leaf1@1ms,alpha=0"),
+    EXPECT_EQ(test::FaultParseError("pfc-threshold:leaf1@1ms,alpha=0"),
               "alpha '0' in 'pfc-threshold:leaf1@1ms,alpha=0' is invalid; give a factor > 0, "
               "e.g. 0.125, 1, 8");
-    EXPECT_EQ(ParseError("pfc-threshold:leaf1@1ms,alpha=inf"),
+    EXPECT_EQ(test::FaultParseError("pfc-threshold:leaf1@1ms,alpha=inf"),
               "alpha 'inf' in 'pfc-threshold:leaf1@1ms,alpha=inf' is invalid; give a factor > "
               "0, e.g. 0.125, 1, 8");
-    EXPECT_EQ(ParseError("pfc-threshold:leaf1@1ms,headroom=lots"),
+    EXPECT_EQ(test::FaultParseError("pfc-threshold:leaf1@1ms,headroom=lots"),
               "headroom 'lots' in 'pfc-threshold:leaf1@1ms,headroom=lots' is invalid; give a "
               "byte count, e.g. 4096, 4KB (KB = 1024 bytes)");
-    EXPECT_EQ(ParseError("pfc-threshold:leaf1-spine0@1ms,headroom=1KB"),
+    EXPECT_EQ(test::FaultParseError("pfc-threshold:leaf1-spine0@1ms,headroom=1KB"),
               "target 'leaf1-spine0' in 'pfc-threshold:leaf1-spine0@1ms' is invalid; "
               "pfc-threshold takes one switch name S (every port) or S#k (its port k), e.g. "
               "pfc-threshold:leaf1#0@1ms,headroom=4KB");
-    EXPECT_EQ(ParseError("pfc-threshold:leaf1@1ms,kmin=1KB"),
+    EXPECT_EQ(test::FaultParseError("pfc-threshold:leaf1@1ms,kmin=1KB"),
               "parameter 'kmin' in 'pfc-threshold:leaf1@1ms,kmin=1KB' does not apply to "
               "pfc-threshold; valid: headroom, xoff, alpha (at least one), or restore alone");
 }

@@ -17,6 +17,7 @@
  * NAK and CNP apart), the requesters hit local ACK timeouts and retransmit, and every write
  * completes.
  */
+#include "fault-test-util.h"
 #include "test-util.h"
 
 #include "ns3/ai-fabric-module.h"
@@ -30,30 +31,11 @@ using namespace ns3;
 namespace
 {
 
-/// The error TryParse() gives for \p text ("" if it parses).
-std::string
-ParseError(const std::string& text)
-{
-    std::vector<FaultSpec> specs;
-    std::string error;
-    const bool ok = FaultHelper::TryParse(text, specs, error);
-    EXPECT_EQ(ok, error.empty()) << text;
-    return error;
-}
-
 /// The FabricSwitch on a node.
 Ptr<FabricSwitch>
 Switch(Ptr<Node> node)
 {
     return node->GetObject<FabricSwitch>();
-}
-
-/// The device at the other end of a port's cable.
-Ptr<PfcNetDevice>
-Peer(Ptr<PfcNetDevice> dev)
-{
-    Ptr<PfcChannel> ch = dev->GetPfcChannel();
-    return ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
 }
 
 /// The ports of switch \p sw whose cable leads to \p peer, ascending.
@@ -64,7 +46,7 @@ PortsTo(Ptr<Node> sw, Ptr<Node> peer)
     Ptr<FabricSwitch> s = Switch(sw);
     for (uint32_t p = 0; p < s->GetNPorts(); ++p)
     {
-        if (Peer(s->GetPort(p))->GetNode() == peer)
+        if (test::PeerOf(s->GetPort(p))->GetNode() == peer)
         {
             ports.push_back(p);
         }
@@ -92,77 +74,13 @@ Frames(Ptr<PfcNetDevice> dev, bool tx)
     return n;
 }
 
-/// Frame bookkeeping of a whole fabric.
-struct FrameBook
-{
-    uint64_t nicTx{0};       //!< data frames the NICs transmitted
-    uint64_t nicRx{0};       //!< data frames the NICs received
-    uint64_t switchDrops{0}; //!< dropped by switches, every reason
-    uint64_t routeDown{0};   //!< of which "route down"
-    uint64_t linkDown{0};    //!< lost on cut cables (ports' "link down" drops)
-    uint64_t rxDrops{0};     //!< received by a port and not delivered (rx error, wrong MAC...)
-    uint64_t txRefused{0};   //!< refused before transmission (queue full, oversize)
-};
-
-/// Add a port's counters to \p b.
-void
-AddPort(FrameBook& b, Ptr<PfcNetDevice> dev)
-{
-    const PfcPortCounters& c = dev->GetCounters();
-    b.linkDown += c.drops[size_t(PfcDropReason::LINK_DOWN)];
-    b.txRefused +=
-        c.drops[size_t(PfcDropReason::QUEUE_FULL)] + c.drops[size_t(PfcDropReason::OVERSIZE)];
-    for (PfcDropReason r : {PfcDropReason::RX_ERROR,
-                            PfcDropReason::WRONG_DESTINATION,
-                            PfcDropReason::UNKNOWN_MAC_CONTROL,
-                            PfcDropReason::MALFORMED,
-                            PfcDropReason::NO_RECEIVER})
-    {
-        b.rxDrops += c.drops[size_t(r)];
-    }
-}
-
-/// The frame bookkeeping of \p t now.
-FrameBook
-Book(const FabricTopologyHelper& t)
-{
-    FrameBook b;
-    for (uint32_t r = 0; r < t.GetNRanks(); ++r)
-    {
-        Ptr<FabricNic> nic = t.GetNicCore(r);
-        for (uint32_t p = 0; p < nic->GetNPorts(); ++p)
-        {
-            b.nicTx += Frames(nic->GetPort(p), true);
-            b.nicRx += Frames(nic->GetPort(p), false);
-            AddPort(b, nic->GetPort(p));
-        }
-    }
-    for (Ptr<FabricSwitch> sw : t.GetScaleOutSwitches())
-    {
-        b.switchDrops += sw->GetCounters().drops.GetTotal();
-        b.routeDown += sw->GetCounters().drops[size_t(SwitchDropReason::ROUTE_DOWN)];
-        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-        {
-            AddPort(b, sw->GetPort(p));
-        }
-    }
-    return b;
-}
-
 class FaultHelperTest : public test::SimTest
 {
   protected:
     /// 2 ToRs (leaf0: gpu0, gpu1; leaf1: gpu2, gpu3) x 2 spines, one cable each, no NVLink.
     Ptr<ClosTopologyHelper> SmallClos()
     {
-        auto t = CreateObject<ClosTopologyHelper>();
-        t->SetAttribute("Servers", UintegerValue(2));
-        t->SetAttribute("GpusPerServer", UintegerValue(2));
-        t->SetAttribute("ServersPerRack", UintegerValue(1));
-        t->SetAttribute("Spines", UintegerValue(2));
-        t->SetAttribute("NvLink", BooleanValue(false));
-        // 4.096 us x 2^4 = 65.5 us: losses recover within the test's few hundred us.
-        t->GetNicHelper().SetNicAttribute("LocalAckTimeout", UintegerValue(4));
+        auto t = test::MakeSmallClos();
         t->Install();
         return t;
     }
@@ -210,11 +128,7 @@ class FaultHelperTest : public test::SimTest
     /// Sent = received + dropped (every reason), nothing in flight once the run is over.
     static void ExpectConserved(const FabricTopologyHelper& t)
     {
-        const FrameBook b = Book(t);
-        EXPECT_EQ(b.txRefused, 0u);
-        EXPECT_EQ(b.nicTx, b.nicRx + b.switchDrops + b.linkDown + b.rxDrops)
-            << "tx " << b.nicTx << " rx " << b.nicRx << " switch drops " << b.switchDrops
-            << " link down " << b.linkDown << " rx drops " << b.rxDrops;
+        test::ExpectFramesConserved(t);
     }
 
     std::vector<RoceWorkCompletion> completions;
@@ -273,60 +187,62 @@ TEST_F(FaultHelperTest, ParserRefusesBadInputNamingTheValueAndWhatIsValid)
     const std::string kinds =
         "valid kinds: link-down, link-up, link-flap, link-degrade, link-restore, switch-reboot, "
         "nic-stall, ecn-profile, drop-class, pfc-threshold";
-    EXPECT_EQ(ParseError("link-dwn:leaf3-spine1@2ms"),
+    EXPECT_EQ(test::FaultParseError("link-dwn:leaf3-spine1@2ms"),
               "unknown fault kind 'link-dwn' in 'link-dwn:leaf3-spine1@2ms'; " + kinds);
-    EXPECT_EQ(ParseError("link-down:leaf3-spine1"),
+    EXPECT_EQ(test::FaultParseError("link-down:leaf3-spine1"),
               "fault 'link-down:leaf3-spine1' has no time; write kind:target@time, e.g. "
               "link-down:leaf3-spine1@2ms");
-    EXPECT_EQ(ParseError("link-down:leaf3-spine1@2xs"),
+    EXPECT_EQ(test::FaultParseError("link-down:leaf3-spine1@2xs"),
               "time '2xs' in 'link-down:leaf3-spine1@2xs' is invalid; give a time >= 0 with an "
               "ns-3 unit, e.g. 2ms, 500us, 1.5s");
-    EXPECT_NE(ParseError("link-down:leaf3-spine1@-1ms").find("time '-1ms'"), std::string::npos);
-    EXPECT_EQ(ParseError("link-flap:leaf3-spine1@2ms,period=1ms,count=0"),
+    EXPECT_NE(test::FaultParseError("link-down:leaf3-spine1@-1ms").find("time '-1ms'"),
+              std::string::npos);
+    EXPECT_EQ(test::FaultParseError("link-flap:leaf3-spine1@2ms,period=1ms,count=0"),
               "count '0' in 'link-flap:leaf3-spine1@2ms,period=1ms,count=0' is invalid; valid "
               "range 1..1000000");
-    EXPECT_EQ(ParseError("link-flap:leaf3-spine1@2ms,period=0ms"),
+    EXPECT_EQ(test::FaultParseError("link-flap:leaf3-spine1@2ms,period=0ms"),
               "period '0ms' in 'link-flap:leaf3-spine1@2ms,period=0ms' is invalid; it must be > 0");
-    EXPECT_EQ(ParseError("link-flap:leaf3-spine1@2ms,count=2"),
+    EXPECT_EQ(test::FaultParseError("link-flap:leaf3-spine1@2ms,count=2"),
               "fault 'link-flap:leaf3-spine1@2ms,count=2' needs period=...; e.g. "
               "link-flap:leaf3-spine1@2ms,period=1ms,count=3");
     for (const char* rate : {"0bps", "-5Gbps", "fast", ""})
     {
         const std::string text = std::string("link-degrade:leaf3-spine1@2ms,rate=") + rate;
-        EXPECT_EQ(ParseError(text),
+        EXPECT_EQ(test::FaultParseError(text),
                   "rate '" + std::string(rate) + "' in '" + text +
                       "' is invalid; give a rate > 0 with a unit (e.g. 100Gbps, 400Gb/s) or "
                       "restore");
     }
-    EXPECT_EQ(ParseError("link-down:leaf3-spine1@2ms,period=1ms"),
+    EXPECT_EQ(test::FaultParseError("link-down:leaf3-spine1@2ms,period=1ms"),
               "parameter 'period' in 'link-down:leaf3-spine1@2ms,period=1ms' does not apply to "
               "link-down; it takes none");
-    EXPECT_EQ(ParseError("switch-reboot:spine0@2ms,rate=1Gbps"),
+    EXPECT_EQ(test::FaultParseError("switch-reboot:spine0@2ms,rate=1Gbps"),
               "parameter 'rate' in 'switch-reboot:spine0@2ms,rate=1Gbps' does not apply to "
               "switch-reboot; valid: down (required)");
-    EXPECT_EQ(ParseError("switch-reboot:spine0@2ms"),
+    EXPECT_EQ(test::FaultParseError("switch-reboot:spine0@2ms"),
               "fault 'switch-reboot:spine0@2ms' needs down=...; e.g. "
               "switch-reboot:spine0@2ms,down=5ms");
-    EXPECT_EQ(ParseError("switch-reboot:spine0-leaf1@2ms,down=1ms"),
+    EXPECT_EQ(test::FaultParseError("switch-reboot:spine0-leaf1@2ms,down=1ms"),
               "target 'spine0-leaf1' in 'switch-reboot:spine0-leaf1@2ms' is invalid; "
               "switch-reboot takes one switch name, e.g. switch-reboot:spine0@2ms,down=5ms");
-    EXPECT_EQ(ParseError("link-down:leaf3@2ms"),
+    EXPECT_EQ(test::FaultParseError("link-down:leaf3@2ms"),
               "target 'leaf3' in 'link-down:leaf3@2ms' is invalid; link-down takes two node "
               "names A-B (or A-B#k for one of their cables), e.g. link-down:leaf3-spine1@2ms");
-    EXPECT_EQ(ParseError("link-down:leaf3-leaf3@2ms"),
+    EXPECT_EQ(test::FaultParseError("link-down:leaf3-leaf3@2ms"),
               "target 'leaf3-leaf3' in 'link-down:leaf3-leaf3@2ms' is invalid; a link joins two "
               "different nodes");
-    EXPECT_EQ(ParseError("link-down:leaf3-spine1#x@2ms"),
+    EXPECT_EQ(test::FaultParseError("link-down:leaf3-spine1#x@2ms"),
               "cable index 'x' in 'link-down:leaf3-spine1#x@2ms' is invalid; write A-B#k with k "
               "a cable number from 0");
-    EXPECT_EQ(ParseError("period=1ms"),
+    EXPECT_EQ(test::FaultParseError("period=1ms"),
               "parameter 'period=1ms' comes before any fault; write kind:target@time,key=value");
-    EXPECT_EQ(ParseError("link-down:a-b@1ms,oops"),
+    EXPECT_EQ(test::FaultParseError("link-down:a-b@1ms,oops"),
               "'oops' is neither a fault (kind:target@time) nor a parameter (key=value); " + kinds);
-    EXPECT_EQ(ParseError("link-flap:a-b@1ms,period=1ms,period=2ms"),
+    EXPECT_EQ(test::FaultParseError("link-flap:a-b@1ms,period=1ms,period=2ms"),
               "parameter 'period' is given twice in 'link-flap:a-b@1ms,period=1ms,period=2ms'");
     // A ';' ends a fault: a parameter after it belongs to none.
-    EXPECT_NE(ParseError("link-flap:a-b@1ms;period=1ms").find("needs period="), std::string::npos);
+    EXPECT_NE(test::FaultParseError("link-flap:a-b@1ms;period=1ms").find("needs period="),
+              std::string::npos);
     // Parse() and Add() raise the same text as an input error; nothing is added on failure.
     EXPECT_DEATH(FaultHelper::Parse("link-dwn:a-b@1ms"), "unknown fault kind 'link-dwn'");
     auto f = CreateObject<FaultHelper>();
@@ -801,45 +717,45 @@ TEST_F(FaultHelperTest, ParserAcceptsNicStallAndEcnProfile)
 
 TEST_F(FaultHelperTest, ParserRefusesBadNicStallAndEcnProfileValues)
 {
-    EXPECT_EQ(ParseError("nic-stall:gpu3@2ms,for=0us"),
+    EXPECT_EQ(test::FaultParseError("nic-stall:gpu3@2ms,for=0us"),
               "for '0us' in 'nic-stall:gpu3@2ms,for=0us' is invalid; it must be > 0");
-    EXPECT_EQ(ParseError("nic-stall:gpu3-leaf1@2ms"),
+    EXPECT_EQ(test::FaultParseError("nic-stall:gpu3-leaf1@2ms"),
               "target 'gpu3-leaf1' in 'nic-stall:gpu3-leaf1@2ms' is invalid; nic-stall takes one "
               "GPU name, e.g. nic-stall:gpu3@2ms,for=500us");
-    EXPECT_EQ(ParseError("nic-stall:gpu3@2ms,down=1ms"),
+    EXPECT_EQ(test::FaultParseError("nic-stall:gpu3@2ms,down=1ms"),
               "parameter 'down' in 'nic-stall:gpu3@2ms,down=1ms' does not apply to nic-stall; "
               "valid: for");
     const std::string e = "ecn-profile:leaf1@1ms";
-    EXPECT_EQ(ParseError(e + ",kmin=20KB,kmax=5KB,pmax=0.2"),
+    EXPECT_EQ(test::FaultParseError(e + ",kmin=20KB,kmax=5KB,pmax=0.2"),
               "fault 'ecn-profile leaf1 @ 1 ms, kmin 20480 B, kmax 5120 B, pmax 0.2': kmin "
               "20480 B is above kmax 5120 B; kmin must be <= kmax");
     for (const char* pmax : {"0", "1.5", "-0.1", "x", "0.2x", ""})
     {
         const std::string text = e + ",kmin=5KB,kmax=20KB,pmax=" + pmax;
-        EXPECT_EQ(ParseError(text),
+        EXPECT_EQ(test::FaultParseError(text),
                   "pmax '" + std::string(pmax) + "' in '" + text +
                       "' is invalid; give a probability in the range (0, 1], e.g. 0.2");
     }
-    EXPECT_EQ(ParseError(e + ",kmin=5QB"),
+    EXPECT_EQ(test::FaultParseError(e + ",kmin=5QB"),
               "kmin '5QB' in 'ecn-profile:leaf1@1ms,kmin=5QB' is invalid; give a byte count, "
               "e.g. 20480, 20KB (KB = 1024 bytes)");
-    EXPECT_EQ(ParseError(e + ",kmin=5KB,pmax=0.2"),
+    EXPECT_EQ(test::FaultParseError(e + ",kmin=5KB,pmax=0.2"),
               "fault 'ecn-profile:leaf1@1ms,kmin=5KB,pmax=0.2' needs kmax=...; e.g. "
               "ecn-profile:leaf1@1ms,kmin=5KB,kmax=20KB,pmax=0.2");
-    EXPECT_EQ(ParseError(e + ",restore,kmin=5KB"),
+    EXPECT_EQ(test::FaultParseError(e + ",restore,kmin=5KB"),
               "fault 'ecn-profile:leaf1@1ms,restore,kmin=5KB' takes restore alone (back to the "
               "profile at install) or kmin=, kmax= and pmax=, not both");
-    EXPECT_EQ(ParseError(e + ",restore,restore"),
+    EXPECT_EQ(test::FaultParseError(e + ",restore,restore"),
               "parameter 'restore' is given twice in 'ecn-profile:leaf1@1ms,restore,restore'");
-    EXPECT_EQ(ParseError("ecn-profile:leaf1#x@1ms,restore"),
+    EXPECT_EQ(test::FaultParseError("ecn-profile:leaf1#x@1ms,restore"),
               "port index 'x' in 'ecn-profile:leaf1#x@1ms' is invalid; write S#k with k a switch "
               "port number from 0");
-    EXPECT_EQ(ParseError("ecn-profile:leaf1-spine0@1ms,restore"),
+    EXPECT_EQ(test::FaultParseError("ecn-profile:leaf1-spine0@1ms,restore"),
               "target 'leaf1-spine0' in 'ecn-profile:leaf1-spine0@1ms' is invalid; ecn-profile "
               "takes one switch name S (every port) or S#k (its port k), e.g. "
               "ecn-profile:leaf1@1ms,kmin=5KB,kmax=20KB,pmax=0.2");
     // A bare 'restore' belongs to ecn-profile only.
-    EXPECT_EQ(ParseError("link-down:a-b@1ms,restore"),
+    EXPECT_EQ(test::FaultParseError("link-down:a-b@1ms,restore"),
               "'restore' is neither a fault (kind:target@time) nor a parameter (key=value); "
               "valid kinds: link-down, link-up, link-flap, link-degrade, link-restore, "
               "switch-reboot, nic-stall, ecn-profile, drop-class, pfc-threshold");
@@ -903,7 +819,7 @@ TEST_F(FaultHelperTest, ANicStallPausesItsLeafAndThePausesReachTheSenders)
         t->GetNicCore(r)->SetRxDrainRate(DataRate("400Gbps")); // the line rate: never pauses
     }
     Ptr<FabricNic> nic2 = t->GetNicCore(2);
-    Ptr<PfcNetDevice> leafToGpu2 = Peer(nic2->GetPort(0));
+    Ptr<PfcNetDevice> leafToGpu2 = test::PeerOf(nic2->GetPort(0));
     Ptr<PfcNetDevice> gpu0Port = t->GetNicCore(0)->GetPort(0);
     std::vector<Ptr<PfcNetDevice>> spinesToLeaf1;
     for (uint32_t s = 0; s < 2; ++s)
@@ -1098,20 +1014,20 @@ TEST_F(FaultHelperTest, ParserAcceptsDropClassAndRefusesBadValues)
     EXPECT_EQ(s[1].Describe(), "drop-class gpu0-leaf0#0 @ 2 ms, class cnp, to the end, prob 0.5");
     EXPECT_EQ(s[2].packetClass, FabricPacketClass::NAK);
 
-    EXPECT_EQ(ParseError("drop-class:leaf0-spine1@1ms,class=data"),
+    EXPECT_EQ(test::FaultParseError("drop-class:leaf0-spine1@1ms,class=data"),
               "class 'data' in 'drop-class:leaf0-spine1@1ms,class=data' is invalid; valid "
               "classes: ack, nak, cnp");
-    EXPECT_EQ(ParseError("drop-class:leaf0-spine1@1ms,for=1ms"),
+    EXPECT_EQ(test::FaultParseError("drop-class:leaf0-spine1@1ms,for=1ms"),
               "fault 'drop-class:leaf0-spine1@1ms,for=1ms' needs class=...; e.g. "
               "drop-class:leaf0-spine1@1ms,class=ack,for=200us");
-    EXPECT_EQ(ParseError("drop-class:leaf0-spine1@1ms,class=ack,prob=0"),
+    EXPECT_EQ(test::FaultParseError("drop-class:leaf0-spine1@1ms,class=ack,prob=0"),
               "prob '0' in 'drop-class:leaf0-spine1@1ms,class=ack,prob=0' is invalid; give a "
               "probability in the range (0, 1], e.g. 0.5");
-    EXPECT_EQ(ParseError("drop-class:leaf0@1ms,class=ack"),
+    EXPECT_EQ(test::FaultParseError("drop-class:leaf0@1ms,class=ack"),
               "target 'leaf0' in 'drop-class:leaf0@1ms' is invalid; drop-class takes two node "
               "names A-B (or A-B#k for one of their cables), e.g. "
               "drop-class:leaf0-spine1@1ms,class=ack,for=200us");
-    EXPECT_EQ(ParseError("drop-class:leaf0-spine1@1ms,class=ack,kmin=1"),
+    EXPECT_EQ(test::FaultParseError("drop-class:leaf0-spine1@1ms,class=ack,kmin=1"),
               "parameter 'kmin' in 'drop-class:leaf0-spine1@1ms,class=ack,kmin=1' does not "
               "apply to drop-class; valid: class (required), for, prob");
     auto t = SmallClos();
@@ -1251,7 +1167,7 @@ TEST_F(FaultHelperTest, LostAcksRaiseLocalAckTimeoutsAndTheFlowsStillComplete)
                   filters[1]->GetSeen(FabricPacketClass::OTHER),
               0u)
         << "data frames did not pass the filter";
-    for (Ptr<PfcNetDevice> dev : {gpu0Port, Peer(gpu0Port)})
+    for (Ptr<PfcNetDevice> dev : {gpu0Port, test::PeerOf(gpu0Port)})
     {
         rxErrors += dev->GetCounters().drops[size_t(PfcDropReason::RX_ERROR)];
         EXPECT_FALSE(dev->GetReceiveErrorModel()) << "the filter was not removed";

@@ -10,7 +10,7 @@
  * write completes, and only the cable's two ends count receive errors. Frames are conserved
  * after each fault.
  */
-#include "frame-book.h"
+#include "fault-test-util.h"
 #include "test-util.h"
 
 #include "ns3/ai-fabric-module.h"
@@ -22,14 +22,6 @@ using namespace ns3;
 namespace
 {
 
-/// The device at the other end of a port's cable.
-Ptr<PfcNetDevice>
-Peer(Ptr<PfcNetDevice> dev)
-{
-    Ptr<PfcChannel> ch = dev->GetPfcChannel();
-    return ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
-}
-
 /// The port of switch node \p sw whose cable leads to \p peer (the first one).
 Ptr<PfcNetDevice>
 PortTo(Ptr<Node> sw, Ptr<Node> peer)
@@ -37,7 +29,7 @@ PortTo(Ptr<Node> sw, Ptr<Node> peer)
     Ptr<FabricSwitch> s = sw->GetObject<FabricSwitch>();
     for (uint32_t p = 0; p < s->GetNPorts(); ++p)
     {
-        if (Peer(s->GetPort(p))->GetNode() == peer)
+        if (test::PeerOf(s->GetPort(p))->GetNode() == peer)
         {
             return s->GetPort(p);
         }
@@ -140,7 +132,7 @@ TEST_F(FailureLabTest, AStuckNicsPausesReachTheSpinesAndTheWatchdogClearsThem)
     Config::SetDefault("ns3::PfcNetDevice::PfcWatchdogTimeout", TimeValue(watchdog));
     auto t = LabFabric(14); // 67 ms: no local ACK timeout during the 10 ms stall
     Ptr<FabricNic> nic0 = t->GetNicCore(0);
-    Ptr<PfcNetDevice> leafToGpu0 = Peer(nic0->GetPort(0));
+    Ptr<PfcNetDevice> leafToGpu0 = test::PeerOf(nic0->GetPort(0));
     PortLog leafLog;
     leafToGpu0->TraceConnectWithoutContext("PfcPauseRx", MakeBoundCallback(&LogPause, &leafLog));
     leafToGpu0->TraceConnectWithoutContext("PfcStorm", MakeBoundCallback(&LogStorm, &leafLog));
