@@ -101,6 +101,13 @@ FabricLatencyProbe::FabricLatencyProbe()
 FabricLatencyProbe::~FabricLatencyProbe() = default;
 
 void
+FabricLatencyProbe::ReleaseRunner()
+{
+    m_service = nullptr;
+    m_runner.reset();
+}
+
+void
 FabricLatencyProbe::DoDispose()
 {
     if (compat::IsPending(m_event))
@@ -189,7 +196,7 @@ FabricLatencyProbe::Install(Ptr<FabricTopologyHelper> topo, FabricMonitorWriter*
                               "FabricLatencyProbe: pair " << src << "-" << dst
                                                           << " probes a rank from itself");
     }
-    m_topo = topo;
+    m_topo = PeekPointer(topo);
     m_writer = writer;
     m_runner = std::make_unique<FlowWorkloadRunner>(topo, CreateObject<NoFlows>());
     if (!m_transport.empty())
@@ -198,6 +205,7 @@ FabricLatencyProbe::Install(Ptr<FabricTopologyHelper> topo, FabricMonitorWriter*
     }
     m_runner->Start(); // creates the message service; no flow
     m_service = m_runner->GetMessageService();
+    Simulator::ScheduleDestroy(&FabricLatencyProbe::ReleaseRunner, this);
     for (const auto& [src, dst] : GetPairs())
     {
         Pair p;

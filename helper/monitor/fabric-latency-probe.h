@@ -128,6 +128,9 @@ class FabricLatencyProbe : public Object
 
   protected:
     void DoDispose() override;
+    /// At Simulator::Destroy(): drop the runner and its message service, which hold the
+    /// fabric this probe is aggregated to (a reference cycle otherwise).
+    void ReleaseRunner();
 
   private:
     /// One probed pair.
@@ -151,13 +154,14 @@ class FabricLatencyProbe : public Object
     /// \return true if work other than the probes is pending on the fabric
     bool OtherWorkPending() const;
 
-    uint64_t m_size;                                       //!< attribute Size, bytes
-    Time m_period;                                         //!< attribute Period
-    std::string m_pairs;                                   //!< attribute Pairs
-    std::string m_transport;                               //!< attribute Transport
-    std::vector<std::pair<uint32_t, uint32_t>> m_added;    //!< AddPair()
-    std::vector<Pair> m_probes;                            //!< installed pairs
-    Ptr<FabricTopologyHelper> m_topo;                      //!< the fabric
+    uint64_t m_size;                                    //!< attribute Size, bytes
+    Time m_period;                                      //!< attribute Period
+    std::string m_pairs;                                //!< attribute Pairs
+    std::string m_transport;                            //!< attribute Transport
+    std::vector<std::pair<uint32_t, uint32_t>> m_added; //!< AddPair()
+    std::vector<Pair> m_probes;                         //!< installed pairs
+    /// the fabric (not owned: this object is aggregated to it, so a Ptr would be a cycle)
+    FabricTopologyHelper* m_topo{nullptr};
     std::unique_ptr<FlowWorkloadRunner> m_runner;          //!< service and ideal latencies
     Ptr<FabricMessageService> m_service;                   //!< the transport's messages
     FabricMonitorWriter* m_writer{nullptr};                //!< rows (not owned)

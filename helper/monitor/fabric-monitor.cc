@@ -195,6 +195,12 @@ FabricMonitor::FabricMonitor()
 FabricMonitor::~FabricMonitor() = default;
 
 void
+FabricMonitor::ReleaseProbe()
+{
+    m_probe = nullptr;
+}
+
+void
 FabricMonitor::DoDispose()
 {
     if (compat::IsPending(m_event))
@@ -283,7 +289,7 @@ FabricMonitor::Install(Ptr<FabricTopologyHelper> topo)
     FABRIC_INPUT_ERROR_IF(topo->GetObject<FabricMonitor>(),
                           "FabricMonitor::Install: this topology has a monitor already");
     ParseLevels(m_levels, m_levelMask); // the checker refused invalid values
-    m_topo = topo;
+    m_topo = PeekPointer(topo);
     m_installed = true;
     if (!m_writer.IsOpen())
     {
@@ -341,6 +347,8 @@ FabricMonitor::Install(Ptr<FabricTopologyHelper> topo)
     topo->GetHealthMonitor()->AddBusyCallback(MakeCallback(&FabricMonitor::OnBusy, this));
     if (m_probe)
     {
+        // Before the probe's own release, which may free the whole fabric with this monitor.
+        Simulator::ScheduleDestroy(&FabricMonitor::ReleaseProbe, this);
         m_probe->Install(topo, &m_writer);
     }
     if (topo->GetHealthMonitor()->GetPendingOperations() > 0)

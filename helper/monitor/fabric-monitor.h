@@ -153,6 +153,9 @@ class FabricMonitor : public Object
 
   protected:
     void DoDispose() override;
+    /// At Simulator::Destroy(): drop the probe, aggregated to the same fabric as this monitor
+    /// (a Ptr between members of one aggregate is a reference cycle otherwise).
+    void ReleaseProbe();
 
   private:
     /// A counter series: last cumulative value, whether its last row was non-zero.
@@ -274,12 +277,14 @@ class FabricMonitor : public Object
     /// \return true if \p level is in Levels
     bool Has(FabricMonitorLevel level) const;
 
-    Time m_interval;                                   //!< attribute Interval
-    Time m_stormThreshold;                             //!< attribute StormThreshold
-    std::string m_levels;                              //!< attribute Levels
-    std::string m_path;                                //!< attribute FileName
-    uint8_t m_levelMask{0};                            //!< Levels as bits (1 << level)
-    Ptr<FabricTopologyHelper> m_topo;                  //!< the fabric (after Install)
+    Time m_interval;        //!< attribute Interval
+    Time m_stormThreshold;  //!< attribute StormThreshold
+    std::string m_levels;   //!< attribute Levels
+    std::string m_path;     //!< attribute FileName
+    uint8_t m_levelMask{0}; //!< Levels as bits (1 << level)
+    /// the fabric after Install (not owned: this object is aggregated to it, so a Ptr would
+    /// be a cycle)
+    FabricTopologyHelper* m_topo{nullptr};
     std::vector<Ptr<FabricTransportPlugin>> m_plugins; //!< its transports
     std::vector<Port> m_ports;                         //!< every port watched
     std::vector<Switch> m_switches;                    //!< every switch watched
