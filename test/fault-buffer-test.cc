@@ -257,9 +257,10 @@ TEST_F(FaultBufferTest, AHeadroomBelowTheCableDropsLosslessPacketsAndRestoreUndo
     ASSERT_EQ(ev.size(), 2u);
     std::ostringstream first;
     first << "headroom 1024 B on port 0 (was " << installed[0]
-          << " B), alpha 0.000976562 (was 0.125); 4 ports";
+          << " B); alpha 0.000976562 (was 0.125); 4 ports";
     EXPECT_EQ(ev[0].detail, first.str());
     EXPECT_EQ(ev[1].kind, "pfc-restore");
+    EXPECT_EQ(ev[1].detail.find(','), std::string::npos) << "the fault CSV's detail has no comma";
     EXPECT_EQ(ev[1].time, MilliSeconds(5));
 }
 

@@ -769,13 +769,13 @@ FaultHelper::SetPfcThreshold(uint32_t index)
         UintegerValue was;
         mmu->GetAttribute("XoffStaticBytes", was);
         mmu->SetAttribute("XoffStaticBytes", UintegerValue(bytes));
-        os << (os.tellp() > 0 ? ", " : "") << "xoff " << bytes << " B (was " << was.Get() << " B)";
+        os << (os.tellp() > 0 ? "; " : "") << "xoff " << bytes << " B (was " << was.Get() << " B)";
     };
     auto setAlpha = [&](double a) {
         DoubleValue was;
         mmu->GetAttribute("Alpha", was);
         mmu->SetAttribute("Alpha", DoubleValue(a));
-        os << (os.tellp() > 0 ? ", " : "") << "alpha " << a << " (was " << was.Get() << ")";
+        os << (os.tellp() > 0 ? "; " : "") << "alpha " << a << " (was " << was.Get() << ")";
     };
     if (b.spec.restore)
     {
