@@ -69,18 +69,30 @@ DropMetric(const std::string& reason)
     return m;
 }
 
+/**
+ * \param count the reasons of an enum (its COUNT)
+ * \param name reason index -> its name
+ * \return the metric names ("drop:<reason>") of the reasons 0..count-1
+ */
+template <typename NameFn>
+std::vector<std::string>
+DropNames(size_t count, NameFn name)
+{
+    std::vector<std::string> v;
+    for (size_t r = 0; r < count; ++r)
+    {
+        v.push_back(DropMetric(name(r)));
+    }
+    return v;
+}
+
 /// \return the metric names of the port drop reasons (PfcDropReason), made once
 const std::vector<std::string>&
 PortDropNames()
 {
-    static const std::vector<std::string> names = [] {
-        std::vector<std::string> v;
-        for (size_t r = 0; r < size_t(PfcDropReason::COUNT); ++r)
-        {
-            v.push_back(DropMetric(PfcDropReasonName(PfcDropReason(r))));
-        }
-        return v;
-    }();
+    static const std::vector<std::string> names =
+        DropNames(size_t(PfcDropReason::COUNT),
+                  [](size_t r) { return PfcDropReasonName(PfcDropReason(r)); });
     return names;
 }
 
@@ -88,14 +100,9 @@ PortDropNames()
 const std::vector<std::string>&
 NicDropNames()
 {
-    static const std::vector<std::string> names = [] {
-        std::vector<std::string> v;
-        for (size_t r = 0; r < size_t(FabricNicDropReason::COUNT); ++r)
-        {
-            v.push_back(DropMetric(FabricNicDropReasonName(FabricNicDropReason(r))));
-        }
-        return v;
-    }();
+    static const std::vector<std::string> names =
+        DropNames(size_t(FabricNicDropReason::COUNT),
+                  [](size_t r) { return FabricNicDropReasonName(FabricNicDropReason(r)); });
     return names;
 }
 
