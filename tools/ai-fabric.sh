@@ -18,6 +18,14 @@
 #   tools/ai-fabric.sh sanitize [ctest args...] install + only the sanitizer and fuzzing stage
 #   tools/ai-fabric.sh build                    install + build only (profile-guided and
 #                                               link-time optimized: the fast binaries)
+#   tools/ai-fabric.sh mpi-build [target...]    install OpenMPI + build ns-3.48 from the
+#                                               source tarball with its MPI module and
+#                                               ai-fabric in contrib/ (build-mpi/, cached;
+#                                               tools/ci/build-mpi.sh): one simulation across
+#                                               processes (mpirun -np N <program>)
+#   tools/ai-fabric.sh mpi-test                 mpi-build + the distributed runs against the
+#                                               sequential one, byte for byte
+#                                               (tools/ci/mpi-test.sh)
 #
 # Environment: BUILD_DIR (default build), BUILD_TYPE (default Release), JOBS (default nproc),
 # AI_FABRIC_PGO (build: default 1, a Release build is profile-guided and link-time optimized,
@@ -223,8 +231,19 @@ case "$cmd" in
         install_missing
         sanitize "$@"
         ;;
+    mpi-build | mpi-test)
+        # OpenMPI only for these modes (the sequential build and CI do not need it).
+        packages+=(libopenmpi-dev openmpi-bin)
+        install_missing
+        if [ "$cmd" = mpi-build ]; then
+            JOBS="$jobs" bash "$here/tools/ci/build-mpi.sh" "$@"
+        else
+            build plain distributed-permutation
+            JOBS="$jobs" bash "$here/tools/ci/mpi-test.sh" "$build_dir"
+        fi
+        ;;
     *)
-        echo "usage: $0 main|test|sanitize|build [args...]" >&2
+        echo "usage: $0 main|test|sanitize|build|mpi-build|mpi-test [args...]" >&2
         exit 2
         ;;
 esac

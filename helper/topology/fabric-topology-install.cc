@@ -14,6 +14,7 @@
 #include "ns3/double.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-input-error.h"
+#include "ns3/fabric-mpi.h"
 #include "ns3/fabric-time.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
@@ -57,6 +58,74 @@ FabricTopologyHelper::MakeLink(FabricLinkTier tier, uint32_t globalA, uint32_t g
         m_tierHelper[size_t(tier)].Install(GlobalNode(globalA), GlobalNode(globalB));
     m_links.push_back(Link{globalA, globalB, d.Get(0)->GetIfIndex(), d.Get(1)->GetIfIndex(), tier});
     m_tierLinks[size_t(tier)]++;
+}
+
+uint32_t
+FabricTopologyHelper::GetSystemsToUse() const
+{
+    const uint32_t processes = FabricMpi::GetSize();
+    FABRIC_INPUT_ERROR_IF(m_systems != 0 && m_systems != processes,
+                          GetInstanceTypeId().GetName()
+                              << ": Systems " << m_systems << " but this run has " << processes
+                              << " MPI process" << (processes == 1 ? "" : "es")
+                              << "; set Systems to 0 (one per process) or start " << m_systems
+                              << " processes (mpirun -np " << m_systems
+                              << ", in a build with MPI: tools/ai-fabric.sh mpi-build)");
+    return processes;
+}
+
+std::vector<FabricPartition::Cable>
+FabricTopologyHelper::PlanCables() const
+{
+    const uint32_t nRanks = GetNRanks();
+    const uint32_t k = m_portsPerGpu;
+    const uint32_t swBase = nRanks + NvSwitchCount();
+    std::vector<FabricPartition::Cable> cables;
+    cables.reserve(uint64_t(nRanks) * (k + 1) + m_planned.size());
+    for (uint32_t r = 0; r < nRanks; ++r)
+    {
+        for (uint32_t p = 0; p < k; ++p)
+        {
+            cables.push_back({r,
+                              swBase + m_attachLeaf[uint64_t(r) * k + p],
+                              FabricLinkTier::GPU_LEAF,
+                              m_tierDelay[size_t(FabricLinkTier::GPU_LEAF)]});
+        }
+        if (m_nvLink)
+        {
+            cables.push_back({r,
+                              nRanks + r / m_gpusPerServer,
+                              FabricLinkTier::NVLINK,
+                              m_tierDelay[size_t(FabricLinkTier::NVLINK)]});
+        }
+    }
+    for (const auto& l : m_planned)
+    {
+        cables.push_back({swBase + l.a, swBase + l.b, l.tier, m_tierDelay[size_t(l.tier)]});
+    }
+    return cables;
+}
+
+std::string
+FabricTopologyHelper::PlannedNodeName(uint32_t index, uint32_t nRanks, uint32_t nNv) const
+{
+    if (index < nRanks)
+    {
+        return "gpu" + std::to_string(index);
+    }
+    if (index < nRanks + nNv)
+    {
+        return "nvswitch" + std::to_string(index - nRanks);
+    }
+    return SwitchName(index - nRanks - nNv);
+}
+
+const FabricPartition&
+FabricTopologyHelper::GetPartition() const
+{
+    NS_ABORT_MSG_IF(!m_partition,
+                    GetInstanceTypeId().GetName() << "::GetPartition called before Install");
+    return *m_partition;
 }
 
 void
@@ -121,11 +190,22 @@ FabricTopologyHelper::Install()
             << " MiB " << (m_memoryLimit > 0 ? "of MemoryLimit" : "available on this machine")
             << "; plan fewer servers or switches (or raise MemoryLimit)");
 
-    // Nodes: GPUs, NVSwitches, then leaves, spines, cores, with consecutive ids.
+    // Which MPI process simulates which node: only switch-to-switch cables may cross.
     auto t = std::chrono::steady_clock::now();
-    m_gpus.Create(nRanks);
-    m_nvSwitches.Create(nNv);
-    m_switches.Create(nSwitches);
+    m_partition = std::make_shared<FabricPartition>(
+        static_cast<uint32_t>(nNodes),
+        nRanks,
+        PlanCables(),
+        m_partitionBy,
+        GetSystemsToUse(),
+        [this, nRanks, nNv](uint32_t i) { return PlannedNodeName(i, nRanks, nNv); });
+
+    // Nodes: GPUs, NVSwitches, then leaves, spines, cores, with consecutive ids.
+    for (uint32_t i = 0; i < nNodes; ++i)
+    {
+        Ptr<Node> node = CreateObject<Node>(m_partition->GetSystem(i));
+        (i < nRanks ? m_gpus : (i < nRanks + nNv ? m_nvSwitches : m_switches)).Add(node);
+    }
     m_firstNodeId = m_gpus.Get(0)->GetId();
     FABRIC_INPUT_ERROR_IF(m_switches.Get(nSwitches - 1)->GetId() !=
                               m_firstNodeId + nRanks + nNv + nSwitches - 1,

@@ -11,8 +11,10 @@
 #include "fabric-aggregate-counters.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-input-error.h"
 #include "ns3/fabric-time.h"
@@ -193,6 +195,23 @@ FabricTopologyHelper::GetTypeId()
                               "registered transport plug-ins joined by '+', each once (roce, "
                               "uet, roce+uet, ...)",
                               [](const std::string& s) { return "\"" + s + "\""; }))
+            .AddAttribute("Systems",
+                          "MPI processes (ns-3 systems) the fabric is split into "
+                          "(FabricPartition, PartitionBy): 0 (default) = one per process of "
+                          "the MPI run (1 without MPI). Any other value must equal the run's "
+                          "number of processes.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&FabricTopologyHelper::m_systems),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "PartitionBy",
+                "Which cables may cross between MPI processes: Leaf (groups of "
+                "leaves with their servers; leaf-spine and spine-core cables cross) "
+                "or Pod (three-tier fabrics: pods with their spines; only spine-core "
+                "cables cross). GPU-leaf and NVLink cables never cross.",
+                EnumValue(PARTITION_BY_LEAF),
+                compat::MakeEnumAccessor<FabricPartitionBy>(&FabricTopologyHelper::m_partitionBy),
+                MakeEnumChecker(PARTITION_BY_LEAF, "Leaf", PARTITION_BY_POD, "Pod"))
             .AddAttribute("DeadlockDetection",
                           "Install() watches every switch for PFC deadlocks "
                           "(EnableDeadlockDetection(); ns3::PfcDeadlockDetector attributes). "
@@ -223,6 +242,8 @@ FabricTopologyHelper::FabricTopologyHelper()
       m_portMtuFromTransport(false),
       m_transports("roce"),
       m_deadlockDetection(false),
+      m_systems(0),
+      m_partitionBy(PARTITION_BY_LEAF),
       m_tierLinks{},
       m_nLeaves(0),
       m_nSpines(0),

@@ -7,6 +7,7 @@
 #ifndef FABRIC_TOPOLOGY_H
 #define FABRIC_TOPOLOGY_H
 
+#include "fabric-partition.h"
 #include "fabric-route-computer.h"
 
 #include "ns3/data-rate.h"
@@ -30,6 +31,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -618,6 +620,12 @@ class FabricTopologyHelper : public Object, public FabricTransportTarget
      */
     std::string GetNodeName(uint32_t nodeId) const;
     /**
+     * \brief Which MPI process (ns-3 system) simulates which node (Systems, PartitionBy).
+     * \return the partition Install() computed (aborts before Install); node indices are
+     *         node id - the fabric's first node id (GPUs, NVSwitches, leaves, spines, cores)
+     */
+    const FabricPartition& GetPartition() const;
+    /**
      * \brief Fail or restore one cable: cut or restore its channel (both directions) and
      *        recompute every forwarding table for the new link state.
      * \param link a link index, < GetNLinks() (aborts naming the index and the valid range)
@@ -867,6 +875,18 @@ class FabricTopologyHelper : public Object, public FabricTransportTarget
 
     /// Abort on invalid common attributes.
     void CheckCommon() const;
+    /// \return the systems to partition into: the MPI run's processes (input error if the
+    ///         Systems attribute names another count)
+    uint32_t GetSystemsToUse() const;
+    /// \return every cable Install() will make, by node index (after DoPlan)
+    std::vector<FabricPartition::Cable> PlanCables() const;
+    /**
+     * \param index node index (GPUs, NVSwitches, switches)
+     * \param nRanks GPUs
+     * \param nNv NVSwitches
+     * \return the node's name before it exists ("gpu3", "nvswitch0", "leaf1", ...)
+     */
+    std::string PlannedNodeName(uint32_t index, uint32_t nRanks, uint32_t nNv) const;
     /**
      * Warn (stderr, "ai-fabric warning: ...") when the default of ns3::PfcNetDevice::DataRate
      * or ns3::PfcChannel::Delay was changed (Config::SetDefault, --ns3::PfcNetDevice::DataRate):
@@ -916,6 +936,9 @@ class FabricTopologyHelper : public Object, public FabricTransportTarget
     Ptr<FabricHealthMonitor> m_monitor;                 //!< stall detection (after Install)
     Ptr<PfcDeadlockDetector> m_deadlockDetector;        //!< EnableDeadlockDetection()
     bool m_deadlockDetection;                           //!< attribute DeadlockDetection
+    uint32_t m_systems;                                 //!< attribute Systems
+    FabricPartitionBy m_partitionBy;                    //!< attribute PartitionBy
+    std::shared_ptr<FabricPartition> m_partition;       //!< set by Install()
     std::array<PfcHelper, size_t(FabricLinkTier::COUNT)> m_tierHelper; //!< per tier
     std::array<DataRate, size_t(FabricLinkTier::COUNT)> m_tierRate;    //!< per tier
     std::array<Time, size_t(FabricLinkTier::COUNT)> m_tierDelay;       //!< per tier

@@ -6,9 +6,16 @@
 #include "pfc-net-device.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-frame-codec.h"
+#include "ns3/fabric-input-error.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+
+#ifdef NS3_MPI
+#include "ns3/mpi-interface.h"
+#include "ns3/mpi-receiver.h"
+#endif
 
 namespace ns3
 {
@@ -105,6 +112,7 @@ PfcChannel::SetDelay(Time delay)
     {
         d.delay = delay;
     }
+    CheckRemoteDelay();
 }
 
 Time
@@ -121,7 +129,96 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
     auto end = static_cast<uint32_t>(m_nDevices);
     m_dir[end].dst = PeekPointer(device);
     m_dev[m_nDevices++] = device;
+    if (m_nDevices == 2)
+    {
+        ConnectProcesses();
+    }
     return end;
+}
+
+bool
+PfcChannel::IsRemote() const
+{
+    return m_dir[0].reach != Reach::LOCAL || m_dir[1].reach != Reach::LOCAL;
+}
+
+void
+PfcChannel::ConnectProcesses()
+{
+#ifdef NS3_MPI
+    if (!MpiInterface::IsEnabled())
+    {
+        return;
+    }
+    const uint32_t me = MpiInterface::GetSystemId();
+    const bool local[2] = {m_dev[0]->GetNode()->GetSystemId() == me,
+                           m_dev[1]->GetNode()->GetSystemId() == me};
+    for (uint32_t end = 0; end < 2; ++end)
+    {
+        Direction& d = m_dir[end]; // frames travelling towards m_dev[end]
+        d.reach = !local[1 - end] ? Reach::FOREIGN : (local[end] ? Reach::LOCAL : Reach::REMOTE);
+        if (local[end] && !local[1 - end])
+        {
+            // The port receives from the other process: ns-3's MPI interface finds the
+            // MpiReceiver aggregated to the device its packets name.
+            Ptr<MpiReceiver> receiver = m_dev[end]->GetObject<MpiReceiver>();
+            if (!receiver)
+            {
+                receiver = CreateObject<MpiReceiver>();
+                m_dev[end]->AggregateObject(receiver);
+            }
+            receiver->SetReceiveCallback(MakeCallback(&PfcChannel::ReceiveRemote, this).Bind(end));
+        }
+    }
+    CheckRemoteDelay();
+#endif
+}
+
+void
+PfcChannel::CheckRemoteDelay() const
+{
+    const bool crosses =
+        m_nDevices == 2 && m_dev[0]->GetNode()->GetSystemId() != m_dev[1]->GetNode()->GetSystemId();
+    FABRIC_INPUT_ERROR_IF(crosses && IsRemote() && !m_dir[0].delay.IsStrictlyPositive(),
+                          "PfcChannel between node "
+                              << m_dev[0]->GetNode()->GetId() << " (system "
+                              << m_dev[0]->GetNode()->GetSystemId() << ") and node "
+                              << m_dev[1]->GetNode()->GetId() << " (system "
+                              << m_dev[1]->GetNode()->GetSystemId() << ") has Delay "
+                              << m_dir[0].delay.GetNanoSeconds()
+                              << " ns; a cable between MPI processes needs a Delay > 0 (ns-3's "
+                                 "distributed engine takes it as its lookahead)");
+}
+
+void
+PfcChannel::SendRemote(FabricFrame& frame, uint32_t dstEnd, const Time& frameTime)
+{
+#ifdef NS3_MPI
+    const Direction& d = m_dir[dstEnd];
+    NS_ABORT_MSG_IF(d.reach == Reach::FOREIGN,
+                    "PfcChannel: node "
+                        << m_dev[1 - dstEnd]->GetNode()->GetId() << " of MPI system "
+                        << m_dev[1 - dstEnd]->GetNode()->GetSystemId()
+                        << " sent a frame in the process of system " << MpiInterface::GetSystemId()
+                        << ": work was started on a node this process does "
+                           "not own");
+    Ptr<Packet> bytes = FabricFrameCodec::Encode(frame);
+    frame = FabricFrame();
+    MpiInterface::SendPacket(bytes,
+                             Simulator::Now() + frameTime + d.delay,
+                             m_dev[dstEnd]->GetNode()->GetId(),
+                             m_dev[dstEnd]->GetIfIndex());
+#else
+    NS_FATAL_ERROR("PfcChannel::SendRemote without MPI (end "
+                   << dstEnd << ", frame " << frame.GetSize() << " B, " << frameTime << ")");
+#endif
+}
+
+void
+PfcChannel::ReceiveRemote(uint32_t dstEnd, Ptr<Packet> bytes)
+{
+    FabricFrame frame = FabricFrameCodec::Decode(bytes);
+    m_dir[dstEnd].dst->Receive(frame);
 }
 
 bool
@@ -137,6 +234,13 @@ PfcChannel::TransmitStart(FabricFrame& frame, uint32_t srcEnd, const Time& frame
     {
         return false;
     }
+#ifdef NS3_MPI
+    if (d.reach != Reach::LOCAL)
+    {
+        SendRemote(frame, 1 - srcEnd, frameTime);
+        return true;
+    }
+#endif
     if (d.count == 0)
     {
         d.context = d.dst->GetNodeId(); // refreshed whenever the cable goes idle

@@ -31,6 +31,18 @@ class PfcNetDevice;
  * Frames on one direction arrive in the order they were sent (serialization is sequential and
  * the delay is constant), so each direction keeps its frames in flight in a FIFO and one
  * RecurringEvent delivers the head: no allocation per frame beyond the packet itself.
+ *
+ * Cables between processes (builds with ns-3's MPI module, NS3_MPI): when ns-3's MPI
+ * interface is enabled and the two ports' nodes have different system ids (Node::GetSystemId),
+ * the cable connects two MPI processes, like ns-3's PointToPointRemoteChannel. A frame sent
+ * towards the other process leaves as bytes (FabricFrameCodec) through
+ * MpiInterface::SendPacket, stamped with its arrival time (now + frame time + Delay), and the
+ * other process's copy of the cable hands it to its port through an MpiReceiver at that time:
+ * the same frame at the same instant as in one process, PFC pause frames included. Delay is
+ * the lookahead ns-3's distributed engine reads from the cable, so such a cable must have
+ * Delay > 0 (an input error otherwise, naming the cable). A frame sent by a port whose node
+ * belongs to another process means work was started on a node this process does not own: it
+ * aborts naming the node.
  */
 class PfcChannel : public Channel
 {
@@ -72,6 +84,12 @@ class PfcChannel : public Channel
     /// \return the one-way propagation delay
     Time GetDelay() const;
 
+    /**
+     * \return true if the two ends belong to different MPI processes (always false without
+     *         ns-3's MPI module or when MPI is not enabled)
+     */
+    bool IsRemote() const;
+
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
     /**
@@ -90,6 +108,38 @@ class PfcChannel : public Channel
      */
     void SetDelay(Time delay);
 
+    /// Where the frames of one direction go: this process, another one, or (sent by a node of
+    /// another process) nowhere.
+    enum class Reach : uint8_t
+    {
+        LOCAL,   //!< both ends in this process (or no MPI)
+        REMOTE,  //!< the receiving end is in another process: frames leave through MPI
+        FOREIGN, //!< the sending end is in another process: it must never send here
+    };
+
+    /// With MPI enabled and both ends attached, find which ends are in this process, set each
+    /// direction's Reach and give the local end of a remote direction its MpiReceiver.
+    void ConnectProcesses();
+
+    /**
+     * \brief Send a frame to the other process (Reach::REMOTE), or abort (Reach::FOREIGN).
+     * \param frame the frame (consumed)
+     * \param dstEnd the receiving end, 0 or 1
+     * \param frameTime the frame's serialization time
+     */
+    void SendRemote(FabricFrame& frame, uint32_t dstEnd, const Time& frameTime);
+
+    /**
+     * \brief A frame from the other process arrives at end \p dstEnd (the MpiReceiver's
+     *        callback, at the frame's arrival time).
+     * \param dstEnd the receiving end
+     * \param bytes the frame, as FabricFrameCodec encoded it
+     */
+    void ReceiveRemote(uint32_t dstEnd, Ptr<Packet> bytes);
+
+    /// Abort, naming the cable, if a remote direction has a zero Delay (no lookahead).
+    void CheckRemoteDelay() const;
+
     /**
      * \brief One direction of the cable: everything a frame's transmission and arrival read,
      *        in one cache line (a busy fabric touches each cable's state once per frame, long
@@ -107,11 +157,12 @@ class PfcChannel : public Channel
 
         PfcNetDevice* dst{nullptr};        //!< receiving end (owned by the channel's m_dev)
         FabricEventImpl* deliver{nullptr}; //!< RecurringEvent running Deliver() (m_deliver)
-        FabricEngineRef engine;  //!< the engine, if a FabricSimulatorImpl (for every frame)
-        Time delay;              //!< the cable's one-way propagation delay
-        uint32_t context{0};     //!< receiving node id, the context of the arrival
-        bool linkUp{true};       //!< the cable's state
-        uint8_t capacityLog2{0}; //!< ring size = 2^capacityLog2 (0 = no ring yet)
+        FabricEngineRef engine;    //!< the engine, if a FabricSimulatorImpl (for every frame)
+        Time delay;                //!< the cable's one-way propagation delay
+        uint32_t context{0};       //!< receiving node id, the context of the arrival
+        bool linkUp{true};         //!< the cable's state
+        uint8_t capacityLog2{0};   //!< ring size = 2^capacityLog2 (0 = no ring yet)
+        Reach reach{Reach::LOCAL}; //!< whether the frames stay in this process
         std::unique_ptr<FabricFrame[]> ring; //!< frames propagating, oldest at head
         uint32_t head{0};                    //!< index of the oldest frame
         uint32_t count{0};                   //!< frames propagating

@@ -1,0 +1,202 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-mpi.h"
+
+#include "ns3/fabric-input-error.h"
+#include "ns3/global-value.h"
+#include "ns3/string.h"
+
+#include <cstdlib>
+#include <limits>
+#include <vector>
+
+#ifdef NS3_MPI
+#include "ns3/mpi-interface.h"
+
+#include <mpi.h>
+#endif
+
+namespace ns3
+{
+
+namespace
+{
+/**
+ * \param name an environment variable
+ * \return its value as a whole number, 0 if unset or not a number
+ */
+uint32_t
+EnvCount(const char* name)
+{
+    const char* v = std::getenv(name);
+    if (!v || *v == '\0')
+    {
+        return 0;
+    }
+    char* end = nullptr;
+    unsigned long n = std::strtoul(v, &end, 10);
+    return (*end == '\0' && n <= std::numeric_limits<uint32_t>::max()) ? uint32_t(n) : 0;
+}
+} // namespace
+
+bool
+FabricMpi::IsAvailable()
+{
+#ifdef NS3_MPI
+    return true;
+#else
+    return false;
+#endif
+}
+
+uint32_t
+FabricMpi::GetLaunchedSize()
+{
+    if (uint32_t n = EnvCount("OMPI_COMM_WORLD_SIZE"))
+    {
+        return n;
+    }
+    if (uint32_t n = EnvCount("PMI_SIZE"))
+    {
+        return n;
+    }
+    return std::getenv("PMIX_RANK") ? 1 : 0;
+}
+
+bool
+FabricMpi::Enable(int* argc, char*** argv, bool nullMessage)
+{
+    const uint32_t launched = GetLaunchedSize();
+    if (launched == 0)
+    {
+        return false;
+    }
+#ifdef NS3_MPI
+    if (!MpiInterface::IsEnabled())
+    {
+        GlobalValue::Bind("SimulatorImplementationType",
+                          StringValue(nullMessage ? "ns3::NullMessageSimulatorImpl"
+                                                  : "ns3::DistributedSimulatorImpl"));
+        MpiInterface::Enable(argc, argv);
+    }
+    return true;
+#else
+    (void)argc;
+    (void)argv;
+    (void)nullMessage;
+    FABRIC_INPUT_ERROR_IF(launched > 1,
+                          "started as " << launched
+                                        << " MPI processes, but this build has no MPI: each "
+                                           "would run the whole simulation alone. Build ns-3 "
+                                           "with MPI (bash tools/ai-fabric.sh mpi-build) or "
+                                           "run one process");
+    return false;
+#endif
+}
+
+bool
+FabricMpi::IsEnabled()
+{
+#ifdef NS3_MPI
+    return MpiInterface::IsEnabled();
+#else
+    return false;
+#endif
+}
+
+uint32_t
+FabricMpi::GetSystemId()
+{
+#ifdef NS3_MPI
+    return IsEnabled() ? MpiInterface::GetSystemId() : 0;
+#else
+    return 0;
+#endif
+}
+
+uint32_t
+FabricMpi::GetSize()
+{
+#ifdef NS3_MPI
+    return IsEnabled() ? MpiInterface::GetSize() : 1;
+#else
+    return 1;
+#endif
+}
+
+bool
+FabricMpi::IsLocal(const Ptr<const Node>& node)
+{
+    return !IsEnabled() || node->GetSystemId() == GetSystemId();
+}
+
+std::string
+FabricMpi::Gather(const std::string& text)
+{
+#ifdef NS3_MPI
+    if (!IsEnabled())
+    {
+        return text;
+    }
+    const int size = static_cast<int>(GetSize());
+    FABRIC_INPUT_ERROR_IF(text.size() > size_t(std::numeric_limits<int>::max()),
+                          "FabricMpi::Gather: " << text.size()
+                                                << " bytes from one process; at most 2 GiB");
+    int mine = static_cast<int>(text.size());
+    std::vector<int> lengths(size, 0);
+    MPI_Comm comm = MpiInterface::GetCommunicator();
+    MPI_Gather(&mine, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
+    std::vector<int> offsets(size, 0);
+    int64_t total = 0;
+    for (int i = 0; i < size; ++i)
+    {
+        offsets[i] = static_cast<int>(total);
+        total += lengths[i];
+    }
+    FABRIC_INPUT_ERROR_IF(GetSystemId() == 0 && total > std::numeric_limits<int>::max(),
+                          "FabricMpi::Gather: " << total << " bytes in all; at most 2 GiB");
+    std::string all(GetSystemId() == 0 ? size_t(total) : 0, '\0');
+    MPI_Gatherv(text.data(),
+                mine,
+                MPI_CHAR,
+                all.data(),
+                lengths.data(),
+                offsets.data(),
+                MPI_CHAR,
+                0,
+                comm);
+    return all;
+#else
+    return text;
+#endif
+}
+
+uint64_t
+FabricMpi::Sum(uint64_t value)
+{
+#ifdef NS3_MPI
+    if (!IsEnabled())
+    {
+        return value;
+    }
+    uint64_t sum = 0;
+    MPI_Allreduce(&value, &sum, 1, MPI_UINT64_T, MPI_SUM, MpiInterface::GetCommunicator());
+    return sum;
+#else
+    return value;
+#endif
+}
+
+void
+FabricMpi::Disable()
+{
+#ifdef NS3_MPI
+    if (IsEnabled())
+    {
+        MpiInterface::Disable();
+    }
+#endif
+}
+
+} // namespace ns3

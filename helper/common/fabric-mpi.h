@@ -1,0 +1,103 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: one simulation across MPI processes, on ns-3's distributed engine.
+ */
+#ifndef FABRIC_MPI_H
+#define FABRIC_MPI_H
+
+#include "ns3/node.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup ai-fabric-helper
+ * \brief Runs one ai-fabric simulation across MPI processes on ns-3's own distributed engine
+ *        (src/mpi: DistributedSimulatorImpl, the granted-time-window algorithm, or
+ *        NullMessageSimulatorImpl), the way ns-3's MPI examples do for point-to-point links.
+ *
+ * A program calls Enable() first in main(). When it was started by an MPI launcher (mpirun /
+ * mpiexec: Open MPI's OMPI_COMM_WORLD_SIZE, or PMI_SIZE / PMIX_RANK in the environment), that
+ * initializes MPI through ns-3's MpiInterface and selects ns-3's distributed simulator
+ * implementation; started without a launcher, nothing changes and the program runs
+ * sequentially on the engine it chooses. Each process is one ns-3 system: topology helpers
+ * give every node a system id (FabricTopologyHelper's Systems and PartitionBy attributes),
+ * cables between systems carry their frames through MPI (PfcChannel), and each process runs
+ * the events of its own nodes only. Process 0 writes the outputs: Gather() brings every
+ * process's text to it in system order.
+ *
+ * Builds against Debian's ns-3 have no MPI module (IsAvailable() is false): there a launch
+ * with more than one process is an input error naming the build that has it
+ * (tools/ai-fabric.sh mpi-build), instead of N identical sequential runs.
+ */
+class FabricMpi
+{
+  public:
+    /// \return true if this build has ns-3's MPI module (compiled with NS3_MPI)
+    static bool IsAvailable();
+
+    /**
+     * \brief Number of processes the MPI launcher started, read from its environment
+     *        (OMPI_COMM_WORLD_SIZE, PMI_SIZE); 0 when not started by a launcher.
+     * \return processes, >= 0
+     */
+    static uint32_t GetLaunchedSize();
+
+    /**
+     * \brief Initialize MPI and ns-3's distributed engine when started by an MPI launcher.
+     *
+     * Call first in main(), before any Simulator use. With \p nullMessage the engine is
+     * ns-3's NullMessageSimulatorImpl instead of DistributedSimulatorImpl.
+     * \param argc main()'s argc (MPI may remove its own arguments)
+     * \param argv main()'s argv
+     * \param nullMessage use the null-message algorithm
+     * \return true if MPI is now enabled (launched by mpirun, in a build with MPI); false
+     *         when not launched by a launcher. A launch of more than one process in a build
+     *         without MPI is an input error (FABRIC_INPUT_ERROR: exit 2 in the examples).
+     */
+    static bool Enable(int* argc, char*** argv, bool nullMessage = false);
+
+    /// \return true between Enable() (when it enabled MPI) and Disable()
+    static bool IsEnabled();
+
+    /// \return this process's system id, 0..GetSize()-1 (0 without MPI)
+    static uint32_t GetSystemId();
+
+    /// \return the number of processes of the simulation (1 without MPI)
+    static uint32_t GetSize();
+
+    /**
+     * \param node a node
+     * \return true if \p node belongs to this process (always true without MPI)
+     */
+    static bool IsLocal(const Ptr<const Node>& node);
+
+    /**
+     * \brief Collective: every process calls it with its text; process 0 gets all texts
+     *        concatenated in system order, the others an empty string. Without MPI it
+     *        returns \p text.
+     * \param text this process's part (any bytes, up to 2 GiB in all)
+     * \return the concatenation at process 0, "" elsewhere
+     */
+    static std::string Gather(const std::string& text);
+
+    /**
+     * \brief Collective: the sum of every process's \p value (all processes get it).
+     * \param value this process's value
+     * \return the sum over processes (\p value without MPI)
+     */
+    static uint64_t Sum(uint64_t value);
+
+    /// Finalize MPI (ns-3's MpiInterface::Disable) if Enable() enabled it; call after
+    /// Simulator::Destroy().
+    static void Disable();
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_MPI_H */

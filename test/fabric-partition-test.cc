@@ -1,0 +1,279 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * One simulation across MPI processes (issue 40, items 3-4), what a build without MPI can
+ * check: FabricPartition cuts fabrics only at switch-to-switch cables (units, contiguous
+ * blocks, spines round-robin, Pod vs Leaf), refuses what cannot run (more processes than
+ * units, an NVLink or host cable between processes, a zero-delay cable between processes) naming
+ * the values; FabricTopologyHelper gives every node its system id and refuses a Systems
+ * count the run does not have; FabricFrameCodec carries frames between processes bit-exactly.
+ */
+#include "test-util.h"
+
+#include "ns3/ai-fabric-module.h"
+
+#include <random>
+
+using namespace ns3;
+
+namespace
+{
+
+using Cable = FabricPartition::Cable;
+
+std::string
+Name(uint32_t i)
+{
+    return "n" + std::to_string(i);
+}
+
+/// A two-tier Clos by node index: hosts 0..L*h-1 (h per leaf), leaves, then spines; every
+/// leaf cabled to every spine.
+std::vector<Cable>
+TwoTier(uint32_t leaves, uint32_t perLeaf, uint32_t spines, Time upDelay = NanoSeconds(500))
+{
+    std::vector<Cable> c;
+    const uint32_t hosts = leaves * perLeaf;
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        c.push_back({h, hosts + h / perLeaf, FabricLinkTier::GPU_LEAF, MicroSeconds(1)});
+    }
+    for (uint32_t l = 0; l < leaves; ++l)
+    {
+        for (uint32_t s = 0; s < spines; ++s)
+        {
+            c.push_back({hosts + l, hosts + leaves + s, FabricLinkTier::LEAF_SPINE, upDelay});
+        }
+    }
+    return c;
+}
+
+TEST(FabricPartitionTest, LeafGroupsInContiguousBlocksAndSpinesRoundRobin)
+{
+    // 4 leaves x 8 hosts, 4 spines: 4 units with hosts; 2 systems take 2 racks each.
+    const auto cables = TwoTier(4, 8, 4);
+    FabricPartition p(40, 32, cables, PARTITION_BY_LEAF, 2, Name);
+    EXPECT_EQ(p.GetGpuUnits(), 4u);
+    for (uint32_t h = 0; h < 32; ++h)
+    {
+        EXPECT_EQ(p.GetSystem(h), h < 16 ? 0u : 1u) << h;
+    }
+    for (uint32_t l = 0; l < 4; ++l)
+    {
+        EXPECT_EQ(p.GetSystem(32 + l), l < 2 ? 0u : 1u);
+    }
+    for (uint32_t s = 0; s < 4; ++s)
+    {
+        EXPECT_EQ(p.GetSystem(36 + s), s % 2);
+    }
+    // Each leaf reaches the two spines of the other system: 4 x 2 crossing cables.
+    EXPECT_EQ(p.GetCrossingCables(), 8u);
+    EXPECT_EQ(p.GetLookahead(), NanoSeconds(500));
+    EXPECT_EQ(p.GetNodeCount(0), 20u);
+    EXPECT_EQ(p.GetNodeCount(1), 20u);
+    // Host cables never cross, whatever the count of systems.
+    for (uint32_t s = 1; s <= 4; ++s)
+    {
+        FabricPartition q(40, 32, cables, PARTITION_BY_LEAF, s, Name);
+        for (const auto& c : cables)
+        {
+            if (c.tier == FabricLinkTier::GPU_LEAF)
+            {
+                EXPECT_EQ(q.GetSystem(c.a), q.GetSystem(c.b));
+            }
+        }
+        // Leaves in blocks, spines round-robin: s = 3 gives leaves 0,0,1,2 and spines
+        // 0,1,2,0, so 2 + 2 + 3 + 3 cables cross.
+        const uint32_t crossing[] = {0, 0, 8, 10, 12};
+        EXPECT_EQ(q.GetCrossingCables(), crossing[s]) << s;
+    }
+}
+
+TEST(FabricPartitionTest, NvLinkServersKeepTheirLeavesTogether)
+{
+    // Rail-optimized: 4 servers x 2 GPUs, GPU g on rail leaf g of its scalable unit (2 SUs of 2
+    // servers), one NVSwitch per server, one spine per rail. A server's NVLink ties both rail
+    // leaves of its SU into one unit: 2 units.
+    std::vector<Cable> c;
+    const uint32_t gpus = 8;
+    const uint32_t nv = 4;
+    const uint32_t leafBase = gpus + nv; // 4 leaves: SU u rail r = 2u + r
+    const uint32_t spineBase = leafBase + 4;
+    for (uint32_t g = 0; g < gpus; ++g)
+    {
+        const uint32_t server = g / 2;
+        const uint32_t su = server / 2;
+        c.push_back({g, gpus + server, FabricLinkTier::NVLINK, NanoSeconds(150)});
+        c.push_back({g, leafBase + 2 * su + g % 2, FabricLinkTier::GPU_LEAF, MicroSeconds(1)});
+    }
+    for (uint32_t l = 0; l < 4; ++l)
+    {
+        c.push_back({leafBase + l, spineBase + l % 2, FabricLinkTier::LEAF_SPINE, MicroSeconds(1)});
+    }
+    FabricPartition p(spineBase + 2, gpus, c, PARTITION_BY_LEAF, 2, Name);
+    EXPECT_EQ(p.GetGpuUnits(), 2u);
+    for (uint32_t g = 0; g < gpus; ++g)
+    {
+        EXPECT_EQ(p.GetSystem(g), g < 4 ? 0u : 1u);
+        EXPECT_EQ(p.GetSystem(gpus + g / 2), p.GetSystem(g)) << "NVSwitch of gpu" << g;
+    }
+    EXPECT_EQ(p.GetSystem(leafBase + 1), 0u);
+    EXPECT_EQ(p.GetSystem(leafBase + 2), 1u);
+    // More processes than units: refused naming both counts.
+    EXPECT_DEATH(FabricPartition(spineBase + 2, gpus, c, PARTITION_BY_LEAF, 3, Name),
+                 "Systems 3 is more than the 2 units");
+}
+
+TEST(FabricPartitionTest, PodKeepsSpinesWithTheirPodInThreeTiers)
+{
+    // 2 pods x (2 leaves x 2 hosts, 2 spines), 2 cores: Leaf cuts leaf-spine cables, Pod only
+    // spine-core ones.
+    std::vector<Cable> c;
+    const uint32_t hosts = 8;
+    const uint32_t leaf = hosts;      // 4 leaves
+    const uint32_t spine = hosts + 4; // 4 spines (2 per pod)
+    const uint32_t core = hosts + 8;  // 2 cores
+    for (uint32_t h = 0; h < hosts; ++h)
+    {
+        c.push_back({h, leaf + h / 2, FabricLinkTier::GPU_LEAF, MicroSeconds(1)});
+    }
+    for (uint32_t l = 0; l < 4; ++l)
+    {
+        for (uint32_t s = 0; s < 2; ++s)
+        {
+            c.push_back(
+                {leaf + l, spine + 2 * (l / 2) + s, FabricLinkTier::LEAF_SPINE, NanoSeconds(300)});
+        }
+    }
+    for (uint32_t s = 0; s < 4; ++s)
+    {
+        c.push_back({spine + s, core + s % 2, FabricLinkTier::SPINE_CORE, NanoSeconds(700)});
+    }
+    FabricPartition byPod(hosts + 10, hosts, c, PARTITION_BY_POD, 2, Name);
+    EXPECT_EQ(byPod.GetGpuUnits(), 2u);
+    for (uint32_t s = 0; s < 4; ++s)
+    {
+        EXPECT_EQ(byPod.GetSystem(spine + s), s / 2) << "spine" << s;
+    }
+    EXPECT_EQ(byPod.GetCrossingCables(), 2u); // each core joins one spine of the other pod
+    EXPECT_EQ(byPod.GetLookahead(), NanoSeconds(700));
+    FabricPartition byLeaf(hosts + 10, hosts, c, PARTITION_BY_LEAF, 4, Name);
+    EXPECT_EQ(byLeaf.GetGpuUnits(), 4u);
+    EXPECT_EQ(byLeaf.GetLookahead(), NanoSeconds(300));
+}
+
+TEST(FabricPartitionTest, RefusesWhatCannotRunAcrossProcesses)
+{
+    // A zero-delay cable between processes leaves ns-3's engine no lookahead.
+    EXPECT_DEATH(FabricPartition(40, 32, TwoTier(4, 8, 4, Time(0)), PARTITION_BY_LEAF, 2, Name),
+                 "leaf-spine cable n32-n37 joins systems 0 and 1 with a delay of 0 ns");
+    // An explicit assignment that splits a host cable or an NVLink.
+    const auto cables = TwoTier(2, 2, 1);
+    std::vector<uint32_t> split{0, 1, 0, 1, 0, 1, 0};
+    EXPECT_DEATH(FabricPartition(split, cables, 2, Name),
+                 "gpu-leaf cable n1-n4 joins systems 1 and 0; NVLink and host cables must stay");
+    std::vector<Cable> nvl{{0, 1, FabricLinkTier::NVLINK, NanoSeconds(150)}};
+    EXPECT_DEATH(FabricPartition(std::vector<uint32_t>{0, 1}, nvl, 2, Name),
+                 "gpu-nvswitch cable n0-n1 joins systems 0 and 1");
+    EXPECT_DEATH(FabricPartition(std::vector<uint32_t>{0, 3}, nvl, 2, Name),
+                 "n1 is assigned system 3; systems are 0..1");
+    EXPECT_DEATH(FabricPartition(std::vector<uint32_t>{0, 0}, nvl, 2, Name),
+                 "system 1 of 2 has no node");
+    // A valid explicit assignment: racks apart, the spine with rack 1.
+    FabricPartition ok(std::vector<uint32_t>{0, 0, 1, 1, 0, 1, 1}, cables, 2, Name);
+    EXPECT_EQ(ok.GetCrossingCables(), 1u);
+}
+
+class FabricPartitionTopologyTest : public test::SimTest
+{
+};
+
+TEST_F(FabricPartitionTopologyTest, TheHelperNamesItsSystemsAndRefusesAnotherCount)
+{
+    auto t = CreateObject<ClosTopologyHelper>();
+    t->SetAttribute("Servers", UintegerValue(8));
+    t->SetAttribute("GpusPerServer", UintegerValue(1));
+    t->SetAttribute("NvLink", BooleanValue(false));
+    t->SetAttribute("ServersPerRack", UintegerValue(2));
+    t->SetAttribute("Spines", UintegerValue(2));
+    t->Install();
+    // One process: every node is system 0, and the partition says so.
+    EXPECT_EQ(t->GetPartition().GetSystems(), 1u);
+    EXPECT_EQ(t->GetPartition().GetCrossingCables(), 0u);
+    EXPECT_EQ(t->GetPartition().GetSystemOfNode().size(), 8u + 4u + 2u);
+    for (uint32_t r = 0; r < 8; ++r)
+    {
+        EXPECT_EQ(t->GetRank(r)->GetSystemId(), 0u);
+        EXPECT_TRUE(FabricMpi::IsLocal(t->GetRank(r)));
+    }
+    EXPECT_FALSE(FabricMpi::IsEnabled());
+    EXPECT_EQ(FabricMpi::GetSize(), 1u);
+    EXPECT_EQ(FabricMpi::Gather("abc"), "abc");
+    EXPECT_EQ(FabricMpi::Sum(7), 7u);
+
+    auto u = CreateObject<ClosTopologyHelper>();
+    u->SetAttribute("Servers", UintegerValue(8));
+    u->SetAttribute("GpusPerServer", UintegerValue(1));
+    u->SetAttribute("NvLink", BooleanValue(false));
+    u->SetAttribute("Systems", UintegerValue(2));
+    EXPECT_DEATH(u->Install(), "Systems 2 but this run has 1 MPI process; set Systems to 0");
+}
+
+TEST(FabricPartitionTest, FramesCrossProcessesBitExactly)
+{
+    std::mt19937 gen(7);
+    std::uniform_int_distribution<int> byte(0, 255);
+    uint8_t head[FabricFrame::HEAD_CAPACITY];
+    for (auto& b : head)
+    {
+        b = static_cast<uint8_t>(byte(gen));
+    }
+    // A NIC's frame: headers then zeros, no packet; it stays without one.
+    FabricFrame zero(head, 78, 4096 + 4);
+    zero.SetSizeDiscount(18);
+    Ptr<Packet> bytes = FabricFrameCodec::Encode(zero);
+    EXPECT_EQ(bytes->GetSize(), FabricFrameCodec::PREFIX_BYTES + 78);
+    FabricFrame z = FabricFrameCodec::Decode(bytes);
+    EXPECT_FALSE(z.HasPacket());
+    EXPECT_EQ(z.GetSize(), zero.GetSize());
+    EXPECT_EQ(z.GetSizeDiscount(), 18u);
+    EXPECT_EQ(z.GetChargedSize(), zero.GetChargedSize());
+    ASSERT_EQ(z.GetHeadBytes(), 78u);
+    EXPECT_EQ(0, std::memcmp(z.GetHead(), head, 78));
+    EXPECT_FALSE(zero.IsEmpty()); // encoding leaves the frame as it was
+
+    // A frame with a packet whose head was rewritten (a switch hop): every byte arrives.
+    std::vector<uint8_t> wire(1500);
+    for (auto& b : wire)
+    {
+        b = static_cast<uint8_t>(byte(gen));
+    }
+    FabricFrame full(Create<Packet>(wire.data(), wire.size()));
+    full.LoadHead(64);
+    uint8_t eth[14];
+    for (auto& b : eth)
+    {
+        b = static_cast<uint8_t>(byte(gen));
+    }
+    ASSERT_TRUE(full.ReplaceHead(14, eth, 14));
+    std::vector<uint8_t> expected(1500);
+    full.CopyData(expected.data(), 1500);
+    FabricFrame f = FabricFrameCodec::Decode(FabricFrameCodec::Encode(full));
+    EXPECT_TRUE(f.HasPacket());
+    EXPECT_EQ(f.GetSize(), 1500u);
+    EXPECT_EQ(f.GetHeadBytes(), 64u);
+    std::vector<uint8_t> got(1500);
+    f.CopyData(got.data(), 1500);
+    EXPECT_EQ(got, expected);
+    EXPECT_EQ(0, std::memcmp(got.data(), eth, 14));
+
+    // Anything else is a defect between processes: refused naming the fault.
+    uint8_t junk[13] = {0xAF, 2, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0};
+    EXPECT_DEATH(FabricFrameCodec::Decode(Create<Packet>(junk, 13)), "magic 175 version 2");
+    junk[1] = 1;
+    EXPECT_DEATH(FabricFrameCodec::Decode(Create<Packet>(junk, 13)),
+                 "frame 3 B, discount 0 B, length 13 B where 12 were expected");
+    EXPECT_DEATH(FabricFrameCodec::Decode(Create<Packet>(junk, 5)), "5 bytes, fewer than the 9");
+}
+
+} // namespace

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# One simulation across MPI processes gives the results of one process: builds the MPI
+# variant (tools/ci/build-mpi.sh) and runs its distributed programs sequentially (no mpirun)
+# and with 1, 2 and 4 MPI processes (mpirun --oversubscribe: more processes than cores is
+# fine for a check), comparing their tables and per-flow outputs byte for byte; then checks
+# the bad input of a distributed run (more processes than units, an MPI launch of a build
+# without MPI). Prints each run's wall time.
+#
+#   tools/ci/mpi-test.sh [SEQUENTIAL_BUILD_DIR]
+#
+# SEQUENTIAL_BUILD_DIR (default build): the Debian (non-MPI) build, for the check that its
+# programs refuse an MPI launch; skipped if it has no distributed-permutation. Exit status 0
+# all pass, 1 otherwise.
+set -uo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+seq_build="${1:-$here/build}"
+bin_dir="$(bash "$here/tools/ci/build-mpi.sh" | tail -n 1)" || exit 1
+prog="$(find "$bin_dir" -maxdepth 1 -type f -name '*distributed-permutation*' | head -n 1)"
+if [ -z "$prog" ]; then
+    echo "mpi-test: no distributed-permutation program in $bin_dir" >&2
+    exit 1
+fi
+mpirun=(mpirun --oversubscribe)
+[ "$(id -u)" -eq 0 ] && mpirun+=(--allow-run-as-root)
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+failures=0
+
+run() { # name, then the command; stdout to $out/name.txt, stderr to $out/name.err
+    local name="$1"
+    shift
+    local t0=$SECONDS
+    "$@" >"$out/$name.txt" 2>"$out/$name.err"
+    local rc=$?
+    echo "mpi-test: $name: exit $rc in $((SECONDS - t0)) s"
+    return $rc
+}
+
+same() { # a b: the two runs' tables and CSVs are identical
+    local ok=1
+    # The process count and the partition line differ by design; everything else must not.
+    if ! diff <(grep -v '^processes ' "$out/$1.txt") <(grep -v '^processes ' "$out/$2.txt") \
+        >"$out/diff.txt"; then
+        ok=0
+    fi
+    if ! cmp -s "$out/$1.csv" "$out/$2.csv"; then
+        ok=0
+        diff "$out/$1.csv" "$out/$2.csv" | head -n 5 >>"$out/diff.txt"
+    fi
+    if [ $ok = 1 ]; then
+        echo "mpi-test: PASS $2 is identical to $1"
+    else
+        echo "mpi-test: FAIL $2 differs from $1:"
+        head -n 20 "$out/diff.txt"
+        failures=$((failures + 1))
+    fi
+}
+
+for scenario in "permutation:--racks=4 --hostsPerRack=8 --spines=4 --bytes=1048576" \
+    "incast-small:--racks=4 --hostsPerRack=4 --spines=2 --bytes=262144 --incast=true"; do
+    name="${scenario%%:*}"
+    args=(${scenario#*:})
+    run "$name-seq" "$prog" "${args[@]}" --fct="$out/$name-seq.csv" || failures=$((failures + 1))
+    cat "$out/$name-seq.txt"
+    for np in 1 2 4; do
+        run "$name-np$np" "${mpirun[@]}" -np $np "$prog" "${args[@]}" \
+            --fct="$out/$name-np$np.csv" || failures=$((failures + 1))
+        same "$name-seq" "$name-np$np"
+    done
+    run "$name-nullmsg-np2" "${mpirun[@]}" -np 2 "$prog" "${args[@]}" --null-message \
+        --fct="$out/$name-nullmsg-np2.csv" || failures=$((failures + 1))
+    same "$name-seq" "$name-nullmsg-np2"
+done
+
+# Bad input: more processes than the fabric has units (4 racks, 8 processes).
+run too-many "${mpirun[@]}" -np 8 "$prog" --racks=4 --hostsPerRack=2 --spines=2
+if grep -q "Systems 8 is more than the 4 units" "$out/too-many.err"; then
+    echo "mpi-test: PASS 8 processes for 4 racks are refused naming both counts"
+else
+    echo "mpi-test: FAIL 8 processes for 4 racks:"
+    head -n 5 "$out/too-many.err"
+    failures=$((failures + 1))
+fi
+# Bad input: an MPI launch of the build without MPI.
+seq_prog="$seq_build/examples/distributed-permutation"
+if [ -x "$seq_prog" ]; then
+    run no-mpi "${mpirun[@]}" -np 2 "$seq_prog" --racks=2 --hostsPerRack=1 --spines=1
+    if grep -q "this build has no MPI" "$out/no-mpi.err"; then
+        echo "mpi-test: PASS a build without MPI refuses an MPI launch of 2 processes"
+    else
+        echo "mpi-test: FAIL a build without MPI under mpirun -np 2:"
+        head -n 5 "$out/no-mpi.err"
+        failures=$((failures + 1))
+    fi
+fi
+echo "mpi-test: $failures failure(s)"
+[ $failures -eq 0 ]
