@@ -16,13 +16,13 @@
  *
  * Flags: --racks, --hostsPerRack, --spines, --bytes, --incast (every host outside the last
  * rack also writes to the last rack's host 0: PFC pauses cross processes), --fct=FILE (per-flow
- * CSV),
- * --null-message (ns-3's null-message algorithm instead of the granted time window).
+ * CSV).
  */
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -75,23 +75,17 @@ RackCrossingPermutation(uint32_t racks, uint32_t perRack)
 int
 main(int argc, char* argv[])
 {
-    bool nullMessage = false;
-    for (int i = 1; i < argc; ++i)
-    {
-        nullMessage |= std::string(argv[i]) == "--null-message" ||
-                       std::string(argv[i]) == "--null-message=true";
-    }
-    // First: MPI (when started by mpirun) selects ns-3's distributed engine.
-    FabricMpi::Enable(&argc, &argv, nullMessage);
-    Time::SetResolution(Time::PS);
-
     uint32_t racks = 4;
     uint32_t perRack = 8;
     uint32_t spines = 4;
     uint64_t bytes = 1 << 20;
     bool incast = true;
     std::string fctPath;
-    FabricCommandLine cmd(__FILE__);
+    FabricCommandLine cmd(__FILE__); // from here on, input errors exit 2 with one line
+    // First: MPI (when started by mpirun) selects ns-3's distributed engine.
+    FabricMpi::Enable(&argc, &argv);
+
+    Time::SetResolution(Time::PS);
     cmd.AddValue("racks", "Racks (leaves), >= 2", racks, 2, 1024);
     cmd.AddValue("hostsPerRack", "Hosts per rack", perRack, 1, 256);
     cmd.AddValue("spines", "Spine switches", spines, 1, 256);
@@ -100,7 +94,6 @@ main(int argc, char* argv[])
                  "Every host outside the last rack also writes to its host 0 (PFC)",
                  incast);
     cmd.AddOutput("fct", "Per-flow CSV (src,dst,bytes,fct_ns), written by process 0", fctPath);
-    cmd.AddValue("null-message", "ns-3's null-message engine (MPI runs)", nullMessage);
     cmd.Parse(argc, argv);
 
     auto t = CreateObject<ClosTopologyHelper>();
@@ -145,7 +138,10 @@ main(int argc, char* argv[])
                 v->push_back({s, d, wc.bytes, wc.endTime, wc.status == RoceWcStatus::SUCCESS});
             }).Bind(&flows, src, to));
     }
+    const auto runStart = std::chrono::steady_clock::now();
     Simulator::Run();
+    const double runSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count();
 
     // Per-flow rows and counters of this process's nodes, gathered at process 0.
     std::ostringstream rows;
@@ -176,6 +172,11 @@ main(int argc, char* argv[])
         {
             marks += m;
         }
+    }
+    if (std::getenv("AI_FABRIC_MPI_DEBUG"))
+    {
+        std::cerr << "process " << FabricMpi::GetSystemId() << ": " << Simulator::GetEventCount()
+                  << " events, Simulator::Run " << runSeconds << " s\n";
     }
     const std::string all = FabricMpi::Gather(rows.str());
     pauses = FabricMpi::Sum(pauses);
@@ -224,9 +225,10 @@ main(int argc, char* argv[])
                 out << l << '\n';
             }
         }
-        // Events differ between engines (the distributed one adds its own): on stderr.
         std::cout << std::flush;
-        std::cerr << "events " << events << std::endl;
+        // Events and wall time differ between engines and machines: on stderr.
+        std::cerr << "events " << events << ", Simulator::Run " << std::setprecision(2)
+                  << runSeconds << " s at process 0" << std::endl;
     }
     Simulator::Destroy();
     FabricMpi::Disable();

@@ -157,6 +157,8 @@ TEST(FabricPartitionTest, PodKeepsSpinesWithTheirPodInThreeTiers)
     }
     EXPECT_EQ(byPod.GetCrossingCables(), 2u); // each core joins one spine of the other pod
     EXPECT_EQ(byPod.GetLookahead(), NanoSeconds(700));
+    EXPECT_EQ(byPod.GetLookahead(0), NanoSeconds(700));
+    EXPECT_EQ(byPod.GetLookahead(1), NanoSeconds(700));
     FabricPartition byLeaf(hosts + 10, hosts, c, PARTITION_BY_LEAF, 4, Name);
     EXPECT_EQ(byLeaf.GetGpuUnits(), 4u);
     EXPECT_EQ(byLeaf.GetLookahead(), NanoSeconds(300));
@@ -182,6 +184,16 @@ TEST(FabricPartitionTest, RefusesWhatCannotRunAcrossProcesses)
     // A valid explicit assignment: racks apart, the spine with rack 1.
     FabricPartition ok(std::vector<uint32_t>{0, 0, 1, 1, 0, 1, 1}, cables, 2, Name);
     EXPECT_EQ(ok.GetCrossingCables(), 1u);
+    // Each process's lookahead is its own smallest crossing delay.
+    std::vector<Cable> mixed = TwoTier(2, 1, 2);
+    mixed[2].delay = NanoSeconds(200); // leaf0-spine0
+    FabricPartition lk(std::vector<uint32_t>{0, 1, 0, 1, 0, 1}, mixed, 2, Name);
+    EXPECT_EQ(lk.GetCrossingCables(), 2u); // leaf0-spine1, leaf1-spine0
+    EXPECT_EQ(lk.GetLookahead(), NanoSeconds(500));
+    EXPECT_EQ(lk.GetLookahead(0), NanoSeconds(500));
+    EXPECT_EQ(lk.GetLookahead(1), NanoSeconds(500));
+    FabricPartition lk2(std::vector<uint32_t>{0, 1, 0, 1, 1, 0}, mixed, 2, Name);
+    EXPECT_EQ(lk2.GetLookahead(), NanoSeconds(200));
 }
 
 class FabricPartitionTopologyTest : public test::SimTest
@@ -241,6 +253,18 @@ TEST(FabricPartitionTest, FramesCrossProcessesBitExactly)
     ASSERT_EQ(z.GetHeadBytes(), 78u);
     EXPECT_EQ(0, std::memcmp(z.GetHead(), head, 78));
     EXPECT_FALSE(zero.IsEmpty()); // encoding leaves the frame as it was
+
+    // Observed (given a packet of headers and zeros): it still travels as a zero body.
+    FabricFrame seen(head, 78, 1000);
+    EXPECT_EQ(seen.GetPacket()->GetSize(), 1078u);
+    EXPECT_EQ(FabricFrameCodec::Encode(seen)->GetSize(), FabricFrameCodec::PREFIX_BYTES + 78);
+    FabricFrame s2 = FabricFrameCodec::Decode(FabricFrameCodec::Encode(seen));
+    EXPECT_FALSE(s2.HasPacket());
+    std::vector<uint8_t> a(1078);
+    std::vector<uint8_t> b(1078);
+    seen.CopyData(a.data(), 1078);
+    s2.CopyData(b.data(), 1078);
+    EXPECT_EQ(a, b);
 
     // A frame with a packet whose head was rewritten (a switch hop): every byte arrives.
     std::vector<uint8_t> wire(1500);

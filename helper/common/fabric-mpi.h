@@ -18,18 +18,20 @@ namespace ns3
 /**
  * \ingroup ai-fabric-helper
  * \brief Runs one ai-fabric simulation across MPI processes on ns-3's own distributed engine
- *        (src/mpi: DistributedSimulatorImpl, the granted-time-window algorithm, or
- *        NullMessageSimulatorImpl), the way ns-3's MPI examples do for point-to-point links.
+ *        (src/mpi: DistributedSimulatorImpl, the granted-time-window algorithm), the way
+ *        ns-3's MPI examples do for point-to-point links.
  *
  * A program calls Enable() first in main(). When it was started by an MPI launcher (mpirun /
  * mpiexec: Open MPI's OMPI_COMM_WORLD_SIZE, or PMI_SIZE / PMIX_RANK in the environment), that
- * initializes MPI through ns-3's MpiInterface and selects ns-3's distributed simulator
- * implementation; started without a launcher, nothing changes and the program runs
- * sequentially on the engine it chooses. Each process is one ns-3 system: topology helpers
- * give every node a system id (FabricTopologyHelper's Systems and PartitionBy attributes),
- * cables between systems carry their frames through MPI (PfcChannel), and each process runs
- * the events of its own nodes only. Process 0 writes the outputs: Gather() brings every
- * process's text to it in system order.
+ * initializes MPI through ns-3's MpiInterface and selects ns-3's DistributedSimulatorImpl
+ * (with ai-fabric's DelayClassScheduler as its event queue, unless --SchedulerType says otherwise);
+ * started without a launcher, nothing changes and the program runs sequentially on the engine
+ * it chooses. (ns-3's other MPI engine, NullMessageSimulatorImpl, needs a stop time set in
+ * advance, which an ai-fabric run, ending when its work is done, does not have.) Each process is
+ * one ns-3 system: topology helpers give every node a system id (FabricTopologyHelper's Systems and
+ * PartitionBy attributes), cables between systems carry their frames through MPI (PfcChannel), and
+ * each process runs the events of its own nodes only. Process 0 writes the outputs: Gather() brings
+ * every process's text to it in system order.
  *
  * Builds against Debian's ns-3 have no MPI module (IsAvailable() is false): there a launch
  * with more than one process is an input error naming the build that has it
@@ -51,16 +53,15 @@ class FabricMpi
     /**
      * \brief Initialize MPI and ns-3's distributed engine when started by an MPI launcher.
      *
-     * Call first in main(), before any Simulator use. With \p nullMessage the engine is
-     * ns-3's NullMessageSimulatorImpl instead of DistributedSimulatorImpl.
+     * Call first in main(), before any Simulator use (after constructing the program's
+     * FabricCommandLine, so that an input error exits 2 with one line).
      * \param argc main()'s argc (MPI may remove its own arguments)
      * \param argv main()'s argv
-     * \param nullMessage use the null-message algorithm
-     * \return true if MPI is now enabled (launched by mpirun, in a build with MPI); false
-     *         when not launched by a launcher. A launch of more than one process in a build
-     *         without MPI is an input error (FABRIC_INPUT_ERROR: exit 2 in the examples).
+     * \return true if MPI is now enabled (launched by mpirun, in a build with MPI); false when
+     *         not launched by a launcher. A launch of more than one process in a build without
+     *         MPI is an input error (FABRIC_INPUT_ERROR: exit 2 in the examples).
      */
-    static bool Enable(int* argc, char*** argv, bool nullMessage = false);
+    static bool Enable(int* argc, char*** argv);
 
     /// \return true between Enable() (when it enabled MPI) and Disable()
     static bool IsEnabled();

@@ -154,6 +154,7 @@ FabricPartition::CheckCables(const std::vector<Cable>& cables, const Namer& name
 {
     m_crossing = 0;
     m_lookahead = Time(0);
+    m_systemLookahead.assign(m_systems, Time(0));
     for (const auto& c : cables)
     {
         const uint32_t sa = m_systemOfNode[c.a];
@@ -177,6 +178,13 @@ FabricPartition::CheckCables(const std::vector<Cable>& cables, const Namer& name
         if (m_crossing == 0 || c.delay < m_lookahead)
         {
             m_lookahead = c.delay;
+        }
+        for (uint32_t s : {sa, sb})
+        {
+            if (m_systemLookahead[s].IsZero() || c.delay < m_systemLookahead[s])
+            {
+                m_systemLookahead[s] = c.delay;
+            }
         }
         m_crossing++;
     }
@@ -219,6 +227,15 @@ Time
 FabricPartition::GetLookahead() const
 {
     return m_lookahead;
+}
+
+Time
+FabricPartition::GetLookahead(uint32_t system) const
+{
+    NS_ABORT_MSG_IF(system >= m_systems,
+                    "FabricPartition::GetLookahead(" << system << "): systems are 0.."
+                                                     << m_systems - 1);
+    return m_systemLookahead[system];
 }
 
 uint32_t

@@ -115,6 +115,12 @@ class FabricPartition
     Time GetLookahead() const;
     /**
      * \param system 0..S-1
+     * \return the smallest delay of the crossing cables with an end in \p system: that
+     *         process's lookahead in ns-3's distributed engine (0 if none)
+     */
+    Time GetLookahead(uint32_t system) const;
+    /**
+     * \param system 0..S-1
      * \return nodes assigned to it
      */
     uint32_t GetNodeCount(uint32_t system) const;
@@ -133,6 +139,7 @@ class FabricPartition
     uint32_t m_gpuUnits{0};               //!< units with GPUs
     uint32_t m_crossing{0};               //!< crossing cables
     Time m_lookahead;                     //!< smallest crossing delay
+    std::vector<Time> m_systemLookahead;  //!< smallest crossing delay by system (0: none)
 };
 
 } // namespace ns3

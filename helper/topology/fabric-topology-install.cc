@@ -19,6 +19,7 @@
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 #include "ns3/pfc-channel.h"
+#include "ns3/pfc-remote-exchange.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -118,6 +119,32 @@ FabricTopologyHelper::PlannedNodeName(uint32_t index, uint32_t nRanks, uint32_t 
         return "nvswitch" + std::to_string(index - nRanks);
     }
     return SwitchName(index - nRanks - nNv);
+}
+
+void
+FabricTopologyHelper::ConnectProcesses()
+{
+    if (!FabricMpi::IsEnabled() || m_partition->GetCrossingCables() == 0)
+    {
+        return;
+    }
+    // One exchange per process batches the frames of every cable to another process.
+    auto exchange = CreateObject<PfcRemoteExchange>();
+    for (uint32_t s = 0; s < m_partition->GetSystems(); ++s)
+    {
+        if (m_partition->GetLookahead(s).IsStrictlyPositive())
+        {
+            exchange->SetLookahead(s, m_partition->GetLookahead(s));
+        }
+    }
+    for (const auto& l : m_links)
+    {
+        if (m_partition->GetSystem(l.a) != m_partition->GetSystem(l.b))
+        {
+            DynamicCast<PfcChannel>(GlobalNode(l.a)->GetDevice(l.portA)->GetChannel())
+                ->SetRemoteExchange(exchange);
+        }
+    }
 }
 
 const FabricPartition&
@@ -247,6 +274,7 @@ FabricTopologyHelper::Install()
     }
     m_planned.clear();
     m_planned.shrink_to_fit();
+    ConnectProcesses();
     m_stats.linksSeconds = Since(t);
 
     t = std::chrono::steady_clock::now();

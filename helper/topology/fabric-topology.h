@@ -878,6 +878,9 @@ class FabricTopologyHelper : public Object, public FabricTransportTarget
     /// \return the systems to partition into: the MPI run's processes (input error if the
     ///         Systems attribute names another count)
     uint32_t GetSystemsToUse() const;
+    /// With MPI and cables between processes: give those cables this process's
+    /// PfcRemoteExchange (frames between processes in batches).
+    void ConnectProcesses();
     /// \return every cable Install() will make, by node index (after DoPlan)
     std::vector<FabricPartition::Cable> PlanCables() const;
     /**

@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace ns3
@@ -17,45 +18,75 @@ constexpr uint8_t VERSION = 1;
 constexpr uint8_t FLAG_ZERO_BODY = 0x01;
 } // namespace
 
-Ptr<Packet>
-FabricFrameCodec::Encode(const FabricFrame& frame)
+uint32_t
+FabricFrameCodec::EncodeTo(const FabricFrame& frame, std::vector<uint8_t>& out)
 {
     NS_ABORT_MSG_IF(frame.IsEmpty(), "FabricFrameCodec::Encode: empty frame");
-    const bool zeroBody = !frame.HasPacket();
     const uint32_t size = frame.GetSize();
     const uint32_t headBytes = frame.GetHeadBytes();
-    const uint32_t bodyBytes = zeroBody ? headBytes : size;
-    std::vector<uint8_t> out(PREFIX_BYTES + bodyBytes);
-    out[0] = MAGIC;
-    out[1] = VERSION;
-    out[2] = zeroBody ? FLAG_ZERO_BODY : 0;
-    out[3] = static_cast<uint8_t>(headBytes);
-    out[4] = static_cast<uint8_t>(frame.GetSizeDiscount());
-    out[5] = static_cast<uint8_t>(size >> 24);
-    out[6] = static_cast<uint8_t>(size >> 16);
-    out[7] = static_cast<uint8_t>(size >> 8);
-    out[8] = static_cast<uint8_t>(size);
-    if (zeroBody)
+    const size_t at = out.size();
+    bool zeroBody = !frame.HasPacket();
+    if (!zeroBody)
     {
-        std::copy(frame.GetHead(), frame.GetHead() + headBytes, out.begin() + PREFIX_BYTES);
+        // An observed frame of headers and zeros still travels as a zero body.
+        out.resize(at + PREFIX_BYTES + size);
+        frame.GetPacket()->CopyData(out.data() + at + PREFIX_BYTES, size);
+        const uint8_t* body = out.data() + at + PREFIX_BYTES;
+        zeroBody = std::all_of(body + headBytes, body + size, [](uint8_t b) { return b == 0; });
+        if (zeroBody)
+        {
+            out.resize(at + PREFIX_BYTES + headBytes);
+        }
     }
     else
     {
-        frame.GetPacket()->CopyData(out.data() + PREFIX_BYTES, size);
+        out.resize(at + PREFIX_BYTES + headBytes);
+        std::copy(frame.GetHead(), frame.GetHead() + headBytes, out.begin() + at + PREFIX_BYTES);
     }
+    uint8_t* p = out.data() + at;
+    p[0] = MAGIC;
+    p[1] = VERSION;
+    p[2] = zeroBody ? FLAG_ZERO_BODY : 0;
+    p[3] = static_cast<uint8_t>(headBytes);
+    p[4] = static_cast<uint8_t>(frame.GetSizeDiscount());
+    p[5] = static_cast<uint8_t>(size >> 24);
+    p[6] = static_cast<uint8_t>(size >> 16);
+    p[7] = static_cast<uint8_t>(size >> 8);
+    p[8] = static_cast<uint8_t>(size);
+    return static_cast<uint32_t>(out.size() - at);
+}
+
+Ptr<Packet>
+FabricFrameCodec::Encode(const FabricFrame& frame)
+{
+    std::vector<uint8_t> out;
+    EncodeTo(frame, out);
     return Create<Packet>(out.data(), static_cast<uint32_t>(out.size()));
+}
+
+uint32_t
+FabricFrameCodec::GetEncodedBytes(const uint8_t* data)
+{
+    const uint32_t size = (uint32_t(data[5]) << 24) | (uint32_t(data[6]) << 16) |
+                          (uint32_t(data[7]) << 8) | uint32_t(data[8]);
+    return PREFIX_BYTES + ((data[2] & FLAG_ZERO_BODY) ? data[3] : size);
 }
 
 FabricFrame
 FabricFrameCodec::Decode(const Ptr<const Packet>& bytes)
 {
     NS_ABORT_MSG_IF(!bytes, "FabricFrameCodec::Decode: null packet");
-    const uint32_t length = bytes->GetSize();
+    std::vector<uint8_t> in(bytes->GetSize());
+    bytes->CopyData(in.data(), static_cast<uint32_t>(in.size()));
+    return Decode(in.data(), static_cast<uint32_t>(in.size()));
+}
+
+FabricFrame
+FabricFrameCodec::Decode(const uint8_t* in, uint32_t length)
+{
     NS_ABORT_MSG_IF(length < PREFIX_BYTES,
                     "FabricFrameCodec::Decode: " << length << " bytes, fewer than the "
                                                  << PREFIX_BYTES << "-byte prefix");
-    std::vector<uint8_t> in(length);
-    bytes->CopyData(in.data(), length);
     NS_ABORT_MSG_IF(in[0] != MAGIC || in[1] != VERSION,
                     "FabricFrameCodec::Decode: magic "
                         << unsigned(in[0]) << " version " << unsigned(in[1]) << "; expected "
@@ -75,11 +106,11 @@ FabricFrameCodec::Decode(const Ptr<const Packet>& bytes)
     FabricFrame frame;
     if (zeroBody)
     {
-        frame = FabricFrame(in.data() + PREFIX_BYTES, headBytes, size - headBytes);
+        frame = FabricFrame(in + PREFIX_BYTES, headBytes, size - headBytes);
     }
     else
     {
-        frame = FabricFrame(Create<Packet>(in.data() + PREFIX_BYTES, size));
+        frame = FabricFrame(Create<Packet>(in + PREFIX_BYTES, size));
         frame.LoadHead(headBytes);
     }
     if (discount > 0)

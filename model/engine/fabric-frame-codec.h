@@ -11,6 +11,7 @@
 #include "ns3/packet.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace ns3
 {
@@ -21,11 +22,12 @@ namespace ns3
  *        between MPI processes (ns-3's MpiInterface::SendPacket carries packets) and arrive as
  *        the frame that left: same size, same head bytes, same charged-size discount.
  *
- * A frame with a zero body (a NIC's headers followed by zeros, FabricFrame's "Zero bodies")
- * travels as its head and its size only, and arrives as a zero-body frame again: it still
- * has no ns-3 packet at the receiver. Any other frame travels with all its bytes (its
- * packet, with the head written in) and arrives wrapping a packet of those bytes, with the
- * same number of head bytes loaded. Packet tags and byte tags do not travel (ai-fabric's
+ * A frame whose bytes after its head are all zero (a NIC's headers followed by zeros,
+ * FabricFrame's "Zero bodies", also once observed and given a packet) travels as its head and
+ * its size only, and arrives as a zero-body frame: it has no ns-3 packet at the receiver until
+ * something observes it there (the same bytes). Any other frame travels with all its bytes
+ * (its packet, with the head written in) and arrives wrapping a packet of those bytes, with
+ * the same number of head bytes loaded. Packet tags and byte tags do not travel (ai-fabric's
  * model keeps none on frames).
  *
  * Format, version 1 (big-endian): magic 0xAF, version 1, flags (bit 0: zero body), head
@@ -47,6 +49,14 @@ class FabricFrameCodec
     static Ptr<Packet> Encode(const FabricFrame& frame);
 
     /**
+     * \brief Append a frame's encoding to a byte buffer (Encode() without the packet).
+     * \param frame the frame; not empty (aborts otherwise)
+     * \param out the buffer; the encoding is appended
+     * \return bytes appended
+     */
+    static uint32_t EncodeTo(const FabricFrame& frame, std::vector<uint8_t>& out);
+
+    /**
      * \brief Decode what Encode() produced.
      * \param bytes the encoded packet; aborts naming the fault if it is not a version-1
      *        encoding (wrong magic or version, head bytes above HEAD_CAPACITY, a length that
@@ -55,6 +65,20 @@ class FabricFrameCodec
      * \return the frame
      */
     static FabricFrame Decode(const Ptr<const Packet>& bytes);
+
+    /**
+     * \brief Decode one encoding from a byte buffer.
+     * \param data the encoding's first byte
+     * \param length its bytes (exactly one encoding; the same checks as Decode())
+     * \return the frame
+     */
+    static FabricFrame Decode(const uint8_t* data, uint32_t length);
+
+    /**
+     * \param data an encoding's first PREFIX_BYTES bytes (at least)
+     * \return the bytes of that whole encoding (prefix included)
+     */
+    static uint32_t GetEncodedBytes(const uint8_t* data);
 };
 
 } // namespace ns3

@@ -4,6 +4,7 @@
 #include "pfc-channel.h"
 
 #include "pfc-net-device.h"
+#include "pfc-remote-exchange.h"
 
 #include "ns3/abort.h"
 #include "ns3/fabric-frame-codec.h"
@@ -97,6 +98,7 @@ PfcChannel::DoDispose()
         d.Clear();
         d.engine.Reset();
     }
+    m_exchange = nullptr;
     Channel::DoDispose();
 }
 
@@ -202,6 +204,11 @@ PfcChannel::SendRemote(FabricFrame& frame, uint32_t dstEnd, const Time& frameTim
                         << " sent a frame in the process of system " << MpiInterface::GetSystemId()
                         << ": work was started on a node this process does "
                            "not own");
+    if (m_exchange)
+    {
+        m_exchange->Send(frame, m_dev[dstEnd], Simulator::Now() + frameTime + d.delay);
+        return;
+    }
     Ptr<Packet> bytes = FabricFrameCodec::Encode(frame);
     frame = FabricFrame();
     MpiInterface::SendPacket(bytes,
@@ -212,6 +219,36 @@ PfcChannel::SendRemote(FabricFrame& frame, uint32_t dstEnd, const Time& frameTim
     NS_FATAL_ERROR("PfcChannel::SendRemote without MPI (end "
                    << dstEnd << ", frame " << frame.GetSize() << " B, " << frameTime << ")");
 #endif
+}
+
+void
+PfcChannel::SetRemoteExchange(Ptr<PfcRemoteExchange> exchange)
+{
+    m_exchange = exchange;
+#ifdef NS3_MPI
+    for (uint32_t end = 0; end < m_nDevices; ++end)
+    {
+        if (Ptr<MpiReceiver> receiver = m_dev[end]->GetObject<MpiReceiver>())
+        {
+            receiver->SetReceiveCallback(MakeCallback(&PfcRemoteExchange::Receive, exchange));
+        }
+    }
+#endif
+}
+
+void
+PfcChannel::InjectRemote(const Ptr<PfcNetDevice>& dst, FabricFrame& frame, const Time& rxTime)
+{
+    NS_ABORT_MSG_IF(m_nDevices != 2 || (dst != m_dev[0] && dst != m_dev[1]),
+                    "PfcChannel::InjectRemote: the port is not an end of this cable");
+    const uint32_t end = dst == m_dev[0] ? 0 : 1;
+    Direction& d = m_dir[end];
+    if (d.count == 0)
+    {
+        d.context = d.dst->GetNodeId();
+    }
+    d.Push(frame);
+    ScheduleRecurringWithContext(m_deliver[end], d.context, rxTime - Simulator::Now());
 }
 
 void

@@ -18,6 +18,7 @@ namespace ns3
 {
 
 class PfcNetDevice;
+class PfcRemoteExchange;
 
 /**
  * \ingroup ai-fabric-link
@@ -89,6 +90,23 @@ class PfcChannel : public Channel
      *         ns-3's MPI module or when MPI is not enabled)
      */
     bool IsRemote() const;
+
+    /**
+     * \brief Send this cable's frames to the other process through \p exchange (in batches)
+     *        instead of one MPI message per frame, and receive the other process's batches
+     *        through it.
+     * \param exchange the process's exchange (FabricTopologyHelper creates it)
+     */
+    void SetRemoteExchange(Ptr<PfcRemoteExchange> exchange);
+
+    /**
+     * \brief A frame from the other process, for port \p dst of this cable, to arrive at
+     *        \p rxTime (PfcRemoteExchange::Receive).
+     * \param dst the receiving port (one of this cable's two; aborts otherwise)
+     * \param frame the frame (consumed)
+     * \param rxTime its arrival time, >= now
+     */
+    void InjectRemote(const Ptr<PfcNetDevice>& dst, FabricFrame& frame, const Time& rxTime);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
@@ -174,6 +192,7 @@ class PfcChannel : public Channel
     Ptr<PfcNetDevice> m_dev[2];        //!< the two ends
     Ptr<FabricEventImpl> m_deliver[2]; //!< m_deliver[i] runs m_dir[i].Deliver()
     Direction m_dir[2];                //!< m_dir[i]: frames travelling towards m_dev[i]
+    Ptr<PfcRemoteExchange> m_exchange; //!< batches frames between processes (or null)
 };
 
 } // namespace ns3

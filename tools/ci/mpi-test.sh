@@ -68,9 +68,6 @@ for scenario in "permutation:--racks=4 --hostsPerRack=8 --spines=4 --bytes=10485
             --fct="$out/$name-np$np.csv" || failures=$((failures + 1))
         same "$name-seq" "$name-np$np"
     done
-    run "$name-nullmsg-np2" "${mpirun[@]}" -np 2 "$prog" "${args[@]}" --null-message \
-        --fct="$out/$name-nullmsg-np2.csv" || failures=$((failures + 1))
-    same "$name-seq" "$name-nullmsg-np2"
 done
 
 # Bad input: more processes than the fabric has units (4 racks, 8 processes).

@@ -1,0 +1,202 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "pfc-remote-exchange.h"
+
+#include "pfc-channel.h"
+#include "pfc-net-device.h"
+
+#include "ns3/abort.h"
+#include "ns3/fabric-frame-codec.h"
+#include "ns3/node-list.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+
+#ifdef NS3_MPI
+#include "ns3/mpi-interface.h"
+#endif
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(PfcRemoteExchange);
+
+namespace
+{
+/// Append \p v big-endian. \param out buffer \param v value \param bytes its width
+void
+PutBe(std::vector<uint8_t>& out, uint64_t v, uint32_t bytes)
+{
+    for (uint32_t i = bytes; i-- > 0;)
+    {
+        out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+    }
+}
+
+/// \param p bytes \param bytes width \return the big-endian value at \p p
+uint64_t
+GetBe(const uint8_t* p, uint32_t bytes)
+{
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < bytes; ++i)
+    {
+        v = (v << 8) | p[i];
+    }
+    return v;
+}
+} // namespace
+
+TypeId
+PfcRemoteExchange::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::PfcRemoteExchange")
+                            .SetParent<Object>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<PfcRemoteExchange>();
+    return tid;
+}
+
+PfcRemoteExchange::PfcRemoteExchange() = default;
+
+void
+PfcRemoteExchange::SetLookahead(uint32_t system, Time lookahead)
+{
+    NS_ABORT_MSG_IF(!lookahead.IsStrictlyPositive(),
+                    "PfcRemoteExchange: lookahead " << lookahead << " for system " << system
+                                                    << "; it must be > 0");
+    if (system >= m_lookahead.size())
+    {
+        m_lookahead.resize(system + 1, Time(0));
+        m_out.resize(system + 1);
+    }
+    m_lookahead[system] = lookahead;
+}
+
+void
+PfcRemoteExchange::Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const Time& rxTime)
+{
+    const uint32_t system = dst->GetNode()->GetSystemId();
+    NS_ABORT_MSG_IF(system >= m_lookahead.size() || !m_lookahead[system].IsStrictlyPositive(),
+                    "PfcRemoteExchange: no lookahead for system " << system);
+    Outbox& o = m_out[system];
+    const size_t before = o.bytes.size();
+    PutBe(o.bytes, static_cast<uint64_t>(rxTime.GetTimeStep()), 8);
+    PutBe(o.bytes, dst->GetNode()->GetId(), 4);
+    PutBe(o.bytes, dst->GetIfIndex(), 4);
+    const uint32_t encoded = FabricFrameCodec::EncodeTo(frame, o.bytes);
+    NS_ABORT_MSG_IF(RECORD_PREFIX_BYTES + encoded > MAX_BATCH_BYTES,
+                    "PfcRemoteExchange: a frame of "
+                        << frame.GetSize() << " B whose bytes after its headers are not zero "
+                        << "needs " << RECORD_PREFIX_BYTES + encoded
+                        << " B between processes; ns-3's MPI messages carry at most "
+                        << MAX_BATCH_BYTES << " B of frames");
+    frame = FabricFrame();
+    m_frames++;
+    if (o.bytes.size() > MAX_BATCH_BYTES)
+    {
+        // The new record does not fit: send the batch before it, then start a new one with it.
+        std::vector<uint8_t> record(o.bytes.begin() + before, o.bytes.end());
+        o.bytes.resize(before);
+        Flush(system);
+        o.bytes = std::move(record);
+    }
+    const Time now = Simulator::Now();
+    // The destination runs up to (earliest pending event) + its lookahead between
+    // synchronizations: the batch must leave strictly before rx - lookahead.
+    const Time deadline = std::max(now, rxTime - m_lookahead[system] - TimeStep(1));
+    const bool first = o.bytes.size() == RECORD_PREFIX_BYTES + encoded;
+    if (first)
+    {
+        o.anchorNode = dst->GetNode()->GetId();
+        o.anchorDevice = dst->GetIfIndex();
+    }
+    if (first || deadline < o.deadline)
+    {
+        o.deadline = deadline;
+        o.flush.Cancel();
+        o.flush = Simulator::Schedule(deadline - now, &PfcRemoteExchange::Flush, this, system);
+    }
+}
+
+void
+PfcRemoteExchange::Flush(uint32_t system)
+{
+    Outbox& o = m_out[system];
+    o.flush.Cancel();
+    if (o.bytes.empty())
+    {
+        return;
+    }
+#ifdef NS3_MPI
+    // The batch is unpacked at the first instant the destination cannot have simulated yet:
+    // batches leave in time order, so they are unpacked in the order they were sent, and each
+    // frame's arrival is later (Send's deadline), so every cable's frames stay in order.
+    Ptr<Packet> batch = Create<Packet>(o.bytes.data(), static_cast<uint32_t>(o.bytes.size()));
+    MpiInterface::SendPacket(batch,
+                             Simulator::Now() + m_lookahead[system] + TimeStep(1),
+                             o.anchorNode,
+                             o.anchorDevice);
+    m_messages++;
+    o.bytes.clear();
+#else
+    NS_FATAL_ERROR("PfcRemoteExchange: sending to system " << system << " without MPI");
+#endif
+}
+
+void
+PfcRemoteExchange::Receive(Ptr<Packet> batch)
+{
+    std::vector<uint8_t> in(batch->GetSize());
+    batch->CopyData(in.data(), static_cast<uint32_t>(in.size()));
+    size_t at = 0;
+    while (at < in.size())
+    {
+        NS_ABORT_MSG_IF(at + RECORD_PREFIX_BYTES + FabricFrameCodec::PREFIX_BYTES > in.size(),
+                        "PfcRemoteExchange: a batch of " << in.size()
+                                                         << " B ends inside a record at " << at);
+        const uint8_t* r = in.data() + at;
+        const Time rx = TimeStep(static_cast<int64_t>(GetBe(r, 8)));
+        const auto node = static_cast<uint32_t>(GetBe(r + 8, 4));
+        const auto device = static_cast<uint32_t>(GetBe(r + 12, 4));
+        const uint32_t bytes = FabricFrameCodec::GetEncodedBytes(r + RECORD_PREFIX_BYTES);
+        NS_ABORT_MSG_IF(at + RECORD_PREFIX_BYTES + bytes > in.size(),
+                        "PfcRemoteExchange: a record of " << bytes << " B at " << at
+                                                          << " overruns the " << in.size()
+                                                          << " B batch");
+        FabricFrame frame = FabricFrameCodec::Decode(r + RECORD_PREFIX_BYTES, bytes);
+        Ptr<PfcNetDevice> dev =
+            DynamicCast<PfcNetDevice>(NodeList::GetNode(node)->GetDevice(device));
+        NS_ABORT_MSG_IF(!dev || !dev->GetPfcChannel(),
+                        "PfcRemoteExchange: node " << node << " device " << device
+                                                   << " is not a cabled PfcNetDevice");
+        dev->GetPfcChannel()->InjectRemote(dev, frame, rx);
+        at += RECORD_PREFIX_BYTES + bytes;
+    }
+}
+
+uint64_t
+PfcRemoteExchange::GetFramesSent() const
+{
+    return m_frames;
+}
+
+uint64_t
+PfcRemoteExchange::GetMessagesSent() const
+{
+    return m_messages;
+}
+
+void
+PfcRemoteExchange::DoDispose()
+{
+    for (auto& o : m_out)
+    {
+        o.flush.Cancel();
+        o.bytes.clear();
+    }
+    Object::DoDispose();
+}
+
+} // namespace ns3

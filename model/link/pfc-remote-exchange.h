@@ -1,0 +1,119 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: the frames one MPI process sends to the others, in batches.
+ */
+#ifndef PFC_REMOTE_EXCHANGE_H
+#define PFC_REMOTE_EXCHANGE_H
+
+#include "ns3/event-id.h"
+#include "ns3/fabric-frame.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class PfcNetDevice;
+
+/**
+ * \ingroup ai-fabric-link
+ * \brief Carries the frames one MPI process sends on its cables to other processes in batches:
+ *        one ns-3 MPI message per destination process and deadline instead of one per frame.
+ *
+ * ns-3's distributed engine (DistributedSimulatorImpl, the granted time window) lets process B
+ * run up to the earliest pending event of all processes plus its lookahead L_B (its smallest
+ * cable delay to another process) before the processes synchronize. A frame that leaves at t0
+ * on a cable of delay d arrives at rx = t0 + frame time + d, and its message reaches B in time
+ * if it is sent before rx - L_B (simulated time). The exchange keeps the frames for each
+ * destination process in one buffer and sends it when the earliest such deadline among them
+ * comes up (an event at that time), or as soon as the buffer is full (ns-3's MPI interface
+ * receives messages of at most 2000 bytes). The destination unpacks a batch sent at t at
+ * t + L_B + 1 time step, the first instant it cannot have simulated yet, so batches are
+ * unpacked in the order they were sent, and its copy of each cable delivers every frame at the
+ * frame's own arrival time (PfcChannel::InjectRemote), in the order the frames were sent:
+ * batching changes no arrival time and no order on a cable; it divides the MPI messages by the
+ * frames a batch holds (about 15 RoCE data frames).
+ *
+ * Created by FabricTopologyHelper for a run across processes (one per process), given to every
+ * cable between processes (PfcChannel::SetRemoteExchange). Builds without ns-3's MPI module
+ * compile it but never send (Send aborts).
+ */
+class PfcRemoteExchange : public Object
+{
+  public:
+    /// Bytes of one batch's records at most (ns-3's MPI messages: 2000 bytes with the
+    /// interface's 16-byte prefix and the packet's serialization).
+    static constexpr uint32_t MAX_BATCH_BYTES = 1900;
+    /// Bytes before each frame's encoding in a batch: arrival time (8), node (4), device (4).
+    static constexpr uint32_t RECORD_PREFIX_BYTES = 16;
+
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    PfcRemoteExchange();
+
+    /**
+     * \brief Set a destination process's lookahead.
+     * \param system the destination process (ns-3 system id)
+     * \param lookahead its smallest cable delay to another process (> 0; aborts otherwise)
+     */
+    void SetLookahead(uint32_t system, Time lookahead);
+
+    /**
+     * \brief Send a frame to the process of \p dst.
+     * \param frame the frame (consumed); its encoding must fit one batch (a frame whose bytes
+     *        after the head are not all zero and that is over ~1,800 bytes aborts naming its
+     *        size)
+     * \param dst the receiving port (this process's copy of a port of another process)
+     * \param rxTime the frame's arrival time (> now + the destination's lookahead)
+     */
+    void Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const Time& rxTime);
+
+    /**
+     * \brief A batch from another process arrives (the MpiReceiver callback of this process's
+     *        receiving ports): every frame goes to its cable, to arrive at its own time.
+     * \param batch the batch's bytes
+     */
+    void Receive(Ptr<Packet> batch);
+
+    /// \return frames sent to other processes
+    uint64_t GetFramesSent() const;
+    /// \return MPI messages sent (batches)
+    uint64_t GetMessagesSent() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// The frames waiting for one destination process.
+    struct Outbox
+    {
+        std::vector<uint8_t> bytes; //!< records: rx time, node, device, frame encoding
+        Time deadline;              //!< when the batch must leave (earliest frame's)
+        uint32_t anchorNode{0};     //!< a receiving node of the batch (ns-3 routes by it)
+        uint32_t anchorDevice{0};   //!< its receiving device's interface index
+        EventId flush;              //!< the event sending the batch at its deadline
+    };
+
+    /**
+     * \brief Send the batch for \p system now.
+     * \param system the destination process
+     */
+    void Flush(uint32_t system);
+
+    std::vector<Outbox> m_out;     //!< by destination process
+    std::vector<Time> m_lookahead; //!< by destination process
+    uint64_t m_frames{0};          //!< frames sent
+    uint64_t m_messages{0};        //!< batches sent
+};
+
+} // namespace ns3
+
+#endif /* PFC_REMOTE_EXCHANGE_H */
