@@ -35,6 +35,17 @@ PutBe(std::vector<uint8_t>& out, uint64_t v, uint32_t bytes)
     }
 }
 
+/// \return this process's system id (0 without MPI)
+uint32_t
+LocalSystem()
+{
+#ifdef NS3_MPI
+    return MpiInterface::GetSystemId();
+#else
+    return 0;
+#endif
+}
+
 /// \param p bytes \param bytes width \return the big-endian value at \p p
 uint64_t
 GetBe(const uint8_t* p, uint32_t bytes)
@@ -81,15 +92,19 @@ PfcRemoteExchange::Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const 
     NS_ABORT_MSG_IF(system >= m_lookahead.size() || !m_lookahead[system].IsStrictlyPositive(),
                     "PfcRemoteExchange: no lookahead for system " << system);
     Outbox& o = m_out[system];
+    if (o.bytes.empty())
+    {
+        PutBe(o.bytes, LocalSystem(), BATCH_PREFIX_BYTES);
+    }
     const size_t before = o.bytes.size();
     PutBe(o.bytes, static_cast<uint64_t>(rxTime.GetTimeStep()), 8);
     PutBe(o.bytes, dst->GetNode()->GetId(), 4);
     PutBe(o.bytes, dst->GetIfIndex(), 4);
     const uint32_t encoded = FabricFrameCodec::EncodeTo(frame, o.bytes);
-    NS_ABORT_MSG_IF(RECORD_PREFIX_BYTES + encoded > MAX_BATCH_BYTES,
+    NS_ABORT_MSG_IF(BATCH_PREFIX_BYTES + RECORD_PREFIX_BYTES + encoded > MAX_BATCH_BYTES,
                     "PfcRemoteExchange: a frame of "
                         << frame.GetSize() << " B whose bytes after its headers are not zero "
-                        << "needs " << RECORD_PREFIX_BYTES + encoded
+                        << "needs " << BATCH_PREFIX_BYTES + RECORD_PREFIX_BYTES + encoded
                         << " B between processes; ns-3's MPI messages carry at most "
                         << MAX_BATCH_BYTES << " B of frames");
     frame = FabricFrame();
@@ -100,13 +115,14 @@ PfcRemoteExchange::Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const 
         std::vector<uint8_t> record(o.bytes.begin() + before, o.bytes.end());
         o.bytes.resize(before);
         Flush(system);
-        o.bytes = std::move(record);
+        PutBe(o.bytes, LocalSystem(), BATCH_PREFIX_BYTES);
+        o.bytes.insert(o.bytes.end(), record.begin(), record.end());
     }
     const Time now = Simulator::Now();
     // The destination runs up to (earliest pending event) + its lookahead between
     // synchronizations: the batch must leave strictly before rx - lookahead.
     const Time deadline = std::max(now, rxTime - m_lookahead[system] - TimeStep(1));
-    const bool first = o.bytes.size() == RECORD_PREFIX_BYTES + encoded;
+    const bool first = o.bytes.size() == BATCH_PREFIX_BYTES + RECORD_PREFIX_BYTES + encoded;
     if (first)
     {
         o.anchorNode = dst->GetNode()->GetId();
@@ -148,9 +164,44 @@ PfcRemoteExchange::Flush(uint32_t system)
 void
 PfcRemoteExchange::Receive(Ptr<Packet> batch)
 {
-    std::vector<uint8_t> in(batch->GetSize());
-    batch->CopyData(in.data(), static_cast<uint32_t>(in.size()));
-    size_t at = 0;
+    // Every batch of this instant was scheduled at the synchronization before it: an event
+    // scheduled now, at delay 0, runs after all of them.
+    if (m_received.empty())
+    {
+        Simulator::ScheduleNow(&PfcRemoteExchange::Unpack, this);
+    }
+    m_received.push_back(batch);
+}
+
+void
+PfcRemoteExchange::Unpack()
+{
+    std::vector<std::pair<uint32_t, std::vector<uint8_t>>> batches;
+    batches.reserve(m_received.size());
+    for (const auto& p : m_received)
+    {
+        std::vector<uint8_t> in(p->GetSize());
+        p->CopyData(in.data(), static_cast<uint32_t>(in.size()));
+        NS_ABORT_MSG_IF(in.size() < BATCH_PREFIX_BYTES,
+                        "PfcRemoteExchange: a batch of " << in.size() << " B");
+        batches.emplace_back(static_cast<uint32_t>(GetBe(in.data(), BATCH_PREFIX_BYTES)),
+                             std::move(in));
+    }
+    m_received.clear();
+    // MPI keeps each sender's order; the senders' order is made the same in every run.
+    std::stable_sort(batches.begin(), batches.end(), [](const auto& a, const auto& b) {
+        return a.first < b.first;
+    });
+    for (const auto& [source, in] : batches)
+    {
+        UnpackBatch(in);
+    }
+}
+
+void
+PfcRemoteExchange::UnpackBatch(const std::vector<uint8_t>& in)
+{
+    size_t at = BATCH_PREFIX_BYTES;
     while (at < in.size())
     {
         NS_ABORT_MSG_IF(at + RECORD_PREFIX_BYTES + FabricFrameCodec::PREFIX_BYTES > in.size(),

@@ -51,6 +51,8 @@ class PfcRemoteExchange : public Object
     static constexpr uint32_t MAX_BATCH_BYTES = 1900;
     /// Bytes before each frame's encoding in a batch: arrival time (8), node (4), device (4).
     static constexpr uint32_t RECORD_PREFIX_BYTES = 16;
+    /// Bytes before a batch's records: the sending process's system id (4).
+    static constexpr uint32_t BATCH_PREFIX_BYTES = 4;
 
     /**
      * \brief Get the TypeId.
@@ -78,7 +80,10 @@ class PfcRemoteExchange : public Object
 
     /**
      * \brief A batch from another process arrives (the MpiReceiver callback of this process's
-     *        receiving ports): every frame goes to its cable, to arrive at its own time.
+     *        receiving ports). It waits, with the other batches of this instant, for Unpack():
+     *        ns-3 hands the batches of one synchronization over in the order MPI happened to
+     *        receive them, and the order in which their frames are scheduled decides the order
+     *        of simultaneous arrivals.
      * \param batch the batch's bytes
      */
     void Receive(Ptr<Packet> batch);
@@ -108,10 +113,22 @@ class PfcRemoteExchange : public Object
      */
     void Flush(uint32_t system);
 
-    std::vector<Outbox> m_out;     //!< by destination process
-    std::vector<Time> m_lookahead; //!< by destination process
-    uint64_t m_frames{0};          //!< frames sent
-    uint64_t m_messages{0};        //!< batches sent
+    /// Give every frame of the batches received at this instant to its cable, batches in the
+    /// order of their sending process, each in the order it was written: the same order
+    /// whatever order MPI received them in.
+    void Unpack();
+
+    /**
+     * \brief Give one batch's frames to their cables.
+     * \param in the batch's bytes (prefix, then records)
+     */
+    void UnpackBatch(const std::vector<uint8_t>& in);
+
+    std::vector<Outbox> m_out;           //!< by destination process
+    std::vector<Ptr<Packet>> m_received; //!< batches waiting for Unpack()
+    std::vector<Time> m_lookahead;       //!< by destination process
+    uint64_t m_frames{0};                //!< frames sent
+    uint64_t m_messages{0};              //!< batches sent
 };
 
 } // namespace ns3
