@@ -484,7 +484,17 @@ INSTANTIATE_TEST_SUITE_P(
                  "--cable=leaf0-leaf1",
                  "leaf0 and leaf1 are not cabled together; leaf0 is cabled to gpu0..1, spine0..1"},
         BadInput{"link-flap", "--period=0s", "--period=+0us is invalid; valid range is > 0"},
-        BadInput{"link-flap", "--count=0", "--count=0 is invalid; valid range is 1..1000"}));
+        BadInput{"link-flap", "--count=0", "--count=0 is invalid; valid range is 1..1000"},
+        BadInput{"distributed-permutation",
+                 "--racks=1",
+                 "--racks=1 is invalid; valid range is 2..1024"},
+        BadInput{"distributed-permutation",
+                 "--bytes=0",
+                 "--bytes=0 is invalid; valid range is 1..4294967296"},
+        BadInput{"distributed-permutation",
+                 "--ns3::FabricTopologyHelper::Systems=2",
+                 "Systems 2 but this run has 1 MPI process; set Systems to 0 (one per process) "
+                 "or start 2 processes"}));
 
 // RCCC is being built: until the library registers ns3::RcccCongestionOps, --uet-cc=rccc and
 // both are refused as not available yet (with it, they run).

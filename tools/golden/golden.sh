@@ -74,6 +74,7 @@ run rail-allreduce-hier "$ex/rail-allreduce" --algo=hierarchical --topology=rail
 run rail-allreduce-uet "$ex/rail-allreduce" --transport=uet --servers=2 --max-bytes=16777216
 run roce-vs-uet "$ex/roce-vs-uet" --csv=roce-vs-uet.csv
 run lb-compare "$ex/lb-compare" --csv=lb-compare.csv
+run distributed-permutation "$ex/distributed-permutation" --fct=fct.csv
 for lab in pfc-deadlock pfc-storm lost-acks ecn-misprofile link-flap; do
     run "$lab" "$ex/$lab" --quiet
 done
