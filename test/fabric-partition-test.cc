@@ -6,7 +6,10 @@
  * blocks, spines round-robin, Pod vs Leaf), refuses what cannot run (more processes than
  * units, an NVLink or host cable between processes, a zero-delay cable between processes) naming
  * the values; FabricTopologyHelper gives every node its system id and refuses a Systems
- * count the run does not have; FabricFrameCodec carries frames between processes bit-exactly.
+ * count the run does not have; FabricFrameCodec carries frames between processes bit-exactly;
+ * PfcRemoteExchange unpacks the batches of one synchronization in the order of their senders,
+ * whatever order MPI handed them over in, each frame at its own time and in its cable's order.
+ * (The runs across processes themselves: tools/ci/mpi-test.sh, in the MPI build.)
  */
 #include "test-util.h"
 
@@ -298,6 +301,89 @@ TEST(FabricPartitionTest, FramesCrossProcessesBitExactly)
     EXPECT_DEATH(FabricFrameCodec::Decode(Create<Packet>(junk, 13)),
                  "frame 3 B, discount 0 B, length 13 B where 12 were expected");
     EXPECT_DEATH(FabricFrameCodec::Decode(Create<Packet>(junk, 5)), "5 bytes, fewer than the 9");
+}
+
+/// Big-endian \p bytes of \p v appended to \p out.
+void
+PutBe(std::vector<uint8_t>& out, uint64_t v, uint32_t bytes)
+{
+    for (uint32_t i = bytes; i-- > 0;)
+    {
+        out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+    }
+}
+
+/// A batch from process \p source: one record per (arrival ps, frame size) for \p dst.
+Ptr<Packet>
+Batch(uint32_t source,
+      Ptr<PfcNetDevice> dst,
+      const std::vector<std::pair<int64_t, uint32_t>>& frames)
+{
+    std::vector<uint8_t> out;
+    PutBe(out, source, PfcRemoteExchange::BATCH_PREFIX_BYTES);
+    for (const auto& [ps, size] : frames)
+    {
+        PutBe(out, static_cast<uint64_t>(PicoSeconds(ps).GetTimeStep()), 8);
+        PutBe(out, dst->GetNode()->GetId(), 4);
+        PutBe(out, dst->GetIfIndex(), 4);
+        uint8_t head[14] = {};
+        head[12] = static_cast<uint8_t>(size >> 8); // the size, readable in the EtherType
+        head[13] = static_cast<uint8_t>(size);
+        FabricFrameCodec::EncodeTo(FabricFrame(head, 14, size - 14), out);
+    }
+    return Create<Packet>(out.data(), static_cast<uint32_t>(out.size()));
+}
+
+TEST_F(FabricPartitionTopologyTest, BatchesFromOtherProcessesArriveInTheirOrderAtTheirTimes)
+{
+    // Process 1's and process 2's batches of one synchronization, handed over in the "wrong"
+    // order (2 before 1): unpacked in the order of their senders, every frame arrives at its
+    // own time on its cable, and a cable's frames keep their order.
+    NodeContainer nodes;
+    nodes.Create(3);
+    PfcHelper pfc;
+    pfc.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    NetDeviceContainer fromA = pfc.Install(nodes.Get(0), nodes.Get(2));
+    NetDeviceContainer fromB = pfc.Install(nodes.Get(1), nodes.Get(2));
+    auto dstA = DynamicCast<PfcNetDevice>(fromA.Get(1));
+    auto dstB = DynamicCast<PfcNetDevice>(fromB.Get(1));
+    std::vector<std::pair<int64_t, std::string>> arrivals;
+    auto record = [&arrivals](std::string port, Ptr<const Packet> p) {
+        uint8_t head[14];
+        p->CopyData(head, 14);
+        arrivals.emplace_back(Simulator::Now().GetPicoSeconds(),
+                              port + ":" + std::to_string((head[12] << 8) | head[13]));
+    };
+    dstA->TraceConnectWithoutContext("PhyRxEnd",
+                                     MakeCallback(+[](decltype(record)* r, Ptr<const Packet> p) {
+                                         (*r)("a", p);
+                                     }).Bind(&record));
+    dstB->TraceConnectWithoutContext("PhyRxEnd",
+                                     MakeCallback(+[](decltype(record)* r, Ptr<const Packet> p) {
+                                         (*r)("b", p);
+                                     }).Bind(&record));
+    auto exchange = CreateObject<PfcRemoteExchange>();
+    Simulator::Schedule(NanoSeconds(100), [&]() {
+        exchange->Receive(Batch(2, dstB, {{500000, 200}, {600000, 300}}));
+        exchange->Receive(Batch(1, dstA, {{500000, 100}, {700000, 400}}));
+        exchange->Receive(Batch(1, dstA, {{800000, 500}}));
+    });
+    Simulator::Run();
+    Simulator::Destroy();
+    const std::vector<std::pair<int64_t, std::string>> expected{{500000, "a:100"},
+                                                                {500000, "b:200"},
+                                                                {600000, "b:300"},
+                                                                {700000, "a:400"},
+                                                                {800000, "a:500"}};
+    EXPECT_EQ(arrivals, expected);
+    const uint8_t bad[6] = {0, 0, 0, 1, 0, 0};
+    Ptr<Packet> truncated = Create<Packet>(bad, 6);
+    EXPECT_DEATH(
+        {
+            exchange->Receive(truncated);
+            Simulator::Run();
+        },
+        "ends inside a record");
 }
 
 } // namespace
