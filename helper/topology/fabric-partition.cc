@@ -4,6 +4,7 @@
 #include "fabric-partition.h"
 
 #include "fabric-topology.h"
+#include "fabric-union-find.h"
 
 #include "ns3/abort.h"
 #include "ns3/fabric-input-error.h"
@@ -12,21 +13,6 @@
 
 namespace ns3
 {
-
-namespace
-{
-/// Union-find root with path halving. \param parent the forest \param x a node \return root
-uint32_t
-Root(std::vector<uint32_t>& parent, uint32_t x)
-{
-    while (parent[x] != x)
-    {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-} // namespace
 
 FabricPartition::FabricPartition(uint32_t nNodes,
                                  uint32_t nGpus,
@@ -48,9 +34,9 @@ FabricPartition::FabricPartition(uint32_t nNodes,
                                                   << " nodes");
         threeTiers |= c.tier == FabricLinkTier::SPINE_CORE;
     }
-    // Units: what is left connected once the cables allowed to cross are removed.
-    std::vector<uint32_t> parent(nNodes);
-    std::iota(parent.begin(), parent.end(), 0);
+    // Units: what is left connected once the cables allowed to cross are removed, numbered in
+    // the order of their first node (GPUs are the first indices, so units with GPUs come first).
+    FabricUnionFind sets(nNodes);
     for (const auto& c : cables)
     {
         const bool crossable =
@@ -58,29 +44,15 @@ FabricPartition::FabricPartition(uint32_t nNodes,
             (c.tier == FabricLinkTier::LEAF_SPINE && !(by == PARTITION_BY_POD && threeTiers));
         if (!crossable)
         {
-            uint32_t ra = Root(parent, c.a);
-            uint32_t rb = Root(parent, c.b);
-            // The smaller index is the root: a unit is named by its first node.
-            parent[std::max(ra, rb)] = std::min(ra, rb);
+            sets.Union(c.a, c.b);
         }
     }
-    // Units in order of their first node; those with GPUs first come first (GPUs are the
-    // first indices).
-    constexpr uint32_t NONE = UINT32_MAX;
-    std::vector<uint32_t> unitOfRoot(nNodes, NONE);
-    std::vector<bool> unitHasGpu;
-    for (uint32_t n = 0; n < nNodes; ++n)
+    std::vector<uint32_t> unitOf;
+    const uint32_t units = sets.Label(unitOf);
+    std::vector<bool> unitHasGpu(units, false);
+    for (uint32_t n = 0; n < nGpus; ++n)
     {
-        uint32_t r = Root(parent, n);
-        if (unitOfRoot[r] == NONE)
-        {
-            unitOfRoot[r] = static_cast<uint32_t>(unitHasGpu.size());
-            unitHasGpu.push_back(false);
-        }
-        if (n < nGpus)
-        {
-            unitHasGpu[unitOfRoot[r]] = true;
-        }
+        unitHasGpu[unitOf[n]] = true;
     }
     std::vector<uint32_t> systemOfUnit(unitHasGpu.size());
     m_gpuUnits = 0;
@@ -111,7 +83,7 @@ FabricPartition::FabricPartition(uint32_t nNodes,
     m_systemOfNode.resize(nNodes);
     for (uint32_t n = 0; n < nNodes; ++n)
     {
-        m_systemOfNode[n] = systemOfUnit[unitOfRoot[Root(parent, n)]];
+        m_systemOfNode[n] = systemOfUnit[unitOf[n]];
     }
     CheckCables(cables, namer);
 }

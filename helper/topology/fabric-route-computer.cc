@@ -3,6 +3,8 @@
  */
 #include "fabric-route-computer.h"
 
+#include "fabric-union-find.h"
+
 #include "ns3/abort.h"
 #include "ns3/fabric-input-error.h"
 #include "ns3/log.h"
@@ -19,23 +21,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("FabricRouteComputer");
 
 NS_OBJECT_ENSURE_REGISTERED(FabricRouteComputer);
-
-namespace
-{
-
-/// Union-find root of \p x, with path halving.
-uint32_t
-Find(std::vector<uint32_t>& parent, uint32_t x)
-{
-    while (parent[x] != x)
-    {
-        parent[x] = parent[parent[x]];
-        x = parent[x];
-    }
-    return x;
-}
-
-} // namespace
 
 TypeId
 FabricRouteComputer::GetTypeId()
@@ -175,36 +160,16 @@ FabricRouteComputer::IsLinkUp(uint32_t link) const
 uint32_t
 FabricRouteComputer::Components(bool onlyUp, std::vector<uint32_t>& comp) const
 {
-    const auto nSw = static_cast<uint32_t>(m_tables.size());
-    std::vector<uint32_t> parent(nSw);
-    std::iota(parent.begin(), parent.end(), 0u);
+    FabricUnionFind sets(static_cast<uint32_t>(m_tables.size()));
     for (const auto& l : m_links)
     {
         if (!l.host && (l.up || !onlyUp))
         {
-            uint32_t ra = Find(parent, l.a);
-            uint32_t rb = Find(parent, l.b);
-            if (ra != rb)
-            {
-                parent[std::max(ra, rb)] = std::min(ra, rb);
-            }
+            sets.Union(l.a, l.b);
         }
     }
-    // Label components 0, 1, ... in order of their lowest switch index.
-    constexpr uint32_t NONE = std::numeric_limits<uint32_t>::max();
-    std::vector<uint32_t> label(nSw, NONE);
-    comp.resize(nSw);
-    uint32_t n = 0;
-    for (uint32_t s = 0; s < nSw; ++s)
-    {
-        uint32_t r = Find(parent, s);
-        if (label[r] == NONE)
-        {
-            label[r] = n++;
-        }
-        comp[s] = label[r];
-    }
-    return n;
+    // Components 0, 1, ... in order of their lowest switch index.
+    return sets.Label(comp);
 }
 
 const FabricRouteStats&

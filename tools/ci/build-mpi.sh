@@ -24,29 +24,14 @@ jobs="${JOBS:-$(nproc)}"
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(ai-fabric distributed-permutation)
 
-if [ ! -f "$tarball" ]; then
-    echo "build-mpi: no ns-3 source tarball at '$tarball' (set NS3_LATEST_TARBALL)" >&2
-    exit 2
-fi
 if ! command -v mpicxx >/dev/null; then
     echo "build-mpi: no MPI compiler (mpicxx); apt-get install libopenmpi-dev openmpi-bin" >&2
     exit 2
 fi
 mkdir -p "$work"
 work="$(cd "$work" && pwd)"
-stamp="$work/extracted.stamp"
-id="$(stat -c '%n %s %Y' "$tarball")"
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$id" ]; then
-    rm -rf "${work:?}"/ns-3*
-    tar xJf "$tarball" -C "$work"
-    echo "$id" >"$stamp"
-fi
-src="$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'ns-3*' | head -n 1)"
-if [ -z "$src" ] || [ ! -f "$src/VERSION" ]; then
-    echo "build-mpi: '$tarball' did not unpack to an ns-3 source tree in $work" >&2
-    exit 2
-fi
-ln -sfn "$here" "$src/contrib/ai-fabric"
+. "$here/tools/ci/ns3-source-tree.sh"
+src="$(ns3_source_tree build-mpi "$tarball" "$work")"
 
 bld="$src/cmake-cache"
 if [ ! -f "$bld/CMakeCache.txt" ]; then

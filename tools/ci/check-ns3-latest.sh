@@ -23,32 +23,12 @@ tarball="${NS3_LATEST_TARBALL:-$here/../shared/ns-3/ns-3.48-src.tar.xz}"
 work="${1:-$here/build/ns3-latest}"
 jobs="${JOBS:-$(nproc)}"
 
-if [ ! -f "$tarball" ]; then
-    echo "check-ns3-latest: no ns-3 source tarball at '$tarball'" \
-        "(set NS3_LATEST_TARBALL to an ns-3.<minor>-src.tar.xz)" >&2
-    exit 2
-fi
 start=$(date +%s)
 mkdir -p "$work"
 work="$(cd "$work" && pwd)"
-
-# Extract once per tarball (the stamp records which one).
-stamp="$work/extracted.stamp"
-id="$(stat -c '%n %s %Y' "$tarball")"
-if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$id" ]; then
-    rm -rf "${work:?}"/ns-3*
-    tar xJf "$tarball" -C "$work"
-    echo "$id" >"$stamp"
-fi
-src="$(find "$work" -mindepth 1 -maxdepth 1 -type d -name 'ns-3*' | head -n 1)"
-if [ -z "$src" ] || [ ! -f "$src/VERSION" ]; then
-    echo "check-ns3-latest: '$tarball' did not unpack to an ns-3 source tree in $work" >&2
-    exit 2
-fi
+. "$here/tools/ci/ns3-source-tree.sh"
+src="$(ns3_source_tree check-ns3-latest "$tarball" "$work")"
 version="$(cat "$src/VERSION")"
-
-# The module goes in as contrib/ai-fabric (a symlink: the check sees the working tree).
-ln -sfn "$here" "$src/contrib/ai-fabric"
 
 # Configure only: ai-fabric and what it depends on, with examples and tests, without
 # precompiled headers (the compile commands must not refer to a header that is never built).

@@ -104,26 +104,29 @@ for scenario in "permutation:--racks=4 --hostsPerRack=8 --spines=4 --bytes=10485
     done
 done
 
-# Bad input: more processes than the fabric has units (4 racks, 8 processes).
-run too-many "${mpirun[@]}" -np 8 "$prog" --racks=4 --hostsPerRack=2 --spines=2
-if grep -q "Systems 8 is more than the 4 units" "$out/too-many.err"; then
-    echo "mpi-test: PASS 8 processes for 4 racks are refused naming both counts"
-else
-    echo "mpi-test: FAIL 8 processes for 4 racks:"
-    head -n 5 "$out/too-many.err"
-    failures=$((failures + 1))
-fi
-# Bad input: an MPI launch of the build without MPI.
-seq_prog="$seq_build/examples/distributed-permutation"
-if [ -x "$seq_prog" ]; then
-    run no-mpi "${mpirun[@]}" -np 2 "$seq_prog" --racks=2 --hostsPerRack=1 --spines=1
-    if grep -q "this build has no MPI" "$out/no-mpi.err"; then
-        echo "mpi-test: PASS a build without MPI refuses an MPI launch of 2 processes"
+refused() { # name, expected message, what it checks, then the command: exit 2 naming it
+    local name="$1" message="$2" what="$3"
+    shift 3
+    run "$name" "$@"
+    if grep -q "$message" "$out/$name.err"; then
+        echo "mpi-test: PASS $what"
     else
-        echo "mpi-test: FAIL a build without MPI under mpirun -np 2:"
-        head -n 5 "$out/no-mpi.err"
+        echo "mpi-test: FAIL $what:"
+        head -n 5 "$out/$name.err"
         failures=$((failures + 1))
     fi
+}
+
+# Bad input: more processes than the fabric has units (4 racks, 8 processes), and an MPI
+# launch of the build without MPI.
+refused too-many "Systems 8 is more than the 4 units" \
+    "8 processes for 4 racks are refused naming both counts" \
+    "${mpirun[@]}" -np 8 "$prog" --racks=4 --hostsPerRack=2 --spines=2
+seq_prog="$seq_build/examples/distributed-permutation"
+if [ -x "$seq_prog" ]; then
+    refused no-mpi "this build has no MPI" \
+        "a build without MPI refuses an MPI launch of 2 processes" \
+        "${mpirun[@]}" -np 2 "$seq_prog" --racks=2 --hostsPerRack=1 --spines=1
 fi
 echo "mpi-test: $failures failure(s)"
 [ $failures -eq 0 ]
