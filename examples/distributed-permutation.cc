@@ -175,8 +175,11 @@ main(int argc, char* argv[])
     }
     if (std::getenv("AI_FABRIC_MPI_DEBUG"))
     {
+        Ptr<PfcRemoteExchange> x = t->GetObject<PfcRemoteExchange>();
         std::cerr << "process " << FabricMpi::GetSystemId() << ": " << Simulator::GetEventCount()
-                  << " events, Simulator::Run " << runSeconds << " s\n";
+                  << " events, Simulator::Run " << runSeconds << " s, "
+                  << (x ? x->GetFramesSent() : 0) << " frames to other processes in "
+                  << (x ? x->GetMessagesSent() : 0) << " MPI messages\n";
     }
     const std::string all = FabricMpi::Gather(rows.str());
     pauses = FabricMpi::Sum(pauses);

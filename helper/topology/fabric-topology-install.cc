@@ -128,8 +128,10 @@ FabricTopologyHelper::ConnectProcesses()
     {
         return;
     }
-    // One exchange per process batches the frames of every cable to another process.
+    // One exchange per process batches the frames of every cable to another process; it is
+    // aggregated to the helper for its counters (GetObject<PfcRemoteExchange>()).
     auto exchange = CreateObject<PfcRemoteExchange>();
+    AggregateObject(exchange);
     for (uint32_t s = 0; s < m_partition->GetSystems(); ++s)
     {
         if (m_partition->GetLookahead(s).IsStrictlyPositive())

@@ -41,7 +41,8 @@ class PfcNetDevice;
  * each).
  *
  * Created by FabricTopologyHelper for a run across processes (one per process), given to every
- * cable between processes (PfcChannel::SetRemoteExchange). Builds without ns-3's MPI module
+ * cable between processes (PfcChannel::SetRemoteExchange) and aggregated to the helper
+ * (`topology->GetObject<PfcRemoteExchange>()` for its counters). Builds without ns-3's MPI module
  * compile it but never send (Send aborts).
  */
 class PfcRemoteExchange : public Object
