@@ -16,7 +16,7 @@
  *
  * Flags: --racks, --hostsPerRack, --spines, --bytes, --incast (every host outside the last
  * rack also writes to the last rack's host 0: PFC pauses cross processes), --fct=FILE (per-flow
- * CSV).
+ * CSV), --seed / --RngRun (the permutation's shuffle and the switches' ECMP hashes).
  */
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
@@ -27,7 +27,6 @@
 #include <iomanip>
 #include <iostream>
 #include <numeric>
-#include <random>
 #include <sstream>
 
 using namespace ns3;
@@ -48,18 +47,21 @@ struct Flow
 /**
  * \param racks racks
  * \param perRack hosts per rack
- * \return a fixed permutation whose every pair crosses racks (host s of rack r writes to rack
+ * \param rng the shuffle's random numbers (ns-3's: --seed and --RngRun choose them)
+ * \return a permutation whose every pair crosses racks (host s of rack r writes to rack
  *         r + 1 + (s mod (racks - 1)), at a slot shuffled per destination rack)
  */
 std::vector<uint32_t>
-RackCrossingPermutation(uint32_t racks, uint32_t perRack)
+RackCrossingPermutation(uint32_t racks, uint32_t perRack, const Ptr<UniformRandomVariable>& rng)
 {
-    std::mt19937 gen(12345);
     std::vector<std::vector<uint32_t>> slot(racks, std::vector<uint32_t>(perRack));
     for (auto& v : slot)
     {
         std::iota(v.begin(), v.end(), 0);
-        std::shuffle(v.begin(), v.end(), gen);
+        for (uint32_t i = perRack; i-- > 1;) // Fisher-Yates
+        {
+            std::swap(v[i], v[rng->GetInteger(0, i)]);
+        }
     }
     std::vector<uint32_t> dst(racks * perRack);
     for (uint32_t i = 0; i < racks * perRack; ++i)
@@ -81,6 +83,7 @@ main(int argc, char* argv[])
     uint64_t bytes = 1 << 20;
     bool incast = true;
     std::string fctPath;
+    uint32_t seed = 1;
     FabricCommandLine cmd(__FILE__); // from here on, input errors exit 2 with one line
     // First: MPI (when started by mpirun) selects ns-3's distributed engine.
     FabricMpi::Enable(&argc, &argv);
@@ -93,6 +96,7 @@ main(int argc, char* argv[])
     cmd.AddValue("incast",
                  "Every host outside the last rack also writes to its host 0 (PFC)",
                  incast);
+    cmd.AddSeed(seed, "Random seed of the permutation and the switches' ECMP hashes");
     cmd.AddOutput("fct", "Per-flow CSV (src,dst,bytes,fct_ns), written by process 0", fctPath);
     cmd.Parse(argc, argv);
 
@@ -108,7 +112,8 @@ main(int argc, char* argv[])
 
     const uint32_t hosts = racks * perRack;
     std::vector<std::pair<uint32_t, uint32_t>> pairs;
-    const std::vector<uint32_t> dst = RackCrossingPermutation(racks, perRack);
+    const std::vector<uint32_t> dst =
+        RackCrossingPermutation(racks, perRack, CreateObject<UniformRandomVariable>());
     for (uint32_t i = 0; i < hosts; ++i)
     {
         pairs.emplace_back(i, dst[i]);

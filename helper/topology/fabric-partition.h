@@ -6,6 +6,8 @@
 #ifndef FABRIC_PARTITION_H
 #define FABRIC_PARTITION_H
 
+#include "fabric-topology-types.h"
+
 #include "ns3/nstime.h"
 
 #include <cstdint>
@@ -15,8 +17,6 @@
 
 namespace ns3
 {
-
-enum class FabricLinkTier : uint8_t;
 
 /**
  * \ingroup ai-fabric-topology

@@ -371,13 +371,13 @@ FabricTopologyHelper::GlobalName(uint32_t index) const
     {
         os << "gpu" << index;
     }
-    else if (index < nRanks + m_nvSwitches.GetN())
+    else if (index < nRanks + NvSwitchCount())
     {
         os << "nvswitch" << index - nRanks;
     }
     else
     {
-        os << SwitchName(index - nRanks - m_nvSwitches.GetN());
+        os << SwitchName(index - nRanks - NvSwitchCount());
     }
     return os.str();
 }

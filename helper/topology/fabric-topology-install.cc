@@ -107,20 +107,6 @@ FabricTopologyHelper::PlanCables() const
     return cables;
 }
 
-std::string
-FabricTopologyHelper::PlannedNodeName(uint32_t index, uint32_t nRanks, uint32_t nNv) const
-{
-    if (index < nRanks)
-    {
-        return "gpu" + std::to_string(index);
-    }
-    if (index < nRanks + nNv)
-    {
-        return "nvswitch" + std::to_string(index - nRanks);
-    }
-    return SwitchName(index - nRanks - nNv);
-}
-
 void
 FabricTopologyHelper::ConnectProcesses()
 {
@@ -221,13 +207,12 @@ FabricTopologyHelper::Install()
 
     // Which MPI process simulates which node: only switch-to-switch cables may cross.
     auto t = std::chrono::steady_clock::now();
-    m_partition = std::make_shared<FabricPartition>(
-        static_cast<uint32_t>(nNodes),
-        nRanks,
-        PlanCables(),
-        m_partitionBy,
-        GetSystemsToUse(),
-        [this, nRanks, nNv](uint32_t i) { return PlannedNodeName(i, nRanks, nNv); });
+    m_partition = std::make_shared<FabricPartition>(static_cast<uint32_t>(nNodes),
+                                                    nRanks,
+                                                    PlanCables(),
+                                                    m_partitionBy,
+                                                    GetSystemsToUse(),
+                                                    [this](uint32_t i) { return GlobalName(i); });
 
     // Nodes: GPUs, NVSwitches, then leaves, spines, cores, with consecutive ids.
     for (uint32_t i = 0; i < nNodes; ++i)

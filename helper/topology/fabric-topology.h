@@ -9,6 +9,7 @@
 
 #include "fabric-partition.h"
 #include "fabric-route-computer.h"
+#include "fabric-topology-types.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/fabric-health-monitor.h"
@@ -41,63 +42,6 @@ namespace ns3
 {
 
 struct FabricAggregateCounters;
-
-/**
- * \ingroup ai-fabric-topology
- * \brief Role of a node in a topology built by a FabricTopologyHelper.
- */
-enum class FabricNodeType : uint8_t
-{
-    GPU = 0,  //!< a GPU: an ns-3 Node with one RoceNic (scale-out ports + NVLink port)
-    NVSWITCH, //!< the NVSwitch domain of one server (a FabricSwitch at NVLink rate)
-    LEAF,     //!< first scale-out tier: rail leaf or rack (ToR) switch
-    SPINE,    //!< second tier: spine (two-tier) or pod aggregation switch (three-tier Clos)
-    CORE,     //!< third tier: core switch (three-tier Clos only)
-    COUNT     //!< number of types (not a type)
-};
-
-/**
- * \param type a node type
- * \return its lower-case name as used in exports: "gpu", "nvswitch", "leaf", "spine", "core"
- */
-const char* FabricNodeTypeName(FabricNodeType type);
-
-/**
- * \ingroup ai-fabric-topology
- * \brief Tier of a link in a topology built by a FabricTopologyHelper.
- */
-enum class FabricLinkTier : uint8_t
-{
-    NVLINK = 0, //!< GPU to its server's NVSwitch
-    GPU_LEAF,   //!< GPU NIC port to its leaf / ToR switch
-    LEAF_SPINE, //!< leaf to spine (or ToR to pod aggregation)
-    SPINE_CORE, //!< pod aggregation to core (three-tier Clos)
-    COUNT       //!< number of tiers (not a tier)
-};
-
-/**
- * \param tier a link tier
- * \return its name: "gpu-nvswitch", "gpu-leaf", "leaf-spine", "spine-core"
- */
-const char* FabricLinkTierName(FabricLinkTier tier);
-
-/**
- * \ingroup ai-fabric-topology
- * \brief Wall-clock cost of FabricTopologyHelper::Install, by phase (for benchmarks only; the
- *        simulation never reads it).
- */
-struct FabricBuildStats
-{
-    double nodesSeconds{0};           //!< creating the nodes
-    double linksSeconds{0};           //!< creating ports and cables (PfcHelper)
-    double switchesSeconds{0};        //!< installing FabricSwitches (MMU, ECN, load balancer)
-    double nicsSeconds{0};            //!< installing RoceNics and their ports
-    double routesSeconds{0};          //!< computing and writing the forwarding tables
-    double totalSeconds{0};           //!< the whole Install()
-    uint64_t routes{0};               //!< forwarding entries written, all switches
-    uint64_t forwardingTableBytes{0}; //!< memory of all forwarding tables after Freeze()
-    uint64_t estimatedBytes{0};       //!< memory the plan was estimated to need (MemoryLimit)
-};
 
 /**
  * \ingroup ai-fabric-topology
@@ -883,13 +827,6 @@ class FabricTopologyHelper : public Object, public FabricTransportTarget
     void ConnectProcesses();
     /// \return every cable Install() will make, by node index (after DoPlan)
     std::vector<FabricPartition::Cable> PlanCables() const;
-    /**
-     * \param index node index (GPUs, NVSwitches, switches)
-     * \param nRanks GPUs
-     * \param nNv NVSwitches
-     * \return the node's name before it exists ("gpu3", "nvswitch0", "leaf1", ...)
-     */
-    std::string PlannedNodeName(uint32_t index, uint32_t nRanks, uint32_t nNv) const;
     /**
      * Warn (stderr, "ai-fabric warning: ...") when the default of ns3::PfcNetDevice::DataRate
      * or ns3::PfcChannel::Delay was changed (Config::SetDefault, --ns3::PfcNetDevice::DataRate):

@@ -24,7 +24,6 @@
 #include <functional>
 #include <iomanip>
 #include <map>
-#include <numeric>
 #include <sstream>
 
 namespace ns3
@@ -45,26 +44,6 @@ Split(const std::string& list)
     std::vector<std::string> out = text::Split(list, ',');
     out.erase(std::remove(out.begin(), out.end(), std::string()), out.end());
     return out;
-}
-
-/**
- * \param a a factor
- * \param b a factor, <= \p c
- * \param c the divisor, > 0
- * \return floor(a x b / c), exact: the fraction b / c reduced first, long double only when
- *         a x b still overflows 64 bits (a rate share of a byte count, so b <= c)
- */
-uint64_t
-MulDiv(uint64_t a, uint64_t b, uint64_t c)
-{
-    const uint64_t g = std::gcd(b, c);
-    b /= g;
-    c /= g;
-    if (b == 0 || a <= UINT64_MAX / b)
-    {
-        return a * b / c;
-    }
-    return static_cast<uint64_t>(static_cast<long double>(a) * b / c);
 }
 
 /// \return true if \p s ends with \p suffix
@@ -720,9 +699,12 @@ TransportComparison::PlanCollective(Ptr<FabricTopologyHelper> topo,
     const uint64_t nic = topo->GetLinkRate(FabricLinkTier::GPU_LEAF).GetBitRate();
     for (const auto& [pair, b] : pairBytes)
     {
-        te->AddDemand(pair.first,
-                      pair.second,
-                      DataRate(MulDiv(nic, b, std::max(out[pair.first], in[pair.second]))));
+        // floor(NIC rate x bytes / the busier end's bytes), exact in 128 bits (as BytesTxTime).
+        const __uint128_t share = static_cast<__uint128_t>(nic) * b;
+        te->AddDemand(
+            pair.first,
+            pair.second,
+            DataRate(static_cast<uint64_t>(share / std::max(out[pair.first], in[pair.second]))));
     }
     te->Plan();
 }

@@ -7,7 +7,6 @@
 #include "pfc-remote-exchange.h"
 
 #include "ns3/abort.h"
-#include "ns3/fabric-frame-codec.h"
 #include "ns3/fabric-input-error.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -110,11 +109,17 @@ PfcChannel::SetDelay(Time delay)
     NS_ABORT_MSG_IF(m_dir[0].count > 0 || m_dir[1].count > 0,
                     "PfcChannel Delay cannot change from " << GetDelay() << " to " << delay
                                                            << " while frames are propagating");
+    // ns-3's distributed engine and the exchange's batching read a cable between processes'
+    // delay when it is connected: it stays fixed from then on.
+    FABRIC_INPUT_ERROR_IF(IsRemote() && delay != m_dir[0].delay,
+                          "PfcChannel Delay cannot change from "
+                              << m_dir[0].delay.GetNanoSeconds() << " ns to "
+                              << delay.GetNanoSeconds()
+                              << " ns on a cable between MPI processes (it is the lookahead)");
     for (auto& d : m_dir)
     {
         d.delay = delay;
     }
-    CheckRemoteDelay();
 }
 
 Time
@@ -159,20 +164,16 @@ PfcChannel::ConnectProcesses()
     {
         Direction& d = m_dir[end]; // frames travelling towards m_dev[end]
         d.reach = !local[1 - end] ? Reach::FOREIGN : (local[end] ? Reach::LOCAL : Reach::REMOTE);
-        if (local[end] && !local[1 - end])
-        {
-            // The port receives from the other process: ns-3's MPI interface finds the
-            // MpiReceiver aggregated to the device its packets name.
-            Ptr<MpiReceiver> receiver = m_dev[end]->GetObject<MpiReceiver>();
-            if (!receiver)
-            {
-                receiver = CreateObject<MpiReceiver>();
-                m_dev[end]->AggregateObject(receiver);
-            }
-            receiver->SetReceiveCallback(MakeCallback(&PfcChannel::ReceiveRemote, this).Bind(end));
-        }
     }
     CheckRemoteDelay();
+    if (local[0] != local[1])
+    {
+        // Until a topology helper gives the process's shared exchange, the cable batches its
+        // own frames; its delay bounds the other process's lookahead from above.
+        auto own = CreateObject<PfcRemoteExchange>();
+        own->SetLookahead(m_dev[local[0] ? 1 : 0]->GetNode()->GetSystemId(), m_dir[0].delay);
+        SetRemoteExchange(own);
+    }
 #endif
 }
 
@@ -204,17 +205,7 @@ PfcChannel::SendRemote(FabricFrame& frame, uint32_t dstEnd, const Time& frameTim
                         << " sent a frame in the process of system " << MpiInterface::GetSystemId()
                         << ": work was started on a node this process does "
                            "not own");
-    if (m_exchange)
-    {
-        m_exchange->Send(frame, m_dev[dstEnd], Simulator::Now() + frameTime + d.delay);
-        return;
-    }
-    Ptr<Packet> bytes = FabricFrameCodec::Encode(frame);
-    frame = FabricFrame();
-    MpiInterface::SendPacket(bytes,
-                             Simulator::Now() + frameTime + d.delay,
-                             m_dev[dstEnd]->GetNode()->GetId(),
-                             m_dev[dstEnd]->GetIfIndex());
+    m_exchange->Send(frame, m_dev[dstEnd], Simulator::Now() + frameTime + d.delay);
 #else
     NS_FATAL_ERROR("PfcChannel::SendRemote without MPI (end "
                    << dstEnd << ", frame " << frame.GetSize() << " B, " << frameTime << ")");
@@ -228,10 +219,19 @@ PfcChannel::SetRemoteExchange(Ptr<PfcRemoteExchange> exchange)
 #ifdef NS3_MPI
     for (uint32_t end = 0; end < m_nDevices; ++end)
     {
-        if (Ptr<MpiReceiver> receiver = m_dev[end]->GetObject<MpiReceiver>())
+        if (m_dir[end].reach != Reach::FOREIGN || m_dir[1 - end].reach == Reach::FOREIGN)
         {
-            receiver->SetReceiveCallback(MakeCallback(&PfcRemoteExchange::Receive, exchange));
+            continue; // not the local end of a cable from another process
         }
+        // ns-3's MPI interface hands a message to the MpiReceiver aggregated to the device it
+        // names; batches may name any receiving port of this process.
+        Ptr<MpiReceiver> receiver = m_dev[end]->GetObject<MpiReceiver>();
+        if (!receiver)
+        {
+            receiver = CreateObject<MpiReceiver>();
+            m_dev[end]->AggregateObject(receiver);
+        }
+        receiver->SetReceiveCallback(MakeCallback(&PfcRemoteExchange::Receive, exchange));
     }
 #endif
 }
@@ -249,13 +249,6 @@ PfcChannel::InjectRemote(const Ptr<PfcNetDevice>& dst, FabricFrame& frame, const
     }
     d.Push(frame);
     ScheduleRecurringWithContext(m_deliver[end], d.context, rxTime - Simulator::Now());
-}
-
-void
-PfcChannel::ReceiveRemote(uint32_t dstEnd, Ptr<Packet> bytes)
-{
-    FabricFrame frame = FabricFrameCodec::Decode(bytes);
-    m_dir[dstEnd].dst->Receive(frame);
 }
 
 bool

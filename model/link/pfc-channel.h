@@ -36,14 +36,15 @@ class PfcRemoteExchange;
  * Cables between processes (builds with ns-3's MPI module, NS3_MPI): when ns-3's MPI
  * interface is enabled and the two ports' nodes have different system ids (Node::GetSystemId),
  * the cable connects two MPI processes, like ns-3's PointToPointRemoteChannel. A frame sent
- * towards the other process leaves as bytes (FabricFrameCodec) through
- * MpiInterface::SendPacket, stamped with its arrival time (now + frame time + Delay), and the
- * other process's copy of the cable hands it to its port through an MpiReceiver at that time:
- * the same frame at the same instant as in one process, PFC pause frames included. Delay is
- * the lookahead ns-3's distributed engine reads from the cable, so such a cable must have
- * Delay > 0 (an input error otherwise, naming the cable). A frame sent by a port whose node
- * belongs to another process means work was started on a node this process does not own: it
- * aborts naming the node.
+ * towards the other process leaves as bytes (FabricFrameCodec) through a PfcRemoteExchange
+ * (batches over MpiInterface::SendPacket; the cable's own until SetRemoteExchange gives it the
+ * process's shared one), stamped with its arrival time (now + frame time + Delay), and the
+ * other process's copy of the cable delivers it to its port at that time (InjectRemote): the
+ * same frame at the same instant as in one process, PFC pause frames included. Delay is the
+ * lookahead ns-3's distributed engine reads from the cable, so such a cable must have
+ * Delay > 0, fixed once connected (input errors otherwise, naming the cable). A frame sent by
+ * a port whose node belongs to another process means work was started on a node this process
+ * does not own: it aborts naming the node.
  */
 class PfcChannel : public Channel
 {
@@ -92,9 +93,9 @@ class PfcChannel : public Channel
     bool IsRemote() const;
 
     /**
-     * \brief Send this cable's frames to the other process through \p exchange (in batches)
-     *        instead of one MPI message per frame, and receive the other process's batches
-     *        through it.
+     * \brief Send this cable's frames to the other process through \p exchange, and receive
+     *        the other process's batches through it (its local end's MpiReceiver), instead of
+     *        the cable's own exchange: one batch carries the frames of every cable to a process.
      * \param exchange the process's exchange (FabricTopologyHelper creates it)
      */
     void SetRemoteExchange(Ptr<PfcRemoteExchange> exchange);
@@ -136,7 +137,7 @@ class PfcChannel : public Channel
     };
 
     /// With MPI enabled and both ends attached, find which ends are in this process, set each
-    /// direction's Reach and give the local end of a remote direction its MpiReceiver.
+    /// direction's Reach and, for a cable between processes, give it an exchange of its own.
     void ConnectProcesses();
 
     /**
@@ -146,14 +147,6 @@ class PfcChannel : public Channel
      * \param frameTime the frame's serialization time
      */
     void SendRemote(FabricFrame& frame, uint32_t dstEnd, const Time& frameTime);
-
-    /**
-     * \brief A frame from the other process arrives at end \p dstEnd (the MpiReceiver's
-     *        callback, at the frame's arrival time).
-     * \param dstEnd the receiving end
-     * \param bytes the frame, as FabricFrameCodec encoded it
-     */
-    void ReceiveRemote(uint32_t dstEnd, Ptr<Packet> bytes);
 
     /// Abort, naming the cable, if a remote direction has a zero Delay (no lookahead).
     void CheckRemoteDelay() const;

@@ -42,7 +42,9 @@ class PfcNetDevice;
  *
  * Created by FabricTopologyHelper for a run across processes (one per process), given to every
  * cable between processes (PfcChannel::SetRemoteExchange) and aggregated to the helper
- * (`topology->GetObject<PfcRemoteExchange>()` for its counters). Builds without ns-3's MPI module
+ * (`topology->GetObject<PfcRemoteExchange>()` for its counters). A cable between processes
+ * connected without such a helper has one of its own, with its delay as the lookahead (never
+ * below the destination's, so its deadlines are safe). Builds without ns-3's MPI module
  * compile it but never send (Send aborts).
  */
 class PfcRemoteExchange : public Object
