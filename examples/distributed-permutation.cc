@@ -98,7 +98,16 @@ main(int argc, char* argv[])
                  incast);
     cmd.AddSeed(seed, "Random seed of the permutation and the switches' ECMP hashes");
     cmd.AddOutput("fct", "Per-flow CSV (src,dst,bytes,fct_ns), written by process 0", fctPath);
+    std::string order = "causal";
+    cmd.AddValue("order",
+                 "Order of simultaneous events: causal (the same results sequentially and with "
+                 "any process count) or fast (ns-3's order, DelayClassScheduler)",
+                 order);
     cmd.Parse(argc, argv);
+    FabricMpi::EventOrder eventOrder;
+    FABRIC_INPUT_ERROR_IF(!FabricMpi::ParseEventOrder(order, &eventOrder),
+                          "--order=" << order << " is invalid; use causal or fast");
+    FabricMpi::SelectEngine(eventOrder);
 
     auto t = CreateObject<ClosTopologyHelper>();
     t->SetAttribute("Servers", UintegerValue(racks * perRack));

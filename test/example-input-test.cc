@@ -492,6 +492,9 @@ INSTANTIATE_TEST_SUITE_P(
                  "--bytes=0",
                  "--bytes=0 is invalid; valid range is 1..4294967296"},
         BadInput{"distributed-permutation",
+                 "--order=random",
+                 "--order=random is invalid; use causal or fast"},
+        BadInput{"distributed-permutation",
                  "--ns3::FabricTopologyHelper::Systems=2",
                  "Systems 2 but this run has 1 MPI process; set Systems to 0 (one per process) "
                  "or start 2 processes"}));

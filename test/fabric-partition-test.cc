@@ -323,13 +323,14 @@ Batch(uint32_t source,
     PutBe(out, source, PfcRemoteExchange::BATCH_PREFIX_BYTES);
     for (const auto& [ps, size] : frames)
     {
-        PutBe(out, static_cast<uint64_t>(PicoSeconds(ps).GetTimeStep()), 8);
-        PutBe(out, dst->GetNode()->GetId(), 4);
-        PutBe(out, dst->GetIfIndex(), 4);
         uint8_t head[14] = {};
         head[12] = static_cast<uint8_t>(size >> 8); // the size, readable in the EtherType
         head[13] = static_cast<uint8_t>(size);
-        FabricFrameCodec::EncodeTo(FabricFrame(head, 14, size - 14), out);
+        PfcRemoteExchange::AppendRecord(out,
+                                        dst,
+                                        PicoSeconds(ps),
+                                        CausalKey(),
+                                        FabricFrame(head, 14, size - 14));
     }
     return Create<Packet>(out.data(), static_cast<uint32_t>(out.size()));
 }

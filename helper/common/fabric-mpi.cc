@@ -97,6 +97,41 @@ FabricMpi::Enable(int* argc, char*** argv)
 }
 
 bool
+FabricMpi::ParseEventOrder(const std::string& name, EventOrder* order)
+{
+    if (name == "causal")
+    {
+        *order = EventOrder::CAUSAL;
+        return true;
+    }
+    if (name == "fast")
+    {
+        *order = EventOrder::FAST;
+        return true;
+    }
+    return false;
+}
+
+void
+FabricMpi::SelectEngine(EventOrder order)
+{
+    const bool causal = order == EventOrder::CAUSAL;
+    if (IsEnabled())
+    {
+        GlobalValue::Bind("SimulatorImplementationType",
+                          StringValue(causal ? "ns3::CausalDistributedSimulatorImpl"
+                                             : "ns3::DistributedSimulatorImpl"));
+    }
+    else if (causal)
+    {
+        GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::CausalSimulatorImpl"));
+    }
+    GlobalValue::Bind(
+        "SchedulerType",
+        StringValue(causal ? "ns3::CausalOrderScheduler" : "ns3::DelayClassScheduler"));
+}
+
+bool
 FabricMpi::IsEnabled()
 {
 #ifdef NS3_MPI

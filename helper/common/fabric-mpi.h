@@ -63,6 +63,36 @@ class FabricMpi
      */
     static bool Enable(int* argc, char*** argv);
 
+    /// How simultaneous events are ordered (SelectEngine()).
+    enum class EventOrder
+    {
+        /// CausalOrderScheduler under CausalSimulatorImpl, or under
+        /// CausalDistributedSimulatorImpl when MPI is enabled: the same results sequentially
+        /// and with any process count; slower (an O(log n) event queue).
+        CAUSAL,
+        /// ns-3's order (scheduling order at a tie) with DelayClassScheduler: fastest, but a
+        /// run across processes differs from the sequential run at ties (like another seed).
+        FAST,
+    };
+
+    /**
+     * \brief Parse an event order name: causal, fast.
+     * \param name the name
+     * \param[out] order the order
+     * \return false when \p name is neither
+     */
+    static bool ParseEventOrder(const std::string& name, EventOrder* order);
+
+    /**
+     * \brief Choose the engine and event queue for \p order (ns-3's global values
+     *        SimulatorImplementationType and SchedulerType): with MPI enabled ns-3's
+     *        distributed engine (CausalDistributedSimulatorImpl or DistributedSimulatorImpl),
+     *        without it CausalSimulatorImpl for CAUSAL and ns-3's default engine for FAST.
+     *        Call after Enable() and before any Simulator use (aborts once the engine exists).
+     * \param order the order
+     */
+    static void SelectEngine(EventOrder order);
+
     /// \return true between Enable() (when it enabled MPI) and Disable()
     static bool IsEnabled();
 

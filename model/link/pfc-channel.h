@@ -18,6 +18,7 @@ namespace ns3
 {
 
 class PfcNetDevice;
+struct CausalKey;
 class PfcRemoteExchange;
 
 /**
@@ -106,8 +107,13 @@ class PfcChannel : public Channel
      * \param dst the receiving port (one of this cable's two; aborts otherwise)
      * \param frame the frame (consumed)
      * \param rxTime its arrival time, >= now
+     * \param key the CausalKey its arrival event had in the sending process (null: the run
+     *        does not use CausalOrderScheduler)
      */
-    void InjectRemote(const Ptr<PfcNetDevice>& dst, FabricFrame& frame, const Time& rxTime);
+    void InjectRemote(const Ptr<PfcNetDevice>& dst,
+                      FabricFrame& frame,
+                      const Time& rxTime,
+                      const CausalKey* key = nullptr);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;

@@ -7,6 +7,7 @@
 #include "pfc-net-device.h"
 
 #include "ns3/abort.h"
+#include "ns3/causal-order-scheduler.h"
 #include "ns3/fabric-frame-codec.h"
 #include "ns3/node-list.h"
 #include "ns3/node.h"
@@ -97,10 +98,9 @@ PfcRemoteExchange::Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const 
         PutBe(o.bytes, LocalSystem(), BATCH_PREFIX_BYTES);
     }
     const size_t before = o.bytes.size();
-    PutBe(o.bytes, static_cast<uint64_t>(rxTime.GetTimeStep()), 8);
-    PutBe(o.bytes, dst->GetNode()->GetId(), 4);
-    PutBe(o.bytes, dst->GetIfIndex(), 4);
-    const uint32_t encoded = FabricFrameCodec::EncodeTo(frame, o.bytes);
+    CausalOrderScheduler* causal = Causal();
+    const uint32_t encoded =
+        AppendRecord(o.bytes, dst, rxTime, causal ? causal->DrawKey() : CausalKey(), frame);
     NS_ABORT_MSG_IF(BATCH_PREFIX_BYTES + RECORD_PREFIX_BYTES + encoded > MAX_BATCH_BYTES,
                     "PfcRemoteExchange: a frame of "
                         << frame.GetSize() << " B whose bytes after its headers are not zero "
@@ -120,8 +120,10 @@ PfcRemoteExchange::Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const 
     }
     const Time now = Simulator::Now();
     // The destination runs up to (earliest pending event) + its lookahead between
-    // synchronizations: the batch must leave strictly before rx - lookahead.
-    const Time deadline = std::max(now, rxTime - m_lookahead[system] - TimeStep(1));
+    // synchronizations: the batch must leave strictly before rx - lookahead. Under the causal
+    // order it is also unpacked strictly before rx (see the class comment).
+    const Time margin = TimeStep(causal ? 2 : 1);
+    const Time deadline = std::max(now, rxTime - m_lookahead[system] - margin);
     const bool first = o.bytes.size() == BATCH_PREFIX_BYTES + RECORD_PREFIX_BYTES + encoded;
     if (first)
     {
@@ -134,6 +136,34 @@ PfcRemoteExchange::Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const 
         o.flush.Cancel();
         o.flush = Simulator::Schedule(deadline - now, &PfcRemoteExchange::Flush, this, system);
     }
+}
+
+uint32_t
+PfcRemoteExchange::AppendRecord(std::vector<uint8_t>& out,
+                                const Ptr<PfcNetDevice>& dst,
+                                const Time& rxTime,
+                                const CausalKey& key,
+                                const FabricFrame& frame)
+{
+    PutBe(out, static_cast<uint64_t>(rxTime.GetTimeStep()), 8);
+    PutBe(out, dst->GetNode()->GetId(), 4);
+    PutBe(out, dst->GetIfIndex(), 4);
+    PutBe(out, key.createdTs, 8);
+    PutBe(out, key.creator, 4);
+    PutBe(out, key.seq, 8);
+    return FabricFrameCodec::EncodeTo(frame, out);
+}
+
+CausalOrderScheduler*
+PfcRemoteExchange::Causal()
+{
+    if (!m_causalLooked)
+    {
+        // Called inside events only: the engine and its scheduler are in place.
+        m_causal = CausalOrderScheduler::GetCurrent();
+        m_causalLooked = true;
+    }
+    return m_causal;
 }
 
 void
@@ -211,6 +241,10 @@ PfcRemoteExchange::UnpackBatch(const std::vector<uint8_t>& in)
         const Time rx = TimeStep(static_cast<int64_t>(GetBe(r, 8)));
         const auto node = static_cast<uint32_t>(GetBe(r + 8, 4));
         const auto device = static_cast<uint32_t>(GetBe(r + 12, 4));
+        CausalKey key;
+        key.createdTs = GetBe(r + 16, 8);
+        key.creator = static_cast<uint32_t>(GetBe(r + 24, 4));
+        key.seq = GetBe(r + 28, 8);
         const uint32_t bytes = FabricFrameCodec::GetEncodedBytes(r + RECORD_PREFIX_BYTES);
         NS_ABORT_MSG_IF(at + RECORD_PREFIX_BYTES + bytes > in.size(),
                         "PfcRemoteExchange: a record of " << bytes << " B at " << at
@@ -222,7 +256,8 @@ PfcRemoteExchange::UnpackBatch(const std::vector<uint8_t>& in)
         NS_ABORT_MSG_IF(!dev || !dev->GetPfcChannel(),
                         "PfcRemoteExchange: node " << node << " device " << device
                                                    << " is not a cabled PfcNetDevice");
-        dev->GetPfcChannel()->InjectRemote(dev, frame, rx);
+        CausalOrderScheduler* causal = Causal();
+        dev->GetPfcChannel()->InjectRemote(dev, frame, rx, causal ? &key : nullptr);
         at += RECORD_PREFIX_BYTES + bytes;
     }
 }

@@ -19,6 +19,8 @@ namespace ns3
 {
 
 class PfcNetDevice;
+class CausalOrderScheduler;
+struct CausalKey;
 
 /**
  * \ingroup ai-fabric-link
@@ -37,8 +39,14 @@ class PfcNetDevice;
  * unpacked in the order they were sent, and its copy of each cable delivers every frame at the
  * frame's own arrival time (PfcChannel::InjectRemote), in the order the frames were sent:
  * batching changes no arrival time and no order on a cable; it divides the MPI messages by the
- * frames a batch holds (up to 18 RoCE data frames: 16 B of record and ~87 B of encoded headers
+ * frames a batch holds (up to 15 RoCE data frames: 36 B of record and ~87 B of encoded headers
  * each).
+ *
+ * Under a CausalOrderScheduler (ns3::CausalDistributedSimulatorImpl) each frame also carries
+ * the key its arrival event would have had sequentially (drawn at the sender), and the
+ * receiver schedules the arrival with it, so simultaneous events run in the sequential order.
+ * The deadline then leaves the batch one more time step: a batch is unpacked strictly before
+ * its frames arrive, never at the instant of an arrival (events of that instant may have run).
  *
  * Created by FabricTopologyHelper for a run across processes (one per process), given to every
  * cable between processes (PfcChannel::SetRemoteExchange) and aggregated to the helper
@@ -53,8 +61,10 @@ class PfcRemoteExchange : public Object
     /// Bytes of one batch's records at most (ns-3's MPI messages: 2000 bytes with the
     /// interface's 16-byte prefix and the packet's serialization).
     static constexpr uint32_t MAX_BATCH_BYTES = 1900;
-    /// Bytes before each frame's encoding in a batch: arrival time (8), node (4), device (4).
-    static constexpr uint32_t RECORD_PREFIX_BYTES = 16;
+    /// Bytes before each frame's encoding in a batch: arrival time (8), node (4), device (4),
+    /// and the CausalKey of its arrival event (creating time 8, creator 4, number 8; zeros
+    /// when the run does not use CausalOrderScheduler).
+    static constexpr uint32_t RECORD_PREFIX_BYTES = 36;
     /// Bytes before a batch's records: the sending process's system id (4).
     static constexpr uint32_t BATCH_PREFIX_BYTES = 4;
 
@@ -97,6 +107,22 @@ class PfcRemoteExchange : public Object
     /// \return MPI messages sent (batches)
     uint64_t GetMessagesSent() const;
 
+    /**
+     * \brief Append one frame's record to a batch being written (what Send() does; tests
+     *        build batches with it).
+     * \param out the batch's bytes
+     * \param dst the receiving port
+     * \param rxTime the frame's arrival time
+     * \param key the CausalKey of its arrival event
+     * \param frame the frame (not consumed)
+     * \return bytes of the frame's encoding (after the record prefix)
+     */
+    static uint32_t AppendRecord(std::vector<uint8_t>& out,
+                                 const Ptr<PfcNetDevice>& dst,
+                                 const Time& rxTime,
+                                 const CausalKey& key,
+                                 const FabricFrame& frame);
+
   protected:
     void DoDispose() override;
 
@@ -130,9 +156,14 @@ class PfcRemoteExchange : public Object
 
     std::vector<Outbox> m_out;           //!< by destination process
     std::vector<Ptr<Packet>> m_received; //!< batches waiting for Unpack()
-    std::vector<Time> m_lookahead;       //!< by destination process
-    uint64_t m_frames{0};                //!< frames sent
-    uint64_t m_messages{0};              //!< batches sent
+    /// \return the run's CausalOrderScheduler, or null (looked up once)
+    CausalOrderScheduler* Causal();
+
+    std::vector<Time> m_lookahead;           //!< by destination process
+    CausalOrderScheduler* m_causal{nullptr}; //!< the run's causal scheduler, if any
+    bool m_causalLooked{false};              //!< m_causal was looked up
+    uint64_t m_frames{0};                    //!< frames sent
+    uint64_t m_messages{0};                  //!< batches sent
 };
 
 } // namespace ns3

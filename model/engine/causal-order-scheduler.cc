@@ -1,0 +1,281 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "causal-order-scheduler.h"
+
+#include "ns3/abort.h"
+#include "ns3/simulator-impl.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(CausalOrderScheduler);
+
+TypeId
+CausalOrderScheduler::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::CausalOrderScheduler")
+                            .SetParent<Scheduler>()
+                            .SetGroupName("AiFabric")
+                            .AddConstructor<CausalOrderScheduler>();
+    return tid;
+}
+
+CausalOrderScheduler::CausalOrderScheduler() = default;
+
+CausalOrderScheduler::~CausalOrderScheduler()
+{
+    if (m_host && m_host->GetCausalScheduler() == this)
+    {
+        m_host->SetCausalScheduler(nullptr);
+    }
+}
+
+void
+CausalOrderScheduler::DetachHost()
+{
+    m_host = nullptr;
+}
+
+namespace
+{
+constexpr std::size_t ARITY = 4; //!< children per heap node
+} // namespace
+
+void
+CausalOrderScheduler::SiftUp(std::size_t i)
+{
+    const Entry moving = m_heap[i];
+    while (i > 0)
+    {
+        const std::size_t parent = (i - 1) / ARITY;
+        if (!Before(moving, m_heap[parent]))
+        {
+            break;
+        }
+        m_heap[i] = m_heap[parent];
+        i = parent;
+    }
+    m_heap[i] = moving;
+}
+
+void
+CausalOrderScheduler::SiftDown(std::size_t i)
+{
+    const std::size_t n = m_heap.size();
+    const Entry moving = m_heap[i];
+    while (true)
+    {
+        const std::size_t first = i * ARITY + 1;
+        if (first >= n)
+        {
+            break;
+        }
+        std::size_t best = first;
+        const std::size_t last = std::min(first + ARITY, n);
+        for (std::size_t c = first + 1; c < last; ++c)
+        {
+            if (Before(m_heap[c], m_heap[best]))
+            {
+                best = c;
+            }
+        }
+        if (!Before(m_heap[best], moving))
+        {
+            break;
+        }
+        m_heap[i] = m_heap[best];
+        i = best;
+    }
+    m_heap[i] = moving;
+}
+
+void
+CausalOrderScheduler::PopTop()
+{
+    m_heap.front() = m_heap.back();
+    m_heap.pop_back();
+    if (!m_heap.empty())
+    {
+        SiftDown(0);
+    }
+}
+
+Scheduler::Event
+CausalOrderScheduler::ToEvent(const Entry& e)
+{
+    Event ev;
+    ev.impl = e.impl;
+    ev.key.m_ts = static_cast<uint64_t>(e.when >> 64);
+    ev.key.m_uid = e.uid;
+    ev.key.m_context = e.context;
+    return ev;
+}
+
+void
+CausalOrderScheduler::Attach()
+{
+    Ptr<SimulatorImpl> engine = Simulator::GetImplementation();
+    m_host = dynamic_cast<CausalOrderHost*>(PeekPointer(engine));
+    NS_ABORT_MSG_IF(m_host == nullptr,
+                    "ns3::CausalOrderScheduler runs under ns3::CausalSimulatorImpl or "
+                    "ns3::CausalDistributedSimulatorImpl (their IsExpired follows its order); "
+                    "the engine is "
+                        << engine->GetInstanceTypeId().GetName());
+    m_host->SetCausalScheduler(this);
+}
+
+void
+CausalOrderScheduler::Insert(const Event& ev)
+{
+    if (m_host == nullptr)
+    {
+        Attach();
+    }
+    CausalKey k;
+    if (m_hasNextKey)
+    {
+        m_hasNextKey = false;
+        k = m_nextKey;
+    }
+    else
+    {
+        k.createdTs = m_currentTs;
+        k.creator = m_currentContext;
+        k.seq = m_seq++;
+    }
+    Entry e;
+    e.when = (__uint128_t(ev.key.m_ts) << 64) | k.createdTs;
+    e.who = (__uint128_t(k.creator) << 64) | k.seq;
+    e.impl = ev.impl;
+    e.uid = ev.key.m_uid;
+    e.context = ev.key.m_context;
+    m_heap.push_back(e);
+    SiftUp(m_heap.size() - 1);
+}
+
+bool
+CausalOrderScheduler::IsEmpty() const
+{
+    return m_heap.empty(); // the top is never a removed entry
+}
+
+Scheduler::Event
+CausalOrderScheduler::PeekNext() const
+{
+    NS_ABORT_MSG_IF(m_heap.empty(), "CausalOrderScheduler::PeekNext on an empty queue");
+    return ToEvent(m_heap.front());
+}
+
+Scheduler::Event
+CausalOrderScheduler::RemoveNext()
+{
+    NS_ABORT_MSG_IF(m_heap.empty(), "CausalOrderScheduler::RemoveNext on an empty queue");
+    const Entry e = m_heap.front();
+    PopTop();
+    const auto ts = static_cast<uint64_t>(e.when >> 64);
+    if (ts != m_currentTs)
+    {
+        m_ranAtTs.clear();
+        if (!m_ranIndex.empty())
+        {
+            std::unordered_set<uint32_t>().swap(m_ranIndex); // clear() would walk its buckets
+        }
+        m_currentTs = ts;
+    }
+    m_ranAtTs.push_back(e.uid);
+    if (m_ranAtTs.size() > RAN_INDEX_FROM)
+    {
+        if (m_ranIndex.empty())
+        {
+            m_ranIndex.insert(m_ranAtTs.begin(), m_ranAtTs.end());
+        }
+        else
+        {
+            m_ranIndex.insert(e.uid);
+        }
+    }
+    m_currentContext = e.context;
+    SkipRemoved();
+    return ToEvent(e);
+}
+
+void
+CausalOrderScheduler::Remove(const Event& ev)
+{
+    m_removed.insert(ev.key.m_uid);
+    SkipRemoved();
+}
+
+void
+CausalOrderScheduler::SkipRemoved()
+{
+    while (!m_removed.empty() && !m_heap.empty())
+    {
+        auto it = m_removed.find(m_heap.front().uid);
+        if (it == m_removed.end())
+        {
+            return;
+        }
+        m_removed.erase(it);
+        PopTop();
+    }
+    if (m_removed.size() > 64 && m_removed.size() * 4 > m_heap.size())
+    {
+        // Many removed entries below the top: filter them out in one pass.
+        auto gone = [this](const Entry& e) { return m_removed.count(e.uid) != 0; };
+        m_heap.erase(std::remove_if(m_heap.begin(), m_heap.end(), gone), m_heap.end());
+        for (std::size_t i = m_heap.size() / ARITY + 1; i-- > 0;)
+        {
+            if (i < m_heap.size())
+            {
+                SiftDown(i);
+            }
+        }
+        m_removed.clear();
+    }
+}
+
+CausalKey
+CausalOrderScheduler::DrawKey()
+{
+    CausalKey k;
+    k.createdTs = m_currentTs;
+    k.creator = m_currentContext;
+    k.seq = m_seq++;
+    return k;
+}
+
+void
+CausalOrderScheduler::SetNextKey(const CausalKey& key)
+{
+    NS_ABORT_MSG_IF(m_hasNextKey, "CausalOrderScheduler::SetNextKey twice before an insertion");
+    m_nextKey = key;
+    m_hasNextKey = true;
+}
+
+bool
+CausalOrderScheduler::HasRun(const EventId& id) const
+{
+    if (id.GetTs() != m_currentTs)
+    {
+        return id.GetTs() < m_currentTs;
+    }
+    if (m_ranAtTs.size() > RAN_INDEX_FROM)
+    {
+        return m_ranIndex.count(id.GetUid()) != 0;
+    }
+    return std::find(m_ranAtTs.begin(), m_ranAtTs.end(), id.GetUid()) != m_ranAtTs.end();
+}
+
+CausalOrderScheduler*
+CausalOrderScheduler::GetCurrent()
+{
+    auto* host = dynamic_cast<CausalOrderHost*>(PeekPointer(Simulator::GetImplementation()));
+    return host ? host->GetCausalScheduler() : nullptr;
+}
+
+} // namespace ns3

@@ -1,0 +1,198 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ai-fabric: an event order for simultaneous events that does not depend on when they were
+ * scheduled, so a run split over MPI processes gives the sequential run's results.
+ */
+#ifndef CAUSAL_ORDER_SCHEDULER_H
+#define CAUSAL_ORDER_SCHEDULER_H
+
+#include "ns3/event-id.h"
+#include "ns3/scheduler.h"
+
+#include <cstdint>
+#include <unordered_set>
+#include <vector>
+
+namespace ns3
+{
+
+class CausalOrderScheduler;
+
+/**
+ * \ingroup ai-fabric-engine
+ * \brief Where an event was created: the time and context (node) of the event that scheduled
+ *        it, and a number that grows with every event the process schedules. Two events
+ *        created by one context keep their creation order; events of different creators are
+ *        ordered by the creator's id.
+ */
+struct CausalKey
+{
+    uint64_t createdTs{0}; //!< time of the creating event, in ns-3 time steps
+    uint32_t creator{0};   //!< context of the creating event (0xffffffff: none)
+    uint64_t seq{0};       //!< the creating process's count of events scheduled so far
+};
+
+/**
+ * \ingroup ai-fabric-engine
+ * \brief An engine whose IsExpired() follows a CausalOrderScheduler (CausalSimulatorImpl,
+ *        CausalDistributedSimulatorImpl): ns-3's engines take an event at the current time as
+ *        run when its uid is at most the current event's, which holds only for the (time, uid)
+ *        order.
+ */
+class CausalOrderHost
+{
+  public:
+    virtual ~CausalOrderHost() = default;
+    /**
+     * \brief Called by the engine's scheduler when it first inserts an event.
+     * \param scheduler the scheduler (owned by the engine; null when it goes away)
+     */
+    virtual void SetCausalScheduler(CausalOrderScheduler* scheduler) = 0;
+    /// \return the engine's CausalOrderScheduler, or null before its first event
+    virtual CausalOrderScheduler* GetCausalScheduler() const = 0;
+};
+
+/**
+ * \ingroup ai-fabric-engine
+ * \brief ns-3 event scheduler that orders simultaneous events by how they came about, not by
+ *        when they were inserted: the same order in a sequential run and in every MPI process
+ *        of a run split over processes.
+ *
+ * Why: every ns-3 scheduler runs simultaneous events in uid order, the order in which they
+ * were scheduled. A frame from another MPI process is scheduled when its message is unpacked,
+ * later than the sequential run would have scheduled it, so at a tie it runs after events it
+ * ran before sequentially; a congestion-controlled fabric turns such a difference into
+ * different completion times (like another seed).
+ *
+ * Order: by time, then by the CausalKey of the event's creation: the creating event's time,
+ * the creating context, and the process's insertion count. A context (a node) runs entirely
+ * in one process, so the events it creates carry the same keys in every partition, and a
+ * frame that crosses to another process carries its key with it (PfcRemoteExchange,
+ * DrawKey() at the sender, SetNextKey() at the receiver). The relative order of one
+ * creator's events is its creation order whatever else the process counts, so the events of
+ * each process run in the order the sequential run gives them (the receiving process has all
+ * of an instant's frames before it starts the instant: the lookahead).
+ *
+ * An event created at the current time may sort before the event that created it (a
+ * lower-numbered creator); it runs next, the same in every run. Events created by code
+ * outside any node (context 0xffffffff) in more than one process are ordered by each
+ * process's own count: work must run in node contexts, as ns-3 applications do.
+ *
+ * IsExpired: ns-3's engines decide whether an event at the current time has run by comparing
+ * uids; with this order that is wrong, so the scheduler records the uids run at the current
+ * time (HasRun()) and runs only under an engine that asks it (CausalOrderHost:
+ * ns3::CausalSimulatorImpl, ns3::CausalDistributedSimulatorImpl); another engine is refused
+ * at its first event.
+ *
+ * Cost: a 4-ary heap of 48-byte entries (O(log n) per event) and the list of the uids run at
+ * the current time (hashed beyond RAN_INDEX_FROM of them): slower than DelayClassScheduler
+ * (the order's price), for runs that must match across process counts. Removal
+ * (Simulator::Remove) is lazy.
+ */
+class CausalOrderScheduler final : public Scheduler
+{
+  public:
+    /// Context of events created outside any node (ns-3's "no context").
+    static constexpr uint32_t NO_CONTEXT = 0xffffffff;
+    /// Events run at one time beyond which HasRun() looks them up in a hash set.
+    static constexpr std::size_t RAN_INDEX_FROM = 32;
+
+    /**
+     * \brief Get the TypeId.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    CausalOrderScheduler();
+    ~CausalOrderScheduler() override;
+
+    // Scheduler
+    void Insert(const Event& ev) override;
+    bool IsEmpty() const override;
+    Event PeekNext() const override;
+    Event RemoveNext() override;
+    void Remove(const Event& ev) override;
+
+    /**
+     * \brief The key an event scheduled now would get, taken now (the count moves on): for
+     *        an event created here and inserted in another process (a frame that crosses).
+     * \return the key
+     */
+    CausalKey DrawKey();
+
+    /**
+     * \brief Give the next inserted event \p key instead of one of its own (the frame
+     *        unpacked from another process gets the key drawn where it was sent).
+     * \param key a key from DrawKey() in the creating process
+     */
+    void SetNextKey(const CausalKey& key);
+
+    /**
+     * \brief Whether an event has run (or is running): its time is before the current
+     *        event's, or equal and it was removed for running.
+     * \param id the event
+     * \return true once it ran
+     */
+    bool HasRun(const EventId& id) const;
+
+    /**
+     * \brief The scheduler of the running engine when the engine is a CausalOrderHost and has
+     *        inserted an event.
+     * \return the scheduler, or null
+     */
+    static CausalOrderScheduler* GetCurrent();
+
+    /// The engine goes away: forget it (called from its destructor).
+    void DetachHost();
+
+  private:
+    /// A pending event with its order: (time, creating time) then (creator, count), each pair
+    /// packed in one 128-bit word so that two comparisons order any two entries.
+    struct Entry
+    {
+        __uint128_t when; //!< time << 64 | CausalKey::createdTs (time steps)
+        __uint128_t who;  //!< CausalKey::creator << 64 | CausalKey::seq
+        EventImpl* impl;  //!< the event
+        uint32_t uid;     //!< ns-3 uid (Remove, HasRun)
+        uint32_t context; //!< context it runs in
+    };
+
+    /**
+     * \param a an entry \param b an entry
+     * \return true if \p a runs before \p b
+     */
+    static bool Before(const Entry& a, const Entry& b)
+    {
+        return a.when < b.when || (a.when == b.when && a.who < b.who);
+    }
+
+    /// Move entry \p i up to its place. \param i its index
+    void SiftUp(std::size_t i);
+    /// Move entry \p i down to its place. \param i its index
+    void SiftDown(std::size_t i);
+    /// Take the top entry out of the heap.
+    void PopTop();
+
+    /// Drop removed entries from the top.
+    void SkipRemoved();
+    /// Find the engine on the first insertion (aborts when it cannot follow this order).
+    void Attach();
+    /// \param e an entry \return it as an ns-3 event
+    static Event ToEvent(const Entry& e);
+
+    std::vector<Entry> m_heap;               //!< pending events, a 4-ary heap
+    std::unordered_set<uint32_t> m_removed;  //!< uids removed but still in the heap
+    std::vector<uint32_t> m_ranAtTs;         //!< uids run at m_currentTs
+    std::unordered_set<uint32_t> m_ranIndex; //!< the same, once there are many
+    uint64_t m_currentTs{0};                 //!< time of the last event removed
+    uint32_t m_currentContext{NO_CONTEXT};   //!< its context (creator of what it schedules)
+    uint64_t m_seq{0};                       //!< events inserted or keys drawn so far
+    CausalKey m_nextKey;                     //!< SetNextKey()'s key
+    bool m_hasNextKey{false};                //!< SetNextKey() was called
+    CausalOrderHost* m_host{nullptr};        //!< the engine following this order
+};
+
+} // namespace ns3
+
+#endif /* CAUSAL_ORDER_SCHEDULER_H */
