@@ -12,7 +12,10 @@
 
 #include "ns3/ai-fabric-module.h"
 
+#include <random>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -180,6 +183,103 @@ TEST_F(CausalOrderTest, RemovedEventsNeverRunAndTheQueueEmpties)
     for (const auto& s : m_log)
     {
         EXPECT_EQ(s.find("removed"), std::string::npos) << s;
+    }
+}
+
+/// The model of CausalOrderScheduler's order: (time, creating time, creator, creation count).
+using RefKey = std::tuple<uint64_t, uint64_t, uint32_t, uint64_t>;
+
+/// A random workload checked event by event against the model of the order.
+class RandomWorkload
+{
+  public:
+    explicit RandomWorkload(uint32_t seed)
+        : m_rng(seed)
+    {
+    }
+
+    /// Schedule the first events from outside any node, run, and check.
+    void Run(uint32_t events)
+    {
+        m_budget = events;
+        Spawn(CausalOrderScheduler::NO_CONTEXT, 8);
+        Simulator::Run();
+        EXPECT_TRUE(m_pending.empty()) << m_pending.size() << " events never ran";
+        EXPECT_GT(m_ran, events / 2);
+        EXPECT_EQ(m_mismatches, 0u);
+    }
+
+  private:
+    /// Schedule \p n events from the current event (context \p creator).
+    void Spawn(uint32_t creator, uint32_t n)
+    {
+        // A few recurring delays (the FIFOs), zero delays (ties with the current event) and
+        // random ones (the heap).
+        static const uint64_t MENU[] = {0, 5, 10, 10, 10, 20, 20, 37, 100};
+        for (uint32_t k = 0; k < n && m_budget > 0; ++k, --m_budget)
+        {
+            const uint64_t d = m_rng() % 3 == 0 ? m_rng() % 200 : MENU[m_rng() % 9];
+            const uint64_t now = Simulator::Now().GetTimeStep();
+            const RefKey key{now + d, now, creator, m_seq++};
+            m_pending.insert(key);
+            if (m_rng() % 4 == 0)
+            {
+                // In the current context, removable; a few are removed at once or later.
+                EventId id = Simulator::Schedule(TimeStep(d), &RandomWorkload::Ran, this, key);
+                if (m_rng() % 8 == 0)
+                {
+                    m_removable.emplace_back(id, key);
+                }
+            }
+            else
+            {
+                Simulator::ScheduleWithContext(static_cast<uint32_t>(m_rng() % 7),
+                                               TimeStep(d),
+                                               &RandomWorkload::Ran,
+                                               this,
+                                               key);
+            }
+        }
+    }
+
+    void Ran(RefKey key)
+    {
+        m_ran++;
+        if (m_pending.empty() || *m_pending.begin() != key)
+        {
+            m_mismatches++;
+        }
+        m_pending.erase(key);
+        if (!m_removable.empty() && m_rng() % 3 == 0)
+        {
+            const auto [id, removed] = m_removable.back();
+            m_removable.pop_back();
+            if (m_pending.count(removed) != 0)
+            {
+                Simulator::Remove(id);
+                m_pending.erase(removed);
+            }
+        }
+        Spawn(Simulator::GetContext(), static_cast<uint32_t>(1 + m_rng() % 2));
+    }
+
+    std::mt19937_64 m_rng;                               //!< the workload's choices
+    std::set<RefKey> m_pending;                          //!< events not yet run, in order
+    std::vector<std::pair<EventId, RefKey>> m_removable; //!< candidates for Remove
+    uint64_t m_seq{0};                                   //!< insertions so far
+    uint32_t m_budget{0};                                //!< events still to schedule
+    uint32_t m_ran{0};                                   //!< events run
+    uint32_t m_mismatches{0};                            //!< events run out of order
+};
+
+TEST_F(CausalOrderTest, EveryEventRunsAtItsPlaceInTheOrderUnderRandomWork)
+{
+    for (uint32_t seed : {1u, 2u, 3u})
+    {
+        UseCausal(true);
+        RandomWorkload w(seed);
+        w.Run(20000);
+        Simulator::Destroy();
     }
 }
 

@@ -153,29 +153,130 @@ CausalOrderScheduler::Insert(const Event& ev)
     e.impl = ev.impl;
     e.uid = ev.key.m_uid;
     e.context = ev.key.m_context;
+    if (m_top != NO_TOP && Before(e, Front(m_top)))
+    {
+        m_top = NO_TOP; // the new entry comes first
+    }
+    m_entries++;
+    if (ev.key.m_ts >= m_currentTs)
+    {
+        const uint64_t delay = ev.key.m_ts - m_currentTs;
+        for (uint32_t used = m_fifoUsed; used != 0; used &= used - 1)
+        {
+            const auto f = static_cast<uint32_t>(__builtin_ctz(used));
+            if (m_fifoDelay[f] == delay)
+            {
+                const Fifo& q = m_fifos[f];
+                const Entry& last = q.ring[(q.head + q.size - 1) & (q.ring.size() - 1)];
+                if (!Before(e, last))
+                {
+                    PushBack(f, e);
+                    return;
+                }
+                m_heap.push_back(e); // before the FIFO's last: the heap keeps it in order
+                SiftUp(m_heap.size() - 1);
+                return;
+            }
+        }
+        if (m_fifoUsed != (1u << N_FIFOS) - 1)
+        {
+            const auto f = static_cast<uint32_t>(__builtin_ctz(~m_fifoUsed));
+            m_fifoUsed |= 1u << f;
+            m_fifoDelay[f] = delay;
+            PushBack(f, e);
+            return;
+        }
+    }
     m_heap.push_back(e);
     SiftUp(m_heap.size() - 1);
+}
+
+void
+CausalOrderScheduler::PushBack(uint32_t f, const Entry& e)
+{
+    Fifo& q = m_fifos[f];
+    if (q.size == q.ring.size())
+    {
+        std::vector<Entry> bigger(q.ring.empty() ? 16 : 2 * q.ring.size());
+        for (uint32_t i = 0; i < q.size; ++i)
+        {
+            bigger[i] = q.ring[(q.head + i) & (q.ring.size() - 1)];
+        }
+        q.ring.swap(bigger);
+        q.head = 0;
+    }
+    q.ring[(q.head + q.size) & (q.ring.size() - 1)] = e;
+    q.size++;
+}
+
+uint32_t
+CausalOrderScheduler::TopQueue() const
+{
+    if (m_top != NO_TOP)
+    {
+        return m_top;
+    }
+    uint32_t best = N_FIFOS;
+    const Entry* bestEntry = m_heap.empty() ? nullptr : &m_heap.front();
+    for (uint32_t used = m_fifoUsed; used != 0; used &= used - 1)
+    {
+        const auto f = static_cast<uint32_t>(__builtin_ctz(used));
+        const Entry& head = m_fifos[f].ring[m_fifos[f].head];
+        if (bestEntry == nullptr || Before(head, *bestEntry))
+        {
+            best = f;
+            bestEntry = &head;
+        }
+    }
+    m_top = best;
+    return best;
+}
+
+const CausalOrderScheduler::Entry&
+CausalOrderScheduler::Front(uint32_t q) const
+{
+    return q == N_FIFOS ? m_heap.front() : m_fifos[q].ring[m_fifos[q].head];
+}
+
+void
+CausalOrderScheduler::Pop(uint32_t q)
+{
+    m_top = NO_TOP;
+    m_entries--;
+    if (q == N_FIFOS)
+    {
+        PopTop();
+        return;
+    }
+    Fifo& f = m_fifos[q];
+    f.head = (f.head + 1) & (f.ring.size() - 1);
+    if (--f.size == 0)
+    {
+        m_fifoUsed &= ~(1u << q); // free for another delay
+        f.head = 0;
+    }
 }
 
 bool
 CausalOrderScheduler::IsEmpty() const
 {
-    return m_heap.empty(); // the top is never a removed entry
+    return m_entries == 0; // the earliest entry is never a removed one
 }
 
 Scheduler::Event
 CausalOrderScheduler::PeekNext() const
 {
-    NS_ABORT_MSG_IF(m_heap.empty(), "CausalOrderScheduler::PeekNext on an empty queue");
-    return ToEvent(m_heap.front());
+    NS_ABORT_MSG_IF(m_entries == 0, "CausalOrderScheduler::PeekNext on an empty queue");
+    return ToEvent(Front(TopQueue()));
 }
 
 Scheduler::Event
 CausalOrderScheduler::RemoveNext()
 {
-    NS_ABORT_MSG_IF(m_heap.empty(), "CausalOrderScheduler::RemoveNext on an empty queue");
-    const Entry e = m_heap.front();
-    PopTop();
+    NS_ABORT_MSG_IF(m_entries == 0, "CausalOrderScheduler::RemoveNext on an empty queue");
+    const uint32_t q = TopQueue();
+    const Entry e = Front(q);
+    Pop(q);
     const auto ts = static_cast<uint64_t>(e.when >> 64);
     if (ts != m_currentTs)
     {
@@ -213,19 +314,21 @@ CausalOrderScheduler::Remove(const Event& ev)
 void
 CausalOrderScheduler::SkipRemoved()
 {
-    while (!m_removed.empty() && !m_heap.empty())
+    while (!m_removed.empty() && m_entries > 0)
     {
-        auto it = m_removed.find(m_heap.front().uid);
+        const uint32_t q = TopQueue();
+        auto it = m_removed.find(Front(q).uid);
         if (it == m_removed.end())
         {
-            return;
+            break;
         }
         m_removed.erase(it);
-        PopTop();
+        Pop(q);
     }
-    if (m_removed.size() > 64 && m_removed.size() * 4 > m_heap.size())
+    if (m_removed.size() > 64 && m_removed.size() * 4 > m_entries)
     {
-        // Many removed entries below the top: filter them out in one pass.
+        // Many removed entries behind the fronts: filter them out in one pass.
+        m_top = NO_TOP;
         auto gone = [this](const Entry& e) { return m_removed.count(e.uid) != 0; };
         m_heap.erase(std::remove_if(m_heap.begin(), m_heap.end(), gone), m_heap.end());
         for (std::size_t i = m_heap.size() / ARITY + 1; i-- > 0;)
@@ -233,6 +336,28 @@ CausalOrderScheduler::SkipRemoved()
             if (i < m_heap.size())
             {
                 SiftDown(i);
+            }
+        }
+        m_entries = m_heap.size();
+        for (uint32_t used = m_fifoUsed; used != 0; used &= used - 1)
+        {
+            const auto f = static_cast<uint32_t>(__builtin_ctz(used));
+            Fifo& q = m_fifos[f];
+            uint32_t kept = 0;
+            for (uint32_t i = 0; i < q.size; ++i)
+            {
+                const Entry& e = q.ring[(q.head + i) & (q.ring.size() - 1)];
+                if (!gone(e))
+                {
+                    q.ring[(q.head + kept++) & (q.ring.size() - 1)] = e;
+                }
+            }
+            q.size = kept;
+            m_entries += kept;
+            if (kept == 0)
+            {
+                m_fifoUsed &= ~(1u << f);
+                q.head = 0;
             }
         }
         m_removed.clear();

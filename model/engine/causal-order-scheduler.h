@@ -10,6 +10,7 @@
 #include "ns3/event-id.h"
 #include "ns3/scheduler.h"
 
+#include <array>
 #include <cstdint>
 #include <unordered_set>
 #include <vector>
@@ -85,10 +86,13 @@ class CausalOrderHost
  * ns3::CausalSimulatorImpl, ns3::CausalDistributedSimulatorImpl); another engine is refused
  * at its first event.
  *
- * Cost: a 4-ary heap of 48-byte entries (O(log n) per event) and the list of the uids run at
- * the current time (hashed beyond RAN_INDEX_FROM of them): slower than DelayClassScheduler
- * (the order's price), for runs that must match across process counts. Removal
- * (Simulator::Remove) is lazy.
+ * Cost: 48 bytes per pending event. As in DelayClassScheduler, most events are scheduled after
+ * one of a few delays and, per delay, in their order: up to N_FIFOS (16) FIFOs, one per delay
+ * in use, keep those (an entry that does not come after its FIFO's last goes to the heap); the
+ * rest go to a 4-ary heap, and the earliest entry is the least of the FIFO heads and the heap's
+ * top. Plus the list of the uids run at the current time (hashed beyond RAN_INDEX_FROM of
+ * them). Slower than DelayClassScheduler (the order's price), for runs that must match across
+ * process counts. Removal (Simulator::Remove) is lazy.
  */
 class CausalOrderScheduler final : public Scheduler
 {
@@ -167,6 +171,25 @@ class CausalOrderScheduler final : public Scheduler
         return a.when < b.when || (a.when == b.when && a.who < b.who);
     }
 
+    /// Entries of one delay, in the order they were inserted (which is their order while each
+    /// comes after the last): a ring buffer of a power-of-two capacity.
+    struct Fifo
+    {
+        std::vector<Entry> ring; //!< the entries
+        uint32_t head{0};        //!< index of the first
+        uint32_t size{0};        //!< entries held
+    };
+
+    /// Which queue holds the earliest entry: a FIFO's index, or N_FIFOS for the heap.
+    /// \return the queue (the caller knows there are entries)
+    uint32_t TopQueue() const;
+    /// \param q a queue from TopQueue() \return its first entry
+    const Entry& Front(uint32_t q) const;
+    /// Take the first entry out of queue \p q. \param q a queue from TopQueue()
+    void Pop(uint32_t q);
+    /// Append \p e to FIFO \p f. \param f the FIFO \param e the entry
+    void PushBack(uint32_t f, const Entry& e);
+
     /// Move entry \p i up to its place. \param i its index
     void SiftUp(std::size_t i);
     /// Move entry \p i down to its place. \param i its index
@@ -181,16 +204,26 @@ class CausalOrderScheduler final : public Scheduler
     /// \param e an entry \return it as an ns-3 event
     static Event ToEvent(const Entry& e);
 
-    std::vector<Entry> m_heap;               //!< pending events, a 4-ary heap
-    std::unordered_set<uint32_t> m_removed;  //!< uids removed but still in the heap
-    std::vector<uint32_t> m_ranAtTs;         //!< uids run at m_currentTs
-    std::unordered_set<uint32_t> m_ranIndex; //!< the same, once there are many
-    uint64_t m_currentTs{0};                 //!< time of the last event removed
-    uint32_t m_currentContext{NO_CONTEXT};   //!< its context (creator of what it schedules)
-    uint64_t m_seq{0};                       //!< events inserted or keys drawn so far
-    CausalKey m_nextKey;                     //!< SetNextKey()'s key
-    bool m_hasNextKey{false};                //!< SetNextKey() was called
-    CausalOrderHost* m_host{nullptr};        //!< the engine following this order
+    /// FIFOs, one per recent delay (DelayClassScheduler's idea, for these keys).
+    static constexpr uint32_t N_FIFOS = 16;
+    /// m_top when it must be computed again.
+    static constexpr uint32_t NO_TOP = N_FIFOS + 1;
+
+    std::array<Fifo, N_FIFOS> m_fifos;           //!< per delay
+    std::array<uint64_t, N_FIFOS> m_fifoDelay{}; //!< delay of each FIFO in use, time steps
+    uint32_t m_fifoUsed{0};                      //!< bit f: FIFO f holds entries
+    std::size_t m_entries{0};                    //!< entries in the FIFOs and the heap
+    mutable uint32_t m_top{NO_TOP};              //!< TopQueue()'s answer while valid
+    std::vector<Entry> m_heap;                   //!< the other pending events, a 4-ary heap
+    std::unordered_set<uint32_t> m_removed;      //!< uids removed but still in the heap
+    std::vector<uint32_t> m_ranAtTs;             //!< uids run at m_currentTs
+    std::unordered_set<uint32_t> m_ranIndex;     //!< the same, once there are many
+    uint64_t m_currentTs{0};                     //!< time of the last event removed
+    uint32_t m_currentContext{NO_CONTEXT};       //!< its context (creator of what it schedules)
+    uint64_t m_seq{0};                           //!< events inserted or keys drawn so far
+    CausalKey m_nextKey;                         //!< SetNextKey()'s key
+    bool m_hasNextKey{false};                    //!< SetNextKey() was called
+    CausalOrderHost* m_host{nullptr};            //!< the engine following this order
 };
 
 } // namespace ns3
