@@ -99,8 +99,18 @@ PfcRemoteExchange::Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const 
     }
     const size_t before = o.bytes.size();
     CausalOrderScheduler* causal = Causal();
-    const uint32_t encoded =
-        AppendRecord(o.bytes, dst, rxTime, causal ? causal->DrawKey() : CausalKey(), frame);
+    const CausalKey key = causal ? causal->DrawKey() : CausalKey();
+    // Events outside any node are numbered by each process on its own: a frame they send to
+    // another process would take a different place among its simultaneous events than in the
+    // sequential run.
+    NS_ABORT_MSG_IF(causal && key.creator == CausalOrderScheduler::NO_CONTEXT,
+                    "PfcRemoteExchange: a frame to node "
+                        << dst->GetNode()->GetId() << " (MPI system " << system
+                        << ") crosses processes from an event outside any node's context; under "
+                           "the causal order, start work in the sending node's context "
+                           "(Simulator::ScheduleWithContext(node->GetId(), ...) or an ns-3 "
+                           "application)");
+    const uint32_t encoded = AppendRecord(o.bytes, dst, rxTime, key, frame);
     NS_ABORT_MSG_IF(BATCH_PREFIX_BYTES + RECORD_PREFIX_BYTES + encoded > MAX_BATCH_BYTES,
                     "PfcRemoteExchange: a frame of "
                         << frame.GetSize() << " B whose bytes after its headers are not zero "

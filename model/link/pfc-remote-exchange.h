@@ -89,6 +89,10 @@ class PfcRemoteExchange : public Object
      *        size)
      * \param dst the receiving port (this process's copy of a port of another process)
      * \param rxTime the frame's arrival time (> now + the destination's lookahead)
+     *
+     * Under the causal order (CausalOrderScheduler) a frame sent from an event outside any
+     * node's context aborts naming the destination: its place among simultaneous events would
+     * depend on the process count.
      */
     void Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const Time& rxTime);
 
