@@ -88,7 +88,8 @@ class FabricMpi
      *        SimulatorImplementationType and SchedulerType): with MPI enabled ns-3's
      *        distributed engine (CausalDistributedSimulatorImpl or DistributedSimulatorImpl),
      *        without it CausalSimulatorImpl for CAUSAL and ns-3's default engine for FAST.
-     *        Call after Enable() and before any Simulator use (aborts once the engine exists).
+     *        Call after Enable() and before any Simulator use (ns-3 reads these values when it
+     *        creates the engine; later they have no effect).
      * \param order the order
      */
     static void SelectEngine(EventOrder order);
