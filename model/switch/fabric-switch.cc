@@ -26,7 +26,6 @@ NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
 
 namespace
 {
-constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
 /// Ethernet header + FCS, charged to the buffer with each packet.
 constexpr uint32_t FRAME_OVERHEAD = PfcNetDevice::ETH_HEADER_BYTES + PfcNetDevice::FCS_BYTES;
 } // namespace
