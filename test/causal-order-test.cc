@@ -302,11 +302,7 @@ RunIncast(bool reversed)
 {
     const uint32_t senders = 6;
     StarTopologyHelper star;
-    star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-    star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-    star.GetNicHelper().SetCongestionControl("dcqcn");
-    star.Install(senders + 1);
-    star.AssignStreams(7);
+    test::InstallDcqcnStar(star, senders + 1);
     std::vector<Ptr<RoceQueuePair>> qps;
     for (uint32_t h = 0; h < senders; ++h)
     {

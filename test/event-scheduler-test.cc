@@ -436,11 +436,7 @@ RunIncast(const std::string& scheduler)
     Simulator::SetScheduler(f);
     const uint32_t senders = 8;
     StarTopologyHelper star;
-    star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue("100Gbps"));
-    star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
-    star.GetNicHelper().SetCongestionControl("dcqcn");
-    star.Install(senders + 1);
-    star.AssignStreams(7);
+    test::InstallDcqcnStar(star, senders + 1);
     std::vector<int64_t> out(senders, -1);
     for (uint32_t h = 0; h < senders; ++h)
     {

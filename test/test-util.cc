@@ -4,6 +4,7 @@
 #include "test-util.h"
 
 #include "ns3/ipv4-header.h"
+#include "ns3/star-topology-helper.h"
 
 #include <array>
 #include <cstdio>
@@ -116,6 +117,16 @@ Tshark(const std::string& file, const std::string& args)
     std::string out = test::RunCommand(cmd, &status);
     EXPECT_EQ(status, 0) << "tshark failed (is it installed?): " << cmd;
     return out;
+}
+
+void
+InstallDcqcnStar(StarTopologyHelper& star, uint32_t hosts)
+{
+    star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+    star.GetPortHelper().SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+    star.GetNicHelper().SetCongestionControl("dcqcn");
+    star.Install(hosts);
+    star.AssignStreams(7);
 }
 
 Ptr<Packet>

@@ -19,6 +19,8 @@
 
 namespace ns3
 {
+class StarTopologyHelper;
+
 namespace test
 {
 
@@ -96,6 +98,14 @@ std::vector<std::map<std::string, std::string>> ReadCsv(const std::string& path)
  * \return tshark's standard output
  */
 std::string Tshark(const std::string& file, const std::string& args);
+
+/**
+ * \brief Install an incast star: \p hosts hosts at 100 Gb/s on 1 us cables around one
+ *        switch, DCQCN on every NIC, random streams from 7.
+ * \param star the helper (not installed yet)
+ * \param hosts hosts (>= 2)
+ */
+void InstallDcqcnStar(StarTopologyHelper& star, uint32_t hosts);
 
 /**
  * \brief Build an IPv4 packet (header + zero payload) with the given DSCP, for link tests.
