@@ -10,7 +10,8 @@
 #
 #   tools/ci/mpi-test.sh [SEQUENTIAL_BUILD_DIR]
 #
-# SEQUENTIAL_BUILD_DIR (default build): the Debian (non-MPI) build, for the check that its
+# SEQUENTIAL_BUILD_DIR (default build): the Debian (non-MPI) build, for the checks that it gives
+# the MPI build's sequential bytes on Debian's ns-3 and that its
 # programs refuse an MPI launch; skipped if it has no distributed-permutation. Exit status 0
 # all pass, 1 otherwise.
 set -uo pipefail
@@ -144,6 +145,10 @@ refused too-many "Systems 8 is more than the 4 units" \
     "${mpirun[@]}" -np 8 "$prog" --racks=4 --hostsPerRack=2 --spines=2
 seq_prog="$seq_build/examples/distributed-permutation"
 if [ -x "$seq_prog" ]; then
+    # The sequential build on Debian's ns-3 gives the MPI build's bytes (another ns-3 release).
+    run permutation-debian "$seq_prog" --racks=4 --hostsPerRack=8 --spines=4 --bytes=1048576 \
+        --fct="$out/permutation-debian.csv" || failures=$((failures + 1))
+    same permutation-seq permutation-debian
     refused no-mpi "this build has no MPI" \
         "a build without MPI refuses an MPI launch of 2 processes" \
         "${mpirun[@]}" -np 2 "$seq_prog" --racks=2 --hostsPerRack=1 --spines=1
