@@ -40,69 +40,15 @@ CausalOrderScheduler::DetachHost()
     m_host = nullptr;
 }
 
-namespace
+/// CausalOrderScheduler's order, for the shared heap primitives.
+struct CausalOrderScheduler::EntryBefore
 {
-constexpr std::size_t ARITY = 4; //!< children per heap node
-} // namespace
-
-void
-CausalOrderScheduler::SiftUp(std::size_t i)
-{
-    const Entry moving = m_heap[i];
-    while (i > 0)
+    /// \param a an entry \param b an entry \return true if \p a runs before \p b
+    bool operator()(const Entry& a, const Entry& b) const
     {
-        const std::size_t parent = (i - 1) / ARITY;
-        if (!Before(moving, m_heap[parent]))
-        {
-            break;
-        }
-        m_heap[i] = m_heap[parent];
-        i = parent;
+        return Before(a, b);
     }
-    m_heap[i] = moving;
-}
-
-void
-CausalOrderScheduler::SiftDown(std::size_t i)
-{
-    const std::size_t n = m_heap.size();
-    const Entry moving = m_heap[i];
-    while (true)
-    {
-        const std::size_t first = i * ARITY + 1;
-        if (first >= n)
-        {
-            break;
-        }
-        std::size_t best = first;
-        const std::size_t last = std::min(first + ARITY, n);
-        for (std::size_t c = first + 1; c < last; ++c)
-        {
-            if (Before(m_heap[c], m_heap[best]))
-            {
-                best = c;
-            }
-        }
-        if (!Before(m_heap[best], moving))
-        {
-            break;
-        }
-        m_heap[i] = m_heap[best];
-        i = best;
-    }
-    m_heap[i] = moving;
-}
-
-void
-CausalOrderScheduler::PopTop()
-{
-    m_heap.front() = m_heap.back();
-    m_heap.pop_back();
-    if (!m_heap.empty())
-    {
-        SiftDown(0);
-    }
-}
+};
 
 Scheduler::Event
 CausalOrderScheduler::ToEvent(const Entry& e)
@@ -135,18 +81,8 @@ CausalOrderScheduler::Insert(const Event& ev)
     {
         Attach();
     }
-    CausalKey k;
-    if (m_hasNextKey)
-    {
-        m_hasNextKey = false;
-        k = m_nextKey;
-    }
-    else
-    {
-        k.createdTs = m_currentTs;
-        k.creator = m_currentContext;
-        k.seq = m_seq++;
-    }
+    CausalKey k = m_hasNextKey ? m_nextKey : DrawKey();
+    m_hasNextKey = false;
     Entry e;
     e.when = (__uint128_t(ev.key.m_ts) << 64) | k.createdTs;
     e.who = (__uint128_t(k.creator) << 64) | k.seq;
@@ -158,37 +94,40 @@ CausalOrderScheduler::Insert(const Event& ev)
         m_top = NO_TOP; // the new entry comes first
     }
     m_entries++;
-    if (ev.key.m_ts >= m_currentTs)
+    if (ev.key.m_ts >= m_currentTs && ToFifo(ev.key.m_ts - m_currentTs, e))
     {
-        const uint64_t delay = ev.key.m_ts - m_currentTs;
-        for (uint32_t used = m_fifoUsed; used != 0; used &= used - 1)
-        {
-            const auto f = static_cast<uint32_t>(__builtin_ctz(used));
-            if (m_fifoDelay[f] == delay)
-            {
-                const Fifo& q = m_fifos[f];
-                const Entry& last = q.ring[(q.head + q.size - 1) & (q.ring.size() - 1)];
-                if (!Before(e, last))
-                {
-                    PushBack(f, e);
-                    return;
-                }
-                m_heap.push_back(e); // before the FIFO's last: the heap keeps it in order
-                SiftUp(m_heap.size() - 1);
-                return;
-            }
-        }
-        if (m_fifoUsed != (1u << N_FIFOS) - 1)
-        {
-            const auto f = static_cast<uint32_t>(__builtin_ctz(~m_fifoUsed));
-            m_fifoUsed |= 1u << f;
-            m_fifoDelay[f] = delay;
-            PushBack(f, e);
-            return;
-        }
+        return;
     }
     m_heap.push_back(e);
-    SiftUp(m_heap.size() - 1);
+    Heap::SiftUp(m_heap, m_heap.size() - 1);
+}
+
+bool
+CausalOrderScheduler::ToFifo(uint64_t delay, const Entry& e)
+{
+    for (uint32_t used = m_fifoUsed; used != 0; used &= used - 1)
+    {
+        const auto f = static_cast<uint32_t>(__builtin_ctz(used));
+        if (m_fifoDelay[f] == delay)
+        {
+            const Fifo& q = m_fifos[f];
+            if (Before(e, q.ring[(q.head + q.size - 1) & (q.ring.size() - 1)]))
+            {
+                return false; // before the FIFO's last: the heap keeps it in order
+            }
+            PushBack(f, e);
+            return true;
+        }
+    }
+    if (m_fifoUsed == (1u << N_FIFOS) - 1)
+    {
+        return false; // every FIFO holds another delay
+    }
+    const auto f = static_cast<uint32_t>(__builtin_ctz(~m_fifoUsed));
+    m_fifoUsed |= 1u << f;
+    m_fifoDelay[f] = delay;
+    PushBack(f, e);
+    return true;
 }
 
 void
@@ -245,7 +184,7 @@ CausalOrderScheduler::Pop(uint32_t q)
     m_entries--;
     if (q == N_FIFOS)
     {
-        PopTop();
+        Heap::PopTop(m_heap);
         return;
     }
     Fifo& f = m_fifos[q];
@@ -331,13 +270,7 @@ CausalOrderScheduler::SkipRemoved()
         m_top = NO_TOP;
         auto gone = [this](const Entry& e) { return m_removed.count(e.uid) != 0; };
         m_heap.erase(std::remove_if(m_heap.begin(), m_heap.end(), gone), m_heap.end());
-        for (std::size_t i = m_heap.size() / ARITY + 1; i-- > 0;)
-        {
-            if (i < m_heap.size())
-            {
-                SiftDown(i);
-            }
-        }
+        Heap::Make(m_heap);
         m_entries = m_heap.size();
         for (uint32_t used = m_fifoUsed; used != 0; used &= used - 1)
         {

@@ -7,6 +7,8 @@
 #ifndef CAUSAL_ORDER_SCHEDULER_H
 #define CAUSAL_ORDER_SCHEDULER_H
 
+#include "quaternary-heap.h"
+
 #include "ns3/event-id.h"
 #include "ns3/scheduler.h"
 
@@ -190,12 +192,18 @@ class CausalOrderScheduler final : public Scheduler
     /// Append \p e to FIFO \p f. \param f the FIFO \param e the entry
     void PushBack(uint32_t f, const Entry& e);
 
-    /// Move entry \p i up to its place. \param i its index
-    void SiftUp(std::size_t i);
-    /// Move entry \p i down to its place. \param i its index
-    void SiftDown(std::size_t i);
-    /// Take the top entry out of the heap.
-    void PopTop();
+    /// The order of entries as a functor (the shared heap primitives take one).
+    struct EntryBefore;
+    /// The 4-ary heap of entries (QuaternaryHeapScheduler's primitives).
+    using Heap = QuaternaryHeap<Entry, EntryBefore>;
+    /**
+     * \brief Append \p e to the FIFO of \p delay when it comes after the FIFO's last entry,
+     *        taking a free FIFO for a delay that has none.
+     * \param delay its time minus the current time, in time steps
+     * \param e the entry
+     * \return false when it must go to the heap instead
+     */
+    bool ToFifo(uint64_t delay, const Entry& e);
 
     /// Drop removed entries from the top.
     void SkipRemoved();

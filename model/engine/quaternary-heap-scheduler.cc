@@ -4,6 +4,7 @@
 #include "quaternary-heap-scheduler.h"
 
 #include "fabric-input-error.h"
+#include "quaternary-heap.h"
 
 #include "ns3/abort.h"
 #include "ns3/object-factory.h"
@@ -18,7 +19,18 @@ NS_OBJECT_ENSURE_REGISTERED(QuaternaryHeapScheduler);
 
 namespace
 {
-constexpr std::size_t ARITY = 4; //!< children per heap node
+/// ns-3's event order, for the shared heap primitives.
+struct EventBefore
+{
+    /// \param a an event \param b an event \return true if \p a runs before \p b
+    bool operator()(const Scheduler::Event& a, const Scheduler::Event& b) const
+    {
+        return EventKeyBefore(a.key, b.key);
+    }
+};
+
+/// The 4-ary heap of events.
+using EventHeap = QuaternaryHeap<Scheduler::Event, EventBefore>;
 } // namespace
 
 TypeId
@@ -97,83 +109,19 @@ QuaternaryHeapScheduler::GetNEntries() const
 void
 QuaternaryHeapScheduler::HeapSiftUp(std::vector<Event>& heap, std::size_t i)
 {
-    Event moving = heap[i];
-    while (i > 0)
-    {
-        std::size_t parent = (i - 1) / ARITY;
-        if (!EventKeyBefore(moving.key, heap[parent].key))
-        {
-            break;
-        }
-        heap[i] = heap[parent];
-        i = parent;
-    }
-    heap[i] = moving;
+    EventHeap::SiftUp(heap, i);
 }
 
 void
 QuaternaryHeapScheduler::HeapSiftDown(std::vector<Event>& heap, std::size_t i)
 {
-    const std::size_t n = heap.size();
-    Event moving = heap[i];
-    while (true)
-    {
-        std::size_t first = i * ARITY + 1;
-        if (first >= n)
-        {
-            break;
-        }
-        std::size_t best = MinChild(heap, first, n);
-        if (!EventKeyBefore(heap[best].key, moving.key))
-        {
-            break;
-        }
-        heap[i] = heap[best];
-        i = best;
-    }
-    heap[i] = moving;
-}
-
-std::size_t
-QuaternaryHeapScheduler::MinChild(const std::vector<Event>& heap, std::size_t first, std::size_t n)
-{
-    if (first + ARITY <= n)
-    {
-        // Full family: a branch-free tournament (keys are random: branches mispredict).
-        std::size_t a = first + EventKeyBefore(heap[first + 1].key, heap[first].key);
-        std::size_t b = first + 2 + EventKeyBefore(heap[first + 3].key, heap[first + 2].key);
-        return EventKeyBefore(heap[b].key, heap[a].key) ? b : a;
-    }
-    std::size_t best = first;
-    for (std::size_t c = first + 1; c < n; ++c)
-    {
-        best = EventKeyBefore(heap[c].key, heap[best].key) ? c : best;
-    }
-    return best;
+    EventHeap::SiftDown(heap, i);
 }
 
 void
 QuaternaryHeapScheduler::HeapPopTop(std::vector<Event>& heap)
 {
-    // Floyd's variant: walk the hole from the root to a leaf along the smallest children, then
-    // sift the former last entry up from there. The last entry is usually among the latest
-    // events, so it belongs near the bottom: about one comparison per level instead of two.
-    Event last = heap.back();
-    heap.pop_back();
-    const std::size_t n = heap.size();
-    if (n == 0)
-    {
-        return;
-    }
-    std::size_t i = 0;
-    for (std::size_t first = 1; first < n; first = i * ARITY + 1)
-    {
-        std::size_t best = MinChild(heap, first, n);
-        heap[i] = heap[best];
-        i = best;
-    }
-    heap[i] = last;
-    HeapSiftUp(heap, i);
+    EventHeap::PopTop(heap);
 }
 
 void
@@ -214,15 +162,7 @@ QuaternaryHeapScheduler::Compact()
 void
 QuaternaryHeapScheduler::HeapMake(std::vector<Event>& heap)
 {
-    // Floyd's bottom-up heap construction, O(n).
-    const std::size_t n = heap.size();
-    if (n > 1)
-    {
-        for (std::size_t i = (n - 2) / ARITY + 1; i-- > 0;)
-        {
-            HeapSiftDown(heap, i);
-        }
-    }
+    EventHeap::Make(heap);
 }
 
 void

@@ -121,14 +121,6 @@ class QuaternaryHeapScheduler : public Scheduler
     static void HeapMake(std::vector<Event>& heap);
 
   private:
-    /**
-     * \brief The child with the earliest key.
-     * \param heap the heap
-     * \param first index of the first child (4 consecutive children at most)
-     * \param n heap size, > first
-     * \return index of the earliest child
-     */
-    static std::size_t MinChild(const std::vector<Event>& heap, std::size_t first, std::size_t n);
     /// Drop removed entries that reached the top.
     void DropDeadTop();
     /// Rebuild the heap without the removed entries.

@@ -7,7 +7,6 @@
 #include "pfc-remote-exchange.h"
 
 #include "ns3/abort.h"
-#include "ns3/causal-order-scheduler.h"
 #include "ns3/fabric-input-error.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -238,10 +237,7 @@ PfcChannel::SetRemoteExchange(Ptr<PfcRemoteExchange> exchange)
 }
 
 void
-PfcChannel::InjectRemote(const Ptr<PfcNetDevice>& dst,
-                         FabricFrame& frame,
-                         const Time& rxTime,
-                         const CausalKey* key)
+PfcChannel::InjectRemote(const Ptr<PfcNetDevice>& dst, FabricFrame& frame, const Time& rxTime)
 {
     NS_ABORT_MSG_IF(m_nDevices != 2 || (dst != m_dev[0] && dst != m_dev[1]),
                     "PfcChannel::InjectRemote: the port is not an end of this cable");
@@ -252,10 +248,6 @@ PfcChannel::InjectRemote(const Ptr<PfcNetDevice>& dst,
         d.context = d.dst->GetNodeId();
     }
     d.Push(frame);
-    if (key != nullptr)
-    {
-        CausalOrderScheduler::GetCurrent()->SetNextKey(*key); // the sender's key, not ours
-    }
     ScheduleRecurringWithContext(m_deliver[end], d.context, rxTime - Simulator::Now());
 }
 

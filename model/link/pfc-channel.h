@@ -18,7 +18,6 @@ namespace ns3
 {
 
 class PfcNetDevice;
-struct CausalKey;
 class PfcRemoteExchange;
 
 /**
@@ -107,13 +106,11 @@ class PfcChannel : public Channel
      * \param dst the receiving port (one of this cable's two; aborts otherwise)
      * \param frame the frame (consumed)
      * \param rxTime its arrival time, >= now
-     * \param key the CausalKey its arrival event had in the sending process (null: the run
-     *        does not use CausalOrderScheduler)
+     *
+     * Schedules exactly one event, the arrival (CausalOrderScheduler::SetNextKey before it
+     * gives that event the sender's key).
      */
-    void InjectRemote(const Ptr<PfcNetDevice>& dst,
-                      FabricFrame& frame,
-                      const Time& rxTime,
-                      const CausalKey* key = nullptr);
+    void InjectRemote(const Ptr<PfcNetDevice>& dst, FabricFrame& frame, const Time& rxTime);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;

@@ -266,8 +266,11 @@ PfcRemoteExchange::UnpackBatch(const std::vector<uint8_t>& in)
         NS_ABORT_MSG_IF(!dev || !dev->GetPfcChannel(),
                         "PfcRemoteExchange: node " << node << " device " << device
                                                    << " is not a cabled PfcNetDevice");
-        CausalOrderScheduler* causal = Causal();
-        dev->GetPfcChannel()->InjectRemote(dev, frame, rx, causal ? &key : nullptr);
+        if (CausalOrderScheduler* causal = Causal())
+        {
+            causal->SetNextKey(key); // the arrival gets the sender's key, not one of ours
+        }
+        dev->GetPfcChannel()->InjectRemote(dev, frame, rx);
         at += RECORD_PREFIX_BYTES + bytes;
     }
 }
