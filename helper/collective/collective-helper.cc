@@ -4,12 +4,16 @@
 #include "collective-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-mpi.h"
 #include "ns3/fabric-nic.h"
+#include "ns3/fabric-note-channel.h"
 #include "ns3/node.h"
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <sstream>
 
 namespace ns3
 {
@@ -247,6 +251,11 @@ CollectiveHelper::CreateCommunicator(const std::vector<uint32_t>& ranks, const s
     }
     Ptr<CollectiveTransport> transport = m_transportFactory.Create<CollectiveTransport>();
     transport->SetRankNodes(m_nodes);
+    if (m_topology && m_topology->GetObject<FabricNoteChannel>())
+    {
+        // The topology spans MPI processes: messages to ranks of others are announced there.
+        transport->SetNoteChannel(m_topology->GetObject<FabricNoteChannel>());
+    }
     Ptr<RoceCollectiveTransport> roce = DynamicCast<RoceCollectiveTransport>(transport);
     NS_ABORT_MSG_IF(!roce && !m_connector.IsNull(),
                     "CollectiveHelper: a QP connector (SetConnector) was set but the transport "
@@ -420,6 +429,90 @@ CollectiveHelper::GetRecords() const
         return a.end < b.end;
     });
     return all;
+}
+
+std::vector<CollectiveRecord>
+CollectiveHelper::GatherRecords() const
+{
+    if (!FabricMpi::IsEnabled())
+    {
+        return GetRecords();
+    }
+    // Each process's share, one line per record: communicator, number, start, end (time
+    // steps), completed, failed, and how many of the communicator's ranks it simulates.
+    std::ostringstream mine;
+    for (uint32_t c = 0; c < m_comms.size(); ++c)
+    {
+        for (const auto& r : m_comms[c]->GetRecords())
+        {
+            mine << c << ' ' << r.seq << ' ' << r.start.GetTimeStep() << ' ' << r.end.GetTimeStep()
+                 << ' ' << r.completed << ' ' << r.failed << ' ' << m_comms[c]->GetNLocalRanks()
+                 << '\n';
+        }
+    }
+    const std::string all = FabricMpi::Gather(mine.str());
+    if (FabricMpi::GetSystemId() != 0)
+    {
+        return {};
+    }
+
+    // Process 0's records are the base (names, sizes, choices); the others bring times.
+    struct Merge
+    {
+        CollectiveRecord record;
+        uint32_t ranks{0};
+        bool completed{true};
+    };
+
+    std::map<std::pair<uint32_t, uint32_t>, Merge> merged;
+    for (uint32_t c = 0; c < m_comms.size(); ++c)
+    {
+        for (const auto& r : m_comms[c]->GetRecords())
+        {
+            merged[{c, r.seq}].record = r;
+        }
+    }
+    std::istringstream in(all);
+    uint32_t c = 0;
+    uint32_t seq = 0;
+    int64_t start = 0;
+    int64_t end = 0;
+    bool completed = false;
+    bool failed = false;
+    uint32_t ranks = 0;
+    while (in >> c >> seq >> start >> end >> completed >> failed >> ranks)
+    {
+        auto it = merged.find({c, seq});
+        NS_ABORT_MSG_IF(it == merged.end(),
+                        "CollectiveHelper::GatherRecords: collective "
+                            << seq << " of communicator " << m_comms[c]->GetName()
+                            << " has no record at MPI process 0 (process 0 must simulate one of "
+                               "each communicator's ranks)");
+        Merge& m = it->second;
+        m.record.start = std::min(m.record.start, TimeStep(start));
+        m.record.end = std::max(m.record.end, TimeStep(end));
+        m.record.failed = m.record.failed || failed;
+        m.completed = m.completed && completed;
+        m.ranks += ranks;
+    }
+    std::vector<CollectiveRecord> out;
+    for (auto& [key, m] : merged)
+    {
+        CollectiveRecord& r = m.record;
+        r.completed = m.completed && !r.failed && m.ranks == r.nRanks;
+        r.algBw = r.busBw = 0;
+        const double seconds = r.GetDuration().GetSeconds();
+        if (r.completed && seconds > 0)
+        {
+            r.algBw = double(r.bytes) / seconds / 1e9;
+            r.busBw = r.algBw * CollectiveBusBwFactor(r.op, r.nRanks);
+        }
+        out.push_back(r);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+        return a.end < b.end;
+    });
+    return out;
 }
 
 void

@@ -199,6 +199,17 @@ class CollectiveHelper
     /// \return the records of every communicator, ordered by end time
     std::vector<CollectiveRecord> GetRecords() const;
     /**
+     * \brief Collective across MPI processes (every process calls it): the records of every
+     *        communicator as one sequential run would give them, at process 0 (empty at the
+     *        others). Each process records its own ranks (CollectiveCommunicator::GetNLocalRanks);
+     *        a collective's start is the earliest of its processes' starts, its end the latest
+     *        end, it completed when every rank finished, and algbw/busbw follow. Without MPI it
+     *        is GetRecords(). Process 0 must simulate a rank of every communicator (aborts naming
+     *        the communicator otherwise).
+     * \return the merged records, ordered by end time (at process 0)
+     */
+    std::vector<CollectiveRecord> GatherRecords() const;
+    /**
      * \brief Write GetRecords() as CSV (CollectiveRecord::WriteCsvHeader columns).
      * \param path output file (aborts naming it if it cannot be written)
      */

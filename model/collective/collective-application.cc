@@ -7,6 +7,8 @@
 #include "collective-transport.h"
 
 #include "ns3/abort.h"
+#include "ns3/ai-fabric-compat.h"
+#include "ns3/enum.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -36,12 +38,26 @@ CollectiveApplication::GetTypeId()
             .SetParent<Application>()
             .SetGroupName("AiFabric")
             .AddConstructor<CollectiveApplication>()
-            .AddTraceSource(
-                "StepComplete",
-                "A send of this rank was fully delivered: collective number, step, peer "
-                "(global rank), bytes.",
-                MakeTraceSourceAccessor(&CollectiveApplication::m_stepTrace),
-                "ns3::CollectiveApplication::StepTracedCallback")
+            .AddAttribute(
+                "SendCompletion",
+                "When a send is complete: Delivery (all of its data arrived at the "
+                "peer), Posted (its last piece handed to the transport: an NCCL "
+                "kernel's view) or Acknowledged (every piece completed by the "
+                "transport). A run across MPI processes needs Posted or "
+                "Acknowledged.",
+                EnumValue(SEND_AT_DELIVERY),
+                compat::MakeEnumAccessor<SendCompletion>(&CollectiveApplication::m_sendCompletion),
+                MakeEnumChecker(SEND_AT_DELIVERY,
+                                "Delivery",
+                                SEND_AT_POST,
+                                "Posted",
+                                SEND_AT_ACK,
+                                "Acknowledged"))
+            .AddTraceSource("StepComplete",
+                            "A send of this rank completed (SendCompletion says when): collective "
+                            "number, step, peer (global rank), bytes.",
+                            MakeTraceSourceAccessor(&CollectiveApplication::m_stepTrace),
+                            "ns3::CollectiveApplication::StepTracedCallback")
             .AddTraceSource("ReceiveComplete",
                             "A receive of this rank arrived completely: collective number, "
                             "step, peer (global rank), bytes.",
@@ -60,7 +76,8 @@ CollectiveApplication::CollectiveApplication()
       m_bytesReceived(0),
       m_sendsCompleted(0),
       m_recvsCompleted(0),
-      m_piecesPosted(0)
+      m_piecesPosted(0),
+      m_sendCompletion(SEND_AT_DELIVERY)
 {
 }
 
@@ -139,6 +156,18 @@ CollectiveApplication::IsBusy() const
     return m_current != COLLECTIVE_NONE;
 }
 
+CollectiveApplication::SendCompletion
+CollectiveApplication::GetSendCompletion() const
+{
+    return m_sendCompletion;
+}
+
+bool
+CollectiveApplication::IsLocal() const
+{
+    return !GetNode() || GetNode()->GetSystemId() == Simulator::GetSystemId();
+}
+
 uint64_t
 CollectiveApplication::GetBytesSent() const
 {
@@ -173,9 +202,9 @@ void
 CollectiveApplication::Enqueue(uint32_t seq)
 {
     NS_ABORT_MSG_IF(!m_comm, "CollectiveApplication::Enqueue before Setup");
-    if (m_aborted)
+    if (m_aborted || !IsLocal())
     {
-        return;
+        return; // a stand-in runs nothing: the rank's own process runs it
     }
     m_queue.push_back(seq);
     StartNext();
@@ -424,6 +453,10 @@ CollectiveApplication::Post(uint32_t seq, uint32_t send, uint64_t wireBytes)
     }
     m_comm->GetTransport()
         ->Send(m_globalRank, m_comm->GetGlobalRank(s.peer), s.channel, wireBytes, this, cookie);
+    if (m_sendCompletion == SEND_AT_POST)
+    {
+        PieceCompleted(seq, send);
+    }
 }
 
 void
@@ -435,7 +468,13 @@ CollectiveApplication::MessageDelivered(uint64_t cookie, uint64_t bytes)
 void
 CollectiveApplication::MessageSent(uint64_t cookie)
 {
-    PieceSent(static_cast<uint32_t>(cookie >> 32), static_cast<uint32_t>(cookie));
+    const auto seq = static_cast<uint32_t>(cookie >> 32);
+    const auto send = static_cast<uint32_t>(cookie);
+    PieceSent(seq, send);
+    if (m_sendCompletion == SEND_AT_ACK)
+    {
+        PieceCompleted(seq, send);
+    }
 }
 
 void
@@ -448,14 +487,20 @@ void
 CollectiveApplication::PieceArrived(uint32_t seq, uint32_t send, uint64_t bytes)
 {
     Run* run = FindRun(seq);
-    if (!run || run->failed)
+    if (run ? run->failed : m_aborted)
     {
         return;
     }
-    const auto& s = run->program->sends[send];
+    // Without a run here the sender has finished (its sends completed before delivery) or is a
+    // stand-in: the arrival still goes to the receiver, from the collective's schedule.
+    const auto& program = run ? *run->program : m_comm->GetSchedule(seq)->GetProgram(m_commRank);
+    const auto& s = program.sends[send];
     // The receiver first: its dependent sends become ready.
     m_comm->GetApplication(s.peer)->PieceDelivered(seq, s.peerRecv, bytes);
-    PieceCompleted(seq, send);
+    if (run && m_sendCompletion == SEND_AT_DELIVERY)
+    {
+        PieceCompleted(seq, send);
+    }
 }
 
 void
@@ -541,6 +586,10 @@ CollectiveApplication::PieceDelivered(uint32_t seq, uint32_t recv, uint64_t byte
     {
         return;
     }
+    NS_ABORT_MSG_IF(!IsLocal(),
+                    "rank " << m_commRank << " of communicator " << m_comm->GetName()
+                            << " is simulated by MPI process " << GetNode()->GetSystemId()
+                            << ", but data for it arrived in process " << Simulator::GetSystemId());
     NS_ABORT_MSG_IF(seq < m_finished,
                     "rank " << m_commRank << " of communicator " << m_comm->GetName()
                             << " received data for collective " << seq

@@ -83,15 +83,27 @@ struct CollectiveExecution
  *    Hopper across more than 2 nodes; LL's per-GPU cap llMaxBw shared by the channels); a piece
  *    waits until its channel has room (pacing only: an idle channel sends at once). NVLink's
  *    own limit is the topology's NVLink data rate.
- * A send is complete when all of its data has arrived at the peer (as an NCCL kernel, a rank
- * does not wait for network acknowledgements); a rank has finished a collective when all of
- * its sends are complete and all of its receives have arrived.
+ * When a send is complete is the SendCompletion attribute: Delivery (default) when all of its
+ * data has arrived at the peer (as an NCCL kernel, a rank does not wait for network
+ * acknowledgements); Posted when its last piece has been handed to the transport (an NCCL
+ * kernel's own view: its proxy thread carries the data on); Acknowledged when the transport
+ * has completed every piece (the sender's completion queue). A rank has finished a collective
+ * when all of its sends are complete and all of its receives have arrived. Posted and
+ * Acknowledged are what a sender can know by itself, which a run across MPI processes needs
+ * (Delivery would need the receiver's process to tell the sender's at the instant of arrival);
+ * across processes the communicator refuses Delivery, naming this attribute.
  * NVLS operations (CollectiveSendKind NVLS_*) go to the rank's NvlsEngine
  * (CollectiveCommunicator::GetNvlsBinding) instead of the transport, piece by piece, one in
  * flight per connection (an NVLS warp group issues its chunk's multimem instructions before it
  * moves to the next chunk), without a per-hop latency (the engine's own) and without the
  * channel's rate cap (the engine's pipes pace them).
  * The per-rank work is per piece and per step, O(1) each; nothing per packet.
+ *
+ * A rank's arrivals are counted at the rank: the transport tells the sender's application of
+ * each delivered piece, and it passes the piece to the receiving rank's application at once
+ * (also when the sender has finished, or is simulated by another MPI process: then this
+ * application is a stand-in that runs nothing itself, and only passes on the arrivals its
+ * transport reports in this process).
  *
  * Failure: a piece the transport fails makes the rank report (communicator, collective, rank,
  * step, peer, reason) to its CollectiveCommunicator, which fails the collective and aborts
@@ -102,6 +114,14 @@ class CollectiveApplication : public Application,
                               public NvlsListener
 {
   public:
+    /// When a send is complete (attribute SendCompletion).
+    enum SendCompletion
+    {
+        SEND_AT_DELIVERY = 0, //!< all of its data has arrived at the peer (default)
+        SEND_AT_POST,         //!< its last piece has been handed to the transport
+        SEND_AT_ACK,          //!< the transport has completed (acknowledged) every piece
+    };
+
     /// Step trace: collective number, algorithm step, peer (global rank), bytes.
     typedef void (*StepTracedCallback)(uint32_t seq, uint32_t step, uint32_t peer, uint64_t bytes);
 
@@ -136,6 +156,13 @@ class CollectiveApplication : public Application,
     void Abort();
     /// \return true while a collective is running on this rank
     bool IsBusy() const;
+    /// \return the SendCompletion attribute
+    SendCompletion GetSendCompletion() const;
+    /**
+     * \return true if this rank's node is simulated by this process (always in a sequential
+     *         run); otherwise this application is a stand-in (see the class comment)
+     */
+    bool IsLocal() const;
 
     /// \return payload bytes of all completed (delivered) sends, all collectives
     uint64_t GetBytesSent() const;
@@ -252,6 +279,7 @@ class CollectiveApplication : public Application,
     uint64_t m_sendsCompleted;          //!< completed sends
     uint64_t m_recvsCompleted;          //!< completed receives
     uint64_t m_piecesPosted;            //!< pieces posted
+    SendCompletion m_sendCompletion;    //!< attribute SendCompletion
     TracedCallback<uint32_t, uint32_t, uint32_t, uint64_t> m_stepTrace; //!< send completed
     TracedCallback<uint32_t, uint32_t, uint32_t, uint64_t> m_recvTrace; //!< receive arrived
 };

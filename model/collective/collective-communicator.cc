@@ -137,6 +137,14 @@ CollectiveCommunicator::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&CollectiveCommunicator::m_stopOnFailure),
                           MakeBooleanChecker())
+            .AddAttribute("PreConnect",
+                          "Open every connection a collective uses when it is enqueued (ranks "
+                          "in order, each rank's sends in schedule order) instead of at its "
+                          "first message. A run across MPI processes needs it: every process "
+                          "then opens the same connections in the same order.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&CollectiveCommunicator::m_preConnect),
+                          MakeBooleanChecker())
             .AddAttribute("ScheduleCacheSize",
                           "Schedules kept for reuse by later collectives of the same kind and "
                           "size (0 = none).",
@@ -167,7 +175,9 @@ CollectiveCommunicator::CollectiveCommunicator()
       m_protocol(PROTOCOL_AUTO),
       m_timeout(0),
       m_stopOnFailure(true),
-      m_cacheSize(16)
+      m_cacheSize(16),
+      m_preConnect(false),
+      m_nLocal(0)
 {
     m_tuner = CreateObject<NcclTuner>();
 }
@@ -284,7 +294,55 @@ CollectiveCommunicator::Setup(const std::string& name,
         Ptr<CollectiveApplication> app = appFactory.Create<CollectiveApplication>();
         nodes[i]->AddApplication(app);
         app->Setup(this, i, globalRanks[i]);
+        transport->SetRankListener(globalRanks[i], PeekPointer(app));
+        m_nLocal += app->IsLocal() ? 1 : 0;
         m_apps.push_back(app);
+    }
+    if (m_nLocal == m_apps.size())
+    {
+        return;
+    }
+    // Across MPI processes: what only a sequential run can do is refused here.
+    NS_ABORT_MSG_IF(!transport->SupportsProcesses(),
+                    "communicator " << name << ": its ranks are simulated by several MPI "
+                                    << "processes, and its transport "
+                                    << transport->GetInstanceTypeId().GetName()
+                                    << " cannot carry messages between processes");
+    NS_ABORT_MSG_IF(!m_preConnect,
+                    "communicator "
+                        << name
+                        << ": its ranks are simulated by several MPI processes; set "
+                           "ns3::CollectiveCommunicator::PreConnect to true (every process must "
+                           "open the same connections in the same order), and in the sequential "
+                           "run it is compared with");
+    NS_ABORT_MSG_IF(m_apps[0]->GetSendCompletion() == CollectiveApplication::SEND_AT_DELIVERY,
+                    "communicator "
+                        << name
+                        << ": its ranks are simulated by several MPI processes; set "
+                           "ns3::CollectiveApplication::SendCompletion to Posted or Acknowledged "
+                           "(Delivery: a sender would have to learn of an arrival in another "
+                           "process at the same instant), and in the sequential run it is "
+                           "compared with");
+}
+
+uint32_t
+CollectiveCommunicator::GetNLocalRanks() const
+{
+    return m_nLocal;
+}
+
+void
+CollectiveCommunicator::ConnectAll(const CollectiveSchedule& schedule)
+{
+    for (uint32_t r = 0; r < schedule.GetNRanks(); ++r)
+    {
+        for (const auto& s : schedule.GetProgram(r).sends)
+        {
+            if (s.kind == CollectiveSendKind::TRANSPORT)
+            {
+                m_transport->Connect(m_globalRanks[r], m_globalRanks[s.peer], s.channel);
+            }
+        }
     }
 }
 
@@ -725,8 +783,17 @@ CollectiveCommunicator::Enqueue(CollectiveOp op, uint64_t bytes, uint32_t root, 
         }
         return seq;
     }
+    Ptr<const CollectiveSchedule> schedule = BuildFor(op, bytes, root, exec, &rec.paddedBytes);
+    if (m_preConnect)
+    {
+        ConnectAll(*schedule);
+    }
+    if (m_nLocal == 0)
+    {
+        return seq; // every rank is simulated by other MPI processes: nothing runs here
+    }
     Active& a = m_active[seq];
-    a.schedule = BuildFor(op, bytes, root, exec, &rec.paddedBytes);
+    a.schedule = schedule;
     a.exec = exec;
     a.record = rec;
     a.callback = done;
@@ -806,7 +873,7 @@ CollectiveCommunicator::NotifyRankComplete(uint32_t seq, uint32_t commRank)
     {
         return;
     }
-    if (++it->second.done == GetSize())
+    if (++it->second.done == m_nLocal)
     {
         Finish(seq);
     }
@@ -852,8 +919,8 @@ CollectiveCommunicator::DescribePending(std::ostream& os) const
     {
         os << "  " << m_name << " collective " << seq << ": " << CollectiveOpName(a.record.op)
            << " of " << a.record.bytes << " B enqueued at " << a.record.enqueued.As(Time::US)
-           << ", started by " << a.started << "/" << GetSize() << " ranks, finished by " << a.done
-           << "/" << GetSize();
+           << ", started by " << a.started << "/" << m_nLocal << " ranks, finished by " << a.done
+           << "/" << m_nLocal;
         uint32_t shown = 0;
         uint32_t stuck = 0;
         for (uint32_t r = 0; r < GetSize(); ++r)

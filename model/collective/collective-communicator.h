@@ -171,6 +171,13 @@ class CollectiveCommunicator : public Object
     Ptr<CollectiveApplication> GetApplication(uint32_t commRank) const;
     /// \return the transport
     Ptr<CollectiveTransport> GetTransport() const;
+    /**
+     * \return the ranks this MPI process simulates (GetSize() in a sequential run). In a run
+     *         across processes each process runs and records its own ranks only: a record's
+     *         start is its first local rank's start and its end its last local rank's finish
+     *         (CollectiveHelper::GatherRecords merges them at process 0).
+     */
+    uint32_t GetNLocalRanks() const;
     /// \return the rank layout
     Ptr<const CollectiveLayout> GetLayout() const;
 
@@ -364,6 +371,8 @@ class CollectiveCommunicator : public Object
     /// Cache entry: schedule and padded size.
     typedef std::pair<Ptr<const CollectiveSchedule>, uint64_t> CacheEntry;
 
+    /// Open every connection of \p schedule (PreConnect): ranks in order, sends in order.
+    void ConnectAll(const CollectiveSchedule& schedule);
     /// Abort on an invalid size or root.
     void Validate(CollectiveOp op, uint64_t bytes, uint32_t root) const;
     /**
@@ -419,6 +428,8 @@ class CollectiveCommunicator : public Object
     Time m_timeout;              //!< attribute Timeout
     bool m_stopOnFailure;        //!< attribute StopOnFailure
     uint32_t m_cacheSize;        //!< attribute ScheduleCacheSize
+    bool m_preConnect;           //!< attribute PreConnect
+    uint32_t m_nLocal;           //!< ranks simulated by this MPI process (all sequentially)
 
     TracedCallback<const CollectiveRecord&> m_completeTrace; //!< completed
     TracedCallback<const CollectiveRecord&> m_failedTrace;   //!< failed

@@ -3,6 +3,8 @@
  */
 #include "collective-message-window.h"
 
+#include "ns3/abort.h"
+
 namespace ns3
 {
 
@@ -10,16 +12,39 @@ uint32_t
 CollectiveMessageWindow::Add(uint64_t bytes,
                              uint64_t parts,
                              CollectiveMessageListener* listener,
-                             uint64_t cookie)
+                             uint64_t cookie,
+                             bool arrivesHere)
 {
     Message m;
     m.bytes = bytes;
-    m.partsToArrive = parts;
+    m.partsToArrive = arrivesHere ? parts : 0;
     m.partsToComplete = parts;
     m.listener = listener;
     m.cookie = cookie;
+    m.deliveredPending = arrivesHere;
     m_pending.push_back(m);
     return m_nextSeq++;
+}
+
+void
+CollectiveMessageWindow::AddAnnounced(uint32_t seq,
+                                      uint64_t bytes,
+                                      uint64_t parts,
+                                      CollectiveMessageListener* listener,
+                                      uint64_t cookie)
+{
+    NS_ABORT_MSG_IF(seq != m_nextSeq,
+                    "CollectiveMessageWindow: message " << seq << " announced where message "
+                                                        << m_nextSeq << " is next");
+    Message m;
+    m.bytes = bytes;
+    m.partsToArrive = parts;
+    m.partsToComplete = 0;
+    m.listener = listener;
+    m.cookie = cookie;
+    m.sentPending = false;
+    m_pending.push_back(m);
+    m_nextSeq++;
 }
 
 CollectiveMessageWindow::Message*
@@ -55,6 +80,11 @@ CollectiveMessageWindow::Retire()
 void
 CollectiveMessageWindow::PartArrived(uint32_t seq, uint64_t& delivered)
 {
+    // Sequence numbers wrap: "not yet added" is the half of the circle from m_nextSeq on.
+    NS_ABORT_MSG_IF(uint32_t(seq - m_nextSeq) < (1u << 31),
+                    "CollectiveMessageWindow: a part of message "
+                        << seq << " arrived before the message was added (" << m_nextSeq
+                        << " is next); across MPI processes its announcement came too late");
     Message* m = Find(seq);
     if (!m || m->failed || m->partsToArrive == 0)
     {

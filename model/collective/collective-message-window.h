@@ -48,12 +48,32 @@ class CollectiveMessageWindow
      * \param parts its parts (>= 1)
      * \param listener notified of its outcome (may be null)
      * \param cookie handed back to the listener
+     * \param arrivesHere false when the destination is simulated by another MPI process:
+     *        its parts arrive there (its copy of the window, AddAnnounced), and this one
+     *        waits only for their completions
      * \return its sequence number
      */
     uint32_t Add(uint64_t bytes,
                  uint64_t parts,
                  CollectiveMessageListener* listener,
-                 uint64_t cookie);
+                 uint64_t cookie,
+                 bool arrivesHere = true);
+    /**
+     * \brief Add a message sent by another MPI process (announced by the source's copy of the
+     *        transport): this copy waits only for its parts to arrive, and tells \p listener
+     *        MessageDelivered.
+     * \param seq its sequence number at the source (must be the next one here; aborts naming
+     *        both otherwise: announcements come in order)
+     * \param bytes its length, bytes
+     * \param parts its parts (>= 1)
+     * \param listener notified of its arrival (may be null)
+     * \param cookie handed back to the listener
+     */
+    void AddAnnounced(uint32_t seq,
+                      uint64_t bytes,
+                      uint64_t parts,
+                      CollectiveMessageListener* listener,
+                      uint64_t cookie);
     /**
      * \param seq a sequence number
      * \return true if that message is pending and has not failed (its parts still count)
@@ -62,7 +82,8 @@ class CollectiveMessageWindow
     /**
      * \brief A part of message \p seq arrived at the destination. When it was the last, adds
      *        the message's bytes to \p delivered, retires what is finished and tells the
-     *        listener MessageDelivered. Nothing for a message given up on.
+     *        listener MessageDelivered. Nothing for a message given up on; aborts for a message
+     *        not yet added (across processes: an announcement that came too late).
      * \param seq the message
      * \param[in,out] delivered bytes delivered on the transport
      */

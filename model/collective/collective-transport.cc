@@ -3,7 +3,11 @@
  */
 #include "collective-transport.h"
 
+#include "ns3/abort.h"
+#include "ns3/buffer.h"
+#include "ns3/fabric-note-channel.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 
 namespace ns3
 {
@@ -37,7 +41,122 @@ void
 CollectiveTransport::DoDispose()
 {
     m_hopType.Nullify();
+    m_rankListeners.clear();
+    m_notes = nullptr;
     Object::DoDispose();
+}
+
+void
+CollectiveTransport::Connect(uint32_t src, uint32_t dst, uint32_t channel)
+{
+}
+
+bool
+CollectiveTransport::SupportsProcesses() const
+{
+    return false;
+}
+
+void
+CollectiveTransport::SetNoteChannel(Ptr<FabricNoteChannel> notes)
+{
+    NS_ABORT_MSG_IF(!notes, GetInstanceTypeId().GetName() << "::SetNoteChannel: null");
+    m_notes = notes;
+    m_noteHandler = notes->AddNoteHandler(MakeCallback(&CollectiveTransport::OnNote, this));
+}
+
+void
+CollectiveTransport::SetRankListener(uint32_t rank, CollectiveMessageListener* listener)
+{
+    if (rank >= m_rankListeners.size())
+    {
+        m_rankListeners.resize(rank + 1, nullptr);
+    }
+    m_rankListeners[rank] = listener;
+}
+
+CollectiveMessageListener*
+CollectiveTransport::GetRankListener(uint32_t rank) const
+{
+    return rank < m_rankListeners.size() ? m_rankListeners[rank] : nullptr;
+}
+
+void
+CollectiveTransport::SetRankSystems(const std::vector<Ptr<Node>>& nodes)
+{
+    m_rankSystem.clear();
+    for (const auto& node : nodes)
+    {
+        m_rankSystem.push_back(node->GetSystemId());
+    }
+}
+
+bool
+CollectiveTransport::IsLocalRank(uint32_t rank) const
+{
+    return rank >= m_rankSystem.size() || m_rankSystem[rank] == Simulator::GetSystemId();
+}
+
+namespace
+{
+/// Bytes of an announced message's note: connection 4, sequence 4, bytes 8, parts 8, cookie 8.
+constexpr uint32_t ANNOUNCE_BYTES = 32;
+} // namespace
+
+void
+CollectiveTransport::Announce(uint32_t dst,
+                              uint32_t conn,
+                              uint32_t seq,
+                              uint64_t bytes,
+                              uint64_t parts,
+                              uint64_t cookie)
+{
+    NS_ABORT_MSG_IF(!m_notes,
+                    GetInstanceTypeId().GetName()
+                        << ": rank " << dst << " is simulated by MPI process " << m_rankSystem[dst]
+                        << ", and this transport has no FabricNoteChannel to reach it "
+                           "(CollectiveHelper::SetTopology gives it the topology's)");
+    Buffer b(0);
+    b.AddAtStart(ANNOUNCE_BYTES);
+    Buffer::Iterator i = b.Begin();
+    i.WriteHtonU32(conn);
+    i.WriteHtonU32(seq);
+    i.WriteHtonU64(bytes);
+    i.WriteHtonU64(parts);
+    i.WriteHtonU64(cookie);
+    std::vector<uint8_t> note(ANNOUNCE_BYTES);
+    b.CopyData(note.data(), ANNOUNCE_BYTES);
+    m_notes->SendNote(m_rankSystem[dst], m_noteHandler, note);
+}
+
+void
+CollectiveTransport::OnNote(const std::vector<uint8_t>& note)
+{
+    NS_ABORT_MSG_IF(note.size() != ANNOUNCE_BYTES,
+                    GetInstanceTypeId().GetName() << ": an announced message of " << note.size()
+                                                  << " B (expected " << ANNOUNCE_BYTES << ")");
+    Buffer b(0);
+    b.AddAtStart(ANNOUNCE_BYTES);
+    b.Begin().Write(note.data(), ANNOUNCE_BYTES);
+    Buffer::Iterator i = b.Begin();
+    const uint32_t conn = i.ReadNtohU32();
+    const uint32_t seq = i.ReadNtohU32();
+    const uint64_t bytes = i.ReadNtohU64();
+    const uint64_t parts = i.ReadNtohU64();
+    const uint64_t cookie = i.ReadNtohU64();
+    AddAnnounced(conn, seq, bytes, parts, cookie);
+}
+
+void
+CollectiveTransport::AddAnnounced(uint32_t conn,
+                                  uint32_t seq,
+                                  uint64_t bytes,
+                                  uint64_t parts,
+                                  uint64_t cookie)
+{
+    NS_FATAL_ERROR(GetInstanceTypeId().GetName()
+                   << " cannot carry messages between MPI processes (a message on connection "
+                   << conn << " was announced)");
 }
 
 CollectiveHopType

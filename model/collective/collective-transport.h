@@ -20,6 +20,8 @@
 namespace ns3
 {
 
+class FabricNoteChannel;
+
 /**
  * \ingroup ai-fabric-collective
  * \brief Point-to-point messages between ranks, as the collective applications need them;
@@ -42,6 +44,17 @@ namespace ns3
  * The transport also says what kind of hop a pair of ranks uses (GetHopType), so collectives
  * can charge the NVLink or the network per-step latency; the default is NETWORK for every
  * pair, and a topology sets a HopTypeCallback.
+ *
+ * Across MPI processes (a topology partitioned over ns-3 systems), a rank's messages are sent
+ * by the process that simulates the rank's node and arrive in the process of the destination's
+ * node. A transport that supports this (SupportsProcesses) announces every message to a rank of
+ * another process through the process's FabricNoteChannel (a note that arrives before the
+ * message's first packet can), and that process's copy of the transport completes the arrival
+ * for the listener registered for the source rank there (SetRankListener: the source's
+ * stand-in application, which passes it on to the receiving rank). The source's process hears
+ * MessageSent or MessageFailed, never MessageDelivered; the destination's process hears only
+ * MessageDelivered. Every process opens every connection in the same order (Connect), so
+ * that a connection has the same index, queue pairs and contexts in each.
  */
 /**
  * \ingroup ai-fabric-collective
@@ -131,6 +144,40 @@ class CollectiveTransport : public Object
                       uint64_t cookie) = 0;
 
     /**
+     * \brief Open the connection (src, dst, channel) now rather than at its first message.
+     *        The default does nothing (a transport that opens nothing). A run across MPI
+     *        processes opens every connection in the same order in every process
+     *        (CollectiveCommunicator's PreConnect).
+     * \param src source rank (< GetNRanks(); transports abort otherwise)
+     * \param dst destination rank (< GetNRanks(), != src)
+     * \param channel channel
+     */
+    virtual void Connect(uint32_t src, uint32_t dst, uint32_t channel);
+    /// \return true if this transport can carry messages between MPI processes (false by
+    ///         default; RoCE and UET can)
+    virtual bool SupportsProcesses() const;
+    /**
+     * \brief Announce messages to ranks of other MPI processes through \p notes (CollectiveHelper
+     *        sets the topology's PfcRemoteExchange). Registers a note handler: every process
+     *        calls it for the same transports in the same order.
+     * \param notes this process's note channel (not null; aborts otherwise)
+     */
+    void SetNoteChannel(Ptr<FabricNoteChannel> notes);
+    /**
+     * \brief The listener of messages from \p rank that arrive here from another process (the
+     *        rank's application; CollectiveCommunicator sets it).
+     * \param rank a rank (< GetNRanks() once the ranks are set)
+     * \param listener the listener (null: none)
+     */
+    void SetRankListener(uint32_t rank, CollectiveMessageListener* listener);
+    /**
+     * \param rank a rank
+     * \return true if \p rank's node is simulated by this MPI process (every rank in a
+     *         sequential run, and in transports that never called SetRankSystems)
+     */
+    bool IsLocalRank(uint32_t rank) const;
+
+    /**
      * \brief Kind of hop from \p src to \p dst (for the per-step software latency).
      * \param src source rank
      * \param dst destination rank
@@ -149,6 +196,48 @@ class CollectiveTransport : public Object
   protected:
     void DoDispose() override;
     /**
+     * \brief Record the MPI system of every rank's node (SetRankNodes implementations call it).
+     * \param nodes one node per rank
+     */
+    void SetRankSystems(const std::vector<Ptr<Node>>& nodes);
+    /**
+     * \brief Announce message \p seq of connection \p conn to the process of rank \p dst, whose
+     *        copy of this transport then adds it (AddAnnounced). Aborts naming the rank when no
+     *        note channel was set (SetNoteChannel).
+     * \param dst the destination rank (of another process)
+     * \param conn the connection's index (the same in every process)
+     * \param seq the message's sequence number on the connection
+     * \param bytes its length
+     * \param parts its parts
+     * \param cookie the sender's cookie
+     */
+    void Announce(uint32_t dst,
+                  uint32_t conn,
+                  uint32_t seq,
+                  uint64_t bytes,
+                  uint64_t parts,
+                  uint64_t cookie);
+    /**
+     * \brief A message of connection \p conn announced by the source's process: add it to the
+     *        connection's window (CollectiveMessageWindow::AddAnnounced) for the source rank's
+     *        listener (GetRankListener). The default aborts (SupportsProcesses() is false).
+     * \param conn the connection's index
+     * \param seq its sequence number
+     * \param bytes its length
+     * \param parts its parts
+     * \param cookie the sender's cookie
+     */
+    virtual void AddAnnounced(uint32_t conn,
+                              uint32_t seq,
+                              uint64_t bytes,
+                              uint64_t parts,
+                              uint64_t cookie);
+    /**
+     * \param rank a rank
+     * \return its listener for announced messages (SetRankListener), or null
+     */
+    CollectiveMessageListener* GetRankListener(uint32_t rank) const;
+    /**
      * \brief Report a failed connection: fires the Failure trace.
      * \param src source rank
      * \param dst destination rank
@@ -158,8 +247,15 @@ class CollectiveTransport : public Object
     void NotifyFailure(uint32_t src, uint32_t dst, uint32_t channel, const std::string& reason);
 
   private:
-    HopTypeCallback m_hopType; //!< hop kind query
-    uint32_t m_nFailures;      //!< failed connections
+    /// A note from another process (an announced message).
+    void OnNote(const std::vector<uint8_t>& note);
+
+    HopTypeCallback m_hopType;                               //!< hop kind query
+    uint32_t m_nFailures;                                    //!< failed connections
+    std::vector<uint32_t> m_rankSystem;                      //!< MPI system of each rank
+    std::vector<CollectiveMessageListener*> m_rankListeners; //!< by rank (announced messages)
+    Ptr<FabricNoteChannel> m_notes;                          //!< to other processes (or null)
+    uint32_t m_noteHandler{0};                               //!< our id at the exchange
     TracedCallback<uint32_t, uint32_t, uint32_t, const std::string&> m_failureTrace; //!< trace
 };
 

@@ -216,6 +216,13 @@ void
 PfcChannel::SetRemoteExchange(Ptr<PfcRemoteExchange> exchange)
 {
     m_exchange = exchange;
+    for (uint32_t end = 0; m_nDevices == 2 && end < 2; ++end)
+    {
+        if (m_dev[end]->GetNode()->GetSystemId() != m_dev[1 - end]->GetNode()->GetSystemId())
+        {
+            exchange->AddReceivingPort(m_dev[end]);
+        }
+    }
 #ifdef NS3_MPI
     for (uint32_t end = 0; end < m_nDevices; ++end)
     {

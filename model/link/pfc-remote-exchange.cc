@@ -64,7 +64,7 @@ TypeId
 PfcRemoteExchange::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::PfcRemoteExchange")
-                            .SetParent<Object>()
+                            .SetParent<FabricNoteChannel>()
                             .SetGroupName("AiFabric")
                             .AddConstructor<PfcRemoteExchange>();
     return tid;
@@ -86,10 +86,9 @@ PfcRemoteExchange::SetLookahead(uint32_t system, Time lookahead)
     m_lookahead[system] = lookahead;
 }
 
-void
-PfcRemoteExchange::Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const Time& rxTime)
+PfcRemoteExchange::Outbox&
+PfcRemoteExchange::OutboxOf(uint32_t system)
 {
-    const uint32_t system = dst->GetNode()->GetSystemId();
     NS_ABORT_MSG_IF(system >= m_lookahead.size() || !m_lookahead[system].IsStrictlyPositive(),
                     "PfcRemoteExchange: no lookahead for system " << system);
     Outbox& o = m_out[system];
@@ -97,6 +96,29 @@ PfcRemoteExchange::Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const 
     {
         PutBe(o.bytes, LocalSystem(), BATCH_PREFIX_BYTES);
     }
+    return o;
+}
+
+void
+PfcRemoteExchange::Schedule(uint32_t system, const Time& deadline, bool first)
+{
+    Outbox& o = m_out[system];
+    if (first || deadline < o.deadline)
+    {
+        o.deadline = deadline;
+        o.flush.Cancel();
+        o.flush = Simulator::Schedule(deadline - Simulator::Now(),
+                                      &PfcRemoteExchange::Flush,
+                                      this,
+                                      system);
+    }
+}
+
+void
+PfcRemoteExchange::Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const Time& rxTime)
+{
+    const uint32_t system = dst->GetNode()->GetSystemId();
+    Outbox& o = OutboxOf(system);
     const size_t before = o.bytes.size();
     CausalOrderScheduler* causal = Causal();
     const CausalKey key = causal ? causal->DrawKey() : CausalKey();
@@ -128,24 +150,81 @@ PfcRemoteExchange::Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const 
         PutBe(o.bytes, LocalSystem(), BATCH_PREFIX_BYTES);
         o.bytes.insert(o.bytes.end(), record.begin(), record.end());
     }
-    const Time now = Simulator::Now();
     // The destination runs up to (earliest pending event) + its lookahead between
     // synchronizations: the batch must leave strictly before rx - lookahead. Under the causal
     // order it is also unpacked strictly before rx (see the class comment).
     const Time margin = TimeStep(causal ? 2 : 1);
-    const Time deadline = std::max(now, rxTime - m_lookahead[system] - margin);
+    const Time deadline = std::max(Simulator::Now(), rxTime - m_lookahead[system] - margin);
     const bool first = o.bytes.size() == BATCH_PREFIX_BYTES + RECORD_PREFIX_BYTES + encoded;
     if (first)
     {
         o.anchorNode = dst->GetNode()->GetId();
         o.anchorDevice = dst->GetIfIndex();
     }
-    if (first || deadline < o.deadline)
+    Schedule(system, deadline, first);
+}
+
+void
+PfcRemoteExchange::AddReceivingPort(const Ptr<PfcNetDevice>& port)
+{
+    const uint32_t system = port->GetNode()->GetSystemId();
+    if (system >= m_out.size())
     {
-        o.deadline = deadline;
-        o.flush.Cancel();
-        o.flush = Simulator::Schedule(deadline - now, &PfcRemoteExchange::Flush, this, system);
+        m_lookahead.resize(system + 1, Time(0));
+        m_out.resize(system + 1);
     }
+    if (m_out[system].portNode == UINT32_MAX)
+    {
+        m_out[system].portNode = port->GetNode()->GetId();
+        m_out[system].portDevice = port->GetIfIndex();
+    }
+}
+
+uint32_t
+PfcRemoteExchange::AddNoteHandler(NoteHandler handler)
+{
+    NS_ABORT_MSG_IF(handler.IsNull(), "PfcRemoteExchange::AddNoteHandler: null handler");
+    m_noteHandlers.push_back(handler);
+    return static_cast<uint32_t>(m_noteHandlers.size() - 1);
+}
+
+void
+PfcRemoteExchange::SendNote(uint32_t system, uint32_t handler, const std::vector<uint8_t>& note)
+{
+    NS_ABORT_MSG_IF(note.size() > MAX_NOTE_BYTES,
+                    "PfcRemoteExchange::SendNote: a note of " << note.size() << " B (at most "
+                                                              << MAX_NOTE_BYTES << ")");
+    if (system < m_out.size() && !m_out[system].bytes.empty() &&
+        m_out[system].bytes.size() + RECORD_PREFIX_BYTES + 4 + note.size() > MAX_BATCH_BYTES)
+    {
+        Flush(system);
+    }
+    Outbox& o = OutboxOf(system);
+    const bool first = o.bytes.size() == BATCH_PREFIX_BYTES;
+    PutBe(o.bytes, static_cast<uint64_t>(Simulator::Now().GetTimeStep()), 8);
+    PutBe(o.bytes, handler, 4);
+    PutBe(o.bytes, NOTE_DEVICE, 4);
+    o.bytes.insert(o.bytes.end(), RECORD_PREFIX_BYTES - 16, 0); // no causal key
+    PutBe(o.bytes, note.size(), 4);
+    o.bytes.insert(o.bytes.end(), note.begin(), note.end());
+    m_notes++;
+    if (first)
+    {
+        // ns-3 hands a message to the MpiReceiver of the device it names: any port of the
+        // destination at the end of a cable from another process.
+        NS_ABORT_MSG_IF(o.portNode == UINT32_MAX,
+                        "PfcRemoteExchange::SendNote: system "
+                            << system << " has no port on a cable from another process");
+        o.anchorNode = o.portNode;
+        o.anchorDevice = o.portDevice;
+    }
+    Schedule(system, Simulator::Now(), first);
+}
+
+uint64_t
+PfcRemoteExchange::GetNotesSent() const
+{
+    return m_notes;
 }
 
 uint32_t
@@ -244,13 +323,29 @@ PfcRemoteExchange::UnpackBatch(const std::vector<uint8_t>& in)
     size_t at = BATCH_PREFIX_BYTES;
     while (at < in.size())
     {
-        NS_ABORT_MSG_IF(at + RECORD_PREFIX_BYTES + FabricFrameCodec::PREFIX_BYTES > in.size(),
+        NS_ABORT_MSG_IF(at + RECORD_PREFIX_BYTES + 4 > in.size(),
                         "PfcRemoteExchange: a batch of " << in.size()
                                                          << " B ends inside a record at " << at);
         const uint8_t* r = in.data() + at;
         const Time rx = TimeStep(static_cast<int64_t>(GetBe(r, 8)));
         const auto node = static_cast<uint32_t>(GetBe(r + 8, 4));
         const auto device = static_cast<uint32_t>(GetBe(r + 12, 4));
+        if (device == NOTE_DEVICE)
+        {
+            const auto len = static_cast<uint32_t>(GetBe(r + RECORD_PREFIX_BYTES, 4));
+            NS_ABORT_MSG_IF(
+                at + RECORD_PREFIX_BYTES + 4 + len > in.size() || node >= m_noteHandlers.size(),
+                "PfcRemoteExchange: a note of " << len << " B for handler " << node << " at " << at
+                                                << " of a " << in.size() << " B batch ("
+                                                << m_noteHandlers.size() << " handlers here)");
+            const uint8_t* body = r + RECORD_PREFIX_BYTES + 4;
+            m_noteHandlers[node](std::vector<uint8_t>(body, body + len));
+            at += RECORD_PREFIX_BYTES + 4 + len;
+            continue;
+        }
+        NS_ABORT_MSG_IF(at + RECORD_PREFIX_BYTES + FabricFrameCodec::PREFIX_BYTES > in.size(),
+                        "PfcRemoteExchange: a batch of " << in.size()
+                                                         << " B ends inside a record at " << at);
         CausalKey key;
         key.createdTs = GetBe(r + 16, 8);
         key.creator = static_cast<uint32_t>(GetBe(r + 24, 4));
@@ -295,7 +390,8 @@ PfcRemoteExchange::DoDispose()
         o.flush.Cancel();
         o.bytes.clear();
     }
-    Object::DoDispose();
+    m_noteHandlers.clear();
+    FabricNoteChannel::DoDispose();
 }
 
 } // namespace ns3

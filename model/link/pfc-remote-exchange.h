@@ -8,6 +8,7 @@
 
 #include "ns3/event-id.h"
 #include "ns3/fabric-frame.h"
+#include "ns3/fabric-note-channel.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/packet.h"
@@ -48,6 +49,13 @@ struct CausalKey;
  * The deadline then leaves the batch one more time step: a batch is unpacked strictly before
  * its frames arrive, never at the instant of an arrival (events of that instant may have run).
  *
+ * Notes: a model above the link (a collective transport announcing a message to the process of
+ * its receiver) sends a few bytes to another process with SendNote(); they travel in the same
+ * batches, leave at once and are given to the handler registered under the same id in the
+ * destination process when the batch is unpacked, at now + its lookahead + 1 time step: before
+ * any frame sent from now on can arrive there (it crosses a cable of at least that delay after
+ * at least one frame time).
+ *
  * Created by FabricTopologyHelper for a run across processes (one per process), given to every
  * cable between processes (PfcChannel::SetRemoteExchange) and aggregated to the helper
  * (`topology->GetObject<PfcRemoteExchange>()` for its counters). A cable between processes
@@ -55,7 +63,7 @@ struct CausalKey;
  * below the destination's, so its deadlines are safe). Builds without ns-3's MPI module
  * compile it but never send (Send aborts).
  */
-class PfcRemoteExchange : public Object
+class PfcRemoteExchange : public FabricNoteChannel
 {
   public:
     /// Bytes of one batch's records at most (ns-3's MPI messages: 2000 bytes with the
@@ -67,6 +75,11 @@ class PfcRemoteExchange : public Object
     static constexpr uint32_t RECORD_PREFIX_BYTES = 36;
     /// Bytes before a batch's records: the sending process's system id (4).
     static constexpr uint32_t BATCH_PREFIX_BYTES = 4;
+    /// A record's device index that marks a note (its node field is the handler id).
+    static constexpr uint32_t NOTE_DEVICE = 0xFFFFFFFF;
+    /// Bytes of a note at most (its record: the prefix, a 4-byte length, the note).
+    static constexpr uint32_t MAX_NOTE_BYTES =
+        MAX_BATCH_BYTES - BATCH_PREFIX_BYTES - RECORD_PREFIX_BYTES - 4;
 
     /**
      * \brief Get the TypeId.
@@ -95,6 +108,32 @@ class PfcRemoteExchange : public Object
      * depend on the process count.
      */
     void Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const Time& rxTime);
+
+    /**
+     * \brief A port at the end of a cable from another process (PfcChannel::SetRemoteExchange
+     *        gives both ends of every such cable): notes to its process are addressed to the
+     *        first one.
+     * \param port the port
+     */
+    void AddReceivingPort(const Ptr<PfcNetDevice>& port);
+    /**
+     * \brief Register a handler of notes from other processes. Every process registers the
+     *        same handlers in the same order: a note goes to the handler of the same id.
+     * \param handler the handler (not null; aborts otherwise)
+     * \return its id (the registration index)
+     */
+    uint32_t AddNoteHandler(NoteHandler handler) override;
+    /**
+     * \brief Send a note to handler \p handler of process \p system. It leaves now and is
+     *        handled there at now + that process's lookahead + 1 time step, before any frame
+     *        sent from now on arrives, in the order notes were sent.
+     * \param system the destination process (one with a lookahead; aborts otherwise)
+     * \param handler the handler id (AddNoteHandler)
+     * \param note its bytes (at most MAX_NOTE_BYTES; aborts naming the size otherwise)
+     */
+    void SendNote(uint32_t system, uint32_t handler, const std::vector<uint8_t>& note) override;
+    /// \return notes sent to other processes
+    uint64_t GetNotesSent() const;
 
     /**
      * \brief A batch from another process arrives (the MpiReceiver callback of this process's
@@ -134,13 +173,28 @@ class PfcRemoteExchange : public Object
     /// The frames waiting for one destination process.
     struct Outbox
     {
-        std::vector<uint8_t> bytes; //!< records: rx time, node, device, frame encoding
-        Time deadline;              //!< when the batch must leave (earliest frame's)
-        uint32_t anchorNode{0};     //!< a receiving node of the batch (ns-3 routes by it)
-        uint32_t anchorDevice{0};   //!< its receiving device's interface index
-        EventId flush;              //!< the event sending the batch at its deadline
+        std::vector<uint8_t> bytes;    //!< records: rx time, node, device, frame encoding
+        Time deadline;                 //!< when the batch must leave (earliest frame's)
+        uint32_t anchorNode{0};        //!< a receiving node of the batch (ns-3 routes by it)
+        uint32_t anchorDevice{0};      //!< its receiving device's interface index
+        EventId flush;                 //!< the event sending the batch at its deadline
+        uint32_t portNode{UINT32_MAX}; //!< a receiving port of the process (for notes)
+        uint32_t portDevice{0};        //!< its interface index
     };
 
+    /**
+     * \brief Start the batch for \p system if empty, and check that it has a lookahead.
+     * \param system the destination process
+     * \return its outbox
+     */
+    Outbox& OutboxOf(uint32_t system);
+    /**
+     * \brief Have the batch for \p system leave at \p deadline at the latest.
+     * \param system the destination process
+     * \param deadline when (>= now)
+     * \param first the batch's first record was just written
+     */
+    void Schedule(uint32_t system, const Time& deadline, bool first);
     /**
      * \brief Send the batch for \p system now.
      * \param system the destination process
@@ -168,6 +222,8 @@ class PfcRemoteExchange : public Object
     bool m_causalLooked{false};              //!< m_causal was looked up
     uint64_t m_frames{0};                    //!< frames sent
     uint64_t m_messages{0};                  //!< batches sent
+    uint64_t m_notes{0};                     //!< notes sent
+    std::vector<NoteHandler> m_noteHandlers; //!< by id
 };
 
 } // namespace ns3

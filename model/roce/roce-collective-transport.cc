@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <sstream>
@@ -102,6 +103,7 @@ RoceCollectiveTransport::SetRankNodes(const std::vector<Ptr<Node>>& nodes)
         nics.push_back(nic);
     }
     SetNics(nics);
+    SetRankSystems(nodes);
 }
 
 uint32_t
@@ -161,6 +163,29 @@ RoceCollectiveTransport::Connect(uint32_t src, uint32_t dst, uint32_t channel)
     GetConnection(src, dst, channel);
 }
 
+bool
+RoceCollectiveTransport::SupportsProcesses() const
+{
+    return true;
+}
+
+void
+RoceCollectiveTransport::AddAnnounced(uint32_t conn,
+                                      uint32_t seq,
+                                      uint64_t bytes,
+                                      uint64_t parts,
+                                      uint64_t cookie)
+{
+    NS_ABORT_MSG_IF(conn >= m_conns.size(),
+                    "RoceCollectiveTransport: connection "
+                        << conn << " was announced by another MPI process, but this process has "
+                        << m_conns.size()
+                        << " connections open (every process must open every connection in the "
+                           "same order: CollectiveCommunicator's PreConnect)");
+    Connection& c = m_conns[conn];
+    c.window.AddAnnounced(seq, bytes, parts, GetRankListener(c.src), cookie);
+}
+
 uint32_t
 RoceCollectiveTransport::GetConnection(uint32_t src, uint32_t dst, uint32_t channel)
 {
@@ -204,6 +229,8 @@ RoceCollectiveTransport::GetConnection(uint32_t src, uint32_t dst, uint32_t chan
     c.dst = dst;
     c.channel = channel;
     c.qps = std::move(qps);
+    c.srcHere = IsLocalRank(src);
+    c.dstHere = IsLocalRank(dst);
     for (uint32_t q = 0; q < c.qps.size(); ++q)
     {
         c.onComplete.push_back(MakeCallback(&RoceCollectiveTransport::OnComplete, this, index, q));
@@ -265,7 +292,16 @@ RoceCollectiveTransport::Send(uint32_t src,
     uint64_t perPart = (packets + parts - 1) / parts * mtu;
     parts = bytes == 0 ? 1 : static_cast<uint32_t>((bytes + perPart - 1) / perPart);
 
-    uint32_t seq = c.window.Add(bytes, parts, listener, cookie);
+    NS_ABORT_MSG_IF(!c.srcHere,
+                    "RoceCollectiveTransport: rank " << src
+                                                     << " sends in a process that does not "
+                                                        "simulate it (MPI process "
+                                                     << Simulator::GetSystemId() << ")");
+    uint32_t seq = c.window.Add(bytes, parts, listener, cookie, c.dstHere);
+    if (!c.dstHere)
+    {
+        Announce(dst, index, seq, bytes, parts, cookie);
+    }
     m_messages++;
     m_bytesSent += bytes;
 

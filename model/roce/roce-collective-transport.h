@@ -102,7 +102,9 @@ class RoceCollectiveTransport : public CollectiveTransport
      * \param dst destination rank (!= src)
      * \param channel channel
      */
-    void Connect(uint32_t src, uint32_t dst, uint32_t channel);
+    void Connect(uint32_t src, uint32_t dst, uint32_t channel) override;
+    /// \return true: messages cross MPI processes (CollectiveTransport's class comment)
+    bool SupportsProcesses() const override;
     /**
      * \param src source rank
      * \param dst destination rank
@@ -136,6 +138,11 @@ class RoceCollectiveTransport : public CollectiveTransport
 
   protected:
     void DoDispose() override;
+    void AddAnnounced(uint32_t conn,
+                      uint32_t seq,
+                      uint64_t bytes,
+                      uint64_t parts,
+                      uint64_t cookie) override;
 
   private:
     /// One connection.
@@ -144,6 +151,8 @@ class RoceCollectiveTransport : public CollectiveTransport
         uint32_t src{0};                //!< source rank
         uint32_t dst{0};                //!< destination rank
         uint32_t channel{0};            //!< channel
+        bool srcHere{true};             //!< the source is simulated by this process
+        bool dstHere{true};             //!< the destination is simulated by this process
         std::vector<QpPair> qps;        //!< QP pairs
         uint32_t nextQp{0};             //!< QP of the next message's first part
         CollectiveMessageWindow window; //!< its messages in flight

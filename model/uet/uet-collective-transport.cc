@@ -8,6 +8,7 @@
 #include "ns3/abort.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -246,6 +247,7 @@ UetCollectiveTransport::SetRankNodes(const std::vector<Ptr<Node>>& nodes)
         nics.push_back(nic);
     }
     SetNics(nics);
+    SetRankSystems(nodes);
 }
 
 Ptr<UetNic>
@@ -351,6 +353,29 @@ UetCollectiveTransport::Connect(uint32_t src, uint32_t dst, uint32_t channel)
     GetConnection(src, dst, channel);
 }
 
+bool
+UetCollectiveTransport::SupportsProcesses() const
+{
+    return true;
+}
+
+void
+UetCollectiveTransport::AddAnnounced(uint32_t conn,
+                                     uint32_t seq,
+                                     uint64_t bytes,
+                                     uint64_t parts,
+                                     uint64_t cookie)
+{
+    NS_ABORT_MSG_IF(conn >= m_conns.size(),
+                    "UetCollectiveTransport: connection "
+                        << conn << " was announced by another MPI process, but this process has "
+                        << m_conns.size()
+                        << " connections open (every process must open every connection in the "
+                           "same order: CollectiveCommunicator's PreConnect)");
+    Connection& c = m_conns[conn];
+    c.window.AddAnnounced(seq, bytes, parts, GetRankListener(c.src), cookie);
+}
+
 uint32_t
 UetCollectiveTransport::GetConnection(uint32_t src, uint32_t dst, uint32_t channel)
 {
@@ -383,6 +408,8 @@ UetCollectiveTransport::GetConnection(uint32_t src, uint32_t dst, uint32_t chann
     c.src = src;
     c.dst = dst;
     c.channel = channel;
+    c.srcHere = IsLocalRank(src);
+    c.dstHere = IsLocalRank(dst);
     c.srcPort = ports.first;
     c.dstPort = ports.second;
     c.ep = EndpointOf(src, ports.first);
@@ -456,7 +483,16 @@ UetCollectiveTransport::Send(uint32_t src,
     NS_ABORT_MSG_IF(c.window.GetPending() >= std::numeric_limits<uint32_t>::max(),
                     "UetCollectiveTransport: rank " << src << " -> rank " << dst << " channel "
                                                     << channel << " has 2^32 - 1 messages pending");
-    uint32_t seq = c.window.Add(bytes, parts, listener, cookie);
+    NS_ABORT_MSG_IF(!c.srcHere,
+                    "UetCollectiveTransport: rank " << src
+                                                    << " sends in a process that does not "
+                                                       "simulate it (MPI process "
+                                                    << Simulator::GetSystemId() << ")");
+    uint32_t seq = c.window.Add(bytes, parts, listener, cookie, c.dstHere);
+    if (!c.dstHere)
+    {
+        Announce(dst, index, seq, bytes, parts, cookie);
+    }
     m_messages++;
     m_parts += parts;
     m_bytesSent += bytes;

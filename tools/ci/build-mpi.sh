@@ -22,7 +22,7 @@ tarball="${NS3_LATEST_TARBALL:-$here/../shared/ns-3/ns-3.48-src.tar.xz}"
 work="${MPI_BUILD_DIR:-$here/build-mpi}"
 jobs="${JOBS:-$(nproc)}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ai-fabric distributed-permutation)
+[ ${#targets[@]} -gt 0 ] || targets=(ai-fabric distributed-permutation distributed-collective)
 
 if ! command -v mpicxx >/dev/null; then
     echo "build-mpi: no MPI compiler (mpicxx); apt-get install libopenmpi-dev openmpi-bin" >&2

@@ -5,8 +5,10 @@
 # event order every process count must give the sequential tables and per-flow CSV byte for
 # byte (two 32-host Clos runs, and a 512-host permutation with 2 and 4 processes); under ns-3's
 # order (--order=fast) 2 processes must be deterministic (two runs, the same bytes), complete
-# every flow and stay within 2 % of the sequential mean completion time. Then the bad input of a distributed run (more processes than
-# units, an MPI launch of a build without MPI). Prints each run's wall time.
+# every flow and stay within 2 % of the sequential mean completion time. NCCL-style collectives
+# (distributed-collective, RoCE and UET) give the sequential table and per-collective CSV with
+# 1, 2 and 4 processes. Then the bad input of a distributed run (more processes than units, an
+# MPI launch of a build without MPI). Prints each run's wall time.
 #
 #   tools/ci/mpi-test.sh [SEQUENTIAL_BUILD_DIR]
 #
@@ -124,6 +126,31 @@ for np in 2 4; do
         failures=$((failures + 1))
     same big-seq "big-np$np"
 done
+
+# Collectives across processes (distributed-collective): NCCL-style AllReduce and AlltoAll
+# series over RoCE (DCQCN, PFC) and Ultra Ethernet, on servers of 2 GPUs with NVLink, give the
+# sequential table and per-collective CSV byte for byte with 1, 2 and 4 processes (racks split
+# between processes; every message to a rank of another process is announced there).
+coll_prog="$(find "$bin_dir" -maxdepth 1 -type f -name '*distributed-collective*' | head -n 1)"
+if [ -z "$coll_prog" ]; then
+    echo "mpi-test: FAIL no distributed-collective program in $bin_dir"
+    failures=$((failures + 1))
+else
+    for scenario in "allreduce-roce:--op=allreduce --transport=roce" \
+        "alltoall-roce:--op=alltoall --transport=roce --maxbytes=4194304" \
+        "allreduce-uet:--op=allreduce --transport=uet --send-completion=acknowledged"; do
+        name="${scenario%%:*}"
+        args=(${scenario#*:})
+        run "$name-seq" "$coll_prog" "${args[@]}" --csv="$out/$name-seq.csv" ||
+            failures=$((failures + 1))
+        cat "$out/$name-seq.txt"
+        for np in 1 2 4; do
+            run "$name-np$np" "${mpirun[@]}" -np $np "$coll_prog" "${args[@]}" \
+                --csv="$out/$name-np$np.csv" || failures=$((failures + 1))
+            same "$name-seq" "$name-np$np"
+        done
+    done
+fi
 
 refused() { # name, expected message, what it checks, then the command: exit 2 naming it
     local name="$1" message="$2" what="$3"

@@ -1,0 +1,333 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * What collectives need to run across MPI processes, checked in one process: when a send
+ * completes (SendCompletion: at delivery, when posted, when acknowledged), connections opened
+ * up front (PreConnect), the message window's halves (a message whose destination is in
+ * another process, a message announced by another process), notes between processes
+ * (PfcRemoteExchange), a communicator whose ranks span processes refusing what only a
+ * sequential run can do, and GatherRecords without MPI. The runs across processes themselves
+ * are compared with the sequential run byte for byte by tools/ci/mpi-test.sh.
+ */
+#include "test-util.h"
+
+#include "ns3/ai-fabric-module.h"
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr uint64_t MiB = 1024 * 1024;
+
+/// Hosts with RoceNics on one switch (100 Gb/s, 1 us cables); host i's node is MPI system
+/// systems[i] (0 when not given).
+class CollectiveProcessesTest : public test::SimTest
+{
+  protected:
+    void Build(uint32_t n, const std::vector<uint32_t>& systems = {})
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            hosts.Add(CreateObject<Node>(i < systems.size() ? systems[i] : 0));
+        }
+        NodeContainer sw(1);
+        PfcHelper pfc;
+        pfc.SetDeviceAttribute("DataRate", StringValue("100Gbps"));
+        pfc.SetChannelAttribute("Delay", TimeValue(MicroSeconds(1)));
+        std::vector<Ptr<PfcNetDevice>> ports;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            ports.push_back(DynamicCast<PfcNetDevice>(pfc.Install(hosts.Get(i), sw.Get(0)).Get(0)));
+        }
+        Ptr<FabricSwitch> fs = SwitchHelper().Install(sw.Get(0));
+        RoceNicHelper nicHelper;
+        std::vector<Ptr<RoceNic>> nics;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            Ipv4Address ip(0x0a000001 + i);
+            fs->GetForwardingTable()->SetRoute(ip, {i});
+            nics.push_back(nicHelper.Install(hosts.Get(i), ports[i], ip));
+        }
+        fs->AssignStreams(3);
+        coll.SetNics(nics);
+        coll.AssignStreams(20);
+        coll.SetCommunicatorAttribute("Channels", UintegerValue(1));
+        coll.SetCommunicatorAttribute("Algorithm", StringValue("Ring"));
+        coll.SetCommunicatorAttribute("Protocol", StringValue("Simple"));
+    }
+
+    NodeContainer hosts;
+    CollectiveHelper coll;
+};
+
+/// When rank 0's one send (a 2-rank Broadcast of 1 MiB) completes, and when rank 1 has it.
+struct SendTimes
+{
+    Time step;    //!< rank 0's StepComplete
+    Time receive; //!< rank 1's ReceiveComplete
+    Time end;     //!< the collective's end
+};
+
+} // namespace
+
+class SendCompletionTest : public CollectiveProcessesTest
+{
+  protected:
+    SendTimes Run(const std::string& completion)
+    {
+        Build(2);
+        coll.SetApplicationAttribute("SendCompletion", StringValue(completion));
+        Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
+        SendTimes t;
+        comm->GetApplication(0)->TraceConnectWithoutContext(
+            "StepComplete",
+            MakeCallback(+[](Time* at, uint32_t, uint32_t, uint32_t, uint64_t) {
+                *at = Simulator::Now();
+            }).Bind(&t.step));
+        comm->GetApplication(1)->TraceConnectWithoutContext(
+            "ReceiveComplete",
+            MakeCallback(+[](Time* at, uint32_t, uint32_t, uint32_t, uint64_t) {
+                *at = Simulator::Now();
+            }).Bind(&t.receive));
+        comm->Enqueue(CollectiveOp::BROADCAST, 1 * MiB, 0);
+        Simulator::Run();
+        EXPECT_EQ(comm->GetRecords().size(), 1u);
+        EXPECT_TRUE(comm->GetRecords()[0].completed);
+        t.end = comm->GetRecords()[0].end;
+        EXPECT_TRUE(t.step.IsStrictlyPositive());
+        EXPECT_TRUE(t.receive.IsStrictlyPositive());
+        return t;
+    }
+};
+
+// Delivery: the send completes in the event that delivers its last byte. Posted: when its last
+// 512 KiB piece (Simple) is handed to the NIC, which still has to put it on the wire (42 us at
+// 100 Gb/s). Acknowledged: when the ACK is back, two 1 us cables after the delivery at least.
+TEST_F(SendCompletionTest, DeliveryPostedAndAcknowledgedAreWhereTheyShouldBe)
+{
+    const SendTimes delivery = Run("Delivery");
+    EXPECT_EQ(delivery.step, delivery.receive);
+    EXPECT_EQ(delivery.end, delivery.receive);
+    Simulator::Destroy();
+    hosts = NodeContainer();
+    coll = CollectiveHelper();
+
+    const SendTimes posted = Run("Posted");
+    EXPECT_EQ(posted.receive, delivery.receive); // the data moves the same way
+    EXPECT_GT(posted.receive - posted.step, MicroSeconds(41.9)) << posted.step;
+    EXPECT_EQ(posted.end, posted.receive); // the receiver finishes last
+    Simulator::Destroy();
+    hosts = NodeContainer();
+    coll = CollectiveHelper();
+
+    const SendTimes acked = Run("Acknowledged");
+    EXPECT_EQ(acked.receive, delivery.receive);
+    EXPECT_GE(acked.step - acked.receive, MicroSeconds(2)) << acked.step;
+    EXPECT_LT(acked.step - acked.receive, MicroSeconds(10)) << acked.step;
+    EXPECT_EQ(acked.end, acked.step); // the sender finishes last
+}
+
+// PreConnect opens every connection of the collective when it is enqueued, before anything
+// runs, and the collective still moves every byte.
+TEST_F(CollectiveProcessesTest, PreConnectOpensEveryConnectionAtEnqueue)
+{
+    Build(4);
+    coll.SetCommunicatorAttribute("PreConnect", BooleanValue(true));
+    coll.SetCommunicatorAttribute("Channels", UintegerValue(2));
+    Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
+    auto transport = DynamicCast<RoceCollectiveTransport>(comm->GetTransport());
+    ASSERT_TRUE(transport);
+    EXPECT_EQ(transport->GetNConnections(), 0u);
+    comm->Enqueue(CollectiveOp::ALL_REDUCE, 4 * MiB);
+    // A ring per channel: each rank sends to its successor on each of the 2 channels.
+    EXPECT_EQ(transport->GetNConnections(), 8u);
+    Simulator::Run();
+    EXPECT_EQ(transport->GetNConnections(), 8u);
+    ASSERT_EQ(comm->GetRecords().size(), 1u);
+    EXPECT_TRUE(comm->GetRecords()[0].completed);
+    for (uint32_t r = 0; r < 4; ++r)
+    {
+        // AllReduce ring: 2 (n - 1) steps of bytes / n per rank.
+        EXPECT_EQ(comm->GetApplication(r)->GetBytesReceived(), 2 * 3 * MiB);
+    }
+    // Without MPI the merged records are the communicator's own.
+    const auto gathered = coll.GatherRecords();
+    ASSERT_EQ(gathered.size(), 1u);
+    EXPECT_EQ(gathered[0].end, comm->GetRecords()[0].end);
+    EXPECT_EQ(gathered[0].busBw, comm->GetRecords()[0].busBw);
+}
+
+using CollectiveProcessesDeathTest = CollectiveProcessesTest;
+
+// Ranks of one communicator in two MPI systems: what only a sequential run can do is refused
+// when the communicator is made, naming the attribute; and a message to a rank of another
+// process without an exchange to carry it is refused naming the rank.
+TEST_F(CollectiveProcessesDeathTest, RanksAcrossProcessesRefuseWhatNeedsOneProcess)
+{
+    EXPECT_DEATH(
+        {
+            Build(2, {0, 1});
+            coll.SetApplicationAttribute("SendCompletion", StringValue("Posted"));
+            coll.CreateWorldCommunicator("world");
+        },
+        "several MPI processes; set ns3::CollectiveCommunicator::PreConnect to true");
+    EXPECT_DEATH(
+        {
+            Build(2, {0, 1});
+            coll.SetCommunicatorAttribute("PreConnect", BooleanValue(true));
+            coll.CreateWorldCommunicator("world");
+        },
+        "set ns3::CollectiveApplication::SendCompletion to Posted or Acknowledged");
+    EXPECT_DEATH(
+        {
+            Build(2, {0, 1});
+            coll.SetCommunicatorAttribute("PreConnect", BooleanValue(true));
+            coll.SetApplicationAttribute("SendCompletion", StringValue("Acknowledged"));
+            Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
+            EXPECT_EQ(comm->GetNLocalRanks(), 1u);
+            EXPECT_FALSE(comm->GetApplication(1)->IsLocal());
+            comm->Enqueue(CollectiveOp::BROADCAST, 1 * MiB, 0);
+            Simulator::Run();
+        },
+        "rank 1 is simulated by MPI process 1, and this transport has no FabricNoteChannel");
+}
+
+// ---- the message window's halves ---------------------------------------------------------
+
+namespace
+{
+
+/// Records what a window tells its listener.
+class Recorder : public CollectiveMessageListener
+{
+  public:
+    void MessageDelivered(uint64_t cookie, uint64_t bytes) override
+    {
+        events.push_back("delivered " + std::to_string(cookie) + " " + std::to_string(bytes));
+    }
+
+    void MessageSent(uint64_t cookie) override
+    {
+        events.push_back("sent " + std::to_string(cookie));
+    }
+
+    void MessageFailed(uint64_t cookie, const std::string& reason) override
+    {
+        events.push_back("failed " + std::to_string(cookie));
+    }
+
+    std::vector<std::string> events; //!< in order
+};
+
+} // namespace
+
+// The source's half of a message to another process waits for its completions only; the
+// destination's half (announced) for its arrivals only; each retires on its own.
+TEST(CollectiveMessageWindowHalvesTest, EachProcessWaitsForItsOwnHalf)
+{
+    Recorder l;
+    CollectiveMessageWindow source;
+    EXPECT_EQ(source.Add(100, 2, &l, 7, false), 0u);
+    EXPECT_EQ(source.GetPending(), 1u);
+    source.PartCompleted(0);
+    source.PartCompleted(0);
+    EXPECT_EQ(source.GetPending(), 0u); // retired without any arrival
+    EXPECT_EQ(l.events, (std::vector<std::string>{"sent 7"}));
+
+    l.events.clear();
+    CollectiveMessageWindow destination;
+    destination.AddAnnounced(0, 100, 2, &l, 7);
+    destination.AddAnnounced(1, 0, 1, &l, 8);
+    uint64_t delivered = 0;
+    destination.PartArrived(0, delivered);
+    destination.PartArrived(1, delivered);
+    EXPECT_EQ(destination.GetPending(), 2u); // message 0 is in front, one part short
+    destination.PartArrived(0, delivered);
+    EXPECT_EQ(destination.GetPending(), 0u); // retired without any completion
+    EXPECT_EQ(delivered, 100u);
+    EXPECT_EQ(l.events, (std::vector<std::string>{"delivered 8 0", "delivered 7 100"}));
+}
+
+TEST(CollectiveMessageWindowHalvesDeathTest, LateOrMisorderedAnnouncementsAreNamed)
+{
+    EXPECT_DEATH(
+        {
+            CollectiveMessageWindow w;
+            w.AddAnnounced(1, 10, 1, nullptr, 0);
+        },
+        "message 1 announced where message 0 is next");
+    EXPECT_DEATH(
+        {
+            CollectiveMessageWindow w;
+            w.AddAnnounced(0, 10, 1, nullptr, 0);
+            uint64_t delivered = 0;
+            w.PartArrived(1, delivered);
+        },
+        "a part of message 1 arrived before the message was added \\(1 is next\\)");
+}
+
+// ---- notes between processes -------------------------------------------------------------
+
+namespace
+{
+
+/// Append one note record to a batch, in PfcRemoteExchange's layout: arrival time 8, handler
+/// 4, NOTE_DEVICE 4, an empty causal key 20, length 4, the note.
+void
+AppendNote(std::vector<uint8_t>& batch, uint32_t handler, const std::vector<uint8_t>& note)
+{
+    auto put = [&batch](uint64_t v, uint32_t bytes) {
+        for (uint32_t i = bytes; i-- > 0;)
+        {
+            batch.push_back(static_cast<uint8_t>(v >> (8 * i)));
+        }
+    };
+    put(0, 8);
+    put(handler, 4);
+    put(PfcRemoteExchange::NOTE_DEVICE, 4);
+    put(0, 20);
+    put(note.size(), 4);
+    batch.insert(batch.end(), note.begin(), note.end());
+}
+
+} // namespace
+
+// A batch's notes go to the handlers registered under their ids, in the order written, when
+// the batch is unpacked.
+TEST_F(CollectiveProcessesTest, NotesReachTheirHandlersInOrder)
+{
+    auto x = CreateObject<PfcRemoteExchange>();
+    std::vector<std::string> got;
+    for (uint32_t h = 0; h < 2; ++h)
+    {
+        EXPECT_EQ(x->AddNoteHandler(MakeCallback(+[](std::vector<std::string>* v,
+                                                     uint32_t id,
+                                                     const std::vector<uint8_t>& n) {
+                                        v->push_back(std::to_string(id) + ":" +
+                                                     std::string(n.begin(), n.end()));
+                                    }).Bind(&got, h)),
+                  h);
+    }
+    std::vector<uint8_t> batch = {0, 0, 0, 1}; // from system 1
+    AppendNote(batch, 1, {'a', 'b'});
+    AppendNote(batch, 0, {});
+    AppendNote(batch, 1, {'c'});
+    x->Receive(Create<Packet>(batch.data(), batch.size()));
+    EXPECT_TRUE(got.empty()); // unpacked in an event of its own
+    Simulator::Run();
+    EXPECT_EQ(got, (std::vector<std::string>{"1:ab", "0:", "1:c"}));
+}
+
+TEST_F(CollectiveProcessesDeathTest, ANoteForAnUnknownHandlerIsNamed)
+{
+    auto unpackNoteForHandler3 = []() {
+        auto x = CreateObject<PfcRemoteExchange>();
+        std::vector<uint8_t> batch = {0, 0, 0, 1};
+        AppendNote(batch, 3, {'a'});
+        x->Receive(Create<Packet>(batch.data(), batch.size()));
+        Simulator::Run();
+    };
+    EXPECT_DEATH(unpackNoteForHandler3(),
+                 "a note of 1 B for handler 3 at 4 of a 45 B batch \\(0 handlers here\\)");
+}
