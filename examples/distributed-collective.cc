@@ -29,7 +29,7 @@
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 
-#include <cstdio>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -133,7 +133,6 @@ main(int argc, char* argv[])
         }
     }
     Simulator::Run();
-
     const std::vector<CollectiveRecord> records = coll.GatherRecords();
     if (FabricMpi::GetSystemId() == 0)
     {

@@ -497,7 +497,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadInput{"distributed-permutation",
                  "--ns3::FabricTopologyHelper::Systems=2",
                  "Systems 2 but this run has 1 MPI process; set Systems to 0 (one per process) "
-                 "or start 2 processes"}));
+                 "or start 2 processes"},
+        BadInput{"distributed-collective",
+                 "--op=broadcast",
+                 "--op=broadcast is invalid; use allreduce, allgather, reducescatter or alltoall"},
+        BadInput{"distributed-collective",
+                 "--send-completion=delivery",
+                 "--send-completion=delivery is invalid; use posted or acknowledged"},
+        BadInput{"distributed-collective",
+                 "--transport=ib",
+                 "--transport=ib is invalid; use roce or uet"},
+        BadInput{"distributed-collective",
+                 "--minbytes=64M",
+                 "--minbytes=67108864 is above --maxbytes=16777216"}));
 
 // RCCC is being built: until the library registers ns3::RcccCongestionOps, --uet-cc=rccc and
 // both are refused as not available yet (with it, they run).

@@ -455,7 +455,9 @@ CollectiveApplication::Post(uint32_t seq, uint32_t send, uint64_t wireBytes)
         ->Send(m_globalRank, m_comm->GetGlobalRank(s.peer), s.channel, wireBytes, this, cookie);
     if (m_sendCompletion == SEND_AT_POST)
     {
-        PieceCompleted(seq, send);
+        // In an event of its own: completing the send may finish the run, which the Pump()
+        // that posted this piece is still working on.
+        Simulator::ScheduleNow(&CollectiveApplication::PieceCompleted, this, seq, send);
     }
 }
 

@@ -10,6 +10,7 @@
 #include "quaternary-heap.h"
 
 #include "ns3/event-id.h"
+#include "ns3/nstime.h"
 #include "ns3/scheduler.h"
 
 #include <array>
@@ -54,6 +55,20 @@ class CausalOrderHost
     virtual void SetCausalScheduler(CausalOrderScheduler* scheduler) = 0;
     /// \return the engine's CausalOrderScheduler, or null before its first event
     virtual CausalOrderScheduler* GetCausalScheduler() const = 0;
+
+    /**
+     * \brief Bound the engine's lookahead between MPI processes (DistributedSimulatorImpl::
+     *        BoundLookAhead). PfcRemoteExchange bounds it one time step below the smallest
+     *        delay of a cable between processes, so that a batch it sends at t can be unpacked
+     *        at t + that delay, strictly before the frames in it arrive (they take at least one
+     *        time step to serialize). Nothing for a sequential engine.
+     * \param lookahead the bound (> 0)
+     * \return true if the engine runs across processes and applied it
+     */
+    virtual bool BoundLookahead(Time lookahead)
+    {
+        return false;
+    }
 };
 
 /**

@@ -44,6 +44,12 @@ class CausalDistributedSimulatorImpl : public CausalOrderEngine<DistributedSimul
                                 .AddConstructor<CausalDistributedSimulatorImpl>();
         return tid;
     }
+
+    bool BoundLookahead(Time lookahead) override
+    {
+        BoundLookAhead(lookahead);
+        return true;
+    }
 };
 
 NS_OBJECT_ENSURE_REGISTERED(CausalDistributedSimulatorImpl);

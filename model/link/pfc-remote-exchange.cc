@@ -84,6 +84,17 @@ PfcRemoteExchange::SetLookahead(uint32_t system, Time lookahead)
         m_out.resize(system + 1);
     }
     m_lookahead[system] = lookahead;
+    // Under the causal order a batch must be unpacked strictly before its frames arrive: the
+    // engine's window is one time step shorter than the cables, so that a batch sent at t is
+    // unpacked at t + lookahead (see Flush), before any frame sent at t arrives.
+    if (auto* host = dynamic_cast<CausalOrderHost*>(PeekPointer(Simulator::GetImplementation())))
+    {
+        NS_ABORT_MSG_IF(lookahead <= TimeStep(1),
+                        "PfcRemoteExchange: lookahead " << lookahead << " for system " << system
+                                                        << " is one time step; the causal "
+                                                           "order needs at least two");
+        m_bounded = host->BoundLookahead(lookahead - TimeStep(1)) || m_bounded;
+    }
 }
 
 PfcRemoteExchange::Outbox&
@@ -132,6 +143,11 @@ PfcRemoteExchange::Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const 
                            "the causal order, start work in the sending node's context "
                            "(Simulator::ScheduleWithContext(node->GetId(), ...) or an ns-3 "
                            "application)");
+    NS_ABORT_MSG_IF(causal && rxTime - Simulator::Now() <= m_lookahead[system],
+                    "PfcRemoteExchange: a frame of "
+                        << frame.GetSize() << " B to system " << system
+                        << " takes no time step to serialize; under the causal order frames "
+                           "between processes need at least one (Time::SetResolution finer)");
     const uint32_t encoded = AppendRecord(o.bytes, dst, rxTime, key, frame);
     NS_ABORT_MSG_IF(BATCH_PREFIX_BYTES + RECORD_PREFIX_BYTES + encoded > MAX_BATCH_BYTES,
                     "PfcRemoteExchange: a frame of "
@@ -153,7 +169,7 @@ PfcRemoteExchange::Send(FabricFrame& frame, const Ptr<PfcNetDevice>& dst, const 
     // The destination runs up to (earliest pending event) + its lookahead between
     // synchronizations: the batch must leave strictly before rx - lookahead. Under the causal
     // order it is also unpacked strictly before rx (see the class comment).
-    const Time margin = TimeStep(causal ? 2 : 1);
+    const Time margin = TimeStep(causal && !m_bounded ? 2 : 1);
     const Time deadline = std::max(Simulator::Now(), rxTime - m_lookahead[system] - margin);
     const bool first = o.bytes.size() == BATCH_PREFIX_BYTES + RECORD_PREFIX_BYTES + encoded;
     if (first)
@@ -269,8 +285,10 @@ PfcRemoteExchange::Flush(uint32_t system)
     // batches leave in time order, so they are unpacked in the order they were sent, and each
     // frame's arrival is later (Send's deadline), so every cable's frames stay in order.
     Ptr<Packet> batch = Create<Packet>(o.bytes.data(), static_cast<uint32_t>(o.bytes.size()));
+    // With the engine's window bounded one step below the cables (SetLookahead), t + lookahead
+    // is already beyond what the destination may have simulated.
     MpiInterface::SendPacket(batch,
-                             Simulator::Now() + m_lookahead[system] + TimeStep(1),
+                             Simulator::Now() + m_lookahead[system] + TimeStep(m_bounded ? 0 : 1),
                              o.anchorNode,
                              o.anchorDevice);
     m_messages++;

@@ -46,15 +46,20 @@ struct CausalKey;
  * Under a CausalOrderScheduler (ns3::CausalDistributedSimulatorImpl) each frame also carries
  * the key its arrival event would have had sequentially (drawn at the sender), and the
  * receiver schedules the arrival with it, so simultaneous events run in the sequential order.
- * The deadline then leaves the batch one more time step: a batch is unpacked strictly before
- * its frames arrive, never at the instant of an arrival (events of that instant may have run).
+ * A batch must then be unpacked strictly before its frames arrive, never at the instant of an
+ * arrival (events of that instant may have run): the exchange bounds the engine's window one
+ * time step below the cables (CausalOrderHost::BoundLookahead, at SetLookahead), so that a
+ * batch sent at t is unpacked at t + L_B, and a frame sent at t, which takes at least one time
+ * step to serialize, arrives after that (a frame that takes none at the run's Time resolution
+ * aborts, naming its size). Without that bound (another engine) the deadline leaves the batch
+ * one more time step instead.
  *
  * Notes: a model above the link (a collective transport announcing a message to the process of
  * its receiver) sends a few bytes to another process with SendNote(); they travel in the same
  * batches, leave at once and are given to the handler registered under the same id in the
- * destination process when the batch is unpacked, at now + its lookahead + 1 time step: before
- * any frame sent from now on can arrive there (it crosses a cable of at least that delay after
- * at least one frame time).
+ * destination process when the batch is unpacked (at now + its lookahead, + 1 time step in
+ * ns-3's order): before any frame sent from now on can arrive there (it crosses a cable of at
+ * least that delay after at least one frame time).
  *
  * Created by FabricTopologyHelper for a run across processes (one per process), given to every
  * cable between processes (PfcChannel::SetRemoteExchange) and aggregated to the helper
@@ -125,7 +130,7 @@ class PfcRemoteExchange : public FabricNoteChannel
     uint32_t AddNoteHandler(NoteHandler handler) override;
     /**
      * \brief Send a note to handler \p handler of process \p system. It leaves now and is
-     *        handled there at now + that process's lookahead + 1 time step, before any frame
+     *        handled there at now + that process's lookahead (+ 1 time step), before any frame
      *        sent from now on arrives, in the order notes were sent.
      * \param system the destination process (one with a lookahead; aborts otherwise)
      * \param handler the handler id (AddNoteHandler)
@@ -220,9 +225,10 @@ class PfcRemoteExchange : public FabricNoteChannel
     std::vector<Time> m_lookahead;           //!< by destination process
     CausalOrderScheduler* m_causal{nullptr}; //!< the run's causal scheduler, if any
     bool m_causalLooked{false};              //!< m_causal was looked up
-    uint64_t m_frames{0};                    //!< frames sent
-    uint64_t m_messages{0};                  //!< batches sent
-    uint64_t m_notes{0};                     //!< notes sent
+    bool m_bounded{false};  //!< the causal engine's lookahead is one step below the cables
+    uint64_t m_frames{0};   //!< frames sent
+    uint64_t m_messages{0}; //!< batches sent
+    uint64_t m_notes{0};    //!< notes sent
     std::vector<NoteHandler> m_noteHandlers; //!< by id
 };
 

@@ -75,6 +75,9 @@ run rail-allreduce-uet "$ex/rail-allreduce" --transport=uet --servers=2 --max-by
 run roce-vs-uet "$ex/roce-vs-uet" --csv=roce-vs-uet.csv
 run lb-compare "$ex/lb-compare" --csv=lb-compare.csv
 run distributed-permutation "$ex/distributed-permutation" --fct=fct.csv
+run distributed-collective "$ex/distributed-collective" --csv=collectives.csv
+run distributed-collective-uet "$ex/distributed-collective" --transport=uet \
+    --send-completion=acknowledged --op=alltoall --maxbytes=4194304 --csv=collectives.csv
 for lab in pfc-deadlock pfc-storm lost-acks ecn-misprofile link-flap; do
     run "$lab" "$ex/$lab" --quiet
 done
