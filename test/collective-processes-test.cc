@@ -3,8 +3,7 @@
  *
  * What collectives need to run across MPI processes, checked in one process: when a send
  * completes (SendCompletion: at delivery, when posted, when acknowledged), connections opened
- * up front (PreConnect), the message window's halves (a message whose destination is in
- * another process, a message announced by another process), notes between processes
+ * up front (PreConnect), notes between processes
  * (PfcRemoteExchange), a communicator whose ranks span processes refusing what only a
  * sequential run can do, and GatherRecords without MPI. The runs across processes themselves
  * are compared with the sequential run byte for byte by tools/ci/mpi-test.sh.
@@ -191,80 +190,6 @@ TEST_F(CollectiveProcessesDeathTest, RanksAcrossProcessesRefuseWhatNeedsOneProce
             Simulator::Run();
         },
         "rank 1 is simulated by MPI process 1, and this transport has no FabricNoteChannel");
-}
-
-// ---- the message window's halves ---------------------------------------------------------
-
-namespace
-{
-
-/// Records what a window tells its listener.
-class Recorder : public CollectiveMessageListener
-{
-  public:
-    void MessageDelivered(uint64_t cookie, uint64_t bytes) override
-    {
-        events.push_back("delivered " + std::to_string(cookie) + " " + std::to_string(bytes));
-    }
-
-    void MessageSent(uint64_t cookie) override
-    {
-        events.push_back("sent " + std::to_string(cookie));
-    }
-
-    void MessageFailed(uint64_t cookie, const std::string& reason) override
-    {
-        events.push_back("failed " + std::to_string(cookie));
-    }
-
-    std::vector<std::string> events; //!< in order
-};
-
-} // namespace
-
-// The source's half of a message to another process waits for its completions only; the
-// destination's half (announced) for its arrivals only; each retires on its own.
-TEST(CollectiveMessageWindowHalvesTest, EachProcessWaitsForItsOwnHalf)
-{
-    Recorder l;
-    CollectiveMessageWindow source;
-    EXPECT_EQ(source.Add(100, 2, &l, 7, false), 0u);
-    EXPECT_EQ(source.GetPending(), 1u);
-    source.PartCompleted(0);
-    source.PartCompleted(0);
-    EXPECT_EQ(source.GetPending(), 0u); // retired without any arrival
-    EXPECT_EQ(l.events, (std::vector<std::string>{"sent 7"}));
-
-    l.events.clear();
-    CollectiveMessageWindow destination;
-    destination.AddAnnounced(0, 100, 2, &l, 7);
-    destination.AddAnnounced(1, 0, 1, &l, 8);
-    uint64_t delivered = 0;
-    destination.PartArrived(0, delivered);
-    destination.PartArrived(1, delivered);
-    EXPECT_EQ(destination.GetPending(), 2u); // message 0 is in front, one part short
-    destination.PartArrived(0, delivered);
-    EXPECT_EQ(destination.GetPending(), 0u); // retired without any completion
-    EXPECT_EQ(delivered, 100u);
-    EXPECT_EQ(l.events, (std::vector<std::string>{"delivered 8 0", "delivered 7 100"}));
-}
-
-TEST(CollectiveMessageWindowHalvesDeathTest, LateOrMisorderedAnnouncementsAreNamed)
-{
-    EXPECT_DEATH(
-        {
-            CollectiveMessageWindow w;
-            w.AddAnnounced(1, 10, 1, nullptr, 0);
-        },
-        "message 1 announced where message 0 is next");
-    EXPECT_DEATH(
-        {
-            CollectiveMessageWindow w;
-            w.AddAnnounced(0, 10, 1, nullptr, 0);
-            uint64_t delivered = 0;
-            w.PartArrived(1, delivered);
-        },
-        "a part of message 1 arrived before the message was added \\(1 is next\\)");
 }
 
 // ---- notes between processes -------------------------------------------------------------

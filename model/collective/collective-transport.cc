@@ -3,6 +3,8 @@
  */
 #include "collective-transport.h"
 
+#include "collective-message-window.h"
+
 #include "ns3/abort.h"
 #include "ns3/buffer.h"
 #include "ns3/fabric-note-channel.h"
@@ -144,19 +146,48 @@ CollectiveTransport::OnNote(const std::vector<uint8_t>& note)
     const uint64_t bytes = i.ReadNtohU64();
     const uint64_t parts = i.ReadNtohU64();
     const uint64_t cookie = i.ReadNtohU64();
-    AddAnnounced(conn, seq, bytes, parts, cookie);
+    uint32_t src = 0;
+    CollectiveMessageWindow* window = GetAnnouncedWindow(conn, &src);
+    NS_ABORT_MSG_IF(!window,
+                    GetInstanceTypeId().GetName()
+                        << ": another MPI process announced a message on connection " << conn
+                        << ", which is not open here"
+                        << (SupportsProcesses() ? " (every process must open every connection in "
+                                                  "the same order: CollectiveCommunicator's "
+                                                  "PreConnect)"
+                                                : " (this transport cannot carry messages "
+                                                  "between processes)"));
+    window->AddAnnounced(seq, bytes, parts, GetRankListener(src), cookie);
 }
 
-void
-CollectiveTransport::AddAnnounced(uint32_t conn,
-                                  uint32_t seq,
-                                  uint64_t bytes,
-                                  uint64_t parts,
-                                  uint64_t cookie)
+CollectiveMessageWindow*
+CollectiveTransport::GetAnnouncedWindow(uint32_t conn, uint32_t* src)
 {
-    NS_FATAL_ERROR(GetInstanceTypeId().GetName()
-                   << " cannot carry messages between MPI processes (a message on connection "
-                   << conn << " was announced)");
+    return nullptr;
+}
+
+uint32_t
+CollectiveTransport::AddMessage(CollectiveMessageWindow& window,
+                                uint32_t conn,
+                                uint32_t src,
+                                uint32_t dst,
+                                uint64_t bytes,
+                                uint64_t parts,
+                                CollectiveMessageListener* listener,
+                                uint64_t cookie)
+{
+    NS_ABORT_MSG_IF(!IsLocalRank(src),
+                    GetInstanceTypeId().GetName()
+                        << ": rank " << src
+                        << " sends in a process that does not simulate it (MPI process "
+                        << Simulator::GetSystemId() << ")");
+    const bool here = IsLocalRank(dst);
+    const uint32_t seq = window.Add(bytes, parts, listener, cookie, here);
+    if (!here)
+    {
+        Announce(dst, conn, seq, bytes, parts, cookie);
+    }
+    return seq;
 }
 
 CollectiveHopType

@@ -20,6 +20,7 @@
 namespace ns3
 {
 
+class CollectiveMessageWindow;
 class FabricNoteChannel;
 
 /**
@@ -201,37 +202,38 @@ class CollectiveTransport : public Object
      */
     void SetRankSystems(const std::vector<Ptr<Node>>& nodes);
     /**
-     * \brief Announce message \p seq of connection \p conn to the process of rank \p dst, whose
-     *        copy of this transport then adds it (AddAnnounced). Aborts naming the rank when no
-     *        note channel was set (SetNoteChannel).
-     * \param dst the destination rank (of another process)
+     * \brief Add a message of connection \p conn (\p src to \p dst) to its window, as the
+     *        source's process. When \p dst is simulated by another MPI process, the window
+     *        waits only for the message's completions, and the message is announced to that
+     *        process (through the FabricNoteChannel; aborts naming the rank when there is
+     *        none), whose copy of the transport adds it (GetAnnouncedWindow). Aborts naming
+     *        \p src when this process does not simulate it.
+     * \param window the connection's window
      * \param conn the connection's index (the same in every process)
-     * \param seq the message's sequence number on the connection
-     * \param bytes its length
-     * \param parts its parts
-     * \param cookie the sender's cookie
+     * \param src the source rank
+     * \param dst the destination rank
+     * \param bytes the message's length
+     * \param parts its parts (>= 1)
+     * \param listener notified of its outcome (may be null)
+     * \param cookie handed back to the listener
+     * \return its sequence number on the connection
      */
-    void Announce(uint32_t dst,
-                  uint32_t conn,
-                  uint32_t seq,
-                  uint64_t bytes,
-                  uint64_t parts,
-                  uint64_t cookie);
+    uint32_t AddMessage(CollectiveMessageWindow& window,
+                        uint32_t conn,
+                        uint32_t src,
+                        uint32_t dst,
+                        uint64_t bytes,
+                        uint64_t parts,
+                        CollectiveMessageListener* listener,
+                        uint64_t cookie);
     /**
-     * \brief A message of connection \p conn announced by the source's process: add it to the
-     *        connection's window (CollectiveMessageWindow::AddAnnounced) for the source rank's
-     *        listener (GetRankListener). The default aborts (SupportsProcesses() is false).
+     * \brief Where a message announced by another process goes: the window of connection
+     *        \p conn. The default has none (SupportsProcesses() is false).
      * \param conn the connection's index
-     * \param seq its sequence number
-     * \param bytes its length
-     * \param parts its parts
-     * \param cookie the sender's cookie
+     * \param[out] src its source rank
+     * \return the connection's window, or null when no such connection is open here
      */
-    virtual void AddAnnounced(uint32_t conn,
-                              uint32_t seq,
-                              uint64_t bytes,
-                              uint64_t parts,
-                              uint64_t cookie);
+    virtual CollectiveMessageWindow* GetAnnouncedWindow(uint32_t conn, uint32_t* src);
     /**
      * \param rank a rank
      * \return its listener for announced messages (SetRankListener), or null
@@ -247,7 +249,15 @@ class CollectiveTransport : public Object
     void NotifyFailure(uint32_t src, uint32_t dst, uint32_t channel, const std::string& reason);
 
   private:
-    /// A note from another process (an announced message).
+    /// Announce a message to the process of \p dst (AddMessage): its connection, sequence
+    /// number, length, parts and cookie.
+    void Announce(uint32_t dst,
+                  uint32_t conn,
+                  uint32_t seq,
+                  uint64_t bytes,
+                  uint64_t parts,
+                  uint64_t cookie);
+    /// A note from another process (an announced message): add it to its window.
     void OnNote(const std::vector<uint8_t>& note);
 
     HopTypeCallback m_hopType;                               //!< hop kind query

@@ -169,21 +169,15 @@ RoceCollectiveTransport::SupportsProcesses() const
     return true;
 }
 
-void
-RoceCollectiveTransport::AddAnnounced(uint32_t conn,
-                                      uint32_t seq,
-                                      uint64_t bytes,
-                                      uint64_t parts,
-                                      uint64_t cookie)
+CollectiveMessageWindow*
+RoceCollectiveTransport::GetAnnouncedWindow(uint32_t conn, uint32_t* src)
 {
-    NS_ABORT_MSG_IF(conn >= m_conns.size(),
-                    "RoceCollectiveTransport: connection "
-                        << conn << " was announced by another MPI process, but this process has "
-                        << m_conns.size()
-                        << " connections open (every process must open every connection in the "
-                           "same order: CollectiveCommunicator's PreConnect)");
-    Connection& c = m_conns[conn];
-    c.window.AddAnnounced(seq, bytes, parts, GetRankListener(c.src), cookie);
+    if (conn >= m_conns.size())
+    {
+        return nullptr;
+    }
+    *src = m_conns[conn].src;
+    return &m_conns[conn].window;
 }
 
 uint32_t
@@ -229,8 +223,6 @@ RoceCollectiveTransport::GetConnection(uint32_t src, uint32_t dst, uint32_t chan
     c.dst = dst;
     c.channel = channel;
     c.qps = std::move(qps);
-    c.srcHere = IsLocalRank(src);
-    c.dstHere = IsLocalRank(dst);
     for (uint32_t q = 0; q < c.qps.size(); ++q)
     {
         c.onComplete.push_back(MakeCallback(&RoceCollectiveTransport::OnComplete, this, index, q));
@@ -292,16 +284,7 @@ RoceCollectiveTransport::Send(uint32_t src,
     uint64_t perPart = (packets + parts - 1) / parts * mtu;
     parts = bytes == 0 ? 1 : static_cast<uint32_t>((bytes + perPart - 1) / perPart);
 
-    NS_ABORT_MSG_IF(!c.srcHere,
-                    "RoceCollectiveTransport: rank " << src
-                                                     << " sends in a process that does not "
-                                                        "simulate it (MPI process "
-                                                     << Simulator::GetSystemId() << ")");
-    uint32_t seq = c.window.Add(bytes, parts, listener, cookie, c.dstHere);
-    if (!c.dstHere)
-    {
-        Announce(dst, index, seq, bytes, parts, cookie);
-    }
+    uint32_t seq = AddMessage(c.window, index, src, dst, bytes, parts, listener, cookie);
     m_messages++;
     m_bytesSent += bytes;
 

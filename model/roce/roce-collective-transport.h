@@ -138,11 +138,7 @@ class RoceCollectiveTransport : public CollectiveTransport
 
   protected:
     void DoDispose() override;
-    void AddAnnounced(uint32_t conn,
-                      uint32_t seq,
-                      uint64_t bytes,
-                      uint64_t parts,
-                      uint64_t cookie) override;
+    CollectiveMessageWindow* GetAnnouncedWindow(uint32_t conn, uint32_t* src) override;
 
   private:
     /// One connection.
@@ -151,8 +147,6 @@ class RoceCollectiveTransport : public CollectiveTransport
         uint32_t src{0};                //!< source rank
         uint32_t dst{0};                //!< destination rank
         uint32_t channel{0};            //!< channel
-        bool srcHere{true};             //!< the source is simulated by this process
-        bool dstHere{true};             //!< the destination is simulated by this process
         std::vector<QpPair> qps;        //!< QP pairs
         uint32_t nextQp{0};             //!< QP of the next message's first part
         CollectiveMessageWindow window; //!< its messages in flight

@@ -359,21 +359,15 @@ UetCollectiveTransport::SupportsProcesses() const
     return true;
 }
 
-void
-UetCollectiveTransport::AddAnnounced(uint32_t conn,
-                                     uint32_t seq,
-                                     uint64_t bytes,
-                                     uint64_t parts,
-                                     uint64_t cookie)
+CollectiveMessageWindow*
+UetCollectiveTransport::GetAnnouncedWindow(uint32_t conn, uint32_t* src)
 {
-    NS_ABORT_MSG_IF(conn >= m_conns.size(),
-                    "UetCollectiveTransport: connection "
-                        << conn << " was announced by another MPI process, but this process has "
-                        << m_conns.size()
-                        << " connections open (every process must open every connection in the "
-                           "same order: CollectiveCommunicator's PreConnect)");
-    Connection& c = m_conns[conn];
-    c.window.AddAnnounced(seq, bytes, parts, GetRankListener(c.src), cookie);
+    if (conn >= m_conns.size())
+    {
+        return nullptr;
+    }
+    *src = m_conns[conn].src;
+    return &m_conns[conn].window;
 }
 
 uint32_t
@@ -408,8 +402,6 @@ UetCollectiveTransport::GetConnection(uint32_t src, uint32_t dst, uint32_t chann
     c.src = src;
     c.dst = dst;
     c.channel = channel;
-    c.srcHere = IsLocalRank(src);
-    c.dstHere = IsLocalRank(dst);
     c.srcPort = ports.first;
     c.dstPort = ports.second;
     c.ep = EndpointOf(src, ports.first);
@@ -483,16 +475,7 @@ UetCollectiveTransport::Send(uint32_t src,
     NS_ABORT_MSG_IF(c.window.GetPending() >= std::numeric_limits<uint32_t>::max(),
                     "UetCollectiveTransport: rank " << src << " -> rank " << dst << " channel "
                                                     << channel << " has 2^32 - 1 messages pending");
-    NS_ABORT_MSG_IF(!c.srcHere,
-                    "UetCollectiveTransport: rank " << src
-                                                    << " sends in a process that does not "
-                                                       "simulate it (MPI process "
-                                                    << Simulator::GetSystemId() << ")");
-    uint32_t seq = c.window.Add(bytes, parts, listener, cookie, c.dstHere);
-    if (!c.dstHere)
-    {
-        Announce(dst, index, seq, bytes, parts, cookie);
-    }
+    uint32_t seq = AddMessage(c.window, index, src, dst, bytes, parts, listener, cookie);
     m_messages++;
     m_parts += parts;
     m_bytesSent += bytes;

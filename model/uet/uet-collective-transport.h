@@ -175,11 +175,7 @@ class UetCollectiveTransport : public CollectiveTransport
 
   protected:
     void DoDispose() override;
-    void AddAnnounced(uint32_t conn,
-                      uint32_t seq,
-                      uint64_t bytes,
-                      uint64_t parts,
-                      uint64_t cookie) override;
+    CollectiveMessageWindow* GetAnnouncedWindow(uint32_t conn, uint32_t* src) override;
 
   private:
     /// One connection.
@@ -188,8 +184,6 @@ class UetCollectiveTransport : public CollectiveTransport
         uint32_t src{0};                  //!< source rank
         uint32_t dst{0};                  //!< destination rank
         uint32_t channel{0};              //!< channel
-        bool srcHere{true};               //!< the source is simulated by this process
-        bool dstHere{true};               //!< the destination is simulated by this process
         uint32_t srcPort{0};              //!< source NIC port (FEP)
         uint32_t dstPort{0};              //!< destination NIC port (FEP)
         Ptr<UetEndpoint> ep;              //!< the source rank's endpoint on srcPort
