@@ -114,7 +114,7 @@ TEST_F(SendCompletionTest, DeliveryPostedAndAcknowledgedAreWhereTheyShouldBe)
 
     const SendTimes posted = Run("Posted");
     EXPECT_EQ(posted.receive, delivery.receive); // the data moves the same way
-    EXPECT_GT(posted.receive - posted.step, MicroSeconds(41.9)) << posted.step;
+    EXPECT_GT(posted.receive - posted.step, NanoSeconds(41900)) << posted.step;
     EXPECT_EQ(posted.end, posted.receive); // the receiver finishes last
     Simulator::Destroy();
     hosts = NodeContainer();
@@ -211,7 +211,7 @@ AppendNote(std::vector<uint8_t>& batch, uint32_t handler, const std::vector<uint
     put(0, 8);
     put(handler, 4);
     put(PfcRemoteExchange::NOTE_DEVICE, 4);
-    put(0, 20);
+    batch.insert(batch.end(), 20, 0);
     put(note.size(), 4);
     batch.insert(batch.end(), note.begin(), note.end());
 }

@@ -31,11 +31,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("RoceNic");
 NS_OBJECT_ENSURE_REGISTERED(RoceNic);
 
-namespace
-{
-constexpr uint16_t IPV4_ETHERTYPE = 0x0800;
-} // namespace
-
 const char*
 RoceNicDropReasonName(RoceNicDropReason reason)
 {
