@@ -155,6 +155,21 @@ else
     done
 fi
 
+# At scale: a 256-GPU AllReduce of 64 MiB (32 servers of 8 GPUs with NVLink, 8 racks, RoCE,
+# DCQCN, PFC; NCCL's tuner picks Tree/LL128) gives the sequential record with 2 and 4 processes.
+if [ -n "$coll_prog" ]; then
+    su=(--racks=8 --serversPerRack=4 --gpusPerServer=8 --spines=8 --minbytes=64M --maxbytes=64M
+        --iters=1)
+    run big-collective-seq "$coll_prog" "${su[@]}" --csv="$out/big-collective-seq.csv" ||
+        failures=$((failures + 1))
+    cat "$out/big-collective-seq.txt"
+    for np in 2 4; do
+        run "big-collective-np$np" "${mpirun[@]}" -np $np "$coll_prog" "${su[@]}" \
+            --csv="$out/big-collective-np$np.csv" || failures=$((failures + 1))
+        same big-collective-seq "big-collective-np$np"
+    done
+fi
+
 refused() { # name, expected message, what it checks, then the command: exit 2 naming it
     local name="$1" message="$2" what="$3"
     shift 3
