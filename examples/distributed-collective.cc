@@ -29,6 +29,8 @@
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 
+#include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -132,7 +134,11 @@ main(int argc, char* argv[])
             break;
         }
     }
+    const auto runStart = std::chrono::steady_clock::now();
     Simulator::Run();
+    FabricMpi::ReportProcess(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - runStart).count(),
+        t->GetObject<PfcRemoteExchange>());
     const std::vector<CollectiveRecord> records = coll.GatherRecords();
     if (FabricMpi::GetSystemId() == 0)
     {
@@ -158,6 +164,12 @@ main(int argc, char* argv[])
                       << r.algBw << std::setw(10) << r.busBw << "\n";
         }
         std::cout << "completed " << completed << " / " << enqueued << "\n" << std::flush;
+        if (std::getenv("AI_FABRIC_MPI_DEBUG") && !records.empty())
+        {
+            // Simulated time, for tools/bench/mpi-projection.py.
+            std::cerr << "last at " << std::fixed << std::setprecision(3)
+                      << records.back().end.GetSeconds() * 1e6 << " us" << std::endl;
+        }
         if (!csvPath.empty())
         {
             std::ofstream out(csvPath);

@@ -23,7 +23,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -188,17 +187,7 @@ main(int argc, char* argv[])
             marks += m;
         }
     }
-    if (std::getenv("AI_FABRIC_MPI_DEBUG"))
-    {
-        Ptr<PfcRemoteExchange> x = t->GetObject<PfcRemoteExchange>();
-        std::ostringstream line; // one write: the processes share stderr
-        line << "process " << FabricMpi::GetSystemId() << ": " << Simulator::GetEventCount()
-             << " events, Simulator::Run " << runSeconds << " s, " << (x ? x->GetFramesSent() : 0)
-             << " frames to other processes in " << (x ? x->GetMessagesSent() : 0)
-             << " MPI messages\n";
-        const std::string text = line.str();
-        std::fwrite(text.data(), 1, text.size(), stderr);
-    }
+    FabricMpi::ReportProcess(runSeconds, t->GetObject<PfcRemoteExchange>());
     const std::string all = FabricMpi::Gather(rows.str());
     pauses = FabricMpi::Sum(pauses);
     marks = FabricMpi::Sum(marks);

@@ -5,10 +5,14 @@
 
 #include "ns3/fabric-input-error.h"
 #include "ns3/global-value.h"
+#include "ns3/pfc-remote-exchange.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <sstream>
 #include <vector>
 
 #ifdef NS3_MPI
@@ -233,6 +237,23 @@ FabricMpi::Disable()
         MpiInterface::Disable();
     }
 #endif
+}
+
+void
+FabricMpi::ReportProcess(double runSeconds, const Ptr<const PfcRemoteExchange>& exchange)
+{
+    if (!std::getenv("AI_FABRIC_MPI_DEBUG"))
+    {
+        return;
+    }
+    std::ostringstream line;
+    line << "process " << GetSystemId() << ": " << Simulator::GetEventCount()
+         << " events, Simulator::Run " << runSeconds << " s, "
+         << (exchange ? exchange->GetFramesSent() : 0) << " frames to other processes in "
+         << (exchange ? exchange->GetMessagesSent() : 0) << " MPI messages, "
+         << (exchange ? exchange->GetNotesSent() : 0) << " notes\n";
+    const std::string text = line.str();
+    std::fwrite(text.data(), 1, text.size(), stderr);
 }
 
 } // namespace ns3

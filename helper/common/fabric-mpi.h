@@ -15,6 +15,8 @@
 namespace ns3
 {
 
+class PfcRemoteExchange;
+
 /**
  * \ingroup ai-fabric-helper
  * \brief Runs one ai-fabric simulation across MPI processes on ns-3's own distributed engine
@@ -125,6 +127,15 @@ class FabricMpi
      */
     static uint64_t Sum(uint64_t value);
 
+    /**
+     * \brief When the environment has AI_FABRIC_MPI_DEBUG, write this process's figures to
+     *        stderr in one write (the processes share it): "process N: E events, Simulator::Run
+     *        S s, F frames to other processes in M MPI messages, K notes", the line
+     *        tools/bench/mpi-projection.py reads. Call after Simulator::Run().
+     * \param runSeconds wall time of Simulator::Run() in this process, s
+     * \param exchange the topology's PfcRemoteExchange (null in a run of one process)
+     */
+    static void ReportProcess(double runSeconds, const Ptr<const PfcRemoteExchange>& exchange);
     /// Finalize MPI (ns-3's MpiInterface::Disable) if Enable() enabled it; call after
     /// Simulator::Destroy().
     static void Disable();

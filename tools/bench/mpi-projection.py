@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Project the wall time of one ai-fabric simulation across P MPI processes from two measured
 runs of it: with 1 process and with 2 (the per-process lines that AI_FABRIC_MPI_DEBUG=1 makes
-distributed-permutation print on stderr, and its table on stdout).
+distributed-permutation and distributed-collective print on stderr, and the table on stdout).
 
 Model (per process p, dedicated cores, every process waits for the slowest at each
 synchronization):
@@ -57,7 +57,12 @@ def main():
         sys.exit(f"mpi-projection: expected runs of 1 and 2 processes, got {len(one)} and "
                  f"{len(two)}")
     out2 = open(a.np2_out).read()
-    sim_us = float(LAST.search(open(a.np1_out).read()).group(1))
+    # The simulated time: distributed-permutation's table says it, distributed-collective's
+    # debug output on stderr.
+    last = LAST.search(open(a.np1_out).read()) or LAST.search(open(a.np1_err).read())
+    if not last:
+        sys.exit("mpi-projection: the 1-process run says no 'last at ... us'")
+    sim_us = float(last.group(1))
     look = LOOK.search(out2)
     if not look or int(look.group(1)) <= 0:
         sys.exit("mpi-projection: the 2-process run's table has no lookahead")
