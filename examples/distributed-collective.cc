@@ -96,10 +96,7 @@ main(int argc, char* argv[])
                                                << " is invalid; use posted or acknowledged");
     FABRIC_INPUT_ERROR_IF(minBytes > maxBytes,
                           "--minbytes=" << minBytes << " is above --maxbytes=" << maxBytes);
-    FabricMpi::EventOrder eventOrder;
-    FABRIC_INPUT_ERROR_IF(!FabricMpi::ParseEventOrder(order, &eventOrder),
-                          "--order=" << order << " is invalid; use causal or fast");
-    FabricMpi::SelectEngine(eventOrder);
+    FabricMpi::SelectEngine(order);
 
     auto t = CreateObject<ClosTopologyHelper>();
     t->SetAttribute("Servers", UintegerValue(racks * perRack));

@@ -104,10 +104,7 @@ main(int argc, char* argv[])
                  "any process count) or fast (ns-3's order, DelayClassScheduler)",
                  order);
     cmd.Parse(argc, argv);
-    FabricMpi::EventOrder eventOrder;
-    FABRIC_INPUT_ERROR_IF(!FabricMpi::ParseEventOrder(order, &eventOrder),
-                          "--order=" << order << " is invalid; use causal or fast");
-    FabricMpi::SelectEngine(eventOrder);
+    FabricMpi::SelectEngine(order);
 
     auto t = CreateObject<ClosTopologyHelper>();
     t->SetAttribute("Servers", UintegerValue(racks * perRack));

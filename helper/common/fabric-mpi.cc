@@ -240,6 +240,15 @@ FabricMpi::Disable()
 }
 
 void
+FabricMpi::SelectEngine(const std::string& order)
+{
+    EventOrder eventOrder;
+    FABRIC_INPUT_ERROR_IF(!ParseEventOrder(order, &eventOrder),
+                          "--order=" << order << " is invalid; use causal or fast");
+    SelectEngine(eventOrder);
+}
+
+void
 FabricMpi::ReportProcess(double runSeconds, const Ptr<const PfcRemoteExchange>& exchange)
 {
     if (!std::getenv("AI_FABRIC_MPI_DEBUG"))

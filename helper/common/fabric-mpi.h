@@ -95,6 +95,12 @@ class FabricMpi
      * \param order the order
      */
     static void SelectEngine(EventOrder order);
+    /**
+     * \brief SelectEngine() for the value of an example's --order flag (causal or fast); any
+     *        other value is an input error ("--order=NAME is invalid; use causal or fast").
+     * \param order the flag's value
+     */
+    static void SelectEngine(const std::string& order);
 
     /// \return true between Enable() (when it enabled MPI) and Disable()
     static bool IsEnabled();
