@@ -500,12 +500,10 @@ CollectiveHelper::GatherRecords() const
     {
         CollectiveRecord& r = m.record;
         r.completed = m.completed && !r.failed && m.ranks == r.nRanks;
-        r.algBw = r.busBw = 0;
-        const double seconds = r.GetDuration().GetSeconds();
-        if (r.completed && seconds > 0)
+        r.ComputeBandwidths();
+        if (!r.completed)
         {
-            r.algBw = double(r.bytes) / seconds / 1e9;
-            r.busBw = r.algBw * CollectiveBusBwFactor(r.op, r.nRanks);
+            r.algBw = r.busBw = 0;
         }
         out.push_back(r);
     }

@@ -99,6 +99,18 @@ CollectiveRecord::GetDuration() const
 }
 
 void
+CollectiveRecord::ComputeBandwidths()
+{
+    algBw = busBw = 0;
+    const double seconds = GetDuration().GetSeconds();
+    if (seconds > 0)
+    {
+        algBw = double(bytes) / seconds / 1e9;
+        busBw = algBw * CollectiveBusBwFactor(op, nRanks);
+    }
+}
+
+void
 CollectiveRecord::WriteCsvHeader(std::ostream& os)
 {
     os << "communicator,seq,op,algorithm,protocol,bytes,padded_bytes,ranks,channels,root,enqueued_"

@@ -137,6 +137,9 @@ struct CollectiveRecord
 
     /// \return end - start
     Time GetDuration() const;
+    /// Set algBw (bytes / duration, GB/s) and busBw (algBw x CollectiveBusBwFactor), the
+    /// nccl-tests formulas; both 0 when the duration is not positive.
+    void ComputeBandwidths();
     /**
      * \brief Write the CSV header line (with newline):
      *        communicator,seq,op,algorithm,protocol,bytes,padded_bytes,ranks,channels,root,
