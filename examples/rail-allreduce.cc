@@ -45,6 +45,8 @@
  * ports only, so that idle ports do not dilute busy ones).
  */
 
+#include "rail-allreduce-view.h"
+
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
@@ -96,363 +98,9 @@ struct SweepConfig
     std::string simulator{"ns3::FabricSimulatorImpl"};
     std::vector<std::string> faults;
     std::string monitor; //!< --monitor: FabricMonitor CSV ("" = off)
-};
-
-/// One tier of switches whose counters are reported together.
-struct Element
-{
-    std::string name;                        //!< e.g. "rail0", "spine3", "nvswitch"
-    std::vector<Ptr<FabricSwitch>> switches; //!< its switches
-    uint64_t txBytes{0};                     //!< snapshot
-    uint64_t pauses{0};                      //!< snapshot
-    uint64_t marks{0};                       //!< snapshot
-    uint64_t drops{0};                       //!< snapshot
-    uint64_t trims{0};                       //!< snapshot
-    uint64_t maxQueue{0};                    //!< max egress queue (bytes) since the snapshot
-    double capacityBps{0};                   //!< sum of port rates
-    std::vector<uint64_t> portTx;            //!< per port (switch by switch): snapshot
-};
-
-/// The switch ports that send in one direction of one link tier (e.g. leaf ports to GPUs).
-struct LinkDirection
-{
-    std::string name;                     //!< "<switch type>><peer type>", e.g. "leaf>gpu"
-    std::vector<Ptr<PfcNetDevice>> ports; //!< its ports
-    std::vector<uint64_t> txBytes;        //!< per port: snapshot of the bytes sent
-};
-
-/// Collects the fabric's view between two snapshots.
-class FabricView
-{
-  public:
-    FabricView(Ptr<FabricTopologyHelper> topo, Time sample, bool uet)
-        : m_topo(topo),
-          m_sample(sample),
-          m_uet(uet)
-    {
-        auto sw = [](Ptr<Node> n) { return n->GetObject<FabricSwitch>(); };
-        auto rail = DynamicCast<RailOptimizedTopologyHelper>(topo);
-        if (rail)
-        {
-            uint32_t perRail = topo->GetNLeaves() / topo->GetGpusPerServer();
-            for (uint32_t r = 0; r < topo->GetGpusPerServer(); ++r)
-            {
-                Element e;
-                e.name = "rail" + std::to_string(r);
-                for (uint32_t i = 0; i < perRail; ++i)
-                {
-                    e.switches.push_back(sw(rail->GetLeaf(r, i)));
-                }
-                m_elements.push_back(e);
-            }
-        }
-        else
-        {
-            Element e;
-            e.name = "leaf";
-            for (uint32_t i = 0; i < topo->GetNLeaves(); ++i)
-            {
-                e.switches.push_back(sw(topo->GetLeaf(i)));
-            }
-            m_elements.push_back(e);
-        }
-        for (uint32_t i = 0; i < topo->GetNSpines(); ++i)
-        {
-            Element e;
-            e.name = "spine" + std::to_string(i);
-            e.switches.push_back(sw(topo->GetSpine(i)));
-            m_elements.push_back(e);
-        }
-        Element nv;
-        nv.name = "nvswitch";
-        for (uint32_t s = 0; s < topo->GetNNvSwitches(); ++s)
-        {
-            nv.switches.push_back(sw(topo->GetNvSwitch(s)));
-        }
-        m_elements.push_back(nv);
-        for (auto& e : m_elements)
-        {
-            for (auto& s : e.switches)
-            {
-                for (uint32_t p = 0; p < s->GetNPorts(); ++p)
-                {
-                    e.capacityBps += double(s->GetPort(p)->GetDataRate().GetBitRate());
-                    AddToDirection(topo->GetNodeType(s->GetObject<Node>()), s->GetPort(p));
-                }
-            }
-        }
-    }
-
-    /**
-     * \brief Also write per-direction link utilization rows (the --plot-data links CSV).
-     * \param links the stream, with its header already written (null: no rows)
-     */
-    void SetLinksCsv(std::ostream* links)
-    {
-        m_links = links;
-    }
-
-    /// Start of a measured interval.
-    void Snapshot()
-    {
-        m_start = Simulator::Now();
-        for (auto& e : m_elements)
-        {
-            Totals(e, e.txBytes, e.pauses, e.marks, e.drops, e.trims);
-            e.maxQueue = 0;
-            e.portTx.clear();
-            for (const auto& sw : e.switches)
-            {
-                for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-                {
-                    e.portTx.push_back(PortTxBytes(sw->GetPort(p)));
-                }
-            }
-        }
-        m_nic = NicTotals();
-        for (auto& d : m_directions)
-        {
-            for (std::size_t i = 0; i < d.ports.size(); ++i)
-            {
-                d.txBytes[i] = PortTxBytes(d.ports[i]);
-            }
-        }
-        m_event.Cancel();
-        m_event = Simulator::Schedule(m_sample, &FabricView::Sample, this);
-    }
-
-    /// End of a measured interval: append rows for \p bytes.
-    void Report(uint64_t bytes, std::ostream& fabric, std::ostream& nic)
-    {
-        m_event.Cancel();
-        double seconds = (Simulator::Now() - m_start).GetSeconds();
-        for (auto& e : m_elements)
-        {
-            uint64_t tx;
-            uint64_t pauses;
-            uint64_t marks;
-            uint64_t drops;
-            uint64_t trims;
-            Totals(e, tx, pauses, marks, drops, trims);
-            double util = seconds > 0 ? (tx - e.txBytes) * 8.0 / (e.capacityBps * seconds) : 0;
-            // Over the ports that sent anything: idle uplinks do not dilute busy ports.
-            double activeBytes = 0;
-            double activeBps = 0;
-            std::size_t i = 0;
-            for (const auto& sw : e.switches)
-            {
-                for (uint32_t p = 0; p < sw->GetNPorts(); ++p, ++i)
-                {
-                    uint64_t sent = PortTxBytes(sw->GetPort(p)) - e.portTx[i];
-                    if (sent > 0)
-                    {
-                        activeBytes += sent;
-                        activeBps += double(sw->GetPort(p)->GetDataRate().GetBitRate());
-                    }
-                }
-            }
-            double active =
-                seconds > 0 && activeBps > 0 ? activeBytes * 8 / (activeBps * seconds) : 0;
-            fabric << bytes << "," << e.name << "," << util << "," << active << "," << e.maxQueue
-                   << "," << pauses - e.pauses << "," << marks - e.marks << "," << drops - e.drops;
-            if (m_uet)
-            {
-                fabric << "," << trims - e.trims;
-            }
-            fabric << "\n";
-        }
-        NicSnapshot now = NicTotals();
-        if (m_uet)
-        {
-            nic << bytes << "," << now.uet.trimNacksReceived - m_nic.uet.trimNacksReceived << ","
-                << now.uet.nacksReceived - m_nic.uet.nacksReceived << ","
-                << now.uet.retransmissions - m_nic.uet.retransmissions << ","
-                << now.uet.rtoExpirations - m_nic.uet.rtoExpirations << ","
-                << now.uet.ceReceived - m_nic.uet.ceReceived << ",";
-        }
-        else
-        {
-            nic << bytes << "," << now.qp.cnpsTx - m_nic.qp.cnpsTx << ","
-                << now.qp.retransmittedPackets - m_nic.qp.retransmittedPackets << ","
-                << now.qp.timeouts - m_nic.qp.timeouts << "," << now.qp.naksRx - m_nic.qp.naksRx
-                << ",";
-        }
-        nic << now.pausesSent - m_nic.pausesSent << "," << now.pausesReceived - m_nic.pausesReceived
-            << "," << (now.paused - m_nic.paused).GetSeconds() * 1e6 << "\n";
-        if (m_links)
-        {
-            ReportDirections(bytes, seconds);
-        }
-    }
-
-  private:
-    /**
-     * \brief File a switch port under its direction "<switch type>><peer type>".
-     * \param switchType the type of the switch that owns the port
-     * \param port the port
-     */
-    void AddToDirection(FabricNodeType switchType, Ptr<PfcNetDevice> port)
-    {
-        Ptr<Channel> channel = port->GetChannel();
-        Ptr<NetDevice> peer =
-            channel->GetDevice(0) == port ? channel->GetDevice(1) : channel->GetDevice(0);
-        std::string name = std::string(FabricNodeTypeName(switchType)) + ">" +
-                           FabricNodeTypeName(m_topo->GetNodeType(peer->GetNode()));
-        auto it = std::find_if(m_directions.begin(),
-                               m_directions.end(),
-                               [&name](const LinkDirection& d) { return d.name == name; });
-        if (it == m_directions.end())
-        {
-            it = m_directions.insert(m_directions.end(), LinkDirection{name, {}, {}});
-        }
-        it->ports.push_back(port);
-        it->txBytes.push_back(0);
-    }
-
-    /**
-     * \param port a port
-     * \return the bytes it has sent so far, all priorities
-     */
-    static uint64_t PortTxBytes(Ptr<PfcNetDevice> port)
-    {
-        uint64_t tx = 0;
-        for (uint64_t b : port->GetCounters().txBytes)
-        {
-            tx += b;
-        }
-        return tx;
-    }
-
-    /**
-     * \brief Rows of the links CSV: utilization over the ports that carried traffic, and the
-     *        busiest port's.
-     * \param bytes the collective size the interval measured
-     * \param seconds the interval's length
-     */
-    void ReportDirections(uint64_t bytes, double seconds)
-    {
-        for (const auto& d : m_directions)
-        {
-            uint32_t active = 0;
-            double sum = 0;
-            double max = 0;
-            for (std::size_t i = 0; i < d.ports.size(); ++i)
-            {
-                uint64_t tx = PortTxBytes(d.ports[i]) - d.txBytes[i];
-                double rate = double(d.ports[i]->GetDataRate().GetBitRate());
-                double util = seconds > 0 ? tx * 8.0 / (rate * seconds) : 0;
-                if (tx > 0)
-                {
-                    ++active;
-                    sum += util;
-                    max = std::max(max, util);
-                }
-            }
-            *m_links << bytes << "," << d.name << "," << d.ports.size() << "," << active << ","
-                     << (active ? sum / active : 0) << "," << max << "\n";
-        }
-    }
-
-    void Totals(const Element& e,
-                uint64_t& tx,
-                uint64_t& pauses,
-                uint64_t& marks,
-                uint64_t& drops,
-                uint64_t& trims) const
-    {
-        tx = pauses = marks = drops = trims = 0;
-        for (const auto& s : e.switches)
-        {
-            for (uint32_t p = 0; p < s->GetNPorts(); ++p)
-            {
-                const PfcPortCounters& c = s->GetPort(p)->GetCounters();
-                for (uint8_t q = 0; q < 8; ++q)
-                {
-                    tx += c.txBytes[q];
-                    pauses += c.pauseTx[q];
-                }
-                marks += s->GetCounters().ecnMarks[p];
-            }
-            for (auto d : s->GetCounters().drops)
-            {
-                drops += d;
-            }
-            trims += s->GetCounters().GetTrims();
-        }
-    }
-
-    /// NIC totals: QP (RoCE) or UET counters and the PFC frames of the NIC ports (host-side
-    /// PFC).
-    struct NicSnapshot
-    {
-        RoceQpCounters qp;
-        UetNicCounters uet;
-        uint64_t pausesSent{0};     // PFC pauses the NICs sent (their receive side was full)
-        uint64_t pausesReceived{0}; // PFC pauses the NICs received (from leaves, NVSwitches)
-        Time paused;                // time NIC ports spent paused by their peer
-    };
-
-    NicSnapshot NicTotals() const
-    {
-        NicSnapshot t;
-        for (uint32_t r = 0; r < m_topo->GetNRanks(); ++r)
-        {
-            if (m_uet)
-            {
-                const UetNicCounters& u = m_topo->GetUetNic(r)->GetCounters();
-                t.uet.trimNacksReceived += u.trimNacksReceived;
-                t.uet.nacksReceived += u.nacksReceived;
-                t.uet.retransmissions += u.retransmissions;
-                t.uet.rtoExpirations += u.rtoExpirations;
-                t.uet.ceReceived += u.ceReceived;
-            }
-            else
-            {
-                RoceQpCounters c = m_topo->GetNic(r)->GetTotalQpCounters();
-                t.qp.cnpsTx += c.cnpsTx;
-                t.qp.retransmittedPackets += c.retransmittedPackets;
-                t.qp.timeouts += c.timeouts;
-                t.qp.naksRx += c.naksRx;
-            }
-            Ptr<FabricNic> core = m_topo->GetNicCore(r);
-            for (uint32_t p = 0; p < core->GetNPorts(); ++p)
-            {
-                const PfcPortCounters& pc = core->GetPort(p)->GetCounters();
-                for (uint8_t q = 0; q < 8; ++q)
-                {
-                    t.pausesSent += pc.pauseTx[q];
-                    t.pausesReceived += pc.pauseRx[q];
-                    t.paused += pc.pausedTime[q];
-                }
-            }
-        }
-        return t;
-    }
-
-    void Sample()
-    {
-        for (auto& e : m_elements)
-        {
-            for (const auto& s : e.switches)
-            {
-                for (uint32_t p = 0; p < s->GetNPorts(); ++p)
-                {
-                    e.maxQueue = std::max(e.maxQueue, s->GetMmu()->GetEgressPortBytes(p));
-                }
-            }
-        }
-        m_event = Simulator::Schedule(m_sample, &FabricView::Sample, this);
-    }
-
-    Ptr<FabricTopologyHelper> m_topo;
-    Time m_sample;
-    bool m_uet; //!< the NICs are UET (else RoCE)
-    std::vector<Element> m_elements;
-    Time m_start;
-    NicSnapshot m_nic;
-    EventId m_event;
-    std::vector<LinkDirection> m_directions; //!< switch ports by link direction
-    std::ostream* m_links{nullptr};          //!< --plot-data links CSV, if asked for
+    Time barrier;        //!< --barrier: from a collective's end to the next one's start
+    std::string sendCompletion{"delivery"}; //!< --send-completion
+    std::string order; //!< --order: causal | fast ("" = --simulator and --scheduler)
 };
 
 CollectiveOp
@@ -531,204 +179,36 @@ BuildFabric(const SweepConfig& cfg, Ptr<FabricTransportConfig> tc)
     return topo;
 }
 
+/**
+ * \param cfg the configuration
+ * \return the nccl-tests sweep of --min-bytes, --max-bytes, --factor, --warmup-iters,
+ *         --warmup-every-size, --iters and --barrier
+ */
+Ptr<CollectiveSweep>
+MakeSweep(const SweepConfig& cfg)
+{
+    auto sweep = CreateObject<CollectiveSweep>();
+    sweep->SetAttribute("MinBytes", UintegerValue(cfg.minBytes));
+    sweep->SetAttribute("MaxBytes", UintegerValue(cfg.maxBytes));
+    sweep->SetAttribute("Factor", UintegerValue(cfg.factor));
+    sweep->SetAttribute("WarmupIters", UintegerValue(cfg.warmupIters));
+    sweep->SetAttribute("WarmupEverySize", BooleanValue(cfg.warmupEverySize));
+    sweep->SetAttribute("Iters", UintegerValue(cfg.iters));
+    sweep->SetAttribute("Barrier", TimeValue(cfg.barrier));
+    return sweep;
+}
+
 /// \return the sweep's sizes: --min-bytes, x --factor, up to --max-bytes
 std::vector<uint64_t>
 SweepSizes(const SweepConfig& cfg)
 {
-    std::vector<uint64_t> sizes;
-    for (uint64_t s = cfg.minBytes; s <= cfg.maxBytes; s *= cfg.factor)
-    {
-        sizes.push_back(s);
-        if (cfg.factor == 1 || s > cfg.maxBytes / cfg.factor)
-        {
-            break; // the next size would pass --max-bytes (or wrap around)
-        }
-    }
-    return sizes;
+    return MakeSweep(cfg)->GetSizes();
 }
 
-/// The measured result of one size: mean time and how NCCL's model ran it.
-struct SizeResult
-{
-    uint64_t bytes{0};     //!< size
-    Time time;             //!< mean time of the measured iterations
-    std::string algorithm; //!< schedule ("ring", "tree", ...)
-    std::string protocol;  //!< "LL", "LL128", "Simple"
-    uint32_t channels{0};  //!< channels
-    double predictedUs{0}; //!< NCCL's predicted time
-};
-
-/// Runs the sweep: for each size, warm-ups then measured iterations, one after the other.
-class Sweep
-{
-  public:
-    Sweep(const SweepConfig& cfg, Ptr<CollectiveCommunicator> comm, FabricView& view)
-        : m_cfg(cfg),
-          m_comm(comm),
-          m_view(view),
-          m_op(ParseOp(cfg.op))
-    {
-        m_sizes = SweepSizes(cfg);
-        // nccl-tests (TimeTest): warm-up iterations at the largest size, then at the smallest.
-        m_prologue.insert(m_prologue.end(), cfg.warmupIters, m_sizes.back());
-        m_prologue.insert(m_prologue.end(), cfg.warmupIters, m_sizes.front());
-        m_fabric.open(cfg.prefix + "-fabric.csv");
-        m_nic.open(cfg.prefix + "-nic.csv");
-        FABRIC_INPUT_ERROR_IF(!m_fabric || !m_nic,
-                              "cannot write outputs with prefix " << cfg.prefix);
-        if (cfg.plotData)
-        {
-            m_links.open(cfg.prefix + "-links.csv");
-            FABRIC_INPUT_ERROR_IF(!m_links, "cannot write " << cfg.prefix << "-links.csv");
-            m_links << "bytes,direction,ports,active_ports,active_utilization,max_utilization\n";
-            m_view.SetLinksCsv(&m_links);
-        }
-        const bool uet = cfg.transport == "uet";
-        m_fabric << "bytes,element,utilization,active_utilization,max_queue_bytes,pfc_pauses,"
-                    "ecn_marks,drops"
-                 << (uet ? ",trims\n" : "\n");
-        m_nic << (uet ? "bytes,trim_nacks,nacks,retransmitted_packets,timeouts,ce_received,"
-                      : "bytes,cnps,retransmitted_packets,timeouts,naks,")
-              << "nic_pfc_pauses_sent,nic_pfc_pauses_received,nic_paused_us\n";
-    }
-
-    void Start()
-    {
-        Next();
-    }
-
-    /// Per size: mean time of the measured iterations and the algorithm/protocol used.
-    const std::vector<SizeResult>& Results() const
-    {
-        return m_results;
-    }
-
-    bool Failed() const
-    {
-        return m_failed;
-    }
-
-  private:
-    /**
-     * Done: stop the simulation (timers, e.g. the PFC refresh of a stalled NIC, must not go
-     * on). A collective completes when its data has arrived, an ACK before the sender's
-     * transport completes its last operations (RoCE WRITEs, UET PDCs), so wait for the NICs to
-     * have nothing pending first: a finished run leaves nothing for the health monitor to
-     * report.
-     */
-    void StopWhenIdle()
-    {
-        for (uint32_t r = 0; r < m_comm->GetSize(); ++r)
-        {
-            if (m_comm->GetApplication(r)
-                    ->GetNode()
-                    ->GetObject<FabricNic>()
-                    ->GetPendingOperations() > 0)
-            {
-                Simulator::Schedule(MicroSeconds(1), &Sweep::StopWhenIdle, this);
-                return;
-            }
-        }
-        Simulator::Stop();
-    }
-
-    /// Warm-up iterations of the current size (beyond nccl-tests' prologue).
-    uint32_t Warmups() const
-    {
-        return m_cfg.warmupEverySize ? m_cfg.warmupIters : 0;
-    }
-
-    /// \return true (after reporting it) if \p rec failed
-    bool CheckFailed(const CollectiveRecord& rec)
-    {
-        if (rec.failed)
-        {
-            std::cerr << "collective failed at rank " << rec.failedRank << " step "
-                      << rec.failedStep << ": " << rec.reason << "\n";
-            m_failed = true;
-        }
-        return rec.failed;
-    }
-
-    void WarmedUp(const CollectiveRecord& rec)
-    {
-        if (!CheckFailed(rec))
-        {
-            m_prologue.pop_front();
-            Next();
-        }
-    }
-
-    void Next()
-    {
-        if (!m_prologue.empty())
-        {
-            m_comm->Enqueue(m_op, m_prologue.front(), 0, MakeCallback(&Sweep::WarmedUp, this));
-            return;
-        }
-        if (m_index >= m_sizes.size())
-        {
-            StopWhenIdle();
-            return;
-        }
-        uint64_t bytes = m_sizes[m_index];
-        bool measured = m_iter >= Warmups();
-        if (measured && m_iter == Warmups())
-        {
-            m_view.Snapshot();
-            m_sum = Time(0);
-        }
-        m_comm->Enqueue(m_op, bytes, 0, MakeCallback(&Sweep::Done, this));
-    }
-
-    void Done(const CollectiveRecord& rec)
-    {
-        if (CheckFailed(rec))
-        {
-            return;
-        }
-        if (m_iter >= Warmups())
-        {
-            m_sum += rec.GetDuration();
-        }
-        if (++m_iter == Warmups() + m_cfg.iters)
-        {
-            uint64_t bytes = m_sizes[m_index];
-            m_view.Report(bytes, m_fabric, m_nic);
-            SizeResult r;
-            r.bytes = bytes;
-            r.time = m_sum / int64_t(m_cfg.iters);
-            r.algorithm = rec.algorithm;
-            r.protocol = rec.protocol;
-            r.channels = rec.channels;
-            r.predictedUs = m_comm->Choose(m_op, bytes).predictedUs; // what this size ran
-            m_results.push_back(r);
-            std::clog << "  " << bytes << " B done at " << Simulator::Now().As(Time::MS) << " ("
-                      << r.algorithm << "/" << r.protocol << ", " << r.channels << " channels)\n";
-            m_iter = 0;
-            ++m_index;
-        }
-        Next();
-    }
-
-    const SweepConfig& m_cfg;
-    Ptr<CollectiveCommunicator> m_comm;
-    FabricView& m_view;
-    CollectiveOp m_op;
-    std::vector<uint64_t> m_sizes;
-    std::deque<uint64_t> m_prologue; //!< nccl-tests' warm-up sizes still to run
-    std::size_t m_index{0};
-    uint32_t m_iter{0};
-    Time m_sum;
-    std::vector<SizeResult> m_results;
-    std::ofstream m_fabric;
-    std::ofstream m_nic;
-    std::ofstream m_links;
-    bool m_failed{false};
-};
-
 void
-WriteResults(const SweepConfig& cfg, uint32_t ranks, const std::vector<SizeResult>& res)
+WriteResults(const SweepConfig& cfg,
+             uint32_t ranks,
+             const std::vector<CollectiveSweep::SizeResult>& res)
 {
     std::map<uint64_t, double> measured;
     if (!cfg.measured.empty())
@@ -894,11 +374,81 @@ CheckMeasured(const SweepConfig& cfg, uint32_t ranks)
     }
 }
 
+/**
+ * \brief Write the fabric view's CSVs: <prefix>-fabric.csv, -nic.csv and, with --plot-data,
+ *        -links.csv.
+ * \param cfg the configuration
+ * \param view the view (merged over processes)
+ */
+void
+WriteViews(const SweepConfig& cfg, const RailAllreduceView& view)
+{
+    std::ofstream fabric(cfg.prefix + "-fabric.csv");
+    std::ofstream nic(cfg.prefix + "-nic.csv");
+    FABRIC_INPUT_ERROR_IF(!fabric || !nic, "cannot write outputs with prefix " << cfg.prefix);
+    view.WriteFabric(fabric);
+    view.WriteNic(nic);
+    if (cfg.plotData)
+    {
+        std::ofstream links(cfg.prefix + "-links.csv");
+        FABRIC_INPUT_ERROR_IF(!links, "cannot write " << cfg.prefix << "-links.csv");
+        view.WriteLinks(links);
+    }
+}
+
 /// Sizes of the sweep done so far, for the progress line.
 double
-SweepFraction(const std::vector<SizeResult>* done, std::size_t total)
+SweepFraction(CollectiveSweep* sweep, std::size_t total)
 {
-    return total ? double(done->size()) / total : 1.0;
+    return total ? double(sweep->GetSizesDone()) / total : 1.0;
+}
+
+/// A size's measured iterations finished: the fabric view's counts, and a line at process 0.
+void
+SizeFinished(RailAllreduceView* view,
+             Ptr<CollectiveCommunicator> comm,
+             CollectiveOp op,
+             uint64_t bytes)
+{
+    view->Measure(bytes);
+    if (FabricMpi::GetSystemId() == 0)
+    {
+        const CollectiveExecution exec = comm->Choose(op, bytes);
+        std::clog << "  " << bytes << " B done at " << Simulator::Now().As(Time::MS) << " ("
+                  << exec.algorithmName << "/" << NcclProtocolName(exec.protocol) << ", "
+                  << exec.channels << " channels)\n";
+    }
+}
+
+/**
+ * \brief Check what a run across MPI processes needs (exit 2 naming the flag otherwise):
+ *        --order, --barrier, a send completion the sender sees, and no per-node outputs.
+ * \param cfg the configuration
+ * \param cmd the command line (which flags were given)
+ */
+void
+CheckProcesses(const SweepConfig& cfg, const FabricCommandLine& cmd)
+{
+    if (FabricMpi::GetSize() == 1)
+    {
+        return;
+    }
+    const std::string across = " across " + std::to_string(FabricMpi::GetSize()) + " MPI processes";
+    FABRIC_INPUT_ERROR_IF(cfg.order.empty() || cmd.IsGiven("simulator") || cmd.IsGiven("scheduler"),
+                          "--order=causal (or fast) is needed" << across
+                                                               << ", instead of --simulator and "
+                                                                  "--scheduler");
+    FABRIC_INPUT_ERROR_IF(!cfg.barrier.IsStrictlyPositive(),
+                          "--barrier=" << cfg.barrier.As(Time::NS) << " is invalid" << across
+                                       << "; give at least the lookahead between processes "
+                                          "(the smallest delay of a cable between them), e.g. "
+                                          "--barrier=2us");
+    FABRIC_INPUT_ERROR_IF(cfg.sendCompletion == "delivery",
+                          "--send-completion=delivery is invalid"
+                              << across << "; use posted or acknowledged");
+    FABRIC_INPUT_ERROR_IF(cfg.pcap || !cfg.faults.empty() || !cfg.monitor.empty(),
+                          "--pcap, --fault and --monitor do not run" << across
+                                                                     << " yet; run sequentially");
 }
 
 /// Most channels NCCL runs (its MAXCHANNELS); more would only slow the simulation.
@@ -912,7 +462,8 @@ main(int argc, char* argv[])
 {
     Time::SetResolution(Time::PS);
     SweepConfig cfg;
-    FabricCommandLine cmd(__FILE__);
+    FabricCommandLine cmd(__FILE__); // from here on, input errors exit 2 with one line
+    FabricMpi::Enable(&argc, &argv); // MPI, when started by mpirun
     cmd.AddValue("servers", "Servers (nodes), >= 1", cfg.servers, 1);
     cmd.AddValue("gpus-per-server", "GPUs (and rails) per server, >= 1", cfg.gpusPerServer, 1);
     cmd.AddValue("spines", "Spine switches (0 = the SuperPOD default)", cfg.spines);
@@ -987,6 +538,21 @@ main(int argc, char* argv[])
     cmd.AddValue("pcap", "Capture rank 0's NIC port (use with small sizes)", cfg.pcap);
     FaultHelper::AddCommandLine(cmd, cfg.faults);
     FabricMonitor::AddCommandLine(cmd, cfg.monitor);
+    cmd.AddValue("barrier",
+                 "From a collective's last rank finishing to the next collective's start (a host "
+                 "barrier's cost; 0 = at once). A run across MPI processes needs one of at least "
+                 "the lookahead between them; > 0 also opens every collective's connections when "
+                 "it is enqueued (CollectiveCommunicator PreConnect, RankContext)",
+                 cfg.barrier);
+    cmd.AddValue("send-completion",
+                 "When a rank's send completes: delivery (at the receiver) | posted (handed to "
+                 "the NIC) | acknowledged (CollectiveApplication SendCompletion; across MPI "
+                 "processes posted or acknowledged)",
+                 cfg.sendCompletion);
+    cmd.AddValue("order",
+                 "Event order, instead of --simulator/--scheduler: causal (the same results "
+                 "sequentially and across MPI processes) | fast; needed across processes",
+                 cfg.order);
     cmd.AddValue("scheduler",
                  "ns-3 event scheduler (same results with any; ns3::MapScheduler is ns-3's "
                  "default)",
@@ -1005,8 +571,30 @@ main(int argc, char* argv[])
             DcqcnCongestionOps::SetPresetDefaults("firmware");
         }
     });
-    SetSimulatorImpl(cfg.simulator);  // names a bad --simulator
-    SetEventScheduler(cfg.scheduler); // names a bad --scheduler
+    CheckProcesses(cfg, cmd);
+    if (cfg.order.empty())
+    {
+        SetSimulatorImpl(cfg.simulator);  // names a bad --simulator
+        SetEventScheduler(cfg.scheduler); // names a bad --scheduler
+    }
+    else
+    {
+        FABRIC_INPUT_ERROR_IF(cmd.IsGiven("simulator") || cmd.IsGiven("scheduler"),
+                              "--order=" << cfg.order
+                                         << " chooses the engine; leave out --simulator and "
+                                            "--scheduler");
+        FabricMpi::SelectEngine(cfg.order); // names a bad --order
+    }
+    FABRIC_INPUT_ERROR_IF(cfg.barrier.IsStrictlyNegative(),
+                          "--barrier=" << cfg.barrier.As(Time::NS) << " is invalid; need >= 0");
+    static const std::map<std::string, std::string> completions = {
+        {"delivery", "Delivery"},
+        {"posted", "Posted"},
+        {"acknowledged", "Acknowledged"}};
+    FABRIC_INPUT_ERROR_IF(!completions.count(cfg.sendCompletion),
+                          "--send-completion=" << cfg.sendCompletion
+                                               << " is invalid; use delivery, posted or "
+                                                  "acknowledged");
     FABRIC_INPUT_ERROR_IF(cfg.maxBytes < cfg.minBytes,
                           "--min-bytes=" << cfg.minBytes << " / --max-bytes=" << cfg.maxBytes
                                          << " are invalid; need min <= max");
@@ -1078,10 +666,19 @@ main(int argc, char* argv[])
     {
         faults->Add(f);
     }
-    faults->Install(topo); // names a bad node or cable
-    topo->Print(std::clog);
-    faults->Print(std::clog);
-    if (uet)
+    faults->Install(topo);                             // names a bad node or cable
+    const bool writer = FabricMpi::GetSystemId() == 0; // the process that writes the outputs
+    const Time lookahead = topo->GetPartition().GetLookahead();
+    FABRIC_INPUT_ERROR_IF(FabricMpi::GetSize() > 1 && cfg.barrier < lookahead,
+                          "--barrier=" << cfg.barrier.As(Time::NS)
+                                       << " is below the lookahead between processes ("
+                                       << lookahead.As(Time::NS) << "); give at least that");
+    if (writer)
+    {
+        topo->Print(std::clog);
+        faults->Print(std::clog);
+    }
+    if (uet && writer)
     {
         std::clog << "  transport: ";
         transport->Describe(std::clog);
@@ -1103,48 +700,78 @@ main(int argc, char* argv[])
     {
         coll.SetTransportAttribute("QpsPerConnection", UintegerValue(cfg.qpsPerConnection));
     }
+    coll.SetApplicationAttribute("SendCompletion", StringValue(completions.at(cfg.sendCompletion)));
+    if (cfg.barrier.IsStrictlyPositive())
+    {
+        // Collectives enqueued by the barrier's release: connections up front, ranks started
+        // in their nodes' contexts (the same in every process of a run across processes).
+        coll.SetCommunicatorAttribute("PreConnect", BooleanValue(true));
+        coll.SetCommunicatorAttribute("RankContext", BooleanValue(true));
+    }
     coll.AssignStreams(cfg.seed * 100);
     Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
-    comm->GetTuner()->Print(std::clog); // NCCL's TUNING table for this system
+    if (writer)
+    {
+        comm->GetTuner()->Print(std::clog); // NCCL's TUNING table for this system
+    }
     // A forced algorithm or protocol that cannot run the sweep fails here, before the run.
+    const CollectiveOp op = ParseOp(cfg.op);
     for (uint64_t s : SweepSizes(cfg))
     {
-        comm->Choose(ParseOp(cfg.op), s);
+        comm->Choose(op, s);
     }
 
-    FabricView view(topo, MicroSeconds(20), uet);
+    RailAllreduceView view(topo, MicroSeconds(20), uet, cfg.plotData);
     // Opt-in monitoring (--monitor=FILE): nothing is created or scheduled without it.
     Ptr<FabricMonitor> monitor = FabricMonitor::InstallIfEnabled(topo, cfg.monitor);
-    Sweep sweep(cfg, comm, view);
-    sweep.Start();
+    Ptr<CollectiveSweep> sweep = MakeSweep(cfg);
+    sweep->SetCommunicator(comm, op);
+    sweep->SetProcesses(topo->GetObject<FabricNoteChannel>(),
+                        FabricMpi::GetSize(),
+                        FabricMpi::GetSystemId());
+    sweep->SetSizeStartedCallback(MakeCallback(&RailAllreduceView::Snapshot, &view));
+    sweep->SetSizeFinishedCallback(MakeBoundCallback(&SizeFinished, &view, comm, op));
+    sweep->Start();
     Ptr<FabricProgressReporter> progress;
-    if (!cmd.IsQuiet())
+    if (!cmd.IsQuiet() && writer)
     {
         progress = CreateObject<FabricProgressReporter>();
         progress->SetName("rail-allreduce");
         progress->SetFractionCallback(
-            MakeBoundCallback(&SweepFraction, &sweep.Results(), SweepSizes(cfg).size()));
+            MakeBoundCallback(&SweepFraction, PeekPointer(sweep), SweepSizes(cfg).size()));
         progress->Watch(topo->GetHealthMonitor());
     }
+    const auto run0 = std::chrono::steady_clock::now();
     Simulator::Run();
+    FabricMpi::ReportProcess(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count(),
+        topo->GetObject<PfcRemoteExchange>());
     topo->GetHealthMonitor()->ReportEndOfRun(std::cerr); // lossless drops, stalls: loudly
-    NS_ABORT_MSG_IF(sweep.Failed(), "the sweep stopped on a failed collective");
+    NS_ABORT_MSG_IF(sweep->HasFailed(), "the sweep stopped on a failed collective");
 
-    WriteResults(cfg, topo->GetNRanks(), sweep.Results());
-    if (cfg.plotData)
+    const std::vector<CollectiveRecord> records = coll.GatherRecords(); // at process 0
+    view.Merge();
+    if (writer)
     {
-        WriteConfig(cfg, topo);
+        WriteResults(cfg, topo->GetNRanks(), sweep->GetResults(records));
+        WriteViews(cfg, view);
+        if (cfg.plotData)
+        {
+            WriteConfig(cfg, topo);
+        }
+        if (!cfg.faults.empty())
+        {
+            faults->WriteCsv(cfg.prefix + "-faults.csv");
+        }
+        double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+        std::clog << "rail-allreduce: simulated " << Simulator::Now().As(Time::MS) << " in " << wall
+                  << " s wall; wrote " << cfg.prefix << "-nccl.txt, -results.csv, -fabric.csv, "
+                  << "-nic.csv" << (monitor ? ", " + cfg.monitor : std::string()) << "\n";
     }
-    if (!cfg.faults.empty())
-    {
-        faults->WriteCsv(cfg.prefix + "-faults.csv");
-    }
-    double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-    std::clog << "rail-allreduce: simulated " << Simulator::Now().As(Time::MS) << " in " << wall
-              << " s wall; wrote " << cfg.prefix << "-nccl.txt, -results.csv, -fabric.csv, "
-              << "-nic.csv" << (monitor ? ", " + cfg.monitor : std::string()) << "\n";
-    bool stalled = topo->GetHealthMonitor()->IsStalled();
+    const bool stalled = FabricMpi::Sum(topo->GetHealthMonitor()->IsStalled() ? 1 : 0) > 0;
     Simulator::Destroy();
+    FabricMpi::Disable();
     if (stalled)
     {
         std::cerr << "rail-allreduce: the run stalled (diagnosis above); results cover the "

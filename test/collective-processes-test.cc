@@ -256,3 +256,172 @@ TEST_F(CollectiveProcessesDeathTest, ANoteForAnUnknownHandlerIsNamed)
     EXPECT_DEATH(unpackNoteForHandler3(),
                  "a note of 1 B for handler 3 at 4 of a 45 B batch \\(0 handlers here\\)");
 }
+
+namespace
+{
+
+/// Two "processes" in one simulation: a note sent by one side reaches the other side's handler
+/// after the lookahead, as PfcRemoteExchange guarantees at most.
+class LoopbackNotes : public FabricNoteChannel
+{
+  public:
+    uint32_t AddNoteHandler(NoteHandler handler) override
+    {
+        handlers.push_back(handler);
+        return static_cast<uint32_t>(handlers.size() - 1);
+    }
+
+    void SendNote(uint32_t system, uint32_t handler, const std::vector<uint8_t>& note) override
+    {
+        LoopbackNotes* to = peer;
+        Simulator::Schedule(lookahead, [to, handler, note]() { to->handlers[handler](note); });
+    }
+
+    std::vector<NoteHandler> handlers;
+    LoopbackNotes* peer{nullptr};
+    Time lookahead;
+};
+
+/// Two barriers in one simulation, as processes 0 and 1 of a run across processes.
+struct TwoProcesses
+{
+    TwoProcesses(Time latency, Time lookahead)
+    {
+        for (uint32_t p = 0; p < 2; ++p)
+        {
+            notes[p] = CreateObject<LoopbackNotes>();
+            notes[p]->lookahead = lookahead;
+            barrier[p] = CreateObject<FabricBarrier>();
+            barrier[p]->SetAttribute("Latency", TimeValue(latency));
+        }
+        notes[0]->peer = PeekPointer(notes[1]);
+        notes[1]->peer = PeekPointer(notes[0]);
+        for (uint32_t p = 0; p < 2; ++p)
+        {
+            barrier[p]->SetProcesses(notes[p], 2, p);
+        }
+    }
+
+    /// \brief Process \p p arrives at \p at; its release is logged as "p@time_ns:ok".
+    void ArriveAt(uint32_t p, Time at, bool ok = true)
+    {
+        Simulator::Schedule(at, [this, p, ok]() {
+            barrier[p]->Arrive(ok, MakeCallback(&TwoProcesses::Released, this).Bind(p));
+        });
+    }
+
+    void Released(uint32_t p, bool ok)
+    {
+        log.push_back(std::to_string(p) + "@" + std::to_string(Simulator::Now().GetNanoSeconds()) +
+                      ":" + (ok ? "ok" : "failed"));
+    }
+
+    Ptr<LoopbackNotes> notes[2];
+    Ptr<FabricBarrier> barrier[2];
+    std::vector<std::string> log;
+};
+
+} // namespace
+
+// Both processes release at the last arrival plus the latency, whichever heard last; a failed
+// arrival reaches both releases.
+TEST_F(CollectiveProcessesTest, BarrierReleasesEveryProcessAtTheLastArrivalPlusLatency)
+{
+    TwoProcesses two(MicroSeconds(2), MicroSeconds(1));
+    two.ArriveAt(0, MicroSeconds(3));
+    two.ArriveAt(1, MicroSeconds(5));
+    two.ArriveAt(1, MicroSeconds(8), false); // round 1: process 1 first, failed
+    two.ArriveAt(0, MicroSeconds(9));
+    Simulator::Run();
+    std::sort(two.log.begin(), two.log.end()); // two processes: no order between them
+    EXPECT_EQ(
+        two.log,
+        (std::vector<std::string>{"0@11000:failed", "0@7000:ok", "1@11000:failed", "1@7000:ok"}));
+    EXPECT_EQ(two.barrier[0]->GetRoundsReleased(), 2u);
+}
+
+// Latency 0 with one process: the release runs inside the arrival (the sweep's old order).
+TEST_F(CollectiveProcessesTest, BarrierOfLatencyZeroReleasesInsideTheArrival)
+{
+    auto b = CreateObject<FabricBarrier>();
+    b->SetProcesses(nullptr, 1, 0);
+    bool released = false;
+    b->Arrive(true, MakeCallback(+[](bool* r, bool ok) { *r = ok; }).Bind(&released));
+    EXPECT_TRUE(released);
+}
+
+TEST_F(CollectiveProcessesDeathTest, BarrierLatencyBelowTheLookaheadIsNamed)
+{
+    auto below = []() {
+        TwoProcesses two(MicroSeconds(1), MicroSeconds(3));
+        two.ArriveAt(0, MicroSeconds(5));
+        two.ArriveAt(1, MicroSeconds(3));
+        Simulator::Run();
+    };
+    EXPECT_DEATH(
+        below(),
+        "round 0 is due at \\+6000(\\.0+)?ns \\(last arrival \\+5000(\\.0+)?ns \\+ Latency "
+        "\\+1000(\\.0+)?ns\\), but this process heard of it at \\+8000(\\.0+)?ns");
+    auto zero = []() {
+        TwoProcesses two(Time(0), MicroSeconds(3));
+        two.ArriveAt(0, MicroSeconds(5));
+        Simulator::Run();
+    };
+    EXPECT_DEATH(zero(), "Latency 0 across 2 MPI processes");
+}
+
+// An nccl-tests sweep (1 warm-up at 2 MiB and at 1 MiB, then 1 and 2 MiB twice each) on 4
+// ranks: every collective starts the barrier after the previous one ended, a size's time is
+// the mean of its measured iterations, and the run stops once the NICs are idle.
+TEST_F(CollectiveProcessesTest, SweepRunsCollectivesABarrierApartAndAveragesTheMeasuredOnes)
+{
+    Build(4);
+    coll.SetCommunicatorAttribute("PreConnect", BooleanValue(true));
+    coll.SetCommunicatorAttribute("RankContext", BooleanValue(true));
+    Ptr<CollectiveCommunicator> comm = coll.CreateWorldCommunicator("world");
+    auto sweep = CreateObject<CollectiveSweep>();
+    sweep->SetAttribute("MinBytes", UintegerValue(1 * MiB));
+    sweep->SetAttribute("MaxBytes", UintegerValue(2 * MiB));
+    sweep->SetAttribute("Factor", UintegerValue(2));
+    sweep->SetAttribute("Iters", UintegerValue(2));
+    sweep->SetAttribute("Barrier", TimeValue(MicroSeconds(5)));
+    sweep->SetCommunicator(comm, CollectiveOp::ALL_REDUCE);
+    std::vector<std::string> edges;
+    sweep->SetSizeStartedCallback(MakeCallback(+[](std::vector<std::string>* e, uint64_t b) {
+                                      e->push_back("start " + std::to_string(b));
+                                  }).Bind(&edges));
+    sweep->SetSizeFinishedCallback(MakeCallback(+[](std::vector<std::string>* e, uint64_t b) {
+                                       e->push_back("end " + std::to_string(b));
+                                   }).Bind(&edges));
+    sweep->Start();
+    Simulator::Run();
+    const std::vector<CollectiveRecord>& recs = comm->GetRecords();
+    ASSERT_EQ(recs.size(), 6u);
+    const std::vector<uint64_t> bytes = {2 * MiB, 1 * MiB, 1 * MiB, 1 * MiB, 2 * MiB, 2 * MiB};
+    for (std::size_t i = 0; i < recs.size(); ++i)
+    {
+        EXPECT_TRUE(recs[i].completed);
+        EXPECT_EQ(recs[i].bytes, bytes[i]);
+        if (i > 0)
+        {
+            EXPECT_EQ(recs[i].enqueued, recs[i - 1].end + MicroSeconds(5)) << i;
+            EXPECT_EQ(recs[i].start, recs[i].enqueued) << i; // every rank starts at once
+        }
+    }
+    EXPECT_EQ(
+        edges,
+        (std::vector<std::string>{"start 1048576", "end 1048576", "start 2097152", "end 2097152"}));
+    const auto results = sweep->GetResults(recs);
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_EQ(results[0].bytes, 1 * MiB);
+    EXPECT_EQ(results[0].time, (recs[2].GetDuration() + recs[3].GetDuration()) / 2);
+    EXPECT_EQ(results[1].time, (recs[4].GetDuration() + recs[5].GetDuration()) / 2);
+    EXPECT_EQ(results[1].algorithm, "ring");
+    // Stopped at the first idle check after the last end (1 us apart), plus the barrier.
+    EXPECT_GE(Simulator::Now(), recs.back().end + MicroSeconds(5));
+    EXPECT_LT(Simulator::Now(), recs.back().end + MicroSeconds(5 + 20));
+    for (uint32_t r = 0; r < 4; ++r)
+    {
+        EXPECT_EQ(hosts.Get(r)->GetObject<FabricNic>()->GetPendingOperations(), 0u);
+    }
+}

@@ -3,6 +3,7 @@
  */
 #include "fabric-mpi.h"
 
+#include "ns3/abort.h"
 #include "ns3/fabric-input-error.h"
 #include "ns3/global-value.h"
 #include "ns3/pfc-remote-exchange.h"
@@ -226,6 +227,60 @@ FabricMpi::Sum(uint64_t value)
 #else
     return value;
 #endif
+}
+
+namespace
+{
+/**
+ * \brief Element-by-element reduction of every process's values (MPI_Allreduce).
+ * \param values this process's values
+ * \param max true: the largest, false: the sum
+ * \param what the caller's name, for the error
+ * \return the reduced values (\p values without MPI)
+ */
+std::vector<uint64_t>
+ReduceEach(const std::vector<uint64_t>& values, bool max, const char* what)
+{
+#ifdef NS3_MPI
+    if (!FabricMpi::IsEnabled())
+    {
+        return values;
+    }
+    MPI_Comm comm = MpiInterface::GetCommunicator();
+    uint64_t n = values.size();
+    uint64_t most = 0;
+    uint64_t least = 0;
+    MPI_Allreduce(&n, &most, 1, MPI_UINT64_T, MPI_MAX, comm);
+    MPI_Allreduce(&n, &least, 1, MPI_UINT64_T, MPI_MIN, comm);
+    NS_ABORT_MSG_IF(most != least,
+                    "FabricMpi::" << what << ": processes give " << least << " to " << most
+                                  << " values; every process must give as many");
+    NS_ABORT_MSG_IF(n > uint64_t(std::numeric_limits<int>::max()),
+                    "FabricMpi::" << what << ": " << n << " values; at most 2^31 - 1");
+    std::vector<uint64_t> out(values.size(), 0);
+    MPI_Allreduce(values.data(),
+                  out.data(),
+                  static_cast<int>(n),
+                  MPI_UINT64_T,
+                  max ? MPI_MAX : MPI_SUM,
+                  comm);
+    return out;
+#else
+    return values;
+#endif
+}
+} // namespace
+
+std::vector<uint64_t>
+FabricMpi::SumEach(const std::vector<uint64_t>& values)
+{
+    return ReduceEach(values, false, "SumEach");
+}
+
+std::vector<uint64_t>
+FabricMpi::MaxEach(const std::vector<uint64_t>& values)
+{
+    return ReduceEach(values, true, "MaxEach");
 }
 
 void

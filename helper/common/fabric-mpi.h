@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -133,6 +134,19 @@ class FabricMpi
      */
     static uint64_t Sum(uint64_t value);
 
+    /**
+     * \brief Collective: element by element, the sum of every process's \p values (all
+     *        processes get it; every process gives as many values).
+     * \param values this process's values
+     * \return the sums (\p values without MPI); aborts naming the lengths if they differ
+     */
+    static std::vector<uint64_t> SumEach(const std::vector<uint64_t>& values);
+    /**
+     * \brief Collective: element by element, the largest of every process's \p values.
+     * \param values this process's values (the same count in every process)
+     * \return the maxima (\p values without MPI)
+     */
+    static std::vector<uint64_t> MaxEach(const std::vector<uint64_t>& values);
     /**
      * \brief When the environment has AI_FABRIC_MPI_DEBUG, write this process's figures to
      *        stderr in one write (the processes share it): "process N: E events, Simulator::Run

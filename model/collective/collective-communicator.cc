@@ -145,6 +145,16 @@ CollectiveCommunicator::GetTypeId()
                           BooleanValue(false),
                           MakeBooleanAccessor(&CollectiveCommunicator::m_preConnect),
                           MakeBooleanChecker())
+            .AddAttribute("RankContext",
+                          "Hand each rank a collective enqueued during the run in an event of "
+                          "the rank's node context (ns-3's convention for a node's work) instead "
+                          "of in the caller's context. A run across MPI processes that enqueues "
+                          "collectives from events outside any rank (a FabricBarrier release) "
+                          "needs it, so that the ranks' events take the same place among "
+                          "simultaneous events in every process.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&CollectiveCommunicator::m_rankContext),
+                          MakeBooleanChecker())
             .AddAttribute("ScheduleCacheSize",
                           "Schedules kept for reuse by later collectives of the same kind and "
                           "size (0 = none).",
@@ -177,6 +187,7 @@ CollectiveCommunicator::CollectiveCommunicator()
       m_stopOnFailure(true),
       m_cacheSize(16),
       m_preConnect(false),
+      m_rankContext(false),
       m_nLocal(0)
 {
     m_tuner = CreateObject<NcclTuner>();
@@ -639,6 +650,15 @@ CollectiveCommunicator::Enqueue(CollectiveOp op, uint64_t bytes, uint32_t root, 
                        << " transfers)");
     for (auto& app : m_apps)
     {
+        if (m_rankContext && app->IsLocal() && Simulator::GetContext() != app->GetNode()->GetId())
+        {
+            Simulator::ScheduleWithContext(app->GetNode()->GetId(),
+                                           Time(0),
+                                           &CollectiveApplication::Enqueue,
+                                           app,
+                                           seq);
+            continue;
+        }
         app->Enqueue(seq);
     }
     return seq;

@@ -429,6 +429,7 @@ class CollectiveCommunicator : public Object
     bool m_stopOnFailure;        //!< attribute StopOnFailure
     uint32_t m_cacheSize;        //!< attribute ScheduleCacheSize
     bool m_preConnect;           //!< attribute PreConnect
+    bool m_rankContext;          //!< attribute RankContext
     uint32_t m_nLocal;           //!< ranks simulated by this MPI process (all sequentially)
 
     TracedCallback<const CollectiveRecord&> m_completeTrace; //!< completed
