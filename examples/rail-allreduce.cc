@@ -403,6 +403,13 @@ SweepFraction(CollectiveSweep* sweep, std::size_t total)
     return total ? double(sweep->GetSizesDone()) / total : 1.0;
 }
 
+/// A size's measured iterations start: the fabric view's snapshot.
+void
+SizeStarted(RailAllreduceView* view, uint64_t /* bytes */)
+{
+    view->Snapshot();
+}
+
 /// A size's measured iterations finished: the fabric view's counts, and a line at process 0.
 void
 SizeFinished(RailAllreduceView* view,
@@ -729,7 +736,7 @@ main(int argc, char* argv[])
     sweep->SetProcesses(topo->GetObject<FabricNoteChannel>(),
                         FabricMpi::GetSize(),
                         FabricMpi::GetSystemId());
-    sweep->SetSizeStartedCallback(MakeCallback(&RailAllreduceView::Snapshot, &view));
+    sweep->SetSizeStartedCallback(MakeBoundCallback(&SizeStarted, &view));
     sweep->SetSizeFinishedCallback(MakeBoundCallback(&SizeFinished, &view, comm, op));
     sweep->Start();
     Ptr<FabricProgressReporter> progress;

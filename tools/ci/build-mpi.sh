@@ -22,7 +22,8 @@ tarball="${NS3_LATEST_TARBALL:-$here/../shared/ns-3/ns-3.48-src.tar.xz}"
 work="${MPI_BUILD_DIR:-$here/build-mpi}"
 jobs="${JOBS:-$(nproc)}"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ai-fabric distributed-permutation distributed-collective)
+[ ${#targets[@]} -gt 0 ] || targets=(ai-fabric distributed-permutation distributed-collective
+    rail-allreduce)
 
 if ! command -v mpicxx >/dev/null; then
     echo "build-mpi: no MPI compiler (mpicxx); apt-get install libopenmpi-dev openmpi-bin" >&2

@@ -7,7 +7,8 @@
 # order (--order=fast) 2 processes must be deterministic (two runs, the same bytes), complete
 # every flow and stay within 2 % of the sequential mean completion time. NCCL-style collectives
 # (distributed-collective, RoCE and UET) give the sequential table and per-collective CSV with
-# 1, 2 and 4 processes. Then the bad input of a distributed run (more processes than units, an
+# 1, 2 and 4 processes, and so does the main job (rail-allreduce on a Clos, RoCE and UET: its
+# table, results and fabric-view CSVs). Then the bad input of a distributed run (more processes than units, an
 # MPI launch of a build without MPI). Prints each run's wall time.
 #
 #   tools/ci/mpi-test.sh [SEQUENTIAL_BUILD_DIR]
@@ -170,6 +171,47 @@ if [ -n "$coll_prog" ]; then
     done
 fi
 
+# The main job across processes (rail-allreduce): an nccl-tests sweep with a 2 us barrier
+# between collectives on a Clos of 2-GPU servers (RoCE with DCQCN and PFC, and Ultra Ethernet)
+# gives the sequential table, results, fabric view (switch tiers, NICs, link directions) byte
+# for byte with 1, 2 and 4 processes (racks split between processes).
+main_prog="$(find "$bin_dir" -maxdepth 1 -type f -name '*rail-allreduce*' | head -n 1)"
+same_files() { # a b: every output of rail-allreduce run a is identical to run b's
+    local ok=1 f
+    for f in nccl.txt results.csv fabric.csv nic.csv links.csv; do
+        if ! cmp -s "$out/$1-$f" "$out/$2-$f"; then
+            ok=0
+            echo "mpi-test: $2-$f differs from $1-$f:"
+            diff "$out/$1-$f" "$out/$2-$f" | head -n 6
+        fi
+    done
+    if [ $ok = 1 ]; then
+        echo "mpi-test: PASS $2 is identical to $1 (table, results, fabric, NIC and links CSVs)"
+    else
+        echo "mpi-test: FAIL $2 differs from $1"
+        failures=$((failures + 1))
+    fi
+}
+if [ -z "$main_prog" ]; then
+    echo "mpi-test: FAIL no rail-allreduce program in $bin_dir"
+    failures=$((failures + 1))
+else
+    for scenario in "main-roce:--transport=roce --send-completion=posted" \
+        "main-uet:--transport=uet --send-completion=acknowledged --max-bytes=4MiB"; do
+        name="${scenario%%:*}"
+        args=(--topology=clos --servers=16 --gpus-per-server=2 --max-bytes=16MiB --barrier=2us
+            --order=causal --plot-data ${scenario#*:})
+        run "$name-seq" "$main_prog" "${args[@]}" --prefix="$out/$name-seq" ||
+            failures=$((failures + 1))
+        for np in 1 2 4; do
+            run "$name-np$np" "${mpirun[@]}" -np $np "$main_prog" "${args[@]}" \
+                --prefix="$out/$name-np$np" || failures=$((failures + 1))
+            same_files "$name-seq" "$name-np$np"
+        done
+    done
+    cat "$out/main-roce-seq-nccl.txt"
+fi
+
 refused() { # name, expected message, what it checks, then the command: exit 2 naming it
     local name="$1" message="$2" what="$3"
     shift 3
@@ -185,6 +227,19 @@ refused() { # name, expected message, what it checks, then the command: exit 2 n
 
 # Bad input: more processes than the fabric has units (4 racks, 8 processes), and an MPI
 # launch of the build without MPI.
+if [ -n "$main_prog" ]; then
+    refused main-no-barrier "barrier=+0ns is invalid across 2 MPI processes" \
+        "the main job across processes without a barrier is refused naming --barrier" \
+        "${mpirun[@]}" -np 2 "$main_prog" --topology=clos --servers=8 --gpus-per-server=2 \
+        --order=causal --send-completion=posted
+    refused main-short-barrier "barrier=+1ns is below the lookahead between processes (+1000ns)" \
+        "a barrier below the lookahead is refused naming both" \
+        "${mpirun[@]}" -np 2 "$main_prog" --topology=clos --servers=8 --gpus-per-server=2 \
+        --order=causal --send-completion=posted --barrier=1ns
+    refused main-one-su "Systems 2 is more than the 1 units" \
+        "the default fabric (one SU) across 2 processes is refused naming both counts" \
+        "${mpirun[@]}" -np 2 "$main_prog" --order=causal --send-completion=posted --barrier=2us
+fi
 refused too-many "Systems 8 is more than the 4 units" \
     "8 processes for 4 racks are refused naming both counts" \
     "${mpirun[@]}" -np 8 "$prog" --racks=4 --hostsPerRack=2 --spines=2
