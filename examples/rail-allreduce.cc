@@ -429,7 +429,8 @@ SizeFinished(RailAllreduceView* view,
 
 /**
  * \brief Check what a run across MPI processes needs (exit 2 naming the flag otherwise):
- *        --order, --barrier, a send completion the sender sees, and no per-node outputs.
+ *        --barrier, a send completion the sender sees, and no per-node outputs (--order:
+ *        FabricMpi::SelectEngine).
  * \param cfg the configuration
  * \param cmd the command line (which flags were given)
  */
@@ -441,10 +442,6 @@ CheckProcesses(const SweepConfig& cfg, const FabricCommandLine& cmd)
         return;
     }
     const std::string across = " across " + std::to_string(FabricMpi::GetSize()) + " MPI processes";
-    FABRIC_INPUT_ERROR_IF(cfg.order.empty() || cmd.IsGiven("simulator") || cmd.IsGiven("scheduler"),
-                          "--order=causal (or fast) is needed" << across
-                                                               << ", instead of --simulator and "
-                                                                  "--scheduler");
     FABRIC_INPUT_ERROR_IF(!cfg.barrier.IsStrictlyPositive(),
                           "--barrier=" << cfg.barrier.As(Time::NS) << " is invalid" << across
                                        << "; give at least the lookahead between processes "
@@ -579,19 +576,7 @@ main(int argc, char* argv[])
         }
     });
     CheckProcesses(cfg, cmd);
-    if (cfg.order.empty())
-    {
-        SetSimulatorImpl(cfg.simulator);  // names a bad --simulator
-        SetEventScheduler(cfg.scheduler); // names a bad --scheduler
-    }
-    else
-    {
-        FABRIC_INPUT_ERROR_IF(cmd.IsGiven("simulator") || cmd.IsGiven("scheduler"),
-                              "--order=" << cfg.order
-                                         << " chooses the engine; leave out --simulator and "
-                                            "--scheduler");
-        FabricMpi::SelectEngine(cfg.order); // names a bad --order
-    }
+    FabricMpi::SelectEngine(cmd, cfg.order, cfg.simulator, cfg.scheduler);
     FABRIC_INPUT_ERROR_IF(cfg.barrier.IsStrictlyNegative(),
                           "--barrier=" << cfg.barrier.As(Time::NS) << " is invalid; need >= 0");
     static const std::map<std::string, std::string> completions = {

@@ -32,12 +32,20 @@
  * the traffic as a connection matrix (how the .cm files of examples/data were made). Input
  * errors end the run with status 2 and one line; runs longer than a second report progress on
  * stderr (--quiet: none).
+ *
+ * One run across MPI processes (a build with MPI, tools/ai-fabric.sh mpi-build):
+ * `mpirun -np 4 ns3.48-uet-matrix --order=causal ...` splits the fat tree by leaf
+ * (FabricTopologyHelper PartitionBy), each process posts its own hosts' WRITEs, and process 0
+ * prints and writes everything (the outcomes and counters gathered): the same bytes as the
+ * sequential run with --order=causal. --order chooses the event order instead of --simulator
+ * and --scheduler, and is needed across processes.
  */
 
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 #include "ns3/network-module.h"
 
+#include <chrono>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -130,6 +138,26 @@ RadixFor(uint64_t nodes)
     return k;
 }
 
+/**
+ * \param c this process's counters (its switches and NICs)
+ * \return every process's counters added up (a collective across MPI processes; \p c without)
+ */
+FatTreeCounters
+GatherCounters(const FatTreeCounters& c)
+{
+    const std::vector<uint64_t> sums = FabricMpi::SumEach(
+        {c.trims, c.lastHopTrims, c.drops, c.ecnMarks, c.rtos, c.retransmissions, c.trimNacks});
+    FatTreeCounters all;
+    all.trims = sums[0];
+    all.lastHopTrims = sums[1];
+    all.drops = sums[2];
+    all.ecnMarks = sums[3];
+    all.rtos = sums[4];
+    all.retransmissions = sums[5];
+    all.trimNacks = sums[6];
+    return all;
+}
+
 } // namespace
 
 int
@@ -152,8 +180,10 @@ main(int argc, char* argv[])
     std::string writeMatrix;
     std::string scheduler = "ns3::DelayClassScheduler";
     std::string simulator = "ns3::FabricSimulatorImpl";
+    std::string order;
 
     FabricCommandLine cmd(__FILE__);
+    FabricMpi::Enable(&argc, &argv); // MPI, when started by mpirun
     cmd.AddValue("k",
                  "Fat tree radix (even, >= 2): k^3/4 hosts (default: the smallest that holds "
                  "the matrix's Nodes, as htsim; 4 for --pattern)",
@@ -191,9 +221,12 @@ main(int argc, char* argv[])
                  "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl; "
                  "ns3::FabricSimulatorImpl runs fewer events)",
                  simulator);
+    cmd.AddValue("order",
+                 "Event order, instead of --simulator/--scheduler: causal (the same results "
+                 "sequentially and across MPI processes) | fast; needed across processes",
+                 order);
     cmd.Parse(argc, argv);
-    SetSimulatorImpl(simulator);  // an input error naming a bad --simulator
-    SetEventScheduler(scheduler); // an input error naming a bad --scheduler
+    FabricMpi::SelectEngine(cmd, order, simulator, scheduler); // names a bad value
 
     FABRIC_INPUT_ERROR_IF(k % 2 != 0,
                           "--k=" << k
@@ -278,7 +311,7 @@ main(int argc, char* argv[])
                                   << " fat tree has " << hosts
                                   << " hosts; valid is Nodes <= k^3/4 (raise --k, or leave it "
                                      "out: it is then sized from Nodes)");
-    if (!writeMatrix.empty())
+    if (!writeMatrix.empty() && FabricMpi::GetSystemId() == 0)
     {
         matrix.Save(writeMatrix);
     }
@@ -316,7 +349,7 @@ main(int argc, char* argv[])
     }
     UetMatrixRunner runner(matrix, fabric->GetUetNicHelper().CreateEndpoints(hostNodes, 1));
     Ptr<FabricProgressReporter> progress;
-    if (!cmd.IsQuiet())
+    if (!cmd.IsQuiet() && FabricMpi::GetSystemId() == 0)
     {
         progress = CreateObject<FabricProgressReporter>();
         progress->SetName("uet-matrix");
@@ -327,8 +360,21 @@ main(int argc, char* argv[])
         progress->Watch(fabric->GetHealthMonitor());
     }
     runner.Start();
+    const auto run0 = std::chrono::steady_clock::now();
     Simulator::Run();
-    const bool healthy = fabric->GetHealthMonitor()->ReportEndOfRun(std::cerr);
+    FabricMpi::ReportProcess(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count(),
+        fabric->GetObject<PfcRemoteExchange>());
+    const bool healthy =
+        FabricMpi::Sum(fabric->GetHealthMonitor()->ReportEndOfRun(std::cerr) ? 0 : 1) == 0;
+    runner.Gather(); // across processes: every flow's outcome at process 0
+    const FatTreeCounters c = GatherCounters(fabric->GetCounters());
+    if (FabricMpi::GetSystemId() != 0)
+    {
+        Simulator::Destroy();
+        FabricMpi::Disable();
+        return 0; // process 0 writes the outputs and gives the exit status
+    }
 
     TypeIdValue ccValue;
     fabric->GetUetNic(0)->GetAttribute("CongestionControl", ccValue);
@@ -360,7 +406,6 @@ main(int argc, char* argv[])
                   << "\n";
     }
     const UetFctSummary s = runner.GetSummary();
-    const FatTreeCounters c = fabric->GetCounters();
     std::cout << "  summary: " << s.completed << "/" << s.flows << " flows completed";
     if (s.completed > 0)
     {
@@ -382,5 +427,6 @@ main(int argc, char* argv[])
         std::cerr << "uet-matrix: error: the traffic has no flow; nothing ran\n";
     }
     Simulator::Destroy();
+    FabricMpi::Disable();
     return runner.AllCompleted() && healthy && s.flows > 0 ? 0 : 1;
 }

@@ -4,7 +4,10 @@
 #include "fabric-mpi.h"
 
 #include "ns3/abort.h"
+#include "ns3/fabric-command-line.h"
 #include "ns3/fabric-input-error.h"
+#include "ns3/fabric-simulator-impl.h"
+#include "ns3/quaternary-heap-scheduler.h"
 #include "ns3/global-value.h"
 #include "ns3/pfc-remote-exchange.h"
 #include "ns3/simulator.h"
@@ -292,6 +295,29 @@ FabricMpi::Disable()
         MpiInterface::Disable();
     }
 #endif
+}
+
+void
+FabricMpi::SelectEngine(const FabricCommandLine& cmd,
+                        const std::string& order,
+                        const std::string& simulator,
+                        const std::string& scheduler)
+{
+    if (order.empty())
+    {
+        FABRIC_INPUT_ERROR_IF(GetSize() > 1,
+                              "--order=causal (or fast) is needed across "
+                                  << GetSize() << " MPI processes, instead of --simulator and "
+                                                  "--scheduler");
+        SetSimulatorImpl(simulator);  // names a bad --simulator
+        SetEventScheduler(scheduler); // names a bad --scheduler
+        return;
+    }
+    FABRIC_INPUT_ERROR_IF(cmd.IsGiven("simulator") || cmd.IsGiven("scheduler"),
+                          "--order=" << order
+                                     << " chooses the engine; leave out --simulator and "
+                                        "--scheduler");
+    SelectEngine(order); // names a bad --order
 }
 
 void

@@ -16,6 +16,7 @@
 namespace ns3
 {
 
+class FabricCommandLine;
 class PfcRemoteExchange;
 
 /**
@@ -103,6 +104,20 @@ class FabricMpi
      */
     static void SelectEngine(const std::string& order);
 
+    /**
+     * \brief An example's engine flags: with \p order empty, the engine \p simulator and the
+     *        event queue \p scheduler (SetSimulatorImpl, SetEventScheduler: one process only;
+     *        across MPI processes an input error asking for --order); with \p order given,
+     *        SelectEngine(order), and an explicit --simulator or --scheduler is an input error.
+     * \param cmd the parsed command line (which flags were given)
+     * \param order the --order flag's value ("", causal or fast)
+     * \param simulator the --simulator flag's value (an ns-3 simulator TypeId name)
+     * \param scheduler the --scheduler flag's value (an ns-3 scheduler TypeId name)
+     */
+    static void SelectEngine(const FabricCommandLine& cmd,
+                             const std::string& order,
+                             const std::string& simulator,
+                             const std::string& scheduler);
     /// \return true between Enable() (when it enabled MPI) and Disable()
     static bool IsEnabled();
 

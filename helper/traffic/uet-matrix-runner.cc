@@ -5,7 +5,10 @@
 
 #include "ns3/abort.h"
 #include "ns3/fabric-input-error.h"
+#include "ns3/fabric-mpi.h"
+#include "ns3/node-list.h"
 #include "ns3/simulator.h"
+#include "ns3/uet-nic.h"
 
 #include <algorithm>
 #include <cmath>
@@ -80,7 +83,11 @@ UetMatrixRunner::Start()
         UetFlowRecord& f = m_flows[i];
         m_endpoints[f.dst]->RegisterMemory(i + 1, f.bytes);
         f.start += now;
-        Simulator::Schedule(f.start - now, &UetMatrixRunner::Post, this, i);
+        if (FabricMpi::IsLocal(NodeList::GetNode(m_endpoints[f.src]->GetNic()->GetNodeId())))
+        {
+            // Across MPI processes the source's process posts it (its records are merged).
+            Simulator::Schedule(f.start - now, &UetMatrixRunner::Post, this, i);
+        }
     }
 }
 
@@ -104,6 +111,42 @@ UetMatrixRunner::Completed(uint32_t i, const UetCompletion& c)
     f.ok = c.ok;
     f.error = c.error;
     f.end = c.endTime;
+}
+
+void
+UetMatrixRunner::Gather()
+{
+    if (FabricMpi::GetSize() == 1)
+    {
+        return;
+    }
+    // One line per flow this process finished: index, ok, end (time steps), error.
+    std::ostringstream mine;
+    for (uint32_t i = 0; i < m_flows.size(); ++i)
+    {
+        const UetFlowRecord& f = m_flows[i];
+        if (f.done)
+        {
+            mine << i << ' ' << f.ok << ' ' << f.end.GetTimeStep() << ' ' << f.error << '\n';
+        }
+    }
+    std::istringstream all(FabricMpi::Gather(mine.str()));
+    for (std::string line; std::getline(all, line);)
+    {
+        std::istringstream row(line);
+        uint32_t i = 0;
+        int64_t end = 0;
+        UetFlowRecord r;
+        row >> i >> r.ok >> end;
+        NS_ABORT_MSG_IF(!row || i >= m_flows.size(),
+                        "UetMatrixRunner::Gather: a malformed record '" << line << "'");
+        std::getline(row >> std::ws, r.error);
+        UetFlowRecord& f = m_flows[i];
+        f.done = true;
+        f.ok = r.ok;
+        f.end = TimeStep(end);
+        f.error = r.error;
+    }
 }
 
 const std::vector<UetFlowRecord>&

@@ -91,7 +91,14 @@ class UetMatrixRunner
      */
     void Start();
 
-    /// \return one record per connection, in matrix order
+    /**
+     * \brief Collective across MPI processes (every process calls it after the run): process
+     *        0 gets every flow's outcome (each process posts and completes the flows whose
+     *        source it simulates). Nothing without MPI.
+     */
+    void Gather();
+    /// \return one record per connection, in matrix order (across processes: this process's
+    ///         sources' outcomes, at process 0 every outcome after Gather())
     const std::vector<UetFlowRecord>& GetFlows() const;
     /// \return true when every connection completed with RC_OK
     bool AllCompleted() const;

@@ -8,7 +8,8 @@
 # every flow and stay within 2 % of the sequential mean completion time. NCCL-style collectives
 # (distributed-collective, RoCE and UET) give the sequential table and per-collective CSV with
 # 1, 2 and 4 processes, and so does the main job (rail-allreduce on a Clos, RoCE and UET: its
-# table, results and fabric-view CSVs). Then the bad input of a distributed run (more processes than units, an
+# table, results and fabric-view CSVs), and htsim's scenarios (uet-matrix: per-flow CSV and
+# summary). Then the bad input of a distributed run (more processes than units, an
 # MPI launch of a build without MPI). Prints each run's wall time.
 #
 #   tools/ci/mpi-test.sh [SEQUENTIAL_BUILD_DIR]
@@ -210,6 +211,35 @@ else
         done
     done
     cat "$out/main-roce-seq-nccl.txt"
+fi
+
+# htsim's scenarios across processes (uet-matrix: Ultra Ethernet with NSCC, spraying, trimming
+# on a k-ary fat tree): every process posts its own hosts' WRITEs, process 0 gathers the
+# outcomes; the per-flow CSV and the summary (fabric and NIC counters added up) are the
+# sequential run's with 2 and 4 processes: a k=8 permutation, an incast that trims, a
+# permutation over a cut core cable (RTOs) and RCCC.
+matrix_prog="$(find "$bin_dir" -maxdepth 1 -type f -name '*uet-matrix*' | head -n 1)"
+if [ -z "$matrix_prog" ]; then
+    echo "mpi-test: FAIL no uet-matrix program in $bin_dir"
+    failures=$((failures + 1))
+else
+    for scenario in "matrix-perm:--k=8 --pattern=permutation" \
+        "matrix-incast:--pattern=incast" \
+        "matrix-fail:--k=8 --pattern=permutation --fail-core-link" \
+        "matrix-rccc:--pattern=permutation --cc=ns3::RcccCongestionOps"; do
+        name="${scenario%%:*}"
+        args=(--order=causal ${scenario#*:})
+        run "$name-seq" "$matrix_prog" "${args[@]}" --csv="$out/$name-seq.csv" ||
+            failures=$((failures + 1))
+        grep -E "summary|fabric:" "$out/$name-seq.txt"
+        for np in 2 4; do
+            run "$name-np$np" "${mpirun[@]}" -np $np "$matrix_prog" "${args[@]}" \
+                --csv="$out/$name-np$np.csv" || failures=$((failures + 1))
+            # The "wrote FILE" line names each run's own CSV.
+            sed -i '/^  wrote /d' "$out/$name-seq.txt" "$out/$name-np$np.txt"
+            same "$name-seq" "$name-np$np"
+        done
+    done
 fi
 
 refused() { # name, expected message, what it checks, then the command: exit 2 naming it
