@@ -359,6 +359,10 @@ RoceTransportPlugin::AddFlowCounters(Ptr<Node> host, std::vector<FabricFlowCount
     for (uint32_t i = 0; i < nic->GetNQps(); ++i)
     {
         Ptr<RoceQueuePair> qp = nic->GetQpAt(i);
+        if (!qp)
+        {
+            continue; // reserved: a QP simulated by another MPI process
+        }
         const RoceQpCounters& q = qp->GetCounters();
         FabricFlowCounters f;
         f.id = qp->GetQpn();

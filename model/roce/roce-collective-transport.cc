@@ -66,7 +66,10 @@ RoceCollectiveTransport::DoDispose()
     {
         for (auto& qp : c.qps)
         {
-            qp.second->SetReceiveCallback(RoceQueuePair::ReceiveCallback());
+            if (qp.second)
+            {
+                qp.second->SetReceiveCallback(RoceQueuePair::ReceiveCallback());
+            }
         }
     }
     m_conns.clear();
@@ -207,16 +210,20 @@ RoceCollectiveTransport::GetConnection(uint32_t src, uint32_t dst, uint32_t chan
     uint32_t index = static_cast<uint32_t>(m_conns.size());
     for (const auto& qp : qps)
     {
-        NS_ABORT_MSG_IF(!qp.first || !qp.second,
+        // A side simulated by another MPI process has no QP here (RoceQpConnector).
+        NS_ABORT_MSG_IF((!qp.first && IsLocalRank(src)) || (!qp.second && IsLocalRank(dst)),
                         "RoceCollectiveTransport: the connector returned a null QP for "
                             << src << "->" << dst);
-        NS_ABORT_MSG_IF(qp.first->GetState() == RoceQueuePair::INIT ||
-                            qp.second->GetState() == RoceQueuePair::INIT,
+        NS_ABORT_MSG_IF((qp.first && qp.first->GetState() == RoceQueuePair::INIT) ||
+                            (qp.second && qp.second->GetState() == RoceQueuePair::INIT),
                         "RoceCollectiveTransport: the connector returned a QP that is not "
                         "connected for "
                             << src << "->" << dst);
-        qp.second->SetReceiveCallback(
-            MakeCallback(&RoceCollectiveTransport::OnReceive, this, index));
+        if (qp.second)
+        {
+            qp.second->SetReceiveCallback(
+                MakeCallback(&RoceCollectiveTransport::OnReceive, this, index));
+        }
     }
     Connection c;
     c.src = src;

@@ -207,7 +207,10 @@ RoceNic::DoDispose()
     }
     for (auto& qp : m_qps)
     {
-        qp->Dispose();
+        if (qp)
+        {
+            qp->Dispose();
+        }
     }
     m_qps.clear();
     m_ccPrototype = nullptr;
@@ -348,6 +351,15 @@ RoceNic::CreateQp(uint32_t port)
     return qp;
 }
 
+uint32_t
+RoceNic::ReserveQp()
+{
+    NS_ABORT_MSG_IF(m_firstQpn + m_qps.size() > RoceBthHeader::MAX_24BIT,
+                    "RoceNic::ReserveQp: QP numbers exhausted (2^24)");
+    m_qps.push_back(nullptr);
+    return m_firstQpn + static_cast<uint32_t>(m_qps.size() - 1);
+}
+
 Ptr<FabricCongestionOps>
 RoceNic::NewCongestionOps(uint32_t port, Time pathRtt) const
 {
@@ -400,7 +412,7 @@ RoceNic::GetPendingOperations() const
     uint64_t n = 0;
     for (const auto& qp : m_qps)
     {
-        n += qp->GetOutstandingWorkRequests();
+        n += qp ? qp->GetOutstandingWorkRequests() : 0;
     }
     return n;
 }
@@ -410,7 +422,7 @@ RoceNic::DescribePending(std::ostream& os) const
 {
     for (const auto& qp : m_qps)
     {
-        if (qp->GetOutstandingWorkRequests() > 0)
+        if (qp && qp->GetOutstandingWorkRequests() > 0)
         {
             qp->Describe(os);
             os << "\n";
@@ -424,6 +436,10 @@ RoceNic::GetTotalQpCounters() const
     RoceQpCounters t;
     for (const auto& qp : m_qps)
     {
+        if (!qp)
+        {
+            continue; // reserved (ReserveQp)
+        }
         const RoceQpCounters& c = qp->GetCounters();
         t.txDataPackets += c.txDataPackets;
         t.txDataBytes += c.txDataBytes;

@@ -133,6 +133,15 @@ class RoceNic : public Object, public FabricNicTransport
      */
     Ptr<RoceQueuePair> CreateQp(uint32_t port = 0);
     /**
+     * \brief Take the QP number CreateQp would give next, without creating the QP (its slot
+     *        stays empty: GetQp and GetQpAt return null for it). In a run across MPI
+     *        processes a connection between two NICs simulated elsewhere is only reserved
+     *        (RoceQpConnector), so every NIC numbers its QPs as in the sequential run while
+     *        each process holds the QPs of its own NICs only.
+     * \return the reserved QPN (aborts when QP numbers are exhausted, as CreateQp)
+     */
+    uint32_t ReserveQp();
+    /**
      * \brief Give an idle QP of this NIC fresh congestion-control instances (forked from the
      *        prototypes, at line rate), as CreateQp would: a reused QP then behaves as a new
      *        connection (FlowWorkloadRunner reuses QPs between flows).
@@ -148,12 +157,13 @@ class RoceNic : public Object, public FabricNicTransport
      * \return the QP, or null if this NIC has none with that number
      */
     Ptr<RoceQueuePair> GetQp(uint32_t qpn) const;
-    /// \return number of QPs created
+    /// \return number of QPs created or reserved (ReserveQp)
     uint32_t GetNQps() const;
     /**
      * \param index a QP's creation index, < GetNQps() (aborts otherwise)
      * \return the index-th QP created (QPN = the NIC's FirstQpn + index): every QP in
-     *         creation order, for monitors (FabricMonitor's per-QP counters)
+     *         creation order, for monitors (FabricMonitor's per-QP counters); null for a
+     *         reserved number (ReserveQp)
      */
     Ptr<RoceQueuePair> GetQpAt(uint32_t index) const;
     /**

@@ -4,6 +4,8 @@
 #include "roce-qp-connector.h"
 
 #include "ns3/fabric-input-error.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
 
 namespace ns3
 {
@@ -34,29 +36,40 @@ RoceQpConnector::Connect(Ptr<RoceNic> a,
                                  "RoceNicHelper::Install first)");
     FABRIC_INPUT_ERROR_IF(nQps == 0, who << ": nQps must be >= 1");
     std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>> pairs;
+    // Across MPI processes a NIC of another process gets a QP number, not a QP: every NIC
+    // numbers its QPs as in the sequential run, and each process holds its own NICs' QPs.
+    const bool localA = IsLocal(a);
+    const bool localB = IsLocal(b);
     for (uint32_t i = 0; i < nQps; ++i)
     {
-        Ptr<RoceQueuePair> qa = a->CreateQp(portA);
-        Ptr<RoceQueuePair> qb = b->CreateQp(portB);
+        Ptr<RoceQueuePair> qa = localA ? a->CreateQp(portA) : nullptr;
+        Ptr<RoceQueuePair> qb = localB ? b->CreateQp(portB) : nullptr;
+        const uint32_t qpnA = qa ? qa->GetQpn() : a->ReserveQp();
+        const uint32_t qpnB = qb ? qb->GetQpn() : b->ReserveQp();
         uint32_t psnA = m_randomPsn ? m_psnRng->GetInteger(0, 0xffffff) : 0;
         uint32_t psnB = m_randomPsn ? m_psnRng->GetInteger(0, 0xffffff) : 0;
         // Entropy: the RoCE convention of a UDP source port in 49152..65535 per QP.
         auto entropy = [](uint32_t qpn, uint32_t other) {
             return static_cast<uint16_t>(49152 + ((qpn * 2654435761u) ^ other) % 16384);
         };
-        qa->Connect(b->GetAddress(portB),
-                    qb->GetQpn(),
-                    psnA,
-                    psnB,
-                    entropy(qa->GetQpn(), qb->GetQpn()));
-        qb->Connect(a->GetAddress(portA),
-                    qa->GetQpn(),
-                    psnB,
-                    psnA,
-                    entropy(qb->GetQpn(), qa->GetQpn()));
+        if (qa)
+        {
+            qa->Connect(b->GetAddress(portB), qpnB, psnA, psnB, entropy(qpnA, qpnB));
+        }
+        if (qb)
+        {
+            qb->Connect(a->GetAddress(portA), qpnA, psnB, psnA, entropy(qpnB, qpnA));
+        }
         pairs.emplace_back(qa, qb);
     }
     return pairs;
+}
+
+bool
+RoceQpConnector::IsLocal(const Ptr<RoceNic>& nic)
+{
+    Ptr<Node> node = nic->GetObject<Node>();
+    return !node || node->GetSystemId() == Simulator::GetSystemId();
 }
 
 int64_t

@@ -47,7 +47,10 @@ class RoceQpConnector
      * \param portA port index on \p a
      * \param portB port index on \p b
      * \param who the caller's name for error messages (e.g. "RoceNicHelper::Connect")
-     * \return the pairs, a's QP first
+     * \return the pairs, a's QP first. In a run across MPI processes a NIC whose node another
+     *         process simulates gets its QP numbers reserved (RoceNic::ReserveQp) instead of
+     *         QPs, and its side of the pair is null: QP numbers, start PSNs and entropies are
+     *         the sequential run's, and each process holds its own NICs' QPs only.
      */
     std::vector<std::pair<Ptr<RoceQueuePair>, Ptr<RoceQueuePair>>> Connect(
         Ptr<RoceNic> a,
@@ -65,6 +68,12 @@ class RoceQpConnector
     int64_t AssignStreams(int64_t stream);
 
   private:
+    /**
+     * \param nic a NIC
+     * \return true if this process simulates its node (always in a sequential run)
+     */
+    static bool IsLocal(const Ptr<RoceNic>& nic);
+
     Ptr<UniformRandomVariable> m_psnRng; //!< start PSNs
     bool m_randomPsn;                    //!< randomize start PSNs
 };
