@@ -425,3 +425,39 @@ TEST_F(CollectiveProcessesTest, SweepRunsCollectivesABarrierApartAndAveragesTheM
         EXPECT_EQ(hosts.Get(r)->GetObject<FabricNic>()->GetPendingOperations(), 0u);
     }
 }
+
+// Across processes a connection gets QPs only on the NICs of this process; a NIC simulated
+// elsewhere gets its QP numbers reserved, so the numbers (and the entropies derived from them)
+// are those of a run where every NIC is local.
+TEST_F(CollectiveProcessesTest, QpsExistOnlyOnThisProcesssNicsWithTheSequentialNumbers)
+{
+    Build(4, {0, 0, 1, 1}); // hosts 2 and 3: another process's
+    RoceNicHelper helper;
+    std::vector<Ptr<RoceNic>> nic;
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        nic.push_back(hosts.Get(i)->GetObject<RoceNic>());
+    }
+    UintegerValue firstQpn;
+    nic[0]->GetAttribute("FirstQpn", firstQpn);
+    const auto first = static_cast<uint32_t>(firstQpn.Get());
+    auto local = helper.Connect(nic[0], nic[1], 1)[0];  // both here
+    auto half = helper.Connect(nic[0], nic[2], 1)[0];   // 2 elsewhere
+    auto remote = helper.Connect(nic[2], nic[3], 1)[0]; // both elsewhere
+    auto again = helper.Connect(nic[1], nic[2], 1)[0];  // numbers after the reserved ones
+    ASSERT_TRUE(local.first && local.second && half.first);
+    EXPECT_FALSE(half.second);
+    EXPECT_FALSE(remote.first || remote.second);
+    EXPECT_EQ(half.first->GetQpn(), first + 1);
+    EXPECT_EQ(half.first->GetRemoteQpn(), first); // nic 2's first number, reserved
+    EXPECT_EQ(again.first->GetQpn(), first + 1);
+    EXPECT_EQ(again.first->GetRemoteQpn(), first + 2); // after half's and remote's
+    EXPECT_EQ(nic[2]->GetNQps(), 3u);
+    EXPECT_EQ(nic[3]->GetNQps(), 1u);
+    EXPECT_FALSE(nic[2]->GetQpAt(0));
+    EXPECT_EQ(nic[2]->GetPendingOperations(), 0u);
+    EXPECT_EQ(nic[2]->GetTotalQpCounters().txDataPackets, 0u);
+    // The entropy is the one a local QP pair of these numbers gets.
+    EXPECT_EQ(half.first->GetUdpSourcePort(),
+              static_cast<uint16_t>(49152 + (((first + 1) * 2654435761u) ^ first) % 16384));
+}
