@@ -23,11 +23,14 @@ set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 seq_build="${1:-$here/build}"
 bin_dir="$(bash "$here/tools/ci/build-mpi.sh" | tail -n 1)" || exit 1
-prog="$(find "$bin_dir" -maxdepth 1 -type f -name '*distributed-permutation*' | head -n 1)"
-if [ -z "$prog" ]; then
-    echo "mpi-test: no distributed-permutation program in $bin_dir" >&2
-    exit 1
-fi
+program() { # example name: the MPI build's program of it ("" and a FAIL line if missing)
+    local p
+    p="$(find "$bin_dir" -maxdepth 1 -type f -name "*$1*" | head -n 1)"
+    [ -n "$p" ] || echo "mpi-test: FAIL no $1 program in $bin_dir" >&2
+    echo "$p"
+}
+prog="$(program distributed-permutation)"
+[ -n "$prog" ] || exit 1
 mpirun=(mpirun --oversubscribe)
 [ "$(id -u)" -eq 0 ] && mpirun+=(--allow-run-as-root)
 out="$(mktemp -d)"
@@ -133,9 +136,8 @@ done
 # series over RoCE (DCQCN, PFC) and Ultra Ethernet, on servers of 2 GPUs with NVLink, give the
 # sequential table and per-collective CSV byte for byte with 1, 2 and 4 processes (racks split
 # between processes; every message to a rank of another process is announced there).
-coll_prog="$(find "$bin_dir" -maxdepth 1 -type f -name '*distributed-collective*' | head -n 1)"
+coll_prog="$(program distributed-collective)"
 if [ -z "$coll_prog" ]; then
-    echo "mpi-test: FAIL no distributed-collective program in $bin_dir"
     failures=$((failures + 1))
 else
     # (allreduce-roce-ack: ACKs of 66 bytes take one nanosecond at 400 Gb/s, the resolution
@@ -176,7 +178,7 @@ fi
 # between collectives on a Clos of 2-GPU servers (RoCE with DCQCN and PFC, and Ultra Ethernet)
 # gives the sequential table, results, fabric view (switch tiers, NICs, link directions) byte
 # for byte with 1, 2 and 4 processes (racks split between processes).
-main_prog="$(find "$bin_dir" -maxdepth 1 -type f -name '*rail-allreduce*' | head -n 1)"
+main_prog="$(program rail-allreduce)"
 same_files() { # a b: every output of rail-allreduce run a is identical to run b's
     local ok=1 f
     for f in nccl.txt results.csv fabric.csv nic.csv links.csv; do
@@ -194,7 +196,6 @@ same_files() { # a b: every output of rail-allreduce run a is identical to run b
     fi
 }
 if [ -z "$main_prog" ]; then
-    echo "mpi-test: FAIL no rail-allreduce program in $bin_dir"
     failures=$((failures + 1))
 else
     for scenario in "main-roce:--transport=roce --send-completion=posted" \
@@ -218,9 +219,8 @@ fi
 # outcomes; the per-flow CSV and the summary (fabric and NIC counters added up) are the
 # sequential run's with 2 and 4 processes: a k=8 permutation, an incast that trims, a
 # permutation over a cut core cable (RTOs) and RCCC.
-matrix_prog="$(find "$bin_dir" -maxdepth 1 -type f -name '*uet-matrix*' | head -n 1)"
+matrix_prog="$(program uet-matrix)"
 if [ -z "$matrix_prog" ]; then
-    echo "mpi-test: FAIL no uet-matrix program in $bin_dir"
     failures=$((failures + 1))
 else
     for scenario in "matrix-perm:--k=8 --pattern=permutation" \
