@@ -7,9 +7,9 @@
 #include "ns3/fabric-command-line.h"
 #include "ns3/fabric-input-error.h"
 #include "ns3/fabric-simulator-impl.h"
-#include "ns3/quaternary-heap-scheduler.h"
 #include "ns3/global-value.h"
 #include "ns3/pfc-remote-exchange.h"
+#include "ns3/quaternary-heap-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
@@ -307,8 +307,9 @@ FabricMpi::SelectEngine(const FabricCommandLine& cmd,
     {
         FABRIC_INPUT_ERROR_IF(GetSize() > 1,
                               "--order=causal (or fast) is needed across "
-                                  << GetSize() << " MPI processes, instead of --simulator and "
-                                                  "--scheduler");
+                                  << GetSize()
+                                  << " MPI processes, instead of --simulator and "
+                                     "--scheduler");
         SetSimulatorImpl(simulator);  // names a bad --simulator
         SetEventScheduler(scheduler); // names a bad --scheduler
         return;
