@@ -48,6 +48,7 @@ run uet-write "$ex/uet-write"
 run uet-write-loss "$ex/uet-write" --loss=3 --csv=uet-write.csv
 run uet-matrix-single "$ex/uet-matrix" --pattern=single
 run uet-matrix-permutation "$ex/uet-matrix" --pattern=permutation --csv=uet-matrix.csv
+run uet-matrix-causal "$ex/uet-matrix" --pattern=incast --order=causal --csv=uet-matrix.csv
 run dcqcn-fairness "$ex/dcqcn-fairness"
 run dcqcn-fairness-none "$ex/dcqcn-fairness" --cc=none --flows=2
 run dcqcn-incast "$ex/dcqcn-incast"
@@ -72,6 +73,10 @@ run rail-allreduce-tree "$ex/rail-allreduce" --algo=tree --servers=2 --max-bytes
 run rail-allreduce-hier "$ex/rail-allreduce" --algo=hierarchical --topology=rail-only \
     --servers=2 --max-bytes=16777216
 run rail-allreduce-uet "$ex/rail-allreduce" --transport=uet --servers=2 --max-bytes=16777216
+# The main job as it runs across MPI processes (a barrier between collectives, causal order).
+run rail-allreduce-barrier "$ex/rail-allreduce" --topology=clos --servers=8 \
+    --gpus-per-server=2 --max-bytes=16777216 --barrier=2us --send-completion=posted \
+    --order=causal --plot-data
 run roce-vs-uet "$ex/roce-vs-uet" --csv=roce-vs-uet.csv
 run lb-compare "$ex/lb-compare" --csv=lb-compare.csv
 run distributed-permutation "$ex/distributed-permutation" --fct=fct.csv
