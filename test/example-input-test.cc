@@ -7,6 +7,7 @@
  */
 #include "test-util.h"
 
+#include "ns3/fabric-mpi.h"
 #include "ns3/fabric-transport-config.h"
 
 #include <cstdio>
@@ -1169,3 +1170,31 @@ TEST(ExampleInputTest, ManyFlowsAreAnnouncedBeforeTheRun)
 }
 
 } // namespace
+
+// Issue 40: started by an MPI launcher with several processes (its environment, as mpirun
+// sets it), a program that runs in one process refuses at once instead of running the same
+// simulation in every process; one that runs across processes, in a build without MPI, says
+// the build has none.
+TEST(ExampleInputTest, AnMpiLaunchOfSeveralProcessesIsRefusedWhereItCannotRun)
+{
+    SKIP_WITHOUT_EXAMPLES();
+    int status = 0;
+    const std::string single = ns3::test::RunCommand("OMPI_COMM_WORLD_SIZE=2 timeout 60 " +
+                                                         ExamplesDir() + "/cc-workload 2>&1",
+                                                     &status);
+    EXPECT_EQ(status, 2) << single;
+    EXPECT_NE(single.find("cc-workload: error: started as 2 MPI processes, but this program "
+                          "runs in one process; run it without mpirun"),
+              std::string::npos)
+        << single;
+    if (!ns3::FabricMpi::IsAvailable())
+    {
+        const std::string across = ns3::test::RunCommand("OMPI_COMM_WORLD_SIZE=2 timeout 60 " +
+                                                             ExamplesDir() + "/rail-allreduce 2>&1",
+                                                         &status);
+        EXPECT_EQ(status, 2) << across;
+        EXPECT_NE(across.find("started as 2 MPI processes, but this build has no MPI"),
+                  std::string::npos)
+            << across;
+    }
+}

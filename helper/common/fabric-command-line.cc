@@ -3,6 +3,8 @@
  */
 #include "fabric-command-line.h"
 
+#include "fabric-mpi.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
@@ -592,6 +594,17 @@ FabricCommandLine::AddSeed(uint32_t& seed, const std::string& help)
 void
 FabricCommandLine::Parse(int argc, char* argv[], const std::function<void()>& beforeAttributes)
 {
+    // A program that does not run across processes (no FabricMpi::Enable) started by mpirun
+    // would run the same simulation in every process, each writing the same files.
+    const uint32_t launched = FabricMpi::GetLaunchedSize();
+    if (launched > 1 && !FabricMpi::IsEnabled())
+    {
+        FabricInputError::Exit(
+            "started as " + std::to_string(launched) +
+            " MPI processes, but this program runs in one process; run it without mpirun (the "
+            "programs that run across processes: distributed-permutation, "
+            "distributed-collective, rail-allreduce, uet-matrix)");
+    }
     FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
     std::vector<std::string> args{argc > 0 ? std::string(argv[0]) : m_program};
     std::vector<std::pair<std::string, std::string>> attributes; // --ns3::... in order
