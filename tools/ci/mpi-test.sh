@@ -212,6 +212,15 @@ else
         done
     done
     cat "$out/main-roce-seq-nccl.txt"
+    # Two rail-optimized scalable units (64 DGX-like servers, 512 GPUs, spines between the
+    # SUs): the SuperPOD shape, one SU per process.
+    su2=(--servers=64 --max-bytes=1MiB --barrier=2us --send-completion=posted --order=causal
+        --plot-data --quiet)
+    run main-su2-seq "$main_prog" "${su2[@]}" --prefix="$out/main-su2-seq" ||
+        failures=$((failures + 1))
+    run main-su2-np2 "${mpirun[@]}" -np 2 "$main_prog" "${su2[@]}" --prefix="$out/main-su2-np2" ||
+        failures=$((failures + 1))
+    same_files main-su2-seq main-su2-np2
 fi
 
 # htsim's scenarios across processes (uet-matrix: Ultra Ethernet with NSCC, spraying, trimming
