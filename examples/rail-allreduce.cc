@@ -669,6 +669,13 @@ main(int argc, char* argv[])
     {
         topo->Print(std::clog);
         faults->Print(std::clog);
+        if (FabricMpi::GetSize() > 1)
+        {
+            std::clog << "processes " << FabricMpi::GetSize() << " (partition: "
+                      << topo->GetPartition().GetCrossingCables()
+                      << " cables between processes, lookahead " << lookahead.GetNanoSeconds()
+                      << " ns)\n";
+        }
     }
     if (uet && writer)
     {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Project the wall time of one ai-fabric simulation across P MPI processes from two measured
 runs of it: with 1 process and with 2 (the per-process lines that AI_FABRIC_MPI_DEBUG=1 makes
-distributed-permutation and distributed-collective print on stderr, and the table on stdout).
+distributed-permutation, distributed-collective, rail-allreduce and uet-matrix print on
+stderr, and their stdout).
 
 Model (per process p, dedicated cores, every process waits for the slowest at each
 synchronization):
@@ -28,6 +29,7 @@ import sys
 
 PROC = re.compile(r"process (\d+): (\d+) events, Simulator::Run ([0-9.e+-]+) s, (\d+) frames")
 LAST = re.compile(r"last at ([0-9.]+) us")
+SIMULATED = re.compile(r"simulated \+([0-9.]+)ms")  # rail-allreduce's last line (stderr)
 LOOK = re.compile(r"lookahead (\d+) ns")
 
 
@@ -60,12 +62,14 @@ def main():
     # The simulated time: distributed-permutation's table says it, distributed-collective's
     # debug output on stderr.
     last = LAST.search(open(a.np1_out).read()) or LAST.search(open(a.np1_err).read())
-    if not last:
-        sys.exit("mpi-projection: the 1-process run says no 'last at ... us'")
-    sim_us = float(last.group(1))
-    look = LOOK.search(out2)
+    simulated = SIMULATED.search(open(a.np1_err).read())
+    if not last and not simulated:
+        sys.exit("mpi-projection: the 1-process run says no 'last at ... us' and no "
+                 "'simulated +... ms'")
+    sim_us = float(last.group(1)) if last else float(simulated.group(1)) * 1000.0
+    look = LOOK.search(out2) or LOOK.search(open(a.np2_err).read())
     if not look or int(look.group(1)) <= 0:
-        sys.exit("mpi-projection: the 2-process run's table has no lookahead")
+        sys.exit("mpi-projection: the 2-process run says no 'lookahead N ns'")
     lookahead_us = int(look.group(1)) / 1000.0
     events, t1, _ = one[0]
     c_event = t1 / events
