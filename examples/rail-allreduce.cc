@@ -671,8 +671,8 @@ main(int argc, char* argv[])
         faults->Print(std::clog);
         if (FabricMpi::GetSize() > 1)
         {
-            std::clog << "processes " << FabricMpi::GetSize() << " (partition: "
-                      << topo->GetPartition().GetCrossingCables()
+            std::clog << "processes " << FabricMpi::GetSize()
+                      << " (partition: " << topo->GetPartition().GetCrossingCables()
                       << " cables between processes, lookahead " << lookahead.GetNanoSeconds()
                       << " ns)\n";
         }
@@ -715,7 +715,8 @@ main(int argc, char* argv[])
     }
     // A forced algorithm or protocol that cannot run the sweep fails here, before the run.
     const CollectiveOp op = ParseOp(cfg.op);
-    for (uint64_t s : SweepSizes(cfg))
+    Ptr<CollectiveSweep> sweep = MakeSweep(cfg);
+    for (uint64_t s : sweep->GetSizes())
     {
         comm->Choose(op, s);
     }
@@ -723,7 +724,6 @@ main(int argc, char* argv[])
     RailAllreduceView view(topo, MicroSeconds(20), uet, cfg.plotData);
     // Opt-in monitoring (--monitor=FILE): nothing is created or scheduled without it.
     Ptr<FabricMonitor> monitor = FabricMonitor::InstallIfEnabled(topo, cfg.monitor);
-    Ptr<CollectiveSweep> sweep = MakeSweep(cfg);
     sweep->SetCommunicator(comm, op);
     sweep->SetProcesses(topo->GetObject<FabricNoteChannel>(),
                         FabricMpi::GetSize(),
@@ -737,7 +737,7 @@ main(int argc, char* argv[])
         progress = CreateObject<FabricProgressReporter>();
         progress->SetName("rail-allreduce");
         progress->SetFractionCallback(
-            MakeBoundCallback(&SweepFraction, PeekPointer(sweep), SweepSizes(cfg).size()));
+            MakeBoundCallback(&SweepFraction, PeekPointer(sweep), sweep->GetSizes().size()));
         progress->Watch(topo->GetHealthMonitor());
     }
     const auto run0 = std::chrono::steady_clock::now();

@@ -147,6 +147,75 @@ TEST_F(HealthMonitorTest, CollectivesListTheirStuckRanks)
     EXPECT_NE(diagnosis.find("finished by 0/4; waiting: rank "), std::string::npos) << diagnosis;
 }
 
+/// A note channel that records what is sent and hands notes to its handlers on request.
+class RecordingNotes : public FabricNoteChannel
+{
+  public:
+    uint32_t AddNoteHandler(NoteHandler handler) override
+    {
+        handlers.push_back(handler);
+        return static_cast<uint32_t>(handlers.size() - 1);
+    }
+
+    void SendNote(uint32_t system, uint32_t handler, const std::vector<uint8_t>& note) override
+    {
+        sent.push_back({system, handler, note});
+    }
+
+    /// One sent note.
+    struct Sent
+    {
+        uint32_t system;
+        uint32_t handler;
+        std::vector<uint8_t> note;
+    };
+
+    std::vector<NoteHandler> handlers;
+    std::vector<Sent> sent;
+};
+
+// Across MPI processes a stall stops them all: the stalled process tells every other one, and
+// a process told of a stall elsewhere stops (its event queue would otherwise keep it running).
+TEST_F(HealthMonitorTest, AStallInOneProcessStopsTheOthers)
+{
+    Config::SetDefault("ns3::FabricNic::RxDrainRate", DataRateValue(DataRate("1bps")));
+    Config::SetDefault("ns3::PfcNetDevice::PfcWatchdogTimeout", TimeValue(Seconds(0)));
+    Config::SetDefault("ns3::FabricHealthMonitor::StallTime", TimeValue(MilliSeconds(20)));
+    Config::SetDefault("ns3::FabricHealthMonitor::CheckInterval", TimeValue(MilliSeconds(1)));
+    Ptr<FabricTopologyHelper> t = Build();
+    auto notes = CreateObject<RecordingNotes>();
+    t->GetHealthMonitor()->SetProcesses(notes, 3, 1); // process 1 of 3
+    Simulator::Run();
+    Config::Reset();
+    ASSERT_TRUE(t->GetHealthMonitor()->IsStalled());
+    ASSERT_EQ(notes->sent.size(), 2u);
+    EXPECT_EQ(notes->sent[0].system, 0u);
+    EXPECT_EQ(notes->sent[1].system, 2u);
+    EXPECT_EQ(notes->sent[0].note, (std::vector<uint8_t>{0, 0, 0, 1}));
+    Simulator::Destroy();
+
+    // Another process (0) hears of it at 3 ms while its own traffic (a PFC refresh that never
+    // ends, as above) keeps its queue busy.
+    Config::SetDefault("ns3::FabricNic::RxDrainRate", DataRateValue(DataRate("1bps")));
+    Config::SetDefault("ns3::PfcNetDevice::PfcWatchdogTimeout", TimeValue(Seconds(0)));
+    completions.clear();
+    Ptr<FabricTopologyHelper> other = Build();
+    auto heard = CreateObject<RecordingNotes>();
+    other->GetHealthMonitor()->SetProcesses(heard, 3, 0);
+    Simulator::Schedule(MilliSeconds(3), [heard]() { heard->handlers[0]({0, 0, 0, 1}); });
+    testing::internal::CaptureStderr();
+    Simulator::Run();
+    const std::string err = testing::internal::GetCapturedStderr();
+    Config::Reset();
+    EXPECT_EQ(Simulator::Now(), MilliSeconds(3));
+    EXPECT_TRUE(other->GetHealthMonitor()->IsStalled());
+    EXPECT_TRUE(heard->sent.empty()); // told, not telling
+    EXPECT_NE(err.find("ai-fabric: STALLED in MPI process 1 (its diagnosis is on its stderr); "
+                       "process 0 stopped at +3ms"),
+              std::string::npos)
+        << err;
+}
+
 TEST(HealthMonitorDeathTest, BadIntervalsAreRefusedNamingTheValue)
 {
     Ptr<FabricHealthMonitor> m = CreateObject<FabricHealthMonitor>();

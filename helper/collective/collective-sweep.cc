@@ -223,7 +223,10 @@ CollectiveSweep::Released(bool ok)
 {
     if (!ok)
     {
+        // A collective failed somewhere: every process stops (across processes the failing
+        // one's communicator stops only its own).
         m_failed = true;
+        Simulator::Stop();
         return;
     }
     if (!m_prologue.empty())

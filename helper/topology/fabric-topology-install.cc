@@ -333,6 +333,11 @@ FabricTopologyHelper::Install()
 
     m_monitor = CreateObject<FabricHealthMonitor>();
     m_monitor->Install(m_gpus);
+    if (Ptr<PfcRemoteExchange> exchange = GetObject<PfcRemoteExchange>())
+    {
+        // Across processes a stall in one stops them all.
+        m_monitor->SetProcesses(exchange, FabricMpi::GetSize(), FabricMpi::GetSystemId());
+    }
     m_monitor->SetNodeNamer(MakeCallback(&FabricTopologyHelper::GetNodeName, this));
 
     t = std::chrono::steady_clock::now();

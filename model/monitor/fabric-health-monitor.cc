@@ -86,6 +86,7 @@ FabricHealthMonitor::DoDispose()
     m_diagnosers.clear();
     m_busyCallbacks.clear();
     m_namer = Callback<std::string, uint32_t>();
+    m_notes = nullptr;
     Object::DoDispose();
 }
 
@@ -229,6 +230,45 @@ FabricHealthMonitor::Arm()
 }
 
 void
+FabricHealthMonitor::SetProcesses(Ptr<FabricNoteChannel> notes, uint32_t processes, uint32_t self)
+{
+    NS_ABORT_MSG_IF(!notes, "FabricHealthMonitor::SetProcesses: null note channel");
+    NS_ABORT_MSG_IF(processes < 2 || self >= processes,
+                    "FabricHealthMonitor::SetProcesses: process "
+                        << self << " of " << processes
+                        << " (need 2 or more processes, self below)");
+    m_notes = notes;
+    m_processes = processes;
+    m_self = self;
+    m_noteHandler = notes->AddNoteHandler(MakeCallback(&FabricHealthMonitor::OnRemoteStall, this));
+}
+
+void
+FabricHealthMonitor::OnRemoteStall(const std::vector<uint8_t>& note)
+{
+    NS_ABORT_MSG_IF(note.size() != 4,
+                    "FabricHealthMonitor: a stall note of " << note.size() << " B (expected 4)");
+    const uint32_t from = (uint32_t(note[0]) << 24) | (uint32_t(note[1]) << 16) |
+                          (uint32_t(note[2]) << 8) | uint32_t(note[3]);
+    if (m_stalled)
+    {
+        return; // stalled here too: already stopped, with its own diagnosis
+    }
+    m_stalled = true;
+    std::ostringstream d;
+    d << "ai-fabric: STALLED in MPI process " << from << " (its diagnosis is on its stderr); "
+      << "process " << m_self << " stopped at " << Simulator::Now().As(Time::MS) << "\n";
+    m_diagnosis = d.str();
+    *m_out << m_diagnosis << std::flush;
+    if (m_armed)
+    {
+        Simulator::Remove(m_check); // a cancelled event would still advance the clock
+        m_armed = false;
+    }
+    Simulator::Stop();
+}
+
+void
 FabricHealthMonitor::Check()
 {
     m_armed = false;
@@ -261,6 +301,21 @@ FabricHealthMonitor::Check()
         m_stalledTrace(now - m_lastProgress, m_diagnosis);
         NotifyBusy();
         Simulator::Stop();
+        if (m_notes)
+        {
+            // The other processes would wait on this one's frames forever: stop them too.
+            const std::vector<uint8_t> note = {uint8_t(m_self >> 24),
+                                               uint8_t(m_self >> 16),
+                                               uint8_t(m_self >> 8),
+                                               uint8_t(m_self)};
+            for (uint32_t p = 0; p < m_processes; ++p)
+            {
+                if (p != m_self)
+                {
+                    m_notes->SendNote(p, m_noteHandler, note);
+                }
+            }
+        }
         return;
     }
     m_armed = true;

@@ -7,6 +7,7 @@
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
 #include "ns3/fabric-nic.h"
+#include "ns3/fabric-note-channel.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -95,6 +96,20 @@ class FabricHealthMonitor : public Object
      */
     void AddBusyCallback(Callback<void, bool> cb);
 
+    /**
+     * \brief Run across MPI processes: a stall detected here stops every process (a 4-byte
+     *        note naming this process to each other one), and a stall in another process stops
+     *        this one, saying which process stalled (its diagnosis is on its stderr) and
+     *        marking this monitor stalled. Without it, the other processes of a run would wait
+     *        on the stalled one's frames forever. Call in every process at the same point of the
+     *        set-up (it registers a note handler); FabricTopologyHelper does when the topology
+     *        spans processes.
+     * \param notes the topology's note channel (not null; aborts otherwise)
+     * \param processes number of processes, >= 2
+     * \param self this process's system id, < processes (aborts naming both otherwise)
+     */
+    void SetProcesses(Ptr<FabricNoteChannel> notes, uint32_t processes, uint32_t self);
+
     /// \return operations pending on the watched NICs (sum of FabricNic::GetPendingOperations)
     uint64_t GetPendingOperations() const;
     /// \return true once a stall was detected (and the simulation stopped)
@@ -136,6 +151,9 @@ class FabricHealthMonitor : public Object
     std::string NodeName(uint32_t id) const;
     /// Tell the busy callbacks if pending work started or ended since the last call.
     void NotifyBusy();
+    /// \brief Another process stalled: stop this one.
+    /// \param note its bytes (the stalled process's system id)
+    void OnRemoteStall(const std::vector<uint8_t>& note);
 
     Time m_stallTime;                   //!< attribute StallTime
     Time m_checkInterval;               //!< attribute CheckInterval
@@ -154,6 +172,10 @@ class FabricHealthMonitor : public Object
     std::string m_diagnosis;                           //!< the stall's diagnosis
     std::ostream* m_out;                               //!< where a stall is reported (stderr)
     TracedCallback<Time, const std::string&> m_stalledTrace; //!< stalls
+    Ptr<FabricNoteChannel> m_notes; //!< across processes: where stalls are told (else null)
+    uint32_t m_noteHandler{0};      //!< our note handler's id
+    uint32_t m_processes{1};        //!< processes of the run
+    uint32_t m_self{0};             //!< this process's system id
 };
 
 } // namespace ns3
