@@ -31,6 +31,13 @@
  *                                                per line; tools/flowtxt_to_flowlist.py converts
  *                                                the HPCC-lineage flow.txt)
  *
+ * One run across MPI processes (a build with MPI, tools/ai-fabric.sh mpi-build), over UET:
+ * `mpirun -np 2 ns3.48-cc-workload --order=causal --transport=uet ...` splits the Clos by
+ * leaf groups; each process posts its own hosts' flows, and process 0 writes the sequential
+ * run's table and files (--fct rows in the order a sequential run finishes them), the same
+ * bytes as one process with --order=causal. RoCE's pooled QP pairs, --timeline, --monitor and
+ * --fault run in one process only (refused across processes, naming why).
+ *
  * --seed sets ns-3's seed and --RngRun its run number (both honoured: tools/sweep.py's
  * --RngRun={seed} gives independent replications, ECMP placement included). Input errors end
  * the run with status 2 and one line; a run in which no flow ran ends with status 1 (an empty
@@ -44,6 +51,7 @@
 #include "ns3/ai-fabric-module.h"
 #include "ns3/core-module.h"
 
+#include <chrono>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -76,21 +84,27 @@ PrintRow(const std::string& label, const FlowFctBucketStats& b)
               << std::setw(9) << b.p95Slowdown << std::setw(9) << b.p99Slowdown << '\n';
 }
 
-/// \return "flows <done> done / <started> started" for the progress line
+/// \return "flows <done> done / <started> started" for the progress line (across MPI
+///         processes, the flows started: the others finish elsewhere)
 std::string
 FlowStatus(FlowWorkloadRunner* runner, double expected)
 {
     std::ostringstream os;
-    os << "flows " << runner->GetFinished() << " done / " << runner->GetStarted()
-       << " started (of ~" << std::llround(expected) << ")";
+    os << "flows ";
+    if (FabricMpi::GetSize() == 1)
+    {
+        os << runner->GetFinished() << " done / ";
+    }
+    os << runner->GetStarted() << " started (of ~" << std::llround(expected) << ")";
     return os.str();
 }
 
-/// \return the fraction of the expected flows done
+/// \return the fraction of the expected flows done (across MPI processes: started)
 double
 FlowFraction(FlowWorkloadRunner* runner, double expected)
 {
-    return expected > 0 ? std::min(1.0, double(runner->GetFinished()) / expected) : -1;
+    const uint64_t n = FabricMpi::GetSize() == 1 ? runner->GetFinished() : runner->GetStarted();
+    return expected > 0 ? std::min(1.0, double(n) / expected) : -1;
 }
 
 /// More flows than this make a run long: said before it starts.
@@ -113,8 +127,10 @@ main(int argc, char* argv[])
     std::string monitorPath;
     std::string scheduler = "ns3::DelayClassScheduler";
     std::string simulator = "ns3::FabricSimulatorImpl";
+    std::string order;
 
     FabricCommandLine cmd(__FILE__);
+    FabricMpi::Enable(&argc, &argv); // MPI, when started by mpirun
     const std::string h = "ns3::ClosWorkloadHelper::";
     cmd.AddAttribute("leaves", h + "Leaves");
     cmd.AddAttribute("hosts-per-leaf", h + "HostsPerLeaf");
@@ -166,9 +182,20 @@ main(int argc, char* argv[])
                  "ns-3 simulator engine (same results with ns3::DefaultSimulatorImpl; "
                  "ns3::FabricSimulatorImpl runs fewer events)",
                  simulator);
+    cmd.AddValue("order",
+                 "Event order, instead of --simulator/--scheduler: causal (the same results "
+                 "sequentially and across MPI processes) | fast; needed across processes",
+                 order);
     cmd.Parse(argc, argv);
-    SetSimulatorImpl(simulator);  // an input error naming a bad --simulator
-    SetEventScheduler(scheduler); // an input error naming a bad --scheduler
+    FabricMpi::SelectEngine(cmd, order, simulator, scheduler); // names a bad value
+    const bool writer = FabricMpi::GetSystemId() == 0; // the process that writes the outputs
+    for (const char* f : {"timeline", "monitor", "fault", "fault-log"})
+    {
+        FABRIC_INPUT_ERROR_IF(FabricMpi::GetSize() > 1 && cmd.IsGiven(f),
+                              "--" << f << " runs in one process only (its rows need every "
+                                   << "switch at once); this run has " << FabricMpi::GetSize()
+                                   << " MPI processes");
+    }
 
     auto exp = CreateObject<ClosWorkloadHelper>();
     // Flags that do not apply to this run are refused, not ignored.
@@ -212,11 +239,14 @@ main(int argc, char* argv[])
     }
     // Opt-in monitoring (--monitor=FILE): nothing is created or scheduled without it.
     Ptr<FabricMonitor> monitor = FabricMonitor::InstallIfEnabled(exp->GetTopology(), monitorPath);
-    exp->GetTopology()->Print(std::cout);
-    faults->Print(std::cout);
+    if (writer)
+    {
+        exp->GetTopology()->Print(std::cout);
+        faults->Print(std::cout);
+    }
     FlowWorkloadRunner& runner = exp->GetRunner();
     std::unique_ptr<std::ofstream> fct;
-    if (!fctPath.empty())
+    if (!fctPath.empty() && writer)
     {
         fct = std::make_unique<std::ofstream>(fctPath);
         FABRIC_INPUT_ERROR_IF(!*fct, "--fct=" << fctPath << ": cannot open the file for writing");
@@ -225,7 +255,7 @@ main(int argc, char* argv[])
             MakeBoundCallback(&WriteRow, static_cast<std::ostream*>(fct.get())));
     }
     const double expected = exp->GetExpectedFlows();
-    if (expected > MANY_FLOWS)
+    if (expected > MANY_FLOWS && writer)
     {
         std::cerr << "cc-workload: warning: this workload will start about "
                   << std::llround(expected) << " flows"
@@ -235,7 +265,7 @@ main(int argc, char* argv[])
                   << "; a run that large may take long (progress below, --quiet hides it)\n";
     }
     Ptr<FabricProgressReporter> progress;
-    if (!cmd.IsQuiet())
+    if (!cmd.IsQuiet() && writer)
     {
         progress = CreateObject<FabricProgressReporter>();
         progress->SetName("cc-workload");
@@ -244,8 +274,23 @@ main(int argc, char* argv[])
         progress->Watch(exp->GetTopology()->GetHealthMonitor());
     }
     exp->Start();
+    const auto run0 = std::chrono::steady_clock::now();
     Simulator::Run();
-    const bool healthy = exp->GetTopology()->GetHealthMonitor()->ReportEndOfRun(std::cerr);
+    FabricMpi::ReportProcess(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - run0).count(),
+        exp->GetTopology()->GetObject<PfcRemoteExchange>());
+    const bool healthy =
+        FabricMpi::Sum(exp->GetTopology()->GetHealthMonitor()->ReportEndOfRun(std::cerr) ? 0 : 1) ==
+        0;
+    exp->Gather(); // across processes: every flow and queue sample at process 0
+    FabricAggregateCounters counters = exp->GetTopology()->GetAggregateCounters();
+    counters.Gather();
+    if (!writer)
+    {
+        Simulator::Destroy();
+        FabricMpi::Disable();
+        return 0; // process 0 writes the outputs and gives the exit status
+    }
 
     const FlowFctSummary& s = runner.GetSummary();
     StringValue cc;
@@ -279,7 +324,6 @@ main(int argc, char* argv[])
     }
     PrintRow("all", s.GetOverall());
     // PFC, ECN, CNPs and drops per tier (host, leaf, spine).
-    const FabricAggregateCounters counters = exp->GetTopology()->GetAggregateCounters();
     std::cout << "fabric:";
     for (FabricNodeType tier : {FabricNodeType::GPU, FabricNodeType::LEAF, FabricNodeType::SPINE})
     {
@@ -341,5 +385,6 @@ main(int argc, char* argv[])
                   << " size buckets have no flow (\"-\" above, blank in --summary)\n";
     }
     Simulator::Destroy();
+    FabricMpi::Disable();
     return healthy && runner.AllCompleted() && s.GetFlows() > 0 ? 0 : 1;
 }

@@ -114,6 +114,45 @@ TEST_F(CausalOrderTest, AnEventInsertedLateWithItsDrawnKeyRunsInItsCausalPlace)
     }
 }
 
+// The running event's key is its place in the order: its time, when and by which context it
+// was created, and the creating process's count; two simultaneous events of two creators
+// carry keys that order them as they ran.
+TEST_F(CausalOrderTest, TheRunningEventsKeyIsItsPlaceInTheOrder)
+{
+    UseCausal(true);
+
+    struct Seen
+    {
+        uint64_t ts;
+        CausalKey key;
+    };
+
+    std::vector<Seen> seen;
+    auto look = [&seen]() {
+        Seen s;
+        s.key = CausalOrderScheduler::GetCurrent()->GetRunningKey(&s.ts);
+        seen.push_back(s);
+    };
+    Simulator::ScheduleWithContext(5, NanoSeconds(20), [&look]() {
+        Simulator::Schedule(NanoSeconds(100), look);
+    });
+    Simulator::ScheduleWithContext(3, NanoSeconds(20), [&look]() {
+        Simulator::Schedule(NanoSeconds(100), look);
+    });
+    Simulator::Run();
+    Simulator::Destroy();
+    ASSERT_EQ(seen.size(), 2u);
+    const uint64_t t120 = NanoSeconds(120).GetTimeStep();
+    const uint64_t t20 = NanoSeconds(20).GetTimeStep();
+    EXPECT_EQ(seen[0].ts, t120);
+    EXPECT_EQ(seen[0].key.createdTs, t20);
+    EXPECT_EQ(seen[0].key.creator, 3u) << "node 3's event runs first";
+    EXPECT_EQ(seen[1].ts, t120);
+    EXPECT_EQ(seen[1].key.createdTs, t20);
+    EXPECT_EQ(seen[1].key.creator, 5u);
+    EXPECT_GT(seen[0].key.seq, seen[1].key.seq) << "node 5 scheduled its event first";
+}
+
 TEST_F(CausalOrderTest, IsPendingAndCancelFollowTheRunOrder)
 {
     // At t = 100 ns, "late" (created by node 1) runs before "early" (created by node 2) although

@@ -1180,10 +1180,10 @@ TEST(ExampleInputTest, AnMpiLaunchOfSeveralProcessesIsRefusedWhereItCannotRun)
     SKIP_WITHOUT_EXAMPLES();
     int status = 0;
     const std::string single = ns3::test::RunCommand("OMPI_COMM_WORLD_SIZE=2 timeout 60 " +
-                                                         ExamplesDir() + "/cc-workload 2>&1",
+                                                         ExamplesDir() + "/lb-compare 2>&1",
                                                      &status);
     EXPECT_EQ(status, 2) << single;
-    EXPECT_NE(single.find("cc-workload: error: started as 2 MPI processes, but this program "
+    EXPECT_NE(single.find("lb-compare: error: started as 2 MPI processes, but this program "
                           "runs in one process; run it without mpirun"),
               std::string::npos)
         << single;

@@ -504,6 +504,60 @@ TEST_F(FlowWorkloadRunnerTest, QueueSamplerCoversEveryPortAndStopsWithTheWorkloa
     EXPECT_LT(end, MilliSeconds(50)) << "the sampler must not keep the run going";
 }
 
+// Across MPI processes the queue sampler holds its samples from the arrivals' end until the
+// processes agree where the last flow finished (a lookahead later). Held samples settled at
+// the last completion's key are exactly the samples of a sampler that stopped there: here,
+// in one run under the causal order, a second sampler of the same switches holds every
+// sample after Start()'s own and stops 35 us (3-4 ticks) after the last flow.
+TEST_F(FlowWorkloadRunnerTest, HeldQueueSamplesSettledAtTheLastCompletionAreTheSequentialOnes)
+{
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::CausalSimulatorImpl"));
+    GlobalValue::Bind("SchedulerType", StringValue("ns3::CausalOrderScheduler"));
+    auto exp = CreateObject<ClosWorkloadHelper>();
+    exp->SetAttribute("Leaves", UintegerValue(2));
+    exp->SetAttribute("HostsPerLeaf", UintegerValue(8));
+    exp->SetAttribute("Load", DoubleValue(0.8));
+    exp->SetAttribute("Duration", TimeValue(MilliSeconds(1)));
+    exp->Install();
+    Ptr<SwitchQueueSampler> stopped = exp->GetQueueSampler();
+    auto held = CreateObject<SwitchQueueSampler>();
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        held->AddSwitch(exp->GetTopology()->GetLeaf(i)->GetObject<FabricSwitch>(), "leaf");
+    }
+    for (uint32_t i = 0; i < exp->GetTopology()->GetNSpines(); ++i)
+    {
+        held->AddSwitch(exp->GetTopology()->GetSpine(i)->GetObject<FabricSwitch>(), "spine");
+    }
+    uint64_t ts = 0;
+    CausalKey end;
+    FlowWorkloadRunner& runner = exp->GetRunner();
+    runner.SetRecordCallback([&ts, &end](const FlowFctRecord&) {
+        end = CausalOrderScheduler::GetCurrent()->GetRunningKey(&ts);
+    });
+    runner.SetFinishedCallback([stopped, held]() {
+        stopped->Stop();
+        Simulator::Schedule(MicroSeconds(35), &SwitchQueueSampler::Stop, held);
+    });
+    exp->Start();
+    held->Start();
+    held->Hold();
+    Simulator::Run();
+    ASSERT_TRUE(runner.AllCompleted());
+    EXPECT_EQ(held->GetStats("leaf").samples, 2u * 10) << "Start()'s sample only: held";
+    held->Settle(ts, end);
+    std::ostringstream a;
+    std::ostringstream b;
+    stopped->WriteCsv(a);
+    held->WriteCsv(b);
+    EXPECT_GT(stopped->GetStats("leaf").samples, 2u * 10 * 50) << "about 100 ticks";
+    EXPECT_EQ(b.str(), a.str());
+    held->Settle(ts, end);
+    std::ostringstream c;
+    held->WriteCsv(c);
+    EXPECT_EQ(c.str(), a.str()) << "settled once: nothing held any more";
+}
+
 // The queue sampler's timeline: one row per tier per tick (leaf then spine, every 10 us from
 // 0) plus the last rows when the workload finished; each tier's pause frames, summed over its
 // rows, equal the pause frames its switches' ports sent in the whole run (the fabric counters,

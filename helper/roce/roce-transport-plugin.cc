@@ -139,6 +139,12 @@ class RoceMessageService : public FabricMessageService
         return m_connections;
     }
 
+    std::string GetProcessLimit() const override
+    {
+        return "a renewed QP pair's numbers depend on completions only the sender's process "
+               "sees (its destination NIC's next QP number counts every other connection to it)";
+    }
+
   private:
     /// A message in flight.
     struct Message

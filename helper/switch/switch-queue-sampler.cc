@@ -7,6 +7,7 @@
 #include "ns3/ai-fabric-compat.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-input-error.h"
+#include "ns3/fabric-mpi.h"
 #include "ns3/shared-buffer-mmu.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <iomanip>
 #include <ostream>
+#include <sstream>
 
 namespace ns3
 {
@@ -65,18 +67,23 @@ void
 SwitchQueueSampler::AddSwitch(Ptr<FabricSwitch> sw, const std::string& tier)
 {
     FABRIC_INPUT_ERROR_IF(!sw, "SwitchQueueSampler::AddSwitch: null switch (tier " << tier << ")");
+    Tier* found = nullptr;
     for (Tier& t : m_tiers)
     {
-        if (t.name == tier)
-        {
-            t.switches.push_back(sw);
-            return;
-        }
+        found = t.name == tier ? &t : found;
     }
-    Tier t;
-    t.name = tier;
-    t.switches.push_back(sw);
-    m_tiers.push_back(t);
+    if (!found)
+    {
+        m_tiers.emplace_back();
+        found = &m_tiers.back();
+        found->name = tier;
+    }
+    // Across MPI processes another process's switch is sampled there (here it stays empty).
+    Ptr<Node> node = sw->GetObject<Node>();
+    if (!node || FabricMpi::IsLocal(node))
+    {
+        found->switches.push_back(sw);
+    }
 }
 
 void
@@ -176,8 +183,31 @@ SwitchQueueSampler::WriteTimelineRows()
 }
 
 void
+SwitchQueueSampler::Count(Tier& t, uint64_t q) const
+{
+    const uint64_t bin = q == 0 ? 0 : (q - 1) / m_binBytes + 1; // bin 0: empty
+    if (bin >= t.bins.size())
+    {
+        t.bins.resize(bin + 1, 0);
+    }
+    t.bins[bin]++;
+    t.samples++;
+    t.max = std::max(t.max, q);
+    t.sum += double(q);
+}
+
+void
 SwitchQueueSampler::Sample()
 {
+    Held* held = nullptr;
+    if (m_holding)
+    {
+        CausalOrderScheduler* order = CausalOrderScheduler::GetCurrent();
+        NS_ABORT_MSG_IF(!order, "SwitchQueueSampler::Hold needs ns3::CausalOrderScheduler");
+        m_held.emplace_back();
+        held = &m_held.back();
+        held->key = order->GetRunningKey(&held->ts);
+    }
     for (Tier& t : m_tiers)
     {
         for (const Ptr<FabricSwitch>& sw : t.switches)
@@ -186,15 +216,14 @@ SwitchQueueSampler::Sample()
             for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
             {
                 const uint64_t q = mmu->GetEgressPortBytes(p);
-                const uint64_t bin = q == 0 ? 0 : (q - 1) / m_binBytes + 1; // bin 0: empty
-                if (bin >= t.bins.size())
+                if (held)
                 {
-                    t.bins.resize(bin + 1, 0);
+                    held->bytes.push_back(q);
                 }
-                t.bins[bin]++;
-                t.samples++;
-                t.max = std::max(t.max, q);
-                t.sum += double(q);
+                else
+                {
+                    Count(t, q);
+                }
             }
         }
     }
@@ -203,6 +232,113 @@ SwitchQueueSampler::Sample()
         WriteTimelineRows();
     }
     m_event = Simulator::Schedule(m_interval, &SwitchQueueSampler::Sample, this);
+}
+
+void
+SwitchQueueSampler::Hold()
+{
+    NS_ABORT_MSG_IF(m_timeline,
+                    "SwitchQueueSampler::Hold: a timeline's rows cannot be held (one process's "
+                    "timeline only)");
+    m_holding = true;
+}
+
+void
+SwitchQueueSampler::Settle(uint64_t ts, const CausalKey& key)
+{
+    auto before = [ts, &key](const Held& h) {
+        if (h.ts != ts)
+        {
+            return h.ts < ts;
+        }
+        if (h.key.createdTs != key.createdTs)
+        {
+            return h.key.createdTs < key.createdTs;
+        }
+        return h.key.creator < key.creator; // same creator: the end came first (it ends them)
+    };
+    for (const Held& h : m_held)
+    {
+        if (!before(h))
+        {
+            continue;
+        }
+        std::size_t i = 0;
+        for (Tier& t : m_tiers)
+        {
+            for (const Ptr<FabricSwitch>& sw : t.switches)
+            {
+                for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+                {
+                    Count(t, h.bytes[i++]);
+                }
+            }
+        }
+    }
+    m_held.clear();
+    m_held.shrink_to_fit();
+    m_holding = false;
+}
+
+void
+SwitchQueueSampler::Gather()
+{
+    if (FabricMpi::GetSize() == 1)
+    {
+        return;
+    }
+    // One line per tier: name samples max sum bins...
+    std::ostringstream mine;
+    for (const Tier& t : m_tiers)
+    {
+        mine << t.name << ' ' << t.samples << ' ' << t.max << ' '
+             << static_cast<uint64_t>(t.sum) // whole bytes: exact below 2^53
+             << ' ' << t.bins.size();
+        for (uint64_t b : t.bins)
+        {
+            mine << ' ' << b;
+        }
+        mine << '\n';
+    }
+    const std::string all = FabricMpi::Gather(mine.str());
+    if (FabricMpi::GetSystemId() != 0)
+    {
+        return;
+    }
+    for (Tier& t : m_tiers)
+    {
+        t.bins.clear();
+        t.samples = 0;
+        t.max = 0;
+        t.sum = 0;
+    }
+    std::istringstream in(all);
+    std::size_t row = 0;
+    for (std::string line; std::getline(in, line); ++row)
+    {
+        std::istringstream fields(line);
+        std::string name;
+        uint64_t samples = 0;
+        uint64_t max = 0;
+        uint64_t sum = 0;
+        std::size_t bins = 0;
+        fields >> name >> samples >> max >> sum >> bins;
+        Tier& t = m_tiers[row % m_tiers.size()];
+        NS_ABORT_MSG_IF(!fields || name != t.name,
+                        "SwitchQueueSampler::Gather: process "
+                            << row / m_tiers.size() << " sampled tier '" << name
+                            << "' where this one has '" << t.name << "'");
+        t.samples += samples;
+        t.max = std::max(t.max, max);
+        t.sum += double(sum);
+        t.bins.resize(std::max(t.bins.size(), bins), 0);
+        for (std::size_t b = 0; b < bins; ++b)
+        {
+            uint64_t n = 0;
+            fields >> n;
+            t.bins[b] += n;
+        }
+    }
 }
 
 std::vector<std::string>

@@ -8,6 +8,7 @@
 #ifndef SWITCH_QUEUE_SAMPLER_H
 #define SWITCH_QUEUE_SAMPLER_H
 
+#include "ns3/causal-order-scheduler.h"
 #include "ns3/event-id.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/nstime.h"
@@ -60,6 +61,13 @@ struct SwitchQueueStats
  * the pause frames the tier sent between Start() and Stop(). Rows are written as they are
  * taken, never stored: memory does not grow with the run. The histograms are the same with
  * and without a timeline (Stop()'s row is not a histogram sample).
+ *
+ * Across MPI processes each process samples the switches of its own nodes (the others'
+ * queues are empty there). A run whose end is decided in another process (FlowWorkloadRunner:
+ * the last flow may finish anywhere) holds its samples from Hold() on, keeps those taken
+ * before the end (Settle()) and drops the ones taken while the processes agreed on it; Gather()
+ * then adds every process's histograms at process 0, which reports what a sequential run
+ * reports. A timeline is one process's only (Stop()'s row is the state at its own time).
  */
 class SwitchQueueSampler : public Object
 {
@@ -90,6 +98,32 @@ class SwitchQueueSampler : public Object
      *        end of the run); nullptr stops streaming
      */
     void SetTimelineStream(std::ostream* os);
+    /**
+     * \brief From now on keep each sample apart (its time, its event's CausalKey and every
+     *        port's queue) until Settle() says whether it counts: for a run across MPI
+     *        processes whose end is known only some time after it happened. Needs the
+     *        CausalOrderScheduler (aborts otherwise, at the next sample); memory grows by one
+     *        value per port per sample until Settle(). No timeline rows for held samples
+     *        (aborts with a timeline stream).
+     */
+    void Hold();
+    /**
+     * \brief Count the held samples taken before the event at \p ts with key \p key (the
+     *        end of the run, e.g. the last flow's completion), drop the others, and sample
+     *        as before Hold() (sampling itself is not restarted: Stop() ends it).
+     * \param ts the end's time, time steps
+     * \param key its CausalKey (samples at \p ts count if their key is smaller: created
+     *        earlier, or by a smaller context; the seq of keys of two creators is never
+     *        compared)
+     */
+    void Settle(uint64_t ts, const CausalKey& key);
+    /**
+     * \brief Collective across MPI processes (every process calls it, after the run): add
+     *        every process's histograms, sample counts, maxima and sums into process 0's, so
+     *        that its GetStats() and WriteCsv() cover the whole fabric. Nothing without MPI.
+     *        Aborts naming the tiers if the processes sampled different tiers.
+     */
+    void Gather();
     /// \return the tiers, in the order first added
     std::vector<std::string> GetTiers() const;
     /**
@@ -112,7 +146,7 @@ class SwitchQueueSampler : public Object
     struct Tier
     {
         std::string name;                        //!< its name
-        std::vector<Ptr<FabricSwitch>> switches; //!< its switches
+        std::vector<Ptr<FabricSwitch>> switches; //!< its switches (this process's)
         std::vector<uint64_t> bins;              //!< samples per BinBytes bin
         uint64_t samples{0};                     //!< samples taken
         uint64_t max{0};                         //!< largest sample
@@ -120,8 +154,22 @@ class SwitchQueueSampler : public Object
         uint64_t pauseTx{0};                     //!< its ports' pause frames at the last row
     };
 
+    /// A sample taken after Hold(), until Settle().
+    struct Held
+    {
+        uint64_t ts;                 //!< its time, time steps
+        CausalKey key;               //!< its event's key
+        std::vector<uint64_t> bytes; //!< every port's queue, tier by tier
+    };
+
     /// Take one sample of every port and reschedule.
     void Sample();
+    /**
+     * \brief Count one port's queue in a tier's histogram.
+     * \param t the tier
+     * \param q the queue, bytes
+     */
+    void Count(Tier& t, uint64_t q) const;
     /// Cancel the next sample (no timeline row).
     void Cancel();
     /// \return the pause frames (XOFF) the ports of \p t sent so far
@@ -134,6 +182,8 @@ class SwitchQueueSampler : public Object
     std::vector<Tier> m_tiers;         //!< tiers
     EventId m_event;                   //!< next sample
     std::ostream* m_timeline{nullptr}; //!< timeline rows go here (not owned; null: none)
+    bool m_holding{false};             //!< Hold() called, Settle() not yet
+    std::vector<Held> m_held;          //!< samples held
 };
 
 } // namespace ns3

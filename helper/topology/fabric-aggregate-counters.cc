@@ -5,6 +5,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/fabric-input-error.h"
+#include "ns3/fabric-mpi.h"
 
 #include <numeric>
 
@@ -193,6 +194,111 @@ const char*
 FabricAggregateCounters::GetTierName(FabricNodeType type)
 {
     return type == FabricNodeType::GPU ? "host" : FabricNodeTypeName(type);
+}
+
+namespace
+{
+
+/**
+ * \param c a sum
+ * \param[in,out] v every counter of \p c but its node count is appended, in a fixed order
+ */
+void
+AppendValues(const FabricTierCounters& c, std::vector<uint64_t>& v)
+{
+    v.insert(v.end(),
+             {c.pfcPauseTx,
+              c.pfcXonTx,
+              c.pfcPauseRx,
+              c.pfcXonRx,
+              c.xoffDecisions,
+              c.xonDecisions,
+              static_cast<uint64_t>(c.pausedTime.GetTimeStep()),
+              c.pfcStorms,
+              c.forwarded,
+              c.ecnMarks,
+              c.trims,
+              c.cnpTx,
+              c.cnpRx,
+              c.ceRx,
+              c.losslessDrops});
+    for (uint32_t r = 0; r < c.switchDrops.GetN(); ++r)
+    {
+        v.push_back(c.switchDrops[r]);
+    }
+    v.insert(v.end(), c.portDrops.begin(), c.portDrops.end());
+    v.insert(v.end(), c.nicDrops.begin(), c.nicDrops.end());
+}
+
+/**
+ * \param nodes the node count to keep
+ * \param v values in AppendValues()'s order
+ * \param[in,out] i where this sum's values start in \p v; moved past them
+ * \return the sum
+ */
+FabricTierCounters
+FromValues(uint32_t nodes, const std::vector<uint64_t>& v, std::size_t& i)
+{
+    FabricTierCounters c;
+    c.nodes = nodes;
+    for (uint64_t* f : {&c.pfcPauseTx,
+                        &c.pfcXonTx,
+                        &c.pfcPauseRx,
+                        &c.pfcXonRx,
+                        &c.xoffDecisions,
+                        &c.xonDecisions})
+    {
+        *f = v[i++];
+    }
+    c.pausedTime = TimeStep(v[i++]);
+    for (uint64_t* f : {&c.pfcStorms,
+                        &c.forwarded,
+                        &c.ecnMarks,
+                        &c.trims,
+                        &c.cnpTx,
+                        &c.cnpRx,
+                        &c.ceRx,
+                        &c.losslessDrops})
+    {
+        *f = v[i++];
+    }
+    for (uint32_t r = 0; r < c.switchDrops.GetN(); ++r)
+    {
+        c.switchDrops.Count(r, v[i++]);
+    }
+    for (uint64_t& n : c.portDrops)
+    {
+        n = v[i++];
+    }
+    for (uint64_t& n : c.nicDrops)
+    {
+        n = v[i++];
+    }
+    return c;
+}
+
+} // namespace
+
+void
+FabricAggregateCounters::Gather()
+{
+    if (FabricMpi::GetSize() == 1)
+    {
+        return;
+    }
+    std::vector<uint64_t> v;
+    for (const FabricTierCounters& t : tiers)
+    {
+        AppendValues(t, v);
+    }
+    AppendValues(total, v);
+    v = FabricMpi::SumEach(v);
+    std::size_t i = 0;
+    for (FabricTierCounters& t : tiers)
+    {
+        t = FromValues(t.nodes, v, i);
+    }
+    total = FromValues(total.nodes, v, i);
 }
 
 void

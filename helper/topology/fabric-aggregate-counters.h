@@ -131,6 +131,15 @@ struct FabricAggregateCounters
      * \param os the stream
      */
     void Print(std::ostream& os) const;
+
+    /**
+     * \brief Collective across MPI processes (every process calls it, at the same point):
+     *        every counter becomes its sum over the processes, in every process, so that a
+     *        run split across processes reports the sequential run's sums. Node counts are
+     *        kept (every process builds every node; only its own nodes count anything).
+     *        Nothing without MPI.
+     */
+    void Gather();
 };
 
 } // namespace ns3

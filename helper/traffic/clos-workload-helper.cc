@@ -12,6 +12,7 @@
 #include "ns3/enum.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-input-error.h"
+#include "ns3/fabric-mpi.h"
 #include "ns3/fabric-transport-config.h"
 #include "ns3/flow-list.h"
 #include "ns3/flow-size-cdf.h"
@@ -425,6 +426,24 @@ ClosWorkloadHelper::Install()
         m_queues->SetTimelineStream(m_timeline);
     }
     m_runner->SetFinishedCallback(MakeCallback(&SwitchQueueSampler::Stop, m_queues));
+    // Across MPI processes the last flow may finish in another process: samples from the
+    // arrivals' end on wait until Gather() knows where.
+    m_runner->SetArrivalsEndCallback(MakeCallback(&SwitchQueueSampler::Hold, m_queues));
+}
+
+void
+ClosWorkloadHelper::Gather()
+{
+    FABRIC_INPUT_ERROR_IF(!m_runner, "ClosWorkloadHelper::Gather before Install");
+    if (FabricMpi::GetSize() == 1)
+    {
+        return;
+    }
+    m_runner->Gather();
+    uint64_t ts = 0;
+    const CausalKey end = m_runner->GetEnd(&ts);
+    m_queues->Settle(ts, end);
+    m_queues->Gather();
 }
 
 void

@@ -87,6 +87,15 @@ class ClosWorkloadHelper : public Object
     void Install();
     /// Start the flows (after Install, before Simulator::Run()).
     void Start();
+    /**
+     * \brief Collective across MPI processes (every process calls it, after the run): the
+     *        runner's flows (FlowWorkloadRunner::Gather) and the queue sampler's histograms
+     *        (held samples settled at the last flow's completion, then added up) reach process
+     *        0, whose runner, summary and GetQueueSampler() then report the sequential run's
+     *        figures. Nothing in a run of one process. The fabric's counters are gathered
+     *        apart (FabricAggregateCounters::Gather).
+     */
+    void Gather();
     /// \return the runner (valid after Install)
     FlowWorkloadRunner& GetRunner();
     /// \return the workload generator (valid after Install; null with FlowFile)

@@ -5,6 +5,8 @@
 
 #include "ns3/abort.h"
 #include "ns3/fabric-input-error.h"
+#include "ns3/fabric-mpi.h"
+#include "ns3/fabric-note-channel.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-time.h"
 #include "ns3/pfc-channel.h"
@@ -13,6 +15,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <sstream>
 #include <unordered_map>
 
 namespace ns3
@@ -56,8 +59,22 @@ FlowWorkloadRunner::SetFinishedCallback(Callback<void> cb)
 }
 
 void
+FlowWorkloadRunner::SetArrivalsEndCallback(Callback<void> cb)
+{
+    m_arrivalsEndCb = cb;
+}
+
+void
 FlowWorkloadRunner::MaybeFinished()
 {
+    if (m_across)
+    {
+        if (m_exhausted && !m_hasNext && m_localStarted == m_finished)
+        {
+            ArriveAtEnd();
+        }
+        return;
+    }
     if (m_exhausted && !m_hasNext && GetActive() == 0 && !m_finishedCb.IsNull())
     {
         Callback<void> cb = m_finishedCb;
@@ -116,6 +133,21 @@ FlowWorkloadRunner::Start()
     setup.unloadedRtt = MakeCallback(&FlowWorkloadRunner::GetUnloadedRtt, this);
     m_service = m_plugin->CreateMessageService(setup);
     m_ccName = m_service->GetCongestionControlName();
+    m_across = FabricMpi::GetSize() > 1;
+    if (m_across)
+    {
+        const std::string limit = m_service->GetProcessLimit();
+        FABRIC_INPUT_ERROR_IF(!limit.empty(),
+                              "FlowWorkloadRunner: transport "
+                                  << m_transport << " cannot run a flow workload across "
+                                  << FabricMpi::GetSize() << " MPI processes: " << limit
+                                  << "; run it in one process");
+        m_end = CreateObject<FabricBarrier>();
+        m_end->SetAttribute("Latency", TimeValue(m_topo->GetPartition().GetLookahead()));
+        m_end->SetProcesses(m_topo->GetObject<FabricNoteChannel>(),
+                            FabricMpi::GetSize(),
+                            FabricMpi::GetSystemId());
+    }
     if (m_stopped)
     {
         MaybeFinished(); // stopped before it started: no flow
@@ -132,6 +164,10 @@ FlowWorkloadRunner::StopArrivals()
         return;
     }
     m_stopped = true;
+    if (m_started)
+    {
+        ArrivalsEnded();
+    }
     m_exhausted = true;
     if (m_hasNext)
     {
@@ -156,7 +192,7 @@ FlowWorkloadRunner::ScheduleNext()
     std::optional<FlowSpec> f = m_source->Next();
     if (!f)
     {
-        m_exhausted = true;
+        ArrivalsEnded();
         MaybeFinished();
         return;
     }
@@ -192,34 +228,63 @@ FlowWorkloadRunner::ScheduleNext()
 }
 
 void
+FlowWorkloadRunner::ArrivalsEnded()
+{
+    m_exhausted = true;
+    if (m_across && !m_arrivalsEndCb.IsNull())
+    {
+        m_last = Now(); // the end, if every flow finished before it
+        Callback<void> cb = m_arrivalsEndCb;
+        m_arrivalsEndCb = Callback<void>();
+        cb();
+    }
+}
+
+void
 FlowWorkloadRunner::StartFlow()
 {
     NS_ASSERT(m_hasNext);
     m_hasNext = false;
     Active a;
     a.spec = m_next;
-    const FlowPath path = GetPath(a.spec.src, a.spec.dst);
-    a.ideal = IdealFct(path, a.spec.src, a.spec.dst, a.spec.sizeBytes);
-    a.pathRtt = UnloadedRtt(path, a.spec.src, a.spec.dst);
-    uint32_t slot;
-    if (m_freeSlots.empty())
-    {
-        slot = static_cast<uint32_t>(m_active.size());
-        m_active.push_back(a);
-    }
-    else
-    {
-        slot = m_freeSlots.back();
-        m_freeSlots.pop_back();
-        m_active[slot] = a;
-    }
+    a.index = m_startedFlows;
     ++m_startedFlows;
-    m_maxActive = std::max(m_maxActive, GetActive());
-    m_service->Post(a.spec.src,
-                    a.spec.dst,
-                    a.spec.sizeBytes,
-                    a.pathRtt,
-                    MakeCallback(&FlowWorkloadRunner::Completed, this).Bind(slot));
+    // Across MPI processes every process runs every start (the source's events are the
+    // sequential run's) and the source host's process posts the flow.
+    if (!m_across || FabricMpi::IsLocal(m_topo->GetRank(a.spec.src)))
+    {
+        if (m_across)
+        {
+            const Point p = Now();
+            a.startTs = p.ts;
+            a.startCreatedTs = p.key.createdTs;
+            ++m_localStarted;
+        }
+        const FlowPath path = GetPath(a.spec.src, a.spec.dst);
+        a.ideal = IdealFct(path, a.spec.src, a.spec.dst, a.spec.sizeBytes);
+        a.pathRtt = UnloadedRtt(path, a.spec.src, a.spec.dst);
+        uint32_t slot;
+        if (m_freeSlots.empty())
+        {
+            slot = static_cast<uint32_t>(m_active.size());
+            m_active.push_back(a);
+        }
+        else
+        {
+            slot = m_freeSlots.back();
+            m_freeSlots.pop_back();
+            m_active[slot] = a;
+        }
+        if (!m_across)
+        {
+            m_maxActive = std::max(m_maxActive, GetActive());
+        }
+        m_service->Post(a.spec.src,
+                        a.spec.dst,
+                        a.spec.sizeBytes,
+                        a.pathRtt,
+                        MakeCallback(&FlowWorkloadRunner::Completed, this).Bind(slot));
+    }
     ScheduleNext();
 }
 
@@ -247,13 +312,187 @@ FlowWorkloadRunner::Finish(uint32_t slot, bool ok, Time start, Time end, uint64_
     r.cc = m_ccName;
     ++m_finished;
     m_failed += r.ok ? 0 : 1;
-    m_summary.Add(r);
-    if (!m_recordCb.IsNull())
+    if (m_across)
     {
-        m_recordCb(r);
+        // Held for Gather(), which orders every process's flows as the sequential run does.
+        Held h;
+        h.record = r;
+        h.index = a.index;
+        h.startTs = a.startTs;
+        h.startCreatedTs = a.startCreatedTs;
+        h.end = Now();
+        h.end.local = m_completions++;
+        m_last = h.end;
+        m_held.push_back(h);
+    }
+    else
+    {
+        m_summary.Add(r);
+        if (!m_recordCb.IsNull())
+        {
+            m_recordCb(r);
+        }
     }
     m_freeSlots.push_back(slot);
     MaybeFinished();
+}
+
+FlowWorkloadRunner::Point
+FlowWorkloadRunner::Now()
+{
+    CausalOrderScheduler* order = CausalOrderScheduler::GetCurrent();
+    NS_ABORT_MSG_IF(!order,
+                    "FlowWorkloadRunner: a run across MPI processes needs the causal event "
+                    "order (FabricMpi::SelectEngine, --order=causal)");
+    Point p;
+    p.key = order->GetRunningKey(&p.ts);
+    return p;
+}
+
+bool
+FlowWorkloadRunner::Before(const Point& a, const Point& b)
+{
+    return std::tie(a.ts, a.key.createdTs, a.key.creator, a.key.seq, a.local) <
+           std::tie(b.ts, b.key.createdTs, b.key.creator, b.key.seq, b.local);
+}
+
+void
+FlowWorkloadRunner::ArriveAtEnd()
+{
+    if (m_arrived)
+    {
+        return;
+    }
+    m_arrived = true;
+    m_end->Arrive(true, MakeCallback(&FlowWorkloadRunner::Released, this));
+}
+
+void
+FlowWorkloadRunner::Released(bool)
+{
+    if (!m_finishedCb.IsNull())
+    {
+        Callback<void> cb = m_finishedCb;
+        m_finishedCb = Callback<void>();
+        cb();
+    }
+}
+
+std::string
+FlowWorkloadRunner::HeldText() const
+{
+    std::ostringstream os;
+    for (const Held& h : m_held)
+    {
+        const FlowFctRecord& r = h.record;
+        os << h.index << ' ' << h.startTs << ' ' << h.startCreatedTs << ' ' << h.end.ts << ' '
+           << h.end.key.createdTs << ' ' << h.end.key.creator << ' ' << h.end.key.seq << ' '
+           << h.end.local << ' ' << r.id << ' ' << r.src << ' ' << r.dst << ' ' << r.sizeBytes
+           << ' ' << r.start.GetTimeStep() << ' ' << r.end.GetTimeStep() << ' '
+           << r.ideal.GetTimeStep() << ' ' << r.retransmissions << ' ' << r.ok << '\n';
+    }
+    return os.str();
+}
+
+std::vector<FlowWorkloadRunner::Held>
+FlowWorkloadRunner::ParseHeld(const std::string& text)
+{
+    std::vector<Held> held;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+    {
+        std::istringstream f(line);
+        Held h;
+        FlowFctRecord& r = h.record;
+        int64_t start = 0;
+        int64_t end = 0;
+        int64_t ideal = 0;
+        f >> h.index >> h.startTs >> h.startCreatedTs >> h.end.ts >> h.end.key.createdTs >>
+            h.end.key.creator >> h.end.key.seq >> h.end.local >> r.id >> r.src >> r.dst >>
+            r.sizeBytes >> start >> end >> ideal >> r.retransmissions >> r.ok;
+        NS_ABORT_MSG_IF(!f, "FlowWorkloadRunner::Gather: a malformed record '" << line << "'");
+        r.start = TimeStep(start);
+        r.end = TimeStep(end);
+        r.ideal = TimeStep(ideal);
+        held.push_back(h);
+    }
+    std::sort(held.begin(), held.end(), [](const Held& a, const Held& b) {
+        return Before(a.end, b.end);
+    });
+    return held;
+}
+
+void
+FlowWorkloadRunner::Gather()
+{
+    if (!m_across)
+    {
+        return;
+    }
+    // Where the run ended: the latest of every process's last completion (or the arrivals'
+    // end), field by field. Keys of two creators never need their seq.
+    const uint64_t ts = FabricMpi::MaxEach({m_last.ts})[0];
+    const bool atTs = m_last.ts == ts;
+    const uint64_t created = FabricMpi::MaxEach({atTs ? m_last.key.createdTs : 0})[0];
+    const bool atCreated = atTs && m_last.key.createdTs == created;
+    const uint64_t creator = FabricMpi::MaxEach({atCreated ? m_last.key.creator : 0})[0];
+    m_last = Point();
+    m_last.ts = ts;
+    m_last.key.createdTs = created;
+    m_last.key.creator = static_cast<uint32_t>(creator);
+
+    const std::string all = FabricMpi::Gather(HeldText());
+    m_held.clear();
+    m_held.shrink_to_fit();
+    if (FabricMpi::GetSystemId() != 0)
+    {
+        return;
+    }
+    std::vector<Held> flows = ParseHeld(all);
+    // The most flows in flight: at each start (in start order), the flows started so far less
+    // those whose completion ran before it (a node's event at the start's time and creation
+    // time runs first: starts run outside any node).
+    std::vector<const Held*> byStart;
+    for (const Held& h : flows)
+    {
+        byStart.push_back(&h);
+    }
+    std::sort(byStart.begin(), byStart.end(), [](const Held* a, const Held* b) {
+        return a->index < b->index;
+    });
+    std::size_t ended = 0;
+    m_maxActive = 0;
+    for (const Held* s : byStart)
+    {
+        while (ended < flows.size() &&
+               std::tie(flows[ended].end.ts, flows[ended].end.key.createdTs) <=
+                   std::tie(s->startTs, s->startCreatedTs))
+        {
+            ++ended;
+        }
+        m_maxActive = std::max<uint64_t>(m_maxActive, s->index + 1 - ended);
+    }
+    m_finished = 0;
+    m_failed = 0;
+    for (Held& h : flows)
+    {
+        h.record.transport = m_transport;
+        h.record.cc = m_ccName;
+        ++m_finished;
+        m_failed += h.record.ok ? 0 : 1;
+        m_summary.Add(h.record);
+        if (!m_recordCb.IsNull())
+        {
+            m_recordCb(h.record);
+        }
+    }
+}
+
+CausalKey
+FlowWorkloadRunner::GetEnd(uint64_t* ts) const
+{
+    *ts = m_last.ts;
+    return m_last.key;
 }
 
 uint64_t
@@ -289,6 +528,11 @@ FlowWorkloadRunner::GetQpPairs() const
 bool
 FlowWorkloadRunner::AllCompleted() const
 {
+    if (m_across)
+    {
+        return m_started && m_exhausted && !m_hasNext && m_finished == m_startedFlows &&
+               m_failed == 0; // after Gather(), at process 0
+    }
     return m_started && m_exhausted && !m_hasNext && GetActive() == 0 && m_failed == 0;
 }
 

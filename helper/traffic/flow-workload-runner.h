@@ -9,8 +9,10 @@
 #define FLOW_WORKLOAD_RUNNER_H
 
 #include "ns3/callback.h"
+#include "ns3/causal-order-scheduler.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/fabric-barrier.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/fabric-transport-plugin.h"
 #include "ns3/flow-fct-summary.h"
@@ -69,6 +71,20 @@ struct FlowPath
  * (a frame is received when its last bit arrives, 12 B of inter-frame gap before the next
  * may start): the FCT of the flow alone, so an unloaded flow's slowdown is 1.
  *
+ * Across MPI processes (FabricMpi::GetSize() > 1; the engine must follow CausalOrderScheduler,
+ * FabricMpi::SelectEngine's causal order): every process reads the source and runs every
+ * flow's start event, so that the flows and their events are the sequential run's, but posts
+ * only the flows whose source host is its own. Its finished flows are held (with the keys of
+ * their start and completion events) until Gather(), which gives process 0 every flow in the
+ * order a sequential run finishes them: the record callback, the summary, GetFinished(),
+ * GetMaxActive() and AllCompleted() then answer as in the sequential run (in the other
+ * processes, for their own flows). When a process's own flows are done and the source is
+ * exhausted it arrives at a FabricBarrier (Latency: the partition's lookahead); the finished
+ * callback runs at the barrier's release in every process, a lookahead after the last flow
+ * finished, and GetEnd() then tells where the last flow finished (e.g. for
+ * SwitchQueueSampler::Settle). A transport whose GetProcessLimit() is not empty (RoCE's pooled
+ * QP pairs) is refused at Start(), naming why.
+ *
  * Start() aborts, naming the value, when the topology's hosts carry no NIC of the transport,
  * a flow's host is not a rank of the topology, a flow goes from a host to itself, or the
  * source's start times decrease.
@@ -91,6 +107,13 @@ class FlowWorkloadRunner
     /// \param cb called once, when the source is exhausted and the last flow finished (e.g.
     ///        to stop periodic monitors that would otherwise keep the simulation running)
     void SetFinishedCallback(Callback<void> cb);
+    /**
+     * \param cb across MPI processes, called in every process when the source is exhausted
+     *        (the last flow started): from then on the run may end in any process, which the
+     *        others learn a lookahead later (e.g. SwitchQueueSampler::Hold). Not called in a
+     *        run of one process.
+     */
+    void SetArrivalsEndCallback(Callback<void> cb);
     /// \return the summary, to set bucket edges before Start() and read after the run
     FlowFctSummary& GetSummary();
 
@@ -120,11 +143,28 @@ class FlowWorkloadRunner
     /// \return true once StopArrivals() was called
     bool IsStopped() const;
 
+    /**
+     * \brief Collective across MPI processes (every process calls it, after the run): process
+     *        0 gets every process's finished flows in the sequential run's order (record
+     *        callback and summary), their counts and the most flows in flight at once; every
+     *        process learns where the last flow finished (GetEnd()). Nothing in a run of one
+     *        process.
+     */
+    void Gather();
+    /**
+     * \brief Where the last flow finished: its completion event's time and CausalKey (after
+     *        Gather(), across MPI processes; the arrivals' end when no flow ran).
+     * \param[out] ts its time, time steps
+     * \return its key
+     */
+    CausalKey GetEnd(uint64_t* ts) const;
+
     /// \return flows started
     uint64_t GetStarted() const;
-    /// \return flows finished (successfully or not)
+    /// \return flows finished (successfully or not; across MPI processes before Gather(), this
+    ///         process's own)
     uint64_t GetFinished() const;
-    /// \return flows in flight now
+    /// \return flows in flight now (across MPI processes: GetStarted() - GetFinished())
     uint64_t GetActive() const;
     /// \return the largest number of flows in flight at once
     uint64_t GetMaxActive() const;
@@ -165,13 +205,52 @@ class FlowWorkloadRunner
     Time GetUnloadedRtt(uint32_t src, uint32_t dst) const;
 
   private:
+    /// Where an event stands in the run's order (CausalOrderScheduler's key and time).
+    struct Point
+    {
+        uint64_t ts{0};    //!< time, time steps
+        CausalKey key;     //!< the event's key
+        uint64_t local{0}; //!< order within the event (completions of one event), per process
+    };
+
     /// A flow in flight.
     struct Active
     {
-        FlowSpec spec; //!< the flow
-        Time ideal;    //!< its ideal FCT
-        Time pathRtt;  //!< its path's unloaded RTT
+        FlowSpec spec;              //!< the flow
+        Time ideal;                 //!< its ideal FCT
+        Time pathRtt;               //!< its path's unloaded RTT
+        uint64_t index{0};          //!< its start's place among the starts (0, 1, ...)
+        uint64_t startTs{0};        //!< its start event's time (across processes)
+        uint64_t startCreatedTs{0}; //!< its start event's creation time (across processes)
     };
+
+    /// A finished flow held until Gather() (across processes).
+    struct Held
+    {
+        FlowFctRecord record;       //!< the flow
+        uint64_t index{0};          //!< Active::index
+        uint64_t startTs{0};        //!< Active::startTs
+        uint64_t startCreatedTs{0}; //!< Active::startCreatedTs
+        Point end;                  //!< its completion event
+    };
+
+    /// \return the running event's Point (across processes; aborts without the causal order)
+    Point Now();
+    /// \return true if \p a runs before \p b
+    static bool Before(const Point& a, const Point& b);
+    /// \return the held flows as text, one per line
+    std::string HeldText() const;
+    /**
+     * \param text every process's HeldText()
+     * \return the flows, in their completion order
+     */
+    static std::vector<Held> ParseHeld(const std::string& text);
+    /// Across processes: this process's flows are done and no more will start.
+    void ArriveAtEnd();
+    /// Across processes: every process's flows are done (the barrier's release).
+    void Released(bool);
+    /// The source is exhausted (or StopArrivals): no more flows will start.
+    void ArrivalsEnded();
 
     /**
      * \param path the path from \p src to \p dst (GetPath)
@@ -236,6 +315,14 @@ class FlowWorkloadRunner
     std::string m_transport;             //!< "roce", "uet" or "" (choose at Start)
     Ptr<FabricTransportPlugin> m_plugin; //!< the transport (after Start)
     Ptr<FabricMessageService> m_service; //!< its messages (after Start)
+    bool m_across{false};                //!< run across MPI processes (Start)
+    Callback<void> m_arrivalsEndCb;      //!< SetArrivalsEndCallback
+    Ptr<FabricBarrier> m_end;            //!< across processes: every process's flows done
+    bool m_arrived{false};               //!< arrived at m_end
+    uint64_t m_localStarted{0};          //!< flows this process posted (across processes)
+    std::vector<Held> m_held;            //!< finished flows until Gather (across processes)
+    uint64_t m_completions{0};           //!< completions so far in this process
+    Point m_last;                        //!< the last flow's completion (GetEnd)
 };
 
 } // namespace ns3

@@ -100,6 +100,12 @@ FabricMessageService::GetConnections() const
     return 0;
 }
 
+std::string
+FabricMessageService::GetProcessLimit() const
+{
+    return "";
+}
+
 TypeId
 FabricTransportPlugin::GetTypeId()
 {

@@ -195,6 +195,14 @@ class FabricMessageService : public Object
     virtual std::string GetCongestionControlName() const = 0;
     /// \return connections opened so far (RoCE QP pairs; 0 for connectionless transports)
     virtual uint64_t GetConnections() const;
+    /**
+     * \brief Whether messages can run across MPI processes, each posted in its source's
+     *        process only (FlowWorkloadRunner): the transport's state at the destination
+     *        must not depend on what only the source's process sees.
+     * \return "" when they can (the default: a connectionless transport whose target opens
+     *         its state on the first packet, as UET's PDCs), else why not (one sentence)
+     */
+    virtual std::string GetProcessLimit() const;
 };
 
 /**

@@ -239,6 +239,8 @@ CausalOrderScheduler::RemoveNext()
         }
     }
     m_currentContext = e.context;
+    m_runningWhen = e.when;
+    m_runningWho = e.who;
     SkipRemoved();
     return ToEvent(e);
 }
@@ -295,6 +297,17 @@ CausalOrderScheduler::SkipRemoved()
         }
         m_removed.clear();
     }
+}
+
+CausalKey
+CausalOrderScheduler::GetRunningKey(uint64_t* ts) const
+{
+    *ts = static_cast<uint64_t>(m_runningWhen >> 64);
+    CausalKey k;
+    k.createdTs = static_cast<uint64_t>(m_runningWhen);
+    k.creator = static_cast<uint32_t>(m_runningWho >> 64);
+    k.seq = static_cast<uint64_t>(m_runningWho);
+    return k;
 }
 
 CausalKey

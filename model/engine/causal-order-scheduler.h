@@ -158,6 +158,17 @@ class CausalOrderScheduler final : public Scheduler
     bool HasRun(const EventId& id) const;
 
     /**
+     * \brief The key of the event running now (the last one removed to run): with its time,
+     *        where the event stands among simultaneous events in every process, e.g. to merge
+     *        records made in several processes in the order a sequential run makes them
+     *        (FlowWorkloadRunner::Gather). Two keys of different creators compare without their
+     *        seq; keys of one creator come from one process.
+     * \param[out] ts the event's time, in time steps
+     * \return its key (all zero before the first event)
+     */
+    CausalKey GetRunningKey(uint64_t* ts) const;
+
+    /**
      * \brief The scheduler of the running engine when the engine is a CausalOrderHost and has
      *        inserted an event.
      * \return the scheduler, or null
@@ -243,6 +254,8 @@ class CausalOrderScheduler final : public Scheduler
     std::unordered_set<uint32_t> m_ranIndex;     //!< the same, once there are many
     uint64_t m_currentTs{0};                     //!< time of the last event removed
     uint32_t m_currentContext{NO_CONTEXT};       //!< its context (creator of what it schedules)
+    __uint128_t m_runningWhen{0};                //!< Entry::when of the last event removed
+    __uint128_t m_runningWho{0};                 //!< Entry::who of the last event removed
     uint64_t m_seq{0};                           //!< events inserted or keys drawn so far
     CausalKey m_nextKey;                         //!< SetNextKey()'s key
     bool m_hasNextKey{false};                    //!< SetNextKey() was called

@@ -23,7 +23,7 @@ work="${MPI_BUILD_DIR:-$here/build-mpi}"
 jobs="${JOBS:-$(nproc)}"
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(ai-fabric distributed-permutation distributed-collective
-    rail-allreduce uet-matrix)
+    rail-allreduce uet-matrix cc-workload)
 
 if ! command -v mpicxx >/dev/null; then
     echo "build-mpi: no MPI compiler (mpicxx); apt-get install libopenmpi-dev openmpi-bin" >&2

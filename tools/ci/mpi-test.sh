@@ -8,8 +8,9 @@
 # every flow and stay within 2 % of the sequential mean completion time. NCCL-style collectives
 # (distributed-collective, RoCE and UET) give the sequential table and per-collective CSV with
 # 1, 2 and 4 processes, and so does the main job (rail-allreduce on a Clos, RoCE and UET: its
-# table, results and fabric-view CSVs), and htsim's scenarios (uet-matrix: per-flow CSV and
-# summary). Then the bad input of a distributed run (more processes than units, an
+# table, results and fabric-view CSVs), htsim's scenarios (uet-matrix: per-flow CSV and
+# summary) and the congestion-control workflow (cc-workload over UET: table, per-flow,
+# summary, counters and queue CSVs). Then the bad input of a distributed run (more processes than units, an
 # MPI launch of a build without MPI). Prints each run's wall time.
 #
 #   tools/ci/mpi-test.sh [SEQUENTIAL_BUILD_DIR]
@@ -251,6 +252,56 @@ else
     done
 fi
 
+# The congestion-control researcher's workflow across processes (cc-workload over UET on the
+# HPCC-lineage Clos, split by leaf groups): every process reads the Poisson source and posts
+# its own hosts' flows; process 0 writes the table and the per-flow, summary, counters and
+# queue CSVs, which are the sequential run's with 2 and 4 processes (per-flow rows in the
+# sequential completion order, queue samples up to the last completion anywhere).
+cc_prog="$(program cc-workload)"
+same_cc() { # a b: cc-workload's table and every CSV of run a are identical to run b's
+    local ok=1 f
+    if ! diff <(grep -v '^processes ' "$out/$1.txt") <(grep -v '^processes ' "$out/$2.txt") \
+        >"$out/diff.txt"; then
+        ok=0
+        head -n 6 "$out/diff.txt"
+    fi
+    for f in fct summary counters queues; do
+        if ! cmp -s "$out/$1-$f.csv" "$out/$2-$f.csv"; then
+            ok=0
+            echo "mpi-test: $2-$f.csv differs from $1-$f.csv:"
+            diff "$out/$1-$f.csv" "$out/$2-$f.csv" | head -n 6
+        fi
+    done
+    if [ $ok = 1 ]; then
+        echo "mpi-test: PASS $2 is identical to $1 (table, per-flow, summary, counters, queues)"
+    else
+        echo "mpi-test: FAIL $2 differs from $1"
+        failures=$((failures + 1))
+    fi
+}
+cc_files() { # name: cc-workload's output flags for run name
+    echo "--fct=$out/$1-fct.csv --summary=$out/$1-summary.csv --counters=$out/$1-counters.csv" \
+        "--queues=$out/$1-queues.csv"
+}
+if [ -z "$cc_prog" ]; then
+    failures=$((failures + 1))
+else
+    for scenario in "cc-websearch:--transport=uet" \
+        "cc-hadoop:--transport=uet --cdf=fb-hadoop --load=0.8 --ev-strategy=oblivious" \
+        "cc-rccc:--transport=uet --uet-cc=rccc --duration=5ms"; do
+        name="${scenario%%:*}"
+        args=(--order=causal --quiet ${scenario#*:})
+        run "$name-seq" "$cc_prog" "${args[@]}" $(cc_files "$name-seq") ||
+            failures=$((failures + 1))
+        grep -E "^workload|^ +all" "$out/$name-seq.txt"
+        for np in 2 4; do
+            run "$name-np$np" "${mpirun[@]}" -np $np "$cc_prog" "${args[@]}" \
+                $(cc_files "$name-np$np") || failures=$((failures + 1))
+            same_cc "$name-seq" "$name-np$np"
+        done
+    done
+fi
+
 refused() { # name, expected message, what it checks, then the command: exit 2 naming it
     local name="$1" message="$2" what="$3"
     shift 3
@@ -278,6 +329,14 @@ if [ -n "$main_prog" ]; then
     refused main-one-su "Systems 2 is more than the 1 units" \
         "the default fabric (one SU) across 2 processes is refused naming both counts" \
         "${mpirun[@]}" -np 2 "$main_prog" --order=causal --send-completion=posted --barrier=2us
+fi
+if [ -n "$cc_prog" ]; then
+    refused cc-roce "transport roce cannot run a flow workload across 2 MPI processes" \
+        "cc-workload over RoCE across processes is refused naming why (pooled QP pairs)" \
+        "${mpirun[@]}" -np 2 "$cc_prog" --order=causal --quiet
+    refused cc-timeline "--timeline runs in one process only" \
+        "cc-workload's timeline across processes is refused naming the flag" \
+        "${mpirun[@]}" -np 2 "$cc_prog" --order=causal --transport=uet --timeline=t.csv
 fi
 refused too-many "Systems 8 is more than the 4 units" \
     "8 processes for 4 racks are refused naming both counts" \
