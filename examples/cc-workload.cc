@@ -31,12 +31,12 @@
  *                                                per line; tools/flowtxt_to_flowlist.py converts
  *                                                the HPCC-lineage flow.txt)
  *
- * One run across MPI processes (a build with MPI, tools/ai-fabric.sh mpi-build), over UET:
- * `mpirun -np 2 ns3.48-cc-workload --order=causal --transport=uet ...` splits the Clos by
- * leaf groups; each process posts its own hosts' flows, and process 0 writes the sequential
- * run's table and files (--fct rows in the order a sequential run finishes them), the same
- * bytes as one process with --order=causal. RoCE's pooled QP pairs, --timeline, --monitor and
- * --fault run in one process only (refused across processes, naming why).
+ * One run across MPI processes (a build with MPI, tools/ai-fabric.sh mpi-build):
+ * `mpirun -np 2 ns3.48-cc-workload --order=causal --transport=uet ...` (or RoCE with
+ * --qp-numbering=per-peer) splits the Clos by leaf groups; each process posts its own hosts'
+ * flows, and process 0 writes the sequential run's table and files (--fct rows in the order a
+ * sequential run finishes them), the same bytes as one process with the same flags.
+ * --timeline, --monitor and --fault run in one process only (refused across processes).
  *
  * --seed sets ns-3's seed and --RngRun its run number (both honoured: tools/sweep.py's
  * --RngRun={seed} gives independent replications, ECMP placement included). Input errors end
@@ -151,6 +151,7 @@ main(int argc, char* argv[])
     cmd.AddAttribute("ev-strategy", h + "EvStrategy");
     cmd.AddAttribute("lb", h + "LoadBalancer");
     cmd.AddAttribute("dcqcn-preset", h + "DcqcnPreset");
+    cmd.AddAttribute("qp-numbering", "ns3::RoceTransportPlugin::QpNumbering");
     cmd.AddAttribute("kmin", h + "Kmin");
     cmd.AddAttribute("kmax", h + "Kmax");
     cmd.AddAttribute("pmax", h + "Pmax");
@@ -208,8 +209,15 @@ main(int argc, char* argv[])
                               "--" << f << " applies to --transport=uet only; this run is "
                                    << "RoCE (--transport=" << transport.Get() << ")");
     }
-    for (const char* f :
-         {"cc", "dcqcn-preset", "kmin", "kmax", "pmax", "spine-kmin", "spine-kmax", "spine-pmax"})
+    for (const char* f : {"cc",
+                          "dcqcn-preset",
+                          "qp-numbering",
+                          "kmin",
+                          "kmax",
+                          "pmax",
+                          "spine-kmin",
+                          "spine-kmax",
+                          "spine-pmax"})
     {
         FABRIC_INPUT_ERROR_IF(uet && cmd.IsGiven(f),
                               "--" << f << " applies to --transport=roce only (UET runs "

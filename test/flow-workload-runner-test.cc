@@ -351,6 +351,49 @@ TEST_F(FlowWorkloadRunnerTest, AReusedQpPairStartsAtLineRate)
     EXPECT_LT(got[3].GetSlowdown(), 1.01) << "a fresh QP at line rate";
 }
 
+// Per-peer QP numbering (what RoCE needs across MPI processes): the k-th pair from rank s to
+// rank d has the requester QPN FirstQpn + 2 (k n + d) at s and the responder QPN
+// FirstQpn + 2 (k n + s) + 1 at d (n = 8 ranks, FirstQpn 256); the sender connects its side
+// only, the responder's QP is opened by its first packet (none before the run, no packet
+// dropped as an unknown QP), and a reused pair again starts at line rate.
+TEST_F(FlowWorkloadRunnerTest, PerPeerQpNumbersNeedNoExchangeAndOpenTheResponderOnItsFirstPacket)
+{
+    Config::SetDefault("ns3::RoceTransportPlugin::QpNumbering", StringValue("per-peer"));
+    Ptr<ClosTopologyHelper> t = Clos(1, "dcqcn");
+    std::vector<FlowSpec> flows;
+    flows.push_back(Flow(1, 1, 0, 2000000, Time(0)));
+    flows.push_back(Flow(2, 1, 0, 100000, Time(0))); // a second pair from 1 to 0: k = 1
+    flows.push_back(Flow(3, 2, 0, 2000000, Time(0)));
+    flows.push_back(Flow(4, 1, 0, 100000, MilliSeconds(20))); // reuses a pair of 1 -> 0
+    FlowWorkloadRunner run(t, Source(flows));
+    std::vector<FlowFctRecord> got;
+    run.SetRecordCallback(MakeBoundCallback(&Collect, &got));
+    run.Start();
+    Ptr<RoceNic> nic0 = t->GetRank(0)->GetObject<RoceNic>();
+    Ptr<RoceNic> nic1 = t->GetRank(1)->GetObject<RoceNic>();
+    Ptr<RoceNic> nic2 = t->GetRank(2)->GetObject<RoceNic>();
+    EXPECT_EQ(nic0->GetNQps(), 0u) << "no QP before the run";
+    Simulator::Run();
+    ASSERT_TRUE(run.AllCompleted());
+    ASSERT_EQ(got.size(), 4u);
+    EXPECT_EQ(run.GetQpPairs(), 3u);
+    for (uint32_t qpn : {256u, 272u})
+    {
+        ASSERT_TRUE(nic1->GetQp(qpn)) << "requester " << qpn;
+        EXPECT_EQ(nic1->GetQp(qpn)->GetRemoteQpn(), qpn + 3) << "k n + 1, responder";
+    }
+    EXPECT_TRUE(nic2->GetQp(256 + 2 * 0)) << "rank 2's pair to rank 0";
+    for (uint32_t qpn : {259u, 275u, 261u})
+    {
+        EXPECT_TRUE(nic0->GetQp(qpn)) << "responder " << qpn << " opened by its first packet";
+    }
+    EXPECT_EQ(nic0->GetNQps(), 275u - 256 + 1) << "numbered slots, the others empty";
+    const FabricAggregateCounters c = t->GetAggregateCounters();
+    EXPECT_EQ(c.total.GetNicDrops(), 0u) << "no packet to an unknown QP";
+    EXPECT_GT(got[0].GetSlowdown(), 1.5) << "three flows share host 0's link";
+    EXPECT_LT(got[3].GetSlowdown(), 1.01) << "a renewed pair at line rate";
+}
+
 // The HPCC-lineage reference workload without congestion control: PFC alone keeps the
 // oversubscribed fabric lossless (ports sized for 1 KB packets; the headroom formula counted
 // two frames, one short, and this run dropped 142 lossless packets), and every flow finishes.

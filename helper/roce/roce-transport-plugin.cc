@@ -15,8 +15,10 @@
 #include "ns3/roce-collective-transport.h"
 #include "ns3/roce-icrc-trailer.h"
 #include "ns3/roce-nic.h"
+#include "ns3/roce-qp-connector.h"
 #include "ns3/roce-reth-header.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <map>
@@ -43,9 +45,10 @@ constexpr uint32_t FRAMING =
 class RoceMessageService : public FabricMessageService
 {
   public:
-    explicit RoceMessageService(const FabricMessageServiceSetup& setup, RoceNicHelper* helper)
+    RoceMessageService(const FabricMessageServiceSetup& setup, RoceNicHelper* helper, bool perPeer)
         : m_setup(setup),
-          m_helper(helper)
+          m_helper(helper),
+          m_perPeer(perPeer)
     {
         for (uint32_t r = 0; r < setup.nodes.size(); ++r)
         {
@@ -63,6 +66,23 @@ class RoceMessageService : public FabricMessageService
             f.SetTypeId(cc.Get());
             m_ccName = f.Create<FabricCongestionOps>()->GetName();
         }
+        for (uint32_t r = 0; m_perPeer && r < m_nics.size(); ++r)
+        {
+            // Per-peer numbering: a responder QP is opened by its first packet.
+            m_nics[r]->SetQpResolver(MakeCallback(&RoceMessageService::Resolve, this).Bind(r));
+        }
+    }
+
+    void DoDispose() override
+    {
+        for (uint32_t r = 0; m_perPeer && r < m_nics.size(); ++r)
+        {
+            m_nics[r]->SetQpResolver(RoceNic::QpResolver());
+        }
+        m_nics.clear();
+        m_idle.clear();
+        m_messages.clear();
+        FabricMessageService::DoDispose();
     }
 
     void Post(uint32_t src, uint32_t dst, uint64_t bytes, Time pathRtt, DoneCallback done) override
@@ -73,7 +93,24 @@ class RoceMessageService : public FabricMessageService
         m.pathRtt = pathRtt;
         m.done = done;
         auto& idle = m_idle[PairKey(src, dst)];
-        if (idle.empty())
+        if (idle.empty() && m_perPeer)
+        {
+            // The requester's side only: the responder's opens on its first packet (Resolve).
+            const auto ports = GetPorts(src, dst);
+            m.qps.first =
+                m_helper->GetConnector().ConnectPerPeer(m_nics[src],
+                                                        src,
+                                                        ports.first,
+                                                        m_nics[dst],
+                                                        dst,
+                                                        ports.second,
+                                                        m_pairConnections[PairKey(src, dst)]++,
+                                                        m_nics.size(),
+                                                        false);
+            ++m_connections;
+            Renew(m);
+        }
+        else if (idle.empty())
         {
             const auto ports = GetPorts(src, dst);
             m.qps = m_helper->Connect(m_nics[src], m_nics[dst], 1, ports.first, ports.second)[0];
@@ -141,8 +178,11 @@ class RoceMessageService : public FabricMessageService
 
     std::string GetProcessLimit() const override
     {
-        return "a renewed QP pair's numbers depend on completions only the sender's process "
-               "sees (its destination NIC's next QP number counts every other connection to it)";
+        return m_perPeer ? ""
+                         : "with ns3::RoceTransportPlugin::QpNumbering=sequential a new QP "
+                           "pair's numbers depend on completions only the sender's process sees "
+                           "(its destination NIC's next QP number counts every other connection "
+                           "to it); set it to per-peer, in the sequential run compared too";
     }
 
   private:
@@ -163,11 +203,53 @@ class RoceMessageService : public FabricMessageService
         return (uint64_t(src) << 32) | dst;
     }
 
-    /// Fresh congestion control on both QPs of \p m, told the path's RTT.
+    /// Fresh congestion control on both QPs of \p m, told the path's RTT (per-peer: the
+    /// requester's; the responder's notification point is fresh at each new message).
     void Renew(const Message& m) const
     {
         m_nics[m.src]->RenewCongestionControl(m.qps.first, m.pathRtt);
-        m_nics[m.dst]->RenewCongestionControl(m.qps.second, m.pathRtt);
+        if (!m_perPeer)
+        {
+            m_nics[m.dst]->RenewCongestionControl(m.qps.second, m.pathRtt);
+        }
+    }
+
+    /**
+     * \brief Per-peer numbering: open the responder's QP a packet names (RoceNic::QpResolver).
+     * \param rank the NIC's rank
+     * \param qpn the packet's QPN
+     * \param port the port it arrived on
+     * \return the QP, or null when \p qpn is no responder QPN of a flow connection to this
+     *         rank on that port
+     */
+    Ptr<RoceQueuePair> Resolve(uint32_t rank, uint32_t qpn, uint32_t port)
+    {
+        UintegerValue first;
+        m_nics[rank]->GetAttribute("FirstQpn", first);
+        const auto n = static_cast<uint32_t>(m_nics.size());
+        if (qpn < first.Get() || (qpn - first.Get()) % 2 == 0)
+        {
+            return nullptr;
+        }
+        const uint32_t j = (qpn - first.Get()) / 2;
+        const uint32_t src = j % n;
+        const uint32_t k = j / n;
+        const auto ports = GetPorts(src, rank);
+        if (src == rank || ports.second != port)
+        {
+            return nullptr;
+        }
+        Ptr<RoceQueuePair> qp = m_helper->GetConnector().ConnectPerPeer(m_nics[src],
+                                                                        src,
+                                                                        ports.first,
+                                                                        m_nics[rank],
+                                                                        rank,
+                                                                        ports.second,
+                                                                        k,
+                                                                        n,
+                                                                        true);
+        qp->SetFreshReceiverPerMessage(true);
+        return qp;
     }
 
     /// The WRITE of slot \p slot completed.
@@ -195,6 +277,9 @@ class RoceMessageService : public FabricMessageService
 
     FabricMessageServiceSetup m_setup; //!< the ranks
     RoceNicHelper* m_helper;           //!< connects QPs (the plug-in's, which outlives us)
+    bool m_perPeer;                    //!< per-peer QP numbering (QpNumbering)
+    /// Per-peer numbering: connections opened so far per host pair.
+    std::map<uint64_t, uint32_t> m_pairConnections;
     std::vector<Ptr<RoceNic>> m_nics;  //!< per rank
     std::string m_ccName;              //!< the NICs' congestion control
     std::vector<Message> m_messages;   //!< in flight, by slot
@@ -257,12 +342,29 @@ RoceTransportPlugin::GetTypeId()
                         return std::find(CC_NAMES.begin(), CC_NAMES.end(), v) != CC_NAMES.end();
                     },
                     "dcqcn, none, dctcp, timely, swift, hpcc",
+                    [](const std::string& v) { return v; }))
+            .AddAttribute(
+                "QpNumbering",
+                "How a flow workload's QP pairs are numbered (CreateMessageService): "
+                "sequential (each NIC numbers its QPs in creation order, the default) or "
+                "per-peer (the k-th connection between two ranks has numbers both ends know, "
+                "the responder's QP is created on its first packet and takes a fresh "
+                "notification point at each new message: the numbering that runs across MPI "
+                "processes, and that a sequential run compared with one must use).",
+                StringValue("sequential"),
+                MakeStringAccessor(&RoceTransportPlugin::m_qpNumbering),
+                MakeFabricChecker<StringValue>(
+                    MakeStringChecker(),
+                    "ns3::RoceTransportPlugin::QpNumbering",
+                    [](const std::string& v) { return v == "sequential" || v == "per-peer"; },
+                    "sequential, per-peer",
                     [](const std::string& v) { return v; }));
     return tid;
 }
 
 RoceTransportPlugin::RoceTransportPlugin()
-    : m_cc("dcqcn")
+    : m_cc("dcqcn"),
+      m_qpNumbering("sequential")
 {
 }
 
@@ -407,7 +509,7 @@ RoceTransportPlugin::Describe(std::ostream& os) const
 Ptr<FabricMessageService>
 RoceTransportPlugin::CreateMessageService(const FabricMessageServiceSetup& setup)
 {
-    return CreateObject<RoceMessageService>(setup, &m_nicHelper);
+    return CreateObject<RoceMessageService>(setup, &m_nicHelper, m_qpNumbering == "per-peer");
 }
 
 } // namespace ns3

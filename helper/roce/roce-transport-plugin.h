@@ -35,7 +35,13 @@ namespace ns3
  * completes, the pair returns to the pool with fresh congestion-control instances
  * (RoceNic::RenewCongestionControl with the path's unloaded RTT), so every flow starts at line
  * rate as on a new connection (the HPCC-lineage simulators' one QP per flow), and the QPs
- * ever created are bounded by the most flows a host pair had in flight at once. A message's
+ * ever created are bounded by the most flows a host pair had in flight at once. With
+ * QpNumbering per-peer (needed across MPI processes, where a flow is posted in its source's
+ * process only) the k-th pair between two ranks has QP numbers both ends know
+ * (RoceQpConnector::PerPeerQpn), the responder's QP is opened by its first packet
+ * (RoceNic::SetQpResolver), and the responder's notification point is renewed when a new
+ * message begins (RoceQueuePair::SetFreshReceiverPerMessage) instead of when the previous one
+ * completed at the sender. A message's
  * retransmissions are its requester QP's; its wire format is 82 B beyond the payload per
  * packet (Ethernet, 802.1Q, IPv4, UDP, BTH, ICRC, FCS, preamble, gap), the first packet 16 B
  * of RETH more, and an 86 B ACK.
@@ -88,6 +94,7 @@ class RoceTransportPlugin : public FabricTransportPlugin
   private:
     RoceNicHelper m_nicHelper; //!< installs the NICs, connects QPs
     std::string m_cc;          //!< attribute CongestionControl
+    std::string m_qpNumbering; //!< attribute QpNumbering
 };
 
 } // namespace ns3

@@ -441,6 +441,7 @@ FlowWorkloadRunner::Gather()
     m_last.key.createdTs = created;
     m_last.key.creator = static_cast<uint32_t>(creator);
 
+    m_connections = FabricMpi::Sum(m_service->GetConnections());
     const std::string all = FabricMpi::Gather(HeldText());
     m_held.clear();
     m_held.shrink_to_fit();
@@ -522,6 +523,10 @@ FlowWorkloadRunner::GetMaxActive() const
 uint64_t
 FlowWorkloadRunner::GetQpPairs() const
 {
+    if (m_across)
+    {
+        return m_connections; // Gather()'s sum over the processes
+    }
     return m_service ? m_service->GetConnections() : 0;
 }
 

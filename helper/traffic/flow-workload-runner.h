@@ -168,7 +168,8 @@ class FlowWorkloadRunner
     uint64_t GetActive() const;
     /// \return the largest number of flows in flight at once
     uint64_t GetMaxActive() const;
-    /// \return connections the transport opened (RoCE QP pairs: the pool size; 0 with UET)
+    /// \return connections the transport opened (RoCE QP pairs: the pool size; 0 with UET;
+    ///         across MPI processes, every process's after Gather())
     uint64_t GetQpPairs() const;
     /// \return true when the source is exhausted (or StopArrivals() was called) and every
     ///         flow started finished successfully
@@ -322,6 +323,7 @@ class FlowWorkloadRunner
     uint64_t m_localStarted{0};          //!< flows this process posted (across processes)
     std::vector<Held> m_held;            //!< finished flows until Gather (across processes)
     uint64_t m_completions{0};           //!< completions so far in this process
+    uint64_t m_connections{0};           //!< every process's connections (Gather)
     Point m_last;                        //!< the last flow's completion (GetEnd)
 };
 

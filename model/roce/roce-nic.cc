@@ -306,19 +306,14 @@ RoceNic::CoreDrop(Ptr<const Packet> packet, FabricNicDropReason reason)
 Ptr<RoceQueuePair>
 RoceNic::CreateQp(uint32_t port)
 {
-    NS_ABORT_MSG_IF(port >= GetNPorts(),
-                    "RoceNic::CreateQp: port " << port << " does not exist (the NIC has "
-                                               << GetNPorts() << "; add ports first)");
     NS_ABORT_MSG_IF(m_firstQpn + m_qps.size() > RoceBthHeader::MAX_24BIT,
                     "RoceNic::CreateQp: QP numbers exhausted (2^24)");
-    if (m_qps.empty())
-    {
-        // Int and IntMaxHops may have been set after the ports were added.
-        for (uint32_t i = 0; i < GetNPorts(); ++i)
-        {
-            CheckDeviceMtu(m_core->GetPort(i), "RoceNic::CreateQp");
-        }
-    }
+    return CreateQpAt(m_firstQpn + static_cast<uint32_t>(m_qps.size()), port);
+}
+
+void
+RoceNic::MakePrototypes()
+{
     if (!m_ccPrototype)
     {
         ObjectFactory f;
@@ -341,14 +336,56 @@ RoceNic::CreateQp(uint32_t port)
             m_npPrototype->SetAttribute("CnpInterval", TimeValue(m_cnpInterval));
         }
     }
+}
+
+Ptr<RoceQueuePair>
+RoceNic::CreateQpAt(uint32_t qpn, uint32_t port)
+{
+    NS_ABORT_MSG_IF(port >= GetNPorts(),
+                    "RoceNic::CreateQp: port " << port << " does not exist (the NIC has "
+                                               << GetNPorts() << "; add ports first)");
+    NS_ABORT_MSG_IF(qpn < m_firstQpn || qpn > RoceBthHeader::MAX_24BIT,
+                    "RoceNic::CreateQpAt: QPN " << qpn << " is invalid; valid are " << m_firstQpn
+                                                << ".." << RoceBthHeader::MAX_24BIT);
+    const uint32_t slot = qpn - m_firstQpn;
+    NS_ABORT_MSG_IF(slot < m_qps.size() && m_qps[slot],
+                    "RoceNic::CreateQpAt: QPN " << qpn << " is taken");
+    if (m_qps.empty())
+    {
+        // Int and IntMaxHops may have been set after the ports were added.
+        for (uint32_t i = 0; i < GetNPorts(); ++i)
+        {
+            CheckDeviceMtu(m_core->GetPort(i), "RoceNic::CreateQp");
+        }
+    }
+    MakePrototypes();
     Ptr<RoceQueuePair> qp = CreateObject<RoceQueuePair>();
-    qp->Bind(this,
-             m_firstQpn + static_cast<uint32_t>(m_qps.size()),
-             port,
-             NewCongestionOps(port),
-             m_npPrototype->Fork());
-    m_qps.push_back(qp);
+    qp->Bind(this, qpn, port, NewCongestionOps(port), m_npPrototype->Fork());
+    if (slot >= m_qps.size())
+    {
+        m_qps.resize(slot + 1);
+    }
+    m_qps[slot] = qp;
     return qp;
+}
+
+void
+RoceNic::SetQpResolver(QpResolver resolver)
+{
+    m_resolver = resolver;
+}
+
+RoceQueuePair*
+RoceNic::Resolve(uint32_t qpn, uint32_t port)
+{
+    if (m_resolver.IsNull())
+    {
+        return nullptr;
+    }
+    Ptr<RoceQueuePair> qp = m_resolver(qpn, port);
+    NS_ABORT_MSG_IF(qp && (qp->GetQpn() != qpn || GetQp(qpn) != qp),
+                    "RoceNic: the QP resolver gave no QP " << qpn << " of this NIC");
+    return PeekPointer(qp);
 }
 
 uint32_t
@@ -382,6 +419,13 @@ RoceNic::RenewCongestionControl(Ptr<RoceQueuePair> qp, Time pathRtt)
                                                                 << " is invalid; valid is >= 0");
     qp->RebindCongestionControl(NewCongestionOps(qp->GetPortIndex(), pathRtt),
                                 m_npPrototype->Fork());
+}
+
+Ptr<FabricCcReceiverOps>
+RoceNic::NewReceiverOps()
+{
+    MakePrototypes();
+    return m_npPrototype->Fork();
 }
 
 Ptr<RoceQueuePair>
@@ -614,8 +658,13 @@ RoceNic::Deliver(uint32_t portIndex,
         reason = FabricNicDropReason::MALFORMED;
         return false;
     }
-    uint32_t idx = wire::GetU24(bth + 5) - m_firstQpn;
+    const uint32_t qpn = wire::GetU24(bth + 5);
+    const uint32_t idx = qpn - m_firstQpn;
     RoceQueuePair* qp = idx < m_qps.size() ? PeekPointer(m_qps[idx]) : nullptr;
+    if (!qp)
+    {
+        qp = Resolve(qpn, portIndex); // null without a resolver
+    }
     if (!qp || qp->GetPortIndex() != portIndex)
     {
         reason = FabricNicDropReason::UNKNOWN_FLOW;

@@ -142,6 +142,28 @@ class RoceNic : public Object, public FabricNicTransport
      */
     uint32_t ReserveQp();
     /**
+     * \brief Create a queue pair with a chosen QP number (a numbering of the caller's, e.g.
+     *        RoceTransportPlugin's per-peer numbering of flow connections); the slots below it
+     *        that no QP took stay empty (GetQp/GetQpAt give null for them), and CreateQp goes
+     *        on after the highest number taken.
+     * \param qpn the QP number, FirstQpn..2^24-1, not taken yet (aborts naming it otherwise)
+     * \param port local port index (< GetNPorts(); aborts otherwise)
+     * \return the QP, in INIT state, with fresh congestion-control instances
+     */
+    Ptr<RoceQueuePair> CreateQpAt(uint32_t qpn, uint32_t port);
+    /// Creates the QP a packet names when this NIC has none with its number: the QPN and the
+    /// port it arrived on; returns the QP (created, connected, on that port) or null (the
+    /// packet is dropped as for an unknown QP).
+    typedef Callback<Ptr<RoceQueuePair>, uint32_t, uint32_t> QpResolver;
+    /**
+     * \brief Create responder QPs on their first packet: a connection whose requester was
+     *        connected in another MPI process (RoceTransportPlugin's per-peer numbering) is
+     *        opened here when its first request arrives, as a UET target opens a PDC.
+     * \param resolver called for a packet whose QPN has no QP (null: such packets are dropped,
+     *        the default)
+     */
+    void SetQpResolver(QpResolver resolver);
+    /**
      * \brief Give an idle QP of this NIC fresh congestion-control instances (forked from the
      *        prototypes, at line rate), as CreateQp would: a reused QP then behaves as a new
      *        connection (FlowWorkloadRunner reuses QPs between flows).
@@ -152,6 +174,9 @@ class RoceNic : public Object, public FabricNicTransport
      *        aborts
      */
     void RenewCongestionControl(Ptr<RoceQueuePair> qp, Time pathRtt = Time(0));
+    /// \return a fresh receiver side (notification point) forked from the prototype, as a
+    ///         new QP gets (RoceQueuePair::SetFreshReceiverPerMessage)
+    Ptr<FabricCcReceiverOps> NewReceiverOps();
     /**
      * \param qpn a QP number
      * \return the QP, or null if this NIC has none with that number
@@ -291,6 +316,15 @@ class RoceNic : public Object, public FabricNicTransport
      *         state at the port's line rate
      */
     Ptr<FabricCongestionOps> NewCongestionOps(uint32_t port, Time pathRtt = Time(0)) const;
+    /// Create the congestion-control and notification-point prototypes if not yet made.
+    void MakePrototypes();
+    /**
+     * \brief The QP the resolver gives for a packet to an unknown QPN (cold path).
+     * \param qpn the packet's destination QPN
+     * \param port the port it arrived on
+     * \return the QP, or null
+     */
+    RoceQueuePair* Resolve(uint32_t qpn, uint32_t port);
     /// IPv4 + UDP + BTH + an INT stack (RoceInt, HPCC) + up to 20 bytes of extension headers
     /// (RETH + ImmDt): what Deliver reads.
     static constexpr uint32_t RX_HEADER_BYTES = 20 + 8 + 12 + 42 + 16 + 4;
@@ -335,6 +369,7 @@ class RoceNic : public Object, public FabricNicTransport
     Ptr<FabricCongestionOps> m_ccPrototype; //!< prototype (created lazily)
     Ptr<FabricCcReceiverOps> m_npPrototype; //!< prototype (created lazily)
     std::vector<Ptr<RoceQueuePair>> m_qps;  //!< QPs by QPN - m_firstQpn
+    QpResolver m_resolver;                  //!< SetQpResolver (null: none)
     TracedCallback<Ptr<const Packet>, RoceNicDropReason> m_dropTrace; //!< drops
 };
 

@@ -5,7 +5,9 @@
 
 #include "ns3/fabric-input-error.h"
 #include "ns3/node.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -48,21 +50,85 @@ RoceQpConnector::Connect(Ptr<RoceNic> a,
         const uint32_t qpnB = qb ? qb->GetQpn() : b->ReserveQp();
         uint32_t psnA = m_randomPsn ? m_psnRng->GetInteger(0, 0xffffff) : 0;
         uint32_t psnB = m_randomPsn ? m_psnRng->GetInteger(0, 0xffffff) : 0;
-        // Entropy: the RoCE convention of a UDP source port in 49152..65535 per QP.
-        auto entropy = [](uint32_t qpn, uint32_t other) {
-            return static_cast<uint16_t>(49152 + ((qpn * 2654435761u) ^ other) % 16384);
-        };
         if (qa)
         {
-            qa->Connect(b->GetAddress(portB), qpnB, psnA, psnB, entropy(qpnA, qpnB));
+            qa->Connect(b->GetAddress(portB), qpnB, psnA, psnB, Entropy(qpnA, qpnB));
         }
         if (qb)
         {
-            qb->Connect(a->GetAddress(portA), qpnA, psnB, psnA, entropy(qpnB, qpnA));
+            qb->Connect(a->GetAddress(portA), qpnA, psnB, psnA, Entropy(qpnB, qpnA));
         }
         pairs.emplace_back(qa, qb);
     }
     return pairs;
+}
+
+uint16_t
+RoceQpConnector::Entropy(uint32_t qpn, uint32_t other)
+{
+    // The RoCE convention of a UDP source port in 49152..65535 per QP.
+    return static_cast<uint16_t>(49152 + ((qpn * 2654435761u) ^ other) % 16384);
+}
+
+uint64_t
+RoceQpConnector::PerPeerQpn(uint32_t firstQpn,
+                            uint32_t peer,
+                            uint32_t k,
+                            uint32_t ranks,
+                            bool responder)
+{
+    return firstQpn + 2 * (uint64_t(k) * ranks + peer) + (responder ? 1 : 0);
+}
+
+Ptr<RoceQueuePair>
+RoceQpConnector::ConnectPerPeer(Ptr<RoceNic> srcNic,
+                                uint32_t srcRank,
+                                uint32_t srcPort,
+                                Ptr<RoceNic> dstNic,
+                                uint32_t dstRank,
+                                uint32_t dstPort,
+                                uint32_t k,
+                                uint32_t ranks,
+                                bool responder)
+{
+    UintegerValue first;
+    srcNic->GetAttribute("FirstQpn", first);
+    const uint64_t qpnA = PerPeerQpn(first.Get(), dstRank, k, ranks, false);
+    dstNic->GetAttribute("FirstQpn", first);
+    const uint64_t qpnB = PerPeerQpn(first.Get(), srcRank, k, ranks, true);
+    NS_ABORT_MSG_IF(std::max(qpnA, qpnB) > RoceBthHeader::MAX_24BIT,
+                    "RoceQpConnector: connection " << k << " from rank " << srcRank << " to rank "
+                                                   << dstRank << " of " << ranks << " needs QPN "
+                                                   << std::max(qpnA, qpnB)
+                                                   << "; per-peer numbering has 2^24 - 1");
+    // Start PSNs: a hash of the seed, the run, this stream and the connection (splitmix64).
+    auto psn = [this, srcRank, dstRank, k](uint64_t side) -> uint32_t {
+        if (!m_randomPsn)
+        {
+            return 0;
+        }
+        uint64_t x = RngSeedManager::GetSeed() ^ (RngSeedManager::GetRun() << 32) ^
+                     (uint64_t(m_psnRng->GetStream()) << 48);
+        for (uint64_t v : {uint64_t(srcRank), uint64_t(dstRank), uint64_t(k), side})
+        {
+            x += 0x9e3779b97f4a7c15ull + v;
+            x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+            x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+            x ^= x >> 31;
+        }
+        return static_cast<uint32_t>(x & 0xffffff);
+    };
+    const auto a = static_cast<uint32_t>(qpnA);
+    const auto b = static_cast<uint32_t>(qpnB);
+    if (responder)
+    {
+        Ptr<RoceQueuePair> qp = dstNic->CreateQpAt(b, dstPort);
+        qp->Connect(srcNic->GetAddress(srcPort), a, psn(1), psn(0), Entropy(b, a));
+        return qp;
+    }
+    Ptr<RoceQueuePair> qp = srcNic->CreateQpAt(a, srcPort);
+    qp->Connect(dstNic->GetAddress(dstPort), b, psn(0), psn(1), Entropy(a, b));
+    return qp;
 }
 
 bool

@@ -61,6 +61,46 @@ class RoceQpConnector
         const std::string& who = "RoceQpConnector::Connect");
 
     /**
+     * \brief Per-peer numbering of flow connections (RoceTransportPlugin's QpNumbering
+     *        per-peer): the QP number a NIC gives its side of the k-th connection between its
+     *        rank and rank \p peer, known to both ends without any exchange,
+     *        FirstQpn + 2 (k ranks + peer) + (1 for the responder side).
+     * \param firstQpn the NIC's FirstQpn
+     * \param peer the other end's rank, < \p ranks
+     * \param k the connection's index between the two ranks (0, 1, ...: per direction)
+     * \param ranks number of ranks
+     * \param responder the responder side (else the requester's)
+     * \return the QPN (may exceed 2^24 - 1: ConnectPerPeer aborts then)
+     */
+    static uint64_t PerPeerQpn(uint32_t firstQpn,
+                               uint32_t peer,
+                               uint32_t k,
+                               uint32_t ranks,
+                               bool responder);
+    /**
+     * \brief Create and connect one side of the k-th connection from rank \p src to rank
+     *        \p dst under per-peer numbering (PerPeerQpn). Its start PSNs are a hash of ns-3's
+     *        seed and run, this connector's stream and (src, dst, k) (0 without random start
+     *        PSNs), its entropy as Connect() gives it: both sides agree without an exchange,
+     *        so the responder side can be created on the first packet in another MPI process.
+     * \param srcNic the requester's NIC \param srcRank its rank \param srcPort its port
+     * \param dstNic the responder's NIC \param dstRank its rank \param dstPort its port
+     * \param k the connection's index from \p src to \p dst
+     * \param ranks number of ranks
+     * \param responder create the responder's side (on \p dstNic) instead of the requester's
+     * \return the QP (aborts naming k and the ranks when its QPN exceeds 2^24 - 1)
+     */
+    Ptr<RoceQueuePair> ConnectPerPeer(Ptr<RoceNic> srcNic,
+                                      uint32_t srcRank,
+                                      uint32_t srcPort,
+                                      Ptr<RoceNic> dstNic,
+                                      uint32_t dstRank,
+                                      uint32_t dstPort,
+                                      uint32_t k,
+                                      uint32_t ranks,
+                                      bool responder);
+
+    /**
      * \brief Fix the random stream of start PSNs.
      * \param stream stream index
      * \return 1
@@ -68,6 +108,12 @@ class RoceQpConnector
     int64_t AssignStreams(int64_t stream);
 
   private:
+    /**
+     * \param qpn a QP's number
+     * \param other its peer's QP number
+     * \return the QP's UDP source port (its entropy), 49152..65535
+     */
+    static uint16_t Entropy(uint32_t qpn, uint32_t other);
     /**
      * \param nic a NIC
      * \return true if this process simulates its node (always in a sequential run)

@@ -166,6 +166,12 @@ RoceQueuePair::DoDispose()
 }
 
 void
+RoceQueuePair::SetFreshReceiverPerMessage(bool fresh)
+{
+    m_freshNp = fresh;
+}
+
+void
 RoceQueuePair::RebindCongestionControl(Ptr<FabricCongestionOps> cc, Ptr<FabricCcReceiverOps> np)
 {
     NS_ABORT_MSG_IF(GetOutstandingWorkRequests() != 0,
@@ -380,6 +386,13 @@ RoceQueuePair::Receive(const RoceRxPacket& rx)
         m_controlTrace(RoceControlEvent::CNP_RX, rx.psn);
         m_cc->OnEvent(FabricCcEvent::CNP);
         return;
+    }
+    if (m_freshNp && Bth::IsRequest(opcode) &&
+        (Bth::IsFirst(opcode) || Bth::IsOnly(opcode) || opcode == Bth::READ_REQUEST) &&
+        rx.psn == m_ePsn.Get())
+    {
+        m_np->Dispose(); // a new message: a new connection's receiver side
+        m_np = m_nic->NewReceiverOps();
     }
     bool data = Bth::IsRequest(opcode) || Bth::IsReadResponse(opcode);
     if (rx.ce && data && m_ackEcho && Bth::IsRequest(opcode))

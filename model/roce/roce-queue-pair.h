@@ -332,6 +332,16 @@ class RoceQueuePair : public Object, public FabricNicFlow
      * Aborts, naming the QP, if work requests are outstanding.
      */
     void RebindCongestionControl(Ptr<FabricCongestionOps> cc, Ptr<FabricCcReceiverOps> np);
+    /**
+     * \brief As a responder, take a fresh receiver side (notification point, forked from the
+     *        NIC's prototype: RoceNic::NewReceiverOps) when a new request message begins (its
+     *        first or only packet arrives in order), before that packet is seen: a flow
+     *        workload's pooled QP pair then starts every flow as a new connection at the
+     *        receiver too, without the receiver learning when the previous flow completed at
+     *        the sender (RoceTransportPlugin's per-peer numbering, across MPI processes).
+     * \param fresh on (default off)
+     */
+    void SetFreshReceiverPerMessage(bool fresh);
     // FabricNicFlow: what the NIC core's arbiter asks.
     /// \return true if a data packet could be built now (ignoring pacing time)
     bool HasPacketToSend() const override;
@@ -500,6 +510,7 @@ class RoceQueuePair : public Object, public FabricNicFlow
     bool m_echoHops{false};           //!< ACKs carry the data's hop count
     bool m_int{false};                //!< request packets carry an INT stack (HPCC)
     bool m_rxCe{false};               //!< responder: CE state of the data since the last ACK
+    bool m_freshNp{false};            //!< SetFreshReceiverPerMessage
     uint8_t m_rxHops{0};              //!< responder: hops of the newest in-order data packet
     mutable uint32_t m_ipConstSum{0}; //!< IPv4 checksum: sum of the words fixed for this QP
     uint32_t m_localIpBits{0};        //!< the port's IPv4 address, host order (set by Connect)

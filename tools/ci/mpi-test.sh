@@ -252,11 +252,12 @@ else
     done
 fi
 
-# The congestion-control researcher's workflow across processes (cc-workload over UET on the
-# HPCC-lineage Clos, split by leaf groups): every process reads the Poisson source and posts
-# its own hosts' flows; process 0 writes the table and the per-flow, summary, counters and
-# queue CSVs, which are the sequential run's with 2 and 4 processes (per-flow rows in the
-# sequential completion order, queue samples up to the last completion anywhere).
+# The congestion-control researcher's workflow across processes (cc-workload on the
+# HPCC-lineage Clos, split by leaf groups; UET, and RoCE with per-peer QP numbering): every
+# process reads the Poisson source and posts its own hosts' flows; process 0 writes the table
+# and the per-flow, summary, counters and queue CSVs, which are the sequential run's with 2 and
+# 4 processes (per-flow rows in the sequential completion order, queue samples up to the last
+# completion anywhere).
 cc_prog="$(program cc-workload)"
 same_cc() { # a b: cc-workload's table and every CSV of run a are identical to run b's
     local ok=1 f
@@ -288,7 +289,9 @@ if [ -z "$cc_prog" ]; then
 else
     for scenario in "cc-websearch:--transport=uet" \
         "cc-hadoop:--transport=uet --cdf=fb-hadoop --load=0.8 --ev-strategy=oblivious" \
-        "cc-rccc:--transport=uet --uet-cc=rccc --duration=5ms"; do
+        "cc-rccc:--transport=uet --uet-cc=rccc --duration=5ms" \
+        "cc-dcqcn:--qp-numbering=per-peer" \
+        "cc-hpcc:--qp-numbering=per-peer --cc=hpcc --load=0.7 --duration=5ms"; do
         name="${scenario%%:*}"
         args=(--order=causal --quiet ${scenario#*:})
         run "$name-seq" "$cc_prog" "${args[@]}" $(cc_files "$name-seq") ||
@@ -331,8 +334,8 @@ if [ -n "$main_prog" ]; then
         "${mpirun[@]}" -np 2 "$main_prog" --order=causal --send-completion=posted --barrier=2us
 fi
 if [ -n "$cc_prog" ]; then
-    refused cc-roce "transport roce cannot run a flow workload across 2 MPI processes" \
-        "cc-workload over RoCE across processes is refused naming why (pooled QP pairs)" \
+    refused cc-roce "QpNumbering=sequential a new QP pair's numbers depend on completions" \
+        "cc-workload over RoCE with sequential QP numbers across processes is refused naming why" \
         "${mpirun[@]}" -np 2 "$cc_prog" --order=causal --quiet
     refused cc-timeline "--timeline runs in one process only" \
         "cc-workload's timeline across processes is refused naming the flag" \
