@@ -603,7 +603,7 @@ FabricCommandLine::Parse(int argc, char* argv[], const std::function<void()>& be
             "started as " + std::to_string(launched) +
             " MPI processes, but this program runs in one process; run it without mpirun (the "
             "programs that run across processes: distributed-permutation, "
-            "distributed-collective, rail-allreduce, uet-matrix, cc-workload over UET)");
+            "distributed-collective, rail-allreduce, uet-matrix, cc-workload)");
     }
     FabricResolveInheritedAttributes(argc, argv); // --ns3::Derived::BaseAttr=...
     std::vector<std::string> args{argc > 0 ? std::string(argv[0]) : m_program};

@@ -309,7 +309,7 @@ refused() { # name, expected message, what it checks, then the command: exit 2 n
     local name="$1" message="$2" what="$3"
     shift 3
     run "$name" "$@"
-    if grep -q "$message" "$out/$name.err"; then
+    if grep -q -- "$message" "$out/$name.err"; then
         echo "mpi-test: PASS $what"
     else
         echo "mpi-test: FAIL $what:"
