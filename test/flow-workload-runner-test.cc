@@ -79,6 +79,19 @@ class FlowWorkloadRunnerTest : public test::SimTest
         return t;
     }
 
+    /// \return an installed experiment: 2 leaves of 8 hosts, the default Poisson workload at
+    ///         80 % load for 1 ms of arrivals
+    static Ptr<ClosWorkloadHelper> SmallExperiment()
+    {
+        auto exp = CreateObject<ClosWorkloadHelper>();
+        exp->SetAttribute("Leaves", UintegerValue(2));
+        exp->SetAttribute("HostsPerLeaf", UintegerValue(8));
+        exp->SetAttribute("Load", DoubleValue(0.8));
+        exp->SetAttribute("Duration", TimeValue(MilliSeconds(1)));
+        exp->Install();
+        return exp;
+    }
+
     /// \return a source reading \p flows
     static Ptr<FlowSource> Source(const std::vector<FlowSpec>& flows)
     {
@@ -520,12 +533,7 @@ TEST_F(FlowWorkloadRunnerTest, SpineSettingsOfTheExperimentReachTheSpinesOnly)
 // with the last flow (the run ends), and its statistics are ordered.
 TEST_F(FlowWorkloadRunnerTest, QueueSamplerCoversEveryPortAndStopsWithTheWorkload)
 {
-    auto exp = CreateObject<ClosWorkloadHelper>();
-    exp->SetAttribute("Leaves", UintegerValue(2));
-    exp->SetAttribute("HostsPerLeaf", UintegerValue(8));
-    exp->SetAttribute("Load", DoubleValue(0.8));
-    exp->SetAttribute("Duration", TimeValue(MilliSeconds(1)));
-    exp->Install();
+    Ptr<ClosWorkloadHelper> exp = SmallExperiment();
     exp->Start();
     Simulator::Run(); // returns only if the sampler stopped
     ASSERT_TRUE(exp->GetRunner().AllCompleted());
@@ -556,12 +564,7 @@ TEST_F(FlowWorkloadRunnerTest, HeldQueueSamplesSettledAtTheLastCompletionAreTheS
 {
     GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::CausalSimulatorImpl"));
     GlobalValue::Bind("SchedulerType", StringValue("ns3::CausalOrderScheduler"));
-    auto exp = CreateObject<ClosWorkloadHelper>();
-    exp->SetAttribute("Leaves", UintegerValue(2));
-    exp->SetAttribute("HostsPerLeaf", UintegerValue(8));
-    exp->SetAttribute("Load", DoubleValue(0.8));
-    exp->SetAttribute("Duration", TimeValue(MilliSeconds(1)));
-    exp->Install();
+    Ptr<ClosWorkloadHelper> exp = SmallExperiment();
     Ptr<SwitchQueueSampler> stopped = exp->GetQueueSampler();
     auto held = CreateObject<SwitchQueueSampler>();
     for (uint32_t i = 0; i < 2; ++i)

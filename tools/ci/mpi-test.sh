@@ -180,21 +180,26 @@ fi
 # gives the sequential table, results, fabric view (switch tiers, NICs, link directions) byte
 # for byte with 1, 2 and 4 processes (racks split between processes).
 main_prog="$(program rail-allreduce)"
-same_files() { # a b: every output of rail-allreduce run a is identical to run b's
-    local ok=1 f
-    for f in nccl.txt results.csv fabric.csv nic.csv links.csv; do
-        if ! cmp -s "$out/$1-$f" "$out/$2-$f"; then
+same_outputs() { # a b what suffix...: run b's outputs $out/b-SUFFIX equal run a's
+    local a="$1" b="$2" what="$3" ok=1 f
+    shift 3
+    for f in "$@"; do
+        if ! cmp -s "$out/$a-$f" "$out/$b-$f"; then
             ok=0
-            echo "mpi-test: $2-$f differs from $1-$f:"
-            diff "$out/$1-$f" "$out/$2-$f" | head -n 6
+            echo "mpi-test: $b-$f differs from $a-$f:"
+            diff "$out/$a-$f" "$out/$b-$f" | head -n 6
         fi
     done
     if [ $ok = 1 ]; then
-        echo "mpi-test: PASS $2 is identical to $1 (table, results, fabric, NIC and links CSVs)"
+        echo "mpi-test: PASS $b is identical to $a ($what)"
     else
-        echo "mpi-test: FAIL $2 differs from $1"
+        echo "mpi-test: FAIL $b differs from $a"
         failures=$((failures + 1))
     fi
+}
+same_files() { # a b: every output of rail-allreduce run a is identical to run b's
+    same_outputs "$1" "$2" "table, results, fabric, NIC and links CSVs" \
+        nccl.txt results.csv fabric.csv nic.csv links.csv
 }
 if [ -z "$main_prog" ]; then
     failures=$((failures + 1))
@@ -260,25 +265,12 @@ fi
 # completion anywhere).
 cc_prog="$(program cc-workload)"
 same_cc() { # a b: cc-workload's table and every CSV of run a are identical to run b's
-    local ok=1 f
-    if ! diff <(grep -v '^processes ' "$out/$1.txt") <(grep -v '^processes ' "$out/$2.txt") \
-        >"$out/diff.txt"; then
-        ok=0
-        head -n 6 "$out/diff.txt"
-    fi
-    for f in fct summary counters queues; do
-        if ! cmp -s "$out/$1-$f.csv" "$out/$2-$f.csv"; then
-            ok=0
-            echo "mpi-test: $2-$f.csv differs from $1-$f.csv:"
-            diff "$out/$1-$f.csv" "$out/$2-$f.csv" | head -n 6
-        fi
+    local r
+    for r in "$1" "$2"; do
+        grep -v '^processes ' "$out/$r.txt" >"$out/$r-table.txt"
     done
-    if [ $ok = 1 ]; then
-        echo "mpi-test: PASS $2 is identical to $1 (table, per-flow, summary, counters, queues)"
-    else
-        echo "mpi-test: FAIL $2 differs from $1"
-        failures=$((failures + 1))
-    fi
+    same_outputs "$1" "$2" "table, per-flow, summary, counters, queues" \
+        table.txt fct.csv summary.csv counters.csv queues.csv
 }
 cc_files() { # name: cc-workload's output flags for run name
     echo "--fct=$out/$1-fct.csv --summary=$out/$1-summary.csv --counters=$out/$1-counters.csv" \
