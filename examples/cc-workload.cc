@@ -251,6 +251,14 @@ main(int argc, char* argv[])
     {
         exp->GetTopology()->Print(std::cout);
         faults->Print(std::cout);
+        if (FabricMpi::GetSize() > 1)
+        {
+            const FabricPartition& part = exp->GetTopology()->GetPartition();
+            std::cout << "processes " << FabricMpi::GetSize()
+                      << " (partition: " << part.GetCrossingCables()
+                      << " cables between processes, lookahead "
+                      << part.GetLookahead().GetNanoSeconds() << " ns)\n";
+        }
     }
     FlowWorkloadRunner& runner = exp->GetRunner();
     std::unique_ptr<std::ofstream> fct;
