@@ -68,7 +68,12 @@ class RoceMessageService : public FabricMessageService
         }
         for (uint32_t r = 0; m_perPeer && r < m_nics.size(); ++r)
         {
-            // Per-peer numbering: a responder QP is opened by its first packet.
+            // Per-peer numbering from each NIC's first free number (the same in every MPI
+            // process: a NIC simulated elsewhere has its QP numbers reserved); a responder
+            // QP is opened by its first packet.
+            UintegerValue first;
+            m_nics[r]->GetAttribute("FirstQpn", first);
+            m_bases.push_back(static_cast<uint32_t>(first.Get()) + m_nics[r]->GetNQps());
             m_nics[r]->SetQpResolver(MakeCallback(&RoceMessageService::Resolve, this).Bind(r));
         }
     }
@@ -101,9 +106,11 @@ class RoceMessageService : public FabricMessageService
                 m_helper->GetConnector().ConnectPerPeer(m_nics[src],
                                                         src,
                                                         ports.first,
+                                                        m_bases[src],
                                                         m_nics[dst],
                                                         dst,
                                                         ports.second,
+                                                        m_bases[dst],
                                                         m_pairConnections[PairKey(src, dst)]++,
                                                         m_nics.size(),
                                                         false);
@@ -224,14 +231,13 @@ class RoceMessageService : public FabricMessageService
      */
     Ptr<RoceQueuePair> Resolve(uint32_t rank, uint32_t qpn, uint32_t port)
     {
-        UintegerValue first;
-        m_nics[rank]->GetAttribute("FirstQpn", first);
+        const uint32_t base = m_bases[rank];
         const auto n = static_cast<uint32_t>(m_nics.size());
-        if (qpn < first.Get() || (qpn - first.Get()) % 2 == 0)
+        if (qpn < base || (qpn - base) % 2 == 0)
         {
             return nullptr;
         }
-        const uint32_t j = (qpn - first.Get()) / 2;
+        const uint32_t j = (qpn - base) / 2;
         const uint32_t src = j % n;
         const uint32_t k = j / n;
         const auto ports = GetPorts(src, rank);
@@ -242,9 +248,11 @@ class RoceMessageService : public FabricMessageService
         Ptr<RoceQueuePair> qp = m_helper->GetConnector().ConnectPerPeer(m_nics[src],
                                                                         src,
                                                                         ports.first,
+                                                                        m_bases[src],
                                                                         m_nics[rank],
                                                                         rank,
                                                                         ports.second,
+                                                                        m_bases[rank],
                                                                         k,
                                                                         n,
                                                                         true);
@@ -280,6 +288,8 @@ class RoceMessageService : public FabricMessageService
     bool m_perPeer;                    //!< per-peer QP numbering (QpNumbering)
     /// Per-peer numbering: connections opened so far per host pair.
     std::map<uint64_t, uint32_t> m_pairConnections;
+    /// Per-peer numbering: each rank's NIC's first number (free when the service started).
+    std::vector<uint32_t> m_bases;
     std::vector<Ptr<RoceNic>> m_nics;  //!< per rank
     std::string m_ccName;              //!< the NICs' congestion control
     std::vector<Message> m_messages;   //!< in flight, by slot

@@ -38,7 +38,9 @@ namespace ns3
  * ever created are bounded by the most flows a host pair had in flight at once. With
  * QpNumbering per-peer (needed across MPI processes, where a flow is posted in its source's
  * process only) the k-th pair between two ranks has QP numbers both ends know
- * (RoceQpConnector::PerPeerQpn), the responder's QP is opened by its first packet
+ * (RoceQpConnector::PerPeerQpn, from each NIC's first free QP number when the service is
+ * created: QPs a NIC creates later, e.g. a collective's, may collide and abort, naming the
+ * number), the responder's QP is opened by its first packet
  * (RoceNic::SetQpResolver), and the responder's notification point is renewed when a new
  * message begins (RoceQueuePair::SetFreshReceiverPerMessage) instead of when the previous one
  * completed at the sender. A message's

@@ -349,7 +349,10 @@ RoceNic::CreateQpAt(uint32_t qpn, uint32_t port)
                                                 << ".." << RoceBthHeader::MAX_24BIT);
     const uint32_t slot = qpn - m_firstQpn;
     NS_ABORT_MSG_IF(slot < m_qps.size() && m_qps[slot],
-                    "RoceNic::CreateQpAt: QPN " << qpn << " is taken");
+                    "RoceNic::CreateQpAt: QPN "
+                        << qpn
+                        << " is taken (per-peer numbering starts at the first QP number free "
+                           "when the flow service starts: create other QPs before it)");
     if (m_qps.empty())
     {
         // Int and IntMaxHops may have been set after the ports were added.

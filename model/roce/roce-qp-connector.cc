@@ -7,7 +7,6 @@
 #include "ns3/node.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
-#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -71,31 +70,30 @@ RoceQpConnector::Entropy(uint32_t qpn, uint32_t other)
 }
 
 uint64_t
-RoceQpConnector::PerPeerQpn(uint32_t firstQpn,
+RoceQpConnector::PerPeerQpn(uint32_t base,
                             uint32_t peer,
                             uint32_t k,
                             uint32_t ranks,
                             bool responder)
 {
-    return firstQpn + 2 * (uint64_t(k) * ranks + peer) + (responder ? 1 : 0);
+    return base + 2 * (uint64_t(k) * ranks + peer) + (responder ? 1 : 0);
 }
 
 Ptr<RoceQueuePair>
 RoceQpConnector::ConnectPerPeer(Ptr<RoceNic> srcNic,
                                 uint32_t srcRank,
                                 uint32_t srcPort,
+                                uint32_t srcBase,
                                 Ptr<RoceNic> dstNic,
                                 uint32_t dstRank,
                                 uint32_t dstPort,
+                                uint32_t dstBase,
                                 uint32_t k,
                                 uint32_t ranks,
                                 bool responder)
 {
-    UintegerValue first;
-    srcNic->GetAttribute("FirstQpn", first);
-    const uint64_t qpnA = PerPeerQpn(first.Get(), dstRank, k, ranks, false);
-    dstNic->GetAttribute("FirstQpn", first);
-    const uint64_t qpnB = PerPeerQpn(first.Get(), srcRank, k, ranks, true);
+    const uint64_t qpnA = PerPeerQpn(srcBase, dstRank, k, ranks, false);
+    const uint64_t qpnB = PerPeerQpn(dstBase, srcRank, k, ranks, true);
     NS_ABORT_MSG_IF(std::max(qpnA, qpnB) > RoceBthHeader::MAX_24BIT,
                     "RoceQpConnector: connection " << k << " from rank " << srcRank << " to rank "
                                                    << dstRank << " of " << ranks << " needs QPN "

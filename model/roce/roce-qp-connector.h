@@ -72,7 +72,7 @@ class RoceQpConnector
      * \param responder the responder side (else the requester's)
      * \return the QPN (may exceed 2^24 - 1: ConnectPerPeer aborts then)
      */
-    static uint64_t PerPeerQpn(uint32_t firstQpn,
+    static uint64_t PerPeerQpn(uint32_t base,
                                uint32_t peer,
                                uint32_t k,
                                uint32_t ranks,
@@ -84,18 +84,23 @@ class RoceQpConnector
      *        PSNs), its entropy as Connect() gives it: both sides agree without an exchange,
      *        so the responder side can be created on the first packet in another MPI process.
      * \param srcNic the requester's NIC \param srcRank its rank \param srcPort its port
+     * \param srcBase its numbering's base (PerPeerQpn)
      * \param dstNic the responder's NIC \param dstRank its rank \param dstPort its port
+     * \param dstBase its numbering's base
      * \param k the connection's index from \p src to \p dst
      * \param ranks number of ranks
      * \param responder create the responder's side (on \p dstNic) instead of the requester's
-     * \return the QP (aborts naming k and the ranks when its QPN exceeds 2^24 - 1)
+     * \return the QP (aborts naming k and the ranks when its QPN exceeds 2^24 - 1, and
+     *         naming the QPN when the NIC has a QP with it: one created after the base)
      */
     Ptr<RoceQueuePair> ConnectPerPeer(Ptr<RoceNic> srcNic,
                                       uint32_t srcRank,
                                       uint32_t srcPort,
+                                      uint32_t srcBase,
                                       Ptr<RoceNic> dstNic,
                                       uint32_t dstRank,
                                       uint32_t dstPort,
+                                      uint32_t dstBase,
                                       uint32_t k,
                                       uint32_t ranks,
                                       bool responder);
