@@ -103,14 +103,8 @@ class RoceMessageService : public FabricMessageService
             // The requester's side only: the responder's opens on its first packet (Resolve).
             const auto ports = GetPorts(src, dst);
             m.qps.first =
-                m_helper->GetConnector().ConnectPerPeer(m_nics[src],
-                                                        src,
-                                                        ports.first,
-                                                        m_bases[src],
-                                                        m_nics[dst],
-                                                        dst,
-                                                        ports.second,
-                                                        m_bases[dst],
+                m_helper->GetConnector().ConnectPerPeer(End(src, ports.first),
+                                                        End(dst, ports.second),
                                                         m_pairConnections[PairKey(src, dst)]++,
                                                         m_nics.size(),
                                                         false);
@@ -231,33 +225,34 @@ class RoceMessageService : public FabricMessageService
      */
     Ptr<RoceQueuePair> Resolve(uint32_t rank, uint32_t qpn, uint32_t port)
     {
-        const uint32_t base = m_bases[rank];
         const auto n = static_cast<uint32_t>(m_nics.size());
-        if (qpn < base || (qpn - base) % 2 == 0)
+        uint32_t src = 0;
+        uint32_t k = 0;
+        if (!RoceQpConnector::PerPeerResponder(m_bases[rank], qpn, n, &src, &k))
         {
             return nullptr;
         }
-        const uint32_t j = (qpn - base) / 2;
-        const uint32_t src = j % n;
-        const uint32_t k = j / n;
         const auto ports = GetPorts(src, rank);
         if (src == rank || ports.second != port)
         {
             return nullptr;
         }
-        Ptr<RoceQueuePair> qp = m_helper->GetConnector().ConnectPerPeer(m_nics[src],
-                                                                        src,
-                                                                        ports.first,
-                                                                        m_bases[src],
-                                                                        m_nics[rank],
-                                                                        rank,
-                                                                        ports.second,
-                                                                        m_bases[rank],
+        Ptr<RoceQueuePair> qp = m_helper->GetConnector().ConnectPerPeer(End(src, ports.first),
+                                                                        End(rank, port),
                                                                         k,
                                                                         n,
                                                                         true);
         qp->SetFreshReceiverPerMessage(true);
         return qp;
+    }
+
+    /**
+     * \param rank a rank \param port its NIC port
+     * \return its end of a connection under per-peer numbering
+     */
+    RoceQpConnector::PerPeerEnd End(uint32_t rank, uint32_t port) const
+    {
+        return {m_nics[rank], rank, port, m_bases[rank]};
     }
 
     /// The WRITE of slot \p slot completed.

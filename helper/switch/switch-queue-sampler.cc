@@ -67,22 +67,19 @@ void
 SwitchQueueSampler::AddSwitch(Ptr<FabricSwitch> sw, const std::string& tier)
 {
     FABRIC_INPUT_ERROR_IF(!sw, "SwitchQueueSampler::AddSwitch: null switch (tier " << tier << ")");
-    Tier* found = nullptr;
-    for (Tier& t : m_tiers)
+    auto t = std::find_if(m_tiers.begin(), m_tiers.end(), [&tier](const Tier& x) {
+        return x.name == tier;
+    });
+    if (t == m_tiers.end())
     {
-        found = t.name == tier ? &t : found;
-    }
-    if (!found)
-    {
-        m_tiers.emplace_back();
-        found = &m_tiers.back();
-        found->name = tier;
+        t = m_tiers.insert(m_tiers.end(), Tier{});
+        t->name = tier;
     }
     // Across MPI processes another process's switch is sampled there (here it stays empty).
     Ptr<Node> node = sw->GetObject<Node>();
     if (!node || FabricMpi::IsLocal(node))
     {
-        found->switches.push_back(sw);
+        t->switches.push_back(sw);
     }
 }
 

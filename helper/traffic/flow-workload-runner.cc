@@ -231,9 +231,12 @@ void
 FlowWorkloadRunner::ArrivalsEnded()
 {
     m_exhausted = true;
-    if (m_across && !m_arrivalsEndCb.IsNull())
+    if (m_across)
     {
         m_last = Now(); // the end, if every flow finished before it
+    }
+    if (m_across && !m_arrivalsEndCb.IsNull())
+    {
         Callback<void> cb = m_arrivalsEndCb;
         m_arrivalsEndCb = Callback<void>();
         cb();
@@ -249,42 +252,42 @@ FlowWorkloadRunner::StartFlow()
     a.spec = m_next;
     a.index = m_startedFlows;
     ++m_startedFlows;
-    // Across MPI processes every process runs every start (the source's events are the
-    // sequential run's) and the source host's process posts the flow.
-    if (!m_across || FabricMpi::IsLocal(m_topo->GetRank(a.spec.src)))
+    if (m_across)
     {
-        if (m_across)
+        // Every process runs every start (the source's events are the sequential run's); the
+        // source host's process posts the flow.
+        if (!FabricMpi::IsLocal(m_topo->GetRank(a.spec.src)))
         {
-            const Point p = Now();
-            a.startTs = p.ts;
-            a.startCreatedTs = p.key.createdTs;
-            ++m_localStarted;
+            ScheduleNext();
+            return;
         }
-        const FlowPath path = GetPath(a.spec.src, a.spec.dst);
-        a.ideal = IdealFct(path, a.spec.src, a.spec.dst, a.spec.sizeBytes);
-        a.pathRtt = UnloadedRtt(path, a.spec.src, a.spec.dst);
-        uint32_t slot;
-        if (m_freeSlots.empty())
-        {
-            slot = static_cast<uint32_t>(m_active.size());
-            m_active.push_back(a);
-        }
-        else
-        {
-            slot = m_freeSlots.back();
-            m_freeSlots.pop_back();
-            m_active[slot] = a;
-        }
-        if (!m_across)
-        {
-            m_maxActive = std::max(m_maxActive, GetActive());
-        }
-        m_service->Post(a.spec.src,
-                        a.spec.dst,
-                        a.spec.sizeBytes,
-                        a.pathRtt,
-                        MakeCallback(&FlowWorkloadRunner::Completed, this).Bind(slot));
+        a.start = Now();
+        ++m_localStarted;
     }
+    const FlowPath path = GetPath(a.spec.src, a.spec.dst);
+    a.ideal = IdealFct(path, a.spec.src, a.spec.dst, a.spec.sizeBytes);
+    a.pathRtt = UnloadedRtt(path, a.spec.src, a.spec.dst);
+    uint32_t slot;
+    if (m_freeSlots.empty())
+    {
+        slot = static_cast<uint32_t>(m_active.size());
+        m_active.push_back(a);
+    }
+    else
+    {
+        slot = m_freeSlots.back();
+        m_freeSlots.pop_back();
+        m_active[slot] = a;
+    }
+    if (!m_across)
+    {
+        m_maxActive = std::max(m_maxActive, GetActive()); // across processes: Gather()
+    }
+    m_service->Post(a.spec.src,
+                    a.spec.dst,
+                    a.spec.sizeBytes,
+                    a.pathRtt,
+                    MakeCallback(&FlowWorkloadRunner::Completed, this).Bind(slot));
     ScheduleNext();
 }
 
@@ -318,8 +321,7 @@ FlowWorkloadRunner::Finish(uint32_t slot, bool ok, Time start, Time end, uint64_
         Held h;
         h.record = r;
         h.index = a.index;
-        h.startTs = a.startTs;
-        h.startCreatedTs = a.startCreatedTs;
+        h.start = a.start;
         h.end = Now();
         h.end.local = m_completions++;
         m_last = h.end;
@@ -385,7 +387,7 @@ FlowWorkloadRunner::HeldText() const
     for (const Held& h : m_held)
     {
         const FlowFctRecord& r = h.record;
-        os << h.index << ' ' << h.startTs << ' ' << h.startCreatedTs << ' ' << h.end.ts << ' '
+        os << h.index << ' ' << h.start.ts << ' ' << h.start.key.createdTs << ' ' << h.end.ts << ' '
            << h.end.key.createdTs << ' ' << h.end.key.creator << ' ' << h.end.key.seq << ' '
            << h.end.local << ' ' << r.id << ' ' << r.src << ' ' << r.dst << ' ' << r.sizeBytes
            << ' ' << r.start.GetTimeStep() << ' ' << r.end.GetTimeStep() << ' '
@@ -407,7 +409,7 @@ FlowWorkloadRunner::ParseHeld(const std::string& text)
         int64_t start = 0;
         int64_t end = 0;
         int64_t ideal = 0;
-        f >> h.index >> h.startTs >> h.startCreatedTs >> h.end.ts >> h.end.key.createdTs >>
+        f >> h.index >> h.start.ts >> h.start.key.createdTs >> h.end.ts >> h.end.key.createdTs >>
             h.end.key.creator >> h.end.key.seq >> h.end.local >> r.id >> r.src >> r.dst >>
             r.sizeBytes >> start >> end >> ideal >> r.retransmissions >> r.ok;
         NS_ABORT_MSG_IF(!f, "FlowWorkloadRunner::Gather: a malformed record '" << line << "'");
@@ -467,7 +469,7 @@ FlowWorkloadRunner::Gather()
     {
         while (ended < flows.size() &&
                std::tie(flows[ended].end.ts, flows[ended].end.key.createdTs) <=
-                   std::tie(s->startTs, s->startCreatedTs))
+                   std::tie(s->start.ts, s->start.key.createdTs))
         {
             ++ended;
         }

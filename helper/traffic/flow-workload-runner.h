@@ -217,22 +217,20 @@ class FlowWorkloadRunner
     /// A flow in flight.
     struct Active
     {
-        FlowSpec spec;              //!< the flow
-        Time ideal;                 //!< its ideal FCT
-        Time pathRtt;               //!< its path's unloaded RTT
-        uint64_t index{0};          //!< its start's place among the starts (0, 1, ...)
-        uint64_t startTs{0};        //!< its start event's time (across processes)
-        uint64_t startCreatedTs{0}; //!< its start event's creation time (across processes)
+        FlowSpec spec;     //!< the flow
+        Time ideal;        //!< its ideal FCT
+        Time pathRtt;      //!< its path's unloaded RTT
+        uint64_t index{0}; //!< its start's place among the starts (0, 1, ...)
+        Point start;       //!< its start event (across processes)
     };
 
     /// A finished flow held until Gather() (across processes).
     struct Held
     {
-        FlowFctRecord record;       //!< the flow
-        uint64_t index{0};          //!< Active::index
-        uint64_t startTs{0};        //!< Active::startTs
-        uint64_t startCreatedTs{0}; //!< Active::startCreatedTs
-        Point end;                  //!< its completion event
+        FlowFctRecord record; //!< the flow
+        uint64_t index{0};    //!< Active::index
+        Point start;          //!< Active::start
+        Point end;            //!< its completion event
     };
 
     /// \return the running event's Point (across processes; aborts without the causal order)

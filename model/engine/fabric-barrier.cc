@@ -94,13 +94,7 @@ FabricBarrier::Arrive(bool ok, ReleaseCallback release)
         i.WriteHtonU64(static_cast<uint64_t>(Simulator::Now().GetTimeStep()));
         std::vector<uint8_t> note(NOTE_BYTES);
         b.CopyData(note.data(), NOTE_BYTES);
-        for (uint32_t p = 0; p < m_processes; ++p)
-        {
-            if (p != m_self)
-            {
-                m_notes->SendNote(p, m_handler, note);
-            }
-        }
+        m_notes->SendNoteToOthers(m_processes, m_self, m_handler, note);
     }
     Count(round, ok, Simulator::Now());
 }

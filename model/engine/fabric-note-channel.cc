@@ -16,4 +16,19 @@ FabricNoteChannel::GetTypeId()
     return tid;
 }
 
+void
+FabricNoteChannel::SendNoteToOthers(uint32_t processes,
+                                    uint32_t self,
+                                    uint32_t handler,
+                                    const std::vector<uint8_t>& note)
+{
+    for (uint32_t p = 0; p < processes; ++p)
+    {
+        if (p != self)
+        {
+            SendNote(p, handler, note);
+        }
+    }
+}
+
 } // namespace ns3

@@ -55,6 +55,18 @@ class FabricNoteChannel : public Object
      *        beyond their limit)
      */
     virtual void SendNote(uint32_t system, uint32_t handler, const std::vector<uint8_t>& note) = 0;
+    /**
+     * \brief Send the same note to handler \p handler of every process but \p self
+     *        (SendNote() to each, in system order).
+     * \param processes number of processes of the run (FabricMpi::GetSize())
+     * \param self this process's system id
+     * \param handler the handler id (AddNoteHandler)
+     * \param note its bytes (as SendNote())
+     */
+    void SendNoteToOthers(uint32_t processes,
+                          uint32_t self,
+                          uint32_t handler,
+                          const std::vector<uint8_t>& note);
 };
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 #include "ns3/abort.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-switch.h"
+#include "ns3/fabric-wire-header.h"
 #include "ns3/log.h"
 #include "ns3/node-list.h"
 #include "ns3/pfc-net-device.h"
@@ -248,8 +249,7 @@ FabricHealthMonitor::OnRemoteStall(const std::vector<uint8_t>& note)
 {
     NS_ABORT_MSG_IF(note.size() != 4,
                     "FabricHealthMonitor: a stall note of " << note.size() << " B (expected 4)");
-    const uint32_t from = (uint32_t(note[0]) << 24) | (uint32_t(note[1]) << 16) |
-                          (uint32_t(note[2]) << 8) | uint32_t(note[3]);
+    const uint32_t from = wire::GetU32(note.data());
     if (m_stalled)
     {
         return; // stalled here too: already stopped, with its own diagnosis
@@ -304,17 +304,9 @@ FabricHealthMonitor::Check()
         if (m_notes)
         {
             // The other processes would wait on this one's frames forever: stop them too.
-            const std::vector<uint8_t> note = {uint8_t(m_self >> 24),
-                                               uint8_t(m_self >> 16),
-                                               uint8_t(m_self >> 8),
-                                               uint8_t(m_self)};
-            for (uint32_t p = 0; p < m_processes; ++p)
-            {
-                if (p != m_self)
-                {
-                    m_notes->SendNote(p, m_noteHandler, note);
-                }
-            }
+            std::vector<uint8_t> note(4);
+            wire::PutU32(note.data(), m_self);
+            m_notes->SendNoteToOthers(m_processes, m_self, m_noteHandler, note);
         }
         return;
     }

@@ -79,35 +79,46 @@ RoceQpConnector::PerPeerQpn(uint32_t base,
     return base + 2 * (uint64_t(k) * ranks + peer) + (responder ? 1 : 0);
 }
 
+bool
+RoceQpConnector::PerPeerResponder(uint32_t base,
+                                  uint32_t qpn,
+                                  uint32_t ranks,
+                                  uint32_t* peer,
+                                  uint32_t* k)
+{
+    if (qpn < base || (qpn - base) % 2 == 0)
+    {
+        return false;
+    }
+    const uint32_t j = (qpn - base) / 2; // k ranks + peer
+    *peer = j % ranks;
+    *k = j / ranks;
+    return true;
+}
+
 Ptr<RoceQueuePair>
-RoceQpConnector::ConnectPerPeer(Ptr<RoceNic> srcNic,
-                                uint32_t srcRank,
-                                uint32_t srcPort,
-                                uint32_t srcBase,
-                                Ptr<RoceNic> dstNic,
-                                uint32_t dstRank,
-                                uint32_t dstPort,
-                                uint32_t dstBase,
+RoceQpConnector::ConnectPerPeer(const PerPeerEnd& src,
+                                const PerPeerEnd& dst,
                                 uint32_t k,
                                 uint32_t ranks,
                                 bool responder)
 {
-    const uint64_t qpnA = PerPeerQpn(srcBase, dstRank, k, ranks, false);
-    const uint64_t qpnB = PerPeerQpn(dstBase, srcRank, k, ranks, true);
+    const uint64_t qpnA = PerPeerQpn(src.base, dst.rank, k, ranks, false);
+    const uint64_t qpnB = PerPeerQpn(dst.base, src.rank, k, ranks, true);
     NS_ABORT_MSG_IF(std::max(qpnA, qpnB) > RoceBthHeader::MAX_24BIT,
-                    "RoceQpConnector: connection " << k << " from rank " << srcRank << " to rank "
-                                                   << dstRank << " of " << ranks << " needs QPN "
+                    "RoceQpConnector: connection " << k << " from rank " << src.rank << " to rank "
+                                                   << dst.rank << " of " << ranks << " needs QPN "
                                                    << std::max(qpnA, qpnB)
                                                    << "; per-peer numbering has 2^24 - 1");
     // Start PSNs: a hash of the seed, the run, this stream and the connection (splitmix64).
-    auto psn = [this, srcRank, dstRank, k](uint64_t side) -> uint32_t {
+    auto psn = [this, &src, &dst, k](uint64_t side) -> uint32_t {
         if (!m_randomPsn)
         {
             return 0;
         }
         uint64_t x = RngSeedManager::GetSeed() ^ (RngSeedManager::GetRun() << 32) ^
                      (uint64_t(m_psnRng->GetStream()) << 48);
-        for (uint64_t v : {uint64_t(srcRank), uint64_t(dstRank), uint64_t(k), side})
+        for (uint64_t v : {uint64_t(src.rank), uint64_t(dst.rank), uint64_t(k), side})
         {
             x += 0x9e3779b97f4a7c15ull + v;
             x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -120,12 +131,12 @@ RoceQpConnector::ConnectPerPeer(Ptr<RoceNic> srcNic,
     const auto b = static_cast<uint32_t>(qpnB);
     if (responder)
     {
-        Ptr<RoceQueuePair> qp = dstNic->CreateQpAt(b, dstPort);
-        qp->Connect(srcNic->GetAddress(srcPort), a, psn(1), psn(0), Entropy(b, a));
+        Ptr<RoceQueuePair> qp = dst.nic->CreateQpAt(b, dst.port);
+        qp->Connect(src.nic->GetAddress(src.port), a, psn(1), psn(0), Entropy(b, a));
         return qp;
     }
-    Ptr<RoceQueuePair> qp = srcNic->CreateQpAt(a, srcPort);
-    qp->Connect(dstNic->GetAddress(dstPort), b, psn(0), psn(1), Entropy(a, b));
+    Ptr<RoceQueuePair> qp = src.nic->CreateQpAt(a, src.port);
+    qp->Connect(dst.nic->GetAddress(dst.port), b, psn(0), psn(1), Entropy(a, b));
     return qp;
 }
 

@@ -60,12 +60,22 @@ class RoceQpConnector
         uint32_t portB,
         const std::string& who = "RoceQpConnector::Connect");
 
+    /// One end of a connection under per-peer numbering (PerPeerQpn).
+    struct PerPeerEnd
+    {
+        Ptr<RoceNic> nic; //!< its NIC
+        uint32_t rank;    //!< its rank
+        uint32_t port;    //!< its NIC port
+        uint32_t base;    //!< its numbering's first QPN (PerPeerQpn)
+    };
+
     /**
      * \brief Per-peer numbering of flow connections (RoceTransportPlugin's QpNumbering
      *        per-peer): the QP number a NIC gives its side of the k-th connection between its
      *        rank and rank \p peer, known to both ends without any exchange,
-     *        FirstQpn + 2 (k ranks + peer) + (1 for the responder side).
-     * \param firstQpn the NIC's FirstQpn
+     *        base + 2 (k ranks + peer) + (1 for the responder side).
+     * \param base the NIC's first number of the numbering (RoceTransportPlugin: its first
+     *        free QP number when the flow service starts, FirstQpn on a NIC without QPs)
      * \param peer the other end's rank, < \p ranks
      * \param k the connection's index between the two ranks (0, 1, ...: per direction)
      * \param ranks number of ranks
@@ -78,29 +88,38 @@ class RoceQpConnector
                                uint32_t ranks,
                                bool responder);
     /**
-     * \brief Create and connect one side of the k-th connection from rank \p src to rank
-     *        \p dst under per-peer numbering (PerPeerQpn). Its start PSNs are a hash of ns-3's
-     *        seed and run, this connector's stream and (src, dst, k) (0 without random start
-     *        PSNs), its entropy as Connect() gives it: both sides agree without an exchange,
-     *        so the responder side can be created on the first packet in another MPI process.
-     * \param srcNic the requester's NIC \param srcRank its rank \param srcPort its port
-     * \param srcBase its numbering's base (PerPeerQpn)
-     * \param dstNic the responder's NIC \param dstRank its rank \param dstPort its port
-     * \param dstBase its numbering's base
+     * \brief The inverse of PerPeerQpn for a responder's number: which connection a packet
+     *        to \p qpn belongs to.
+     * \param base the NIC's base (PerPeerQpn)
+     * \param qpn the packet's destination QPN
+     * \param ranks number of ranks
+     * \param[out] peer the requester's rank
+     * \param[out] k the connection's index from \p peer
+     * \return false when \p qpn is below \p base or a requester's number
+     */
+    static bool PerPeerResponder(uint32_t base,
+                                 uint32_t qpn,
+                                 uint32_t ranks,
+                                 uint32_t* peer,
+                                 uint32_t* k);
+    /**
+     * \brief Create and connect one side of the k-th connection from \p src to \p dst
+     *        under per-peer numbering (PerPeerQpn). Its start PSNs are a hash of ns-3's seed
+     *        and run, this connector's stream and (src rank, dst rank, k) (0 without random
+     *        start PSNs), its entropy as Connect() gives it: both sides agree without an
+     *        exchange, so the responder side can be created on the first packet in another MPI
+     *        process.
+     * \param src the requester's end
+     * \param dst the responder's end
      * \param k the connection's index from \p src to \p dst
      * \param ranks number of ranks
-     * \param responder create the responder's side (on \p dstNic) instead of the requester's
+     * \param responder create the responder's side (on \p dst's NIC) instead of the
+     *        requester's
      * \return the QP (aborts naming k and the ranks when its QPN exceeds 2^24 - 1, and
      *         naming the QPN when the NIC has a QP with it: one created after the base)
      */
-    Ptr<RoceQueuePair> ConnectPerPeer(Ptr<RoceNic> srcNic,
-                                      uint32_t srcRank,
-                                      uint32_t srcPort,
-                                      uint32_t srcBase,
-                                      Ptr<RoceNic> dstNic,
-                                      uint32_t dstRank,
-                                      uint32_t dstPort,
-                                      uint32_t dstBase,
+    Ptr<RoceQueuePair> ConnectPerPeer(const PerPeerEnd& src,
+                                      const PerPeerEnd& dst,
                                       uint32_t k,
                                       uint32_t ranks,
                                       bool responder);
