@@ -212,7 +212,7 @@ case "$cmd" in
             stage_done "sanitizers and fuzzing"
         fi
         # The module must keep compiling against the newest ns-3 release too (its sources,
-        # -fsyntax-only, against a configured ns-3.48 tree; about three minutes).
+        # -fsyntax-only, against a configured ns-3.48 tree; about five minutes).
         latest="${NS3_LATEST_TARBALL:-$here/../shared/ns-3/ns-3.48-src.tar.xz}"
         if [ -f "$latest" ]; then
             NS3_LATEST_TARBALL="$latest" JOBS="$jobs" \
