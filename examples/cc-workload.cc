@@ -36,7 +36,7 @@
  * --qp-numbering=per-peer) splits the Clos by leaf groups; each process posts its own hosts'
  * flows, and process 0 writes the sequential run's table and files (--fct rows in the order a
  * sequential run finishes them), the same bytes as one process with the same flags.
- * --timeline, --monitor and --fault run in one process only (refused across processes).
+ * --timeline and --monitor run in one process only (refused across processes).
  *
  * --seed sets ns-3's seed and --RngRun its run number (both honoured: tools/sweep.py's
  * --RngRun={seed} gives independent replications, ECMP placement included). Input errors end
@@ -190,7 +190,7 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
     FabricMpi::SelectEngine(cmd, order, simulator, scheduler); // names a bad value
     const bool writer = FabricMpi::GetSystemId() == 0; // the process that writes the outputs
-    for (const char* f : {"timeline", "monitor", "fault", "fault-log"})
+    for (const char* f : {"timeline", "monitor"})
     {
         FABRIC_INPUT_ERROR_IF(FabricMpi::GetSize() > 1 && cmd.IsGiven(f),
                               "--" << f << " runs in one process only (its rows need every "
@@ -298,7 +298,8 @@ main(int argc, char* argv[])
     const bool healthy =
         FabricMpi::Sum(exp->GetTopology()->GetHealthMonitor()->ReportEndOfRun(std::cerr) ? 0 : 1) ==
         0;
-    exp->Gather(); // across processes: every flow and queue sample at process 0
+    exp->Gather();    // across processes: every flow and queue sample at process 0
+    faults->Gather(); // and the fault log's counts summed
     FabricAggregateCounters counters = exp->GetTopology()->GetAggregateCounters();
     counters.Gather();
     if (!writer)

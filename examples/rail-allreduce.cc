@@ -450,9 +450,8 @@ CheckProcesses(const SweepConfig& cfg, const FabricCommandLine& cmd)
     FABRIC_INPUT_ERROR_IF(cfg.sendCompletion == "delivery",
                           "--send-completion=delivery is invalid"
                               << across << "; use posted or acknowledged");
-    FABRIC_INPUT_ERROR_IF(cfg.pcap || !cfg.faults.empty() || !cfg.monitor.empty(),
-                          "--pcap, --fault and --monitor do not run" << across
-                                                                     << " yet; run sequentially");
+    FABRIC_INPUT_ERROR_IF(cfg.pcap || !cfg.monitor.empty(),
+                          "--pcap and --monitor do not run" << across << " yet; run sequentially");
 }
 
 /// Most channels NCCL runs (its MAXCHANNELS); more would only slow the simulation.
@@ -750,6 +749,7 @@ main(int argc, char* argv[])
 
     const std::vector<CollectiveRecord> records = coll.GatherRecords(); // at process 0
     view.Merge();
+    faults->Gather(); // the fault log's counts summed over processes
     if (writer)
     {
         WriteResults(cfg, topo->GetNRanks(), sweep->GetResults(records));

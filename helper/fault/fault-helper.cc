@@ -10,6 +10,7 @@
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-command-line.h"
 #include "ns3/fabric-input-error.h"
+#include "ns3/fabric-mpi.h"
 #include "ns3/log.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
@@ -668,12 +669,19 @@ void
 FaultHelper::SetStall(uint32_t index, bool stall)
 {
     const Bound& b = m_bound[index];
-    uint32_t& holds = m_stallHolds[b.nic->GetObject<Node>()->GetId()];
+    Ptr<Node> node = b.nic->GetObject<Node>();
+    uint32_t& holds = m_stallHolds[node->GetId()];
     holds = stall ? holds + 1 : holds - 1;
+    // Across processes only the GPU's own process drains (and stalls) its NIC; the others
+    // keep the hold count, which the log reports.
+    const bool local = FabricMpi::IsLocal(node);
     std::ostringstream os;
     if (holds == (stall ? 1u : 0u))
     {
-        b.nic->SetRxStalled(stall);
+        if (local)
+        {
+            b.nic->SetRxStalled(stall);
+        }
         os << "host drain " << (stall ? "stopped" : "resumed");
     }
     else
@@ -681,12 +689,16 @@ FaultHelper::SetStall(uint32_t index, bool stall)
         os << "no change (stalled by " << holds << " fault" << (holds == 1 ? "" : "s") << ")";
     }
     uint64_t backlog = 0;
-    for (uint32_t p = 0; p < b.nic->GetNPorts(); ++p)
+    for (uint32_t p = 0; local && p < b.nic->GetNPorts(); ++p)
     {
         backlog += b.nic->GetRxBacklog(p);
     }
-    os << "; host backlog " << backlog << " B";
-    Log(stall ? "nic-stall" : "nic-resume", b.spec.GetTarget(), os.str());
+    const std::string head = os.str();
+    LogCounted(
+        stall ? "nic-stall" : "nic-resume",
+        b.spec.GetTarget(),
+        backlog,
+        [head](uint64_t bytes) { return head + "; host backlog " + std::to_string(bytes) + " B"; });
 }
 
 void
@@ -719,7 +731,7 @@ FaultHelper::SetDropFilters(uint32_t index, bool on)
         Log("drop-class", b.spec.GetTarget(), os.str());
         return;
     }
-    uint64_t drops = 0;
+    uint64_t drops = 0; // this process's ends (a device of another process drops nothing here)
     for (const auto& [dev, filter] : b.filters)
     {
         drops += filter->GetDrops(b.spec.packetClass);
@@ -743,10 +755,15 @@ FaultHelper::SetDropFilters(uint32_t index, bool on)
             }
         }
     }
-    os << drops << ' ' << cls << " frame" << (drops == 1 ? "" : "s") << " dropped on "
-       << b.filters.size() << " ports (" << LinkList(b.links) << ")";
+    os << " dropped on " << b.filters.size() << " ports (" << LinkList(b.links) << ")";
     b.filters.clear();
-    Log("drop-class-end", b.spec.GetTarget(), os.str());
+    const std::string tail = os.str();
+    LogCounted("drop-class-end",
+               b.spec.GetTarget(),
+               drops,
+               [cls = std::string(cls), tail](uint64_t n) {
+                   return std::to_string(n) + ' ' + cls + " frame" + (n == 1 ? "" : "s") + tail;
+               });
 }
 
 const std::vector<Ptr<PacketClassFilter>>&
@@ -763,6 +780,33 @@ FaultHelper::Log(const std::string& kind, const std::string& target, const std::
     NS_LOG_INFO(FaultSpec::FormatTime(e.time) << ' ' << kind << ' ' << target << ": " << detail);
     m_events.push_back(e);
     m_appliedTrace(e.time, e.kind, e.target, e.detail);
+}
+
+void
+FaultHelper::LogCounted(const std::string& kind,
+                        const std::string& target,
+                        uint64_t count,
+                        std::function<std::string(uint64_t)> detail)
+{
+    m_counted.push_back({m_events.size(), count, std::move(detail)});
+    Log(kind, target, m_counted.back().detail(count));
+}
+
+void
+FaultHelper::Gather()
+{
+    std::vector<uint64_t> counts;
+    counts.reserve(m_counted.size());
+    for (const CountedRow& r : m_counted)
+    {
+        counts.push_back(r.count);
+    }
+    // Every process logged the same rows (it applied every fault): the same count of them.
+    counts = FabricMpi::SumEach(counts);
+    for (std::size_t i = 0; i < m_counted.size(); ++i)
+    {
+        m_events[m_counted[i].row].detail = m_counted[i].detail(counts[i]);
+    }
 }
 
 const std::vector<FaultEvent>&

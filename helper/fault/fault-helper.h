@@ -15,6 +15,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -213,6 +214,14 @@ struct FaultEvent
  * (time_ns,kind,target,detail). Print() writes one "fault: ..." line per fault for run
  * headers.
  *
+ * <b>Across MPI processes.</b> Every process installs every fault and applies it to its copy
+ * of the fabric at the same time (a cable between processes is cut at both ends, every process
+ * computes the same routes); a nic-stall stalls the NIC in the GPU's own process only. The
+ * frames each change affects are handled where they are, so a run gives the sequential run's
+ * results with any process count (under the causal order, FabricMpi::SelectEngine); call
+ * Gather() after Simulator::Run() for the sequential log (its drop counts and host backlogs
+ * are summed over the processes).
+ *
  * <b>What is not modelled here.</b> NIC ports learn nothing: a GPU whose only cable is cut
  * keeps sending into it until its transport's retries are exhausted (RoCE: RETRY_EXCEEDED
  * completion). Routes are recomputed from the whole fabric's state at once (no per-switch
@@ -331,6 +340,18 @@ class FaultHelper : public Object
      * \param path the file (an input error naming it if it cannot be written)
      */
     void WriteCsv(const std::string& path) const;
+    /**
+     * \brief Across MPI processes, make every process's log the sequential run's. Collective:
+     *        every process calls it, after Simulator::Run() (without MPI it changes nothing).
+     *
+     * Every process applies every fault to its copy of the fabric at the same time (a cable
+     * between processes is cut at both ends), so the log rows are the same everywhere, except
+     * the two that count what only some processes see: a drop-class's end (its filters' drops,
+     * each end of a cable counting in its own process: summed) and a nic-stall's or
+     * nic-resume's host backlog (read in the GPU's own process, the only one that stalls its
+     * NIC). Gather() sums those counts over the processes and writes the rows again.
+     */
+    void Gather();
 
     // ---- command line ---------------------------------------------------------------------
 
@@ -460,6 +481,25 @@ class FaultHelper : public Object
     void SetDropFilters(uint32_t index, bool on);
     /// Append to the log and fire FaultApplied.
     void Log(const std::string& kind, const std::string& target, const std::string& detail);
+    /**
+     * \brief Log a row whose detail reports a count that Gather() sums over processes.
+     * \param kind the logged kind
+     * \param target the fault's target
+     * \param count this process's part of the count
+     * \param detail writes the detail for a count (the same function at Gather())
+     */
+    void LogCounted(const std::string& kind,
+                    const std::string& target,
+                    uint64_t count,
+                    std::function<std::string(uint64_t)> detail);
+
+    /// A log row whose detail reports a count summed over processes (Gather()).
+    struct CountedRow
+    {
+        std::size_t row;                             //!< index in m_events
+        uint64_t count;                              //!< this process's part
+        std::function<std::string(uint64_t)> detail; //!< the detail for a count
+    };
 
     Time m_convergenceDelay; //!< attribute ConvergenceDelay
     bool m_localRepair;      //!< attribute LocalRepair
@@ -478,6 +518,7 @@ class FaultHelper : public Object
     std::map<uint32_t, PfcProfile> m_plannedPfc;
     std::map<uint32_t, uint32_t> m_stallHolds;     //!< GPU node -> nic-stall faults holding it
     std::vector<FaultEvent> m_events;              //!< the log
+    std::vector<CountedRow> m_counted;             //!< its rows that Gather() sums
     std::vector<Ptr<PacketClassFilter>> m_filters; //!< every drop-class filter installed
     bool m_installed{false};                       //!< Install() done
     TracedCallback<Time, const std::string&, const std::string&, const std::string&>

@@ -8,10 +8,11 @@
 # every flow and stay within 2 % of the sequential mean completion time. NCCL-style collectives
 # (distributed-collective, RoCE and UET) give the sequential table and per-collective CSV with
 # 1, 2 and 4 processes, and so does the main job (rail-allreduce on a Clos, RoCE and UET: its
-# table, results and fabric-view CSVs), htsim's scenarios (uet-matrix: per-flow CSV and
-# summary) and the congestion-control workflow (cc-workload over UET: table, per-flow,
-# summary, counters and queue CSVs). Then the bad input of a distributed run (more processes than units, an
-# MPI launch of a build without MPI). Prints each run's wall time.
+# table, results and fabric-view CSVs; with faults, the fault log too), htsim's scenarios
+# (uet-matrix: per-flow CSV and summary) and the congestion-control workflow (cc-workload over
+# UET and RoCE, with and without faults: table, per-flow, summary, counters, queue CSVs and
+# fault log). Then the bad input of a distributed run (more processes than units, an MPI
+# launch of a build without MPI). Prints each run's wall time.
 #
 #   tools/ci/mpi-test.sh [SEQUENTIAL_BUILD_DIR]
 #
@@ -227,6 +228,23 @@ else
     run main-su2-np2 "${mpirun[@]}" -np 2 "$main_prog" "${su2[@]}" --prefix="$out/main-su2-np2" ||
         failures=$((failures + 1))
     same_files main-su2-seq main-su2-np2
+    # Faults across processes: every process applies each fault to its copy of the fabric at
+    # the same time (a flapping leaf-spine cable between processes is cut at both ends, routes
+    # converge everywhere); the fault log's drop counts are summed at the end.
+    faulty=(--topology=clos --servers=16 --gpus-per-server=2 --spines=2 --max-bytes=4MiB
+        --barrier=2us --order=causal --send-completion=posted --plot-data --convergence-delay=20us
+        --fault=link-flap:leaf0-spine1@100us,period=200us,count=3
+        --fault=link-degrade:leaf1-spine0@150us,rate=100Gbps
+        --fault=ecn-profile:leaf2@100us,kmin=10KB,kmax=40KB,pmax=0.5
+        --fault=drop-class:leaf3-spine0@50us,class=cnp,for=500us,prob=0.5)
+    run main-faults-seq "$main_prog" "${faulty[@]}" --prefix="$out/main-faults-seq" ||
+        failures=$((failures + 1))
+    for np in 2 4; do
+        run "main-faults-np$np" "${mpirun[@]}" -np $np "$main_prog" "${faulty[@]}" \
+            --prefix="$out/main-faults-np$np" || failures=$((failures + 1))
+        same_outputs main-faults-seq "main-faults-np$np" "table, CSVs and the fault log" \
+            nccl.txt results.csv fabric.csv nic.csv links.csv faults.csv
+    done
 fi
 
 # htsim's scenarios across processes (uet-matrix: Ultra Ethernet with NSCC, spraying, trimming
@@ -269,12 +287,12 @@ same_cc() { # a b: cc-workload's table and every CSV of run a are identical to r
     for r in "$1" "$2"; do
         grep -v '^processes ' "$out/$r.txt" >"$out/$r-table.txt"
     done
-    same_outputs "$1" "$2" "table, per-flow, summary, counters, queues" \
-        table.txt fct.csv summary.csv counters.csv queues.csv
+    same_outputs "$1" "$2" "table, per-flow, summary, counters, queues, fault log" \
+        table.txt fct.csv summary.csv counters.csv queues.csv faults.csv
 }
 cc_files() { # name: cc-workload's output flags for run name
     echo "--fct=$out/$1-fct.csv --summary=$out/$1-summary.csv --counters=$out/$1-counters.csv" \
-        "--queues=$out/$1-queues.csv"
+        "--queues=$out/$1-queues.csv --fault-log=$out/$1-faults.csv"
 }
 if [ -z "$cc_prog" ]; then
     failures=$((failures + 1))
@@ -283,7 +301,19 @@ else
         "cc-hadoop:--transport=uet --cdf=fb-hadoop --load=0.8 --ev-strategy=oblivious" \
         "cc-rccc:--transport=uet --uet-cc=rccc --duration=5ms" \
         "cc-dcqcn:--qp-numbering=per-peer" \
-        "cc-hpcc:--qp-numbering=per-peer --cc=hpcc --load=0.7 --duration=5ms"; do
+        "cc-hpcc:--qp-numbering=per-peer --cc=hpcc --load=0.7 --duration=5ms" \
+        "cc-faults-uet:--transport=uet --duration=6ms --convergence-delay=200us
+            --fault=link-down:leaf0-spine1@1ms --fault=link-up:leaf0-spine1@3ms
+            --fault=switch-reboot:spine0@4ms,down=500us
+            --fault=drop-class:leaf1-spine0@0.5ms,class=ack,for=2ms,prob=0.3
+            --fault=link-degrade:leaf2-spine1@2ms,rate=40Gbps
+            --fault=ecn-profile:leaf3@1ms,kmin=10KB,kmax=40KB,pmax=0.5" \
+        "cc-faults-roce:--qp-numbering=per-peer --duration=4ms
+            --ns3::FabricNic::RxDrainRate=100Gbps --fault=nic-stall:gpu5@1ms,for=2ms
+            --fault=nic-stall:gpu17@1ms,for=2500us --fault=nic-stall:gpu100@1500us,for=1ms
+            --fault=drop-class:leaf1-spine0@0.5ms,class=cnp,for=2ms,prob=0.5
+            --fault=pfc-threshold:leaf6@1ms,headroom=20KB
+            --fault=ecn-profile:spine1@1ms,kmin=20KB,kmax=80KB,pmax=0.2"; do
         name="${scenario%%:*}"
         args=(--order=causal --quiet ${scenario#*:})
         run "$name-seq" "$cc_prog" "${args[@]}" $(cc_files "$name-seq") ||
