@@ -9,10 +9,7 @@
  * writes still complete (go-back-N) and frames are conserved; restore puts the installed
  * profile back. The UET classifier tells PDS ACKs and NACKs from requests.
  */
-#include "fault-test-util.h"
-#include "test-util.h"
-
-#include "ns3/ai-fabric-module.h"
+#include "fault-helper-fixture.h"
 
 #include <sstream>
 
@@ -21,7 +18,8 @@ using namespace ns3;
 namespace
 {
 
-class FaultBufferTest : public test::SimTest
+/// The FaultHelper tests' fixture (WRITEs, completions, conservation), with an incast.
+class FaultBufferTest : public test::FaultHelperTest
 {
   protected:
     /// 2 ToRs (leaf0: gpu0, gpu1; leaf1: gpu2, gpu3) x 2 spines, RoCE with PFC, no NVLink.
@@ -43,29 +41,11 @@ class FaultBufferTest : public test::SimTest
         {
             for (const auto& q : t->Connect(src, 2, 4))
             {
-                q.first->PostWrite(bytes, 0, 1, MakeCallback(&FaultBufferTest::Done, this));
+                q.first->PostWrite(bytes, 0, 1, OnDone());
                 posted += bytes;
                 ++expected;
             }
         }
-    }
-
-    void Done(const RoceWorkCompletion& wc)
-    {
-        completions.push_back(wc);
-    }
-
-    /// Every WRITE completed successfully with its bytes.
-    void ExpectAllCompleted()
-    {
-        ASSERT_EQ(completions.size(), expected);
-        uint64_t bytes = 0;
-        for (const auto& wc : completions)
-        {
-            EXPECT_EQ(wc.status, RoceWcStatus::SUCCESS);
-            bytes += wc.bytes;
-        }
-        EXPECT_EQ(bytes, posted);
     }
 
     /// \return XOFF decisions of a switch, all ports and priorities
@@ -89,10 +69,6 @@ class FaultBufferTest : public test::SimTest
             ->GetCounters()
             .drops[size_t(SwitchDropReason::HEADROOM_OVERFLOW)];
     }
-
-    std::vector<RoceWorkCompletion> completions;
-    uint64_t posted{0};
-    uint32_t expected{0};
 };
 
 TEST_F(FaultBufferTest, ParserAcceptsPfcThresholdAndRefusesBadValues)
