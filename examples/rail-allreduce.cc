@@ -450,8 +450,8 @@ CheckProcesses(const SweepConfig& cfg, const FabricCommandLine& cmd)
     FABRIC_INPUT_ERROR_IF(cfg.sendCompletion == "delivery",
                           "--send-completion=delivery is invalid"
                               << across << "; use posted or acknowledged");
-    FABRIC_INPUT_ERROR_IF(cfg.pcap || !cfg.monitor.empty(),
-                          "--pcap and --monitor do not run" << across << " yet; run sequentially");
+    FABRIC_INPUT_ERROR_IF(!cfg.monitor.empty(),
+                          "--monitor does not run" << across << " yet; run sequentially");
 }
 
 /// Most channels NCCL runs (its MAXCHANNELS); more would only slow the simulation.
@@ -682,9 +682,11 @@ main(int argc, char* argv[])
         transport->Describe(std::clog);
         std::clog << "\n";
     }
-    if (cfg.pcap)
+    Ptr<PfcNetDevice> rank0Port = topo->GetNicCore(0)->GetPort(0);
+    if (cfg.pcap && FabricMpi::IsLocal(rank0Port->GetNode()))
     {
-        topo->GetPortHelper().EnablePcap(cfg.prefix, topo->GetNicCore(0)->GetPort(0), true);
+        // Across processes only rank 0's process sees its frames (and writes the file).
+        topo->GetPortHelper().EnablePcap(cfg.prefix, rank0Port, true);
     }
 
     CollectiveHelper coll;

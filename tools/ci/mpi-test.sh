@@ -8,11 +8,11 @@
 # every flow and stay within 2 % of the sequential mean completion time. NCCL-style collectives
 # (distributed-collective, RoCE and UET) give the sequential table and per-collective CSV with
 # 1, 2 and 4 processes, and so does the main job (rail-allreduce on a Clos, RoCE and UET: its
-# table, results and fabric-view CSVs; with faults, the fault log too), htsim's scenarios
-# (uet-matrix: per-flow CSV and summary) and the congestion-control workflow (cc-workload over
-# UET and RoCE, with and without faults: table, per-flow, summary, counters, queue CSVs and
-# fault log). Then the bad input of a distributed run (more processes than units, an MPI
-# launch of a build without MPI). Prints each run's wall time.
+# table, results and fabric-view CSVs; with faults, the fault log and rank 0's capture too),
+# htsim's scenarios (uet-matrix: per-flow CSV and summary) and the congestion-control workflow
+# (cc-workload over UET and RoCE, with and without faults: table, per-flow, summary, counters,
+# queue CSVs and fault log). Then the bad input of a distributed run (more processes than
+# units, an MPI launch of a build without MPI). Prints each run's wall time.
 #
 #   tools/ci/mpi-test.sh [SEQUENTIAL_BUILD_DIR]
 #
@@ -230,9 +230,11 @@ else
     same_files main-su2-seq main-su2-np2
     # Faults across processes: every process applies each fault to its copy of the fabric at
     # the same time (a flapping leaf-spine cable between processes is cut at both ends, routes
-    # converge everywhere); the fault log's drop counts are summed at the end.
+    # converge everywhere); the fault log's drop counts are summed at the end. And rank 0's
+    # capture (--pcap), written by its process.
     faulty=(--topology=clos --servers=16 --gpus-per-server=2 --spines=2 --max-bytes=4MiB
-        --barrier=2us --order=causal --send-completion=posted --plot-data --convergence-delay=20us
+        --barrier=2us --order=causal --send-completion=posted --plot-data --pcap
+        --convergence-delay=20us
         --fault=link-flap:leaf0-spine1@100us,period=200us,count=3
         --fault=link-degrade:leaf1-spine0@150us,rate=100Gbps
         --fault=ecn-profile:leaf2@100us,kmin=10KB,kmax=40KB,pmax=0.5
@@ -242,8 +244,8 @@ else
     for np in 2 4; do
         run "main-faults-np$np" "${mpirun[@]}" -np $np "$main_prog" "${faulty[@]}" \
             --prefix="$out/main-faults-np$np" || failures=$((failures + 1))
-        same_outputs main-faults-seq "main-faults-np$np" "table, CSVs and the fault log" \
-            nccl.txt results.csv fabric.csv nic.csv links.csv faults.csv
+        same_outputs main-faults-seq "main-faults-np$np" "table, CSVs, fault log and capture" \
+            nccl.txt results.csv fabric.csv nic.csv links.csv faults.csv 0-0.pcap
     done
 fi
 
