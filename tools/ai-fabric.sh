@@ -128,8 +128,8 @@ build() {
 # AddressSanitizer + UndefinedBehaviorSanitizer (with leak detection) over the whole test suite,
 # then the libFuzzer harnesses, in one Debug build made by Clang at -O1 (AddressSanitizer's
 # recommended level; NS_ASSERT and NS_LOG stay compiled in, and the suite runs in about half
-# the CPU time of -O0) (AI_FABRIC_FUZZ=ON also builds
-# the coverage-instrumented copy of the library that the harnesses link). ctest -LE fuzz selects
+# the CPU time of -O0) (AI_FABRIC_FUZZ=ON also builds the copy of the library that the
+# harnesses link, its input-path sources instrumented for coverage). ctest -LE fuzz selects
 # the GoogleTest suites, -L fuzz the harnesses (each replays test/fuzz/corpus/<name>, then
 # fuzzes).
 sanitize() {
