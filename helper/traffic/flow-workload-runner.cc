@@ -231,11 +231,12 @@ void
 FlowWorkloadRunner::ArrivalsEnded()
 {
     m_exhausted = true;
-    if (m_across)
+    if (!m_across)
     {
-        m_last = Now(); // the end, if every flow finished before it
+        return;
     }
-    if (m_across && !m_arrivalsEndCb.IsNull())
+    m_last = Now(); // the end, if every flow finished before it
+    if (!m_arrivalsEndCb.IsNull())
     {
         Callback<void> cb = m_arrivalsEndCb;
         m_arrivalsEndCb = Callback<void>();
