@@ -36,7 +36,8 @@
  * --qp-numbering=per-peer) splits the Clos by leaf groups; each process posts its own hosts'
  * flows, and process 0 writes the sequential run's table and files (--fct rows in the order a
  * sequential run finishes them), the same bytes as one process with the same flags.
- * --timeline and --monitor run in one process only (refused across processes).
+ * --monitor needs --monitor-delay of at least the lookahead across processes (a sequential run
+ * with the same delay writes the same rows); --timeline runs in one process only.
  *
  * --seed sets ns-3's seed and --RngRun its run number (both honoured: tools/sweep.py's
  * --RngRun={seed} gives independent replications, ECMP placement included). Input errors end
@@ -190,13 +191,10 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
     FabricMpi::SelectEngine(cmd, order, simulator, scheduler); // names a bad value
     const bool writer = FabricMpi::GetSystemId() == 0; // the process that writes the outputs
-    for (const char* f : {"timeline", "monitor"})
-    {
-        FABRIC_INPUT_ERROR_IF(FabricMpi::GetSize() > 1 && cmd.IsGiven(f),
-                              "--" << f << " runs in one process only (its rows need every "
-                                   << "switch at once); this run has " << FabricMpi::GetSize()
-                                   << " MPI processes");
-    }
+    FABRIC_INPUT_ERROR_IF(FabricMpi::GetSize() > 1 && cmd.IsGiven("timeline"),
+                          "--timeline runs in one process only (its rows need every switch at "
+                          "once); this run has "
+                              << FabricMpi::GetSize() << " MPI processes");
 
     auto exp = CreateObject<ClosWorkloadHelper>();
     // Flags that do not apply to this run are refused, not ignored.
@@ -300,6 +298,10 @@ main(int argc, char* argv[])
         0;
     exp->Gather();    // across processes: every flow and queue sample at process 0
     faults->Gather(); // and the fault log's counts summed
+    if (monitor)
+    {
+        monitor->Gather(); // and the monitor's rows, in the sequential order
+    }
     FabricAggregateCounters counters = exp->GetTopology()->GetAggregateCounters();
     counters.Gather();
     if (!writer)

@@ -38,7 +38,9 @@
  * --monitor=FILE (FabricMonitor) writes production-like samples (PFC pause time and storms,
  * buffers, ECN/CNP, drops by reason, per-QP OOS and local ACK timeouts; --monitor-interval,
  * --monitor-probes=0-9,... for latency probes) as one tidy CSV for
- * tools/plots/plot_fabric_monitor.py; off by default.
+ * tools/plots/plot_fabric_monitor.py; off by default. Across MPI processes it needs
+ * --monitor-delay of at least the lookahead (a sequential run with the same delay writes the
+ * same rows); latency probes run sequentially only.
  * --measured=FILE reads a real all_reduce_perf log (nccl-tests text format) and puts its
  * busbw next to the simulated one. tools/plots/plot_rail_allreduce.py draws the figures (with
  * the --plot-data files when present: the bottleneck, a caption, and utilization over busy
@@ -450,8 +452,6 @@ CheckProcesses(const SweepConfig& cfg, const FabricCommandLine& cmd)
     FABRIC_INPUT_ERROR_IF(cfg.sendCompletion == "delivery",
                           "--send-completion=delivery is invalid"
                               << across << "; use posted or acknowledged");
-    FABRIC_INPUT_ERROR_IF(!cfg.monitor.empty(),
-                          "--monitor does not run" << across << " yet; run sequentially");
 }
 
 /// Most channels NCCL runs (its MAXCHANNELS); more would only slow the simulation.
@@ -752,6 +752,10 @@ main(int argc, char* argv[])
     const std::vector<CollectiveRecord> records = coll.GatherRecords(); // at process 0
     view.Merge();
     faults->Gather(); // the fault log's counts summed over processes
+    if (monitor)
+    {
+        monitor->Gather(); // the monitor's rows, in the sequential order
+    }
     if (writer)
     {
         WriteResults(cfg, topo->GetNRanks(), sweep->GetResults(records));

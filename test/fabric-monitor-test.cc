@@ -160,6 +160,12 @@ class FabricMonitorTest : public test::SimTest
         }
     }
 
+    /// Append \p at to \p v (a trace sink). \param v the list \param at a time
+    static void AddTime(std::vector<Time>* v, Time at)
+    {
+        v->push_back(at);
+    }
+
     void Done(const RoceWorkCompletion& wc)
     {
         m_completions.push_back(wc);
@@ -637,6 +643,75 @@ TEST_F(FabricMonitorTest, AMonitoredRunGivesTheSameResults)
     EXPECT_EQ(on, off);
 }
 
+/// Delay moves every sample by the Delay: two busy periods (WRITEs at 0, more at 300 us after
+/// the fabric went idle) give the same sample instants plus 3 us, the same results, and, the
+/// last sample of each period coming 3 us after its last completion, tx_bytes rows that add up
+/// to every port's transmitted bytes.
+TEST_F(FabricMonitorTest, ADelayMovesEverySampleByTheDelay)
+{
+    auto run = [this](Time delay, std::vector<Time>& samples) {
+        Simulator::Destroy();
+        Config::Reset();
+        m_completions.clear();
+        m_expected = 0;
+        m_csv.str("");
+        auto t = SmallClos();
+        auto m = CreateObject<FabricMonitor>();
+        m->SetAttribute("Interval", TimeValue(MicroSeconds(5)));
+        m->SetAttribute("Delay", TimeValue(delay));
+        m->SetAttribute("Levels", StringValue("port"));
+        m->SetStream(&m_csv);
+        m->Install(t);
+        m->TraceConnectWithoutContext(
+            "Sample",
+            MakeBoundCallback(&FabricMonitorTest::AddTime, &samples));
+        Writes(t, {0, 1}, 2, 2, 256 * 1024);
+        Simulator::Schedule(MicroSeconds(300), [this, t]() { Writes(t, {3}, 0, 2, 128 * 1024); });
+        Simulator::Run();
+        std::ostringstream out;
+        for (const auto& wc : m_completions)
+        {
+            out << wc.qpn << " " << wc.wrId << " " << wc.endTime.GetPicoSeconds() << "\n";
+        }
+        std::map<std::pair<uint32_t, int>, uint64_t> tx; // (node, port) -> tx_bytes rows
+        for (const Row& r : Parse(m_csv.str()))
+        {
+            if (r.metric == "tx_bytes")
+            {
+                tx[{r.node, r.port}] += r.Int();
+            }
+        }
+        for (Ptr<PfcNetDevice> dev : Ports(t))
+        {
+            uint64_t bytes = 0;
+            for (uint8_t q = 0; q < 8; ++q)
+            {
+                bytes += dev->GetCounters().txBytes[q];
+            }
+            if (delay.IsStrictlyPositive())
+            {
+                EXPECT_EQ((tx[{dev->GetNode()->GetId(), PortIndex(dev)}]), bytes)
+                    << "node " << dev->GetNode()->GetId() << " port " << PortIndex(dev);
+            }
+        }
+        return out.str();
+    };
+    std::vector<Time> at0;
+    std::vector<Time> at3;
+    const std::string r0 = run(Time(0), at0);
+    const std::string r3 = run(MicroSeconds(3), at3);
+    EXPECT_EQ(r3, r0);
+    ASSERT_EQ(at3.size(), at0.size());
+    ASSERT_GT(at0.size(), 4u);
+    bool idleGap = false;
+    for (size_t i = 0; i < at0.size(); ++i)
+    {
+        EXPECT_EQ(at3[i], at0[i] + MicroSeconds(3)) << "sample " << i;
+        idleGap = idleGap || (i > 0 && at0[i] - at0[i - 1] > MicroSeconds(5));
+    }
+    EXPECT_TRUE(idleGap) << "the run had one busy period only";
+}
+
 // ---- errors ------------------------------------------------------------------------------------
 
 using FabricMonitorDeathTest = FabricMonitorTest;
@@ -645,6 +720,8 @@ TEST_F(FabricMonitorDeathTest, BadAttributesAreRefusedNamingTheValueAndTheRange)
 {
     EXPECT_DEATH(Config::SetDefault("ns3::FabricMonitor::Interval", StringValue("0s")),
                  "ns3::FabricMonitor::Interval=0s is out of range: valid range >= 1ns");
+    EXPECT_DEATH(Config::SetDefault("ns3::FabricMonitor::Delay", StringValue("-1ns")),
+                 "ns3::FabricMonitor::Delay=-1ns is out of range: valid range >= 0");
     EXPECT_DEATH(Config::SetDefault("ns3::FabricMonitor::StormThreshold", StringValue("-1ms")),
                  "ns3::FabricMonitor::StormThreshold=-1ms is out of range: valid range >= 1ns");
     EXPECT_DEATH(Config::SetDefault("ns3::FabricMonitor::Levels", StringValue("port+bogus")),

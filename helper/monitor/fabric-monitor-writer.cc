@@ -50,6 +50,18 @@ FabricMonitorWriter::SetStream(std::ostream* os)
     }
 }
 
+void
+FabricMonitorWriter::SetKey(const std::string& key)
+{
+    m_key = key;
+}
+
+std::ostream*
+FabricMonitorWriter::GetStream() const
+{
+    return m_os;
+}
+
 bool
 FabricMonitorWriter::IsOpen() const
 {
@@ -78,7 +90,7 @@ FabricMonitorWriter::Prefix(Time t,
         m_cachedNs = ns;
     }
     std::ostream& os = *m_os;
-    os << m_timeText << ',' << FabricMonitorLevelName(level) << ',' << e.node << ',' << e.name
+    os << m_key << m_timeText << ',' << FabricMonitorLevelName(level) << ',' << e.node << ',' << e.name
        << ',';
     if (e.port >= 0)
     {

@@ -83,6 +83,15 @@ class FabricMonitorWriter
     void SetStream(std::ostream* os);
     /// \return true if a stream is set
     bool IsOpen() const;
+    /// \return the stream rows go to (null if none)
+    std::ostream* GetStream() const;
+    /**
+     * \brief Write \p key in front of every row from now on (FabricMonitor across MPI
+     *        processes: the row's place in a sequential run, which process 0 sorts by and
+     *        removes); "" (the default) writes plain rows.
+     * \param key the text, no newline
+     */
+    void SetKey(const std::string& key);
 
     /**
      * \brief Write one row with a whole-number value.
@@ -132,6 +141,7 @@ class FabricMonitorWriter
     std::ostream* m_os{nullptr}; //!< where rows go (not owned)
     int64_t m_cachedNs{-1};      //!< time of m_timeText, ns
     std::string m_timeText;      //!< time_us of m_cachedNs, as written
+    std::string m_key;           //!< written in front of every row (SetKey)
     uint64_t m_rows{0};          //!< rows written
 };
 

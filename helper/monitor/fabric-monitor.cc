@@ -6,18 +6,25 @@
 #include "fabric-latency-probe.h"
 
 #include "ns3/ai-fabric-compat.h"
+#include "ns3/buffer.h"
+#include "ns3/causal-order-scheduler.h"
 #include "ns3/fabric-attribute-checker.h"
 #include "ns3/fabric-command-line.h"
 #include "ns3/fabric-health-monitor.h"
 #include "ns3/fabric-input-error.h"
+#include "ns3/fabric-mpi.h"
 #include "ns3/fabric-nic.h"
 #include "ns3/fabric-switch.h"
+#include "ns3/node-list.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/shared-buffer-mmu.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
+
+#include <tuple>
 
 #include <algorithm>
 #include <sstream>
@@ -163,6 +170,15 @@ FabricMonitor::GetTypeId()
                           TimeValue(MicroSeconds(10)),
                           MakeTimeAccessor(&FabricMonitor::m_interval),
                           MakeFabricTimeChecker("ns3::FabricMonitor::Interval", NanoSeconds(1)))
+            .AddAttribute("Delay",
+                          "From a change of the fabric's work (work posted on an idle fabric, "
+                          "the last operation done) to the sample it starts or ends, >= 0: 0 "
+                          "samples at the change (one process only); across MPI processes at "
+                          "least the lookahead between them (a sequential run with the same "
+                          "Delay writes the same rows).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&FabricMonitor::m_delay),
+                          MakeFabricTimeChecker("ns3::FabricMonitor::Delay", Time(0)))
             .AddAttribute(
                 "StormThreshold",
                 "Continuous pause of a priority from which a port's pause_storm "
@@ -188,12 +204,18 @@ FabricMonitor::GetTypeId()
                           "The CSV file Install() writes (empty: SetStream() must be called).",
                           StringValue(""),
                           MakeStringAccessor(&FabricMonitor::m_path),
-                          MakeStringChecker());
+                          MakeStringChecker())
+            .AddTraceSource("Sample",
+                            "A sample was taken (in every process of a run across processes); "
+                            "the argument is its time.",
+                            MakeTraceSourceAccessor(&FabricMonitor::m_sampleTrace),
+                            "ns3::Time::TracedCallback");
     return tid;
 }
 
 FabricMonitor::FabricMonitor()
     : m_interval(MicroSeconds(10)),
+      m_delay(0),
       m_stormThreshold(MilliSeconds(200)),
       m_levels("node+port+queue+qp")
 {
@@ -219,6 +241,10 @@ FabricMonitor::DoDispose()
     m_writer.SetStream(nullptr);
     m_file.reset();
     m_probe = nullptr;
+    m_notes = nullptr;
+    m_part.reset();
+    m_out = nullptr;
+    m_changesAt.clear();
     m_ports.clear();
     m_switches.clear();
     m_hosts.clear();
@@ -271,6 +297,7 @@ FabricMonitor::AddPort(Ptr<PfcNetDevice> dev,
     p.nic = nic;
     p.index = index;
     p.entity.node = dev->GetNode()->GetId();
+    p.local = IsLocalNode(p.entity.node);
     p.entity.name = m_topo->GetNodeName(p.entity.node);
     p.entity.port = static_cast<int32_t>(index);
     Ptr<PfcChannel> ch = dev->GetPfcChannel();
@@ -298,14 +325,48 @@ FabricMonitor::Install(Ptr<FabricTopologyHelper> topo)
     ParseLevels(m_levels, m_levelMask); // the checker refused invalid values
     m_topo = PeekPointer(topo);
     m_installed = true;
-    if (!m_writer.IsOpen())
+    m_processes = FabricMpi::GetSize();
+    m_self = FabricMpi::GetSystemId();
+    if (m_processes > 1)
+    {
+        const Time lookahead = topo->GetPartition().GetLookahead();
+        FABRIC_INPUT_ERROR_IF(m_delay < lookahead,
+                              "FabricMonitor: Delay (--monitor-delay) " << m_delay.As(Time::NS) << " across "
+                                                      << m_processes
+                                                      << " MPI processes is below the lookahead "
+                                                         "between them ("
+                                                      << lookahead.As(Time::NS)
+                                                      << "); give at least that");
+        FABRIC_INPUT_ERROR_IF(m_probe,
+                              "FabricMonitor: latency probes run in one process only; this run "
+                              "has "
+                                  << m_processes << " MPI processes");
+        m_notes = topo->GetObject<FabricNoteChannel>();
+        NS_ABORT_MSG_IF(!m_notes, "FabricMonitor: a fabric across processes has no note channel");
+        m_handler = m_notes->AddNoteHandler(MakeCallback(&FabricMonitor::OnNote, this));
+    }
+    m_busy.assign(m_processes, false);
+    // Across processes every process writes its rows to memory, and process 0 writes them all
+    // to the CSV in Gather().
+    std::ostream* out = m_writer.GetStream();
+    if (!out && m_self == 0)
     {
         FABRIC_INPUT_ERROR_IF(m_path.empty(),
                               "FabricMonitor::Install: no output (set FileName or SetStream())");
         m_file = std::make_unique<std::ofstream>(m_path);
         FABRIC_INPUT_ERROR_IF(!*m_file,
                               "FabricMonitor: cannot write \"" << m_path << "\" (FileName)");
-        m_writer.SetStream(m_file.get());
+        out = m_file.get();
+    }
+    if (m_processes > 1)
+    {
+        m_out = out;
+        m_part = std::make_unique<std::ostringstream>();
+        m_writer.SetStream(m_part.get());
+    }
+    else if (!m_writer.IsOpen())
+    {
+        m_writer.SetStream(out);
     }
     m_plugins = topo->GetTransports();
     std::vector<Ptr<FabricSwitch>> switches = topo->GetScaleOutSwitches();
@@ -325,6 +386,7 @@ FabricMonitor::Install(Ptr<FabricTopologyHelper> topo)
         UintegerValue size;
         sw->GetMmu()->GetAttribute("BufferSize", size);
         s.bufferSize = size.Get();
+        s.local = IsLocalNode(s.entity.node);
         m_switches.push_back(std::move(s));
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
@@ -338,6 +400,7 @@ FabricMonitor::Install(Ptr<FabricTopologyHelper> topo)
         h.node = *it;
         h.nic = h.node->GetObject<FabricNic>();
         h.entity.node = h.node->GetId();
+        h.local = IsLocalNode(h.entity.node);
         h.entity.name = topo->GetNodeName(h.entity.node);
         h.drops.resize(size_t(FabricNicDropReason::COUNT));
         if (h.nic)
@@ -360,20 +423,173 @@ FabricMonitor::Install(Ptr<FabricTopologyHelper> topo)
     }
     if (topo->GetHealthMonitor()->GetPendingOperations() > 0)
     {
-        Start(); // work was posted before the monitor was installed
+        // Work was posted before the monitor was installed.
+        if (m_delay.IsZero())
+        {
+            Start();
+        }
+        else
+        {
+            // A change at the install time, made in an event of its own so that it is told
+            // to the other processes as any other.
+            KeyNext(Simulator::Now());
+            Simulator::ScheduleWithContext(CONTEXT,
+                                           Time(0),
+                                           &FabricMonitor::OnLocalChange,
+                                           this,
+                                           true);
+        }
     }
 }
 
 void
 FabricMonitor::OnBusy(bool busy)
 {
-    if (busy)
+    if (!m_delay.IsZero())
+    {
+        OnLocalChange(busy);
+    }
+    else if (busy)
     {
         Start();
     }
     else
     {
         Stop();
+    }
+}
+
+bool
+FabricMonitor::IsLocalNode(uint32_t node) const
+{
+    return m_processes == 1 || FabricMpi::IsLocal(NodeList::GetNode(node));
+}
+
+void
+FabricMonitor::KeyNext(Time created)
+{
+    if (CausalOrderScheduler* causal = CausalOrderScheduler::GetCurrent())
+    {
+        CausalKey key;
+        key.createdTs = static_cast<uint64_t>(created.GetTimeStep());
+        key.creator = CONTEXT;
+        key.seq = 0;
+        causal->SetNextKey(key); // the same place in every process and in a sequential run
+    }
+}
+
+void
+FabricMonitor::OnLocalChange(bool busy)
+{
+    Change c;
+    if (CausalOrderScheduler* causal = CausalOrderScheduler::GetCurrent())
+    {
+        uint64_t ts = 0;
+        const CausalKey key = causal->GetRunningKey(&ts);
+        c.createdTs = key.createdTs;
+        c.creator = key.creator;
+        c.seq = key.seq;
+    }
+    c.process = m_self;
+    c.order = m_changes++;
+    c.busy = busy;
+    const Time now = Simulator::Now();
+    if (m_processes > 1)
+    {
+        Buffer b(0);
+        b.AddAtStart(NOTE_BYTES);
+        Buffer::Iterator i = b.Begin();
+        i.WriteHtonU64(static_cast<uint64_t>(now.GetTimeStep()));
+        i.WriteHtonU64(c.createdTs);
+        i.WriteHtonU32(c.creator);
+        i.WriteHtonU64(c.seq);
+        i.WriteHtonU32(c.process);
+        i.WriteHtonU32(c.order);
+        i.WriteU8(c.busy ? 1 : 0);
+        std::vector<uint8_t> note(NOTE_BYTES);
+        b.CopyData(note.data(), NOTE_BYTES);
+        m_notes->SendNoteToOthers(m_processes, m_self, m_handler, note);
+    }
+    Record(now, c);
+}
+
+void
+FabricMonitor::OnNote(const std::vector<uint8_t>& note)
+{
+    NS_ABORT_MSG_IF(note.size() != NOTE_BYTES,
+                    "FabricMonitor: a change note of " << note.size() << " B (expected "
+                                                       << NOTE_BYTES << ")");
+    Buffer b(0);
+    b.AddAtStart(NOTE_BYTES);
+    b.Begin().Write(note.data(), NOTE_BYTES);
+    Buffer::Iterator i = b.Begin();
+    const Time t = TimeStep(i.ReadNtohU64());
+    Change c;
+    c.createdTs = i.ReadNtohU64();
+    c.creator = i.ReadNtohU32();
+    c.seq = i.ReadNtohU64();
+    c.process = i.ReadNtohU32();
+    c.order = i.ReadNtohU32();
+    c.busy = i.ReadU8() != 0;
+    NS_ABORT_MSG_IF(c.process >= m_processes,
+                    "FabricMonitor: a change note from process " << c.process << " of "
+                                                                 << m_processes);
+    Record(t, c);
+}
+
+void
+FabricMonitor::Record(Time t, const Change& c)
+{
+    auto [it, fresh] = m_changesAt.try_emplace(t.GetTimeStep());
+    it->second.push_back(c);
+    if (!fresh)
+    {
+        return;
+    }
+    const Time due = t + m_delay;
+    NS_ABORT_MSG_IF(due < Simulator::Now(),
+                    "FabricMonitor: a change at " << t.As(Time::NS) << " is due at "
+                                                  << due.As(Time::NS) << " (Delay "
+                                                  << m_delay.As(Time::NS)
+                                                  << "), but this process heard of it at "
+                                                  << Simulator::Now().As(Time::NS)
+                                                  << "; give a Delay of at least the lookahead "
+                                                     "between processes");
+    KeyNext(t);
+    Simulator::ScheduleWithContext(CONTEXT,
+                                   due - Simulator::Now(),
+                                   &FabricMonitor::Evaluate,
+                                   this,
+                                   t.GetTimeStep());
+}
+
+void
+FabricMonitor::Evaluate(int64_t t)
+{
+    auto it = m_changesAt.find(t);
+    std::vector<Change> changes = std::move(it->second);
+    m_changesAt.erase(it);
+    // The order in which a sequential run made them: by the key of the event that made each
+    // (one process's changes of one event keep their order).
+    std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
+        return std::tie(a.createdTs, a.creator, a.seq, a.process, a.order) <
+               std::tie(b.createdTs, b.creator, b.seq, b.process, b.order);
+    });
+    for (const Change& c : changes)
+    {
+        if (m_busy[c.process] == c.busy)
+        {
+            continue;
+        }
+        m_busy[c.process] = c.busy;
+        if (c.busy && ++m_busyProcesses == 1)
+        {
+            Start();
+        }
+        else if (!c.busy && --m_busyProcesses == 0)
+        {
+            Stop();
+        }
     }
 }
 
@@ -433,7 +649,80 @@ FabricMonitor::Tick()
     {
         Sample();
     }
+    ScheduleTick();
+}
+
+void
+FabricMonitor::ScheduleTick()
+{
+    if (!m_delay.IsZero())
+    {
+        KeyNext(Simulator::Now());
+    }
     m_event = Simulator::Schedule(m_interval, &FabricMonitor::Tick, this);
+}
+
+void
+FabricMonitor::Place(uint32_t section, std::size_t index)
+{
+    if (m_part)
+    {
+        m_writer.SetKey(std::to_string(m_samples) + ' ' + std::to_string(section) + ' ' +
+                        std::to_string(index) + '|');
+    }
+}
+
+void
+FabricMonitor::Gather()
+{
+    m_writer.Flush();
+    if (m_processes == 1)
+    {
+        return;
+    }
+    const std::string all = FabricMpi::Gather(m_part->str());
+    m_part->str("");
+    if (m_self != 0 || !m_out)
+    {
+        return;
+    }
+    // Every row is "sample section index|row" (the header lines are not): put them in the
+    // order of a sequential run (an entity's rows are in one process, in their order).
+    struct Line
+    {
+        uint64_t sample;     //!< sample number
+        uint32_t section;    //!< ports, switches, hosts
+        uint64_t index;      //!< entity index
+        std::size_t begin;   //!< the row's first byte in all
+        std::size_t length;  //!< its bytes, newline included
+    };
+    std::vector<Line> lines;
+    std::size_t pos = 0;
+    while (pos < all.size())
+    {
+        std::size_t end = all.find('\n', pos);
+        end = end == std::string::npos ? all.size() : end + 1;
+        const std::size_t bar = all.find('|', pos);
+        if (bar != std::string::npos && bar < end)
+        {
+            Line l{};
+            std::istringstream key(all.substr(pos, bar - pos));
+            key >> l.sample >> l.section >> l.index;
+            l.begin = bar + 1;
+            l.length = end - bar - 1;
+            lines.push_back(l);
+        }
+        pos = end;
+    }
+    std::stable_sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
+        return std::tie(a.sample, a.section, a.index) < std::tie(b.sample, b.section, b.index);
+    });
+    *m_out << FabricMonitorWriter::GetHeader() << '\n';
+    for (const Line& l : lines)
+    {
+        m_out->write(all.data() + l.begin, static_cast<std::streamsize>(l.length));
+    }
+    m_out->flush();
 }
 
 void
@@ -441,25 +730,40 @@ FabricMonitor::Sample()
 {
     m_lastSample = Simulator::Now();
     ++m_samples;
+    m_sampleTrace(m_lastSample);
+    // Across processes each process samples its own nodes (the others' counters do not move
+    // here), their rows tagged with their place in the sample (Place, Gather).
     if (Has(FabricMonitorLevel::PORT) || Has(FabricMonitorLevel::QUEUE))
     {
-        for (Port& p : m_ports)
+        for (std::size_t i = 0; i < m_ports.size(); ++i)
         {
-            SamplePort(p);
+            if (m_ports[i].local)
+            {
+                Place(0, i);
+                SamplePort(m_ports[i]);
+            }
         }
     }
     if (Has(FabricMonitorLevel::NODE))
     {
-        for (Switch& s : m_switches)
+        for (std::size_t i = 0; i < m_switches.size(); ++i)
         {
-            SampleSwitch(s);
+            if (m_switches[i].local)
+            {
+                Place(1, i);
+                SampleSwitch(m_switches[i]);
+            }
         }
     }
     if (Has(FabricMonitorLevel::NODE) || Has(FabricMonitorLevel::QP))
     {
-        for (Host& h : m_hosts)
+        for (std::size_t i = 0; i < m_hosts.size(); ++i)
         {
-            SampleHost(h);
+            if (m_hosts[i].local)
+            {
+                Place(2, i);
+                SampleHost(m_hosts[i]);
+            }
         }
     }
 }
@@ -722,6 +1026,7 @@ FabricMonitor::AddCommandLine(FabricCommandLine& cmd, std::string& path)
                   "plot_fabric_monitor.py plots it)",
                   path);
     cmd.AddAttribute("monitor-interval", "ns3::FabricMonitor::Interval");
+    cmd.AddAttribute("monitor-delay", "ns3::FabricMonitor::Delay");
     cmd.AddAttribute("monitor-levels", "ns3::FabricMonitor::Levels");
     cmd.AddAttribute("monitor-storm-threshold", "ns3::FabricMonitor::StormThreshold");
     cmd.AddAttribute("monitor-probes", "ns3::FabricLatencyProbe::Pairs");

@@ -10,16 +10,20 @@
 #include "fabric-monitor-writer.h"
 
 #include "ns3/event-id.h"
+#include "ns3/fabric-note-channel.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/fabric-transport-plugin.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
+#include "ns3/traced-callback.h"
 
 #include <array>
 #include <cstdint>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -74,18 +78,38 @@ class PfcNetDevice;
  * Stop() do the same by hand. Sampling reads counters only: it changes no simulation result
  * (the tests check a monitored run against an unmonitored one).
  *
+ * <b>Delay</b> (attribute): with Delay 0 (the default) the samples above are taken at the
+ * changes themselves. With Delay D > 0 every sample that a change starts or ends moves D
+ * later: the first at the start of work + D, then every Interval, the last at the end of work
+ * + D (a change that is undone within D still starts and ends sampling). That is what a run
+ * across MPI processes needs: each process hears of another's change a lookahead L later, so
+ * with D >= L every process samples its own switches, ports and hosts at the same instants
+ * (events of a reserved context, CONTEXT, keyed under CausalOrderScheduler so that they take
+ * the same place among simultaneous events as in a sequential run), and Gather() merges the
+ * rows at process 0 in the sequential order: a sequential run with the same Delay writes the
+ * same bytes. Across processes a stall ends the work of the process that stalls (each health
+ * monitor watches its own NICs), and latency probes are refused.
+ *
  * <b>Cost.</b> Nothing exists unless a program creates a monitor: no event, no counter, no
  * per-packet work. When on: per sample O(ports x priorities + QPs) reads and the rows
  * written; nothing per packet, no allocation per sample once the QP list has grown.
  *
  * <b>Errors.</b> Out-of-range attributes are refused where they are set, naming the attribute,
- * the value and the valid range (Interval and StormThreshold >= 1 ns; Levels a '+'-joined
- * list of node, port, queue, qp). Install() raises an input error for a topology that is not
- * installed, a second Install(), or a FileName that cannot be written (naming the path).
+ * the value and the valid range (Interval and StormThreshold >= 1 ns; Delay >= 0; Levels a
+ * '+'-joined list of node, port, queue, qp). Install() raises an input error for a topology
+ * that is not installed, a second Install(), a FileName that cannot be written (naming the
+ * path) and, across MPI processes, a Delay below the lookahead between them or a latency
+ * probe (naming the values).
  */
 class FabricMonitor : public Object
 {
   public:
+    /// Context of the sampling events when Delay > 0: no node has it.
+    static constexpr uint32_t CONTEXT = 0xfffffffd;
+    /// Bytes of a note that tells the other processes of a change: time 8, key 8 + 4 + 8,
+    /// process 4, its count of changes 4, busy 1 (padded).
+    static constexpr uint32_t NOTE_BYTES = 40;
+
     /**
      * \brief Get the TypeId.
      * \return the object TypeId
@@ -129,10 +153,19 @@ class FabricMonitor : public Object
     uint64_t GetRows() const;
     /// \return the row writer (shared with the latency probe)
     FabricMonitorWriter& GetWriter();
+    /**
+     * \brief Across MPI processes: write every process's rows to FileName (or the stream of
+     *        SetStream()) of process 0, in the order of a sequential run with the same Delay.
+     *        Collective: every process calls it once, after Simulator::Run(). In a run of
+     *        one process it only flushes. Until then each process keeps its rows in memory
+     *        (about 60 bytes a row).
+     */
+    void Gather();
 
     /**
      * \brief Register the monitoring flags of the examples: --monitor=FILE (an output, checked
      *        writable), and the attribute shortcuts --monitor-interval (Interval),
+     *        --monitor-delay (Delay),
      *        --monitor-levels (Levels), --monitor-storm-threshold (StormThreshold),
      *        --monitor-probes (ns3::FabricLatencyProbe::Pairs), --monitor-probe-size and
      *        --monitor-probe-period.
@@ -175,6 +208,7 @@ class FabricMonitor : public Object
     struct Port
     {
         Ptr<PfcNetDevice> dev;                       //!< the port
+        bool local{true};                            //!< its node is in this process
         FabricMonitorEntity entity;                  //!< node, port index, peer
         Ptr<FabricSwitch> sw;                        //!< its switch (null: a NIC port)
         Ptr<FabricNic> nic;                          //!< its NIC core (null: a switch port)
@@ -196,6 +230,7 @@ class FabricMonitor : public Object
     struct Switch
     {
         Ptr<FabricSwitch> sw;              //!< the switch
+        bool local{true};                  //!< it is in this process
         FabricMonitorEntity entity;        //!< its node
         uint64_t bufferSize{0};            //!< its MMU's BufferSize, bytes
         std::array<Gauge, 4> buffer{};     //!< buffer_bytes/_fraction, shared_bytes/_fraction
@@ -219,6 +254,7 @@ class FabricMonitor : public Object
     struct Host
     {
         Ptr<Node> node;                                  //!< the host
+        bool local{true};                                //!< it is in this process
         Ptr<FabricNic> nic;                              //!< its NIC core
         FabricMonitorEntity entity;                      //!< its node
         std::vector<Counter> drops;                      //!< drop:<reason> (FabricNicDropReason)
@@ -226,8 +262,47 @@ class FabricMonitor : public Object
         std::vector<Flow> flows;                         //!< per flow, in the plug-ins' order
     };
 
+    /// A change of one process's work (its health monitor's busy flag), Delay > 0.
+    struct Change
+    {
+        uint64_t createdTs{0}; //!< key of the event that made it (CausalKey; 0 without)
+        uint32_t creator{0};   //!< its creator (CausalKey)
+        uint64_t seq{0};       //!< its sequence number (CausalKey)
+        uint32_t process{0};   //!< the process whose work changed
+        uint32_t order{0};     //!< that process's count of changes before this one
+        bool busy{false};      //!< work pending after the change
+    };
+
     /// Take one sample of every level and schedule the next.
     void Tick();
+    /// Schedule the next Tick() one Interval from now (keyed when Delay > 0).
+    void ScheduleTick();
+    /// Delay > 0: this process's work changed now. \param busy work pending after it
+    void OnLocalChange(bool busy);
+    /**
+     * \brief Delay > 0: keep a change of time \p t and schedule its evaluation at t + Delay.
+     * \param t when it happened
+     * \param c the change
+     */
+    void Record(Time t, const Change& c);
+    /// Delay > 0: apply the changes of time \p t in event order; start or stop sampling when
+    /// the fabric's work starts or ends. \param t their time, ns-3 time steps
+    void Evaluate(int64_t t);
+    /// A change note from another process. \param note its bytes
+    void OnNote(const std::vector<uint8_t>& note);
+    /// Set the CausalKey of the next event scheduled (Delay > 0, causal order only).
+    /// \param created the creating time of the key
+    static void KeyNext(Time created);
+    /// Whether the rows of an entity are written here. \param node its node id \return true
+    /// if the node is in this process
+    bool IsLocalNode(uint32_t node) const;
+    /**
+     * \brief Across processes: tag the rows that follow with their place in a sequential
+     *        run's sample (Gather() sorts by it).
+     * \param section 0 ports, 1 switches, 2 hosts
+     * \param index the entity's index in its list
+     */
+    void Place(uint32_t section, std::size_t index);
     /// Take one sample of every level enabled.
     void Sample();
     /// Sample one port (port and queue levels). \param p the port
@@ -278,6 +353,7 @@ class FabricMonitor : public Object
     bool Has(FabricMonitorLevel level) const;
 
     Time m_interval;        //!< attribute Interval
+    Time m_delay;           //!< attribute Delay
     Time m_stormThreshold;  //!< attribute StormThreshold
     std::string m_levels;   //!< attribute Levels
     std::string m_path;     //!< attribute FileName
@@ -298,6 +374,17 @@ class FabricMonitor : public Object
     bool m_installed{false};                           //!< Install() done
     Time m_lastSample{-1};                             //!< time of the last sample
     uint64_t m_samples{0};                             //!< samples taken
+    TracedCallback<Time> m_sampleTrace;                //!< trace source Sample
+    Ptr<FabricNoteChannel> m_notes;                    //!< across processes (else null)
+    uint32_t m_handler{0};                             //!< our note handler's id
+    uint32_t m_processes{1};                           //!< processes of the run
+    uint32_t m_self{0};                                //!< this process's system id
+    uint32_t m_changes{0};                             //!< this process's changes so far
+    std::vector<bool> m_busy;                          //!< per process: work pending
+    uint32_t m_busyProcesses{0};                       //!< processes with work pending
+    std::map<int64_t, std::vector<Change>> m_changesAt; //!< changes not yet evaluated
+    std::unique_ptr<std::ostringstream> m_part;        //!< across processes: this one's rows
+    std::ostream* m_out{nullptr};                      //!< across processes: process 0's CSV
 };
 
 /**

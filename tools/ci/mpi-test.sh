@@ -8,11 +8,12 @@
 # every flow and stay within 2 % of the sequential mean completion time. NCCL-style collectives
 # (distributed-collective, RoCE and UET) give the sequential table and per-collective CSV with
 # 1, 2 and 4 processes, and so does the main job (rail-allreduce on a Clos, RoCE and UET: its
-# table, results and fabric-view CSVs; with faults, the fault log and rank 0's capture too),
-# htsim's scenarios (uet-matrix: per-flow CSV and summary) and the congestion-control workflow
-# (cc-workload over UET and RoCE, with and without faults: table, per-flow, summary, counters,
-# queue CSVs and fault log). Then the bad input of a distributed run (more processes than
-# units, an MPI launch of a build without MPI). Prints each run's wall time.
+# table, results and fabric-view CSVs; with faults, the fault log, rank 0's capture and the
+# monitor's CSV too), htsim's scenarios (uet-matrix: per-flow CSV and summary) and the
+# congestion-control workflow (cc-workload over UET and RoCE, with and without faults: table,
+# per-flow, summary, counters, queue CSVs and fault log; the fault labs' monitor CSV). Then the
+# bad input of a distributed run (more processes than units, a monitor delay below the
+# lookahead, an MPI launch of a build without MPI). Prints each run's wall time.
 #
 #   tools/ci/mpi-test.sh [SEQUENTIAL_BUILD_DIR]
 #
@@ -231,21 +232,25 @@ else
     # Faults across processes: every process applies each fault to its copy of the fabric at
     # the same time (a flapping leaf-spine cable between processes is cut at both ends, routes
     # converge everywhere); the fault log's drop counts are summed at the end. And rank 0's
-    # capture (--pcap), written by its process.
+    # capture (--pcap), written by its process. And the monitor (--monitor, its samples 2 us
+    # after each change: every process samples its own nodes, process 0 merges the rows).
     faulty=(--topology=clos --servers=16 --gpus-per-server=2 --spines=2 --max-bytes=4MiB
+        --monitor-delay=2us --monitor-interval=5us
         --barrier=2us --order=causal --send-completion=posted --plot-data --pcap
         --convergence-delay=20us
         --fault=link-flap:leaf0-spine1@100us,period=200us,count=3
         --fault=link-degrade:leaf1-spine0@150us,rate=100Gbps
         --fault=ecn-profile:leaf2@100us,kmin=10KB,kmax=40KB,pmax=0.5
         --fault=drop-class:leaf3-spine0@50us,class=cnp,for=500us,prob=0.5)
-    run main-faults-seq "$main_prog" "${faulty[@]}" --prefix="$out/main-faults-seq" ||
-        failures=$((failures + 1))
+    run main-faults-seq "$main_prog" "${faulty[@]}" --prefix="$out/main-faults-seq" \
+        --monitor="$out/main-faults-seq-monitor.csv" || failures=$((failures + 1))
     for np in 2 4; do
         run "main-faults-np$np" "${mpirun[@]}" -np $np "$main_prog" "${faulty[@]}" \
-            --prefix="$out/main-faults-np$np" || failures=$((failures + 1))
-        same_outputs main-faults-seq "main-faults-np$np" "table, CSVs, fault log and capture" \
-            nccl.txt results.csv fabric.csv nic.csv links.csv faults.csv 0-0.pcap
+            --prefix="$out/main-faults-np$np" --monitor="$out/main-faults-np$np-monitor.csv" ||
+            failures=$((failures + 1))
+        same_outputs main-faults-seq "main-faults-np$np" \
+            "table, CSVs, fault log, capture and monitor" \
+            nccl.txt results.csv fabric.csv nic.csv links.csv faults.csv 0-0.pcap monitor.csv
     done
 fi
 
@@ -289,8 +294,13 @@ same_cc() { # a b: cc-workload's table and every CSV of run a are identical to r
     for r in "$1" "$2"; do
         grep -v '^processes ' "$out/$r.txt" >"$out/$r-table.txt"
     done
-    same_outputs "$1" "$2" "table, per-flow, summary, counters, queues, fault log" \
-        table.txt fct.csv summary.csv counters.csv queues.csv faults.csv
+    if [ -f "$out/$1-monitor.csv" ]; then
+        same_outputs "$1" "$2" "table, per-flow, summary, counters, queues, fault log, monitor" \
+            table.txt fct.csv summary.csv counters.csv queues.csv faults.csv monitor.csv
+    else
+        same_outputs "$1" "$2" "table, per-flow, summary, counters, queues, fault log" \
+            table.txt fct.csv summary.csv counters.csv queues.csv faults.csv
+    fi
 }
 cc_files() { # name: cc-workload's output flags for run name
     echo "--fct=$out/$1-fct.csv --summary=$out/$1-summary.csv --counters=$out/$1-counters.csv" \
@@ -318,12 +328,16 @@ else
             --fault=ecn-profile:spine1@1ms,kmin=20KB,kmax=80KB,pmax=0.2"; do
         name="${scenario%%:*}"
         args=(--order=causal --quiet ${scenario#*:})
-        run "$name-seq" "$cc_prog" "${args[@]}" $(cc_files "$name-seq") ||
+        # The fault labs also run the monitor (its samples moved by the lookahead, 1 us).
+        monitored() { # run: the monitor flags of run's name, for the fault labs
+            case "$1" in cc-faults-*) echo "--monitor=$out/$1-monitor.csv --monitor-delay=1us" ;; esac
+        }
+        run "$name-seq" "$cc_prog" "${args[@]}" $(cc_files "$name-seq") $(monitored "$name-seq") ||
             failures=$((failures + 1))
         grep -E "^workload|^ +all" "$out/$name-seq.txt"
         for np in 2 4; do
             run "$name-np$np" "${mpirun[@]}" -np $np "$cc_prog" "${args[@]}" \
-                $(cc_files "$name-np$np") || failures=$((failures + 1))
+                $(cc_files "$name-np$np") $(monitored "$name-np$np") || failures=$((failures + 1))
             same_cc "$name-seq" "$name-np$np"
         done
     done
@@ -364,6 +378,10 @@ if [ -n "$cc_prog" ]; then
     refused cc-timeline "--timeline runs in one process only" \
         "cc-workload's timeline across processes is refused naming the flag" \
         "${mpirun[@]}" -np 2 "$cc_prog" --order=causal --transport=uet --timeline=t.csv
+    refused cc-monitor-delay \
+        "Delay (--monitor-delay) +0ns across 2 MPI processes is below the lookahead between them (+1000ns)" \
+        "a monitor whose delay is below the lookahead is refused naming both" \
+        "${mpirun[@]}" -np 2 "$cc_prog" --order=causal --transport=uet --monitor=m.csv
 fi
 refused too-many "Systems 8 is more than the 4 units" \
     "8 processes for 4 racks are refused naming both counts" \
