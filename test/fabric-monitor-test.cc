@@ -662,9 +662,8 @@ TEST_F(FabricMonitorTest, ADelayMovesEverySampleByTheDelay)
         m->SetAttribute("Levels", StringValue("port"));
         m->SetStream(&m_csv);
         m->Install(t);
-        m->TraceConnectWithoutContext(
-            "Sample",
-            MakeBoundCallback(&FabricMonitorTest::AddTime, &samples));
+        m->TraceConnectWithoutContext("Sample",
+                                      MakeBoundCallback(&FabricMonitorTest::AddTime, &samples));
         Writes(t, {0, 1}, 2, 2, 256 * 1024);
         Simulator::Schedule(MicroSeconds(300), [this, t]() { Writes(t, {3}, 0, 2, 128 * 1024); });
         Simulator::Run();

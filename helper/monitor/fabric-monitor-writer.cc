@@ -90,8 +90,8 @@ FabricMonitorWriter::Prefix(Time t,
         m_cachedNs = ns;
     }
     std::ostream& os = *m_os;
-    os << m_key << m_timeText << ',' << FabricMonitorLevelName(level) << ',' << e.node << ',' << e.name
-       << ',';
+    os << m_key << m_timeText << ',' << FabricMonitorLevelName(level) << ',' << e.node << ','
+       << e.name << ',';
     if (e.port >= 0)
     {
         os << e.port;

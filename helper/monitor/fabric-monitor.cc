@@ -24,10 +24,9 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
-#include <tuple>
-
 #include <algorithm>
 #include <sstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -331,12 +330,11 @@ FabricMonitor::Install(Ptr<FabricTopologyHelper> topo)
     {
         const Time lookahead = topo->GetPartition().GetLookahead();
         FABRIC_INPUT_ERROR_IF(m_delay < lookahead,
-                              "FabricMonitor: Delay (--monitor-delay) " << m_delay.As(Time::NS) << " across "
-                                                      << m_processes
-                                                      << " MPI processes is below the lookahead "
-                                                         "between them ("
-                                                      << lookahead.As(Time::NS)
-                                                      << "); give at least that");
+                              "FabricMonitor: Delay (--monitor-delay) "
+                                  << m_delay.As(Time::NS) << " across " << m_processes
+                                  << " MPI processes is below the lookahead "
+                                     "between them ("
+                                  << lookahead.As(Time::NS) << "); give at least that");
         FABRIC_INPUT_ERROR_IF(m_probe,
                               "FabricMonitor: latency probes run in one process only; this run "
                               "has "
@@ -548,13 +546,12 @@ FabricMonitor::Record(Time t, const Change& c)
     }
     const Time due = t + m_delay;
     NS_ABORT_MSG_IF(due < Simulator::Now(),
-                    "FabricMonitor: a change at " << t.As(Time::NS) << " is due at "
-                                                  << due.As(Time::NS) << " (Delay "
-                                                  << m_delay.As(Time::NS)
-                                                  << "), but this process heard of it at "
-                                                  << Simulator::Now().As(Time::NS)
-                                                  << "; give a Delay of at least the lookahead "
-                                                     "between processes");
+                    "FabricMonitor: a change at "
+                        << t.As(Time::NS) << " is due at " << due.As(Time::NS) << " (Delay "
+                        << m_delay.As(Time::NS) << "), but this process heard of it at "
+                        << Simulator::Now().As(Time::NS)
+                        << "; give a Delay of at least the lookahead "
+                           "between processes");
     KeyNext(t);
     Simulator::ScheduleWithContext(CONTEXT,
                                    due - Simulator::Now(),
@@ -686,16 +683,18 @@ FabricMonitor::Gather()
     {
         return;
     }
+
     // Every row is "sample section index|row" (the header lines are not): put them in the
     // order of a sequential run (an entity's rows are in one process, in their order).
     struct Line
     {
-        uint64_t sample;     //!< sample number
-        uint32_t section;    //!< ports, switches, hosts
-        uint64_t index;      //!< entity index
-        std::size_t begin;   //!< the row's first byte in all
-        std::size_t length;  //!< its bytes, newline included
+        uint64_t sample;    //!< sample number
+        uint32_t section;   //!< ports, switches, hosts
+        uint64_t index;     //!< entity index
+        std::size_t begin;  //!< the row's first byte in all
+        std::size_t length; //!< its bytes, newline included
     };
+
     std::vector<Line> lines;
     std::size_t pos = 0;
     while (pos < all.size())

@@ -361,30 +361,30 @@ class FabricMonitor : public Object
     /// the fabric after Install (not owned: this object is aggregated to it, so a Ptr would
     /// be a cycle)
     FabricTopologyHelper* m_topo{nullptr};
-    std::vector<Ptr<FabricTransportPlugin>> m_plugins; //!< its transports
-    std::vector<Port> m_ports;                         //!< every port watched
-    std::vector<Switch> m_switches;                    //!< every switch watched
-    std::vector<Host> m_hosts;                         //!< every host watched
-    std::vector<FabricFlowCounters> m_flowScratch;     //!< AddFlowCounters' list, reused
-    std::unique_ptr<std::ofstream> m_file;             //!< FileName, when opened
-    FabricMonitorWriter m_writer;                      //!< the CSV
-    Ptr<FabricLatencyProbe> m_probe;                   //!< latency probes (null: none)
-    EventId m_event;                                   //!< next sample
-    bool m_running{false};                             //!< sampling
-    bool m_installed{false};                           //!< Install() done
-    Time m_lastSample{-1};                             //!< time of the last sample
-    uint64_t m_samples{0};                             //!< samples taken
-    TracedCallback<Time> m_sampleTrace;                //!< trace source Sample
-    Ptr<FabricNoteChannel> m_notes;                    //!< across processes (else null)
-    uint32_t m_handler{0};                             //!< our note handler's id
-    uint32_t m_processes{1};                           //!< processes of the run
-    uint32_t m_self{0};                                //!< this process's system id
-    uint32_t m_changes{0};                             //!< this process's changes so far
-    std::vector<bool> m_busy;                          //!< per process: work pending
-    uint32_t m_busyProcesses{0};                       //!< processes with work pending
+    std::vector<Ptr<FabricTransportPlugin>> m_plugins;  //!< its transports
+    std::vector<Port> m_ports;                          //!< every port watched
+    std::vector<Switch> m_switches;                     //!< every switch watched
+    std::vector<Host> m_hosts;                          //!< every host watched
+    std::vector<FabricFlowCounters> m_flowScratch;      //!< AddFlowCounters' list, reused
+    std::unique_ptr<std::ofstream> m_file;              //!< FileName, when opened
+    FabricMonitorWriter m_writer;                       //!< the CSV
+    Ptr<FabricLatencyProbe> m_probe;                    //!< latency probes (null: none)
+    EventId m_event;                                    //!< next sample
+    bool m_running{false};                              //!< sampling
+    bool m_installed{false};                            //!< Install() done
+    Time m_lastSample{-1};                              //!< time of the last sample
+    uint64_t m_samples{0};                              //!< samples taken
+    TracedCallback<Time> m_sampleTrace;                 //!< trace source Sample
+    Ptr<FabricNoteChannel> m_notes;                     //!< across processes (else null)
+    uint32_t m_handler{0};                              //!< our note handler's id
+    uint32_t m_processes{1};                            //!< processes of the run
+    uint32_t m_self{0};                                 //!< this process's system id
+    uint32_t m_changes{0};                              //!< this process's changes so far
+    std::vector<bool> m_busy;                           //!< per process: work pending
+    uint32_t m_busyProcesses{0};                        //!< processes with work pending
     std::map<int64_t, std::vector<Change>> m_changesAt; //!< changes not yet evaluated
-    std::unique_ptr<std::ostringstream> m_part;        //!< across processes: this one's rows
-    std::ostream* m_out{nullptr};                      //!< across processes: process 0's CSV
+    std::unique_ptr<std::ostringstream> m_part;         //!< across processes: this one's rows
+    std::ostream* m_out{nullptr};                       //!< across processes: process 0's CSV
 };
 
 /**
