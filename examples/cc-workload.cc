@@ -36,8 +36,8 @@
  * --qp-numbering=per-peer) splits the Clos by leaf groups; each process posts its own hosts'
  * flows, and process 0 writes the sequential run's table and files (--fct rows in the order a
  * sequential run finishes them), the same bytes as one process with the same flags.
- * --monitor needs --monitor-delay of at least the lookahead across processes (a sequential run
- * with the same delay writes the same rows); --timeline runs in one process only.
+ * --monitor needs --monitor-delay and --timeline needs --timeline-delay of at least the
+ * lookahead across processes (a sequential run with the same delays writes the same rows).
  *
  * --seed sets ns-3's seed and --RngRun its run number (both honoured: tools/sweep.py's
  * --RngRun={seed} gives independent replications, ECMP placement included). Input errors end
@@ -174,6 +174,7 @@ main(int argc, char* argv[])
                   "time_us,tier,queue_max_bytes,queue_sum_bytes,pfc_pause_frames,paused_ports) "
                   "to this file",
                   timelinePath);
+    cmd.AddAttribute("timeline-delay", "ns3::ClosWorkloadHelper::TimelineDelay");
     FaultHelper::AddCommandLine(cmd, faultSpecs);
     cmd.AddOutput("fault-log",
                   "Write every change the faults made (time_ns,kind,target,detail) to this file",
@@ -191,10 +192,6 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
     FabricMpi::SelectEngine(cmd, order, simulator, scheduler); // names a bad value
     const bool writer = FabricMpi::GetSystemId() == 0; // the process that writes the outputs
-    FABRIC_INPUT_ERROR_IF(FabricMpi::GetSize() > 1 && cmd.IsGiven("timeline"),
-                          "--timeline runs in one process only (its rows need every switch at "
-                          "once); this run has "
-                              << FabricMpi::GetSize() << " MPI processes");
 
     auto exp = CreateObject<ClosWorkloadHelper>();
     // Flags that do not apply to this run are refused, not ignored.
@@ -234,14 +231,35 @@ main(int argc, char* argv[])
         faults->Add(f);
     }
     faults->Install(exp->GetTopology()); // an input error naming a bad node or cable
-    std::unique_ptr<std::ofstream> timeline;
+    std::unique_ptr<std::ostream> timeline;
     if (!timelinePath.empty())
     {
-        timeline = std::make_unique<std::ofstream>(timelinePath);
-        FABRIC_INPUT_ERROR_IF(!*timeline,
-                              "--timeline=" << timelinePath
-                                            << ": cannot open the file for writing");
-        exp->SetTimelineStream(timeline.get()); // rows streamed during the run
+        if (FabricMpi::GetSize() > 1)
+        {
+            TimeValue delay;
+            exp->GetAttribute("TimelineDelay", delay);
+            const Time lookahead = exp->GetTopology()->GetPartition().GetLookahead();
+            FABRIC_INPUT_ERROR_IF(delay.Get() < lookahead,
+                                  "--timeline-delay=" << delay.Get().As(Time::NS) << " across "
+                                                      << FabricMpi::GetSize()
+                                                      << " MPI processes is below the lookahead "
+                                                         "between them ("
+                                                      << lookahead.As(Time::NS)
+                                                      << "); --timeline needs at least that");
+        }
+        if (writer)
+        {
+            auto file = std::make_unique<std::ofstream>(timelinePath);
+            FABRIC_INPUT_ERROR_IF(!*file,
+                                  "--timeline=" << timelinePath
+                                                << ": cannot open the file for writing");
+            timeline = std::move(file);
+        }
+        else
+        {
+            timeline = std::make_unique<std::ostringstream>(); // process 0 writes the rows
+        }
+        exp->SetTimelineStream(timeline.get()); // rows streamed (across processes: gathered)
     }
     // Opt-in monitoring (--monitor=FILE): nothing is created or scheduled without it.
     Ptr<FabricMonitor> monitor = FabricMonitor::InstallIfEnabled(exp->GetTopology(), monitorPath);

@@ -228,3 +228,67 @@ TEST_F(SwitchQueueSamplerTest, QueueTimelineAddsUpToTheFabricsPauseFrames)
 }
 
 } // namespace
+
+// TimelineDelay (FlowWorkloadRunner::SetEndDelay): the timeline goes on 25 us after the last
+// flow and ends with its rows then, while the queue histograms stop at the completion: the
+// histograms and every flow are those of the run without a delay, the rows up to the
+// undelayed run's last tick are its rows, and the last rows come exactly 25 us after its last
+// ones (the instant of the last completion).
+TEST_F(SwitchQueueSamplerTest, ATimelineDelayMovesTheLastRowsAndKeepsTheHistograms)
+{
+    auto run = [](Time delay, std::vector<std::string>& rows, std::string& fcts) {
+        Simulator::Destroy();
+        auto exp = CreateObject<ClosWorkloadHelper>();
+        exp->SetAttribute("Leaves", UintegerValue(2));
+        exp->SetAttribute("HostsPerLeaf", UintegerValue(8));
+        exp->SetAttribute("Spines", UintegerValue(1));
+        exp->SetAttribute("Load", DoubleValue(0.9));
+        exp->SetAttribute("LoadBase", StringValue("host"));
+        exp->SetAttribute("Duration", TimeValue(MicroSeconds(500)));
+        exp->SetAttribute("CongestionControl", StringValue("none"));
+        exp->SetAttribute("TimelineDelay", TimeValue(delay));
+        std::stringstream timeline;
+        exp->SetTimelineStream(&timeline);
+        exp->Install();
+        std::ostringstream flows;
+        exp->GetRunner().SetRecordCallback([&flows](const FlowFctRecord& r) {
+            flows << r.id << ' ' << r.end.GetPicoSeconds() << '\n';
+        });
+        exp->Start();
+        Simulator::Run();
+        EXPECT_TRUE(exp->GetRunner().AllCompleted());
+        std::ostringstream queues;
+        exp->GetQueueSampler()->WriteCsv(queues);
+        fcts = flows.str() + queues.str();
+        rows.clear();
+        for (std::string line; std::getline(timeline, line);)
+        {
+            rows.push_back(line);
+        }
+    };
+    std::vector<std::string> plain;
+    std::vector<std::string> delayed;
+    std::string plainFlows;
+    std::string delayedFlows;
+    run(Time(0), plain, plainFlows);
+    run(MicroSeconds(25), delayed, delayedFlows);
+    EXPECT_EQ(delayedFlows, plainFlows);
+    ASSERT_GT(plain.size(), 5u);
+    ASSERT_GT(delayed.size(), plain.size()) << "the delayed timeline has more ticks";
+    auto timeNs = [](const std::string& row) {
+        return std::llround(std::stod(row.substr(0, row.find(','))) * 1000);
+    };
+    // Every row of the undelayed run but its last two (the stop rows) is a row of the other.
+    for (size_t i = 0; i + 2 < plain.size(); ++i)
+    {
+        EXPECT_EQ(delayed[i], plain[i]) << "row " << i;
+    }
+    const long long end = timeNs(plain[plain.size() - 1]);
+    EXPECT_EQ(timeNs(delayed[delayed.size() - 1]), end + 25000);
+    EXPECT_EQ(timeNs(delayed[delayed.size() - 2]), end + 25000);
+    for (size_t i = plain.size() - 2; i + 2 < delayed.size(); ++i)
+    {
+        EXPECT_GT(timeNs(delayed[i]), end - 10000) << "a tick after the last completion";
+        EXPECT_LT(timeNs(delayed[i]), end + 25000);
+    }
+}

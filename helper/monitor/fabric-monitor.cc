@@ -229,6 +229,21 @@ FabricMonitor::ReleaseProbe()
 }
 
 void
+FabricMonitor::ReleaseFabric()
+{
+    if (compat::IsPending(m_event))
+    {
+        Simulator::Remove(m_event);
+    }
+    m_running = false;
+    m_writer.Flush();
+    m_ports.clear();
+    m_switches.clear();
+    m_hosts.clear();
+    m_plugins.clear();
+}
+
+void
 FabricMonitor::DoDispose()
 {
     if (compat::IsPending(m_event))
@@ -339,7 +354,7 @@ FabricMonitor::Install(Ptr<FabricTopologyHelper> topo)
                               "FabricMonitor: latency probes run in one process only; this run "
                               "has "
                                   << m_processes << " MPI processes");
-        m_notes = topo->GetObject<FabricNoteChannel>();
+        m_notes = PeekPointer(topo->GetObject<FabricNoteChannel>());
         NS_ABORT_MSG_IF(!m_notes, "FabricMonitor: a fabric across processes has no note channel");
         m_handler = m_notes->AddNoteHandler(MakeCallback(&FabricMonitor::OnNote, this));
     }
@@ -412,6 +427,7 @@ FabricMonitor::Install(Ptr<FabricTopologyHelper> topo)
     }
     // The topology keeps the monitor alive (its health monitor calls it back).
     topo->AggregateObject(this);
+    Simulator::ScheduleDestroy(&FabricMonitor::ReleaseFabric, this);
     topo->GetHealthMonitor()->AddBusyCallback(MakeCallback(&FabricMonitor::OnBusy, this));
     if (m_probe)
     {

@@ -156,7 +156,8 @@ class FabricMonitor : public Object
     /**
      * \brief Across MPI processes: write every process's rows to FileName (or the stream of
      *        SetStream()) of process 0, in the order of a sequential run with the same Delay.
-     *        Collective: every process calls it once, after Simulator::Run(). In a run of
+     *        Collective: every process calls it once, after Simulator::Run() and before
+     *        Simulator::Destroy(). In a run of
      *        one process it only flushes. Until then each process keeps its rows in memory
      *        (about 60 bytes a row).
      */
@@ -189,6 +190,10 @@ class FabricMonitor : public Object
     /// At Simulator::Destroy(): drop the probe, aggregated to the same fabric as this monitor
     /// (a Ptr between members of one aggregate is a reference cycle otherwise).
     void ReleaseProbe();
+    /// At Simulator::Destroy(): drop the references to the fabric's ports, switches, hosts
+    /// and transports, so that the fabric can be freed (and its traces' files closed) while
+    /// the topology keeps this monitor.
+    void ReleaseFabric();
 
   private:
     /// A counter series: last cumulative value, whether its last row was non-zero.
@@ -361,21 +366,23 @@ class FabricMonitor : public Object
     /// the fabric after Install (not owned: this object is aggregated to it, so a Ptr would
     /// be a cycle)
     FabricTopologyHelper* m_topo{nullptr};
-    std::vector<Ptr<FabricTransportPlugin>> m_plugins;  //!< its transports
-    std::vector<Port> m_ports;                          //!< every port watched
-    std::vector<Switch> m_switches;                     //!< every switch watched
-    std::vector<Host> m_hosts;                          //!< every host watched
-    std::vector<FabricFlowCounters> m_flowScratch;      //!< AddFlowCounters' list, reused
-    std::unique_ptr<std::ofstream> m_file;              //!< FileName, when opened
-    FabricMonitorWriter m_writer;                       //!< the CSV
-    Ptr<FabricLatencyProbe> m_probe;                    //!< latency probes (null: none)
-    EventId m_event;                                    //!< next sample
-    bool m_running{false};                              //!< sampling
-    bool m_installed{false};                            //!< Install() done
-    Time m_lastSample{-1};                              //!< time of the last sample
-    uint64_t m_samples{0};                              //!< samples taken
-    TracedCallback<Time> m_sampleTrace;                 //!< trace source Sample
-    Ptr<FabricNoteChannel> m_notes;                     //!< across processes (else null)
+    std::vector<Ptr<FabricTransportPlugin>> m_plugins; //!< its transports
+    std::vector<Port> m_ports;                         //!< every port watched
+    std::vector<Switch> m_switches;                    //!< every switch watched
+    std::vector<Host> m_hosts;                         //!< every host watched
+    std::vector<FabricFlowCounters> m_flowScratch;     //!< AddFlowCounters' list, reused
+    std::unique_ptr<std::ofstream> m_file;             //!< FileName, when opened
+    FabricMonitorWriter m_writer;                      //!< the CSV
+    Ptr<FabricLatencyProbe> m_probe;                   //!< latency probes (null: none)
+    EventId m_event;                                   //!< next sample
+    bool m_running{false};                             //!< sampling
+    bool m_installed{false};                           //!< Install() done
+    Time m_lastSample{-1};                             //!< time of the last sample
+    uint64_t m_samples{0};                             //!< samples taken
+    TracedCallback<Time> m_sampleTrace;                //!< trace source Sample
+    /// across processes (else null); not owned: aggregated to the same topology as this
+    /// monitor, so a Ptr would be a reference cycle
+    FabricNoteChannel* m_notes{nullptr};
     uint32_t m_handler{0};                              //!< our note handler's id
     uint32_t m_processes{1};                            //!< processes of the run
     uint32_t m_self{0};                                 //!< this process's system id

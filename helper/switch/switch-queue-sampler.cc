@@ -150,33 +150,94 @@ SwitchQueueSampler::PauseFramesSent(const Tier& t)
 }
 
 void
-SwitchQueueSampler::WriteTimelineRows()
+SwitchQueueSampler::WriteRow(std::ostream& os, const std::string& tier, const Row& r)
 {
     // Microseconds with 3 decimals, from the integer nanoseconds: exact and deterministic.
+    os << r.ns / 1000 << '.' << std::setw(3) << std::setfill('0') << r.ns % 1000
+       << std::setfill(' ') << ',' << tier << ',' << r.queueMax << ',' << r.queueSum << ','
+       << r.pauses << ',' << r.paused << '\n';
+}
+
+void
+SwitchQueueSampler::WriteTimelineRows()
+{
     const int64_t ns = Simulator::Now().GetNanoSeconds();
-    std::ostream& os = *m_timeline;
     for (Tier& t : m_tiers)
     {
-        uint64_t qMax = 0;
-        uint64_t qSum = 0;
-        uint32_t paused = 0;
+        Row r{ns, 0, 0, 0, 0};
         for (const Ptr<FabricSwitch>& sw : t.switches)
         {
             Ptr<SharedBufferMmu> mmu = sw->GetMmu();
             for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
             {
                 const uint64_t q = mmu->GetEgressPortBytes(p);
-                qMax = std::max(qMax, q);
-                qSum += q;
-                paused += sw->GetPort(p)->GetPauseReceiver().GetPausedMask() != 0 ? 1 : 0;
+                r.queueMax = std::max(r.queueMax, q);
+                r.queueSum += q;
+                r.paused += sw->GetPort(p)->GetPauseReceiver().GetPausedMask() != 0 ? 1 : 0;
             }
         }
         const uint64_t sent = PauseFramesSent(t);
-        os << ns / 1000 << '.' << std::setw(3) << std::setfill('0') << ns % 1000
-           << std::setfill(' ') << ',' << t.name << ',' << qMax << ',' << qSum << ','
-           << sent - t.pauseTx << ',' << paused << '\n';
+        r.pauses = sent - t.pauseTx;
         t.pauseTx = sent;
+        if (FabricMpi::GetSize() > 1)
+        {
+            m_rows.push_back(r); // Gather() merges every process's
+        }
+        else
+        {
+            WriteRow(*m_timeline, t.name, r);
+        }
     }
+}
+
+void
+SwitchQueueSampler::GatherTimeline()
+{
+    // One line per row: ns max sum pauses paused, tier by tier within a sample.
+    std::ostringstream mine;
+    for (const Row& r : m_rows)
+    {
+        mine << r.ns << ' ' << r.queueMax << ' ' << r.queueSum << ' ' << r.pauses << ' ' << r.paused
+             << '\n';
+    }
+    const std::size_t count = m_rows.size();
+    m_rows.clear();
+    m_rows.shrink_to_fit();
+    const std::string all = FabricMpi::Gather(mine.str());
+    if (FabricMpi::GetSystemId() != 0)
+    {
+        return;
+    }
+    std::vector<Row> merged(count, Row{0, 0, 0, 0, 0});
+    std::istringstream in(all);
+    std::size_t line = 0;
+    for (Row r{0, 0, 0, 0, 0}; in >> r.ns >> r.queueMax >> r.queueSum >> r.pauses >> r.paused;
+         ++line)
+    {
+        NS_ABORT_MSG_IF(line % std::max<std::size_t>(count, 1) >= count || count == 0,
+                        "SwitchQueueSampler::Gather: a process wrote more timeline rows than "
+                        "process 0's "
+                            << count);
+        Row& m = merged[line % count];
+        NS_ABORT_MSG_IF(line >= count && m.ns != r.ns,
+                        "SwitchQueueSampler::Gather: timeline row "
+                            << line % count << " is at " << r.ns << " ns in process "
+                            << line / count << ", at " << m.ns << " ns in process 0");
+        m.ns = r.ns;
+        m.queueMax = std::max(m.queueMax, r.queueMax);
+        m.queueSum += r.queueSum;
+        m.pauses += r.pauses;
+        m.paused += r.paused;
+    }
+    NS_ABORT_MSG_IF(line != count * FabricMpi::GetSize(),
+                    "SwitchQueueSampler::Gather: "
+                        << line << " timeline rows from " << FabricMpi::GetSize()
+                        << " processes, expected " << count << " from each");
+    for (std::size_t i = 0; i < merged.size(); ++i)
+    {
+        WriteRow(*m_timeline, m_tiers[i % m_tiers.size()].name, merged[i]);
+    }
+    m_timeline->flush();
 }
 
 void
@@ -197,6 +258,15 @@ void
 SwitchQueueSampler::Sample()
 {
     Held* held = nullptr;
+    if (!m_histograms)
+    {
+        if (m_timeline)
+        {
+            WriteTimelineRows();
+        }
+        m_event = Simulator::Schedule(m_interval, &SwitchQueueSampler::Sample, this);
+        return;
+    }
     if (m_holding)
     {
         CausalOrderScheduler* order = CausalOrderScheduler::GetCurrent();
@@ -234,10 +304,13 @@ SwitchQueueSampler::Sample()
 void
 SwitchQueueSampler::Hold()
 {
-    NS_ABORT_MSG_IF(m_timeline,
-                    "SwitchQueueSampler::Hold: a timeline's rows cannot be held (one process's "
-                    "timeline only)");
     m_holding = true;
+}
+
+void
+SwitchQueueSampler::EndHistograms()
+{
+    m_histograms = false;
 }
 
 void
@@ -283,6 +356,10 @@ SwitchQueueSampler::Gather()
     if (FabricMpi::GetSize() == 1)
     {
         return;
+    }
+    if (m_timeline)
+    {
+        GatherTimeline();
     }
     // One line per tier: name samples max sum bins...
     std::ostringstream mine;

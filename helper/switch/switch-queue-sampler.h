@@ -67,7 +67,12 @@ struct SwitchQueueStats
  * the last flow may finish anywhere) holds its samples from Hold() on, keeps those taken
  * before the end (Settle()) and drops the ones taken while the processes agreed on it; Gather()
  * then adds every process's histograms at process 0, which reports what a sequential run
- * reports. A timeline is one process's only (Stop()'s row is the state at its own time).
+ * reports. A timeline across processes needs its last row at the same instant everywhere,
+ * which FlowWorkloadRunner::SetEndDelay gives (Stop() at the release of its end barrier):
+ * each process keeps its rows (its own switches) and Gather() writes at process 0, row by row,
+ * the largest queue_max_bytes and the sums of the other columns, the rows of a sequential run
+ * with the same end delay (where EndHistograms() stops the histograms at the last completion,
+ * as Settle() does across processes).
  */
 class SwitchQueueSampler : public Object
 {
@@ -103,10 +108,13 @@ class SwitchQueueSampler : public Object
      *        port's queue) until Settle() says whether it counts: for a run across MPI
      *        processes whose end is known only some time after it happened. Needs the
      *        CausalOrderScheduler (aborts otherwise, at the next sample); memory grows by one
-     *        value per port per sample until Settle(). No timeline rows for held samples
-     *        (aborts with a timeline stream).
+     *        value per port per sample until Settle(). The timeline's rows are not held
+     *        (they go on until Stop()).
      */
     void Hold();
+    /// From now on samples are timeline rows only, not histogram samples (the end of the run
+    /// in one process when the timeline goes on after it: FlowWorkloadRunner::SetEndDelay).
+    void EndHistograms();
     /**
      * \brief Count the held samples taken before the event at \p ts with key \p key (the
      *        end of the run, e.g. the last flow's completion), drop the others, and sample
@@ -120,8 +128,10 @@ class SwitchQueueSampler : public Object
     /**
      * \brief Collective across MPI processes (every process calls it, after the run): add
      *        every process's histograms, sample counts, maxima and sums into process 0's, so
-     *        that its GetStats() and WriteCsv() cover the whole fabric. Nothing without MPI.
-     *        Aborts naming the tiers if the processes sampled different tiers.
+     *        that its GetStats() and WriteCsv() cover the whole fabric, and write the timeline
+     *        rows of every process's switches, merged, to process 0's stream. Nothing without
+     *        MPI. Aborts naming the tiers if the processes sampled different tiers, or the
+     *        counts if they wrote different numbers of timeline rows.
      */
     void Gather();
     /// \return the tiers, in the order first added
@@ -142,6 +152,24 @@ class SwitchQueueSampler : public Object
     void DoDispose() override;
 
   private:
+    /// One timeline row of one tier.
+    struct Row
+    {
+        int64_t ns;        //!< its time, ns
+        uint64_t queueMax; //!< largest queue of the tier's ports (this process's)
+        uint64_t queueSum; //!< their sum, bytes
+        uint64_t pauses;   //!< pause frames they sent since the previous row
+        uint32_t paused;   //!< ports paused now
+    };
+
+    /**
+     * \brief Write one timeline row.
+     * \param os the stream
+     * \param tier the tier's name
+     * \param r the row
+     */
+    static void WriteRow(std::ostream& os, const std::string& tier, const Row& r);
+
     /// One tier.
     struct Tier
     {
@@ -174,8 +202,11 @@ class SwitchQueueSampler : public Object
     void Cancel();
     /// \return the pause frames (XOFF) the ports of \p t sent so far
     static uint64_t PauseFramesSent(const Tier& t);
-    /// Write one timeline row per tier for now (the stream is set).
+    /// Write one timeline row per tier for now (the stream is set); across processes keep it
+    /// for Gather().
     void WriteTimelineRows();
+    /// Across processes: merge every process's timeline rows into process 0's stream.
+    void GatherTimeline();
 
     Time m_interval;                   //!< attribute Interval
     uint64_t m_binBytes;               //!< attribute BinBytes
@@ -184,6 +215,8 @@ class SwitchQueueSampler : public Object
     std::ostream* m_timeline{nullptr}; //!< timeline rows go here (not owned; null: none)
     bool m_holding{false};             //!< Hold() called, Settle() not yet
     std::vector<Held> m_held;          //!< samples held
+    bool m_histograms{true};           //!< samples count in the histograms (EndHistograms)
+    std::vector<Row> m_rows;           //!< across processes: timeline rows, tier by tier
 };
 
 } // namespace ns3

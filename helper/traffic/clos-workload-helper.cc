@@ -225,7 +225,16 @@ ClosWorkloadHelper::GetTypeId()
                 "complete (> 0).",
                 TimeValue(MilliSeconds(10)),
                 MakeTimeAccessor(&ClosWorkloadHelper::m_duration),
-                MakeFabricTimeChecker("ns3::ClosWorkloadHelper::Duration", NanoSeconds(1)));
+                MakeFabricTimeChecker("ns3::ClosWorkloadHelper::Duration", NanoSeconds(1)))
+            .AddAttribute(
+                "TimelineDelay",
+                "From the last flow's completion to the queue timeline's last row (the "
+                "timeline samples on until then; the queue histograms stop at the completion), "
+                ">= 0; across MPI processes a timeline needs at least the lookahead between "
+                "them (a run of one process with the same delay writes the same rows).",
+                TimeValue(Time(0)),
+                MakeTimeAccessor(&ClosWorkloadHelper::m_timelineDelay),
+                MakeFabricTimeChecker("ns3::ClosWorkloadHelper::TimelineDelay", Time(0)));
     return tid;
 }
 
@@ -426,6 +435,11 @@ ClosWorkloadHelper::Install()
         m_queues->SetTimelineStream(m_timeline);
     }
     m_runner->SetFinishedCallback(MakeCallback(&SwitchQueueSampler::Stop, m_queues));
+    if (m_timelineDelay.IsStrictlyPositive())
+    {
+        m_runner->SetEndDelay(m_timelineDelay,
+                              MakeCallback(&SwitchQueueSampler::EndHistograms, m_queues));
+    }
     // Across MPI processes the last flow may finish in another process: samples from the
     // arrivals' end on wait until Gather() knows where.
     m_runner->SetArrivalsEndCallback(MakeCallback(&SwitchQueueSampler::Hold, m_queues));

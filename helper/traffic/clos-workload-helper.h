@@ -114,9 +114,10 @@ class ClosWorkloadHelper : public Object
     /**
      * \brief Stream the queue sampler's timeline (SwitchQueueSampler::SetTimelineStream: one
      *        CSV row per tier, "leaf" then "spine", every sample Interval, 10 us by default,
-     *        from Start() until the last flow finished, plus a last row then) to \p os.
-     *        May be called before or after Install (not after Start, or early rows are
-     *        missing).
+     *        from Start() until the last flow finished, plus a last row then; with
+     *        TimelineDelay, until that long after it) to \p os. May be called before or after
+     *        Install (not after Start, or early rows are missing). Across MPI processes the
+     *        rows are written at Gather(), and TimelineDelay must be at least the lookahead.
      * \param os the stream (not owned; must outlive Simulator::Run()); nullptr: none
      */
     void SetTimelineStream(std::ostream* os);
@@ -169,6 +170,7 @@ class ClosWorkloadHelper : public Object
     double m_load;                                //!< attribute Load
     std::string m_loadBase;                       //!< attribute LoadBase
     Time m_duration;                              //!< attribute Duration
+    Time m_timelineDelay;                         //!< attribute TimelineDelay
     DataRate m_loadBaseRate;                      //!< computed by Install
 };
 

@@ -65,6 +65,17 @@ FlowWorkloadRunner::SetArrivalsEndCallback(Callback<void> cb)
 }
 
 void
+FlowWorkloadRunner::SetEndDelay(Time delay, Callback<void> lastFinished)
+{
+    FABRIC_INPUT_ERROR_IF(delay.IsStrictlyNegative(),
+                          "FlowWorkloadRunner: end delay " << delay.As(Time::NS)
+                                                           << " is invalid; need >= 0");
+    FABRIC_INPUT_ERROR_IF(m_started, "FlowWorkloadRunner::SetEndDelay after Start()");
+    m_endDelay = delay;
+    m_lastFinishedCb = lastFinished;
+}
+
+void
 FlowWorkloadRunner::MaybeFinished()
 {
     if (m_across)
@@ -75,7 +86,21 @@ FlowWorkloadRunner::MaybeFinished()
         }
         return;
     }
-    if (m_exhausted && !m_hasNext && GetActive() == 0 && !m_finishedCb.IsNull())
+    if (!m_exhausted || m_hasNext || GetActive() != 0)
+    {
+        return;
+    }
+    if (!m_lastFinishedCb.IsNull())
+    {
+        Callback<void> cb = m_lastFinishedCb;
+        m_lastFinishedCb = Callback<void>();
+        cb();
+    }
+    if (m_end)
+    {
+        ArriveAtEnd(); // the finished callback runs at the release, m_endDelay from now
+    }
+    else if (!m_finishedCb.IsNull())
     {
         Callback<void> cb = m_finishedCb;
         m_finishedCb = Callback<void>();
@@ -142,11 +167,26 @@ FlowWorkloadRunner::Start()
                                   << m_transport << " cannot run a flow workload across "
                                   << FabricMpi::GetSize() << " MPI processes: " << limit
                                   << "; run it in one process");
+        const Time lookahead = m_topo->GetPartition().GetLookahead();
+        FABRIC_INPUT_ERROR_IF(m_endDelay.IsStrictlyPositive() && m_endDelay < lookahead,
+                              "FlowWorkloadRunner: end delay "
+                                  << m_endDelay.As(Time::NS) << " across " << FabricMpi::GetSize()
+                                  << " MPI processes is below the lookahead between them ("
+                                  << lookahead.As(Time::NS) << "); give at least that");
         m_end = CreateObject<FabricBarrier>();
-        m_end->SetAttribute("Latency", TimeValue(m_topo->GetPartition().GetLookahead()));
+        m_end->SetAttribute("Latency",
+                            TimeValue(m_endDelay.IsStrictlyPositive() ? m_endDelay : lookahead));
         m_end->SetProcesses(m_topo->GetObject<FabricNoteChannel>(),
                             FabricMpi::GetSize(),
                             FabricMpi::GetSystemId());
+    }
+    else if (m_endDelay.IsStrictlyPositive())
+    {
+        // One process: the same barrier, so that the finished callback takes the place it
+        // takes across processes among simultaneous events.
+        m_end = CreateObject<FabricBarrier>();
+        m_end->SetAttribute("Latency", TimeValue(m_endDelay));
+        m_end->SetProcesses(nullptr, 1, 0);
     }
     if (m_stopped)
     {

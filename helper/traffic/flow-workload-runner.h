@@ -79,11 +79,11 @@ struct FlowPath
  * order a sequential run finishes them: the record callback, the summary, GetFinished(),
  * GetMaxActive() and AllCompleted() then answer as in the sequential run (in the other
  * processes, for their own flows). When a process's own flows are done and the source is
- * exhausted it arrives at a FabricBarrier (Latency: the partition's lookahead); the finished
- * callback runs at the barrier's release in every process, a lookahead after the last flow
- * finished, and GetEnd() then tells where the last flow finished (e.g. for
- * SwitchQueueSampler::Settle). A transport whose GetProcessLimit() is not empty (RoCE's pooled
- * QP pairs) is refused at Start(), naming why.
+ * exhausted it arrives at a FabricBarrier (Latency: the partition's lookahead, or the end
+ * delay of SetEndDelay); the finished callback runs at the barrier's release in every process,
+ * that long after the last flow finished, and GetEnd() then tells where the last flow finished
+ * (e.g. for SwitchQueueSampler::Settle). A transport whose GetProcessLimit() is not empty (RoCE's
+ * pooled QP pairs) is refused at Start(), naming why.
  *
  * Start() aborts, naming the value, when the topology's hosts carry no NIC of the transport,
  * a flow's host is not a rank of the topology, a flow goes from a host to itself, or the
@@ -114,6 +114,19 @@ class FlowWorkloadRunner
      *        run of one process.
      */
     void SetArrivalsEndCallback(Callback<void> cb);
+    /**
+     * \brief Run the finished callback \p delay after the last flow finished instead of at
+     *        once (before Start()): monitors that sample up to the end (SwitchQueueSampler's
+     *        timeline) then take their last sample that much later, at the same instant in a
+     *        run of one process and across MPI processes (where the finished callback runs
+     *        at the release of a FabricBarrier whose Latency is \p delay, or the lookahead
+     *        when it is 0).
+     * \param delay >= 0; across processes 0 or at least the lookahead between them (an input
+     *        error naming both at Start() otherwise)
+     * \param lastFinished in a run of one process, called at the last flow's completion
+     *        (when the delay starts; e.g. SwitchQueueSampler::EndHistograms); may be null
+     */
+    void SetEndDelay(Time delay, Callback<void> lastFinished);
     /// \return the summary, to set bucket edges before Start() and read after the run
     FlowFctSummary& GetSummary();
 
@@ -316,6 +329,8 @@ class FlowWorkloadRunner
     Ptr<FabricMessageService> m_service; //!< its messages (after Start)
     bool m_across{false};                //!< run across MPI processes (Start)
     Callback<void> m_arrivalsEndCb;      //!< SetArrivalsEndCallback
+    Time m_endDelay;                     //!< SetEndDelay
+    Callback<void> m_lastFinishedCb;     //!< SetEndDelay
     Ptr<FabricBarrier> m_end;            //!< across processes: every process's flows done
     bool m_arrived{false};               //!< arrived at m_end
     uint64_t m_localStarted{0};          //!< flows this process posted (across processes)

@@ -11,9 +11,10 @@
 # table, results and fabric-view CSVs; with faults, the fault log, rank 0's capture and the
 # monitor's CSV too), htsim's scenarios (uet-matrix: per-flow CSV and summary) and the
 # congestion-control workflow (cc-workload over UET and RoCE, with and without faults: table,
-# per-flow, summary, counters, queue CSVs and fault log; the fault labs' monitor CSV). Then the
-# bad input of a distributed run (more processes than units, a monitor delay below the
-# lookahead, an MPI launch of a build without MPI). Prints each run's wall time.
+# per-flow, summary, counters, queue CSVs and fault log; the fault labs' monitor and timeline
+# CSVs). Then the bad input of a distributed run (more processes than units, monitor and
+# timeline delays below the lookahead, an MPI launch of a build without MPI). Prints each
+# run's wall time.
 #
 #   tools/ci/mpi-test.sh [SEQUENTIAL_BUILD_DIR]
 #
@@ -295,8 +296,10 @@ same_cc() { # a b: cc-workload's table and every CSV of run a are identical to r
         grep -v '^processes ' "$out/$r.txt" >"$out/$r-table.txt"
     done
     if [ -f "$out/$1-monitor.csv" ]; then
-        same_outputs "$1" "$2" "table, per-flow, summary, counters, queues, fault log, monitor" \
-            table.txt fct.csv summary.csv counters.csv queues.csv faults.csv monitor.csv
+        same_outputs "$1" "$2" \
+            "table, per-flow, summary, counters, queues, fault log, monitor, timeline" \
+            table.txt fct.csv summary.csv counters.csv queues.csv faults.csv monitor.csv \
+            timeline.csv
     else
         same_outputs "$1" "$2" "table, per-flow, summary, counters, queues, fault log" \
             table.txt fct.csv summary.csv counters.csv queues.csv faults.csv
@@ -328,9 +331,15 @@ else
             --fault=ecn-profile:spine1@1ms,kmin=20KB,kmax=80KB,pmax=0.2"; do
         name="${scenario%%:*}"
         args=(--order=causal --quiet ${scenario#*:})
-        # The fault labs also run the monitor (its samples moved by the lookahead, 1 us).
-        monitored() { # run: the monitor flags of run's name, for the fault labs
-            case "$1" in cc-faults-*) echo "--monitor=$out/$1-monitor.csv --monitor-delay=1us" ;; esac
+        # The fault labs also run the monitor and the queue timeline (their last samples moved
+        # by the lookahead, 1 us).
+        monitored() { # run: the monitor and timeline flags of run's name, for the fault labs
+            case "$1" in
+                cc-faults-*)
+                    echo "--monitor=$out/$1-monitor.csv --monitor-delay=1us" \
+                        "--timeline=$out/$1-timeline.csv --timeline-delay=1us"
+                    ;;
+            esac
         }
         run "$name-seq" "$cc_prog" "${args[@]}" $(cc_files "$name-seq") $(monitored "$name-seq") ||
             failures=$((failures + 1))
@@ -375,8 +384,9 @@ if [ -n "$cc_prog" ]; then
     refused cc-roce "QpNumbering=sequential a new QP pair's numbers depend on completions" \
         "cc-workload over RoCE with sequential QP numbers across processes is refused naming why" \
         "${mpirun[@]}" -np 2 "$cc_prog" --order=causal --quiet
-    refused cc-timeline "--timeline runs in one process only" \
-        "cc-workload's timeline across processes is refused naming the flag" \
+    refused cc-timeline \
+        "timeline-delay=+0ns across 2 MPI processes is below the lookahead between them (+1000ns)" \
+        "cc-workload's timeline across processes without a delay is refused naming both" \
         "${mpirun[@]}" -np 2 "$cc_prog" --order=causal --transport=uet --timeline=t.csv
     refused cc-monitor-delay \
         "Delay (--monitor-delay) +0ns across 2 MPI processes is below the lookahead between them (+1000ns)" \
