@@ -37,6 +37,21 @@ class SwitchQueueSamplerTest : public test::SimTest
         exp->Install();
         return exp;
     }
+
+    /// \return an experiment that pauses (not installed): 2 leaves of 8 hosts, one spine, no
+    ///         congestion control, 90 % of the host links for \p duration of arrivals
+    static Ptr<ClosWorkloadHelper> PausingExperiment(Time duration)
+    {
+        auto exp = CreateObject<ClosWorkloadHelper>();
+        exp->SetAttribute("Leaves", UintegerValue(2));
+        exp->SetAttribute("HostsPerLeaf", UintegerValue(8));
+        exp->SetAttribute("Spines", UintegerValue(1));
+        exp->SetAttribute("Load", DoubleValue(0.9));
+        exp->SetAttribute("LoadBase", StringValue("host"));
+        exp->SetAttribute("Duration", TimeValue(duration));
+        exp->SetAttribute("CongestionControl", StringValue("none"));
+        return exp;
+    }
 };
 
 // The experiment helper's queue sampler covers every leaf and spine port at each tick, stops
@@ -124,14 +139,7 @@ TEST_F(SwitchQueueSamplerTest, HeldQueueSamplesSettledAtTheLastCompletionAreTheS
 // spine; 389 and 111 frames), so the sums are not trivially 0 = 0.
 TEST_F(SwitchQueueSamplerTest, QueueTimelineAddsUpToTheFabricsPauseFrames)
 {
-    auto exp = CreateObject<ClosWorkloadHelper>();
-    exp->SetAttribute("Leaves", UintegerValue(2));
-    exp->SetAttribute("HostsPerLeaf", UintegerValue(8));
-    exp->SetAttribute("Spines", UintegerValue(1));
-    exp->SetAttribute("Load", DoubleValue(0.9));
-    exp->SetAttribute("LoadBase", StringValue("host"));
-    exp->SetAttribute("Duration", TimeValue(MilliSeconds(2)));
-    exp->SetAttribute("CongestionControl", StringValue("none"));
+    auto exp = PausingExperiment(MilliSeconds(2));
     std::stringstream timeline;
     exp->SetTimelineStream(&timeline); // before Install: kept for the sampler
     exp->Install();
@@ -238,14 +246,7 @@ TEST_F(SwitchQueueSamplerTest, ATimelineDelayMovesTheLastRowsAndKeepsTheHistogra
 {
     auto run = [](Time delay, std::vector<std::string>& rows, std::string& fcts) {
         Simulator::Destroy();
-        auto exp = CreateObject<ClosWorkloadHelper>();
-        exp->SetAttribute("Leaves", UintegerValue(2));
-        exp->SetAttribute("HostsPerLeaf", UintegerValue(8));
-        exp->SetAttribute("Spines", UintegerValue(1));
-        exp->SetAttribute("Load", DoubleValue(0.9));
-        exp->SetAttribute("LoadBase", StringValue("host"));
-        exp->SetAttribute("Duration", TimeValue(MicroSeconds(500)));
-        exp->SetAttribute("CongestionControl", StringValue("none"));
+        auto exp = PausingExperiment(MicroSeconds(500));
         exp->SetAttribute("TimelineDelay", TimeValue(delay));
         std::stringstream timeline;
         exp->SetTimelineStream(&timeline);

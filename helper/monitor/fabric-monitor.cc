@@ -246,12 +246,7 @@ FabricMonitor::ReleaseFabric()
 void
 FabricMonitor::DoDispose()
 {
-    if (compat::IsPending(m_event))
-    {
-        Simulator::Remove(m_event);
-    }
-    m_running = false;
-    m_writer.Flush();
+    ReleaseFabric();
     m_writer.SetStream(nullptr);
     m_file.reset();
     m_probe = nullptr;
@@ -259,10 +254,6 @@ FabricMonitor::DoDispose()
     m_part.reset();
     m_out = nullptr;
     m_changesAt.clear();
-    m_ports.clear();
-    m_switches.clear();
-    m_hosts.clear();
-    m_plugins.clear();
     m_topo = nullptr;
     Object::DoDispose();
 }
@@ -427,7 +418,8 @@ FabricMonitor::Install(Ptr<FabricTopologyHelper> topo)
     }
     // The topology keeps the monitor alive (its health monitor calls it back).
     topo->AggregateObject(this);
-    Simulator::ScheduleDestroy(&FabricMonitor::ReleaseFabric, this);
+    // The event holds a reference: a program may drop the fabric before Simulator::Destroy().
+    Simulator::ScheduleDestroy(&FabricMonitor::ReleaseFabric, Ptr<FabricMonitor>(this));
     topo->GetHealthMonitor()->AddBusyCallback(MakeCallback(&FabricMonitor::OnBusy, this));
     if (m_probe)
     {
