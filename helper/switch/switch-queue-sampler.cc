@@ -214,10 +214,9 @@ SwitchQueueSampler::GatherTimeline()
     for (Row r{0, 0, 0, 0, 0}; in >> r.ns >> r.queueMax >> r.queueSum >> r.pauses >> r.paused;
          ++line)
     {
-        NS_ABORT_MSG_IF(line % std::max<std::size_t>(count, 1) >= count || count == 0,
-                        "SwitchQueueSampler::Gather: a process wrote more timeline rows than "
-                        "process 0's "
-                            << count);
+        NS_ABORT_MSG_IF(count == 0,
+                        "SwitchQueueSampler::Gather: another process wrote timeline rows, "
+                        "process 0 none");
         Row& m = merged[line % count];
         NS_ABORT_MSG_IF(line >= count && m.ns != r.ns,
                         "SwitchQueueSampler::Gather: timeline row "
@@ -258,16 +257,7 @@ void
 SwitchQueueSampler::Sample()
 {
     Held* held = nullptr;
-    if (!m_histograms)
-    {
-        if (m_timeline)
-        {
-            WriteTimelineRows();
-        }
-        m_event = Simulator::Schedule(m_interval, &SwitchQueueSampler::Sample, this);
-        return;
-    }
-    if (m_holding)
+    if (m_histograms && m_holding)
     {
         CausalOrderScheduler* order = CausalOrderScheduler::GetCurrent();
         NS_ABORT_MSG_IF(!order, "SwitchQueueSampler::Hold needs ns3::CausalOrderScheduler");
@@ -275,21 +265,25 @@ SwitchQueueSampler::Sample()
         held = &m_held.back();
         held->key = order->GetRunningKey(&held->ts);
     }
-    for (Tier& t : m_tiers)
+    // After EndHistograms() a sample is a timeline row only.
+    if (m_histograms)
     {
-        for (const Ptr<FabricSwitch>& sw : t.switches)
+        for (Tier& t : m_tiers)
         {
-            Ptr<SharedBufferMmu> mmu = sw->GetMmu();
-            for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+            for (const Ptr<FabricSwitch>& sw : t.switches)
             {
-                const uint64_t q = mmu->GetEgressPortBytes(p);
-                if (held)
+                Ptr<SharedBufferMmu> mmu = sw->GetMmu();
+                for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
                 {
-                    held->bytes.push_back(q);
-                }
-                else
-                {
-                    Count(t, q);
+                    const uint64_t q = mmu->GetEgressPortBytes(p);
+                    if (held)
+                    {
+                        held->bytes.push_back(q);
+                    }
+                    else
+                    {
+                        Count(t, q);
+                    }
                 }
             }
         }
