@@ -138,6 +138,7 @@ sanitize() {
     command -v "$cxx" >/dev/null || cxx=clang++
     cmake -S "$here" -B "$dir" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Debug \
         -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DAI_FABRIC_PGO=OFF -DAI_FABRIC_FUZZ=ON -DAI_FABRIC_FUZZ_SECONDS="${FUZZ_SECONDS:-15}" \
+        -DAI_FABRIC_TEST_COMPILE_OPTIONS=-O0 \
         >/dev/null
     cmake --build "$dir" -j "$jobs"
     # shellcheck source=ci/sanitizer-env.sh

@@ -343,7 +343,7 @@ CollectiveApplication::SendReady(uint32_t seq, uint32_t send)
         return;
     }
     uint32_t conn = run->program->sends[send].conn;
-    run->conns[conn].ready.push_back(send);
+    run->conns[conn].ready.PushBack(send);
     Pump(seq, *run, conn);
 }
 
@@ -355,8 +355,8 @@ CollectiveApplication::Pump(uint32_t seq, Run& run, uint32_t connIndex)
     while (!run.failed)
     {
         const uint32_t next = c.current != COLLECTIVE_NONE ? c.current
-                              : c.ready.empty()            ? COLLECTIVE_NONE
-                                                           : c.ready.front();
+                              : c.ready.IsEmpty()          ? COLLECTIVE_NONE
+                                                           : c.ready.Front();
         if (next == COLLECTIVE_NONE ||
             c.inflight >= (run.program->sends[next].kind == CollectiveSendKind::TRANSPORT
                                ? run.exec.slots
@@ -366,8 +366,7 @@ CollectiveApplication::Pump(uint32_t seq, Run& run, uint32_t connIndex)
         }
         if (c.current == COLLECTIVE_NONE)
         {
-            c.current = c.ready.front();
-            c.ready.pop_front();
+            c.current = c.ready.PopFront();
             c.posted = 0;
         }
         uint32_t send = c.current;

@@ -15,6 +15,7 @@
 
 #include "ns3/application.h"
 #include "ns3/data-rate.h"
+#include "ns3/fabric-ring.h"
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
 
@@ -194,7 +195,7 @@ class CollectiveApplication : public Application,
     /// Send pipeline of one connection.
     struct Connection
     {
-        std::deque<uint32_t> ready;        //!< ready sends, in order
+        FabricRing<uint32_t> ready;        //!< ready sends, in order
         uint32_t current{COLLECTIVE_NONE}; //!< send being posted
         uint64_t posted{0};                //!< bytes of current posted
         uint32_t inflight{0};              //!< pieces in flight (slots used)

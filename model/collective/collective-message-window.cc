@@ -22,7 +22,7 @@ CollectiveMessageWindow::Add(uint64_t bytes,
     m.listener = listener;
     m.cookie = cookie;
     m.deliveredPending = arrivesHere;
-    m_pending.push_back(m);
+    m_pending.PushBack(m);
     return m_nextSeq++;
 }
 
@@ -43,7 +43,7 @@ CollectiveMessageWindow::AddAnnounced(uint32_t seq,
     m.listener = listener;
     m.cookie = cookie;
     m.sentPending = false;
-    m_pending.push_back(m);
+    m_pending.PushBack(m);
     m_nextSeq++;
 }
 
@@ -51,28 +51,28 @@ CollectiveMessageWindow::Message*
 CollectiveMessageWindow::Find(uint32_t seq)
 {
     uint32_t i = seq - m_baseSeq; // modulo 2^32, like the immediate / header data
-    return i < m_pending.size() ? &m_pending[i] : nullptr;
+    return i < m_pending.GetSize() ? &m_pending[i] : nullptr;
 }
 
 bool
 CollectiveMessageWindow::IsLive(uint32_t seq) const
 {
     uint32_t i = seq - m_baseSeq;
-    return i < m_pending.size() && !m_pending[i].failed;
+    return i < m_pending.GetSize() && !m_pending[i].failed;
 }
 
 void
 CollectiveMessageWindow::Retire()
 {
-    while (!m_pending.empty())
+    while (!m_pending.IsEmpty())
     {
-        const Message& m = m_pending.front();
+        const Message& m = m_pending.Front();
         bool done = m.failed || (m.partsToArrive == 0 && m.partsToComplete == 0);
         if (!done)
         {
             break;
         }
-        m_pending.pop_front();
+        m_pending.DropFront();
         m_baseSeq++;
     }
 }
@@ -141,7 +141,7 @@ CollectiveMessageWindow::Fail(uint32_t seq)
 uint64_t
 CollectiveMessageWindow::GetPending() const
 {
-    return m_pending.size();
+    return m_pending.GetSize();
 }
 
 } // namespace ns3

@@ -8,8 +8,9 @@
 
 #include "collective-transport.h"
 
+#include "ns3/fabric-ring.h"
+
 #include <cstdint>
-#include <deque>
 
 namespace ns3
 {
@@ -126,7 +127,7 @@ class CollectiveMessageWindow
 
     uint32_t m_baseSeq{0};         //!< sequence number of m_pending.front()
     uint32_t m_nextSeq{0};         //!< next sequence number
-    std::deque<Message> m_pending; //!< messages by seq - m_baseSeq
+    FabricRing<Message> m_pending; //!< messages by seq - m_baseSeq
     bool m_failed{false};          //!< a failure was reported
 };
 

@@ -307,9 +307,9 @@ PfcNetDevice::TryTransmit()
     }
     if (m_controlPending)
     {
-        FabricFrame frame(m_controlQueue.front());
-        m_controlQueue.pop_front();
-        m_controlPending = !m_controlQueue.empty();
+        FabricFrame frame(m_controlQueue.Front());
+        m_controlQueue.DropFront();
+        m_controlPending = !m_controlQueue.IsEmpty();
         StartTransmission(frame);
         return;
     }
@@ -510,7 +510,7 @@ PfcNetDevice::SendPfcFrame(const PfcHeader& header)
             m_pfcPauseTxTrace(p, quanta);
         }
     }
-    m_controlQueue.push_back(frame);
+    m_controlQueue.PushBack(frame);
     m_controlPending = true;
     TryTransmit();
 }

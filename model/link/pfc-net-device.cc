@@ -260,7 +260,7 @@ PfcNetDevice::DoDispose()
         q.Clear();
     }
     m_scheduler = nullptr;
-    m_controlQueue.clear();
+    m_controlQueue.Clear();
     m_controlPending = false;
     m_currentFrame = nullptr;
     m_txEndDeferred = false;

@@ -30,7 +30,6 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -807,7 +806,7 @@ class PfcNetDevice : public NetDevice
     FlaggedTracedCallback<Ptr<const Packet>, uint8_t> m_txDequeueTrace; //!< dequeued, priority
     FlaggedTracedCallback<Ptr<const Packet>> m_macTxTrace; //!< L3 packet accepted for sending
     FlaggedTracedCallback<Ptr<const Packet>> m_macRxTrace; //!< L3 packet passed up
-    std::deque<Ptr<Packet>> m_controlQueue;                //!< PFC frames waiting to go
+    FabricRing<Ptr<Packet>> m_controlQueue;                //!< PFC frames waiting to go
 };
 
 } // namespace ns3

@@ -303,7 +303,7 @@ RoceCollectiveTransport::Send(uint32_t src,
         c.nextQp = (c.nextQp + 1) % nQps;
         // Recorded before posting: a QP in the error state completes the post at once.
         const Ptr<RoceQueuePair>& qp = c.qps[q].first;
-        c.posted[q].emplace_back(qp->GetNextWrId(), seq);
+        c.posted[q].PushBack({qp->GetNextWrId(), seq});
         // The remote address is not modelled (RETH carries the offset for readability).
         qp->PostWriteWithImm(len, seq, offset, 0, c.onComplete[q]);
         offset += len;
@@ -327,12 +327,11 @@ RoceCollectiveTransport::OnComplete(uint32_t conn, uint32_t qp, const RoceWorkCo
     Connection& c = m_conns[conn];
     auto& posted = c.posted[qp];
     // RC completes work requests in post order (flushes included).
-    NS_ABORT_MSG_IF(posted.empty() || posted.front().first != wc.wrId,
+    NS_ABORT_MSG_IF(posted.IsEmpty() || posted.Front().first != wc.wrId,
                     "RoceCollectiveTransport: " << c.qps[qp].first->GetLabel()
                                                 << " completed work request " << wc.wrId
                                                 << " out of post order");
-    uint32_t seq = posted.front().second;
-    posted.pop_front();
+    uint32_t seq = posted.PopFront().second;
     if (!c.window.IsLive(seq))
     {
         return; // a message already given up on

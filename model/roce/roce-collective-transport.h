@@ -13,7 +13,6 @@
 #include "ns3/collective-message-window.h"
 #include "ns3/collective-transport.h"
 
-#include <deque>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -45,7 +44,7 @@ namespace ns3
  * of a QP in the error state) fails its message (onFailed with "QP <qpn> <status>") and, the
  * first time on a connection, fires the Failure trace.
  *
- * Cost: O(1) per message part (a hash lookup of the connection and a deque of pending messages
+ * Cost: O(1) per message part (a hash lookup of the connection and a ring of pending messages
  * indexed by sequence number); nothing per packet.
  */
 class RoceCollectiveTransport : public CollectiveTransport
@@ -153,7 +152,7 @@ class RoceCollectiveTransport : public CollectiveTransport
         /// Per QP: its completion callback, made once (bound to connection and QP index).
         std::vector<RoceQueuePair::CompletionCallback> onComplete;
         /// Per QP: (work request id, message seq) of its parts not yet completed, in post order.
-        std::vector<std::deque<std::pair<uint64_t, uint32_t>>> posted;
+        std::vector<FabricRing<std::pair<uint64_t, uint32_t>>> posted;
     };
 
     /// \return the connection index, opening it if needed

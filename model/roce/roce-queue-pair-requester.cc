@@ -43,11 +43,11 @@ RoceQueuePair::HasPacketToSend() const
     {
         return false;
     }
-    if (!m_readJobs.empty())
+    if (!m_readJobs.IsEmpty())
     {
         return true;
     }
-    if (m_sendWr >= m_wrs.size())
+    if (m_sendWr >= m_wrs.GetSize())
     {
         return false;
     }
@@ -157,10 +157,10 @@ RoceQueuePair::BuildNextPacket(const Time& now)
     uint32_t payload = 0;
     uint32_t psn = 0;
 
-    if (!m_readJobs.empty())
+    if (!m_readJobs.IsEmpty())
     {
         // Responder: the next READ response packet.
-        ReadResponseJob& job = m_readJobs.front();
+        ReadResponseJob& job = m_readJobs.Front();
         uint32_t k = job.next++;
         uint64_t left = job.bytes - uint64_t(k) * mtu;
         payload = static_cast<uint32_t>(std::min<uint64_t>(left, mtu));
@@ -182,7 +182,7 @@ RoceQueuePair::BuildNextPacket(const Time& now)
         }
         if (job.next == job.npkts)
         {
-            m_readJobs.pop_front();
+            m_readJobs.DropFront();
         }
     }
     else
@@ -211,7 +211,7 @@ RoceQueuePair::BuildNextPacket(const Time& now)
         {
             if (m_wantRtt)
             {
-                m_sendTimes.emplace_back(psn, now);
+                m_sendTimes.PushBack({psn, now});
             }
             m_highSent = Bth::PsnAdd(psn, covers);
         }
@@ -426,10 +426,10 @@ RoceQueuePair::Acknowledge(uint32_t psn, bool ece, uint8_t hops, const uint8_t* 
     }
     m_sndUna.Set(newUna);
     Time rtt;
-    while (m_wantRtt && !m_sendTimes.empty() && Bth::PsnLess(m_sendTimes.front().first, newUna))
+    while (m_wantRtt && !m_sendTimes.IsEmpty() && Bth::PsnLess(m_sendTimes.Front().first, newUna))
     {
-        rtt = m_core->Now() - m_sendTimes.front().second;
-        m_sendTimes.pop_front();
+        rtt = m_core->Now() - m_sendTimes.Front().second;
+        m_sendTimes.DropFront();
     }
     m_retries = 0;
     FabricCcAckSample sample;
@@ -482,9 +482,9 @@ RoceQueuePair::DecodeInt(const uint8_t* stack)
 void
 RoceQueuePair::CompleteHead()
 {
-    while (!m_wrs.empty())
+    while (!m_wrs.IsEmpty())
     {
-        WorkRequest& wr = m_wrs.front();
+        WorkRequest& wr = m_wrs.Front();
         if (!wr.assigned || m_sendWr == 0)
         {
             return; // not (fully) sent yet
@@ -506,7 +506,7 @@ RoceQueuePair::CompleteHead()
         wc.startTime = wr.startTime;
         wc.endTime = m_core->Now();
         CompletionCallback cb = wr.cb;
-        m_wrs.pop_front();
+        m_wrs.DropFront();
         m_sendWr--;
         m_core->NotifyWorkCompleted();
         m_counters.completions++;
@@ -526,7 +526,7 @@ RoceQueuePair::GoBackN(uint32_t psn, const std::string& cause)
     {
         return; // nothing outstanding at that PSN
     }
-    for (std::size_t i = 0; i < m_wrs.size(); ++i)
+    for (std::size_t i = 0; i < m_wrs.GetSize(); ++i)
     {
         const WorkRequest& wr = m_wrs[i];
         if (!wr.assigned)

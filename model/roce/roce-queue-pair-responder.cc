@@ -64,18 +64,18 @@ RoceQueuePair::ReceiveRequest(const RoceRxPacket& rx)
         {
             // Duplicate READ (the requester lost responses): answer it again from its PSN.
             m_counters.duplicatesRx++;
-            while (!m_readJobs.empty() && !Bth::PsnLess(m_readJobs.back().firstPsn, psn))
+            while (!m_readJobs.IsEmpty() && !Bth::PsnLess(m_readJobs.Back().firstPsn, psn))
             {
-                m_readJobs.pop_back();
+                m_readJobs.DropBack();
             }
-            m_readJobs.push_back(ReadResponseJob{psn, n, 0, reth.GetDmaLength(), m_msn});
+            m_readJobs.PushBack(ReadResponseJob{psn, n, 0, reth.GetDmaLength(), m_msn});
             Activate();
             return;
         }
         m_nakSent = false;
         m_msn = (m_msn + 1) & Bth::MAX_24BIT;
         m_ePsn.Set(Bth::PsnAdd(psn, n));
-        m_readJobs.push_back(ReadResponseJob{psn, n, 0, reth.GetDmaLength(), m_msn});
+        m_readJobs.PushBack(ReadResponseJob{psn, n, 0, reth.GetDmaLength(), m_msn});
         Activate();
         if (m_placedMask != 0)
         {

@@ -154,8 +154,8 @@ RoceQueuePair::DoDispose()
 {
     m_timer.Cancel();
     m_timerPending = false;
-    m_wrs.clear();
-    m_readJobs.clear();
+    m_wrs.Clear();
+    m_readJobs.Clear();
     m_cc = nullptr;
     m_np = nullptr;
     m_ccState = nullptr;
@@ -195,7 +195,7 @@ RoceQueuePair::RebindCongestionControl(Ptr<FabricCongestionOps> cc, Ptr<FabricCc
     m_ccState = PeekPointer(cc->GetState());
     m_ccState->SetRateChangeCallback(MakeCallback(&RoceQueuePair::OnRateChange, this));
     m_wantRtt = m_cc->WantsRttSamples();
-    m_sendTimes.clear();
+    m_sendTimes.Clear();
     m_lastWire = 0;
 }
 
@@ -226,7 +226,7 @@ RoceQueuePair::Bind(RoceNic* nic,
     m_placed.assign(window, PlacedPacket{});
     m_int = nic->GetInt();
     m_intMaxHops = nic->GetIntMaxHops();
-    m_sendTimes.clear();
+    m_sendTimes.Clear();
     m_dscp = nic->GetDataDscp();
     m_priority = nic->GetPort(port)->GetDscpPriority(m_dscp);
     SetNicQueue(m_port, m_priority);
@@ -314,7 +314,7 @@ RoceQueuePair::Post(RoceWrOpcode op,
         });
         return wr.wrId;
     }
-    m_wrs.push_back(wr);
+    m_wrs.PushBack(wr);
     if (m_core)
     {
         m_core->NotifyWorkPosted();
@@ -432,15 +432,15 @@ RoceQueuePair::EnterError()
         Simulator::Remove(m_timer);
         m_timerPending = false;
     }
-    m_readJobs.clear();
+    m_readJobs.Clear();
     bool first = true;
-    std::deque<WorkRequest> wrs;
-    wrs.swap(m_wrs);
+    FabricRing<WorkRequest> wrs;
+    wrs.Swap(m_wrs);
     m_sendWr = 0;
     m_sendOffset = 0;
     if (m_core)
     {
-        m_core->NotifyWorkCompleted(wrs.size());
+        m_core->NotifyWorkCompleted(wrs.GetSize());
     }
     for (const auto& wr : wrs)
     {
@@ -521,7 +521,7 @@ RoceQueuePair::GetCcReceiverOps() const
 uint32_t
 RoceQueuePair::GetOutstandingWorkRequests() const
 {
-    return static_cast<uint32_t>(m_wrs.size());
+    return static_cast<uint32_t>(m_wrs.GetSize());
 }
 
 std::string
@@ -541,11 +541,11 @@ RoceQueuePair::Describe(std::ostream& os) const
         bytes += wr.bytes;
     }
     os << "QP " << m_qpn << " (port " << m_port << ", priority " << unsigned(m_priority) << ") -> "
-       << Ipv4Address(m_remoteIpBits) << " QP " << m_remoteQpn << ": " << m_wrs.size()
+       << Ipv4Address(m_remoteIpBits) << " QP " << m_remoteQpn << ": " << m_wrs.GetSize()
        << " work requests pending (" << bytes << " B)";
-    if (!m_readJobs.empty())
+    if (!m_readJobs.IsEmpty())
     {
-        os << ", " << m_readJobs.size() << " READ responses to send";
+        os << ", " << m_readJobs.GetSize() << " READ responses to send";
     }
     os << ", state "
        << (m_state == RTS     ? "RTS"

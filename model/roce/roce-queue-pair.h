@@ -11,6 +11,7 @@
 #include "ns3/fabric-congestion-ops.h"
 #include "ns3/fabric-frame.h"
 #include "ns3/fabric-nic.h"
+#include "ns3/fabric-ring.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -21,7 +22,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -526,8 +526,8 @@ class RoceQueuePair : public Object, public FabricNicFlow
     Ptr<FabricCcReceiverOps> m_np;    //!< receiver-side congestion control
     TracedValue<uint32_t> m_sndNxt;   //!< next PSN to send
     TracedValue<uint32_t> m_sndUna;   //!< oldest unacknowledged PSN
-    std::deque<WorkRequest> m_wrs;    //!< outstanding work requests, in order
-    std::deque<ReadResponseJob> m_readJobs; //!< READ responses to send (responder)
+    FabricRing<WorkRequest> m_wrs;    //!< outstanding work requests, in order
+    FabricRing<ReadResponseJob> m_readJobs; //!< READ responses to send (responder)
     RoceQpCounters m_counters;              //!< counters
 
     // responder
@@ -558,7 +558,7 @@ class RoceQueuePair : public Object, public FabricNicFlow
     bool m_readGapSignalled;                           //!< a READ gap already triggered go-back-N
     Time m_timerDeadline;                              //!< when the local ACK timer expires
     EventId m_timer;                                   //!< local ACK timer
-    std::deque<std::pair<uint32_t, Time>> m_sendTimes; //!< first-send times (m_wantRtt only)
+    FabricRing<std::pair<uint32_t, Time>> m_sendTimes; //!< first-send times (m_wantRtt only)
 
     // INT (HPCC; RoceNic Int), cold
     uint32_t m_intMaxHops{RoceInt::MAX_HOPS};          //!< records a stack reserves
