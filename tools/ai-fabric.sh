@@ -10,9 +10,10 @@
 #                                               ai-fabric's; then a Debug (-O1) build with
 #                                               AddressSanitizer and
 #                                               UndefinedBehaviorSanitizer (Clang, build-asan)
-#                                               runs every test again (ai-fabric's engine) and each
+#                                               runs the tests again (ai-fabric's engine; but
+#                                               tools/ci/sanitizer-skip.txt) and each
 #                                               libFuzzer harness of test/fuzz for
-#                                               FUZZ_SECONDS; then
+#                                               FUZZ_SECONDS (5 here); then
 #                                               check the sources against ns-3.48
 #                                               (tools/ci/check-ns3-latest.sh)
 #   tools/ai-fabric.sh sanitize [ctest args...] install + only the sanitizer and fuzzing stage
@@ -34,9 +35,11 @@
 # AI_FABRIC_MEASURED (main: the real nccl-tests log put next to the simulation, default
 # data/nccl-tests/h100-4x8-ib400g-all_reduce_perf.txt; a --measured=FILE argument wins),
 # NS3_LATEST_TARBALL (default ../shared/ns-3/ns-3.48-src.tar.xz beside the repository),
-# SANITIZE_BUILD_DIR (default build-asan), FUZZ_SECONDS (default 15: how long each fuzz harness
-# fuzzes after replaying its corpus; 0 only replays), AI_FABRIC_SANITIZE (default 1; 0 skips the
-# sanitizer and fuzzing stage of `test`). Sanitizer options: tools/ci/sanitizer-env.sh.
+# SANITIZE_BUILD_DIR (default build-asan), FUZZ_SECONDS (default 15, 5 under `test`: how long
+# each fuzz harness fuzzes after replaying its corpus; 0 only replays), SANITIZE_SKIP (`test`:
+# default tools/ci/sanitizer-skip.txt, the tests its sanitizer pass leaves to the Release
+# passes; none: run them all), AI_FABRIC_SANITIZE (default 1; 0 skips the sanitizer and
+# fuzzing stage of `test`). Sanitizer options: tools/ci/sanitizer-env.sh.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -134,24 +137,39 @@ build() {
 # the CPU time of -O0) (AI_FABRIC_FUZZ=ON also builds the copy of the library that the
 # harnesses link, its input-path sources instrumented for coverage). ctest -LE fuzz selects
 # the GoogleTest suites, -L fuzz the harnesses (each replays test/fuzz/corpus/<name>, then
-# fuzzes).
+# fuzzes). The suites' own code is compiled at -O0 (half the compile time; the library stays
+# at -O1). Under `test` (CI) each harness fuzzes 5 s after its replay (FUZZ_SECONDS; 15 under
+# `sanitize`), and the whole-scenario tests listed in tools/ci/sanitizer-skip.txt are left to
+# the Release passes (SANITIZE_SKIP=none runs them too; `sanitize` runs every test).
+sanitize_skip="${SANITIZE_SKIP:-}"
+fuzz_seconds="${FUZZ_SECONDS:-15}"
 sanitize() {
     local dir="${SANITIZE_BUILD_DIR:-$here/build-asan}"
     local cxx=clang++-14
     command -v "$cxx" >/dev/null || cxx=clang++
     cmake -S "$here" -B "$dir" -DCMAKE_CXX_COMPILER="$cxx" -DCMAKE_BUILD_TYPE=Debug \
-        -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DAI_FABRIC_PGO=OFF -DAI_FABRIC_FUZZ=ON -DAI_FABRIC_FUZZ_SECONDS="${FUZZ_SECONDS:-15}" \
-        -DAI_FABRIC_TEST_COMPILE_OPTIONS=-O0 \
+        -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DAI_FABRIC_PGO=OFF -DAI_FABRIC_FUZZ=ON \
+        -DAI_FABRIC_FUZZ_SECONDS="$fuzz_seconds" -DAI_FABRIC_TEST_COMPILE_OPTIONS=-O0 \
         >/dev/null
     cmake --build "$dir" -j "$jobs"
     # shellcheck source=ci/sanitizer-env.sh
     source "$here/tools/ci/sanitizer-env.sh"
+    local skip=()
+    if [ -n "$sanitize_skip" ] && [ "$sanitize_skip" != none ]; then
+        local names
+        names=$({ grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$sanitize_skip" || true; } |
+            sed 's/[.]/[.]/g' | paste -sd'|')
+        if [ -n "$names" ]; then
+            # A parametrized test's CTest name goes on with "  # GetParam() = ...".
+            skip=(-E "^($names)( |\$)")
+        fi
+    fi
     # Under ai-fabric's engine only (its event queues are model code too; ns-3's engine is not
-    # ours, and the Release runs above cover both): one sanitized pass keeps CI well under 40
-    # minutes on a 2-core machine.
+    # ours, and the Release runs above cover both): one sanitized pass keeps CI under its
+    # budget on a 2-core machine.
     (cd "$dir" &&
         NS_GLOBAL_VALUE="SimulatorImplementationType=ns3::FabricSimulatorImpl" \
-            ctest --output-on-failure -j "$jobs" -LE fuzz "$@")
+            ctest --output-on-failure -j "$jobs" -LE fuzz "${skip[@]}" "$@")
     (cd "$dir" && ctest --output-on-failure -j "$jobs" -L fuzz)
 }
 
@@ -215,6 +233,8 @@ case "$cmd" in
         bash "$here/tools/plots/selftest.sh" "$build_dir"
         stage_done "plot scripts"
         if [ "${AI_FABRIC_SANITIZE:-1}" != 0 ]; then
+            sanitize_skip="${SANITIZE_SKIP:-$here/tools/ci/sanitizer-skip.txt}"
+            fuzz_seconds="${FUZZ_SECONDS:-5}"
             sanitize "$@"
             stage_done "sanitizers and fuzzing"
         fi
