@@ -26,7 +26,7 @@ namespace ns3
  * PushBack() and PopFront() are O(1) and allocation-free once the ring has reached the
  * largest size it holds at once; the ring never shrinks (Clear() frees it). Memory is the
  * largest number of elements held at once, rounded up to a power of two (at least 8); an empty
- * ring that never held an element allocates nothing (std::deque allocates ~580 bytes when it is
+ * ring that never held an element allocates nothing (std::deque allocates ~600 bytes when it is
  * constructed: the per-QP and per-connection queues of a 1,024-GPU fabric spent ~150 MB so).
  * PopFront() and PopBack() move the element out and leave its slot in its moved-from state
  * (free for a frame handle); DropFront() and DropBack() reset the slot to T(), for elements
