@@ -257,6 +257,35 @@ TEST_F(CollectiveProcessesDeathTest, ANoteForAnUnknownHandlerIsNamed)
                  "a note of 1 B for handler 3 at 4 of a 45 B batch \\(0 handlers here\\)");
 }
 
+// A note's fields come back in the order and values written, in network byte order on the wire.
+TEST(FabricNoteTest, WriterAndReaderRoundTripInNetworkOrder)
+{
+    FabricNoteWriter w(13);
+    w.WriteU32(0x01020304);
+    w.WriteU64(0x1112131415161718ULL);
+    w.WriteU8(0xab);
+    const std::vector<uint8_t> note = w.Finish();
+    EXPECT_EQ(
+        note,
+        (std::vector<uint8_t>{1, 2, 3, 4, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0xab}));
+    FabricNoteReader r(note, 13, "test note");
+    EXPECT_EQ(r.ReadU32(), 0x01020304u);
+    EXPECT_EQ(r.ReadU64(), 0x1112131415161718ULL);
+    EXPECT_EQ(r.ReadU8(), 0xab);
+}
+
+TEST(FabricNoteDeathTest, ANoteOfTheWrongSizeOrHalfWrittenIsNamed)
+{
+    EXPECT_DEATH(FabricNoteReader(std::vector<uint8_t>(7), 16, "FabricBarrier: an arrival note"),
+                 "FabricBarrier: an arrival note of 7 B \\(expected 16\\)");
+    auto halfWritten = []() {
+        FabricNoteWriter w(8);
+        w.WriteU32(1);
+        w.Finish();
+    };
+    EXPECT_DEATH(halfWritten(), "a note of 8 B has only 4 B written");
+}
+
 namespace
 {
 

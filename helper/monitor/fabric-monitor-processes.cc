@@ -6,7 +6,6 @@
  */
 #include "fabric-monitor.h"
 
-#include "ns3/buffer.h"
 #include "ns3/causal-order-scheduler.h"
 #include "ns3/fabric-mpi.h"
 #include "ns3/node-list.h"
@@ -56,19 +55,15 @@ FabricMonitor::OnLocalChange(bool busy)
     const Time now = Simulator::Now();
     if (m_processes > 1)
     {
-        Buffer b(0);
-        b.AddAtStart(NOTE_BYTES);
-        Buffer::Iterator i = b.Begin();
-        i.WriteHtonU64(static_cast<uint64_t>(now.GetTimeStep()));
-        i.WriteHtonU64(c.createdTs);
-        i.WriteHtonU32(c.creator);
-        i.WriteHtonU64(c.seq);
-        i.WriteHtonU32(c.process);
-        i.WriteHtonU32(c.order);
-        i.WriteU8(c.busy ? 1 : 0);
-        std::vector<uint8_t> note(NOTE_BYTES);
-        b.CopyData(note.data(), NOTE_BYTES);
-        m_notes->SendNoteToOthers(m_processes, m_self, m_handler, note);
+        FabricNoteWriter w(NOTE_BYTES);
+        w.WriteU64(static_cast<uint64_t>(now.GetTimeStep()));
+        w.WriteU64(c.createdTs);
+        w.WriteU32(c.creator);
+        w.WriteU64(c.seq);
+        w.WriteU32(c.process);
+        w.WriteU32(c.order);
+        w.WriteU8(c.busy ? 1 : 0);
+        m_notes->SendNoteToOthers(m_processes, m_self, m_handler, w.Finish());
     }
     Record(now, c);
 }
@@ -76,21 +71,15 @@ FabricMonitor::OnLocalChange(bool busy)
 void
 FabricMonitor::OnNote(const std::vector<uint8_t>& note)
 {
-    NS_ABORT_MSG_IF(note.size() != NOTE_BYTES,
-                    "FabricMonitor: a change note of " << note.size() << " B (expected "
-                                                       << NOTE_BYTES << ")");
-    Buffer b(0);
-    b.AddAtStart(NOTE_BYTES);
-    b.Begin().Write(note.data(), NOTE_BYTES);
-    Buffer::Iterator i = b.Begin();
-    const Time t = TimeStep(i.ReadNtohU64());
+    FabricNoteReader r(note, NOTE_BYTES, "FabricMonitor: a change note");
+    const Time t = TimeStep(r.ReadU64());
     Change c;
-    c.createdTs = i.ReadNtohU64();
-    c.creator = i.ReadNtohU32();
-    c.seq = i.ReadNtohU64();
-    c.process = i.ReadNtohU32();
-    c.order = i.ReadNtohU32();
-    c.busy = i.ReadU8() != 0;
+    c.createdTs = r.ReadU64();
+    c.creator = r.ReadU32();
+    c.seq = r.ReadU64();
+    c.process = r.ReadU32();
+    c.order = r.ReadU32();
+    c.busy = r.ReadU8() != 0;
     NS_ABORT_MSG_IF(c.process >= m_processes,
                     "FabricMonitor: a change note from process " << c.process << " of "
                                                                  << m_processes);

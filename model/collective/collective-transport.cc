@@ -6,7 +6,6 @@
 #include "collective-message-window.h"
 
 #include "ns3/abort.h"
-#include "ns3/buffer.h"
 #include "ns3/fabric-note-channel.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -118,34 +117,26 @@ CollectiveTransport::Announce(uint32_t dst,
                         << ": rank " << dst << " is simulated by MPI process " << m_rankSystem[dst]
                         << ", and this transport has no FabricNoteChannel to reach it "
                            "(CollectiveHelper::SetTopology gives it the topology's)");
-    Buffer b(0);
-    b.AddAtStart(ANNOUNCE_BYTES);
-    Buffer::Iterator i = b.Begin();
-    i.WriteHtonU32(conn);
-    i.WriteHtonU32(seq);
-    i.WriteHtonU64(bytes);
-    i.WriteHtonU64(parts);
-    i.WriteHtonU64(cookie);
-    std::vector<uint8_t> note(ANNOUNCE_BYTES);
-    b.CopyData(note.data(), ANNOUNCE_BYTES);
-    m_notes->SendNote(m_rankSystem[dst], m_noteHandler, note);
+    FabricNoteWriter w(ANNOUNCE_BYTES);
+    w.WriteU32(conn);
+    w.WriteU32(seq);
+    w.WriteU64(bytes);
+    w.WriteU64(parts);
+    w.WriteU64(cookie);
+    m_notes->SendNote(m_rankSystem[dst], m_noteHandler, w.Finish());
 }
 
 void
 CollectiveTransport::OnNote(const std::vector<uint8_t>& note)
 {
-    NS_ABORT_MSG_IF(note.size() != ANNOUNCE_BYTES,
-                    GetInstanceTypeId().GetName() << ": an announced message of " << note.size()
-                                                  << " B (expected " << ANNOUNCE_BYTES << ")");
-    Buffer b(0);
-    b.AddAtStart(ANNOUNCE_BYTES);
-    b.Begin().Write(note.data(), ANNOUNCE_BYTES);
-    Buffer::Iterator i = b.Begin();
-    const uint32_t conn = i.ReadNtohU32();
-    const uint32_t seq = i.ReadNtohU32();
-    const uint64_t bytes = i.ReadNtohU64();
-    const uint64_t parts = i.ReadNtohU64();
-    const uint64_t cookie = i.ReadNtohU64();
+    FabricNoteReader r(note,
+                       ANNOUNCE_BYTES,
+                       GetInstanceTypeId().GetName() + ": an announced message");
+    const uint32_t conn = r.ReadU32();
+    const uint32_t seq = r.ReadU32();
+    const uint64_t bytes = r.ReadU64();
+    const uint64_t parts = r.ReadU64();
+    const uint64_t cookie = r.ReadU64();
     uint32_t src = 0;
     CollectiveMessageWindow* window = GetAnnouncedWindow(conn, &src);
     NS_ABORT_MSG_IF(!window,

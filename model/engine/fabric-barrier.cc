@@ -6,7 +6,6 @@
 #include "causal-order-scheduler.h"
 
 #include "ns3/abort.h"
-#include "ns3/buffer.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -86,15 +85,11 @@ FabricBarrier::Arrive(bool ok, ReleaseCallback release)
     r.selfArrived = true;
     if (m_processes > 1)
     {
-        Buffer b(0);
-        b.AddAtStart(NOTE_BYTES);
-        Buffer::Iterator i = b.Begin();
-        i.WriteHtonU32(round);
-        i.WriteHtonU32(ok ? 1 : 0);
-        i.WriteHtonU64(static_cast<uint64_t>(Simulator::Now().GetTimeStep()));
-        std::vector<uint8_t> note(NOTE_BYTES);
-        b.CopyData(note.data(), NOTE_BYTES);
-        m_notes->SendNoteToOthers(m_processes, m_self, m_handler, note);
+        FabricNoteWriter w(NOTE_BYTES);
+        w.WriteU32(round);
+        w.WriteU32(ok ? 1 : 0);
+        w.WriteU64(static_cast<uint64_t>(Simulator::Now().GetTimeStep()));
+        m_notes->SendNoteToOthers(m_processes, m_self, m_handler, w.Finish());
     }
     Count(round, ok, Simulator::Now());
 }
@@ -102,16 +97,10 @@ FabricBarrier::Arrive(bool ok, ReleaseCallback release)
 void
 FabricBarrier::OnNote(const std::vector<uint8_t>& note)
 {
-    NS_ABORT_MSG_IF(note.size() != NOTE_BYTES,
-                    "FabricBarrier: an arrival note of " << note.size() << " B (expected "
-                                                         << NOTE_BYTES << ")");
-    Buffer b(0);
-    b.AddAtStart(NOTE_BYTES);
-    b.Begin().Write(note.data(), NOTE_BYTES);
-    Buffer::Iterator i = b.Begin();
-    const uint32_t round = i.ReadNtohU32();
-    const bool ok = i.ReadNtohU32() != 0;
-    const Time at = TimeStep(static_cast<int64_t>(i.ReadNtohU64()));
+    FabricNoteReader r(note, NOTE_BYTES, "FabricBarrier: an arrival note");
+    const uint32_t round = r.ReadU32();
+    const bool ok = r.ReadU32() != 0;
+    const Time at = TimeStep(static_cast<int64_t>(r.ReadU64()));
     NS_ABORT_MSG_IF(round < m_released,
                     "FabricBarrier: an arrival at round " << round << ", which was released");
     Count(round, ok, at);

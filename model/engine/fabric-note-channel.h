@@ -6,10 +6,12 @@
 #ifndef FABRIC_NOTE_CHANNEL_H
 #define FABRIC_NOTE_CHANNEL_H
 
+#include "ns3/buffer.h"
 #include "ns3/callback.h"
 #include "ns3/object.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -67,6 +69,73 @@ class FabricNoteChannel : public Object
                           uint32_t self,
                           uint32_t handler,
                           const std::vector<uint8_t>& note);
+};
+
+/**
+ * \ingroup ai-fabric-engine
+ * \brief Writes a note of a fixed size for FabricNoteChannel: fields in network byte order,
+ *        through an ns-3 Buffer.
+ *
+ * Usage: construct with the note's size, write every field in order, then Finish() and send
+ * the bytes it returns. FabricNoteReader reads them back in the same order.
+ */
+class FabricNoteWriter
+{
+  public:
+    /**
+     * \brief Start a note.
+     * \param bytes the note's size in bytes (the sum of the fields written)
+     */
+    explicit FabricNoteWriter(uint32_t bytes);
+    FabricNoteWriter(const FabricNoteWriter&) = delete;
+    FabricNoteWriter& operator=(const FabricNoteWriter&) = delete;
+
+    /// \brief Append one byte. \param v the value
+    void WriteU8(uint8_t v);
+    /// \brief Append 4 bytes, big-endian. \param v the value
+    void WriteU32(uint32_t v);
+    /// \brief Append 8 bytes, big-endian. \param v the value
+    void WriteU64(uint64_t v);
+    /**
+     * \brief The note's bytes.
+     * \return exactly the size given at construction (aborts naming both sizes when the fields
+     *         written do not fill it: a programming error)
+     */
+    std::vector<uint8_t> Finish() const;
+
+  private:
+    Buffer m_buffer;        //!< the note being written
+    Buffer::Iterator m_pos; //!< where the next field goes
+};
+
+/**
+ * \ingroup ai-fabric-engine
+ * \brief Reads a note written by FabricNoteWriter, after checking its size.
+ */
+class FabricNoteReader
+{
+  public:
+    /**
+     * \brief Check a received note's size and start reading it.
+     * \param note the note's bytes, as the handler received them
+     * \param bytes the size this kind of note has
+     * \param what names the note in the error, e.g. "FabricBarrier: an arrival note"; a note of
+     *        another size aborts with "<what> of <size> B (expected <bytes>)"
+     */
+    FabricNoteReader(const std::vector<uint8_t>& note, uint32_t bytes, const std::string& what);
+    FabricNoteReader(const FabricNoteReader&) = delete;
+    FabricNoteReader& operator=(const FabricNoteReader&) = delete;
+
+    /// \brief Read one byte. \return the value
+    uint8_t ReadU8();
+    /// \brief Read 4 bytes, big-endian. \return the value
+    uint32_t ReadU32();
+    /// \brief Read 8 bytes, big-endian. \return the value
+    uint64_t ReadU64();
+
+  private:
+    Buffer m_buffer;        //!< a copy of the note
+    Buffer::Iterator m_pos; //!< where the next field starts
 };
 
 } // namespace ns3
