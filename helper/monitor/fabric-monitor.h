@@ -107,8 +107,8 @@ class FabricMonitor : public Object
     /// Context of the sampling events when Delay > 0: no node has it.
     static constexpr uint32_t CONTEXT = 0xfffffffd;
     /// Bytes of a note that tells the other processes of a change: time 8, key 8 + 4 + 8,
-    /// process 4, its count of changes 4, busy 1 (padded).
-    static constexpr uint32_t NOTE_BYTES = 40;
+    /// process 4, its count of changes 4, busy 1.
+    static constexpr uint32_t NOTE_BYTES = 37;
 
     /**
      * \brief Get the TypeId.
