@@ -473,6 +473,8 @@ TEST_F(LinkTest, DscpMapAndPcpTagging)
     ASSERT_EQ(rxLog.size(), 2u);
     EXPECT_EQ(rxLog[1].priority, 5);
     EXPECT_EQ(tx->GetCounters().txBytes[5], 2u * (14 + 120 + 4) + 4); // second one tagged
+    // In-band telemetry's total over the priorities: both frames left at priority 5.
+    EXPECT_EQ(tx->GetTxBytesTotal(), 2u * (14 + 120 + 4) + 4);
 }
 
 TEST_F(LinkTest, SmallPacketsArePaddedAndTrimmed)

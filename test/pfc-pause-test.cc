@@ -82,6 +82,27 @@ TEST(PfcPauseQuanta, QuantumIs512BitTimesAtTheRate)
     EXPECT_EQ(PfcHeader::QuantaToTime(0, DataRate("400Gbps")), Time(0));
 }
 
+// Before its first PFC frame a receiver holds no per-priority state (it is allocated then), yet
+// answers every query as a receiver that has seen nothing; SetEnableMask and Dispose work too.
+TEST_F(PauseReceiverTest, BeforeAnyPfcFrameNothingIsPausedOrCounted)
+{
+    rx.SetEnableMask(0x08);
+    At(MicroSeconds(2), [&]() {
+        for (uint8_t p = 0; p < PfcPauseReceiver::NUM_PRIORITIES; ++p)
+        {
+            EXPECT_FALSE(rx.IsPaused(p));
+            EXPECT_FALSE(rx.IsInStormRestore(p));
+            EXPECT_EQ(rx.GetPausedUntil(p), MicroSeconds(2));
+            EXPECT_EQ(rx.GetPauseStart(p), Time(0));
+            EXPECT_EQ(rx.GetCounters().pauseRx[p], 0u);
+            EXPECT_EQ(rx.GetCounters().pausedTime[p], Time(0));
+        }
+    });
+    Simulator::Run();
+    rx.Dispose();
+    EXPECT_TRUE(resumed.empty());
+}
+
 TEST_F(PauseReceiverTest, PauseLastsQuantaAtTheRateThenResumes)
 {
     rx.SetDataRate(DataRate("100Gbps"));

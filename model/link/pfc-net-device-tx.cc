@@ -506,7 +506,7 @@ PfcNetDevice::SendPfcFrame(const PfcHeader& header)
         if (header.IsPriorityEnabled(p))
         {
             uint16_t quanta = header.GetPauseQuanta(p);
-            (quanta ? m_counters.pauseTx[p] : m_counters.xonTx[p])++;
+            (quanta ? m_pauseTx[p] : m_xonTx[p])++;
             m_pfcPauseTxTrace(p, quanta);
         }
     }

@@ -455,27 +455,42 @@ void
 PfcNetDevice::Drop(Ptr<const Packet> packet, PfcDropReason reason)
 {
     NS_LOG_LOGIC("drop (" << PfcDropReasonName(reason) << ") " << packet);
-    m_counters.drops[static_cast<std::size_t>(reason)]++;
+    m_drops[static_cast<std::size_t>(reason)]++;
     m_dropTrace(packet, reason);
 }
 
-const PfcPortCounters&
+PfcPortCounters
 PfcNetDevice::GetCounters() const
 {
+    PfcPortCounters c;
     for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
     {
-        m_counters.txFrames[p] = m_frameCounters[p].txFrames;
-        m_counters.txBytes[p] = m_frameCounters[p].txBytes;
-        m_counters.rxFrames[p] = m_frameCounters[p].rxFrames;
-        m_counters.rxBytes[p] = m_frameCounters[p].rxBytes;
+        c.txFrames[p] = m_frameCounters[p].txFrames;
+        c.txBytes[p] = m_frameCounters[p].txBytes;
+        c.rxFrames[p] = m_frameCounters[p].rxFrames;
+        c.rxBytes[p] = m_frameCounters[p].rxBytes;
     }
+    c.pauseTx = m_pauseTx;
+    c.xonTx = m_xonTx;
+    c.drops = m_drops;
     const PfcPauseReceiver::Counters& rx = m_pauseReceiver.GetCounters();
-    m_counters.pauseRx = rx.pauseRx;
-    m_counters.xonRx = rx.xonRx;
-    m_counters.pauseIgnored = rx.pauseIgnored;
-    m_counters.pausedTime = rx.pausedTime;
-    m_counters.stormsDetected = rx.stormsDetected;
-    return m_counters;
+    c.pauseRx = rx.pauseRx;
+    c.xonRx = rx.xonRx;
+    c.pauseIgnored = rx.pauseIgnored;
+    c.pausedTime = rx.pausedTime;
+    c.stormsDetected = rx.stormsDetected;
+    return c;
+}
+
+uint64_t
+PfcNetDevice::GetTxBytesTotal() const
+{
+    uint64_t bytes = 0;
+    for (const FrameCounters& f : m_frameCounters)
+    {
+        bytes += f.txBytes;
+    }
+    return bytes;
 }
 
 bool

@@ -481,8 +481,11 @@ class PfcNetDevice : public NetDevice
         return m_pauseGenerator;
     }
 
-    /// \return the counters of this port (a snapshot, refreshed by every call)
-    const PfcPortCounters& GetCounters() const;
+    /// \return the counters of this port (a snapshot taken by this call)
+    PfcPortCounters GetCounters() const;
+    /// \return the frame bytes (header..FCS) transmitted over all priorities (the sum of
+    ///         GetCounters().txBytes, without the snapshot: read per frame by in-band telemetry)
+    uint64_t GetTxBytesTotal() const;
     /// \return true if the transmitter is serializing a frame (or in its inter-frame gap)
     bool IsTransmitting() const;
 
@@ -761,8 +764,10 @@ class PfcNetDevice : public NetDevice
         uint64_t rxBytes{0};  //!< their bytes
     };
 
-    std::array<FrameCounters, NUM_PRIORITIES> m_frameCounters{}; //!< copied into m_counters
-    mutable PfcPortCounters m_counters; //!< counters (frame counts filled by GetCounters)
+    std::array<FrameCounters, NUM_PRIORITIES> m_frameCounters{}; //!< per-frame counts
+    std::array<uint64_t, NUM_PRIORITIES> m_pauseTx{}; //!< PFC frames sent with a non-zero time
+    std::array<uint64_t, NUM_PRIORITIES> m_xonTx{};   //!< PFC frames sent with time 0 (XON)
+    std::array<uint64_t, static_cast<std::size_t>(PfcDropReason::COUNT)> m_drops{}; //!< by reason
 
     Ptr<Node> m_node;       //!< owning node
     uint32_t m_ifIndex;     //!< interface index

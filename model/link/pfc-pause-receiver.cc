@@ -92,6 +92,11 @@ PfcPauseReceiver::GetWatchdogRestore() const
 void
 PfcPauseReceiver::Receive(const PfcHeader& pfc)
 {
+    if (!m_state)
+    {
+        m_state = std::make_unique<State>();
+    }
+    State& st = *m_state;
     Time now = Simulator::Now();
     for (uint8_t p = 0; p < NUM_PRIORITIES; ++p)
     {
@@ -101,10 +106,10 @@ PfcPauseReceiver::Receive(const PfcHeader& pfc)
         }
         uint16_t quanta = pfc.GetPauseQuanta(p);
         m_pauseRxTrace(p, quanta);
-        (quanta == 0 ? m_counters.xonRx[p] : m_counters.pauseRx[p])++;
-        if (!((m_enableMask >> p) & 1u) || now < m_stormUntil[p])
+        (quanta == 0 ? st.counters.xonRx[p] : st.counters.pauseRx[p])++;
+        if (!((m_enableMask >> p) & 1u) || now < st.stormUntil[p])
         {
-            m_counters.pauseIgnored[p]++;
+            st.counters.pauseIgnored[p]++;
             continue;
         }
         if (quanta == 0)
@@ -114,30 +119,33 @@ PfcPauseReceiver::Receive(const PfcHeader& pfc)
         }
         if (!IsPaused(p))
         {
-            m_pauseStart[p] = now;
+            st.pauseStart[p] = now;
             *m_pausedMask |= static_cast<uint8_t>(1u << p);
         }
-        else if (!m_watchdogTimeout.IsZero() && now - m_pauseStart[p] >= m_watchdogTimeout)
+        else if (!m_watchdogTimeout.IsZero() && now - st.pauseStart[p] >= m_watchdogTimeout)
         {
             NS_LOG_WARN("PFC storm on priority " << unsigned(p) << ": paused for "
-                                                 << (now - m_pauseStart[p]).As(Time::MS));
-            m_counters.stormsDetected[p]++;
+                                                 << (now - st.pauseStart[p]).As(Time::MS));
+            st.counters.stormsDetected[p]++;
             m_stormTrace(p);
-            m_stormUntil[p] = now + m_watchdogRestore;
+            st.stormUntil[p] = now + m_watchdogRestore;
             ResumeNow(p);
             continue;
         }
-        m_pausedUntil[p] = now + PfcHeader::QuantaToTime(quanta, m_rate);
-        m_resumeEvent[p].Cancel();
-        m_resumeEvent[p] =
-            Simulator::Schedule(m_pausedUntil[p] - now, &PfcPauseReceiver::Resume, this, p);
+        st.pausedUntil[p] = now + PfcHeader::QuantaToTime(quanta, m_rate);
+        st.resumeEvent[p].Cancel();
+        st.resumeEvent[p] =
+            Simulator::Schedule(st.pausedUntil[p] - now, &PfcPauseReceiver::Resume, this, p);
     }
 }
 
 void
 PfcPauseReceiver::ResumeNow(uint8_t priority)
 {
-    m_resumeEvent[priority].Cancel();
+    if (m_state)
+    {
+        m_state->resumeEvent[priority].Cancel();
+    }
     Resume(priority);
 }
 
@@ -146,12 +154,12 @@ PfcPauseReceiver::Resume(uint8_t priority)
 {
     if (!IsPaused(priority))
     {
-        return;
+        return; // a priority is paused only by a PFC frame, which allocated m_state
     }
     Time now = Simulator::Now();
     *m_pausedMask &= static_cast<uint8_t>(~(1u << priority));
-    m_counters.pausedTime[priority] += now - m_pauseStart[priority];
-    m_pausedUntil[priority] = now;
+    m_state->counters.pausedTime[priority] += now - m_state->pauseStart[priority];
+    m_state->pausedUntil[priority] = now;
     if (m_resumed != nullptr)
     {
         m_resumed(m_port);
@@ -161,21 +169,24 @@ PfcPauseReceiver::Resume(uint8_t priority)
 Time
 PfcPauseReceiver::GetPausedUntil(uint8_t priority) const
 {
-    return IsPaused(priority) ? m_pausedUntil[priority] : Simulator::Now();
+    return IsPaused(priority) ? m_state->pausedUntil[priority] : Simulator::Now();
 }
 
 bool
 PfcPauseReceiver::IsInStormRestore(uint8_t priority) const
 {
-    return Simulator::Now() < m_stormUntil[priority];
+    return m_state && Simulator::Now() < m_state->stormUntil[priority];
 }
 
 void
 PfcPauseReceiver::Dispose()
 {
-    for (auto& e : m_resumeEvent)
+    if (m_state)
     {
-        e.Cancel();
+        for (auto& e : m_state->resumeEvent)
+        {
+            e.Cancel();
+        }
     }
     m_port = nullptr;
     m_resumed = nullptr;

@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 
 namespace ns3
 {
@@ -181,7 +182,7 @@ class PfcPauseReceiver
      */
     Time GetPauseStart(uint8_t priority) const
     {
-        return m_pauseStart[priority];
+        return m_state ? m_state->pauseStart[priority] : Time();
     }
 
     /**
@@ -193,7 +194,8 @@ class PfcPauseReceiver
     /// \return the counters (pausedTime covers finished pauses only)
     const Counters& GetCounters() const
     {
-        return m_counters;
+        static const Counters none;
+        return m_state ? m_state->counters : none;
     }
 
     /**
@@ -235,21 +237,29 @@ class PfcPauseReceiver
     /// Cancel a priority's expiry and resume it. \param priority 0..7
     void ResumeNow(uint8_t priority);
 
-    uint8_t* m_pausedMask;                             //!< the paused set (see Bind())
-    uint8_t m_ownPausedMask{0};                        //!< the paused set until Bind()
-    uint8_t m_enableMask{0xff};                        //!< PFC-enabled priorities
-    void* m_port{nullptr};                             //!< the port (Bind)
-    void (*m_resumed)(void*){nullptr};                 //!< calls the port after a resume
-    DataRate m_rate;                                   //!< rate of a pause quantum
-    Time m_watchdogTimeout;                            //!< storm detection (0 = off)
-    Time m_watchdogRestore;                            //!< pauses ignored this long after a storm
-    std::array<Time, NUM_PRIORITIES> m_pausedUntil;    //!< end of each pause
-    std::array<Time, NUM_PRIORITIES> m_pauseStart;     //!< start of each continuous pause
-    std::array<Time, NUM_PRIORITIES> m_stormUntil;     //!< pauses ignored until then
-    std::array<EventId, NUM_PRIORITIES> m_resumeEvent; //!< expiry of each pause
-    Counters m_counters;                               //!< what happened
-    TracedCallback<uint8_t, uint16_t> m_pauseRxTrace;  //!< PFC time received, per priority
-    TracedCallback<uint8_t> m_stormTrace;              //!< watchdog storm, per priority
+    uint8_t* m_pausedMask;             //!< the paused set (see Bind())
+    uint8_t m_ownPausedMask{0};        //!< the paused set until Bind()
+    uint8_t m_enableMask{0xff};        //!< PFC-enabled priorities
+    void* m_port{nullptr};             //!< the port (Bind)
+    void (*m_resumed)(void*){nullptr}; //!< calls the port after a resume
+    DataRate m_rate;                   //!< rate of a pause quantum
+    Time m_watchdogTimeout;            //!< storm detection (0 = off)
+    Time m_watchdogRestore;            //!< pauses ignored this long after a storm
+
+    /// What the PFC frames received have set (~700 B): allocated at the first one, so that the
+    /// many ports that never receive one carry only a pointer.
+    struct State
+    {
+        std::array<Time, NUM_PRIORITIES> pausedUntil;    //!< end of each pause
+        std::array<Time, NUM_PRIORITIES> pauseStart;     //!< start of each continuous pause
+        std::array<Time, NUM_PRIORITIES> stormUntil;     //!< pauses ignored until then
+        std::array<EventId, NUM_PRIORITIES> resumeEvent; //!< expiry of each pause
+        Counters counters;                               //!< what happened
+    };
+
+    std::unique_ptr<State> m_state; //!< null until the first PFC frame (see State)
+    TracedCallback<uint8_t, uint16_t> m_pauseRxTrace; //!< PFC time received, per priority
+    TracedCallback<uint8_t> m_stormTrace;             //!< watchdog storm, per priority
 };
 
 } // namespace ns3

@@ -524,11 +524,7 @@ FabricSwitch::HopTelemetry(uint32_t outPort, uint8_t priority, uint32_t ownBytes
     // The bytes queued ahead of the frame (the MMU already charged its own).
     uint64_t queued = m_mmu->GetEgressBytes(outPort, priority);
     hop.queueBytes = queued > ownBytes ? queued - ownBytes : 0;
-    const PfcPortCounters& c = port->GetCounters(); // frame bytes dequeued, per priority
-    for (uint64_t b : c.txBytes)
-    {
-        hop.txBytes += b;
-    }
+    hop.txBytes = port->GetTxBytesTotal(); // frame bytes dequeued
     hop.timestamp = Simulator::Now();
     hop.linkRate = port->GetDataRate();
     return hop;
