@@ -3,6 +3,8 @@
  */
 #include "fabric-note-channel.h"
 
+#include "fabric-wire-header.h"
+
 #include "ns3/abort.h"
 
 namespace ns3
@@ -34,70 +36,86 @@ FabricNoteChannel::SendNoteToOthers(uint32_t processes,
 }
 
 FabricNoteWriter::FabricNoteWriter(uint32_t bytes)
-    : m_buffer(0)
+    : m_note(bytes)
 {
-    m_buffer.AddAtStart(bytes);
-    m_pos = m_buffer.Begin();
+}
+
+uint8_t*
+FabricNoteWriter::Next(uint32_t bytes)
+{
+    NS_ABORT_MSG_IF(m_pos + bytes > m_note.size(),
+                    "FabricNoteWriter: a field of " << bytes << " B at " << m_pos << " of a "
+                                                    << m_note.size() << " B note");
+    uint8_t* p = m_note.data() + m_pos;
+    m_pos += bytes;
+    return p;
 }
 
 void
 FabricNoteWriter::WriteU8(uint8_t v)
 {
-    m_pos.WriteU8(v);
+    *Next(1) = v;
 }
 
 void
 FabricNoteWriter::WriteU32(uint32_t v)
 {
-    m_pos.WriteHtonU32(v);
+    wire::PutU32(Next(4), v);
 }
 
 void
 FabricNoteWriter::WriteU64(uint64_t v)
 {
-    m_pos.WriteHtonU64(v);
+    uint8_t* p = Next(8);
+    wire::PutU32(p, static_cast<uint32_t>(v >> 32));
+    wire::PutU32(p + 4, static_cast<uint32_t>(v));
 }
 
 std::vector<uint8_t>
 FabricNoteWriter::Finish() const
 {
-    NS_ABORT_MSG_IF(!m_pos.IsEnd(),
-                    "FabricNoteWriter: a note of " << m_buffer.GetSize() << " B has only "
-                                                   << m_pos.GetDistanceFrom(m_buffer.Begin())
+    NS_ABORT_MSG_IF(m_pos != m_note.size(),
+                    "FabricNoteWriter: a note of " << m_note.size() << " B has only " << m_pos
                                                    << " B written");
-    std::vector<uint8_t> note(m_buffer.GetSize());
-    m_buffer.CopyData(note.data(), note.size());
-    return note;
+    return m_note;
 }
 
 FabricNoteReader::FabricNoteReader(const std::vector<uint8_t>& note,
                                    uint32_t bytes,
                                    const std::string& what)
-    : m_buffer(0)
+    : m_note(note)
 {
     NS_ABORT_MSG_IF(note.size() != bytes,
                     what << " of " << note.size() << " B (expected " << bytes << ")");
-    m_buffer.AddAtStart(bytes);
-    m_buffer.Begin().Write(note.data(), bytes);
-    m_pos = m_buffer.Begin();
+}
+
+const uint8_t*
+FabricNoteReader::Next(uint32_t bytes)
+{
+    NS_ABORT_MSG_IF(m_pos + bytes > m_note.size(),
+                    "FabricNoteReader: a field of " << bytes << " B at " << m_pos << " of a "
+                                                    << m_note.size() << " B note");
+    const uint8_t* p = m_note.data() + m_pos;
+    m_pos += bytes;
+    return p;
 }
 
 uint8_t
 FabricNoteReader::ReadU8()
 {
-    return m_pos.ReadU8();
+    return *Next(1);
 }
 
 uint32_t
 FabricNoteReader::ReadU32()
 {
-    return m_pos.ReadNtohU32();
+    return wire::GetU32(Next(4));
 }
 
 uint64_t
 FabricNoteReader::ReadU64()
 {
-    return m_pos.ReadNtohU64();
+    return wire::GetU64(Next(8));
 }
 
 } // namespace ns3

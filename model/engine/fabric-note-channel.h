@@ -6,7 +6,6 @@
 #ifndef FABRIC_NOTE_CHANNEL_H
 #define FABRIC_NOTE_CHANNEL_H
 
-#include "ns3/buffer.h"
 #include "ns3/callback.h"
 #include "ns3/object.h"
 
@@ -73,8 +72,8 @@ class FabricNoteChannel : public Object
 
 /**
  * \ingroup ai-fabric-engine
- * \brief Writes a note of a fixed size for FabricNoteChannel: fields in network byte order,
- *        through an ns-3 Buffer.
+ * \brief Writes a note of a fixed size for FabricNoteChannel: fields in network byte order
+ *        (the wire:: helpers of fabric-wire-header.h), straight into the note's bytes.
  *
  * Usage: construct with the note's size, write every field in order, then Finish() and send
  * the bytes it returns. FabricNoteReader reads them back in the same order.
@@ -104,8 +103,12 @@ class FabricNoteWriter
     std::vector<uint8_t> Finish() const;
 
   private:
-    Buffer m_buffer;        //!< the note being written
-    Buffer::Iterator m_pos; //!< where the next field goes
+    /// \brief The next \p bytes of the note (aborts naming the sizes when they do not fit).
+    /// \param bytes the field's width \return where the field goes
+    uint8_t* Next(uint32_t bytes);
+
+    std::vector<uint8_t> m_note; //!< the note being written
+    uint32_t m_pos{0};           //!< where the next field goes
 };
 
 /**
@@ -117,7 +120,8 @@ class FabricNoteReader
   public:
     /**
      * \brief Check a received note's size and start reading it.
-     * \param note the note's bytes, as the handler received them
+     * \param note the note's bytes, as the handler received them (read in place: it must
+     *        outlive the reader)
      * \param bytes the size this kind of note has
      * \param what names the note in the error, e.g. "FabricBarrier: an arrival note"; a note of
      *        another size aborts with "<what> of <size> B (expected <bytes>)"
@@ -134,8 +138,12 @@ class FabricNoteReader
     uint64_t ReadU64();
 
   private:
-    Buffer m_buffer;        //!< a copy of the note
-    Buffer::Iterator m_pos; //!< where the next field starts
+    /// \brief The next \p bytes of the note (aborts naming the sizes when they are past its
+    /// end). \param bytes the field's width \return where the field starts
+    const uint8_t* Next(uint32_t bytes);
+
+    const std::vector<uint8_t>& m_note; //!< the note (the handler's argument outlives the reader)
+    uint32_t m_pos{0};                  //!< where the next field starts
 };
 
 } // namespace ns3
