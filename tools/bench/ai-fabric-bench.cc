@@ -4,7 +4,8 @@
  * ai-fabric-bench: fixed scenarios that measure the simulator's own speed.
  *
  * For each scenario it prints one line (and optionally appends a CSV row):
- *   simulated time, wall time, events executed, packet-hops (frames put on any link),
+ *   simulated time, wall time (the whole scenario, and "run": inside Simulator::Run, set-up
+ *   excluded), events executed, packet-hops (frames put on any link),
  *   packet-hops per wall second, peak resident memory, and the scenario's own result.
  *
  *   ai-fabric-bench --scenario=p2p        one 1 GiB WRITE, two NICs through one switch, 400G
@@ -75,9 +76,19 @@ PeakRss()
     return uint64_t(ru.ru_maxrss) * 1024;
 }
 
+/// Runs the simulation to its end. \return the wall-clock seconds spent in Simulator::Run (the
+/// scenario's set-up excluded), which every scenario that runs stores in its \p runWall.
+double
+RunSimulation()
+{
+    auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 /// Two NICs through one switch; one WRITE of \p bytes. Returns the result line.
 std::string
-ScenarioP2p(uint64_t bytes)
+ScenarioP2p(double& runWall, uint64_t bytes)
 {
     StarTopologyHelper star;
     star.GetPortHelper().SetDeviceAttribute("DataRate", StringValue("400Gbps"));
@@ -92,7 +103,7 @@ ScenarioP2p(uint64_t bytes)
                         MakeCallback(+[](RoceWorkCompletion* d, const RoceWorkCompletion& wc) {
                             *d = wc;
                         }).Bind(&done));
-    Simulator::Run();
+    runWall = RunSimulation();
     std::ostringstream os;
     os << std::fixed << std::setprecision(2) << "WRITE " << bytes << " B "
        << RoceWcStatusName(done.status) << ", goodput "
@@ -102,7 +113,7 @@ ScenarioP2p(uint64_t bytes)
 
 /// Two UetNics through one switch; one RUD WRITE of \p bytes. Returns the result line.
 std::string
-ScenarioUetP2p(uint64_t bytes)
+ScenarioUetP2p(double& runWall, uint64_t bytes)
 {
     NodeContainer hosts(2);
     NodeContainer sw(1);
@@ -133,7 +144,7 @@ ScenarioUetP2p(uint64_t bytes)
         0,
         bytes,
         MakeCallback(+[](UetCompletion* d, const UetCompletion& c) { *d = c; }).Bind(&done));
-    Simulator::Run();
+    runWall = RunSimulation();
     std::ostringstream os;
     os << std::fixed << std::setprecision(2) << "UET WRITE " << bytes << " B "
        << (done.ok ? "ok" : "FAILED") << ", goodput "
@@ -146,7 +157,7 @@ ScenarioUetP2p(uint64_t bytes)
 /// \p rccc: RCCC, receiver credit) with the fat tree's largest unloaded RTT as BaseRtt,
 /// trimming, REPS spraying over 128 EVs.
 std::string
-ScenarioUetPermutation(uint32_t k, uint64_t bytes, bool rccc = false)
+ScenarioUetPermutation(double& runWall, uint32_t k, uint64_t bytes, bool rccc = false)
 {
     auto fabric = CreateObject<FatTreeTopologyHelper>();
     fabric->SetAttribute("K", UintegerValue(k));
@@ -173,7 +184,7 @@ ScenarioUetPermutation(uint32_t k, uint64_t bytes, bool rccc = false)
     HtsimConnectionMatrix matrix = HtsimConnectionMatrix::Permutation(hosts, bytes, rng);
     UetMatrixRunner runner(matrix, fabric->GetUetNicHelper().CreateEndpoints(hostNodes, 1));
     runner.Start();
-    Simulator::Run();
+    runWall = RunSimulation();
     const UetFctSummary s = runner.GetSummary();
     const FatTreeCounters c = fabric->GetCounters();
     std::ostringstream os;
@@ -187,7 +198,7 @@ ScenarioUetPermutation(uint32_t k, uint64_t bytes, bool rccc = false)
 /// 64 senders on 8 leaves, 8 spines, receiver on another leaf, at 400G: RoCE with DCQCN + PFC,
 /// or (\p uet) Ultra Ethernet RUD with PFC and no congestion control yet.
 std::string
-ScenarioIncast(uint32_t senders, uint64_t bytes, bool uet = false)
+ScenarioIncast(double& runWall, uint32_t senders, uint64_t bytes, bool uet = false)
 {
     const uint32_t perLeaf = 8;
     const uint32_t leaves = (senders + perLeaf - 1) / perLeaf + 1; // + the receiver's leaf
@@ -296,7 +307,7 @@ ScenarioIncast(uint32_t senders, uint64_t bytes, bool uet = false)
                                 *t = std::max(*t, wc.endTime);
                             }).Bind(&doneCount, &last));
     }
-    Simulator::Run();
+    runWall = RunSimulation();
     uint64_t pauses = 0;
     for (auto& l : leafSw)
     {
@@ -325,7 +336,7 @@ ScenarioIncast(uint32_t senders, uint64_t bytes, bool uet = false)
 /// One DGX SuperPOD SU (32 servers x 8 GPUs, rail-optimized) AllReduce of \p bytes: the ring
 /// (8 channels, Simple, 2 MiB chunks), or with \p nccl as NCCL's tuner runs it.
 std::string
-ScenarioAllReduceSu(uint64_t bytes, bool nccl = false)
+ScenarioAllReduceSu(double& runWall, uint64_t bytes, bool nccl = false)
 {
     Ptr<RailOptimizedTopologyHelper> topo = CreateObject<RailOptimizedTopologyHelper>();
     topo->GetNicHelper().SetCongestionControl("dcqcn");
@@ -348,7 +359,7 @@ ScenarioAllReduceSu(uint64_t bytes, bool nccl = false)
                   MakeCallback(+[](CollectiveRecord* r, const CollectiveRecord& done) {
                       *r = done;
                   }).Bind(&rec));
-    Simulator::Run();
+    runWall = RunSimulation();
     std::ostringstream os;
     os << std::fixed << std::setprecision(2) << "AllReduce " << bytes << " B on "
        << topo->GetNRanks() << " ranks (" << rec.algorithm << "/" << rec.protocol << ") "
@@ -360,13 +371,13 @@ ScenarioAllReduceSu(uint64_t bytes, bool nccl = false)
 /// The HPCC-lineage reference scenario (ClosWorkloadHelper defaults: 128 hosts, WebSearch at
 /// 50 % for \p duration, DCQCN), run to completion.
 std::string
-ScenarioWebsearch128(Time duration)
+ScenarioWebsearch128(double& runWall, Time duration)
 {
     auto exp = CreateObject<ClosWorkloadHelper>();
     exp->SetAttribute("Duration", TimeValue(duration));
     exp->Install();
     exp->Start();
-    Simulator::Run();
+    runWall = RunSimulation();
     FlowWorkloadRunner& run = exp->GetRunner();
     const FlowFctSummary& s = run.GetSummary();
     const FlowFctBucketStats all = s.GetOverall();
@@ -385,7 +396,7 @@ ScenarioWebsearch128(Time duration)
 /// FabricTeController); RoCE with DCQCN, PFC and
 /// out-of-order placement (so that per-packet balancers are not charged go-back-N).
 std::string
-ScenarioLbPermutation(uint64_t bytes, const std::string& lb)
+ScenarioLbPermutation(double& runWall, uint64_t bytes, const std::string& lb)
 {
     const uint32_t hosts = 128;
     const uint32_t perRack = 16;
@@ -443,7 +454,7 @@ ScenarioLbPermutation(uint64_t bytes, const std::string& lb)
                 }
             }).Bind(&fct));
     }
-    Simulator::Run();
+    runWall = RunSimulation();
     std::sort(fct.begin(), fct.end());
     RoceQpCounters c;
     for (uint32_t i = 0; i < hosts; ++i)
@@ -549,47 +560,48 @@ main(int argc, char* argv[])
     SetEventScheduler(scheduler); // aborts naming a bad --scheduler
 
     auto t0 = std::chrono::steady_clock::now();
+    double runWall = 0; // seconds in Simulator::Run (fabric-8k only builds: 0)
     std::string result;
     if (scenario == "p2p")
     {
-        result = ScenarioP2p(bytes ? bytes : (1ull << 30));
+        result = ScenarioP2p(runWall, bytes ? bytes : (1ull << 30));
     }
     else if (scenario == "incast")
     {
-        result = ScenarioIncast(64, bytes ? bytes : (4ull << 20));
+        result = ScenarioIncast(runWall, 64, bytes ? bytes : (4ull << 20));
     }
     else if (scenario == "uet-p2p")
     {
-        result = ScenarioUetP2p(bytes ? bytes : (1ull << 30));
+        result = ScenarioUetP2p(runWall, bytes ? bytes : (1ull << 30));
     }
     else if (scenario == "uet-incast")
     {
-        result = ScenarioIncast(64, bytes ? bytes : (4ull << 20), true);
+        result = ScenarioIncast(runWall, 64, bytes ? bytes : (4ull << 20), true);
     }
     else if (scenario == "uet-permutation")
     {
         NS_ABORT_MSG_IF(k < 2 || k % 2 != 0,
                         "--k=" << k << " is invalid; valid values are even numbers >= 2");
-        result = ScenarioUetPermutation(k, bytes ? bytes : 2000000);
+        result = ScenarioUetPermutation(runWall, k, bytes ? bytes : 2000000);
     }
     else if (scenario == "uet-permutation-rccc")
     {
         NS_ABORT_MSG_IF(k < 2 || k % 2 != 0,
                         "--k=" << k << " is invalid; valid values are even numbers >= 2");
-        result = ScenarioUetPermutation(k, bytes ? bytes : 2000000, true);
+        result = ScenarioUetPermutation(runWall, k, bytes ? bytes : 2000000, true);
     }
     else if (scenario == "allreduce-su")
     {
-        result = ScenarioAllReduceSu(bytes ? bytes : (256ull << 20));
+        result = ScenarioAllReduceSu(runWall, bytes ? bytes : (256ull << 20));
     }
     else if (scenario == "allreduce-su-nccl")
     {
-        result = ScenarioAllReduceSu(bytes ? bytes : (256ull << 20), true);
+        result = ScenarioAllReduceSu(runWall, bytes ? bytes : (256ull << 20), true);
     }
     else if (scenario == "lb-permutation")
     {
         SwitchHelper::CheckLoadBalancerName(lb, "--lb");
-        result = ScenarioLbPermutation(bytes ? bytes : (8ull << 20), lb);
+        result = ScenarioLbPermutation(runWall, bytes ? bytes : (8ull << 20), lb);
     }
     else if (scenario == "fabric-8k")
     {
@@ -597,7 +609,7 @@ main(int argc, char* argv[])
     }
     else if (scenario == "websearch-128")
     {
-        result = ScenarioWebsearch128(bytes ? NanoSeconds(bytes) : MilliSeconds(10));
+        result = ScenarioWebsearch128(runWall, bytes ? NanoSeconds(bytes) : MilliSeconds(10));
     }
     else
     {
@@ -613,9 +625,9 @@ main(int argc, char* argv[])
     double simSeconds = Simulator::Now().GetSeconds();
     uint64_t rss = PeakRss();
     std::cout << std::fixed << std::setprecision(3) << scenario << ": sim " << simSeconds * 1e3
-              << " ms, wall " << wall << " s, events " << events << " (" << events / wall / 1e6
-              << " M/s), packet-hops " << hops << " (" << hops / wall / 1e6 << " M/s), peak RSS "
-              << rss / 1048576.0 << " MiB | " << result << "\n";
+              << " ms, wall " << wall << " s, run " << runWall << " s, events " << events << " ("
+              << events / wall / 1e6 << " M/s), packet-hops " << hops << " (" << hops / wall / 1e6
+              << " M/s), peak RSS " << rss / 1048576.0 << " MiB | " << result << "\n";
     if (!csv.empty())
     {
         bool fresh = !std::ifstream(csv).good();
@@ -623,11 +635,12 @@ main(int argc, char* argv[])
         NS_ABORT_MSG_IF(!out, "cannot write --csv file " << csv);
         if (fresh)
         {
-            out << "scenario,sim_s,wall_s,events,packet_hops,hops_per_s,peak_rss_bytes,pgo,"
+            out << "scenario,sim_s,wall_s,run_s,events,packet_hops,hops_per_s,peak_rss_bytes,pgo,"
                    "result\n";
         }
-        out << scenario << "," << simSeconds << "," << wall << "," << events << "," << hops << ","
-            << hops / wall << "," << rss << "," << AI_FABRIC_PGO_MODE << ",\"" << result << "\"\n";
+        out << scenario << "," << simSeconds << "," << wall << "," << runWall << "," << events
+            << "," << hops << "," << hops / wall << "," << rss << "," << AI_FABRIC_PGO_MODE << ",\""
+            << result << "\"\n";
     }
     Simulator::Destroy();
     return 0;

@@ -102,7 +102,7 @@ run bench-p2p-default-engine "$bench" --scenario=p2p --bytes=16777216 \
 
 # Strip what depends on the machine, not the model: wall time, event rates, memory.
 for f in "$out"/bench-*/stdout.txt; do
-    sed -E -i 's/, wall [0-9.]+ s, events [0-9]+ \([0-9.]+ M\/s\)//; s/ \([0-9.]+ M\/s\), peak RSS [0-9.]+ MiB//; s/; fabric built in [0-9.e-]+ s//' "$f"
+    sed -E -i 's/, wall [0-9.]+ s, run [0-9.]+ s, events [0-9]+ \([0-9.]+ M\/s\)//; s/ \([0-9.]+ M\/s\), peak RSS [0-9.]+ MiB//; s/; fabric built in [0-9.e-]+ s//' "$f"
 done
 for f in "$out"/*/stdout.txt; do
     sed -E -i '/wall|took [0-9.]+ s|elapsed|peak RSS/d' "$f"
