@@ -66,9 +66,7 @@ FabricNoteWriter::WriteU32(uint32_t v)
 void
 FabricNoteWriter::WriteU64(uint64_t v)
 {
-    uint8_t* p = Next(8);
-    wire::PutU32(p, static_cast<uint32_t>(v >> 32));
-    wire::PutU32(p + 4, static_cast<uint32_t>(v));
+    wire::PutU64(Next(8), v);
 }
 
 std::vector<uint8_t>

@@ -144,6 +144,14 @@ PutU32(uint8_t* p, uint32_t v)
     p[3] = static_cast<uint8_t>(v);
 }
 
+/// Write a 64-bit value big-endian. \param p destination (8 bytes) \param v value
+inline void
+PutU64(uint8_t* p, uint64_t v)
+{
+    PutU32(p, static_cast<uint32_t>(v >> 32));
+    PutU32(p + 4, static_cast<uint32_t>(v));
+}
+
 /// \param p source \return the big-endian 16-bit value at p
 inline uint16_t
 GetU16(const uint8_t* p)

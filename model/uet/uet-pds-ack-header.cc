@@ -143,10 +143,10 @@ UetPdsAckHeader::Read(const uint8_t* in)
     m_ccFlags = in[12] & 0xF;
     m_mpr = in[13];
     m_sackPsnOffset = static_cast<int16_t>(wire::GetU16(in + 14));
-    m_sackBitmap = GetU64(in + 16);
+    m_sackBitmap = wire::GetU64(in + 16);
     if (m_type == ACK_CC)
     {
-        m_ccState = GetU64(in + 24);
+        m_ccState = wire::GetU64(in + 24);
         return CC_SIZE;
     }
     std::memcpy(m_ccxState, in + 24, CCX_STATE_SIZE);

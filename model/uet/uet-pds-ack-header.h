@@ -292,7 +292,7 @@ class UetPdsAckHeader : public UetPdsHeader
     {
         WriteBase(out, ACK_CC, nextHeader, flags, ackPsnOffset, cackPsn, spdcid, dpdcid);
         WriteSack(out, ccType, ccFlags, mpr, sackPsnOffset, sackBitmap);
-        PutU64(out + 24, ccState);
+        wire::PutU64(out + 24, ccState);
         return CC_SIZE;
     }
 
@@ -337,19 +337,6 @@ class UetPdsAckHeader : public UetPdsHeader
     static uint32_t PeekCackPsn(const uint8_t* in)
     {
         return wire::GetU32(in + 4);
-    }
-
-    /// Write a 64-bit value big-endian. \param p destination \param v value
-    static void PutU64(uint8_t* p, uint64_t v)
-    {
-        wire::PutU32(p, static_cast<uint32_t>(v >> 32));
-        wire::PutU32(p + 4, static_cast<uint32_t>(v));
-    }
-
-    /// \param p source \return the big-endian 64-bit value at p
-    static uint64_t GetU64(const uint8_t* p)
-    {
-        return (uint64_t(wire::GetU32(p)) << 32) | wire::GetU32(p + 4);
     }
 
   private:
@@ -401,7 +388,7 @@ class UetPdsAckHeader : public UetPdsHeader
         out[12] = static_cast<uint8_t>((ccType << 4) | (ccFlags & 0xF));
         out[13] = mpr;
         wire::PutU16(out + 14, static_cast<uint16_t>(sackPsnOffset));
-        PutU64(out + 16, sackBitmap);
+        wire::PutU64(out + 16, sackBitmap);
     }
 
     int16_t m_ackPsnOffset;             //!< ack_psn_offset (or probe opaque)

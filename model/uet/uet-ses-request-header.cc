@@ -312,10 +312,10 @@ UetSesRequestHeader::Read(const uint8_t* in)
 {
     ReadCommon(in);
     m_messageId = wire::GetU16(in + 2);
-    m_bufferOffset = GetU64(in + 12);
+    m_bufferOffset = wire::GetU64(in + 12);
     m_initiator = wire::GetU32(in + 20);
-    m_memoryKey = GetU64(in + 24);
-    m_headerData = GetU64(in + 32);
+    m_memoryKey = wire::GetU64(in + 24);
+    m_headerData = wire::GetU64(in + 32);
     m_requestLength = wire::GetU32(in + 40);
     return SIZE;
 }
@@ -474,7 +474,7 @@ UetSesSmallRequestHeader::Read(const uint8_t* in)
 {
     ReadCommon(in);
     m_requestLength = wire::GetU16(in + 2) & 0x3FFF;
-    m_bufferOffset = UetSesRequestHeader::GetU64(in + 12);
+    m_bufferOffset = wire::GetU64(in + 12);
     return SIZE;
 }
 

@@ -295,25 +295,12 @@ class UetSesRequestHeader : public UetSesRequestBase
                           pidOnFep,
                           resourceIndex);
         wire::PutU16(out + 2, messageId);
-        PutU64(out + 12, bufferOffset);
+        wire::PutU64(out + 12, bufferOffset);
         wire::PutU32(out + 20, initiator);
-        PutU64(out + 24, memoryKey);
-        PutU64(out + 32, headerData);
+        wire::PutU64(out + 24, memoryKey);
+        wire::PutU64(out + 32, headerData);
         wire::PutU32(out + 40, requestLength);
         return SIZE;
-    }
-
-    /// Write a 64-bit value big-endian. \param p destination \param v value
-    static void PutU64(uint8_t* p, uint64_t v)
-    {
-        wire::PutU32(p, static_cast<uint32_t>(v >> 32));
-        wire::PutU32(p + 4, static_cast<uint32_t>(v));
-    }
-
-    /// \param p source \return the big-endian 64-bit value at p
-    static uint64_t GetU64(const uint8_t* p)
-    {
-        return (uint64_t(wire::GetU32(p)) << 32) | wire::GetU32(p + 4);
     }
 
   private:
@@ -408,7 +395,7 @@ class UetSesSmallRequestHeader : public UetSesRequestBase
                           pidOnFep,
                           resourceIndex);
         wire::PutU16(out + 2, requestLength & 0x3FFF);
-        UetSesRequestHeader::PutU64(out + 12, bufferOffset);
+        wire::PutU64(out + 12, bufferOffset);
         return SIZE;
     }
 
